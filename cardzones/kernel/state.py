@@ -1,0 +1,172 @@
+"""The game state as a handful of dictionaries of immutable records, with an
+undo journal.
+
+Every write goes through :meth:`State._put` or :meth:`State._pop`, which record
+the previous value in a journal. The journal is a persistent linked list of
+tuples, so :meth:`State.copy` shares it with the copy; copying the state costs
+one ``dict.copy`` per map, and undoing a step costs one write per change.
+
+>>> s = State()
+>>> s._put(VARS, "turn", 2)
+>>> cp = s.checkpoint()
+>>> s._put(VARS, "turn", 3)
+>>> s.rollback(cp)
+>>> s._vars["turn"]
+2
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from cardzones.errors import IllegalAction
+
+# Indexes of the journaled maps, in the order of State._maps.
+OBJS, CONTENTS, ZONES, ZINFO, KIDS, EFFECTS, FX_BY_CARD, VARS, RULES = range(9)
+
+_MISSING: Any = object()
+
+Journal = tuple[int, Any, Any, "Journal"] | None
+
+
+class Checkpoint(NamedTuple):
+    """A point in the history of one game, to roll back to."""
+
+    journal: Journal
+    marks: Any
+
+
+class State:
+    """The journaled maps that make up a game.
+
+    - ``_objs``: physical card id -> :class:`~cardzones.kernel.objects.Obj`
+    - ``_contents``: zone id -> top-level card ids, top first
+    - ``_zones``: (owner, type) -> zone ids in their numbering order
+    - ``_zinfo``: zone id -> :class:`~cardzones.kernel.zones.ZoneInfo`
+    - ``_kids``: host card id -> cards under or placed on it, top first
+    - ``_effects``: effect id -> :class:`~cardzones.kernel.effects.Effect`
+    - ``_fx_by_card``: card id -> effect ids that apply to it
+    - ``_vars``: scalars (turn, phase, counters, the log)
+    - ``_rules``: the rule set's own records
+    """
+
+    __slots__ = (
+        "_contents",
+        "_effects",
+        "_fx_by_card",
+        "_journal",
+        "_kids",
+        "_maps",
+        "_marks",
+        "_objs",
+        "_rules",
+        "_vars",
+        "_zinfo",
+        "_zones",
+    )
+
+    def __init__(self) -> None:
+        self._objs: dict[int, Any] = {}
+        self._contents: dict[int, tuple[int, ...]] = {}
+        self._zones: dict[tuple[str | None, str], tuple[int, ...]] = {}
+        self._zinfo: dict[int, Any] = {}
+        self._kids: dict[int, tuple[int, ...]] = {}
+        self._effects: dict[int, Any] = {}
+        self._fx_by_card: dict[int, tuple[int, ...]] = {}
+        self._vars: dict[str, Any] = {}
+        self._rules: dict[Any, Any] = {}
+        self._bind_maps()
+        self._journal: Journal = None
+        self._marks: Any = None
+
+    def _bind_maps(self) -> None:
+        self._maps = (
+            self._objs,
+            self._contents,
+            self._zones,
+            self._zinfo,
+            self._kids,
+            self._effects,
+            self._fx_by_card,
+            self._vars,
+            self._rules,
+        )
+
+    # -- journaled writes -------------------------------------------------
+
+    def _put(self, m: int, key: Any, value: Any) -> None:
+        d = self._maps[m]
+        self._journal = (m, key, d.get(key, _MISSING), self._journal)
+        d[key] = value
+
+    def _pop(self, m: int, key: Any) -> None:
+        d = self._maps[m]
+        if key in d:
+            self._journal = (m, key, d.pop(key), self._journal)
+
+    def _next(self, counter: str) -> int:
+        """Take the next value of a journaled counter."""
+        value: int = self._vars[counter]
+        self._put(VARS, counter, value + 1)
+        return value
+
+    # -- checkpoints and undo ----------------------------------------------
+
+    def checkpoint(self) -> Checkpoint:
+        """The current point, for :meth:`rollback`. Costs nothing."""
+        return Checkpoint(self._journal, self._marks)
+
+    def rollback(self, checkpoint: Checkpoint) -> None:
+        """Restore the exact state of ``checkpoint``, which must be an earlier
+        point of this game (or of the game it was copied from)."""
+        target = checkpoint.journal
+        j = self._journal
+        maps = self._maps
+        while j is not target:
+            if j is None:
+                raise IllegalAction("that checkpoint is not in this game's history")
+            m, key, old, j = j
+            if old is _MISSING:
+                del maps[m][key]
+            else:
+                maps[m][key] = old
+        self._journal = target
+        self._marks = checkpoint.marks
+
+    def _begin(self) -> Journal:
+        return self._journal
+
+    def _commit(self, head: Journal) -> None:
+        """Close one top-level action that started at ``head``, for :meth:`undo`."""
+        if self._journal is not head:
+            self._marks = (head, self._marks)
+
+    def _abort(self, head: Journal) -> None:
+        self.rollback(Checkpoint(head, self._marks))
+
+    def can_undo(self) -> bool:
+        return self._marks is not None
+
+    def undo(self) -> None:
+        """Undo the last action that changed the state, restoring it exactly.
+
+        Raises :class:`~cardzones.errors.IllegalAction` when there is nothing to undo.
+        """
+        if self._marks is None:
+            raise IllegalAction("nothing to undo")
+        head, marks = self._marks
+        self.rollback(Checkpoint(head, marks))
+
+    def _copy_into(self, other: State) -> None:
+        other._objs = self._objs.copy()
+        other._contents = self._contents.copy()
+        other._zones = self._zones.copy()
+        other._zinfo = self._zinfo.copy()
+        other._kids = self._kids.copy()
+        other._effects = self._effects.copy()
+        other._fx_by_card = self._fx_by_card.copy()
+        other._vars = self._vars.copy()
+        other._rules = self._rules.copy()
+        other._bind_maps()
+        other._journal = self._journal
+        other._marks = self._marks

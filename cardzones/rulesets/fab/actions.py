@@ -1,0 +1,181 @@
+"""The fab actions beyond the kernel's move: play, sub-cards, tokens, layers and
+creating and removing zones. Each is one atomic action: refused, it changes
+nothing."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cardzones.errors import IllegalAction, NeedsChoice
+from cardzones.kernel.cards import CardDef, Dest, Position
+from cardzones.kernel.game import MoveResult
+from cardzones.kernel.objects import CARD, UNDER, Obj
+from cardzones.rulesets.fab import layers
+
+if TYPE_CHECKING:
+    from cardzones.kernel.game import Game
+
+
+def hero_of(game: Game, player: str) -> int:
+    """The hero card of a player (3.11.3)."""
+    zid = game.zone(player, "hero")
+    cards = game.contents(zid) if zid is not None else ()
+    if not cards:
+        raise IllegalAction(f"{player} has no hero, so there is no soul", rule="3.11.5")
+    return cards[0]
+
+
+def move_to(
+    game: Game,
+    card: int,
+    dest: Dest | int,
+    by: str,
+    *,
+    position: Position = "top",
+    face: str | None = None,
+    cause: str = "effect",
+    choose_zone: int | None = None,
+) -> MoveResult:
+    """The kernel move, plus the hero's soul as a destination (3.11.5)."""
+    if isinstance(dest, Dest) and dest.type == "soul":
+        owner = game.obj(card).owner if dest.owner == "owner" else (
+            by if dest.owner in (None, "you") else dest.owner)
+        assert owner is not None
+        return _put_under(game, card, hero_of(game, owner), by)
+    return game._move(card, dest, position, face, cause, by, choose_zone)
+
+
+def move(game: Game, card: int, dest: Dest | int, by: str, **kw: object) -> MoveResult:
+    with game.atomic():
+        return move_to(game, card, dest, by, **kw)  # type: ignore[arg-type]
+
+
+def play(game: Game, card: int, by: str) -> MoveResult:
+    """Play a card: it goes on the stack as a card-layer (1.6.2a), controlled by
+    the player who played it (1.3.1b). Refused unless the card may be played
+    (3.3.4, 3.0.4e, 3.0.9c)."""
+    obj = game.obj(card)
+    if not game.may_play(card, by):
+        zone = game.zone_name(obj.zone)
+        if obj.owner != by:
+            why, rule = f"only its owner may play a card from {zone}", "3.3.4"
+        elif not obj.public and any(a.zone == game.zone_info(obj.zone).type
+                                    for a in obj.cdef.play_from):
+            why, rule = (f"a private object in {zone} has no ability to play it from there",
+                         "3.0.4e")
+        elif obj.cdef.play_from:
+            why, rule = f"the card cannot be played from {zone} now", "3.0.9c"
+        else:
+            why, rule = f"cards in {zone} cannot be played", "3.3.4"
+        raise IllegalAction(f"cannot play that card: {why}", rule=rule)
+    with game.atomic():
+        game._move(card, layers.stack(game), "top", "up", "effect", by, played=True)
+    return MoveResult.MOVED
+
+
+def _put_under(game: Game, card: int, top: int, by: str) -> MoveResult:
+    if card == top:
+        raise IllegalAction("a card cannot be put under itself", rule="3.0.14")
+    top_obj = game.obj(top)
+    info = game.zone_info(top_obj.zone)
+    if top_obj.rel == UNDER:
+        raise IllegalAction("a sub-card cannot have sub-cards of its own; "
+                            "put it under its top-card", rule="3.0.14")
+    if not (game.is_permanent(top) or info.type == "stack"):
+        raise IllegalAction(
+            "a card can only be put under a permanent or a card on the stack", rule="3.0.14")
+    obj = game.obj(card)
+    if obj.kind != CARD:
+        raise IllegalAction("only a card can become a sub-card", rule="3.0.14")
+    if obj.host == top:
+        return MoveResult.NO_MOVE
+    game._attach(card, top, UNDER, position="bottom", by=by)
+    return MoveResult.MOVED
+
+
+def put_under(game: Game, card: int, top: int, by: str) -> MoveResult:
+    """Make ``card`` a sub-card of ``top`` (3.0.14): a new object (3.0.14b) with
+    its top-card's visibility (3.0.14d), bringing its own sub-cards (3.0.14c)."""
+    with game.atomic():
+        return _put_under(game, card, top, by)
+
+
+def create_token(
+    game: Game, cdef: CardDef, dest: Dest | int, controller: str, *,
+    choose_zone: int | None = None,
+) -> tuple[MoveResult, int | None]:
+    """Create a token (8.1.8a) in an arena zone; into an equipment or weapon zone
+    it is equipped (8.5.41d). A token that cannot be made or equipped there
+    fails, and no token exists."""
+    if "token" not in cdef.types:
+        cdef = CardDef(cdef.name, cdef.types | {"token"}, cdef.stats, cdef.keywords,
+                       cdef.abilities, cdef.brigades, cdef.classes, cdef.alignment)
+    # Judge the destination with the token as it would be, before it exists.
+    probe = Obj(-1, -1, cdef, controller, controller, game.zone(controller, "hand") or 0, True)
+    zid = game._resolve_destination(probe, dest, controller, choose_zone)
+    if zid is None or not game.zone_exists(zid) or not game.zone_info(zid).spec.in_arena:
+        raise _Fail()  # 8.1.8a: a token exists only in the arena
+    if not game.ruleset.admit(game, probe, zid, controller).ok:
+        raise _Fail()  # 8.5.41d, 8.5.41e
+    with game.atomic():
+        card = game.new_card(cdef, zid, owner=controller, controller=controller, public=True,
+                             position="top", log=True, by=controller)
+    return MoveResult.DONE, card
+
+
+class _Fail(IllegalAction):
+    """Internal: the action fails (3.0.11, 8.5.41d) and must leave no trace."""
+
+    def __init__(self) -> None:
+        super().__init__("the effect fails")
+
+
+def try_create_token(
+    game: Game, cdef: CardDef, dest: Dest | int, controller: str, *,
+    choose_zone: int | None = None,
+) -> tuple[MoveResult, int | None]:
+    try:
+        return create_token(game, cdef, dest, controller, choose_zone=choose_zone)
+    except _Fail:
+        return MoveResult.FAILED, None
+
+
+def create_zone(game: Game, owner: str, ztype: str) -> int:
+    """3.0.10: a new zone of that type; it is like any other zone of the type."""
+    spec = game.spec(ztype)
+    if spec.shared:
+        raise IllegalAction(f"there is only one {ztype} zone, shared by all players",
+                            rule="3.0.10")
+    with game.atomic():
+        return game._new_zone(game.check_player(owner), spec)
+
+
+def remove_zone(game: Game, owner: str, ztype: str, choose_zone: int | None) -> MoveResult:
+    """A zone of a player ceases to exist. With one zone of the type, its cards
+    are cleared (3.0.10b); with several, an empty one goes, or else the player
+    chooses one and its cards are cleared (3.0.10c)."""
+    zids = game.zones_of(owner, ztype)
+    if not zids:
+        raise IllegalAction(f"{owner} has no {ztype} zone", rule="3.0.10b")
+    if len(zids) == 1:
+        victim = zids[0]
+    else:
+        empty = [z for z in zids if game.is_empty(z)]
+        options = empty if empty else list(zids)
+        if choose_zone is not None and choose_zone in options:
+            victim = choose_zone
+        elif choose_zone is not None:
+            names = ", ".join(game.zone_name(z) for z in options)
+            raise IllegalAction(f"choose_zone must be one of {names}", rule="3.0.10c")
+        elif empty:
+            victim = empty[-1]
+        elif len(options) > 1:
+            raise NeedsChoice("choose_zone", [game.zone_name(z) for z in options],
+                              what=f"the {ztype} zone that ceases to exist", rule="3.0.10c")
+        else:
+            victim = options[0]
+    with game.atomic():
+        for card in game.contents(victim):
+            game._clear(game.obj(card), owner)
+        game._drop_zone(victim)
+    return MoveResult.DONE

@@ -1,0 +1,60 @@
+"""Card categories and permanents (1.3)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from cardzones.kernel.cards import CardDef
+
+#: 1.3.2c: the types that make a deck-card.
+DECK_TYPES = frozenset(
+    {"action", "attack_reaction", "block", "defense_reaction", "instant", "mentor", "resource"}
+)
+#: 1.3.3: deck-card subtypes that make a permanent in the arena.
+PERMANENT_SUBTYPES = frozenset(
+    {"affliction", "ally", "ash", "aura", "construct", "figment", "invocation", "item", "landmark"}
+)
+#: 8.5.41b: the subtypes that can be equipped.
+EQUIP_SUBTYPES = frozenset({"1h", "2h", "arms", "chest", "head", "legs", "off-hand", "quiver"})
+
+
+def is_hero_card(cdef: CardDef) -> bool:
+    """1.3.2a."""
+    return "hero" in cdef.types
+
+
+def is_token_card(cdef: CardDef) -> bool:
+    """1.3.2b."""
+    return "token" in cdef.types
+
+
+def is_deck_card(cdef: CardDef) -> bool:
+    """1.3.2c."""
+    return not cdef.types.isdisjoint(DECK_TYPES)
+
+
+def is_arena_card(cdef: CardDef) -> bool:
+    """1.3.2d: any non-hero, non-token, non-deck card."""
+    return not (is_hero_card(cdef) or is_token_card(cdef) or is_deck_card(cdef))
+
+
+def category(cdef: CardDef) -> str:
+    if is_hero_card(cdef):
+        return "hero"
+    if is_token_card(cdef):
+        return "token"
+    if is_deck_card(cdef):
+        return "deck"
+    return "arena"
+
+
+def becomes_permanent(cdef: CardDef, zone_type: str) -> bool:
+    """1.3.3: whether the card is a permanent once in that arena zone."""
+    if not is_deck_card(cdef) or is_hero_card(cdef) or is_token_card(cdef):
+        return True
+    return zone_type != "combat_chain" and not cdef.types.isdisjoint(PERMANENT_SUBTYPES)
+
+
+def card_types(words: Iterable[str]) -> frozenset[str]:
+    """Normalise a list of types: lower case, spaces to underscores, hyphens kept."""
+    return frozenset(w.strip().lower().replace(" ", "_") for w in words)

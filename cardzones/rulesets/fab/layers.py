@@ -1,0 +1,119 @@
+"""The stack and its layers (1.6, 3.15), and triggered layers (3.0.9a)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple
+
+from cardzones.errors import IllegalAction
+from cardzones.kernel.cards import Dest, Trigger
+from cardzones.kernel.game import MoveResult
+from cardzones.kernel.objects import ACTIVATED, CARD, TRIGGERED, Obj
+
+if TYPE_CHECKING:
+    from cardzones.kernel.game import Game
+
+
+class LayerData(NamedTuple):
+    """What a non-card layer remembers: its source, and for a triggered layer
+    the trigger and the object it references (3.0.9a)."""
+
+    source: int | None
+    trigger: Trigger | None = None
+    ref_card: int | None = None
+    ref_oid: int | None = None
+
+
+def stack(game: Game) -> int:
+    zid = game.zone(None, "stack")
+    assert zid is not None
+    return zid
+
+
+def layers(game: Game) -> tuple[int, ...]:
+    """The layers, layer 1 (the bottom) first (3.15.4)."""
+    return tuple(reversed(game.contents(stack(game))))
+
+
+def layer(game: Game, number: int) -> int:
+    """The card id of layer ``number`` (3.15.5: layer N is the top)."""
+    current = layers(game)
+    if not 1 <= number <= len(current):
+        raise IllegalAction(f"there is no layer {number}; the stack has {len(current)}",
+                            rule="3.15.4")
+    return current[number - 1]
+
+
+def layer_kind(game: Game, card: int) -> str:
+    kind = game.obj(card).kind
+    return "card" if kind == CARD else kind
+
+
+def add_layer(game: Game, kind: str, source: int, by: str) -> int:
+    """Put a new activated- or triggered-layer on the stack; it becomes layer N+1
+    (3.15.4). Its owner is the player who activated it, or who controlled its
+    source (1.6.1a); its controller is the player who put it there (1.6.1b)."""
+    if kind not in (ACTIVATED, TRIGGERED):
+        raise IllegalAction(f"a layer added this way is activated or triggered, not {kind!r}",
+                            rule="1.6.2")
+    src = game.obj(source)
+    owner = by if kind == ACTIVATED else (src.controller or src.owner or by)
+    return game.new_card(src.cdef, stack(game), owner=owner, controller=by, public=True,
+                         position="top", kind=kind, data=LayerData(source), check=False,
+                         log=True, by=by)
+
+
+def remove_layer(game: Game, number: int, by: str) -> MoveResult:
+    """3.15.6: remove layer N; a card-layer is cleared and a non-card layer
+    ceases to exist (3.0.12a). Layers above it are numbered down by one."""
+    card = layer(game, number)
+    result = game._clear(game.obj(card), by)
+    return MoveResult.CLEARED if result is MoveResult.MOVED else result
+
+
+def resolve_top(game: Game, by: str) -> MoveResult:
+    """Resolve layer N. A card-layer goes to its owner's graveyard; a triggered
+    layer does what its trigger says and then leaves the stack."""
+    current = game.contents(stack(game))
+    if not current:
+        raise IllegalAction("the stack is empty: there is no layer to resolve", rule="3.15.5")
+    card = current[0]
+    obj = game.obj(card)
+    if obj.kind == CARD:
+        game._move(card, Dest("graveyard", "owner"), "top", None, "rule", by)
+        return MoveResult.DONE
+    data = obj.data
+    if obj.kind == TRIGGERED and isinstance(data, LayerData) and data.trigger is not None:
+        _resolve_trigger(game, obj, data)
+    if game.exists(card):
+        game._cease(game.obj(card), by, "rule")
+    return MoveResult.DONE
+
+
+def _resolve_trigger(game: Game, layer_obj: Obj, data: LayerData) -> None:
+    """3.0.9a: "it" is the new object the move produced, only while it still
+    exists as that object and is public. Otherwise the layer does nothing."""
+    trigger = data.trigger
+    if trigger is None or trigger.do is None or data.ref_card is None:
+        return
+    if not game.exists(data.ref_card):
+        return
+    target = game.obj(data.ref_card)
+    if target.oid != data.ref_oid or not target.public:
+        return
+    controller = layer_obj.controller or layer_obj.owner or game.turn_player
+    from cardzones.rulesets.fab.actions import move_to
+
+    move_to(game, data.ref_card, trigger.do, controller)
+
+
+def put_triggers_on_stack(game: Game) -> None:
+    """Triggered effects go on the stack right after the action that triggered them."""
+    for source, index, card, oid, controller in game.take_pending_triggers():
+        src = game._objs.get(source)
+        if src is None:
+            continue
+        trigger = src.cdef.triggers[index]
+        game.new_card(src.cdef, stack(game), owner=controller, controller=controller,
+                      public=True, position="top", kind=TRIGGERED,
+                      data=LayerData(source, trigger, card, oid), check=False, log=True,
+                      by=controller)

@@ -1,0 +1,159 @@
+"""The Flesh and Blood rule set: zone admission, permanents, tokens, sub-cards,
+triggers and the end of turn, as hooks on the kernel."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cardzones.kernel.cards import CardDef, Dest
+from cardzones.kernel.objects import CARD, MACRO, TRIGGERED, UNDER, Obj
+from cardzones.kernel.ruleset import ADMITTED, Admission, Ruleset
+from cardzones.rulesets.fab.cards import becomes_permanent, is_deck_card
+from cardzones.rulesets.fab.equip import equip_admission
+from cardzones.rulesets.fab.zones import ZONE_SPECS
+
+if TYPE_CHECKING:
+    from cardzones.kernel.game import Game
+
+_OWN_CARDS_ONLY = {"banished": "3.4.2", "graveyard": "3.8.2"}
+_OWN_DECK_CARDS_ONLY = {"arsenal": "3.3.2", "deck": "3.7.2", "hand": "3.9.2", "pitch": "3.14.2"}
+
+
+class FabRuleset(Ruleset):
+    """Flesh and Blood, Comprehensive Rules chapter 3 and the rules it refers to."""
+
+    name = "fab"
+    zone_specs = ZONE_SPECS
+    clear_to = "graveyard"
+
+    def default_card(self, name: str) -> CardDef:
+        return CardDef(name, types=frozenset({"action"}))
+
+    def resolve_pseudo(self, game: Game, obj: Obj, dest: Dest, by: str) -> Dest | None:
+        if dest.type == "arena":
+            return Dest("permanent")  # 3.0.5a, 3.1.2
+        return None
+
+    def admit(self, game: Game, obj: Obj, zid: int, by: str | None) -> Admission:
+        info = game.zone_info(zid)
+        ztype = info.type
+        cdef = obj.cdef
+        if ztype == "stack":
+            return ADMITTED  # 3.15.3: cards and non-card layers
+        if obj.kind != CARD and not (obj.kind == MACRO and info.spec.in_arena):
+            return Admission(f"a {obj.kind} layer can only exist on the stack", rule="1.6.2b")
+        rule = _OWN_DECK_CARDS_ONLY.get(ztype)
+        if rule is not None:
+            if obj.owner != info.owner:
+                return Admission(f"{game.zone_name(zid)} can only contain its owner's cards",
+                                 rule=rule)
+            if not is_deck_card(cdef):
+                return Admission(f"{game.zone_name(zid)} can only contain deck-cards", rule=rule)
+            if ztype == "arsenal" and any(c != obj.card for c in game.contents(zid)):
+                return Admission(f"{game.zone_name(zid)} is not empty", rule="3.3.2a")
+            return ADMITTED
+        rule = _OWN_CARDS_ONLY.get(ztype)
+        if rule is not None:
+            if obj.owner != info.owner:
+                return Admission(f"{game.zone_name(zid)} can only contain its owner's cards",
+                                 rule=rule)
+            return ADMITTED
+        if ztype == "hero":
+            if "hero" not in cdef.types:
+                return Admission("a hero zone can only contain a hero card", rule="3.11.2")
+            if any(c != obj.card for c in game.contents(zid)):
+                return Admission(f"{game.zone_name(zid)} already has a hero", rule="3.11.2")
+            return ADMITTED
+        if ztype == "permanent":
+            if not becomes_permanent(cdef, ztype):
+                return Admission(f"{cdef.name} would not be a permanent", rule="3.13.2")
+            return ADMITTED
+        if ztype == "combat_chain":
+            return ADMITTED  # 3.6.2: cards (and attack-proxies)
+        if info.spec.equipment:
+            return equip_admission(game, obj, zid)
+        return ADMITTED
+
+    def ceases_on_move(self, game: Game, obj: Obj, dest_zid: int | None) -> bool:
+        """8.1.8a: a token leaving the arena (not as a sub-card) ceases to exist;
+        1.5.3: so does a macro; 1.6.2b: a non-card layer exists only on the stack."""
+        spec = game.zone_info(dest_zid).spec if dest_zid is not None else None
+        if obj.kind in ("activated", TRIGGERED):
+            return spec is None or spec.type != "stack"
+        if obj.is_token or obj.kind == MACRO:
+            return spec is None or not spec.in_arena
+        return False
+
+    def is_permanent(self, game: Game, obj: Obj) -> bool:
+        """1.3.3, 1.3.3a: a card in the arena that is a hero-, arena- or token-card,
+        or a deck-card with a permanent subtype (not on the combat chain)."""
+        if obj.kind != CARD or obj.rel == UNDER:
+            return False
+        info = game.zone_info(obj.zone)
+        if not info.spec.in_arena:
+            return False
+        if info.spec.equipment and not obj.equipped:
+            return False  # 8.5.41e
+        return becomes_permanent(obj.cdef, info.type)
+
+    def move_children(self, game: Game, before: Obj, after: Obj, reset: bool) -> None:
+        # 3.0.14c: a top-card that stays the same object takes its sub-cards along.
+        # One that becomes a new object has ceased to exist as its old self, so its
+        # sub-cards are cleared (3.0.14e).
+        if not reset:
+            game._carry_children(before.card, after)
+            return
+        for kid in game.kids(before.card):
+            game._clear_kid(kid, None)
+
+    def may_play(self, game: Game, card: int, player: str) -> bool:
+        """3.3.4: the owner may play a card from their hand or arsenal; a card may
+        also be played from a zone its ``play_from`` names, if it is public
+        there (3.0.4e) and its history meets the condition (3.0.9c)."""
+        if not game.exists(card):
+            return False
+        obj = game.obj(card)
+        if obj.kind != CARD or obj.rel == UNDER or obj.owner != player:
+            return False
+        info = game.zone_info(obj.zone)
+        if info.owner != player:
+            return False
+        if info.type in ("hand", "arsenal"):
+            return True
+        for ability in obj.cdef.play_from:
+            if ability.zone != info.type:
+                continue
+            if not obj.public and not ability.face_down:
+                continue
+            cond = ability.condition
+            if cond is not None:
+                origin = obj.origin
+                if origin is None:
+                    continue
+                if cond.moved_from is not None and origin.from_type != cond.moved_from:
+                    continue
+                if cond.to is not None and origin.to_type != cond.to:
+                    continue
+                if cond.this_turn and origin.turn != game.turn:
+                    continue
+            return True
+        return False
+
+    def after_action(self, game: Game) -> None:
+        from cardzones.rulesets.fab.layers import put_triggers_on_stack
+
+        put_triggers_on_stack(game)
+
+    def end_turn(self, game: Game, order: tuple[int, ...]) -> None:
+        """4.4.3c: each player puts the cards of their pitch zone on the bottom of
+        their deck, in an order that is hidden information."""
+        for player in game.players:
+            pitch = game.zone(player, "pitch")
+            deck = game.zone(player, "deck")
+            if pitch is None:
+                continue
+            cards = game.contents(pitch)
+            listed = [c for c in order if c in cards]
+            for card in listed + [c for c in cards if c not in listed]:
+                target: Dest | int = deck if deck is not None else Dest("deck", player)
+                game._move(card, target, "bottom", "down", "rule", player)
