@@ -56,10 +56,16 @@ def _props(game: Any, card: int, obj: Obj) -> dict[str, Any]:
     return out
 
 
+#: The viewer that may look at everything: the scenario's author. Secret-bearing.
+OMNISCIENT = "*"
+
+
 def _show(game: Any, player: str | None, card: int, ordered: bool) -> dict[str, Any]:
     obj: Obj = game._objs[card]
-    if not game.may_look(player, card):
-        shown: dict[str, Any] = dict(HIDDEN)
+    if player == OMNISCIENT:
+        shown = _props(game, card, obj)
+    elif not game.may_look(player, card):
+        shown = dict(HIDDEN)
     else:
         shown = _props(game, card, obj)
     kids = game._kids.get(card)
@@ -100,8 +106,11 @@ def zone_view(game: Any, player: str | None, zid: int) -> dict[str, Any]:
 
 
 def view(game: Any, player: str | None) -> dict[str, Any]:
-    """What ``player`` (None: a spectator) may know of the game, JSON-ready."""
-    if player is not None:
+    """What ``player`` (None: a spectator) may know of the game, JSON-ready.
+
+    ``OMNISCIENT`` shows everything, for a scenario's author; it is secret-bearing.
+    """
+    if player is not None and player != OMNISCIENT:
         game.check_player(player)
     return {
         "ruleset": game.ruleset.name,

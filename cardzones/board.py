@@ -1,0 +1,92 @@
+"""Render a player view and a log with Rich. It only ever reads views, never
+the game itself, so it cannot show what the viewer may not see."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+
+def _card_text(obj: dict[str, Any]) -> Text:
+    if obj.get("hidden"):
+        return Text("(hidden)", style="dim italic")
+    text = Text(str(obj["name"]), style="bold" if obj.get("public") else "yellow")
+    details = []
+    for key in ("power", "defense", "strength", "toughness"):
+        if key in obj and obj[key] is not None:
+            details.append(f"{key} {obj[key]}")
+    if obj.get("keywords"):
+        details.append(", ".join(obj["keywords"]))
+    if obj.get("kind"):
+        details.append(f"{obj['kind']} layer")
+    if not obj.get("public"):
+        details.append("face down")
+    if obj.get("equipped_to") and len(obj["equipped_to"]) > 1:
+        details.append("equipped to " + " + ".join(obj["equipped_to"]))
+    if details:
+        text.append(f"  [{'; '.join(details)}]", style="dim")
+    return text
+
+
+def _zone_lines(zone: dict[str, Any]) -> Text:
+    out = Text()
+    for i, obj in enumerate(zone["objects"]):
+        if i:
+            out.append("\n")
+        if zone["ordered"]:
+            out.append(f"{i}. ", style="dim")
+        out.append_text(_card_text(obj))
+        for key, word in (("under", "under"), ("placed", "on it")):
+            for kid in obj.get(key, []):
+                out.append(f"\n   └ {word}: ", style="cyan")
+                out.append_text(_card_text(kid))
+    return out
+
+
+def board(view: dict[str, Any], title: str | None = None) -> RenderableType:
+    """A table of every zone of a view: shared zones, then each player's."""
+    table = Table(show_header=True, header_style="bold", expand=True)
+    table.add_column("zone", style="green", no_wrap=True)
+    table.add_column("n", justify="right")
+    table.add_column("cards")
+    for zone in view["zones"]:
+        if not zone["objects"] and zone["type"] not in ("hero", "deck", "hand", "territory"):
+            continue
+        table.add_row(zone["zone"], str(zone["count"]), _zone_lines(zone))
+    phase = f", {view['phase']} phase" if view.get("phase") else ""
+    viewer = view.get("viewer")
+    who = "everything (author)" if viewer == "*" else (viewer or "spectator")
+    heading = title or f"{view['ruleset']}: turn {view['turn']} ({view['turn_player']}{phase})"
+    return Panel(table, title=heading, subtitle=f"as seen by {who}")
+
+
+def log_table(log: list[dict[str, Any]], limit: int | None = None) -> RenderableType:
+    table = Table(show_header=True, header_style="bold", expand=True)
+    for column in ("#", "turn", "event", "from", "to", "card"):
+        table.add_column(column)
+    entries = log[-limit:] if limit else log
+    for entry in entries:
+        card = entry.get("card")
+        name = Text("")
+        if card:
+            name = Text(card["name"], style="yellow" if entry.get("private") else "")
+            if entry.get("private"):
+                name.append(" (private)", style="dim")
+        table.add_row(
+            str(entry["seq"]),
+            str(entry["turn"]),
+            entry["event"],
+            str(entry.get("from") or entry.get("zone") or ""),
+            str(entry.get("to") or entry.get("note") or ""),
+            name,
+        )
+    return Panel(table, title="event log")
+
+
+def render(view: dict[str, Any], log: list[dict[str, Any]], title: str | None = None,
+           limit: int | None = None) -> RenderableType:
+    return Group(board(view, title), log_table(log, limit))

@@ -1,0 +1,175 @@
+"""Card definitions in scenario files (the ``cards:`` section)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cardzones.errors import ScenarioError
+from cardzones.kernel.cards import (
+    Ability,
+    CardDef,
+    Dest,
+    HistoryCondition,
+    PlayFrom,
+    Replacement,
+    Trigger,
+)
+from cardzones.scenario.loader import YMap
+from cardzones.scenario.refs import parse_zone
+
+FAB_STATS = ("power", "defense", "pitch", "cost", "life", "intellect")
+FAB_KEYS = {"types", "keywords", "abilities", *FAB_STATS}
+REDEMPTION_TYPES = (
+    "hero evil_character enhancement dominant lost_soul site city fortress artifact".split()
+)
+REDEMPTION_KEYS = {"type", "brigade", "class", "strength", "toughness", "alignment", "abilities"}
+
+
+def _fail(node: Any, key: str | None, message: str) -> ScenarioError:
+    line = node.line_of(key) if isinstance(node, YMap) and key else getattr(node, "line", None)
+    return ScenarioError(message, file=getattr(node, "file", "<scenario>"), line=line)
+
+
+def _words(node: YMap, key: str, value: Any) -> list[str]:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        raise _fail(node, key, f"{key} must be a list of words, got {value!r}")
+    return [v.strip().lower().replace(" ", "_") for v in value]
+
+
+def _int(node: YMap, key: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _fail(node, key, f"{key} must be a whole number, got {value!r}")
+    return value
+
+
+def _keys(node: Any, allowed: set[str], what: str) -> YMap:
+    if not isinstance(node, dict):
+        raise _fail(node, None, f"{what} must be a mapping, got {node!r}")
+    for key in node:
+        if key not in allowed:
+            raise _fail(node, key, f"unknown key {key!r} in {what}; "
+                                   f"allowed: {', '.join(sorted(allowed))}")
+    assert isinstance(node, YMap)
+    return node
+
+
+def ability_dest(node: YMap, key: str, value: Any, types: set[str]) -> Dest:
+    """A destination in a card ability: ``owner.deck``, ``you.soul``, ``graveyard``."""
+    ref = parse_zone(value)
+    if ref is None or ref.type not in types:
+        raise _fail(node, key, f"{key}: {value!r} is not a zone (types: {' '.join(sorted(types))})")
+    return Dest(ref.type, ref.owner, ref.index)
+
+
+def parse_card(name: str, node: Any, ruleset: str, zone_types: set[str]) -> CardDef:
+    if ruleset == "fab":
+        node = _keys(node, FAB_KEYS, f"card {name!r}")
+        types = frozenset(_words(node, "types", node.get("types", ["action"])))
+        stats = {k: _int(node, k, node[k]) for k in FAB_STATS if k in node}
+        keywords = frozenset(_words(node, "keywords", node.get("keywords", [])))
+        abilities = _abilities(node, zone_types)
+        return CardDef(name, types, stats, keywords, abilities)
+    node = _keys(node, REDEMPTION_KEYS, f"card {name!r}")
+    ctype = node.get("type", "hero")
+    if ctype not in REDEMPTION_TYPES:
+        raise _fail(node, "type", f"unknown card type {ctype!r}; types are "
+                                  f"{' '.join(REDEMPTION_TYPES)}")
+    stats = {k: _int(node, k, node[k]) for k in ("strength", "toughness") if k in node}
+    alignment = node.get("alignment")
+    if alignment is not None and alignment not in ("good", "evil"):
+        raise _fail(node, "alignment", f"alignment is good or evil, not {alignment!r}")
+    return CardDef(
+        name,
+        frozenset({ctype}),
+        stats,
+        brigades=frozenset(_words(node, "brigade", node.get("brigade", []))),
+        classes=frozenset(_words(node, "class", node.get("class", []))),
+        alignment=alignment,
+        abilities=_abilities(node, zone_types),
+    )
+
+
+def _abilities(node: YMap, zone_types: set[str]) -> tuple[Ability, ...]:
+    raw = node.get("abilities", [])
+    if not isinstance(raw, list):
+        raise _fail(node, "abilities", "abilities must be a list")
+    out: list[Ability] = []
+    for item in raw:
+        item = _keys(item, {"replace", "play_from", "trigger"}, "an ability")
+        if len(item) != 1:
+            raise _fail(item, None, "an ability has exactly one of replace, play_from, trigger")
+        kind, body = next(iter(item.items()))
+        if kind == "replace":
+            out.append(_replacement(body, zone_types))
+        elif kind == "play_from":
+            out.append(_play_from(body, zone_types))
+        else:
+            out.append(_trigger(body, zone_types))
+    return tuple(out)
+
+
+def _type(node: YMap, key: str, zone_types: set[str], extra: tuple[str, ...] = ()) -> str:
+    value = node.get(key)
+    if not isinstance(value, str) or (value not in zone_types and value not in extra):
+        raise _fail(node, key, f"{key}: {value!r} is not a zone type")
+    return value
+
+
+def _replacement(body: Any, zone_types: set[str]) -> Replacement:
+    body = _keys(body, {"moved_to", "from", "instead"}, "replace")
+    moved_to = _type(body, "moved_to", zone_types)
+    from_ = body.get("from", "any")
+    if from_ != "any":
+        from_ = _type(body, "from", zone_types)
+    instead = _keys(body.get("instead"), {"to", "position", "face"}, "replace.instead")
+    position = instead.get("position", "top")
+    if position not in ("top", "bottom"):
+        raise _fail(instead, "position", "position is top or bottom")
+    face = instead.get("face")
+    if face not in (None, "up", "down"):
+        raise _fail(instead, "face", "face is up or down")
+    dest = ability_dest(instead, "to", instead.get("to"), zone_types)
+    if dest.owner is None:
+        dest = Dest(dest.type, "owner", dest.index)
+    return Replacement(moved_to, None if from_ == "any" else from_, dest, position, face)
+
+
+def _play_from(body: Any, zone_types: set[str]) -> PlayFrom:
+    body = _keys(body, {"zone", "face_down", "if"}, "play_from")
+    zone = _type(body, "zone", zone_types)
+    face_down = body.get("face_down", False)
+    if not isinstance(face_down, bool):
+        raise _fail(body, "face_down", "face_down is true or false")
+    cond = None
+    if "if" in body:
+        c = _keys(body["if"], {"moved_from", "to", "this_turn"}, "play_from.if")
+        this_turn = c.get("this_turn", False)
+        if not isinstance(this_turn, bool):
+            raise _fail(c, "this_turn", "this_turn is true or false")
+        cond = HistoryCondition(
+            _type(c, "moved_from", zone_types) if "moved_from" in c else None,
+            _type(c, "to", zone_types) if "to" in c else None,
+            this_turn,
+        )
+    return PlayFrom(zone, face_down, cond)
+
+
+def _trigger(body: Any, zone_types: set[str]) -> Trigger:
+    body = _keys(body, {"when", "do"}, "trigger")
+    when = _keys(body.get("when"), {"from", "to", "types_any", "controlled_by"}, "trigger.when")
+    do = _keys(body.get("do"), {"to"}, "trigger.do")
+    from_ = when.get("from")
+    if from_ is not None:
+        ref = parse_zone(from_)
+        if ref is None or (ref.type not in zone_types and ref.type != "arena"):
+            raise _fail(when, "from", f"from: {from_!r} is not a zone type or arena")
+        from_ = ref.type
+    to = _type(when, "to", zone_types) if "to" in when else None
+    controlled = when.get("controlled_by")
+    if controlled not in (None, "you"):
+        raise _fail(when, "controlled_by", "controlled_by is you")
+    types_any = frozenset(_words(when, "types_any", when.get("types_any", [])))
+    dest = ability_dest(do, "to", do.get("to"), zone_types | {"soul", "arena"})
+    return Trigger(to, from_, types_any, controlled == "you", dest)

@@ -1,0 +1,465 @@
+"""Expectations: the ``expect`` step. Each check returns None when it holds, or
+a message saying what was expected and what was found."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from cardzones.kernel.events import CEASED, MOVED, Event
+from cardzones.kernel.objects import PLACED, UNDER
+from cardzones.kernel.views import view
+from cardzones.rulesets.fab import layers
+from cardzones.scenario.context import Context
+from cardzones.scenario.loader import YList, YMap
+from cardzones.scenario.refs import ZoneRef, parse_zone
+
+CARD_KEYS = {
+    "card", "in", "under", "placed_on", "in_arena", "public", "seen_by", "same_object",
+    "new_object", "exists", "power", "strength", "toughness", "keywords", "controller",
+    "permanent", "equipped_to", "position", "may_play", "set_aside", "defense", "pitch", "cost",
+}
+ZONE_KEYS = {"zone", "cards", "count", "empty", "exposed"}
+GAME_KEYS = {"phase", "turn_player", "turn"}
+EXPOSABLE = {"arms", "chest", "head", "legs"}
+
+
+def check(ctx: Context, node: Any) -> str | None:
+    """Check one ``expect`` mapping; the subject is chosen by its keys."""
+    if not isinstance(node, YMap) or not node:
+        raise ctx.fail(node, None, "expect takes a mapping such as {zone: alice.hand, count: 1}")
+    if "view" in node:
+        return _view(ctx, ctx.check_keys(node, {"view", "zone", "shows"}, "expect view"))
+    if "layer" in node:
+        return _layer(ctx, ctx.check_keys(node, {"layer", "card", "kind"}, "expect layer"))
+    if "events" in node:
+        return _events(ctx, ctx.check_keys(node, {"events", "count"}, "expect events"))
+    if "effect" in node:
+        return _effect(ctx, ctx.check_keys(node, {"effect", "active"}, "expect effect"))
+    if "card" in node:
+        return _card(ctx, ctx.check_keys(node, CARD_KEYS, "expect card"))
+    if "zone" in node:
+        return _zone(ctx, ctx.check_keys(node, ZONE_KEYS, "expect zone"))
+    node = ctx.check_keys(node, GAME_KEYS, "expect")
+    return _game(ctx, node)
+
+
+def _names(ctx: Context, cards: list[int]) -> list[str]:
+    return [ctx.game.obj(c).cdef.name for c in cards]
+
+
+def _name_list(ctx: Context, node: YMap, key: str) -> list[str]:
+    value = node[key]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ctx.fail(node, key, f"{key} must be a list of card names")
+    return list(value)
+
+
+def _same(expected: list[str], found: list[str], ordered: bool) -> bool:
+    return expected == found if ordered else Counter(expected) == Counter(found)
+
+
+def _zone_cards(ctx: Context, node: YMap, ref: ZoneRef) -> tuple[int | None, list[int], bool]:
+    """(zone id, top-level cards, ordered) for a zone expectation; for a soul,
+    the sub-cards under the hero."""
+    game = ctx.game
+    if ref.type == "soul":
+        hero = ctx.hero(ref, node, "zone")
+        return None, [k for k in game.kids(hero) if game.obj(k).rel == UNDER], True
+    zid = ctx.zone_id(ref, node, "zone")
+    if zid is None:
+        return None, [], False
+    return zid, list(game.contents(zid)), game.zone_info(zid).spec.ordered
+
+
+def _zone(ctx: Context, node: YMap) -> str | None:
+    ref = ctx.zone_ref(node, "zone")
+    game = ctx.game
+    zid, cards, ordered = _zone_cards(ctx, node, ref)
+    if zid is None and ref.type != "soul":
+        return f"zone {ref} does not exist"
+    if "cards" in node:
+        expected = _name_list(ctx, node, "cards")
+        found = _names(ctx, cards)
+        if not _same(expected, found, ordered):
+            order = "top first" if ordered else "in any order"
+            return f"{ref} should hold {expected} ({order}), found {found}"
+    if "count" in node:
+        count = ctx.integer(node, "count")
+        if count != len(cards):
+            return f"{ref} should hold {count} card(s), found {len(cards)}"
+    if "empty" in node:
+        want = ctx.boolean(node, "empty")
+        is_empty = game.is_empty(zid) if zid is not None else not cards
+        if want != is_empty:
+            return f"{ref} should {'' if want else 'not '}be empty (3.0.1a), but it is " \
+                   f"{'empty' if is_empty else 'not empty'}"
+    if "exposed" in node:
+        if ref.type not in EXPOSABLE:
+            raise ctx.fail(node, "exposed", "exposed is only for equipment zones: "
+                                            "arms, chest, head, legs")
+        want = ctx.boolean(node, "exposed")
+        assert zid is not None
+        if want != game.is_empty(zid):
+            return f"{ref} should {'' if want else 'not '}be exposed (3.0.1a)"
+    return None
+
+
+def _players(ctx: Context, node: YMap, key: str) -> list[str]:
+    value = node[key]
+    if not isinstance(value, list) or not all(v in ctx.game.players for v in value):
+        raise ctx.fail(node, key, f"{key} must be a list of players")
+    return list(value)
+
+
+def _zone_list(ctx: Context, node: YMap, key: str) -> list[int | None]:
+    value = node[key]
+    if not isinstance(value, YList):
+        raise ctx.fail(node, key, f"{key} must be a list of zones")
+    return [ctx.zone_id(ctx.zone_ref(value, i, v), value, i) for i, v in enumerate(value)]
+
+
+def _card(ctx: Context, node: YMap) -> str | None:
+    game = ctx.game
+    card = ctx.card(node, "card")
+    text = str(node["card"])
+    exists = game.exists(card)
+    if "exists" in node:
+        want = ctx.boolean(node, "exists")
+        if want != exists:
+            return f"{text} should {'' if want else 'not '}exist, but it " \
+                   f"{'does' if exists else 'does not'}"
+    if not exists:
+        others = set(node) - {"card", "exists"}
+        if others:
+            return f"{text} does not exist, so {', '.join(sorted(others))} cannot hold"
+        return None
+    obj = game.obj(card)
+    for key in node:
+        if key in ("card", "exists"):
+            continue
+        problem = CARD_CHECKS[key](ctx, node, key, card, obj)
+        if problem is not None:
+            return f"{text}: {problem}"
+    return None
+
+
+def _check_in(ctx: Context, node: YMap, key: str, card: int, obj: Any) -> str | None:
+    ref = ctx.zone_ref(node, key)
+    game = ctx.game
+    if ref.type == "soul":
+        hero = ctx.hero(ref, node, key)
+        ok = obj.host == hero and obj.rel == UNDER
+        return None if ok else f"should be in {ref}, found in {_where(ctx, card)}"
+    zid = ctx.zone_id(ref, node, key)
+    if zid is None:
+        return f"should be in {ref}, which does not exist"
+    if obj.zone != zid:
+        return f"should be in {ref}, found in {_where(ctx, card)}"
+    _ = game
+    return None
+
+
+def _where(ctx: Context, card: int) -> str:
+    game = ctx.game
+    obj = game.obj(card)
+    where = game.zone_name(obj.zone)
+    if obj.host is not None:
+        rel = "under" if obj.rel == UNDER else "on"
+        where += f" ({rel} {game.obj(obj.host).cdef.name})"
+    return where
+
+
+def _check_host(rel: int) -> Callable[[Context, YMap, str, int, Any], str | None]:
+    word = "under" if rel == UNDER else "placed on"
+
+    def check_host(ctx: Context, node: YMap, key: str, card: int, obj: Any) -> str | None:
+        value = node[key]
+        if value is None:
+            if obj.host is not None and obj.rel == rel:
+                return f"should not be {word} a card, found {word} " \
+                       f"{ctx.game.obj(obj.host).cdef.name}"
+            return None
+        host = ctx.card(node, key)
+        if obj.host != host or obj.rel != rel:
+            return f"should be {word} {value}, found in {_where(ctx, card)}"
+        return None
+
+    return check_host
+
+
+def _flag(name: str, getter: Callable[[Context, int], bool],
+          rule: str = "") -> Callable[[Context, YMap, str, int, Any], str | None]:
+    def check_flag(ctx: Context, node: YMap, key: str, card: int, obj: Any) -> str | None:
+        want = ctx.boolean(node, key)
+        got = getter(ctx, card)
+        if want != got:
+            suffix = f" ({rule})" if rule else ""
+            return f"{name} should be {str(want).lower()}, found {str(got).lower()}{suffix}"
+        return None
+
+    return check_flag
+
+
+def _check_seen_by(ctx: Context, node: YMap, key: str, card: int, obj: Any) -> str | None:
+    want = sorted(_players(ctx, node, key))
+    got = sorted(ctx.game.seen_by(card))
+    return None if want == got else f"seen_by should be {want}, found {got} (3.0.3a)"
+
+
+def _check_mark(same: bool) -> Callable[[Context, YMap, str, int, Any], str | None]:
+    def check_mark(ctx: Context, node: YMap, key: str, card: int, obj: Any) -> str | None:
+        mark = str(node[key])
+        if mark not in ctx.marks:
+            raise ctx.fail(node, key, f"unknown mark {mark!r}")
+        marked_card, marked_oid = ctx.marks[mark]
+        is_same = marked_card == card and obj.oid == marked_oid
+        if same and not is_same:
+            return f"should be the same object as mark {mark}, but it is a new object (3.0.9)"
+        if not same and is_same:
+            return f"should be a new object since mark {mark}, but it is the same object (3.0.9)"
+        return None
+
+    return check_mark
+
+
+def _check_stat(ctx: Context, node: YMap, key: str, card: int, obj: Any) -> str | None:
+    want = node[key]
+    if isinstance(want, bool) or not isinstance(want, int | type(None)):
+        raise ctx.fail(node, key, f"{key} must be a number")
+    got = ctx.game.stat(card, key)
+    return None if want == got else f"{key} should be {want}, found {got}"
+
+
+def _check_keywords(ctx: Context, node: YMap, key: str, card: int, obj: Any) -> str | None:
+    want = sorted(_name_list(ctx, node, key))
+    got = sorted(ctx.game.keywords(card))
+    return None if want == got else f"keywords should be {want}, found {got}"
+
+
+def _check_controller(ctx: Context, node: YMap, key: str, card: int, obj: Any) -> str | None:
+    want = node[key]
+    if want is not None and want not in ctx.game.players:
+        raise ctx.fail(node, key, f"{want!r} is not a player")
+    return None if want == obj.controller else f"controller should be {want}, " \
+                                                f"found {obj.controller}"
+
+
+def _check_equipped(ctx: Context, node: YMap, key: str, card: int, obj: Any) -> str | None:
+    want = _zone_list(ctx, node, key)
+    game = ctx.game
+    if sorted(z for z in want if z is not None) != sorted(obj.equipped) or None in want:
+        found = [game.zone_name(z) for z in obj.equipped]
+        return f"equipped_to should be {list(node[key])}, found {found}"
+    return None
+
+
+def _check_position(ctx: Context, node: YMap, key: str, card: int, obj: Any) -> str | None:
+    want = ctx.integer(node, key)
+    game = ctx.game
+    got = game.position(card)
+    if want < 0:
+        size = len(game.kids(obj.host)) if obj.host is not None else len(game.contents(obj.zone))
+        want += size
+    return None if want == got else f"position should be {node[key]}, found {got}"
+
+
+def _check_may_play(ctx: Context, node: YMap, key: str, card: int, obj: Any) -> str | None:
+    want = ctx.boolean(node, key)
+    game = ctx.game
+    got = game.may_play(card, obj.owner) if obj.owner is not None else False
+    if want == got:
+        return None
+    return f"may_play should be {str(want).lower()}, found {str(got).lower()}"
+
+
+def _is_set_aside(ctx: Context, card: int) -> bool:
+    game = ctx.game
+    checker = getattr(game.ruleset, "is_set_aside", None)
+    if checker is not None:
+        return bool(checker(game, card))
+    return False
+
+
+CARD_CHECKS: dict[str, Callable[[Context, YMap, str, int, Any], str | None]] = {
+    "in": _check_in,
+    "under": _check_host(UNDER),
+    "placed_on": _check_host(PLACED),
+    "in_arena": _flag("in_arena", lambda c, card: c.game.in_arena(card), "3.1.2a"),
+    "public": _flag("public", lambda c, card: c.game.is_public(card), "3.0.3"),
+    "permanent": _flag("permanent", lambda c, card: c.game.is_permanent(card), "1.3.3"),
+    "set_aside": _flag("set_aside", _is_set_aside),
+    "seen_by": _check_seen_by,
+    "same_object": _check_mark(True),
+    "new_object": _check_mark(False),
+    "power": _check_stat,
+    "defense": _check_stat,
+    "pitch": _check_stat,
+    "cost": _check_stat,
+    "strength": _check_stat,
+    "toughness": _check_stat,
+    "keywords": _check_keywords,
+    "controller": _check_controller,
+    "equipped_to": _check_equipped,
+    "position": _check_position,
+    "may_play": _check_may_play,
+}
+
+
+def _layer(ctx: Context, node: YMap) -> str | None:
+    if ctx.ruleset != "fab":
+        raise ctx.fail(node, "layer", "layer expectations are for fab")
+    number = ctx.integer(node, "layer")
+    game = ctx.game
+    current = layers.layers(game)
+    if not 1 <= number <= len(current):
+        return f"there should be a layer {number}, but the stack has {len(current)} layer(s)"
+    card = current[number - 1]
+    if "card" in node:
+        name = node["card"]
+        found = game.obj(card).cdef.name
+        kind = layers.layer_kind(game, card)
+        if kind != "card" or found != name:
+            what = found if kind == "card" else f"a {kind} layer of {found}"
+            return f"layer {number} should be the card {name}, found {what}"
+    if "kind" in node:
+        kind = ctx.choice(node, "kind", ("card", "activated", "triggered"), None)
+        found_kind = layers.layer_kind(game, card)
+        if kind != found_kind:
+            return f"layer {number} should be a {kind} layer, found a {found_kind} layer"
+    return None
+
+
+EVENT_FILTER_KEYS = {"type", "card", "from", "to", "this_turn", "min_power"}
+
+
+def _events(ctx: Context, node: YMap) -> str | None:
+    flt = ctx.check_keys(node["events"], EVENT_FILTER_KEYS, "events filter")
+    if "count" not in node:
+        raise ctx.fail(node, None, "expect events needs count:")
+    want = ctx.integer(node, "count")
+    kind = ctx.choice(flt, "type", (MOVED, CEASED), MOVED)
+    matchers: list[Callable[[Event], bool]] = [lambda e: e.kind == kind]
+    game = ctx.game
+    if "card" in flt:
+        name = flt["card"]
+        matchers.append(lambda e: e.public and e.lki is not None and e.lki.obj.cdef.name == name)
+    for key, attr in (("from", "src"), ("to", "dst")):
+        if key in flt:
+            matchers.append(_zone_matcher(ctx, flt, key, attr))
+    if "this_turn" in flt:
+        this_turn = ctx.boolean(flt, "this_turn")
+        turn = game.turn
+        matchers.append(lambda e: (e.turn == turn) == this_turn)
+    if "min_power" in flt:
+        least = ctx.integer(flt, "min_power")
+
+        def powerful(e: Event) -> bool:
+            if not e.public or e.lki is None:
+                return False  # 3.0.7a: a private object has no properties
+            power = game.stat(e.lki.obj.card, "power", snapshot=e.lki)
+            return power is not None and power >= least
+
+        matchers.append(powerful)
+    got = sum(1 for e in game.events() if all(m(e) for m in matchers))
+    if got != want:
+        return f"{want} event(s) should match {dict(flt)}, found {got}"
+    return None
+
+
+def _zone_matcher(ctx: Context, flt: YMap, key: str, attr: str) -> Callable[[Event], bool]:
+    value = flt[key]
+    ref = parse_zone(value)
+    game = ctx.game
+    if ref is None:
+        raise ctx.fail(flt, key, f"{value!r} is not a zone or zone type")
+    if ref.type == "arena" and ref.owner is None:
+        def in_arena(e: Event) -> bool:
+            zid = getattr(e, attr)
+            return zid is not None and game.zone_info(zid).spec.in_arena
+
+        return in_arena
+    if ref.owner is None and ref.index is None:
+        if ref.type not in ctx.zone_types:
+            raise ctx.fail(flt, key, f"unknown zone type {ref.type!r}")
+
+        def of_type(e: Event) -> bool:
+            zid = getattr(e, attr)
+            return zid is not None and game.zone_info(zid).type == ref.type
+
+        return of_type
+    ref = ctx.zone_ref(flt, key)
+    zid = ctx.zone_id(ref, flt, key)
+    return lambda e: zid is not None and getattr(e, attr) == zid
+
+
+def _effect(ctx: Context, node: YMap) -> str | None:
+    label = str(node["effect"])
+    if label not in ctx.effects:
+        raise ctx.fail(node, "effect", f"unknown effect label {label!r}")
+    if "active" not in node:
+        raise ctx.fail(node, None, "expect effect needs active: true or false")
+    want = ctx.boolean(node, "active")
+    handle = ctx.effects[label]
+    game = ctx.game
+    checker = getattr(game.ruleset, "effect_label_active", None)
+    if checker is not None and not (isinstance(handle, tuple) and handle[0] in ("kernel",
+                                                                              "layer")):
+        got = bool(checker(game, handle))
+    elif isinstance(handle, tuple) and handle[0] == "kernel":
+        effect = game.effect(handle[1])
+        got = effect is not None and game.exists(effect.card) and effect in game.effects_on(
+            effect.card)
+    elif isinstance(handle, tuple) and handle[0] == "layer":
+        got = game.exists(handle[1])
+    else:
+        got = False
+    if got != want:
+        return f"effect {label} should be {'active' if want else 'inactive'}, " \
+               f"found {'active' if got else 'inactive'}"
+    return None
+
+
+def _view(ctx: Context, node: YMap) -> str | None:
+    player = node["view"]
+    if player not in ctx.game.players and player is not None:
+        raise ctx.fail(node, "view", f"{player!r} is not a player")
+    if "zone" not in node or "shows" not in node:
+        raise ctx.fail(node, None, "expect view needs zone: and shows:")
+    ref = ctx.zone_ref(node, "zone")
+    game = ctx.game
+    if ref.type == "soul":
+        hero = ctx.hero(ref, node, "zone")
+        board = view(game, player)
+        zone_name = game.zone_name(game.obj(hero).zone)
+        zone = next(z for z in board["zones"] if z["zone"] == zone_name)
+        objects = [k for o in zone["objects"] for k in o.get("under", [])]
+        ordered = True
+    else:
+        zid = ctx.zone_id(ref, node, "zone")
+        if zid is None:
+            return f"zone {ref} does not exist"
+        board = view(game, player)
+        zone_name = game.zone_name(zid)
+        zone = next(z for z in board["zones"] if z["zone"] == zone_name)
+        objects = zone["objects"]
+        ordered = zone["ordered"]
+    shown = ["hidden" if o.get("hidden") else o["name"] for o in objects]
+    want = _name_list(ctx, node, "shows")
+    if not _same(want, shown, ordered):
+        return f"{player} should be shown {want} in {ref}, found {shown}"
+    return None
+
+
+def _game(ctx: Context, node: YMap) -> str | None:
+    game = ctx.game
+    if not node:
+        raise ctx.fail(node, None, "expect needs a subject")
+    if "phase" in node and node["phase"] != game.phase:
+        return f"phase should be {node['phase']}, found {game.phase}"
+    if "turn_player" in node and node["turn_player"] != game.turn_player:
+        return f"turn_player should be {node['turn_player']}, found {game.turn_player}"
+    if "turn" in node and ctx.integer(node, "turn") != game.turn:
+        return f"turn should be {node['turn']}, found {game.turn}"
+    return None

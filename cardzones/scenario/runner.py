@@ -1,0 +1,446 @@
+"""Load, validate and run scenario files (SCENARIOS.md, version 1).
+
+>>> from cardzones.scenario.runner import run_text
+>>> outcome = run_text('''
+... name: a draw
+... ruleset: fab
+... setup: {alice.deck: [A, B]}
+... steps:
+...   - move: {card: "alice.deck[0]", to: alice.hand}
+...   - expect: {zone: alice.deck, cards: [B]}
+... ''')
+>>> outcome.status, outcome.steps
+('pass', 2)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cardzones.errors import (
+    CardzonesError,
+    IllegalAction,
+    NeedsChoice,
+    ScenarioError,
+    UnknownReference,
+)
+from cardzones.kernel.cards import CardDef
+from cardzones.kernel.game import Game, MoveResult
+from cardzones.kernel.objects import PLACED, UNDER
+from cardzones.rulesets import RULESETS, get_ruleset
+from cardzones.scenario import expect
+from cardzones.scenario.actions import COMMON, action_table
+from cardzones.scenario.cards import parse_card
+from cardzones.scenario.context import Context
+from cardzones.scenario.loader import YList, YMap, load_file, load_text
+
+TOP_KEYS = {"name", "rules", "ruleset", "players", "seed", "cards", "setup", "steps"}
+ENTRY_KEYS = {"card", "as", "face", "owner", "controller", "permanent_controller", "under", "onto"}
+RESULTS = tuple(r.value for r in MoveResult)
+
+PASS, FAIL, INVALID = "pass", "fail", "invalid"
+EXIT_CODES = {PASS: 0, FAIL: 1, INVALID: 2}
+
+
+@dataclass
+class Outcome:
+    """The result of running one scenario file."""
+
+    file: str
+    status: str
+    name: str = ""
+    message: str = ""
+    line: int | None = None
+    step: int | None = None
+    steps: int = 0
+    rules: list[str] = field(default_factory=list)
+    context: Context | None = None
+
+    @property
+    def exit_code(self) -> int:
+        return EXIT_CODES[self.status]
+
+    def describe(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line is not None else self.file
+        if self.status == PASS:
+            return f"PASS {self.file} ({self.steps} steps)"
+        if self.status == FAIL:
+            return f"FAIL {where}: step {self.step}: {self.message}"
+        return f"INVALID {where}: {self.message}"
+
+
+class _Failed(Exception):
+    def __init__(self, message: str, line: int | None, step: int) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.step = step
+
+
+@dataclass
+class Scenario:
+    """A parsed scenario, ready to run."""
+
+    file: str
+    doc: YMap
+    name: str
+    ruleset: str
+    players: tuple[str, ...]
+    seed: int
+    rules: list[str]
+    cards: dict[str, CardDef]
+
+    @classmethod
+    def load(cls, path: str | Path) -> Scenario:
+        return cls.from_doc(load_file(path), str(path))
+
+    @classmethod
+    def from_text(cls, text: str, file: str = "<scenario>") -> Scenario:
+        return cls.from_doc(load_text(text, file), file)
+
+    @classmethod
+    def from_doc(cls, doc: Any, file: str) -> Scenario:
+        def fail(node: Any, key: str | None, message: str) -> ScenarioError:
+            line = node.line_of(key) if isinstance(node, YMap) and key else getattr(
+                node, "line", 1)
+            return ScenarioError(message, file=file, line=line)
+
+        if not isinstance(doc, YMap):
+            raise ScenarioError("a scenario is a YAML mapping with name:, ruleset: and steps:",
+                                file=file, line=getattr(doc, "line", 1))
+        for key in doc:
+            if key not in TOP_KEYS:
+                raise fail(doc, key, f"unknown key {key!r}; top-level keys are "
+                                     f"{', '.join(sorted(TOP_KEYS))}")
+        for key in ("name", "ruleset", "steps"):
+            if key not in doc:
+                raise fail(doc, None, f"missing required key {key}:")
+        name = doc["name"]
+        if not isinstance(name, str) or not name.strip():
+            raise fail(doc, "name", "name: must be a non-empty text")
+        ruleset = doc["ruleset"]
+        if ruleset not in RULESETS:
+            raise fail(doc, "ruleset", f"ruleset must be one of {', '.join(RULESETS)}, "
+                                       f"not {ruleset!r}")
+        players = doc.get("players", ["alice", "bob"])
+        if (not isinstance(players, list) or not players
+                or not all(isinstance(p, str) and p and "." not in p and " " not in p
+                           for p in players)
+                or len(set(players)) != len(players)):
+            raise fail(doc, "players", "players: must be a list of distinct single-word names")
+        for reserved in ("owner", "you"):
+            if reserved in players:
+                raise fail(doc, "players", f"{reserved!r} cannot be a player name")
+        seed = doc.get("seed", 0)
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise fail(doc, "seed", "seed: must be a whole number")
+        rules = doc.get("rules", [])
+        if not isinstance(rules, list) or not all(isinstance(r, str | int | float) for r in rules):
+            raise fail(doc, "rules", "rules: must be a list of rule ids")
+        rules = [str(r) for r in rules]
+        if not isinstance(doc["steps"], list):
+            raise fail(doc, "steps", "steps: must be a list")
+        cards_node = doc.get("cards", {})
+        if cards_node is None:
+            cards_node = {}
+        if not isinstance(cards_node, dict):
+            raise fail(doc, "cards", "cards: must map card names to definitions")
+        zone_types = set(get_ruleset(ruleset).zone_specs)
+        cards = {}
+        for card_name, body in cards_node.items():
+            if body is None:
+                body = YMap()
+                body.key_lines = {}
+                body.line = cards_node.line_of(card_name) if isinstance(cards_node, YMap) else 1
+            cards[card_name] = parse_card(card_name, body, ruleset, zone_types)
+        return cls(file, doc, name.strip(), ruleset, tuple(players), seed, rules, cards)
+
+    # ------------------------------------------------------------------
+
+    def new_context(self) -> Context:
+        game = Game(get_ruleset(self.ruleset), self.players, self.seed)
+        return Context(game, self.ruleset, self.file, self.cards)
+
+    def setup(self, ctx: Context) -> None:
+        """Put the starting cards in place. Setup obeys each zone's limits and
+        logs no events."""
+        setup = self.doc.get("setup", {})
+        if setup is None:
+            return
+        if not isinstance(setup, YMap):
+            raise ctx.fail(self.doc, "setup", "setup: must map zones to lists of cards")
+        later: list[tuple[YMap | YList, Any, Any, Any]] = []
+        for zone_text, entries in setup.items():
+            ref = ctx.zone_ref(setup, zone_text, zone_text)
+            if entries is None:
+                continue
+            if not isinstance(entries, YList):
+                raise ctx.fail(setup, zone_text, f"{zone_text}: must be a list of cards")
+            for i, entry in enumerate(entries):
+                if isinstance(entry, YMap):
+                    entry = ctx.check_keys(entry, ENTRY_KEYS, "a setup entry")
+                    if "under" in entry or "onto" in entry:
+                        later.append((entries, i, ref, entry))
+                        continue
+                if ref.type == "soul":
+                    later.append((entries, i, ref, entry))
+                    continue
+                self._place(ctx, entries, i, ref, entry)
+        for entries, i, ref, entry in later:
+            self._place(ctx, entries, i, ref, entry)
+
+    def _place(self, ctx: Context, entries: YList, i: int, ref: Any, entry: Any) -> None:
+        game = ctx.game
+        node: Any = entries
+        key: Any = i
+        if isinstance(entry, str):
+            name, opts = entry, YMap()
+            opts.key_lines = {}
+            opts.line = entries.line_of(i)
+        elif isinstance(entry, YMap):
+            if "card" not in entry or not isinstance(entry["card"], str):
+                raise ctx.fail(entry, None, "a setup entry needs card: NAME")
+            name, opts, node, key = entry["card"], entry, entry, "card"
+        else:
+            raise ctx.fail(entries, i, f"a setup entry is a card name or a mapping, "
+                                       f"not {entry!r}")
+        cdef = ctx.card_def(name)
+        owner = opts.get("owner")
+        controller = opts.get("controller")
+        pcontrol = opts.get("permanent_controller")
+        for k, v in (("owner", owner), ("controller", controller),
+                     ("permanent_controller", pcontrol)):
+            if v is not None and v not in game.players:
+                raise ctx.fail(opts, k, f"{k}: {v!r} is not a player")
+        if pcontrol is not None and self.ruleset != "redemption":
+            raise ctx.fail(opts, "permanent_controller", "permanent_controller is redemption's")
+        face = ctx.choice(opts, "face", ("up", "down"), None)
+        host = None
+        rel = 0
+        if ref.type == "soul":
+            host, rel = ctx.hero(ref, entries, i), UNDER
+        if "under" in opts:
+            if self.ruleset != "fab":
+                raise ctx.fail(opts, "under", "under: (sub-cards) is fab's; use onto:")
+            host, rel = ctx.card(opts, "under"), UNDER
+        if "onto" in opts:
+            if self.ruleset != "redemption":
+                raise ctx.fail(opts, "onto", "onto: (placed cards) is redemption's")
+            host, rel = ctx.card(opts, "onto"), PLACED
+        if host is not None:
+            zid = game.obj(host).zone
+            if ref.type != "soul" and ctx.zone_id(ref, entries, i) != zid:
+                raise ctx.fail(node, key, f"{name} is under or on a card that is not in {ref}")
+        else:
+            zid = self._setup_zone(ctx, ref, cdef, owner, controller, entries, i)
+        public = None if face is None else face == "up"
+        try:
+            card = game.new_card(cdef, zid, owner=owner, controller=controller, public=public,
+                                 host=host, rel=rel, pcontrol=pcontrol,
+                                 position="bottom")
+        except IllegalAction as exc:
+            raise ctx.fail(node, key, f"setup: {exc}") from None
+        if host is not None and rel == UNDER:
+            self._check_soul_card(ctx, node, key, card)
+        label = ctx.label(opts) if isinstance(opts, YMap) else None
+        if label is not None:
+            if label in ctx.labels:
+                raise ctx.fail(opts, "as", f"label ${label} is used twice")
+            ctx.labels[label] = card
+
+    def _check_soul_card(self, ctx: Context, node: Any, key: Any, card: int) -> None:
+        game = ctx.game
+        host = game.obj(card).host
+        assert host is not None
+        if not (game.is_permanent(host) or game.zone_info(game.obj(host).zone).type == "stack"):
+            raise ctx.fail(node, key, "a sub-card must be under a permanent or a card on the "
+                                      "stack (3.0.14)")
+
+    def _setup_zone(self, ctx: Context, ref: Any, cdef: CardDef, owner: Any, controller: Any,
+                    entries: YList, i: int) -> int:
+        game = ctx.game
+        if ref.index is not None or ref.owner is None:
+            zid = ctx.zone_id(ref, entries, i)
+            if zid is None:
+                raise ctx.fail(entries, i, f"zone {ref} does not exist")
+            return zid
+        zids = game.zones_of(ref.owner, ref.type)
+        if len(zids) == 1:
+            return zids[0]
+        # Several zones of the type: the first that can take the card.
+        from cardzones.kernel.objects import Obj
+
+        probe = Obj(-1, -1, cdef, owner or ref.owner, controller or owner or ref.owner,
+                    zids[0], True)
+        for zid in zids:
+            if game.ruleset.admit(game, probe, zid, ref.owner).ok:
+                return zid
+        return zids[0]
+
+    # ------------------------------------------------------------------
+
+    def run(self) -> Outcome:
+        """Run the scenario: set it up, then every step in order."""
+        ctx = self.new_context()
+        outcome = Outcome(self.file, PASS, self.name, rules=self.rules, context=ctx)
+        try:
+            self.setup(ctx)
+            table = action_table(self.ruleset)
+            steps = self.doc["steps"]
+            for number, step in enumerate(steps, 1):
+                self._step(ctx, table, steps, number, step)
+                outcome.steps = number
+        except _Failed as failure:
+            outcome.status = FAIL
+            outcome.message = failure.message
+            outcome.line = failure.line
+            outcome.step = failure.step
+        except ScenarioError as exc:
+            outcome.status = INVALID
+            outcome.message = exc.message
+            outcome.line = exc.line
+        except CardzonesError as exc:
+            outcome.status = INVALID
+            outcome.message = str(exc)
+            outcome.line = getattr(self.doc, "line", None)
+        return outcome
+
+    def _step(self, ctx: Context, table: dict[str, Any], steps: YList, number: int,
+              step: Any) -> None:
+        line = steps.line_of(number - 1)
+        if not isinstance(step, YMap) or not step:
+            raise ScenarioError("a step is a mapping with one action, expect: or mark:",
+                                file=self.file, line=line)
+        keys = [k for k in step if k not in COMMON]
+        if len(keys) != 1:
+            raise ScenarioError(
+                f"a step has exactly one action key, found {keys or 'none'}",
+                file=self.file, line=line)
+        key = keys[0]
+        args = step[key]
+        if key == "expect":
+            for extra in set(step) - {"expect"}:
+                raise ctx.fail(step, extra, f"expect does not take {extra}:")
+            problem = expect.check(ctx, args)
+            if problem is not None:
+                raise _Failed(problem, line, number)
+            return
+        if key == "mark":
+            args = ctx.check_keys(args, {"card", "as"}, "mark")
+            card = ctx.card(args, "card")
+            label = ctx.label(args)
+            if label is None:
+                raise ctx.fail(args, None, "mark needs as: NAME")
+            obj = ctx.game.obj(card)
+            ctx.marks[label] = (card, obj.oid)
+            return
+        handler = table.get(key)
+        if handler is None:
+            raise ctx.fail(step, key, f"unknown action {key!r} for {self.ruleset}; actions are "
+                                      f"{', '.join(sorted(table))}, expect, mark")
+        if args is None:
+            args = YMap()
+            args.key_lines = {}
+            args.line = line
+            args.file = self.file
+        if not isinstance(args, YMap):
+            raise ctx.fail(step, key, f"{key} takes a mapping of its arguments")
+        # result/error/as may be written inside the action or beside it.
+        options = {k: step[k] for k in COMMON if k in step}
+        for k in COMMON:
+            if k in args:
+                if k in options:
+                    raise ctx.fail(args, k, f"{k}: is given twice")
+                options[k] = args[k]
+        if "as" in step and "as" not in args:
+            args = YMap(args)
+            args.line, args.file = step.line, self.file
+            args.key_lines = {**step[key].key_lines} if isinstance(step[key], YMap) else {}
+            args.key_lines["as"] = step.line_of("as")
+            args["as"] = step["as"]
+        want_result = options.get("result")
+        if want_result is not None and want_result not in RESULTS:
+            raise ctx.fail(step if "result" in step else args, "result",
+                           f"result is one of {', '.join(RESULTS)}, not {want_result!r}")
+        want_error = options.get("error")
+        if want_error is not None and not isinstance(want_error, str):
+            raise ctx.fail(step if "error" in step else args, "error", "error: is a text")
+        game = ctx.game
+        before = game.copy() if want_error is not None else None
+        try:
+            result = handler(ctx, args)
+        except UnknownReference as exc:
+            raise ScenarioError(f"step {number}: {key}: {exc}", file=self.file,
+                                line=line) from None
+        except IllegalAction as exc:
+            if want_error is None:
+                kind = "needs a choice" if isinstance(exc, NeedsChoice) else "refused"
+                raise ScenarioError(f"step {number}: {key} {kind}: {exc}", file=self.file,
+                                    line=line) from None
+            if want_error not in str(exc):
+                raise _Failed(f"{key} should be refused with an error containing "
+                              f"{want_error!r}, found: {exc}", line, number) from None
+            assert before is not None
+            if not same_state(before, game):
+                raise _Failed(f"{key} was refused but changed the state", line,
+                              number) from None
+            return
+        if want_error is not None:
+            raise _Failed(f"{key} should be refused with an error containing {want_error!r}, "
+                          f"but it was allowed (result {result.value})", line, number)
+        if want_result is not None and result.value != want_result and not (
+            key == "clear" and want_result == "moved" and result is MoveResult.CLEARED
+        ):
+            raise _Failed(f"{key} should give result {want_result}, found {result.value}",
+                          line, number)
+
+
+def same_state(a: Game, b: Game) -> bool:
+    """Whether two games hold exactly the same state."""
+    return all(x == y for x, y in zip(a._maps, b._maps, strict=True))
+
+
+INTERNAL = "internal error"
+
+
+def run_file(path: str | Path) -> Outcome:
+    """Run one scenario file; never raises for a bad file."""
+    return _guarded(str(path), lambda: Scenario.load(path))
+
+
+def run_text(text: str, file: str = "<scenario>") -> Outcome:
+    """Run a scenario given as text."""
+    return _guarded(file, lambda: Scenario.from_text(text, file))
+
+
+def _guarded(file: str, load: Any) -> Outcome:
+    try:
+        scenario = load()
+    except ScenarioError as exc:
+        return Outcome(file, INVALID, message=exc.message, line=exc.line)
+    except CardzonesError as exc:
+        return Outcome(file, INVALID, message=str(exc), line=1)
+    except Exception as exc:  # an engine bug must still not print a traceback
+        return Outcome(file, INVALID, message=f"{INTERNAL}: {type(exc).__name__}: {exc}", line=1)
+    try:
+        return scenario.run()  # type: ignore[no-any-return]
+    except Exception as exc:
+        return Outcome(file, INVALID, message=f"{INTERNAL}: {type(exc).__name__}: {exc}", line=1)
+
+
+def find_scenarios(paths: Iterable[str | Path]) -> Iterator[Path]:
+    """Every ``*.scenario.yaml`` under the given files and folders, sorted."""
+    for path in paths:
+        path = Path(path)
+        if path.is_dir():
+            yield from sorted(path.rglob("*.scenario.yaml"))
+        else:
+            yield path
+
+
+def exit_code(outcomes: Iterable[Outcome]) -> int:
+    return max((o.exit_code for o in outcomes), default=0)
+
