@@ -35,8 +35,9 @@ def _report(outcome: Outcome, quiet: bool = False) -> None:
     if outcome.status == INVALID:
         errors.print(f"[red]INVALID[/red] {where}: {outcome.message}", soft_wrap=True)
     else:
-        errors.print(f"[red]FAIL[/red] {where}: step {outcome.step}: {outcome.message}",
-                     soft_wrap=True)
+        errors.print(
+            f"[red]FAIL[/red] {where}: step {outcome.step}: {outcome.message}", soft_wrap=True
+        )
 
 
 @app.command()
@@ -86,8 +87,7 @@ def run(
         raise typer.Exit(outcome.exit_code)
     game = ctx.game
     if as_player is not None and as_player not in game.players:
-        errors.print(f"[red]INVALID[/red] --as {as_player}: players are "
-                     f"{', '.join(game.players)}")
+        errors.print(f"[red]INVALID[/red] --as {as_player}: players are {', '.join(game.players)}")
         raise typer.Exit(2)
     if as_player is None:
         board, log = view(game, OMNISCIENT), omniscient_log(game)
@@ -120,11 +120,20 @@ def demo() -> None:
         console.rule(f"[bold]{outcome.name or file.name}")
         if ctx is not None:
             game = ctx.game
-            console.print(render(view(game, OMNISCIENT), omniscient_log(game),
-                                 title=f"{game.ruleset.name}: the author's board", limit=12))
+            console.print(
+                render(
+                    view(game, OMNISCIENT),
+                    omniscient_log(game),
+                    title=f"{game.ruleset.name}: the author's board",
+                    limit=12,
+                )
+            )
             other = game.players[-1]
-            console.print(render(view(game, other), log_view(game, other),
-                                 title=f"what {other} sees", limit=6))
+            console.print(
+                render(
+                    view(game, other), log_view(game, other), title=f"what {other} sees", limit=6
+                )
+            )
         _report(outcome)
     passed = sum(1 for o in outcomes if o.status == PASS)
     console.print(f"{passed} passed, {len(outcomes) - passed} failed")

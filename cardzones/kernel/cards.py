@@ -42,7 +42,7 @@ class Dest:
 
 @dataclass(frozen=True, slots=True)
 class Replacement:
-    """"If this would be put into a ``moved_to`` zone from ``from_``, instead ..." (3.0.8a)."""
+    """ "If this would be put into a ``moved_to`` zone from ``from_``, instead ..." (3.0.8a)."""
 
     moved_to: str
     from_: str | None
@@ -62,7 +62,7 @@ class HistoryCondition:
 
 @dataclass(frozen=True, slots=True)
 class PlayFrom:
-    """"You may play this from your ``zone`` zone" (3.0.4e, 3.0.9c)."""
+    """ "You may play this from your ``zone`` zone" (3.0.4e, 3.0.9c)."""
 
     zone: str
     face_down: bool = False
@@ -71,7 +71,7 @@ class PlayFrom:
 
 @dataclass(frozen=True, slots=True)
 class Trigger:
-    """"Whenever an object moves from ``from_`` to ``to`` ..., put it into ``do``" (3.0.9a)."""
+    """ "Whenever an object moves from ``from_`` to ``to`` ..., put it into ``do``" (3.0.9a)."""
 
     to: str | None = None
     from_: str | None = None

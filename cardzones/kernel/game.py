@@ -20,13 +20,22 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 from cardzones.errors import CardzonesError, IllegalAction, NeedsChoice, UnknownReference
 from cardzones.kernel.cards import CardDef, Dest, Position
 from cardzones.kernel.effects import Effect
-from cardzones.kernel.events import CEASED, FLIPPED, MOVED, SHUFFLED, Event, Snapshot, iter_log
+from cardzones.kernel.events import (
+    CEASED,
+    CREATED,
+    FLIPPED,
+    MOVED,
+    SHUFFLED,
+    Event,
+    Snapshot,
+    iter_log,
+)
 from cardzones.kernel.objects import CARD, PLACED, TOP, UNDER, Obj, Origin
 from cardzones.kernel.ruleset import Admission, Ruleset
 from cardzones.kernel.state import (
@@ -45,7 +54,7 @@ from cardzones.kernel.zones import ZoneInfo, ZoneSpec
 _NO_ZONE = Admission("that zone does not exist", rule="3.0.11")
 
 
-class MoveResult(str, Enum):
+class MoveResult(StrEnum):
     """What an action did (the scenario key ``result``)."""
 
     MOVED = "moved"
@@ -384,7 +393,7 @@ class Game(State):
         if cdef.triggers:
             self._put(VARS, "watchers", (*self._vars["watchers"], card))
         if log:
-            self._log(MOVED, card, bool(public), None, None, zid, oid, by, "create", "created")
+            self._log(CREATED, card, bool(public), None, None, zid, oid, by, "create")
         return card
 
     # ------------------------------------------------------------------

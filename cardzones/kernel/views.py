@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from cardzones.kernel.events import CEASED, FLIPPED, MOVED, SHUFFLED, Event, iter_log
+from cardzones.kernel.events import CEASED, CREATED, FLIPPED, MOVED, SHUFFLED, Event, iter_log
 from cardzones.kernel.objects import PLACED, Obj
 
 HIDDEN: dict[str, Any] = {"hidden": True}
@@ -135,7 +135,7 @@ def event_view(game: Any, player: str | None, event: Event) -> dict[str, Any]:
     draw). Otherwise it shows the zones and nothing about the card.
     """
     out: dict[str, Any] = {"seq": event.seq, "event": event.kind, "turn": event.turn}
-    if event.kind in (MOVED, CEASED, FLIPPED):
+    if event.kind in (MOVED, CEASED, FLIPPED, CREATED):
         out["from"] = _zone_label(game, event.src)
         out["to"] = _zone_label(game, event.dst)
         if event.note:

@@ -26,8 +26,11 @@ def _position(ctx: Context, node: YMap) -> Any:
     if value in ("top", "bottom"):
         return value
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ctx.fail(node, "position", f"position is top, bottom or an index from the top "
-                                         f"(0 or more), not {value!r}")
+        raise ctx.fail(
+            node,
+            "position",
+            f"position is top, bottom or an index from the top (0 or more), not {value!r}",
+        )
     return value
 
 
@@ -50,14 +53,24 @@ def do_move(ctx: Context, node: YMap, *, card: int | None = None) -> MoveResult:
     relocate = getattr(game.ruleset, "scenario_move", None)
     with game.atomic():
         if relocate is not None:
-            result = relocate(game, card, dest, by, position=position, face=face, cause=cause,
-                              choose_zone=choose, label=ctx.label(node))
+            result = relocate(
+                game,
+                card,
+                dest,
+                by,
+                position=position,
+                face=face,
+                cause=cause,
+                choose_zone=choose,
+                label=ctx.label(node),
+            )
             if ctx.label(node) is not None and isinstance(result, tuple):
                 result, handle = result
                 ctx.effects[str(ctx.label(node))] = handle
         else:
-            result = fab.move_to(game, card, dest, by, position=position, face=face, cause=cause,
-                                 choose_zone=choose)
+            result = fab.move_to(
+                game, card, dest, by, position=position, face=face, cause=cause, choose_zone=choose
+            )
         if then is not None:
             _then(ctx, then, card, result)
     return result  # type: ignore[no-any-return]
@@ -140,8 +153,13 @@ def do_grant(ctx: Context, node: YMap) -> MoveResult:
         raise ctx.fail(node, "keyword", "keyword must be a word such as go_again")
     game = ctx.game
     with game.atomic():
-        eid = game.add_effect(card, "grant", keywords=[keyword.strip().lower()],
-                              until=_until(ctx, node), label=ctx.label(node))
+        eid = game.add_effect(
+            card,
+            "grant",
+            keywords=[keyword.strip().lower()],
+            until=_until(ctx, node),
+            label=ctx.label(node),
+        )
     _label_effect(ctx, node, eid)
     return MoveResult.DONE
 
@@ -178,8 +196,7 @@ def do_clear(ctx: Context, node: YMap) -> MoveResult:
 def do_put_under(ctx: Context, node: YMap) -> MoveResult:
     node = ctx.check_keys(node, {"card", "top", "by"} | COMMON, "put_under")
     ctx.require(node, "top", "put_under")
-    return fab.put_under(ctx.game, ctx.card(node, "card"), ctx.card(node, "top"),
-                         ctx.player(node))
+    return fab.put_under(ctx.game, ctx.card(node, "card"), ctx.card(node, "top"), ctx.player(node))
 
 
 def do_play(ctx: Context, node: YMap) -> MoveResult:
@@ -219,8 +236,9 @@ def do_resolve(ctx: Context, node: YMap) -> MoveResult:
 
 
 def do_create_token(ctx: Context, node: YMap) -> MoveResult:
-    node = ctx.check_keys(node, {"card", "to", "controller", "choose_zone"} | COMMON,
-                          "create_token")
+    node = ctx.check_keys(
+        node, {"card", "to", "controller", "choose_zone"} | COMMON, "create_token"
+    )
     name = ctx.require(node, "card", "create_token")
     if not isinstance(name, str):
         raise ctx.fail(node, "card", "card: is the token's name")
@@ -229,8 +247,9 @@ def do_create_token(ctx: Context, node: YMap) -> MoveResult:
     dest = ctx.dest(node, "to")
     if dest.type == "soul":
         raise ctx.fail(node, "to", "a token is created in the arena (8.1.8a)")
-    result, card = fab.try_create_token(ctx.game, ctx.card_def(name), dest, controller,
-                                        choose_zone=ctx.choose_zone(node))
+    result, card = fab.try_create_token(
+        ctx.game, ctx.card_def(name), dest, controller, choose_zone=ctx.choose_zone(node)
+    )
     label = ctx.label(node)
     if label is not None:
         if card is not None:
@@ -288,4 +307,3 @@ def action_table(ruleset: str) -> dict[str, Handler]:
     from cardzones.scenario.redemption_actions import REDEMPTION
 
     return {**BOTH, **REDEMPTION}
-

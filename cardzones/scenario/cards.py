@@ -20,7 +20,15 @@ from cardzones.scenario.refs import parse_zone
 FAB_STATS = ("power", "defense", "pitch", "cost", "life", "intellect")
 FAB_KEYS = {"types", "keywords", "abilities", *FAB_STATS}
 REDEMPTION_TYPES = (
-    "hero evil_character enhancement dominant lost_soul site city fortress artifact".split()
+    "hero",
+    "evil_character",
+    "enhancement",
+    "dominant",
+    "lost_soul",
+    "site",
+    "city",
+    "fortress",
+    "artifact",
 )
 REDEMPTION_KEYS = {"type", "brigade", "class", "strength", "toughness", "alignment", "abilities"}
 
@@ -49,8 +57,9 @@ def _keys(node: Any, allowed: set[str], what: str) -> YMap:
         raise _fail(node, None, f"{what} must be a mapping, got {node!r}")
     for key in node:
         if key not in allowed:
-            raise _fail(node, key, f"unknown key {key!r} in {what}; "
-                                   f"allowed: {', '.join(sorted(allowed))}")
+            raise _fail(
+                node, key, f"unknown key {key!r} in {what}; allowed: {', '.join(sorted(allowed))}"
+            )
     assert isinstance(node, YMap)
     return node
 
@@ -74,8 +83,9 @@ def parse_card(name: str, node: Any, ruleset: str, zone_types: set[str]) -> Card
     node = _keys(node, REDEMPTION_KEYS, f"card {name!r}")
     ctype = node.get("type", "hero")
     if ctype not in REDEMPTION_TYPES:
-        raise _fail(node, "type", f"unknown card type {ctype!r}; types are "
-                                  f"{' '.join(REDEMPTION_TYPES)}")
+        raise _fail(
+            node, "type", f"unknown card type {ctype!r}; types are {' '.join(REDEMPTION_TYPES)}"
+        )
     stats = {k: _int(node, k, node[k]) for k in ("strength", "toughness") if k in node}
     alignment = node.get("alignment")
     if alignment is not None and alignment not in ("good", "evil"):

@@ -32,9 +32,9 @@ class Context:
     # -- errors --------------------------------------------------------
 
     def fail(self, node: Any, key: Any, message: str) -> ScenarioError:
-        if isinstance(node, YMap) and isinstance(key, str):
-            line = node.line_of(key)
-        elif isinstance(node, YList) and isinstance(key, int):
+        if (isinstance(node, YMap) and isinstance(key, str)) or (
+            isinstance(node, YList) and isinstance(key, int)
+        ):
             line = node.line_of(key)
         else:
             line = getattr(node, "line", None)
@@ -48,8 +48,11 @@ class Context:
             raise self.fail(node, None, f"{what} takes a mapping, got {node!r}")
         for key in node:
             if key not in allowed:
-                raise self.fail(node, key, f"unknown key {key!r} in {what}; "
-                                           f"allowed: {', '.join(sorted(allowed))}")
+                raise self.fail(
+                    node,
+                    key,
+                    f"unknown key {key!r} in {what}; allowed: {', '.join(sorted(allowed))}",
+                )
         return node
 
     def require(self, node: YMap, key: str, what: str) -> Any:
@@ -69,8 +72,9 @@ class Context:
             value = node[key]
         ref = parse_card(value)
         if ref is None:
-            raise self.fail(node, key, f"{value!r} is not a card reference "
-                                       "($label, NAME@ZONE or ZONE[i])")
+            raise self.fail(
+                node, key, f"{value!r} is not a card reference ($label, NAME@ZONE or ZONE[i])"
+            )
         return self._resolve_card(ref, node, key, value)
 
     def card_or_missing(self, node: Any, key: Any) -> int | None:
@@ -148,13 +152,16 @@ class Context:
         if ref is None:
             raise self.fail(node, key, f"{value!r} is not a zone reference")
         if ref.type not in self.zone_types and ref.type not in pseudo:
-            raise self.fail(node, key, f"unknown zone type {ref.type!r} in {value!r}; types are "
-                                       f"{' '.join(sorted(self.zone_types))}")
+            raise self.fail(
+                node,
+                key,
+                f"unknown zone type {ref.type!r} in {value!r}; types are "
+                f"{' '.join(sorted(self.zone_types))}",
+            )
         if ref.type == "arena" and (ref.owner is not None or not dest):
             raise self.fail(node, key, "arena is not a zone; it is only a destination (3.0.5a)")
-        if ref.owner is not None and ref.owner not in ("owner", "you"):
-            if ref.owner not in self.game.players:
-                raise self.fail(node, key, f"unknown player {ref.owner!r} in {value!r}")
+        if ref.owner not in (None, "owner", "you", *self.game.players):
+            raise self.fail(node, key, f"unknown player {ref.owner!r} in {value!r}")
         if ref.owner in ("owner", "you") and not dest:
             raise self.fail(node, key, f"{value!r}: {ref.owner}. is only for destinations")
         spec = self.game.ruleset.zone_specs.get(ref.type)
@@ -200,8 +207,9 @@ class Context:
             return default if default is not None else self.game.turn_player
         value = node[key]
         if value not in self.game.players:
-            raise self.fail(node, key, f"{value!r} is not a player "
-                                       f"({', '.join(self.game.players)})")
+            raise self.fail(
+                node, key, f"{value!r} is not a player ({', '.join(self.game.players)})"
+            )
         return str(value)
 
     def choice(self, node: YMap, key: str, options: tuple[str, ...], default: str | None) -> Any:

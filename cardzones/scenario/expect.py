@@ -16,9 +16,29 @@ from cardzones.scenario.loader import YList, YMap
 from cardzones.scenario.refs import ZoneRef, parse_zone
 
 CARD_KEYS = {
-    "card", "in", "under", "placed_on", "in_arena", "public", "seen_by", "same_object",
-    "new_object", "exists", "power", "strength", "toughness", "keywords", "controller",
-    "permanent", "equipped_to", "position", "may_play", "set_aside", "defense", "pitch", "cost",
+    "card",
+    "in",
+    "under",
+    "placed_on",
+    "in_arena",
+    "public",
+    "seen_by",
+    "same_object",
+    "new_object",
+    "exists",
+    "power",
+    "strength",
+    "toughness",
+    "keywords",
+    "controller",
+    "permanent",
+    "equipped_to",
+    "position",
+    "may_play",
+    "set_aside",
+    "defense",
+    "pitch",
+    "cost",
 }
 ZONE_KEYS = {"zone", "cards", "count", "empty", "exposed"}
 GAME_KEYS = {"phase", "turn_player", "turn"}
@@ -93,12 +113,15 @@ def _zone(ctx: Context, node: YMap) -> str | None:
         want = ctx.boolean(node, "empty")
         is_empty = game.is_empty(zid) if zid is not None else not cards
         if want != is_empty:
-            return f"{ref} should {'' if want else 'not '}be empty (3.0.1a), but it is " \
-                   f"{'empty' if is_empty else 'not empty'}"
+            return (
+                f"{ref} should {'' if want else 'not '}be empty (3.0.1a), but it is "
+                f"{'empty' if is_empty else 'not empty'}"
+            )
     if "exposed" in node:
         if ref.type not in EXPOSABLE:
-            raise ctx.fail(node, "exposed", "exposed is only for equipment zones: "
-                                            "arms, chest, head, legs")
+            raise ctx.fail(
+                node, "exposed", "exposed is only for equipment zones: arms, chest, head, legs"
+            )
         want = ctx.boolean(node, "exposed")
         assert zid is not None
         if want != game.is_empty(zid):
@@ -128,8 +151,10 @@ def _card(ctx: Context, node: YMap) -> str | None:
     if "exists" in node:
         want = ctx.boolean(node, "exists")
         if want != exists:
-            return f"{text} should {'' if want else 'not '}exist, but it " \
-                   f"{'does' if exists else 'does not'}"
+            return (
+                f"{text} should {'' if want else 'not '}exist, but it "
+                f"{'does' if exists else 'does not'}"
+            )
     if not exists:
         others = set(node) - {"card", "exists"}
         if others:
@@ -178,8 +203,9 @@ def _check_host(rel: int) -> Callable[[Context, YMap, str, int, Any], str | None
         value = node[key]
         if value is None:
             if obj.host is not None and obj.rel == rel:
-                return f"should not be {word} a card, found {word} " \
-                       f"{ctx.game.obj(obj.host).cdef.name}"
+                return (
+                    f"should not be {word} a card, found {word} {ctx.game.obj(obj.host).cdef.name}"
+                )
             return None
         host = ctx.card(node, key)
         if obj.host != host or obj.rel != rel:
@@ -189,8 +215,9 @@ def _check_host(rel: int) -> Callable[[Context, YMap, str, int, Any], str | None
     return check_host
 
 
-def _flag(name: str, getter: Callable[[Context, int], bool],
-          rule: str = "") -> Callable[[Context, YMap, str, int, Any], str | None]:
+def _flag(
+    name: str, getter: Callable[[Context, int], bool], rule: str = ""
+) -> Callable[[Context, YMap, str, int, Any], str | None]:
     def check_flag(ctx: Context, node: YMap, key: str, card: int, obj: Any) -> str | None:
         want = ctx.boolean(node, key)
         got = getter(ctx, card)
@@ -242,8 +269,9 @@ def _check_controller(ctx: Context, node: YMap, key: str, card: int, obj: Any) -
     want = node[key]
     if want is not None and want not in ctx.game.players:
         raise ctx.fail(node, key, f"{want!r} is not a player")
-    return None if want == obj.controller else f"controller should be {want}, " \
-                                                f"found {obj.controller}"
+    return (
+        None if want == obj.controller else f"controller should be {want}, found {obj.controller}"
+    )
 
 
 def _check_equipped(ctx: Context, node: YMap, key: str, card: int, obj: Any) -> str | None:
@@ -375,6 +403,7 @@ def _zone_matcher(ctx: Context, flt: YMap, key: str, attr: str) -> Callable[[Eve
     if ref is None:
         raise ctx.fail(flt, key, f"{value!r} is not a zone or zone type")
     if ref.type == "arena" and ref.owner is None:
+
         def in_arena(e: Event) -> bool:
             zid = getattr(e, attr)
             return zid is not None and game.zone_info(zid).spec.in_arena
@@ -404,20 +433,24 @@ def _effect(ctx: Context, node: YMap) -> str | None:
     handle = ctx.effects[label]
     game = ctx.game
     checker = getattr(game.ruleset, "effect_label_active", None)
-    if checker is not None and not (isinstance(handle, tuple) and handle[0] in ("kernel",
-                                                                              "layer")):
+    if checker is not None and not (isinstance(handle, tuple) and handle[0] in ("kernel", "layer")):
         got = bool(checker(game, handle))
     elif isinstance(handle, tuple) and handle[0] == "kernel":
         effect = game.effect(handle[1])
-        got = effect is not None and game.exists(effect.card) and effect in game.effects_on(
-            effect.card)
+        got = (
+            effect is not None
+            and game.exists(effect.card)
+            and effect in game.effects_on(effect.card)
+        )
     elif isinstance(handle, tuple) and handle[0] == "layer":
         got = game.exists(handle[1])
     else:
         got = False
     if got != want:
-        return f"effect {label} should be {'active' if want else 'inactive'}, " \
-               f"found {'active' if got else 'inactive'}"
+        return (
+            f"effect {label} should be {'active' if want else 'inactive'}, "
+            f"found {'active' if got else 'inactive'}"
+        )
     return None
 
 

@@ -54,8 +54,7 @@ def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> YMap:
         if not isinstance(key, str):
             # YAML 1.1 reads a bare on/off/yes/no as a boolean.
             raise ScenarioError(
-                f"key {key!r} is not a string (quote it; YAML 1.1 reads on/off/yes/no as "
-                "booleans)",
+                f"key {key!r} is not a string (quote it; YAML 1.1 reads on/off/yes/no as booleans)",
                 file=loader.file,
                 line=line,
             )

@@ -3,8 +3,8 @@
 
 >>> parse_zone("alice.weapon.2")
 ZoneRef(owner='alice', type='weapon', index=2)
->>> parse_card("Snatch@alice.hand")
-CardRef(kind='name', label=None, name='Snatch', zone=ZoneRef(owner='alice', type='hand', index=None), index=None)
+>>> parse_card("Snatch@alice.hand").zone
+ZoneRef(owner='alice', type='hand', index=None)
 """
 
 from __future__ import annotations

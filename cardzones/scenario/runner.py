@@ -104,17 +104,22 @@ class Scenario:
     @classmethod
     def from_doc(cls, doc: Any, file: str) -> Scenario:
         def fail(node: Any, key: str | None, message: str) -> ScenarioError:
-            line = node.line_of(key) if isinstance(node, YMap) and key else getattr(
-                node, "line", 1)
+            line = node.line_of(key) if isinstance(node, YMap) and key else getattr(node, "line", 1)
             return ScenarioError(message, file=file, line=line)
 
         if not isinstance(doc, YMap):
-            raise ScenarioError("a scenario is a YAML mapping with name:, ruleset: and steps:",
-                                file=file, line=getattr(doc, "line", 1))
+            raise ScenarioError(
+                "a scenario is a YAML mapping with name:, ruleset: and steps:",
+                file=file,
+                line=getattr(doc, "line", 1),
+            )
         for key in doc:
             if key not in TOP_KEYS:
-                raise fail(doc, key, f"unknown key {key!r}; top-level keys are "
-                                     f"{', '.join(sorted(TOP_KEYS))}")
+                raise fail(
+                    doc,
+                    key,
+                    f"unknown key {key!r}; top-level keys are {', '.join(sorted(TOP_KEYS))}",
+                )
         for key in ("name", "ruleset", "steps"):
             if key not in doc:
                 raise fail(doc, None, f"missing required key {key}:")
@@ -123,13 +128,16 @@ class Scenario:
             raise fail(doc, "name", "name: must be a non-empty text")
         ruleset = doc["ruleset"]
         if ruleset not in RULESETS:
-            raise fail(doc, "ruleset", f"ruleset must be one of {', '.join(RULESETS)}, "
-                                       f"not {ruleset!r}")
+            raise fail(
+                doc, "ruleset", f"ruleset must be one of {', '.join(RULESETS)}, not {ruleset!r}"
+            )
         players = doc.get("players", ["alice", "bob"])
-        if (not isinstance(players, list) or not players
-                or not all(isinstance(p, str) and p and "." not in p and " " not in p
-                           for p in players)
-                or len(set(players)) != len(players)):
+        if (
+            not isinstance(players, list)
+            or not players
+            or not all(isinstance(p, str) and p and "." not in p and " " not in p for p in players)
+            or len(set(players)) != len(players)
+        ):
             raise fail(doc, "players", "players: must be a list of distinct single-word names")
         for reserved in ("owner", "you"):
             if reserved in players:
@@ -167,7 +175,7 @@ class Scenario:
     def setup(self, ctx: Context) -> None:
         """Put the starting cards in place. Setup obeys each zone's limits and
         logs no events."""
-        setup = self.doc.get("setup", {})
+        setup = self.doc.get("setup")
         if setup is None:
             return
         if not isinstance(setup, YMap):
@@ -205,14 +213,16 @@ class Scenario:
                 raise ctx.fail(entry, None, "a setup entry needs card: NAME")
             name, opts, node, key = entry["card"], entry, entry, "card"
         else:
-            raise ctx.fail(entries, i, f"a setup entry is a card name or a mapping, "
-                                       f"not {entry!r}")
+            raise ctx.fail(entries, i, f"a setup entry is a card name or a mapping, not {entry!r}")
         cdef = ctx.card_def(name)
         owner = opts.get("owner")
         controller = opts.get("controller")
         pcontrol = opts.get("permanent_controller")
-        for k, v in (("owner", owner), ("controller", controller),
-                     ("permanent_controller", pcontrol)):
+        for k, v in (
+            ("owner", owner),
+            ("controller", controller),
+            ("permanent_controller", pcontrol),
+        ):
             if v is not None and v not in game.players:
                 raise ctx.fail(opts, k, f"{k}: {v!r} is not a player")
         if pcontrol is not None and self.ruleset != "redemption":
@@ -238,9 +248,17 @@ class Scenario:
             zid = self._setup_zone(ctx, ref, cdef, owner, controller, entries, i)
         public = None if face is None else face == "up"
         try:
-            card = game.new_card(cdef, zid, owner=owner, controller=controller, public=public,
-                                 host=host, rel=rel, pcontrol=pcontrol,
-                                 position="bottom")
+            card = game.new_card(
+                cdef,
+                zid,
+                owner=owner,
+                controller=controller,
+                public=public,
+                host=host,
+                rel=rel,
+                pcontrol=pcontrol,
+                position="bottom",
+            )
         except IllegalAction as exc:
             raise ctx.fail(node, key, f"setup: {exc}") from None
         if host is not None and rel == UNDER:
@@ -256,11 +274,20 @@ class Scenario:
         host = game.obj(card).host
         assert host is not None
         if not (game.is_permanent(host) or game.zone_info(game.obj(host).zone).type == "stack"):
-            raise ctx.fail(node, key, "a sub-card must be under a permanent or a card on the "
-                                      "stack (3.0.14)")
+            raise ctx.fail(
+                node, key, "a sub-card must be under a permanent or a card on the stack (3.0.14)"
+            )
 
-    def _setup_zone(self, ctx: Context, ref: Any, cdef: CardDef, owner: Any, controller: Any,
-                    entries: YList, i: int) -> int:
+    def _setup_zone(
+        self,
+        ctx: Context,
+        ref: Any,
+        cdef: CardDef,
+        owner: Any,
+        controller: Any,
+        entries: YList,
+        i: int,
+    ) -> int:
         game = ctx.game
         if ref.index is not None or ref.owner is None:
             zid = ctx.zone_id(ref, entries, i)
@@ -273,8 +300,9 @@ class Scenario:
         # Several zones of the type: the first that can take the card.
         from cardzones.kernel.objects import Obj
 
-        probe = Obj(-1, -1, cdef, owner or ref.owner, controller or owner or ref.owner,
-                    zids[0], True)
+        probe = Obj(
+            -1, -1, cdef, owner or ref.owner, controller or owner or ref.owner, zids[0], True
+        )
         for zid in zids:
             if game.ruleset.admit(game, probe, zid, ref.owner).ok:
                 return zid
@@ -308,17 +336,21 @@ class Scenario:
             outcome.line = getattr(self.doc, "line", None)
         return outcome
 
-    def _step(self, ctx: Context, table: dict[str, Any], steps: YList, number: int,
-              step: Any) -> None:
+    def _step(
+        self, ctx: Context, table: dict[str, Any], steps: YList, number: int, step: Any
+    ) -> None:
         line = steps.line_of(number - 1)
         if not isinstance(step, YMap) or not step:
-            raise ScenarioError("a step is a mapping with one action, expect: or mark:",
-                                file=self.file, line=line)
+            raise ScenarioError(
+                "a step is a mapping with one action, expect: or mark:", file=self.file, line=line
+            )
         keys = [k for k in step if k not in COMMON]
         if len(keys) != 1:
             raise ScenarioError(
                 f"a step has exactly one action key, found {keys or 'none'}",
-                file=self.file, line=line)
+                file=self.file,
+                line=line,
+            )
         key = keys[0]
         args = step[key]
         if key == "expect":
@@ -339,8 +371,12 @@ class Scenario:
             return
         handler = table.get(key)
         if handler is None:
-            raise ctx.fail(step, key, f"unknown action {key!r} for {self.ruleset}; actions are "
-                                      f"{', '.join(sorted(table))}, expect, mark")
+            raise ctx.fail(
+                step,
+                key,
+                f"unknown action {key!r} for {self.ruleset}; actions are "
+                f"{', '.join(sorted(table))}, expect, mark",
+            )
         if args is None:
             args = YMap()
             args.key_lines = {}
@@ -363,8 +399,11 @@ class Scenario:
             args["as"] = step["as"]
         want_result = options.get("result")
         if want_result is not None and want_result not in RESULTS:
-            raise ctx.fail(step if "result" in step else args, "result",
-                           f"result is one of {', '.join(RESULTS)}, not {want_result!r}")
+            raise ctx.fail(
+                step if "result" in step else args,
+                "result",
+                f"result is one of {', '.join(RESULTS)}, not {want_result!r}",
+            )
         want_error = options.get("error")
         if want_error is not None and not isinstance(want_error, str):
             raise ctx.fail(step if "error" in step else args, "error", "error: is a text")
@@ -373,29 +412,39 @@ class Scenario:
         try:
             result = handler(ctx, args)
         except UnknownReference as exc:
-            raise ScenarioError(f"step {number}: {key}: {exc}", file=self.file,
-                                line=line) from None
+            raise ScenarioError(f"step {number}: {key}: {exc}", file=self.file, line=line) from None
         except IllegalAction as exc:
             if want_error is None:
                 kind = "needs a choice" if isinstance(exc, NeedsChoice) else "refused"
-                raise ScenarioError(f"step {number}: {key} {kind}: {exc}", file=self.file,
-                                    line=line) from None
+                raise ScenarioError(
+                    f"step {number}: {key} {kind}: {exc}", file=self.file, line=line
+                ) from None
             if want_error not in str(exc):
-                raise _Failed(f"{key} should be refused with an error containing "
-                              f"{want_error!r}, found: {exc}", line, number) from None
+                raise _Failed(
+                    f"{key} should be refused with an error containing "
+                    f"{want_error!r}, found: {exc}",
+                    line,
+                    number,
+                ) from None
             assert before is not None
             if not same_state(before, game):
-                raise _Failed(f"{key} was refused but changed the state", line,
-                              number) from None
+                raise _Failed(f"{key} was refused but changed the state", line, number) from None
             return
         if want_error is not None:
-            raise _Failed(f"{key} should be refused with an error containing {want_error!r}, "
-                          f"but it was allowed (result {result.value})", line, number)
-        if want_result is not None and result.value != want_result and not (
-            key == "clear" and want_result == "moved" and result is MoveResult.CLEARED
+            raise _Failed(
+                f"{key} should be refused with an error containing {want_error!r}, "
+                f"but it was allowed (result {result.value})",
+                line,
+                number,
+            )
+        if (
+            want_result is not None
+            and result.value != want_result
+            and not (key == "clear" and want_result == "moved" and result is MoveResult.CLEARED)
         ):
-            raise _Failed(f"{key} should give result {want_result}, found {result.value}",
-                          line, number)
+            raise _Failed(
+                f"{key} should give result {want_result}, found {result.value}", line, number
+            )
 
 
 def same_state(a: Game, b: Game) -> bool:
@@ -443,4 +492,3 @@ def find_scenarios(paths: Iterable[str | Path]) -> Iterator[Path]:
 
 def exit_code(outcomes: Iterable[Outcome]) -> int:
     return max((o.exit_code for o in outcomes), default=0)
-

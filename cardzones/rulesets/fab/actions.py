@@ -38,8 +38,11 @@ def move_to(
 ) -> MoveResult:
     """The kernel move, plus the hero's soul as a destination (3.11.5)."""
     if isinstance(dest, Dest) and dest.type == "soul":
-        owner = game.obj(card).owner if dest.owner == "owner" else (
-            by if dest.owner in (None, "you") else dest.owner)
+        owner = (
+            game.obj(card).owner
+            if dest.owner == "owner"
+            else (by if dest.owner in (None, "you") else dest.owner)
+        )
         assert owner is not None
         return _put_under(game, card, hero_of(game, owner), by)
     return game._move(card, dest, position, face, cause, by, choose_zone)
@@ -59,10 +62,13 @@ def play(game: Game, card: int, by: str) -> MoveResult:
         zone = game.zone_name(obj.zone)
         if obj.owner != by:
             why, rule = f"only its owner may play a card from {zone}", "3.3.4"
-        elif not obj.public and any(a.zone == game.zone_info(obj.zone).type
-                                    for a in obj.cdef.play_from):
-            why, rule = (f"a private object in {zone} has no ability to play it from there",
-                         "3.0.4e")
+        elif not obj.public and any(
+            a.zone == game.zone_info(obj.zone).type for a in obj.cdef.play_from
+        ):
+            why, rule = (
+                f"a private object in {zone} has no ability to play it from there",
+                "3.0.4e",
+            )
         elif obj.cdef.play_from:
             why, rule = f"the card cannot be played from {zone} now", "3.0.9c"
         else:
@@ -79,11 +85,13 @@ def _put_under(game: Game, card: int, top: int, by: str) -> MoveResult:
     top_obj = game.obj(top)
     info = game.zone_info(top_obj.zone)
     if top_obj.rel == UNDER:
-        raise IllegalAction("a sub-card cannot have sub-cards of its own; "
-                            "put it under its top-card", rule="3.0.14")
+        raise IllegalAction(
+            "a sub-card cannot have sub-cards of its own; put it under its top-card", rule="3.0.14"
+        )
     if not (game.is_permanent(top) or info.type == "stack"):
         raise IllegalAction(
-            "a card can only be put under a permanent or a card on the stack", rule="3.0.14")
+            "a card can only be put under a permanent or a card on the stack", rule="3.0.14"
+        )
     obj = game.obj(card)
     if obj.kind != CARD:
         raise IllegalAction("only a card can become a sub-card", rule="3.0.14")
@@ -101,15 +109,27 @@ def put_under(game: Game, card: int, top: int, by: str) -> MoveResult:
 
 
 def create_token(
-    game: Game, cdef: CardDef, dest: Dest | int, controller: str, *,
+    game: Game,
+    cdef: CardDef,
+    dest: Dest | int,
+    controller: str,
+    *,
     choose_zone: int | None = None,
 ) -> tuple[MoveResult, int | None]:
     """Create a token (8.1.8a) in an arena zone; into an equipment or weapon zone
     it is equipped (8.5.41d). A token that cannot be made or equipped there
     fails, and no token exists."""
     if "token" not in cdef.types:
-        cdef = CardDef(cdef.name, cdef.types | {"token"}, cdef.stats, cdef.keywords,
-                       cdef.abilities, cdef.brigades, cdef.classes, cdef.alignment)
+        cdef = CardDef(
+            cdef.name,
+            cdef.types | {"token"},
+            cdef.stats,
+            cdef.keywords,
+            cdef.abilities,
+            cdef.brigades,
+            cdef.classes,
+            cdef.alignment,
+        )
     # Judge the destination with the token as it would be, before it exists.
     probe = Obj(-1, -1, cdef, controller, controller, game.zone(controller, "hand") or 0, True)
     zid = game._resolve_destination(probe, dest, controller, choose_zone)
@@ -118,8 +138,16 @@ def create_token(
     if not game.ruleset.admit(game, probe, zid, controller).ok:
         raise _Fail()  # 8.5.41d, 8.5.41e
     with game.atomic():
-        card = game.new_card(cdef, zid, owner=controller, controller=controller, public=True,
-                             position="top", log=True, by=controller)
+        card = game.new_card(
+            cdef,
+            zid,
+            owner=controller,
+            controller=controller,
+            public=True,
+            position="top",
+            log=True,
+            by=controller,
+        )
     return MoveResult.DONE, card
 
 
@@ -131,7 +159,11 @@ class _Fail(IllegalAction):
 
 
 def try_create_token(
-    game: Game, cdef: CardDef, dest: Dest | int, controller: str, *,
+    game: Game,
+    cdef: CardDef,
+    dest: Dest | int,
+    controller: str,
+    *,
     choose_zone: int | None = None,
 ) -> tuple[MoveResult, int | None]:
     try:
@@ -144,8 +176,7 @@ def create_zone(game: Game, owner: str, ztype: str) -> int:
     """3.0.10: a new zone of that type; it is like any other zone of the type."""
     spec = game.spec(ztype)
     if spec.shared:
-        raise IllegalAction(f"there is only one {ztype} zone, shared by all players",
-                            rule="3.0.10")
+        raise IllegalAction(f"there is only one {ztype} zone, shared by all players", rule="3.0.10")
     with game.atomic():
         return game._new_zone(game.check_player(owner), spec)
 
@@ -170,8 +201,12 @@ def remove_zone(game: Game, owner: str, ztype: str, choose_zone: int | None) -> 
         elif empty:
             victim = empty[-1]
         elif len(options) > 1:
-            raise NeedsChoice("choose_zone", [game.zone_name(z) for z in options],
-                              what=f"the {ztype} zone that ceases to exist", rule="3.0.10c")
+            raise NeedsChoice(
+                "choose_zone",
+                [game.zone_name(z) for z in options],
+                what=f"the {ztype} zone that ceases to exist",
+                rule="3.0.10c",
+            )
         else:
             victim = options[0]
     with game.atomic():

@@ -29,6 +29,11 @@ def equip_admission(game: Game, obj: Obj, zid: int) -> Admission:
         return Admission("only a card can be equipped", rule="8.5.41")
     if types.isdisjoint(EQUIP_SUBTYPES):
         return Admission(f"{obj.cdef.name} has no subtype that can be equipped", rule="8.5.41b")
+    if obj.card in game.cards() and any(
+        z != zid and game.zone_info(z).type == info.type for z in obj.equipped
+    ):
+        # The move is one event (3.0.7): it is still equipped to a zone of that type.
+        return Admission(f"it is already equipped to a {info.type} zone", rule="8.5.41c")
     if info.type != "weapon":
         if info.type not in types:
             return Admission(

@@ -38,8 +38,9 @@ def layer(game: Game, number: int) -> int:
     """The card id of layer ``number`` (3.15.5: layer N is the top)."""
     current = layers(game)
     if not 1 <= number <= len(current):
-        raise IllegalAction(f"there is no layer {number}; the stack has {len(current)}",
-                            rule="3.15.4")
+        raise IllegalAction(
+            f"there is no layer {number}; the stack has {len(current)}", rule="3.15.4"
+        )
     return current[number - 1]
 
 
@@ -53,13 +54,24 @@ def add_layer(game: Game, kind: str, source: int, by: str) -> int:
     (3.15.4). Its owner is the player who activated it, or who controlled its
     source (1.6.1a); its controller is the player who put it there (1.6.1b)."""
     if kind not in (ACTIVATED, TRIGGERED):
-        raise IllegalAction(f"a layer added this way is activated or triggered, not {kind!r}",
-                            rule="1.6.2")
+        raise IllegalAction(
+            f"a layer added this way is activated or triggered, not {kind!r}", rule="1.6.2"
+        )
     src = game.obj(source)
     owner = by if kind == ACTIVATED else (src.controller or src.owner or by)
-    return game.new_card(src.cdef, stack(game), owner=owner, controller=by, public=True,
-                         position="top", kind=kind, data=LayerData(source), check=False,
-                         log=True, by=by)
+    return game.new_card(
+        src.cdef,
+        stack(game),
+        owner=owner,
+        controller=by,
+        public=True,
+        position="top",
+        kind=kind,
+        data=LayerData(source),
+        check=False,
+        log=True,
+        by=by,
+    )
 
 
 def remove_layer(game: Game, number: int, by: str) -> MoveResult:
@@ -113,7 +125,16 @@ def put_triggers_on_stack(game: Game) -> None:
         if src is None:
             continue
         trigger = src.cdef.triggers[index]
-        game.new_card(src.cdef, stack(game), owner=controller, controller=controller,
-                      public=True, position="top", kind=TRIGGERED,
-                      data=LayerData(source, trigger, card, oid), check=False, log=True,
-                      by=controller)
+        game.new_card(
+            src.cdef,
+            stack(game),
+            owner=controller,
+            controller=controller,
+            public=True,
+            position="top",
+            kind=TRIGGERED,
+            data=LayerData(source, trigger, card, oid),
+            check=False,
+            log=True,
+            by=controller,
+        )

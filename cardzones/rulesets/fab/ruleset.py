@@ -45,8 +45,9 @@ class FabRuleset(Ruleset):
         rule = _OWN_DECK_CARDS_ONLY.get(ztype)
         if rule is not None:
             if obj.owner != info.owner:
-                return Admission(f"{game.zone_name(zid)} can only contain its owner's cards",
-                                 rule=rule)
+                return Admission(
+                    f"{game.zone_name(zid)} can only contain its owner's cards", rule=rule
+                )
             if not is_deck_card(cdef):
                 return Admission(f"{game.zone_name(zid)} can only contain deck-cards", rule=rule)
             if ztype == "arsenal" and any(c != obj.card for c in game.contents(zid)):
@@ -55,8 +56,9 @@ class FabRuleset(Ruleset):
         rule = _OWN_CARDS_ONLY.get(ztype)
         if rule is not None:
             if obj.owner != info.owner:
-                return Admission(f"{game.zone_name(zid)} can only contain its owner's cards",
-                                 rule=rule)
+                return Admission(
+                    f"{game.zone_name(zid)} can only contain its owner's cards", rule=rule
+                )
             return ADMITTED
         if ztype == "hero":
             if "hero" not in cdef.types:
