@@ -393,7 +393,9 @@ class Game(State):
         if cdef.triggers:
             self._put(VARS, "watchers", (*self._vars["watchers"], card))
         if log:
-            self._log(CREATED, card, bool(public), None, None, zid, oid, by, "create")
+            self._log(
+                CREATED, card, bool(public), Snapshot(obj, ()), None, zid, oid, by, "create"
+            )
         return card
 
     # ------------------------------------------------------------------
@@ -466,7 +468,8 @@ class Game(State):
         return eid
 
     def effect(self, eid: int) -> Effect | None:
-        return self._effects.get(eid)  # type: ignore[no-any-return]
+        effect: Effect | None = self._effects.get(eid)
+        return effect
 
     def end_effect(self, eid: int) -> None:
         effect: Effect | None = self._effects.get(eid)
@@ -959,6 +962,7 @@ class Game(State):
         if not event.public or event.lki is None:
             return  # 3.0.7a: a private move has no properties to match
         moved = event.lki.obj
+        assert event.src is not None and event.dst is not None
         src_info: ZoneInfo = self._zinfo[event.src]
         dst_info: ZoneInfo = self._zinfo[event.dst]
         for watcher in self._vars["watchers"]:

@@ -18,7 +18,8 @@ def _fab() -> Ruleset:
 def _redemption() -> Ruleset:
     from cardzones.rulesets.redemption import RedemptionRuleset
 
-    return RedemptionRuleset()
+    ruleset: Ruleset = RedemptionRuleset()
+    return ruleset
 
 
 _FACTORIES: dict[str, Callable[[], Ruleset]] = {"fab": _fab, "redemption": _redemption}

@@ -73,7 +73,8 @@ def do_move(ctx: Context, node: YMap, *, card: int | None = None) -> MoveResult:
             )
         if then is not None:
             _then(ctx, then, card, result)
-    return result  # type: ignore[no-any-return]
+    assert isinstance(result, MoveResult)
+    return result
 
 
 def _then(ctx: Context, then: YMap, card: int, result: MoveResult) -> None:
@@ -168,7 +169,7 @@ def _until(ctx: Context, node: YMap) -> str | None:
     until = node.get("until")
     if until not in (None, END_OF_TURN):
         raise ctx.fail(node, "until", f"until is end_of_turn, not {until!r}")
-    return until  # type: ignore[no-any-return]
+    return None if until is None else str(until)
 
 
 def _label_effect(ctx: Context, node: YMap, eid: int) -> None:
@@ -274,7 +275,7 @@ def do_remove_zone(ctx: Context, node: YMap) -> MoveResult:
     if ref.owner is None:
         raise ctx.fail(node, "zone", "remove_zone needs a player's zone, e.g. alice.arsenal")
     choose = ctx.choose_zone(node)
-    if choose is None and ref.index is not None:
+    if choose is None and ref.number is not None:
         choose = ctx.zone_id(ref, node, "zone")
     return fab.remove_zone(ctx.game, ref.owner, ref.type, choose)
 

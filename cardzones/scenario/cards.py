@@ -69,7 +69,7 @@ def ability_dest(node: YMap, key: str, value: Any, types: set[str]) -> Dest:
     ref = parse_zone(value)
     if ref is None or ref.type not in types:
         raise _fail(node, key, f"{key}: {value!r} is not a zone (types: {' '.join(sorted(types))})")
-    return Dest(ref.type, ref.owner, ref.index)
+    return Dest(ref.type, ref.owner, ref.number)
 
 
 def parse_card(name: str, node: Any, ruleset: str, zone_types: set[str]) -> CardDef:

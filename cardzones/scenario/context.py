@@ -32,9 +32,10 @@ class Context:
     # -- errors --------------------------------------------------------
 
     def fail(self, node: Any, key: Any, message: str) -> ScenarioError:
-        if (isinstance(node, YMap) and isinstance(key, str)) or (
-            isinstance(node, YList) and isinstance(key, int)
-        ):
+        line: int | None
+        if isinstance(node, YMap) and isinstance(key, str):
+            line = node.line_of(key)
+        elif isinstance(node, YList) and isinstance(key, int):
             line = node.line_of(key)
         else:
             line = getattr(node, "line", None)
@@ -103,11 +104,11 @@ class Context:
         assert ref.zone is not None
         pile = self.pile(ref.zone, node, key)
         if ref.kind == "index":
-            assert ref.index is not None
+            assert ref.position is not None
             top = [c for c in pile if game.obj(c).host is None] or list(pile)
-            if not -len(top) <= ref.index < len(top):
+            if not -len(top) <= ref.position < len(top):
                 raise self.fail(node, key, f"{text}: {ref.zone} has {len(top)} card(s)")
-            return top[ref.index]
+            return top[ref.position]
         for card in pile:
             if game.obj(card).cdef.name == ref.name:
                 return card
@@ -180,7 +181,7 @@ class Context:
         """The zone a reference names now, or None if it does not exist."""
         if ref.type in ("soul", "arena"):
             raise self.fail(node, key, f"{ref} is not a zone here")
-        return self.game.zone(ref.owner, ref.type, ref.index or 1)
+        return self.game.zone(ref.owner, ref.type, ref.number or 1)
 
     def existing_zone(self, node: Any, key: Any, value: Any = None) -> int:
         ref = self.zone_ref(node, key, value)
@@ -191,7 +192,7 @@ class Context:
 
     def dest(self, node: Any, key: Any, value: Any = None) -> Dest:
         ref = self.zone_ref(node, key, value, dest=True)
-        return Dest(ref.type, ref.owner, ref.index)
+        return Dest(ref.type, ref.owner, ref.number)
 
     def choose_zone(self, node: YMap) -> int | None:
         if "choose_zone" not in node:

@@ -409,7 +409,7 @@ def _zone_matcher(ctx: Context, flt: YMap, key: str, attr: str) -> Callable[[Eve
             return zid is not None and game.zone_info(zid).spec.in_arena
 
         return in_arena
-    if ref.owner is None and ref.index is None:
+    if ref.owner is None and ref.number is None:
         if ref.type not in ctx.zone_types:
             raise ctx.fail(flt, key, f"unknown zone type {ref.type!r}")
 
@@ -418,8 +418,8 @@ def _zone_matcher(ctx: Context, flt: YMap, key: str, attr: str) -> Callable[[Eve
             return zid is not None and game.zone_info(zid).type == ref.type
 
         return of_type
-    ref = ctx.zone_ref(flt, key)
-    zid = ctx.zone_id(ref, flt, key)
+    named = ctx.zone_ref(flt, key)
+    zid = ctx.zone_id(named, flt, key)
     return lambda e: zid is not None and getattr(e, attr) == zid
 
 

@@ -2,9 +2,9 @@
 ``owner.deck``, ``arena``) and cards (``$label``, ``NAME@ZONE``, ``ZONE[i]``).
 
 >>> parse_zone("alice.weapon.2")
-ZoneRef(owner='alice', type='weapon', index=2)
+ZoneRef(owner='alice', type='weapon', number=2)
 >>> parse_card("Snatch@alice.hand").zone
-ZoneRef(owner='alice', type='hand', index=None)
+ZoneRef(owner='alice', type='hand', number=None)
 """
 
 from __future__ import annotations
@@ -19,11 +19,11 @@ _INDEXED = re.compile(r"^(?P<zone>.+)\[(?P<index>-?\d+)\]$")
 class ZoneRef(NamedTuple):
     owner: str | None
     type: str
-    index: int | None = None
+    number: int | None = None  #: 1-based, when one of several zones is named
 
     def __str__(self) -> str:
         text = self.type if self.owner is None else f"{self.owner}.{self.type}"
-        return text if self.index is None else f"{text}.{self.index}"
+        return text if self.number is None else f"{text}.{self.number}"
 
 
 class CardRef(NamedTuple):
@@ -31,7 +31,7 @@ class CardRef(NamedTuple):
     label: str | None = None
     name: str | None = None
     zone: ZoneRef | None = None
-    index: int | None = None
+    position: int | None = None
 
 
 def parse_zone(text: object) -> ZoneRef | None:
@@ -57,7 +57,7 @@ def parse_card(text: object) -> CardRef | None:
     m = _INDEXED.match(text)
     if m is not None:
         zone = parse_zone(m.group("zone"))
-        return None if zone is None else CardRef("index", zone=zone, index=int(m.group("index")))
+        return None if zone is None else CardRef("index", zone=zone, position=int(m.group("index")))
     if "@" in text:
         name, _, zone_text = text.rpartition("@")
         zone = parse_zone(zone_text)

@@ -180,7 +180,7 @@ class Scenario:
             return
         if not isinstance(setup, YMap):
             raise ctx.fail(self.doc, "setup", "setup: must map zones to lists of cards")
-        later: list[tuple[YMap | YList, Any, Any, Any]] = []
+        later: list[tuple[YList, Any, Any, Any]] = []
         for zone_text, entries in setup.items():
             ref = ctx.zone_ref(setup, zone_text, zone_text)
             if entries is None:
@@ -289,7 +289,7 @@ class Scenario:
         i: int,
     ) -> int:
         game = ctx.game
-        if ref.index is not None or ref.owner is None:
+        if ref.number is not None or ref.owner is None:
             zid = ctx.zone_id(ref, entries, i)
             if zid is None:
                 raise ctx.fail(entries, i, f"zone {ref} does not exist")
