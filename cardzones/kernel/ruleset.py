@@ -70,7 +70,7 @@ class Ruleset:
 
     def resets_on_enter(self, game: Game, obj: Obj, zid: int) -> bool:
         """Whether entering ``zid`` makes the object new (3.0.9)."""
-        return game._zinfo[zid].spec.resets
+        return bool(game._zinfo[zid].spec.resets)
 
     def new_controller(
         self, game: Game, obj: Obj, zid: int, by: str | None, played: bool
