@@ -7,7 +7,8 @@ the end-of-turn pitch move). Every id in ``RULES`` is pinned down by at least
 one scenario under ``scenarios/fab/`` that lists it under ``rules:``.
 
 ``NOT_ENGINE_RULES`` maps the ids of chapter 3 that are not engine behaviour
-to the reason. Every id of chapter 3 is in exactly one of the two dicts.
+to the reason: tournament layout (3.0.6) and combat timing (3.6.4). Every
+rule id of chapter 3 is in exactly one of the two dicts.
 """
 
 RULES: dict[str, str] = {
@@ -49,21 +50,17 @@ RULES: dict[str, str] = {
     "3.0.5": "The arena is the arms, chest, combat chain, head, hero, legs, "
     "permanent and weapon zones.",
     "3.0.5a": "The arena is not a zone; put into the arena means the permanent zone.",
-    "3.0.5b": "Arsenal, banished, deck, graveyard, hand, pitch and stack are not in "
-    "the arena.",
+    "3.0.5b": "Arsenal, banished, deck, graveyard, hand, pitch and stack are not in the arena.",
     "3.0.7": "A move leaves the origin and enters the destination simultaneously.",
-    "3.0.7a": "The moving object is the object as it leaves; a private one has no "
-    "properties.",
+    "3.0.7a": "The moving object is the object as it leaves; a private one has no properties.",
     "3.0.7b": "A move to the zone it is in does not happen; only visibility changes.",
     "3.0.8": "An object becomes public or private before it moves, as it will be at "
     "the destination.",
-    "3.0.8a": "A destination replaced after the object became public re-evaluates "
-    "3.0.8.",
+    "3.0.8a": "A destination replaced after the object became public re-evaluates 3.0.8.",
     "3.0.9": "Entering a zone outside the arena other than the stack, or going "
     "public to private, makes a new object.",
     "3.0.9a": "A trigger on a move references the new object while it stays public.",
-    "3.0.9b": "An effect that moved an object references the new object while it "
-    "stays public.",
+    "3.0.9b": "An effect that moved an object references the new object while it stays public.",
     "3.0.9c": "How an object became new is kept as its history.",
     "3.0.10": "A created zone is just another zone of its type.",
     "3.0.10a": "With several zones of the specified type, the object's owner chooses.",
@@ -84,8 +81,7 @@ RULES: dict[str, str] = {
     "3.0.14e": "When a top-card ceases to exist, its sub-cards are cleared.",
     "3.1.1": "The arena is the arms, chest, combat chain, head, hero, legs, "
     "permanent and weapon zones.",
-    "3.1.1a": "Arsenal, banished, deck, graveyard, hand, pitch and stack are not in "
-    "the arena.",
+    "3.1.1a": "Arsenal, banished, deck, graveyard, hand, pitch and stack are not in the arena.",
     "3.1.2": "The arena is not a zone; put into the arena means the permanent zone.",
     "3.1.2a": "A card is in the arena in an arena zone and not as a sub-card.",
     "3.2.1": "An arms zone is a public equipment zone in the arena owned by a player.",
@@ -161,8 +157,7 @@ RULES: dict[str, str] = {
     "8.5.41": "To equip, put an object into an equipment or weapon zone as a "
     "permanent equipped to it.",
     "8.5.41a": "With no zone specified, the object's subtype determines the zone.",
-    "8.5.41b": "Only 1H, 2H, arms, chest, head, legs, off-hand or quiver objects can "
-    "be equipped.",
+    "8.5.41b": "Only 1H, 2H, arms, chest, head, legs, off-hand or quiver objects can be equipped.",
     "8.5.41c": "Equipping needs empty zones and no zone of that type already equipped.",
     "8.5.41d": "Equipping a token creates it and then equips it, or fails.",
     "8.5.41e": "An object that cannot be equipped does not become a permanent.",
