@@ -308,7 +308,7 @@ class Game(State):
 
     def in_play(self, card: int) -> bool:
         obj = self.obj(card)
-        return self._zinfo[obj.zone].spec.in_play
+        return bool(self._zinfo[obj.zone].spec.in_play)
 
     def is_public(self, card: int) -> bool:
         return bool(self.obj(card).public)
@@ -366,10 +366,10 @@ class Game(State):
             public = info.spec.public if host is None else self.obj(host).public
         card = self._next("next_card")
         oid = self._next("next_oid")
-        if controller is None and info.spec.controlled:
+        if rel == UNDER or not info.spec.controlled:
+            controller = None  # 1.2.1b: no controller outside the arena and the stack
+        elif controller is None:
             controller = owner
-        elif not info.spec.controlled and rel == TOP:
-            controller = None if controller is None else controller
         origin = Origin(None, info.type, self.turn, "setup", by)
         obj = Obj(card, oid, cdef, owner, controller, zid, public, None, TOP, origin, (), kind,
                   pcontrol or owner, data)
@@ -819,7 +819,8 @@ class Game(State):
             if reset
             else obj.origin
         )
-        new = Obj(card, oid, obj.cdef, obj.owner, top.controller if rel == UNDER else
+        # 1.2.1b, 3.0.14b: a sub-card is not in the arena, so it has no controller.
+        new = Obj(card, oid, obj.cdef, obj.owner, None if rel == UNDER else
                   self.ruleset.new_controller(self, obj, top.zone, by, False),
                   top.zone, public, None, TOP, origin, (), obj.kind, obj.pcontrol, obj.data)
         self._put(OBJS, card, new)
@@ -841,7 +842,7 @@ class Game(State):
         top: Obj = self._objs[host]
         src = obj.zone
         self._put(OBJS, kid, obj._replace(zone=top.zone, public=top.public, host=None,
-                                          controller=top.controller))
+                                          controller=None))
         self._attach_record(kid, host, UNDER, "bottom")
         if src != top.zone:
             self._log(MOVED, kid, obj.public, self._snapshot(obj), src, top.zone, obj.oid,
@@ -856,8 +857,7 @@ class Game(State):
             reset = obj.public and not public
             oid = self._next("next_oid") if reset else obj.oid
             new = obj._replace(zone=host_new.zone, public=public, oid=oid,
-                               controller=host_new.controller if obj.rel == UNDER
-                               else obj.controller)
+                               controller=None if obj.rel == UNDER else obj.controller)
             self._put(OBJS, kid, new)
             if reset:
                 self._end_bound_effects(kid, obj.oid)
