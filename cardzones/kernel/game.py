@@ -37,7 +37,7 @@ from cardzones.kernel.events import (
     iter_log,
 )
 from cardzones.kernel.objects import CARD, PLACED, TOP, UNDER, Obj, Origin
-from cardzones.kernel.ruleset import Admission, Ruleset
+from cardzones.kernel.ruleset import Ruleset
 from cardzones.kernel.state import (
     CONTENTS,
     EFFECTS,
@@ -51,7 +51,9 @@ from cardzones.kernel.state import (
 )
 from cardzones.kernel.zones import ZoneInfo, ZoneSpec
 
-_NO_ZONE = Admission("that zone does not exist", rule="3.0.11")
+#: Builds a record from a tuple of all its fields, skipping the keyword handling
+#: of the generated ``__new__``: records are made on every move.
+_new_record = tuple.__new__
 
 
 class MoveResult(StrEnum):
@@ -72,7 +74,7 @@ class Game(State):
     shown to a player must go through :func:`cardzones.kernel.views.view`.
     """
 
-    __slots__ = ("_handles", "players", "ruleset", "seed")
+    __slots__ = ("_handles", "_shown", "_zone_names", "players", "ruleset", "seed")
 
     def __init__(self, ruleset: Ruleset, players: Sequence[str] = ("alice", "bob"), seed: int = 0):
         super().__init__()
@@ -82,6 +84,11 @@ class Game(State):
         self.players = tuple(players)
         self.seed = seed
         self._handles: dict[int, str] = {}
+        # A pure cache for views: card -> (the record it was made from, the
+        # properties a viewer who may look sees, the keys that hold lists).
+        # Valid while the record is.
+        self._shown: dict[int, tuple[Obj, dict[str, Any], tuple[str, ...]]] = {}
+        self._zone_names: dict[int, tuple[ZoneInfo, tuple[int, ...], str]] = {}
         v = self._vars
         v.update(
             turn=1,
@@ -93,7 +100,6 @@ class Game(State):
             next_zid=1,
             shuffles=0,
             log=None,
-            nlog=0,
             watchers=(),
             pending=(),
         )
@@ -125,6 +131,8 @@ class Game(State):
         other.players = self.players
         other.seed = self.seed
         other._handles = self._handles  # a pure cache of (secret, oid) -> handle
+        other._shown = self._shown  # a pure cache keyed by the immutable record
+        other._zone_names = self._zone_names  # the same
         return other
 
     def __copy__(self) -> Game:
@@ -200,18 +208,26 @@ class Game(State):
 
     def zone_exists(self, zid: int) -> bool:
         info = self._zinfo.get(zid)
-        return info is not None and zid in self._zones.get((info.owner, info.type), ())
+        return info is not None and zid in self._zones.get((info.owner, info.spec.type), ())
 
     def zone_name(self, zid: int) -> str:
         """The scenario name of a zone: ``alice.hand``, ``alice.weapon.2``, ``stack``."""
         info: ZoneInfo = self._zinfo[zid]
+        siblings = self._zones.get((info.owner, info.spec.type), ())
+        # Views name every zone every time; the name only changes with the zone's
+        # record or with its siblings (3.0.10), both immutable values.
+        cached = self._zone_names.get(zid)
+        if cached is not None and cached[0] is info and cached[1] is siblings:
+            return cached[2]
         base = info.type if info.owner is None else f"{info.owner}.{info.type}"
-        siblings = self._zones.get((info.owner, info.type), ())
         if zid not in siblings:
-            return f"{base} (removed)"
-        if info.spec.per_player > 1 or len(siblings) > 1:
-            return f"{base}.{siblings.index(zid) + 1}"
-        return base
+            name = f"{base} (removed)"
+        elif info.spec.per_player > 1 or len(siblings) > 1:
+            name = f"{base}.{siblings.index(zid) + 1}"
+        else:
+            name = base
+        self._zone_names[zid] = (info, siblings, name)
+        return name
 
     def all_zones(self) -> list[int]:
         """Every existing zone: shared ones first, then each player's, in spec order."""
@@ -319,7 +335,9 @@ class Game(State):
     def may_look(self, player: str | None, card: int) -> bool:
         """3.0.3a: everyone may look at a public object; a player may look at a
         private object they own, or in a zone they own, unless it is in a deck."""
-        obj = self.obj(card)
+        obj: Obj | None = self._objs.get(card)
+        if obj is None:
+            raise UnknownReference(f"card {card} does not exist")
         if obj.public:
             return True
         if player is None:
@@ -512,10 +530,12 @@ class Game(State):
         note: str = "",
     ) -> Event:
         v = self._vars
-        seq = v["nlog"]
-        event = Event(seq, kind, v["turn"], card, public, lki, src, dst, new_oid, by, cause, note)
-        self._put(VARS, "nlog", seq + 1)
-        self._put(VARS, "log", (event, v["log"]))
+        log = v["log"]
+        # The sequence number follows the head of the log, so logging is one write.
+        event: Event = _new_record(Event, (0 if log is None else log[0].seq + 1, kind, v["turn"],
+                                           card, public, lki, src, dst, new_oid, by, cause, note))
+        self._journal = (VARS, "log", log, self._journal)
+        v["log"] = (event, log)
         return event
 
     def log_event(self, kind: str, note: str = "", by: str | None = None) -> Event:
@@ -528,7 +548,10 @@ class Game(State):
 
     def _snapshot(self, obj: Obj) -> Snapshot:
         """1.2.3: the object and the effects on it, immutable."""
-        return Snapshot(obj, self.effects_on(obj.card) if obj.card in self._fx_by_card else ())
+        if obj.card in self._fx_by_card:
+            return Snapshot(obj, self.effects_on(obj.card))
+        snapshot: Snapshot = _new_record(Snapshot, (obj, ()))
+        return snapshot
 
     # ------------------------------------------------------------------
     # The move pipeline
@@ -555,13 +578,14 @@ class Game(State):
         """
         head = self._journal
         try:
-            result = self._move(card, dest, position, face, cause, by or self.turn_player,
-                                choose_zone)
+            result = self._move(card, dest, position, face, cause,
+                                by if by is not None else self._vars["turn_player"], choose_zone)
             self.ruleset.after_action(self)
         except CardzonesError:
             self._abort(head)
             raise
-        self._commit(head)
+        if self._journal is not head:  # an inlined _commit
+            self._marks = (head, self._marks)
         return result
 
     def _move(
@@ -578,23 +602,25 @@ class Game(State):
         obj: Obj | None = self._objs.get(card)
         if obj is None:
             raise UnknownReference(f"card {card} does not exist")
-        zid = self._resolve_destination(obj, dest, by, choose_zone)
+        zid = dest if isinstance(dest, int) else self._resolve_destination(
+            obj, dest, by, choose_zone)
         public = self._visibility_at(obj, zid, face)
         if obj.cdef.abilities and (obj.public or public):
             zid, position, public = self._replace_destination(obj, zid, position, public, by)
         if zid == obj.zone and obj.rel == TOP:
             self._change_face(obj, public, by, cause)
-            return MoveResult.NO_MOVE
-        if self.ruleset.ceases_on_move(self, obj, zid):
+            return _NO_MOVE
+        ruleset = self.ruleset
+        if ruleset.ceases_on_move(self, obj, zid):
             self._cease(obj, by, cause)
-            return MoveResult.CEASED
-        adm = _NO_ZONE if zid is None or not self.zone_exists(zid) else self.ruleset.admit(
-            self, obj, zid, by)
+            return _CEASED
+        if zid is None or not self.zone_exists(zid):
+            return self._cannot_contain(obj, by, cause)
+        adm = ruleset.admit(self, obj, zid, by)
         if adm.reason is not None:
             return self._cannot_contain(obj, by, cause)
-        assert zid is not None
         self._transfer(obj, zid, position, public, cause, by, adm.equip, played)
-        return MoveResult.MOVED
+        return _MOVED
 
     def _resolve_destination(
         self, obj: Obj, dest: Dest | int, by: str, choose_zone: int | None
@@ -625,7 +651,8 @@ class Game(State):
         if len(zids) <= 1:
             if choose_zone is not None and choose_zone not in zids:
                 raise IllegalAction(
-                    f"choose_zone {self.zone_name(choose_zone)} is not a {dest} zone", rule="3.0.10a"
+                    f"choose_zone {self.zone_name(choose_zone)} is not a {dest} zone",
+                    rule="3.0.10a",
                 )
             return zids[0] if zids else None
         options = [z for z in zids if self.ruleset.admit(self, obj, z, by).ok]
@@ -732,22 +759,28 @@ class Game(State):
         src = obj.zone
         lki = self._snapshot(obj)  # 1.2.3, 3.0.7a
         self._detach(obj)  # 3.0.7: leaving and entering are one step
-        reset = self.ruleset.resets_on_enter(self, obj, zid) or (obj.public and not public)
-        oid = self._next("next_oid") if reset else obj.oid
-        zinfo = self._zinfo
-        origin = (
-            Origin(zinfo[src].type, zinfo[zid].type, self._vars["turn"], cause, by)
-            if reset
-            else obj.origin
-        )
-        controller = self.ruleset.new_controller(self, obj, zid, by, played)
-        new = Obj(card, oid, obj.cdef, obj.owner, controller, zid, public, None, TOP, origin,
-                  equip, obj.kind, obj.pcontrol, obj.data)
-        self._put(OBJS, card, new)
+        ruleset = self.ruleset
+        reset = ruleset.resets_on_enter(self, obj, zid) or (obj.public and not public)
+        origin: Origin | None
+        if reset:
+            oid = self._next("next_oid")
+            zinfo = self._zinfo
+            origin = _new_record(Origin, (zinfo[src].spec.type, zinfo[zid].spec.type,
+                                          self._vars["turn"], cause, by))
+        else:
+            oid = obj.oid
+            origin = obj.origin
+        controller = ruleset.new_controller(self, obj, zid, by, played)
+        new: Obj = _new_record(Obj, (card, oid, obj.cdef, obj.owner, controller, zid, public,
+                                     None, TOP, origin, equip, obj.kind, obj.pcontrol, obj.data))
+        objs = self._objs
+        self._journal = (OBJS, card, objs[card], self._journal)  # an inlined _put
+        objs[card] = new
         self._insert(zid, card, position)
         if reset and card in self._fx_by_card:
             self._end_bound_effects(card, obj.oid)  # 3.0.9
-        event = self._log(MOVED, card, public, lki, src, zid, oid, by, cause)
+        shown = self.ruleset.moved_public(self, obj, public)
+        event = self._log(MOVED, card, shown, lki, src, zid, oid, by, cause)
         if card in self._kids:
             self.ruleset.move_children(self, obj, new, reset)  # 3.0.14c
         if self._vars["watchers"]:
@@ -755,26 +788,31 @@ class Game(State):
         return new
 
     def _insert(self, zid: int, card: int, position: Position) -> None:
-        current = self._contents[zid]
-        if position == "bottom":
-            new = (*current, card)
-        elif position == "top":
-            if self._zinfo[zid].spec.ordered:
-                new = (card, *current)
-            else:
-                new = (*current, card)
+        contents = self._contents
+        current = contents[zid]
+        # Tuple concatenation is about twice as fast as unpacking, hence the noqa.
+        if position == "top":
+            # Only an ordered zone has a top; elsewhere the order is arrival order.
+            ordered = self._zinfo[zid].spec.ordered
+            new = (card,) + current if ordered else current + (card,)  # noqa: RUF005
+        elif position == "bottom":
+            new = current + (card,)  # noqa: RUF005
         else:
             i = max(0, min(int(position), len(current)))
-            new = current[:i] + (card,) + current[i:]
-        self._put(CONTENTS, zid, new)
+            new = current[:i] + (card,) + current[i:]  # noqa: RUF005
+        self._journal = (CONTENTS, zid, current, self._journal)  # an inlined _put
+        contents[zid] = new
 
     def _detach(self, obj: Obj) -> None:
         """Take an object out of its zone, or off the card it is under or on."""
         card = obj.card
         if obj.host is None:
-            current = self._contents[obj.zone]
+            contents = self._contents
+            zid = obj.zone
+            current = contents[zid]
             i = current.index(card)
-            self._put(CONTENTS, obj.zone, current[:i] + current[i + 1:])
+            self._journal = (CONTENTS, zid, current, self._journal)  # an inlined _put
+            contents[zid] = current[1:] if i == 0 else current[:i] + current[i + 1:]
         else:
             rest = tuple(k for k in self._kids[obj.host] if k != card)
             if rest:
@@ -792,7 +830,7 @@ class Game(State):
             pile = (card, *pile)
         else:
             i = max(0, min(int(position), len(pile)))
-            pile = pile[:i] + (card,) + pile[i:]
+            pile = (*pile[:i], card, *pile[i:])
         self._put(KIDS, host, pile)
 
     def _attach(
@@ -1033,9 +1071,45 @@ class Game(State):
             cached = self._handles[oid] = object_handle(self.seed, oid)
         return cached
 
+    def view(self, player: str | None) -> dict[str, Any]:
+        """What ``player`` may know of the game now (None: a spectator), as
+        JSON-ready data. See :func:`cardzones.kernel.views.view`."""
+        from cardzones.kernel.views import view
+
+        return view(self, player)
+
+    def log(self, player: str | None) -> list[dict[str, Any]]:
+        """The event log as ``player`` may know it (None: a spectator), oldest
+        first. See :func:`cardzones.kernel.views.log_view`."""
+        from cardzones.kernel.views import log_view
+
+        return log_view(self, player)
+
+    # ------------------------------------------------------------------
+    # Serialisation (secret-bearing: see serial.py)
+    # ------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """The full state as JSON-ready data, hidden cards included. Never send it
+        to a player; send :meth:`view`. See :mod:`cardzones.kernel.serial`."""
+        from cardzones.kernel.serial import game_to_json
+
+        return game_to_json(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], ruleset: Ruleset | None = None) -> Game:
+        """The game :meth:`to_json` wrote, without its undo history."""
+        from cardzones.kernel.serial import game_from_json
+
+        return game_from_json(data, ruleset)
+
     def __repr__(self) -> str:
         return (f"<Game {self.ruleset.name} turn {self.turn} ({self.turn_player}) "
                 f"{len(self._objs)} objects>")
+
+
+# Enum members looked up once: the move pipeline returns one on every call.
+_MOVED, _NO_MOVE, _CEASED = MoveResult.MOVED, MoveResult.NO_MOVE, MoveResult.CEASED
 
 
 def result_value(result: MoveResult | Any) -> str:

@@ -85,6 +85,12 @@ class Ruleset:
             return obj.controller
         return obj.owner
 
+    def moved_public(self, game: Game, obj: Obj, public: bool) -> bool:
+        """Whether the move event of ``obj`` shows its properties. ``public`` is its
+        visibility at the destination; by default the object takes that
+        visibility before it moves (3.0.8), so the move is public exactly then."""
+        return public
+
     def move_children(self, game: Game, before: Obj, after: Obj, reset: bool) -> None:
         """Carry the cards under or on a moved card (3.0.14c, place)."""
         game._carry_children(before.card, after)

@@ -106,8 +106,10 @@ class State:
 
     def _next(self, counter: str) -> int:
         """Take the next value of a journaled counter."""
-        value: int = self._vars[counter]
-        self._put(VARS, counter, value + 1)
+        v = self._vars
+        value: int = v[counter]
+        self._journal = (VARS, counter, value, self._journal)  # an inlined _put
+        v[counter] = value + 1
         return value
 
     # -- checkpoints and undo ----------------------------------------------
@@ -146,6 +148,13 @@ class State:
 
     def can_undo(self) -> bool:
         return self._marks is not None
+
+    def forget_history(self) -> None:
+        """Make the current state the start of the history: nothing before it can
+        be undone or rolled back to, and the journal no longer holds it. Useful
+        after building a position, as setup is not an action."""
+        self._journal = None
+        self._marks = None
 
     def undo(self) -> None:
         """Undo the last action that changed the state, restoring it exactly.

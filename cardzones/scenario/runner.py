@@ -382,6 +382,12 @@ class Scenario:
             args.key_lines = {}
             args.line = line
             args.file = self.file
+        if isinstance(args, str | int) and not isinstance(args, bool):
+            # A bare value, as in `phase: upkeep`, is the action's one argument.
+            scalar = YMap({key: args})
+            scalar.line, scalar.file = line, self.file
+            scalar.key_lines = {key: step.line_of(key)}
+            args = scalar
         if not isinstance(args, YMap):
             raise ctx.fail(step, key, f"{key} takes a mapping of its arguments")
         # result/error/as may be written inside the action or beside it.

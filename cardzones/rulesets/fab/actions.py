@@ -60,7 +60,11 @@ def play(game: Game, card: int, by: str) -> MoveResult:
     obj = game.obj(card)
     if not game.may_play(card, by):
         zone = game.zone_name(obj.zone)
-        if obj.owner != by:
+        if not game.may_look(by, card):
+            # The reason must not depend on a card the player may not look at
+            # (its abilities, its owner): the message would reveal them.
+            why, rule = f"it is a private card in {zone} that you may not look at", "3.0.3a"
+        elif obj.owner != by:
             why, rule = f"only its owner may play a card from {zone}", "3.3.4"
         elif not obj.public and any(
             a.zone == game.zone_info(obj.zone).type for a in obj.cdef.play_from

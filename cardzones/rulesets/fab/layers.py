@@ -58,6 +58,13 @@ def add_layer(game: Game, kind: str, source: int, by: str) -> int:
             f"a layer added this way is activated or triggered, not {kind!r}", rule="1.6.2"
         )
     src = game.obj(source)
+    if not game.may_look(by, source):
+        # The layer is public and shows its source's properties: a layer made
+        # from a card its player may not look at would reveal that card.
+        raise IllegalAction(
+            "a layer cannot come from a private card its player may not look at",
+            rule="3.0.3a",
+        )
     owner = by if kind == ACTIVATED else (src.controller or src.owner or by)
     return game.new_card(
         src.cdef,

@@ -10,6 +10,7 @@ from cardzones.kernel.objects import CARD, MACRO, TRIGGERED, UNDER, Obj
 from cardzones.kernel.ruleset import ADMITTED, Admission, Ruleset
 from cardzones.rulesets.fab.cards import becomes_permanent, is_deck_card
 from cardzones.rulesets.fab.equip import equip_admission
+from cardzones.rulesets.fab.layers import put_triggers_on_stack
 from cardzones.rulesets.fab.zones import ZONE_SPECS
 
 if TYPE_CHECKING:
@@ -38,6 +39,8 @@ class FabRuleset(Ruleset):
         info = game.zone_info(zid)
         ztype = info.type
         cdef = obj.cdef
+        if obj.is_token and obj.kind == CARD and not info.spec.in_arena:
+            return Admission("a token exists only in the arena", rule="8.1.8a")
         if ztype == "stack":
             return ADMITTED  # 3.15.3: cards and non-card layers
         if obj.kind != CARD and not (obj.kind == MACRO and info.spec.in_arena):
@@ -142,8 +145,6 @@ class FabRuleset(Ruleset):
         return False
 
     def after_action(self, game: Game) -> None:
-        from cardzones.rulesets.fab.layers import put_triggers_on_stack
-
         put_triggers_on_stack(game)
 
     def end_turn(self, game: Game, order: tuple[int, ...]) -> None:

@@ -1,0 +1,359 @@
+"""Place abilities (the Place rules text, ids ``place/...``).
+
+A card placed *on* a card is a kernel kid of that card with ``rel=PLACED``: it
+is in its host's zone and goes wherever the host is relocated
+(place/movement-follows-underlying), except as the two exceptions say. A card
+placed *in* a zone is an ordinary card of that zone.
+
+>>> from cardzones import new_game
+>>> game = new_game("redemption")
+>>> territory = game.zone("alice", "territory")
+>>> gideon = game.new_card(game.card_def("Gideon"), territory)
+>>> trumpet = game.new_card(game.card_def("Trumpet"), territory)
+>>> result, handle = place(game, [trumpet], by="alice", onto=gideon)
+>>> result.value, game.host(trumpet) == gideon
+('moved', True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from cardzones.errors import IllegalAction, NeedsChoice
+from cardzones.kernel.cards import Dest, Position
+from cardzones.kernel.events import MOVED
+from cardzones.kernel.game import MoveResult
+from cardzones.kernel.objects import PLACED, UNDER, Obj, Origin
+from cardzones.kernel.state import OBJS, RULES
+from cardzones.rulesets.redemption import records
+from cardzones.rulesets.redemption.cards import is_lost_soul, is_site
+from cardzones.rulesets.redemption.records import (
+    IN,
+    ON,
+    PLACE,
+    PLACE_IDS,
+    EffectHandle,
+    Loc,
+    Ongoing,
+    PlacedAt,
+    PlaceRecord,
+    Relocated,
+)
+from cardzones.rulesets.redemption.zones import DISCARD, HAND, LAND_OF_BONDAGE
+
+if TYPE_CHECKING:
+    from cardzones.kernel.game import Game
+
+
+# ----------------------------------------------------------------------
+# Where a card is placed
+# ----------------------------------------------------------------------
+
+
+def at(game: Game, card: int, loc: Loc) -> bool:
+    """Whether the card is where ``loc`` says: on that card, or in that zone as
+    an ordinary card of it."""
+    obj: Obj | None = game._objs.get(card)
+    if obj is None:
+        return False
+    if loc.kind == ON:
+        return obj.host == loc.ref and obj.rel == PLACED
+    return obj.zone == loc.ref and obj.host is None
+
+
+def current_placement(game: Game, card: int) -> Loc | None:
+    """Where the card is placed now, or None when it is not a placed card: on the
+    card it lies on, or in a zone a place ability put it in and it has not left."""
+    obj = game.obj(card)
+    if obj.host is not None and obj.rel == PLACED:
+        return Loc(ON, obj.host)
+    for rid in reversed(records.ids(game, PLACE_IDS)):
+        rec: PlaceRecord = records.get(game, PLACE, rid)
+        for placed, loc in zip(rec.cards, rec.locs, strict=True):
+            if placed == card and loc.kind == IN and at(game, card, loc):
+                return loc
+    return None
+
+
+def place_holds(game: Game, rec: PlaceRecord) -> bool:
+    """The condition of a place ability's paired ongoing ability: every placed
+    card is still where it was placed (place/implied-condition), or with a colon,
+    the source is (place/colon-reading). It holds again when a card comes back
+    (place/return-conditions)."""
+    if rec.negated:
+        return False
+    if rec.colon and rec.source is not None:
+        i = rec.cards.index(rec.source)
+        return at(game, rec.source, rec.locs[i])
+    return all(at(game, card, loc) for card, loc in zip(rec.cards, rec.locs, strict=True))
+
+
+# ----------------------------------------------------------------------
+# Placed cards follow their host
+# ----------------------------------------------------------------------
+
+
+def attach_placed(
+    game: Game, card: int, host: int, by: str, position: Position = "top"
+) -> MoveResult:
+    """Put ``card`` on ``host`` as a placed card, face up (place/default-face-up).
+    The cards placed on ``card`` come with it."""
+    obj = game.obj(card)
+    top = game.obj(host)
+    if obj.host == host and obj.rel == PLACED:
+        return MoveResult.NO_MOVE
+    reset = obj.zone != top.zone and game.ruleset.resets_on_enter(game, obj, top.zone)
+    new = game._attach(card, host, PLACED, position=position, by=by, public=True, reset=reset)
+    game._put(RULES, ("placed_at", card), PlacedAt(host, top.zone))
+    if new.zone != obj.zone and game.kids(card):
+        carry_placed(game, obj, new, reset)
+    return MoveResult.MOVED
+
+
+def carry_placed(game: Game, before: Obj, after: Obj, reset: bool) -> None:
+    """The host moved from ``before`` to ``after``: its placed cards go to the same
+    zone and stay on it (place/movement-follows-underlying), except that a Lost
+    Soul placed in a site goes to its controller's Land of Bondage
+    (place/movement-exception-sites), and a card on a Lost Soul that left its
+    original Land of Bondage is discarded (place/movement-exception-lost-soul)."""
+    for kid in tuple(game.kids(before.card)):
+        kobj = game.obj(kid)
+        if kobj.rel == UNDER:
+            game._carry_children(before.card, after, keep=(kid,))
+        elif is_site(before.cdef) and is_lost_soul(kobj.cdef):
+            keeper = kobj.controller or kobj.owner
+            game._move(kid, Dest(LAND_OF_BONDAGE, keeper), "top", None, "rule", game.turn_player)
+        elif is_lost_soul(before.cdef) and _left_original_land(game, kid, before, after):
+            game._move(kid, Dest(DISCARD, "owner"), "top", None, "rule", game.turn_player)
+        else:
+            _follow(game, kobj, after, reset)
+
+
+def _left_original_land(game: Game, kid: int, before: Obj, after: Obj) -> bool:
+    """Whether the Lost Soul is now outside the Land of Bondage it was in when
+    ``kid`` was placed on it. A card placed at setup has no record: the soul is
+    taken to have been where it is now. A soul that was in no Land of Bondage
+    then has no original Land of Bondage, and its cards follow it."""
+    placed: PlacedAt | None = game._rules.get(("placed_at", kid))
+    original = placed.zone if placed is not None and placed.host == before.card else before.zone
+    if game.zone_info(original).type != LAND_OF_BONDAGE:
+        return False
+    return after.zone != original
+
+
+def _follow(game: Game, kobj: Obj, host: Obj, reset: bool) -> None:
+    """Move a placed card to its host's new zone, as part of the host's move. It
+    shares the host's visibility there, and becomes a new object when the host
+    did or when it becomes private (as a kernel move would make it)."""
+    kid = kobj.card
+    public = host.public
+    renew = reset or (kobj.public and not public)
+    lki = game._snapshot(kobj)
+    oid = game._next("next_oid") if renew else kobj.oid
+    origin = kobj.origin
+    if renew:
+        origin = Origin(
+            game.zone_info(kobj.zone).type, game.zone_info(host.zone).type, game.turn, "rule", None
+        )
+    controller = game.ruleset.new_controller(game, kobj, host.zone, None, False)
+    new = kobj._replace(
+        zone=host.zone, public=public, oid=oid, origin=origin, controller=controller
+    )
+    game._put(OBJS, kid, new)
+    if renew:
+        game._end_bound_effects(kid, kobj.oid)
+    # A Redemption move event shows the card as it left (RedemptionRuleset.moved_public).
+    game._log(MOVED, kid, kobj.public, lki, kobj.zone, host.zone, oid, None, "rule", "with host")
+    if game.kids(kid):
+        carry_placed(game, kobj, new, renew)
+
+
+# ----------------------------------------------------------------------
+# The place action
+# ----------------------------------------------------------------------
+
+
+def place(
+    game: Game,
+    cards: Sequence[int],
+    *,
+    by: str,
+    onto: int | None = None,
+    into: Dest | int | None = None,
+    position: Position = "top",
+    source: int | None = None,
+    order: Sequence[int] | None = None,
+    ongoing: Ongoing | None = None,
+    colon: bool = False,
+    label: str | None = None,
+) -> tuple[MoveResult, EffectHandle]:
+    """Place ``cards`` onto a card (``onto``) or in a zone (``into``).
+
+    The targets must be in play, except the ``source`` card itself, which may
+    come from its owner's hand (place/default-targets-in-play). ``order`` lists
+    the cards top first; it is needed when several go to an ordered location
+    (place/order-choice). ``ongoing`` is the paired ability, active while its
+    condition holds (see :func:`place_holds`). Refused, it changes nothing.
+    Returns what happened and a handle for ``negate``.
+    """
+    try:
+        with game.atomic():
+            return _place(
+                game, tuple(cards), by, onto, into, position, source, order, ongoing, colon, label
+            )
+    except _Failed:
+        return MoveResult.FAILED, EffectHandle(PLACE, 0)
+
+
+def _place(
+    game: Game,
+    cards: tuple[int, ...],
+    by: str,
+    onto: int | None,
+    into: Dest | int | None,
+    position: Position,
+    source: int | None,
+    order: Sequence[int] | None,
+    ongoing: Ongoing | None,
+    colon: bool,
+    label: str | None,
+) -> tuple[MoveResult, EffectHandle]:
+    if (onto is None) == (into is None):
+        raise IllegalAction(
+            "a place ability puts cards onto a card or in a zone: give exactly one of onto and in",
+            rule="place/definition",
+        )
+    if not cards or len(set(cards)) != len(cards):
+        raise IllegalAction(
+            "a place ability needs distinct cards to place", rule="place/targets-placed-cards"
+        )
+    for card in cards:
+        _check_target(game, card, source)
+    if colon and (source is None or source not in cards):
+        raise IllegalAction(
+            "a colon reads 'while this card remains placed': the source must "
+            "be one of the placed cards",
+            rule="place/colon-reading",
+        )
+    if onto is not None:
+        _check_host(game, onto, cards)
+        locs = tuple(Loc(ON, onto) for _ in cards)
+        ordered = len(cards) > 1
+    else:
+        assert into is not None
+        locs = tuple(Loc(IN, _zone_for(game, card, into, by)) for card in cards)
+        ordered = any(
+            game.zone_info(loc.ref).spec.ordered and locs.count(loc) > 1 for loc in set(locs)
+        )
+    sequence = _order(game, cards, order, ordered)
+    before = {card: current_placement(game, card) for card in cards}
+    where = dict(zip(cards, locs, strict=True))
+
+    results = []
+    # Cards going to one location are put there one at a time so that they lie
+    # as the sequence says, top first.
+    for loc in dict.fromkeys(locs):
+        group = tuple(card for card in sequence if where[card] == loc)
+        for card, pos in _positions(group, position):
+            if loc.kind == ON:
+                results.append(attach_placed(game, card, loc.ref, by, pos))
+            else:
+                results.append(game._move(card, loc.ref, pos, "up", "effect", by))
+    if MoveResult.FAILED in results:
+        raise _Failed()
+
+    relocated = []
+    for card, loc in zip(cards, locs, strict=True):
+        was = before[card]
+        if was is not None and was != loc:
+            obj = game.obj(card)
+            relocated.append(Relocated(card, was, obj.zone, obj.host))
+    rid = records.new_id(game)
+    handle = EffectHandle(PLACE, rid)
+    eid = None
+    if ongoing is not None:
+        eid = game.add_effect(
+            ongoing.card, "ongoing", mods=ongoing.mods, bound=False, label=label, data=handle
+        )
+    records.put(
+        game, PLACE, rid, PlaceRecord(rid, cards, locs, source, colon, eid, tuple(relocated))
+    )
+    records.add_id(game, PLACE_IDS, rid)
+    return (MoveResult.MOVED if MoveResult.MOVED in results else MoveResult.NO_MOVE), handle
+
+
+class _Failed(IllegalAction):
+    """Internal: a card could not go where it was to be placed, so the whole
+    place ability fails and, like any failed effect, leaves no trace."""
+
+    def __init__(self) -> None:
+        super().__init__("the place ability fails")
+
+
+def _zone_for(game: Game, card: int, into: Dest | int, by: str) -> int:
+    """The zone a card is placed in; ``owner.TYPE`` names each card's owner's zone."""
+    zid = (
+        into if isinstance(into, int) else game._resolve_destination(game.obj(card), into, by, None)
+    )
+    if zid is None or not game.zone_exists(zid):
+        raise IllegalAction(
+            f"there is no {into} zone to place the cards in", rule="place/definition"
+        )
+    return zid
+
+
+def _check_target(game: Game, card: int, source: int | None) -> None:
+    obj = game.obj(card)
+    if game.in_play(card):
+        return
+    info = game.zone_info(obj.zone)
+    if card == source and info.type == HAND and info.owner == obj.owner and obj.host is None:
+        return  # the source may be placed from its owner's hand
+    raise IllegalAction(
+        f"cannot place {obj.name}: it is in {game.zone_name(obj.zone)}, and the targets of a "
+        "place ability must be in play (territory, Land of Bondage, field of battle)",
+        rule="place/default-targets-in-play",
+    )
+
+
+def _check_host(game: Game, host: int, cards: tuple[int, ...]) -> None:
+    """A card cannot be placed on itself, or on a card that lies on it."""
+    current: int | None = host
+    while current is not None:
+        if current in cards:
+            raise IllegalAction(
+                f"cannot place {game.obj(current).name} on itself or on a card placed on it",
+                rule="place/definition",
+            )
+        current = game.obj(current).host
+
+
+def _order(
+    game: Game, cards: tuple[int, ...], order: Sequence[int] | None, needed: bool
+) -> tuple[int, ...]:
+    """The cards top first, as the placing player chose (place/order-choice)."""
+    if order is None:
+        if needed:
+            raise NeedsChoice(
+                "order",
+                [game.obj(c).name for c in cards],
+                what="the order of the placed cards, top first",
+                rule="place/order-choice",
+            )
+        return cards
+    if sorted(order) != sorted(cards):
+        raise IllegalAction(
+            "order must list exactly the placed cards, top first", rule="place/order-choice"
+        )
+    return tuple(order)
+
+
+def _positions(sequence: tuple[int, ...], position: Position) -> list[tuple[int, Position]]:
+    """Where to put each card, one at a time, so that they lie as ``sequence``
+    says, top first, starting at ``position``."""
+    if position == "top":
+        return [(card, "top") for card in reversed(sequence)]
+    if position == "bottom":
+        return [(card, "bottom") for card in sequence]
+    return [(card, int(position) + i) for i, card in enumerate(sequence)]

@@ -1,0 +1,532 @@
+"""Set-aside abilities (the Set-aside rules text, ids ``set-aside/...``):
+setting cards aside, durations, returns, dominants on set-aside cards, and
+set-aside enhancements in and out of battle.
+
+>>> from cardzones import new_game
+>>> game = new_game("redemption")
+>>> moses = game.new_card(game.card_def("Moses"), game.zone("alice", "territory"))
+>>> result, handle = set_aside(game, [moses], by="alice", duration=1)
+>>> game.zone_name(game.location(moses)), is_set_aside(game, moses)
+('alice.set_aside', True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+from cardzones.errors import IllegalAction, NeedsChoice
+from cardzones.kernel.cards import Dest
+from cardzones.kernel.game import MoveResult
+from cardzones.rulesets.redemption import records
+from cardzones.rulesets.redemption.cards import (
+    brigades_match,
+    is_character,
+    is_dominant,
+    is_enhancement,
+    is_territory_class,
+)
+from cardzones.rulesets.redemption.records import (
+    LIVE_SET_ASIDES,
+    SET_ASIDE,
+    EffectHandle,
+    Ongoing,
+    SetAsideRecord,
+)
+from cardzones.rulesets.redemption.zones import (
+    DISCARD,
+    FIELD_OF_BATTLE,
+    HAND,
+    TERRITORY,
+)
+from cardzones.rulesets.redemption.zones import SET_ASIDE as SET_ASIDE_ZONE
+
+if TYPE_CHECKING:
+    from cardzones.kernel.game import Game
+
+#: The phases in which a set-aside enhancement may be played outside battle.
+OUTSIDE_BATTLE_PHASES = ("preparation", "discard")
+
+
+# ----------------------------------------------------------------------
+# Queries
+# ----------------------------------------------------------------------
+
+
+def is_set_aside(game: Game, card: int) -> bool:
+    """A card is set aside while it is in a set-aside area (set-aside/definition)."""
+    if not game.exists(card):
+        return False
+    return game.zone_info(game.obj(card).zone).type == SET_ASIDE_ZONE
+
+
+def permanent_controller(game: Game, card: int) -> str:
+    obj = game.obj(card)
+    keeper = obj.pcontrol or obj.owner
+    assert keeper is not None
+    return keeper
+
+
+def still_set_aside(game: Game, rec: SetAsideRecord) -> tuple[int, ...]:
+    """The targets that are still set aside by this ability: each still the
+    object it became in the set-aside area, and still there."""
+    out = []
+    for card, oid in zip(rec.cards, rec.oids, strict=True):
+        obj = game._objs.get(card)
+        if obj is not None and obj.oid == oid and is_set_aside(game, card):
+            out.append(card)
+    return tuple(out)
+
+
+def set_aside_holds(game: Game, rec: SetAsideRecord) -> bool:
+    """The paired ongoing ability lasts while all the targets remain set aside
+    (set-aside/paired-ongoing); once one has left, it stays inactive
+    (set-aside/premature-no-benefit)."""
+    return not rec.negated and len(still_set_aside(game, rec)) == len(rec.cards)
+
+
+def live_records(game: Game) -> list[SetAsideRecord]:
+    return [records.get(game, SET_ASIDE, rid) for rid in records.ids(game, LIVE_SET_ASIDES)]
+
+
+def record_of(game: Game, card: int) -> SetAsideRecord | None:
+    """The unfinished set-aside ability that holds ``card`` in its area now."""
+    for rec in reversed(live_records(game)):
+        if card in still_set_aside(game, rec):
+            return rec
+    return None
+
+
+# ----------------------------------------------------------------------
+# Setting aside
+# ----------------------------------------------------------------------
+
+
+def set_aside(
+    game: Game,
+    cards: Sequence[int],
+    *,
+    by: str,
+    source: int | None = None,
+    played_on: int | None = None,
+    duration: int | None = None,
+    ongoing: Ongoing | None = None,
+    area: int | None = None,
+    in_battle: bool = False,
+    label: str | None = None,
+) -> tuple[MoveResult, EffectHandle]:
+    """Set ``cards`` aside, each in the set-aside area of its permanent controller
+    (set-aside/area-permanent-controller).
+
+    ``duration`` is a number of the setter's turns (set-aside/duration-turn-based).
+    A ``source`` enhancement joins its cards in the set-aside area
+    (set-aside/enhancement-joins-cards), or with ``in_battle`` stays in the field
+    of battle until :func:`end_battle`. ``area`` is the player's choice of area
+    for the enhancement when the targets go to different ones
+    (set-aside/enhancement-area-choice). Refused, it changes nothing.
+    """
+    with game.atomic():
+        return _set_aside(
+            game, tuple(cards), by, source, played_on, duration, ongoing, area, in_battle, label
+        )
+
+
+def _set_aside(
+    game: Game,
+    cards: tuple[int, ...],
+    by: str,
+    source: int | None,
+    played_on: int | None,
+    duration: int | None,
+    ongoing: Ongoing | None,
+    area: int | None,
+    in_battle: bool,
+    label: str | None,
+) -> tuple[MoveResult, EffectHandle]:
+    game.check_player(by)
+    if not cards or len(set(cards)) != len(cards):
+        raise IllegalAction(
+            "a set-aside ability needs distinct cards to set aside", rule="set-aside/targets"
+        )
+    if duration is not None and duration < 1:
+        raise IllegalAction(
+            f"a duration is a number of turns, 1 or more, not {duration}",
+            rule="set-aside/paired-defines-benefit-or-duration",
+        )
+    for card in cards:
+        if not game.in_play(card):
+            obj = game.obj(card)
+            raise IllegalAction(
+                f"cannot set {obj.name} aside: it is in {game.zone_name(obj.zone)}, and the "
+                "targets of a set-aside ability must be in play",
+                rule="set-aside/default-targets-in-play",
+            )
+    enhancement = source if source is not None and is_enhancement(game.obj(source).cdef) else None
+    if enhancement is not None and enhancement in cards:
+        raise IllegalAction(
+            "a set-aside enhancement cannot set itself aside", rule="set-aside/targets"
+        )
+    if enhancement is not None and not in_battle:
+        _check_outside_battle(
+            game, enhancement, cards, played_on if played_on is not None else cards[0], by
+        )
+    areas = _areas(game, cards)
+    enh_area = _enhancement_area(game, enhancement, areas, area)
+
+    for card in cards:
+        game._move(card, areas[card], "top", None, "effect", by)
+    if enhancement is not None:
+        if in_battle:
+            fob = game.zone(None, FIELD_OF_BATTLE)
+            assert fob is not None
+            if game.obj(enhancement).zone != fob:
+                game._move(enhancement, fob, "top", "up", "effect", by, played=True)
+        else:
+            assert enh_area is not None
+            game._move(enhancement, enh_area, "top", "up", "effect", by)
+
+    rid = records.new_id(game)
+    handle = EffectHandle(SET_ASIDE, rid)
+    eid = None
+    if ongoing is not None:
+        eid = game.add_effect(
+            ongoing.card, "ongoing", mods=ongoing.mods, bound=False, label=label, data=handle
+        )
+    oids = tuple(game.obj(card).oid for card in cards)
+    rec = SetAsideRecord(
+        rid,
+        by,
+        cards,
+        oids,
+        duration,
+        game.turn,
+        enhancement=enhancement,
+        area=enh_area,
+        in_battle=in_battle and enhancement is not None,
+        eid=eid,
+    )
+    records.put(game, SET_ASIDE, rid, rec)
+    records.add_id(game, LIVE_SET_ASIDES, rid)
+    return MoveResult.MOVED, handle
+
+
+def _check_outside_battle(
+    game: Game, enhancement: int, cards: tuple[int, ...], played_on: int, by: str
+) -> None:
+    """set-aside/enhancement-outside-battle and .../enhancement-no-opponent-targets."""
+    enh = game.obj(enhancement)
+    rule = "set-aside/enhancement-outside-battle"
+    if game.turn_player != by or game.phase not in OUTSIDE_BATTLE_PHASES:
+        raise IllegalAction(
+            f"{enh.name} is a set-aside enhancement played outside battle, which {by} may do "
+            f"only in their own preparation or discard phase (it is {game.turn_player}'s "
+            f"{game.phase} phase)",
+            rule=rule,
+        )
+    char = game.obj(played_on)
+    if not is_character(char.cdef):
+        raise IllegalAction(
+            f"{enh.name} must be played on a character, and {char.name} is not one", rule=rule
+        )
+    if not brigades_match(enh.cdef, char.cdef):
+        raise IllegalAction(
+            f"{enh.name} must be played on a character of its brigade, and {char.name} is not",
+            rule=rule,
+        )
+    zone = game.zone_info(char.zone)
+    if zone.type != TERRITORY or zone.owner != by:
+        raise IllegalAction(
+            f"{enh.name} must be played on a character in {by}'s territory, "
+            f"and {char.name} is in {game.zone_name(char.zone)}",
+            rule=rule,
+        )
+    if is_territory_class(enh.cdef):
+        return
+    for card in cards:
+        controller = game.obj(card).controller
+        if controller is not None and controller != by:
+            raise IllegalAction(
+                f"{enh.name} is played outside battle, so it cannot target "
+                f"{game.obj(card).name}, which {controller} controls (unless it is a territory "
+                "class enhancement)",
+                rule="set-aside/enhancement-no-opponent-targets",
+            )
+
+
+def _areas(game: Game, cards: tuple[int, ...]) -> dict[int, int]:
+    """The set-aside area of each target: its permanent controller's
+    (set-aside/area-permanent-controller, set-aside/area-controller)."""
+    out = {}
+    for card in cards:
+        zid = game.zone(permanent_controller(game, card), SET_ASIDE_ZONE)
+        if zid is None:
+            raise IllegalAction(
+                f"{permanent_controller(game, card)} has no set-aside area",
+                rule="set-aside/area-permanent-controller",
+            )
+        out[card] = zid
+    return out
+
+
+def _enhancement_area(
+    game: Game, enhancement: int | None, areas: dict[int, int], chosen: int | None
+) -> int | None:
+    """set-aside/enhancement-area-choice: the player who played it chooses among
+    the areas its targets go to."""
+    options = list(dict.fromkeys(areas.values()))
+    if enhancement is None:
+        if chosen is not None:
+            raise IllegalAction(
+                "area: chooses where a set-aside enhancement goes, and there is none",
+                rule="set-aside/enhancement-area-choice",
+            )
+        return None
+    if chosen is not None:
+        if chosen not in options:
+            names = ", ".join(game.zone_name(z) for z in options)
+            raise IllegalAction(
+                f"the enhancement joins its cards: area is one of {names}",
+                rule="set-aside/enhancement-area-choice",
+            )
+        return chosen
+    if len(options) > 1:
+        raise NeedsChoice(
+            "area",
+            [game.zone_name(z) for z in options],
+            what="the set-aside area the enhancement joins",
+            rule="set-aside/enhancement-area-choice",
+        )
+    return options[0]
+
+
+# ----------------------------------------------------------------------
+# Returning
+# ----------------------------------------------------------------------
+
+
+def return_cards(game: Game, cards: Sequence[int], *, by: str, cause: str = "own") -> MoveResult:
+    """Return set-aside cards to the territory of their permanent controller
+    (set-aside/return-to-territory).
+
+    With ``cause="own"`` it is the controller's own choice, allowed only in their
+    own preparation phase and only when no duration was given
+    (set-aside/own-return-preparation, set-aside/duration-remain). With
+    ``cause="effect"`` an effect returns them; one returned before its duration
+    takes every card set aside with it (set-aside/premature-group-return).
+    """
+    with game.atomic():
+        return _return_cards(game, tuple(cards), by, cause)
+
+
+def _return_cards(game: Game, cards: tuple[int, ...], by: str, cause: str) -> MoveResult:
+    game.check_player(by)
+    for card in cards:
+        if not is_set_aside(game, card):
+            obj = game.obj(card)
+            raise IllegalAction(
+                f"{obj.name} is not set aside (it is in {game.zone_name(obj.zone)})",
+                rule="set-aside/definition",
+            )
+    group = list(cards)
+    if cause == "effect":
+        for card in cards:
+            rec = record_of(game, card)
+            if rec is not None and rec.duration is not None and not rec.due:
+                group.extend(c for c in still_set_aside(game, rec) if c not in group)
+    else:
+        _check_own_return(game, cards, by)
+    for card in group:
+        return_one(game, card, by, "effect")
+    settle(game)
+    return MoveResult.MOVED
+
+
+def _check_own_return(game: Game, cards: tuple[int, ...], by: str) -> None:
+    for card in cards:
+        obj = game.obj(card)
+        controller = obj.controller or permanent_controller(game, card)
+        if controller != by:
+            raise IllegalAction(
+                f"only {controller}, who controls {obj.name}, may return it",
+                rule="set-aside/no-duration-controller-chooses",
+            )
+    for card in cards:
+        rec = record_of(game, card)
+        if rec is not None and rec.duration is not None:
+            raise IllegalAction(
+                f"{game.obj(card).name} was set aside with a duration of {rec.duration} "
+                "turn(s): it returns when the duration is reached, not by choice",
+                rule="set-aside/duration-remain",
+            )
+    if game.turn_player != by or game.phase != "preparation":
+        raise IllegalAction(
+            f"{by} may return set-aside cards only in their own preparation phase "
+            f"(it is {game.turn_player}'s {game.phase} phase)",
+            rule="set-aside/own-return-preparation",
+        )
+
+
+def return_one(game: Game, card: int, by: str | None, cause: str) -> MoveResult:
+    """Every return from a set-aside area goes to the territory of the card's
+    permanent controller (set-aside/return-to-territory)."""
+    keeper = permanent_controller(game, card)
+    return game._move(card, Dest(TERRITORY, keeper), "top", None, cause, by or keeper)
+
+
+def discard(game: Game, card: int, by: str | None, cause: str = "rule") -> MoveResult:
+    obj = game.obj(card)
+    return game._move(
+        card, Dest(DISCARD, "owner"), "top", None, cause, by or obj.owner or game.turn_player
+    )
+
+
+def finish(game: Game, rec: SetAsideRecord) -> SetAsideRecord:
+    """Mark a set-aside ability finished: it counts no more turns, and its
+    enhancement, if it waits in the set-aside area, is discarded."""
+    rec = rec._replace(done=True)
+    records.put(game, SET_ASIDE, rec.rid, rec)
+    records.drop_id(game, LIVE_SET_ASIDES, rec.rid)
+    enh = rec.enhancement
+    if enh is not None and game.exists(enh) and not rec.in_battle and is_set_aside(game, enh):
+        discard(game, enh, rec.by)
+    return rec
+
+
+def settle(game: Game) -> None:
+    """A set-aside ability with none of its cards left in a set-aside area is
+    over; its enhancement has nothing left to join and is discarded."""
+    for rec in live_records(game):
+        if not still_set_aside(game, rec):
+            finish(game, rec)
+
+
+# ----------------------------------------------------------------------
+# Durations
+# ----------------------------------------------------------------------
+
+
+def count_upkeep(game: Game) -> None:
+    """In the turn player's upkeep, count one turn for each of their set-aside
+    abilities with a duration, starting with the turn after they set the cards
+    aside (set-aside/duration-turn-based)."""
+    for rec in live_records(game):
+        if rec.duration is None or rec.by != game.turn_player or game.turn <= rec.start_turn:
+            continue
+        records.put(game, SET_ASIDE, rec.rid, rec._replace(counted=rec.counted + 1))
+
+
+def return_due(game: Game) -> None:
+    """At the start of the preparation phase, the cards whose duration was reached
+    return (set-aside/duration-returns, set-aside/duration-turn-based)."""
+    for rec in live_records(game):
+        if rec.due and rec.by == game.turn_player:
+            for card in still_set_aside(game, rec):
+                return_one(game, card, rec.by, "rule")
+            finish(game, rec)
+
+
+# ----------------------------------------------------------------------
+# Negating, dominants and the end of battle
+# ----------------------------------------------------------------------
+
+
+def negate_set_aside(game: Game, rec: SetAsideRecord, by: str) -> None:
+    """The set-aside ability is negated: its ongoing ability ends, the cards it
+    still holds return, and its enhancement is discarded and has no effect
+    (set-aside/dominant-discards, set-aside/dominant-enhancement-discarded).
+    Abilities gained while set aside cannot be negated after the return
+    (set-aside/no-negate-after-return)."""
+    if rec.negated:
+        return
+    held = still_set_aside(game, rec)
+    if not held:
+        raise IllegalAction(
+            "that set-aside ability cannot be negated after return: none of "
+            "its cards is still set aside",
+            rule="set-aside/no-negate-after-return",
+        )
+    if rec.eid is not None:
+        game.end_effect(rec.eid)
+    for card in held:
+        return_one(game, card, by, "effect")
+    enh = rec.enhancement
+    if enh is not None and game.exists(enh):
+        ztype = game.zone_info(game.obj(enh).zone).type
+        if ztype in (SET_ASIDE_ZONE, FIELD_OF_BATTLE):
+            discard(game, enh, by)
+    current: SetAsideRecord = records.get(game, SET_ASIDE, rec.rid)
+    finish(game, current._replace(negated=True, in_battle=False))
+
+
+def play_dominant(game: Game, card: int, target: int, *, by: str | None = None) -> MoveResult:
+    """Play a dominant from hand on a set-aside card: the card is discarded, its
+    set-aside ability is negated, a set-aside enhancement of that ability is
+    discarded, and the dominant goes to its owner's discard pile
+    (set-aside/dominant-discards, set-aside/dominant-enhancement-discarded)."""
+    with game.atomic():
+        dom = game.obj(card)
+        player = by or dom.owner or game.turn_player
+        if not is_dominant(dom.cdef):
+            raise IllegalAction(f"{dom.name} is not a dominant", rule="set-aside/dominant-discards")
+        info = game.zone_info(dom.zone)
+        if info.type != HAND or dom.host is not None:
+            raise IllegalAction(
+                f"a dominant is played from hand, and {dom.name} is in {game.zone_name(dom.zone)}",
+                rule="set-aside/dominant-discards",
+            )
+        if not is_set_aside(game, target):
+            obj = game.obj(target)
+            raise IllegalAction(
+                f"{obj.name} is not set aside (it is in {game.zone_name(obj.zone)})",
+                rule="set-aside/dominant-discards",
+            )
+        rec = record_of(game, target)
+        discard(game, target, player, "effect")
+        if rec is not None:
+            _negate_after_dominant(game, records.get(game, SET_ASIDE, rec.rid), player)
+        discard(game, card, player, "effect")
+    return MoveResult.MOVED
+
+
+def _negate_after_dominant(game: Game, rec: SetAsideRecord, by: str) -> None:
+    if still_set_aside(game, rec):
+        negate_set_aside(game, rec, by)
+        return
+    # The target was the last card it held: only the enhancement is left to go.
+    if rec.eid is not None:
+        game.end_effect(rec.eid)
+    enh = rec.enhancement
+    if enh is not None and game.exists(enh):
+        ztype = game.zone_info(game.obj(enh).zone).type
+        if ztype in (SET_ASIDE_ZONE, FIELD_OF_BATTLE):
+            discard(game, enh, by)
+    finish(game, rec._replace(negated=True, in_battle=False))
+
+
+def end_battle(game: Game) -> MoveResult:
+    """End the battle: set-aside enhancements played in it join their cards in
+    the set-aside area (set-aside/enhancement-in-battle-joins-at-end), the other
+    enhancements in the field of battle go to their owners' discard piles, and
+    characters stay where they are."""
+    with game.atomic():
+        fob = game.zone(None, FIELD_OF_BATTLE)
+        assert fob is not None
+        for rec in live_records(game):
+            if not rec.in_battle or rec.enhancement is None:
+                continue
+            enh = rec.enhancement
+            records.put(game, SET_ASIDE, rec.rid, rec._replace(in_battle=False))
+            if not game.exists(enh) or game.obj(enh).zone != fob:
+                continue
+            if still_set_aside(game, rec) and rec.area is not None:
+                game._move(enh, rec.area, "top", "up", "rule", rec.by)
+            else:
+                discard(game, enh, rec.by)
+        for card in _enhancements(game, game.contents(fob)):
+            discard(game, card, None)
+        settle(game)
+    return MoveResult.DONE
+
+
+def _enhancements(game: Game, cards: Iterable[int]) -> list[int]:
+    return [c for c in cards if is_enhancement(game.obj(c).cdef)]

@@ -1,0 +1,69 @@
+"""The phases of a Redemption turn: draw, upkeep, preparation, battle, discard.
+
+The phase is ``game.phase`` (the journaled ``phase`` variable). It only moves
+forward within a turn, through every phase in between, and each phase does
+what happens in it: the upkeep counts set-aside durations, and the start of
+the preparation phase returns the cards whose duration was reached
+(set-aside/duration-turn-based).
+
+>>> from cardzones import new_game
+>>> game = new_game("redemption")
+>>> advance_to(game, "preparation").value, game.phase
+('done', 'preparation')
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cardzones.errors import IllegalAction
+from cardzones.kernel.events import PHASE
+from cardzones.kernel.game import MoveResult
+from cardzones.kernel.state import VARS
+from cardzones.rulesets.redemption.set_aside import count_upkeep, return_due
+
+if TYPE_CHECKING:
+    from cardzones.kernel.game import Game
+
+PHASES = ("draw", "upkeep", "preparation", "battle", "discard")
+
+
+def advance_to(game: Game, phase: str) -> MoveResult:
+    """Move the turn forward to ``phase``, through the phases in between. Going
+    back is refused; naming the current phase changes nothing."""
+    if phase not in PHASES:
+        raise IllegalAction(f"there is no {phase!r} phase; the phases are {', '.join(PHASES)}")
+    here = _index(game)
+    there = PHASES.index(phase)
+    if there < here:
+        raise IllegalAction(
+            f"cannot go back to the {phase} phase: it is {game.turn_player}'s "
+            f"{PHASES[here]} phase, and a turn's phases only move forward "
+            f"({', '.join(PHASES)})"
+        )
+    with game.atomic():
+        for i in range(here + 1, there + 1):
+            enter(game, PHASES[i])
+    return MoveResult.DONE
+
+
+def finish_turn(game: Game) -> None:
+    """Run the phases the turn has not reached yet, so that no turn skips its
+    upkeep or its preparation phase. Part of ending the turn."""
+    for i in range(_index(game) + 1, len(PHASES)):
+        enter(game, PHASES[i])
+
+
+def enter(game: Game, phase: str) -> None:
+    """Begin a phase and do what happens at its start."""
+    game._put(VARS, "phase", phase)
+    game.log_event(PHASE, f"{game.turn_player}'s {phase} phase")
+    if phase == "upkeep":
+        count_upkeep(game)
+    elif phase == "preparation":
+        return_due(game)
+
+
+def _index(game: Game) -> int:
+    current = game.phase
+    return PHASES.index(current) if current in PHASES else 0

@@ -1,0 +1,53 @@
+"""The ten Redemption zone types as data.
+
+Only the deck is ordered. The deck, the hand and the reserve are private; a
+deck card may not be looked at even by its owner. Territory, Land of Bondage
+and the field of battle are "in play" (the place and set-aside texts: "Targets
+must be in play"). Every zone gives its cards a controller, since a card's
+controller decides where it is set aside and who may return it
+(set-aside/area-controller, set-aside/no-duration-controller-chooses).
+
+A card keeps its identity while it moves between zones in play, and becomes a
+new object when it enters a zone out of play: effects bound to it (``modify``)
+end when it leaves play, and abilities gained while set aside stay with it on
+its return (set-aside/no-negate-after-return).
+"""
+
+from __future__ import annotations
+
+from cardzones.kernel.zones import ZoneSpec
+
+
+def _in_play(ztype: str, **kw: bool) -> ZoneSpec:
+    return ZoneSpec(ztype, public=True, in_play=True, resets=False, controlled=True, **kw)
+
+
+def _out_of_play(ztype: str, *, public: bool = True, **kw: bool) -> ZoneSpec:
+    return ZoneSpec(ztype, public=public, resets=True, controlled=True, **kw)
+
+
+#: Every Redemption zone type, in the order SCENARIOS.md lists them.
+ZONE_SPECS: dict[str, ZoneSpec] = {
+    spec.type: spec
+    for spec in (
+        _out_of_play("deck", public=False, ordered=True, owner_may_look=False),
+        _out_of_play("hand", public=False),
+        _out_of_play("discard"),
+        _in_play("territory"),
+        _in_play("land_of_bondage"),
+        _out_of_play("land_of_redemption"),
+        _out_of_play("set_aside"),
+        _out_of_play("reserve", public=False),
+        _out_of_play("banish"),
+        _in_play("field_of_battle", shared=True),
+    )
+}
+
+#: Zone type names used by the rules code.
+DECK = "deck"
+HAND = "hand"
+DISCARD = "discard"
+TERRITORY = "territory"
+LAND_OF_BONDAGE = "land_of_bondage"
+SET_ASIDE = "set_aside"
+FIELD_OF_BATTLE = "field_of_battle"
