@@ -74,13 +74,26 @@ class Game(State):
     shown to a player must go through :func:`cardzones.kernel.views.view`.
     """
 
-    __slots__ = ("_handles", "_shown", "_zone_names", "players", "ruleset", "seed")
+    __slots__ = (
+        "_handles",
+        "_plain_resets",
+        "_plain_shown",
+        "_shown",
+        "_zone_names",
+        "players",
+        "ruleset",
+        "seed",
+    )
 
     def __init__(self, ruleset: Ruleset, players: Sequence[str] = ("alice", "bob"), seed: int = 0):
         super().__init__()
         if len(players) < 1 or len(set(players)) != len(players):
             raise IllegalAction(f"players must be distinct names, got {list(players)}")
         self.ruleset = ruleset
+        # Hooks the rule set keeps as the base class has them only repeat what the
+        # zone data says; the move pipeline reads the data instead of calling them.
+        self._plain_resets = _keeps(ruleset, "resets_on_enter")
+        self._plain_shown = _keeps(ruleset, "moved_public")
         self.players = tuple(players)
         self.seed = seed
         self._handles: dict[int, str] = {}
@@ -131,6 +144,8 @@ class Game(State):
         other.players = self.players
         other.seed = self.seed
         other._handles = self._handles  # a pure cache of (secret, oid) -> handle
+        other._plain_resets = self._plain_resets
+        other._plain_shown = self._plain_shown
         other._shown = self._shown  # a pure cache keyed by the immutable record
         other._zone_names = self._zone_names  # the same
         return other
@@ -738,8 +753,16 @@ class Game(State):
         """Stage 5, when the zone does not exist or cannot contain the object
         (3.0.11): a rule clears it instead; an effect fails and changes nothing."""
         if cause == "rule":
-            self._clear(obj, by)
-            return MoveResult.CLEARED
+            cleared = self._clear(obj, by)
+            return MoveResult.FAILED if cleared is MoveResult.FAILED else MoveResult.CLEARED
+        if cause == "clear":
+            # The clear itself was replaced to where the object cannot go: its
+            # replacements have applied once (3.0.8a), so it goes to the graveyard.
+            graveyard = self.zone(obj.owner, self.ruleset.clear_to)
+            if graveyard is not None and self.ruleset.admit(self, obj, graveyard, by).ok:
+                self._transfer(obj, graveyard, "top", self._zinfo[graveyard].spec.public,
+                               "rule", by, (), False)
+                return MoveResult.MOVED
         return MoveResult.FAILED
 
     def _transfer(
@@ -760,11 +783,14 @@ class Game(State):
         lki = self._snapshot(obj)  # 1.2.3, 3.0.7a
         self._detach(obj)  # 3.0.7: leaving and entering are one step
         ruleset = self.ruleset
-        reset = ruleset.resets_on_enter(self, obj, zid) or (obj.public and not public)
+        zinfo = self._zinfo
+        reset = (
+            zinfo[zid].spec.resets if self._plain_resets
+            else ruleset.resets_on_enter(self, obj, zid)
+        ) or (obj.public and not public)
         origin: Origin | None
         if reset:
             oid = self._next("next_oid")
-            zinfo = self._zinfo
             origin = _new_record(Origin, (zinfo[src].spec.type, zinfo[zid].spec.type,
                                           self._vars["turn"], cause, by))
         else:
@@ -779,7 +805,7 @@ class Game(State):
         self._insert(zid, card, position)
         if reset and card in self._fx_by_card:
             self._end_bound_effects(card, obj.oid)  # 3.0.9
-        shown = self.ruleset.moved_public(self, obj, public)
+        shown = public if self._plain_shown else ruleset.moved_public(self, obj, public)
         event = self._log(MOVED, card, shown, lki, src, zid, oid, by, cause)
         if card in self._kids:
             self.ruleset.move_children(self, obj, new, reset)  # 3.0.14c
@@ -917,7 +943,8 @@ class Game(State):
         graveyard = self.zone(obj.owner, self.ruleset.clear_to)
         if graveyard == obj.zone and obj.rel == TOP:
             return MoveResult.NO_MOVE
-        return self._move(obj.card, Dest(self.ruleset.clear_to, "owner"), "top", None, "rule",
+        # The clear is the rule move of 3.0.11 itself: it is never cleared again.
+        return self._move(obj.card, Dest(self.ruleset.clear_to, "owner"), "top", None, "clear",
                           by or obj.owner or self.turn_player)
 
     def clear(self, card: int, by: str | None = None) -> MoveResult:
@@ -1106,6 +1133,11 @@ class Game(State):
     def __repr__(self) -> str:
         return (f"<Game {self.ruleset.name} turn {self.turn} ({self.turn_player}) "
                 f"{len(self._objs)} objects>")
+
+
+def _keeps(ruleset: Ruleset, hook: str) -> bool:
+    """Whether the rule set keeps the base class's version of a hook."""
+    return getattr(type(ruleset), hook) is getattr(Ruleset, hook)
 
 
 # Enum members looked up once: the move pipeline returns one on every call.

@@ -17,6 +17,7 @@ one ``dict.copy`` per map, and undoing a step costs one write per change.
 
 from __future__ import annotations
 
+from itertools import islice
 from typing import Any, NamedTuple
 
 from cardzones.errors import IllegalAction
@@ -27,6 +28,43 @@ OBJS, CONTENTS, ZONES, ZINFO, KIDS, EFFECTS, FX_BY_CARD, VARS, RULES = range(9)
 _MISSING: Any = object()
 
 Journal = tuple[int, Any, Any, "Journal"] | None
+
+
+class _Removed:
+    """A journal entry's old value for a key that was removed: the value, and
+    how many keys came after it in its map."""
+
+    __slots__ = ("after", "value")
+
+    def __init__(self, value: Any, after: int) -> None:
+        self.value = value
+        self.after = after
+
+    def restore(self, d: dict[Any, Any], key: Any) -> None:
+        """Put the key back in its place. The map is as it was just after the
+        removal, so the keys that followed it are its last ``after`` keys."""
+        after = self.after
+        if not after:
+            d[key] = self.value
+        elif after <= _SHORT_TAIL:
+            # Removed keys are most often recent ones: take the few keys after
+            # it out, put it back, and put them after it again.
+            tail = list(islice(reversed(d), after))
+            tail.reverse()
+            moved = [(k, d.pop(k)) for k in tail]
+            d[key] = self.value
+            d.update(moved)
+        else:
+            # Build the map again. This also drops the holes that removals leave
+            # in a dict, which would otherwise make ``dict.copy`` take its slow path.
+            items = list(d.items())
+            items.insert(len(items) - after, (key, self.value))
+            d.clear()  # the same dict: the game's tuple of maps refers to it
+            d.update(items)
+
+
+#: Up to how many following keys :meth:`_Removed.restore` moves, not rebuilds.
+_SHORT_TAIL = 32
 
 
 class Checkpoint(NamedTuple):
@@ -102,7 +140,14 @@ class State:
     def _pop(self, m: int, key: Any) -> None:
         d = self._maps[m]
         if key in d:
-            self._journal = (m, key, d.pop(key), self._journal)
+            # Undo puts the key back where it was: the order of a map shows when
+            # it is iterated (``Game.cards()``, a saved game), so it is state too.
+            after = 0
+            for k in reversed(d):
+                if k == key:
+                    break
+                after += 1
+            self._journal = (m, key, _Removed(d.pop(key), after), self._journal)
 
     def _next(self, counter: str) -> int:
         """Take the next value of a journaled counter."""
@@ -120,20 +165,30 @@ class State:
 
     def rollback(self, checkpoint: Checkpoint) -> None:
         """Restore the exact state of ``checkpoint``, which must be an earlier
-        point of this game (or of the game it was copied from)."""
+        point of this game (or of the game it was copied from). Any other
+        checkpoint is refused, and the state is unchanged."""
         target = checkpoint.journal
         j = self._journal
-        maps = self._maps
         while j is not target:
             if j is None:
                 raise IllegalAction("that checkpoint is not in this game's history")
-            m, key, old, j = j
+            j = j[3]
+        self._rollback(target, checkpoint.marks)
+
+    def _rollback(self, target: Journal, marks: Any) -> None:
+        """:meth:`rollback` to a point known to be in this game's history."""
+        j = self._journal
+        maps = self._maps
+        while j is not target:
+            m, key, old, j = j  # type: ignore[misc]
             if old is _MISSING:
                 del maps[m][key]
+            elif old.__class__ is _Removed:
+                old.restore(maps[m], key)
             else:
                 maps[m][key] = old
         self._journal = target
-        self._marks = checkpoint.marks
+        self._marks = marks
 
     def _begin(self) -> Journal:
         return self._journal
@@ -144,7 +199,7 @@ class State:
             self._marks = (head, self._marks)
 
     def _abort(self, head: Journal) -> None:
-        self.rollback(Checkpoint(head, self._marks))
+        self._rollback(head, self._marks)
 
     def can_undo(self) -> bool:
         return self._marks is not None
@@ -164,7 +219,7 @@ class State:
         if self._marks is None:
             raise IllegalAction("nothing to undo")
         head, marks = self._marks
-        self.rollback(Checkpoint(head, marks))
+        self._rollback(head, marks)
 
     def _copy_into(self, other: State) -> None:
         other._objs = self._objs.copy()
