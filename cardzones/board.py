@@ -59,7 +59,7 @@ def board(view: dict[str, Any], title: str | None = None) -> RenderableType:
         table.add_row(zone["zone"], str(zone["count"]), _zone_lines(zone))
     phase = f", {view['phase']} phase" if view.get("phase") else ""
     viewer = view.get("viewer")
-    who = "everything (author)" if viewer == "*" else (viewer or "spectator")
+    who = "everything (author)" if view.get("omniscient") else (viewer or "spectator")
     heading = title or f"{view['ruleset']}: turn {view['turn']} ({view['turn_player']}{phase})"
     return Panel(table, title=heading, subtitle=f"as seen by {who}")
 
@@ -87,6 +87,10 @@ def log_table(log: list[dict[str, Any]], limit: int | None = None) -> Renderable
     return Panel(table, title="event log")
 
 
-def render(view: dict[str, Any], log: list[dict[str, Any]], title: str | None = None,
-           limit: int | None = None) -> RenderableType:
+def render(
+    view: dict[str, Any],
+    log: list[dict[str, Any]],
+    title: str | None = None,
+    limit: int | None = None,
+) -> RenderableType:
     return Group(board(view, title), log_table(log, limit))

@@ -13,6 +13,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from cardzones.errors import CardzonesError
 from cardzones.scenario.runner import INVALID, PASS, Outcome, exit_code, find_scenarios, run_file
@@ -26,18 +27,22 @@ console = Console(highlight=False)
 errors = Console(stderr=True, highlight=False)
 
 
+def _where(outcome: Outcome) -> str:
+    # File names and messages are the user's text, never Rich markup.
+    where = f"{outcome.file}:{outcome.line}" if outcome.line is not None else outcome.file
+    return escape(where)
+
+
 def _report(outcome: Outcome, quiet: bool = False) -> None:
     if outcome.status == PASS:
         if not quiet:
-            console.print(f"[green]PASS[/green] {outcome.file} ({outcome.steps} steps)")
+            console.print(f"[green]PASS[/green] {escape(outcome.file)} ({outcome.steps} steps)")
         return
-    where = f"{outcome.file}:{outcome.line}" if outcome.line is not None else outcome.file
+    where, message = _where(outcome), escape(outcome.message)
     if outcome.status == INVALID:
-        errors.print(f"[red]INVALID[/red] {where}: {outcome.message}", soft_wrap=True)
+        errors.print(f"[red]INVALID[/red] {where}: {message}", soft_wrap=True)
     else:
-        errors.print(
-            f"[red]FAIL[/red] {where}: step {outcome.step}: {outcome.message}", soft_wrap=True
-        )
+        errors.print(f"[red]FAIL[/red] {where}: step {outcome.step}: {message}", soft_wrap=True)
 
 
 @app.command()
@@ -50,7 +55,7 @@ def check(
     outcomes = []
     for path in paths:
         if not path.exists():
-            errors.print(f"[red]INVALID[/red] {path}: no such file or folder")
+            errors.print(f"[red]INVALID[/red] {escape(str(path))}: no such file or folder")
             outcomes.append(Outcome(str(path), INVALID, message="no such file or folder"))
             continue
     files = list(find_scenarios(p for p in paths if p.exists()))
@@ -75,30 +80,48 @@ def run(
     """Run one scenario and show the final board and the event log.
 
     Without --as the board is the author's: every card, hidden ones included.
-    With --as PLAYER it is exactly what that player may know.
+    With --as PLAYER it is exactly what that player may know, and nothing else
+    is printed: a failure is reported by its place only, since its message may
+    name cards that player may not see.
     """
     from cardzones.board import render
-    from cardzones.kernel.views import OMNISCIENT, log_view, omniscient_log, view
+    from cardzones.kernel.views import log_view, omniscient_log, omniscient_view, view
 
     outcome = run_file(file)
     ctx = outcome.context
     if ctx is None:
-        _report(outcome)
+        _report_as(outcome, as_player)
         raise typer.Exit(outcome.exit_code)
     game = ctx.game
     if as_player is not None and as_player not in game.players:
-        errors.print(f"[red]INVALID[/red] --as {as_player}: players are {', '.join(game.players)}")
+        errors.print(
+            f"[red]INVALID[/red] --as {as_player}: players are {', '.join(game.players)}",
+            soft_wrap=True,
+        )
         raise typer.Exit(2)
     if as_player is None:
-        board, log = view(game, OMNISCIENT), omniscient_log(game)
+        board, log = omniscient_view(game), omniscient_log(game)
     else:
         board, log = view(game, as_player), log_view(game, as_player)
     if as_json:
         print(json.dumps({"view": board, "log": log}, indent=2))
     else:
         console.print(render(board, log, title=outcome.name or str(file)))
-    _report(outcome, quiet=as_json)
+    _report_as(outcome, as_player, quiet=as_json)
     raise typer.Exit(outcome.exit_code)
+
+
+def _report_as(outcome: Outcome, player: str | None, quiet: bool = False) -> None:
+    """The outcome for the author (``player`` None), or redacted for a player."""
+    if player is None or outcome.status == PASS:
+        _report(outcome, quiet)
+        return
+    where = _where(outcome)
+    step = f": step {outcome.step}" if outcome.step is not None else ""
+    label = "INVALID" if outcome.status == INVALID else "FAIL"
+    errors.print(
+        f"[red]{label}[/red] {where}{step} (run without --as for the details)", soft_wrap=True
+    )
 
 
 def _examples() -> list[Path]:
@@ -110,7 +133,7 @@ def _examples() -> list[Path]:
 def demo() -> None:
     """Run the bundled example scenarios and show their boards."""
     from cardzones.board import render
-    from cardzones.kernel.views import OMNISCIENT, log_view, omniscient_log, view
+    from cardzones.kernel.views import log_view, omniscient_log, omniscient_view, view
 
     outcomes = []
     for file in _examples():
@@ -122,7 +145,7 @@ def demo() -> None:
             game = ctx.game
             console.print(
                 render(
-                    view(game, OMNISCIENT),
+                    omniscient_view(game),
                     omniscient_log(game),
                     title=f"{game.ruleset.name}: the author's board",
                     limit=12,

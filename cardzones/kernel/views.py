@@ -2,10 +2,10 @@
 
 A view shows one player (or a spectator, ``None``) every zone. Each object is
 shown with its properties when that player may look at it (3.0.3a), or as
-``{"hidden": true}`` with nothing else: no name, no id, no position that an
-unordered zone would not show anyway. The target property is
+``{"hidden": true}`` with nothing else: no name, no id, and no place in an
+unordered zone beyond what every viewer sees. The target property is
 non-interference: two games that differ only in what a player may not see give
-that player identical views and identical logs.
+that player identical views and identical logs (tests/test_noninterference.py).
 
 >>> from cardzones import new_game
 >>> game = new_game("fab", ["alice", "bob"])
@@ -13,28 +13,166 @@ that player identical views and identical logs.
 >>> zone = next(z for z in view(game, "bob")["zones"] if z["zone"] == "alice.hand")
 >>> zone["objects"]
 [{'hidden': True}]
+>>> next(z for z in view(game, "alice")["zones"] if z["zone"] == "alice.hand")["count"]
+1
+
+Only :func:`omniscient_view` and :func:`omniscient_log` show hidden cards. They
+are for a scenario's author and are secret-bearing, like the game itself.
 """
 
 from __future__ import annotations
 
 import hashlib
-from typing import Any
+import json
+from typing import TYPE_CHECKING, Any, NamedTuple
 
+from cardzones.kernel.cards import CardDef
 from cardzones.kernel.events import CEASED, CREATED, FLIPPED, MOVED, SHUFFLED, Event, iter_log
 from cardzones.kernel.objects import PLACED, Obj
+
+if TYPE_CHECKING:
+    from cardzones.kernel.game import Game
 
 HIDDEN: dict[str, Any] = {"hidden": True}
 
 
-def object_handle(seed: int, oid: int) -> str:
-    """A keyed hash of an object id: stable for one object, unrelated across
-    resets, and telling nothing about the order objects were made in."""
+def object_handle(seed: int, oid: int, context: str = "") -> str:
+    """A keyed hash of an object id (and of a context, when given): stable for
+    one object, unrelated across resets, and telling nothing about the order
+    objects were made in.
+
+    The key comes from the game's seed, which is therefore secret-bearing: who
+    knows the seed can predict shuffles and reverse handles alike.
+
+    >>> object_handle(7, 1) == object_handle(7, 1), object_handle(7, 1) == object_handle(7, 2)
+    (True, False)
+    """
     key = hashlib.blake2b(f"cardzones:{seed}".encode(), digest_size=16).digest()
-    digest = hashlib.blake2b(oid.to_bytes(8, "little"), key=key, digest_size=6).hexdigest()
+    data = oid.to_bytes(8, "little") + context.encode()
+    digest = hashlib.blake2b(data, key=key, digest_size=6).hexdigest()
     return f"o{digest}"
 
 
-def _props(game: Any, card: int, obj: Obj) -> dict[str, Any]:
+# ----------------------------------------------------------------------
+# Handles as a viewer is shown them
+# ----------------------------------------------------------------------
+#
+# A handle must link nothing the viewer did not watch. Its owner sees a private
+# object wherever they may look at it, and a deck, where they may not, makes it
+# a new object; so for them the object's own handle (Game.handle) is safe. But
+# an object can become hidden to others and visible again while staying the
+# same object: a private card of bob's leaves alice's zone for the permanent
+# zone and comes back; a card bob played is taken back by an undo and played
+# again. So everyone else is shown a handle made from the event where their
+# sight of the object began, which they saw, and not from the object id:
+# - a public object: the newest event at which it was private before (it was
+#   turned face up, moved face up, or created) or became a new object (3.0.9),
+#   or its id if it has been the same public object since the setup;
+# - a private object seen only because it is in a zone the viewer owns
+#   (3.0.3a): the newest event about it, which brought it there.
+
+
+class _Summary(NamedTuple):
+    """What handles need from a log: per card, the newest event about it, and
+    the newest event at which it was created, was private before, or became a
+    new object."""
+
+    last: dict[int, str]
+    began: dict[int, str]
+
+
+def _describe(event: Event) -> str:
+    # Unique within one log, and a function of what every viewer saw happen.
+    return f"{event.seq}:{event.kind}:{event.src}:{event.dst}"
+
+
+def _add(summary: _Summary, event: Event) -> None:
+    card = event.card
+    if card is None:
+        return
+    text = _describe(event)
+    summary.last[card] = text
+    lki = event.lki
+    if event.kind == CREATED or (
+        lki is not None
+        and (not lki.obj.public or (event.new_oid is not None and event.new_oid != lki.obj.oid))
+    ):
+        summary.began[card] = text
+
+
+#: Summaries of recent logs, by the identity of the log's newest node. A log
+#: is a persistent list shared by copies and restored by undo, and a summary is
+#: a function of the log alone, so any game with that log may use it.
+_SUMMARIES: dict[int, tuple[Any, _Summary]] = {}
+_SUMMARY_LIMIT = 64
+_SUMMARY_REACH = 256
+
+
+def _summary(game: Game) -> _Summary:
+    log = game._vars["log"]
+    hit = _SUMMARIES.get(id(log))
+    if hit is not None and hit[0] is log:
+        return hit[1]
+    newer: list[Event] = []
+    node = log
+    base: _Summary | None = None
+    while len(newer) <= _SUMMARY_REACH:
+        known = _SUMMARIES.get(id(node))
+        if known is not None and known[0] is node:
+            base = known[1]
+            break
+        if node is None:
+            break
+        newer.append(node[0])
+        node = node[1]
+    if base is None and node is not None:
+        newer = list(iter_log(log))[::-1]  # too far back: summarise it all
+        base = None
+    summary = _Summary({}, {}) if base is None else _Summary(dict(base.last), dict(base.began))
+    for event in reversed(newer):
+        _add(summary, event)
+    if len(_SUMMARIES) >= _SUMMARY_LIMIT:
+        _SUMMARIES.pop(next(iter(_SUMMARIES)))
+    _SUMMARIES[id(log)] = (log, summary)
+    return summary
+
+
+def _handle_for(game: Game, player: str | None, card: int, obj: Obj) -> str | None:
+    """The handle ``player`` is shown for the object, when it is not the
+    object's own handle (:meth:`Game.handle`); None when it is."""
+    if obj.public:
+        began = _summary(game).began.get(card)
+        return None if began is None else object_handle(game.seed, 0, "public:" + began)
+    if player is not None and player == obj.owner:
+        return None
+    last = _summary(game).last.get(card)
+    context = "zone:" + (last if last is not None else f"setup:{obj.oid}")
+    return object_handle(game.seed, 0, context)
+
+
+def _props(game: Game, card: int, obj: Obj) -> dict[str, Any]:
+    """The properties of an object its viewer may look at, as a new dict.
+
+    Without effects on the card they depend on the immutable record alone, so
+    they are built once per record and copied; the zone names an equipped
+    object shows can change, so they are always looked up again.
+    """
+    if card in game._fx_by_card:
+        return _fresh_props(game, card, obj)
+    cached = game._shown.get(card)
+    if cached is None or cached[0] is not obj:
+        props = _fresh_props(game, card, obj._replace(equipped=()))
+        lists = tuple(k for k, v in props.items() if v.__class__ is list)
+        cached = game._shown[card] = (obj, props, lists)
+    out = cached[1].copy()
+    for key in cached[2]:
+        out[key] = out[key].copy()  # the caller may change its view freely
+    if obj.equipped:
+        out["equipped_to"] = [game.zone_name(z) for z in obj.equipped]
+    return out
+
+
+def _fresh_props(game: Game, card: int, obj: Obj) -> dict[str, Any]:
     out: dict[str, Any] = {"id": game.handle(card)}
     out.update(obj.cdef.to_json())
     for name in obj.cdef.stats:
@@ -56,22 +194,25 @@ def _props(game: Any, card: int, obj: Obj) -> dict[str, Any]:
     return out
 
 
-#: The viewer that may look at everything: the scenario's author. Secret-bearing.
-OMNISCIENT = "*"
-
-
-def _show(game: Any, player: str | None, card: int, ordered: bool) -> dict[str, Any]:
+def _show(game: Game, player: str | None, card: int, omniscient: bool) -> dict[str, Any]:
     obj: Obj = game._objs[card]
-    if player == OMNISCIENT:
+    if omniscient:
         shown = _props(game, card, obj)
-    elif not game.may_look(player, card):
-        shown = dict(HIDDEN)
+    elif game.may_look(player, card):
+        shown = _props(game, card, obj)
+        handle = _handle_for(game, player, card, obj)
+        if handle is not None:
+            shown["id"] = handle
     else:
-        shown = _props(game, card, obj)
+        # Nothing of the object, not even a handle: a handle would let the
+        # viewer follow a hidden card through moves and shuffles.
+        shown = dict(HIDDEN)
     kids = game._kids.get(card)
     if kids:
-        under = [_show(game, player, k, True) for k in kids if game._objs[k].rel != PLACED]
-        placed = [_show(game, player, k, True) for k in kids if game._objs[k].rel == PLACED]
+        # A pile under or on a card lies in the order it was built, which every
+        # player watched (each arrival is a public event), so it is kept.
+        under = [_show(game, player, k, omniscient) for k in kids if game._objs[k].rel != PLACED]
+        placed = [_show(game, player, k, omniscient) for k in kids if game._objs[k].rel == PLACED]
         if under:
             shown["under"] = under
         if placed:
@@ -79,16 +220,45 @@ def _show(game: Any, player: str | None, card: int, ordered: bool) -> dict[str, 
     return shown
 
 
+def name_for(game: Game, player: str | None, card: int) -> str:
+    """How a message to ``player`` (None: anyone) names a card: by its name when
+    they may look at it, and otherwise only as a private card, so that a
+    refusal never reveals what it refused.
+
+    >>> from cardzones import new_game
+    >>> game = new_game("fab", ["alice", "bob"])
+    >>> card = game.new_card(game.card_def("Snatch"), game.zone("alice", "hand"))
+    >>> name_for(game, "alice", card), name_for(game, "bob", card)
+    ('Snatch', 'a private card')
+    """
+    if game.exists(card) and game.may_look(player, card):
+        return game.obj(card).name
+    return "a private card"
+
+
+def _canonical(entry: dict[str, Any]) -> str:
+    return json.dumps(entry, sort_keys=True, separators=(",", ":"))
+
+
 def _sort_key(entry: dict[str, Any]) -> tuple[int, str]:
     # In an unordered zone the stored order is how cards arrived, which a
-    # player who cannot see them must not learn: show a canonical order.
-    return (1, "") if entry.get("hidden") else (0, str(entry.get("id")))
+    # player who cannot see them must not learn: show a canonical order. Hidden
+    # entries differ only in what is visible about them (their piles), so they
+    # are ordered by that, never by where they are stored.
+    if entry.get("hidden"):
+        # A bare hidden entry (the common case) always has the same canonical form.
+        return _HIDDEN_KEY if len(entry) == 1 else (1, _canonical(entry))
+    return (0, str(entry.get("id")))
 
 
-def zone_view(game: Any, player: str | None, zid: int) -> dict[str, Any]:
+_HIDDEN_KEY = (1, _canonical(HIDDEN))
+
+
+def zone_view(game: Game, player: str | None, zid: int, omniscient: bool = False) -> dict[str, Any]:
+    """One zone as ``player`` may know it."""
     info = game._zinfo[zid]
     spec = info.spec
-    objects = [_show(game, player, c, spec.ordered) for c in game._contents.get(zid, ())]
+    objects = [_show(game, player, c, omniscient) for c in game._contents.get(zid, ())]
     if not spec.ordered:
         objects.sort(key=_sort_key)
     out: dict[str, Any] = {
@@ -105,43 +275,87 @@ def zone_view(game: Any, player: str | None, zid: int) -> dict[str, Any]:
     return out
 
 
-def view(game: Any, player: str | None) -> dict[str, Any]:
-    """What ``player`` (None: a spectator) may know of the game, JSON-ready.
-
-    ``OMNISCIENT`` shows everything, for a scenario's author; it is secret-bearing.
-    """
-    if player is not None and player != OMNISCIENT:
-        game.check_player(player)
-    return {
+def _board(game: Game, player: str | None, omniscient: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {
         "ruleset": game.ruleset.name,
         "viewer": player,
         "players": list(game.players),
         "turn": game.turn,
         "turn_player": game.turn_player,
         "phase": game.phase,
-        "zones": [zone_view(game, player, z) for z in game.all_zones()],
+        "zones": [zone_view(game, player, z, omniscient) for z in game.all_zones()],
     }
+    if omniscient:
+        out["omniscient"] = True
+    return out
 
 
-def _zone_label(game: Any, zid: int | None) -> str | None:
+def view(game: Game, player: str | None) -> dict[str, Any]:
+    """What ``player`` (None: a spectator) may know of the game now, JSON-ready.
+
+    Every name is a player: no player name, ``"*"`` included, means "everything".
+    """
+    if player is not None:
+        game.check_player(player)
+    return _board(game, player, False)
+
+
+def omniscient_view(game: Game) -> dict[str, Any]:
+    """Every card, hidden ones included, for a scenario's author. Secret-bearing."""
+    return _board(game, None, True)
+
+
+# ----------------------------------------------------------------------
+# The log
+# ----------------------------------------------------------------------
+
+#: The physical card -> (owner, printed card), which never change in a game.
+Identities = dict[int, tuple[str | None, CardDef]]
+
+
+def _identities(game: Game) -> Identities:
+    """Owner and printed card of every card the log names, including cards that
+    no longer exist (their last known information is in the log)."""
+    out: Identities = {}
+    for event in iter_log(game._vars["log"]):
+        if event.lki is not None and event.card is not None:
+            out.setdefault(event.card, (event.lki.obj.owner, event.lki.obj.cdef))
+    for card, obj in game._objs.items():
+        out.setdefault(card, (obj.owner, obj.cdef))
+    return out
+
+
+def _zone_label(game: Game, zid: int | None) -> str | None:
     return None if zid is None else game.zone_name(zid)
 
 
-def event_view(game: Any, player: str | None, event: Event) -> dict[str, Any]:
+#: Events about one object, which show its zones and, when allowed, its card.
+_OBJECT_EVENTS = frozenset({MOVED, CEASED, FLIPPED, CREATED})
+
+
+def event_view(
+    game: Game, player: str | None, event: Event, identities: Identities | None = None
+) -> dict[str, Any]:
     """One log entry as ``player`` may know it.
 
-    A move shows the card only when the object was public as it moved (3.0.7a),
-    or when the player may look at it where it went (a player sees their own
-    draw). Otherwise it shows the zones and nothing about the card.
+    A move shows the card when the object was public as it moved (3.0.7a), or
+    when the player could look at the object it became, where it arrived (a
+    player sees their own draw). Otherwise it shows the zones and nothing about
+    the card. This is judged as the event happened, never from the state now:
+    a later flip or move must not reveal which hidden card an old event moved.
     """
     out: dict[str, Any] = {"seq": event.seq, "event": event.kind, "turn": event.turn}
-    if event.kind in (MOVED, CEASED, FLIPPED, CREATED):
+    if event.kind in _OBJECT_EVENTS:
         out["from"] = _zone_label(game, event.src)
         out["to"] = _zone_label(game, event.dst)
         if event.note:
             out["note"] = event.note
-        if _event_visible_to(game, player, event):
-            out["card"] = _event_card(game, event)
+        if identities is None:
+            identities = _identities(game)
+        if _event_visible_to(game, player, event, identities):
+            card = _event_card(game, event, identities)
+            if card is not None:
+                out["card"] = card
     elif event.kind == SHUFFLED:
         out["zone"] = _zone_label(game, event.src)
     else:
@@ -151,57 +365,62 @@ def event_view(game: Any, player: str | None, event: Event) -> dict[str, Any]:
     return out
 
 
-def _event_visible_to(game: Any, player: str | None, event: Event) -> bool:
-    if event.lki is None:
-        # A created object: visible when the player may look at the new object.
-        return event.card is not None and event.card in game._objs and _may_look_now(
-            game, player, event)
+def _event_visible_to(game: Game, player: str | None, event: Event, identities: Identities) -> bool:
     if event.public:
         return True
-    return _may_look_now(game, player, event)
-
-
-def _may_look_now(game: Any, player: str | None, event: Event) -> bool:
-    """Whether the player may look at the object this event produced, judged
-    from the state as it is now only if that object still exists unchanged."""
-    if player is None or event.card is None or event.dst is None:
+    if player is None or event.card is None:
         return False
-    obj: Obj | None = game._objs.get(event.card)
-    if obj is None or obj.oid != event.new_oid:
-        # The object moved on; judge by where it arrived and who owned it.
-        owner = event.lki.obj.owner if event.lki is not None else None
-        info = game._zinfo[event.dst]
-        return bool(info.spec.owner_may_look and not info.spec.public
-                    and (player == owner or player == info.owner))
-    return bool(game.may_look(player, event.card))
+    # 3.0.3a as it stood once the event was over: the object's owner, or the
+    # owner of the zone it went to (it ceased: the zone it left), unless a deck.
+    zid = event.dst if event.dst is not None else event.src
+    if zid is None:
+        return False
+    info = game._zinfo[zid]
+    if not info.spec.owner_may_look:
+        return False
+    if event.lki is not None:
+        owner = event.lki.obj.owner
+    else:
+        owner = identities.get(event.card, (None, None))[0]
+    return player == owner or player == info.owner
 
 
-def _event_card(game: Any, event: Event) -> dict[str, Any]:
+def _event_card(game: Game, event: Event, identities: Identities) -> dict[str, Any] | None:
     if event.lki is not None:
         obj = event.lki.obj
         out: dict[str, Any] = {"name": obj.cdef.name}
         for name in obj.cdef.stats:
             out[name] = game.stat(obj.card, name, snapshot=event.lki)
         return out
-    obj = game._objs[event.card]
-    return {"name": obj.cdef.name}
+    # A created object has no last known information: it is the card as printed.
+    known = identities.get(event.card) if event.card is not None else None
+    return None if known is None else {"name": known[1].name}
 
 
-def log_view(game: Any, player: str | None) -> list[dict[str, Any]]:
-    """The event log as ``player`` may know it, oldest first."""
-    return [event_view(game, player, e) for e in iter_log(game._vars["log"])]
+def log_view(game: Game, player: str | None) -> list[dict[str, Any]]:
+    """The event log as ``player`` (None: a spectator) may know it, oldest first.
+
+    An entry never changes once written (except that a zone is named as it is
+    numbered now), so a player's log only grows.
+    """
+    if player is not None:
+        game.check_player(player)
+    identities = _identities(game)
+    return [event_view(game, player, e, identities) for e in iter_log(game._vars["log"])]
 
 
-def omniscient_log(game: Any) -> list[dict[str, Any]]:
+def omniscient_log(game: Game) -> list[dict[str, Any]]:
     """The full log for a scenario's author: every card named. Secret-bearing."""
+    identities = _identities(game)
     out = []
     for event in iter_log(game._vars["log"]):
-        entry = event_view(game, None, event)
+        entry = event_view(game, None, event, identities)
         if event.card is not None and "card" not in entry:
+            known = identities.get(event.card)
             if event.lki is not None:
                 entry["card"] = {"name": event.lki.obj.cdef.name}
-            elif event.card in game._objs:
-                entry["card"] = {"name": game._objs[event.card].cdef.name}
+            elif known is not None:
+                entry["card"] = {"name": known[1].name}
             entry["private"] = True
         out.append(entry)
     return out

@@ -16,6 +16,16 @@ from cardzones.scenario.refs import CardRef, ZoneRef, parse_card, parse_zone
 PSEUDO_ZONES = {"fab": ("arena", "soul"), "redemption": ()}
 
 
+def line_of(node: Any, key: Any) -> int | None:
+    """The line of ``node[key]``, or of ``node`` itself."""
+    if isinstance(node, YMap) and isinstance(key, str):
+        return node.line_of(key)
+    if isinstance(node, YList) and isinstance(key, int):
+        return node.line_of(key)
+    line: int | None = getattr(node, "line", None)
+    return line
+
+
 class Context:
     """Everything a step may refer to."""
 
@@ -32,14 +42,7 @@ class Context:
     # -- errors --------------------------------------------------------
 
     def fail(self, node: Any, key: Any, message: str) -> ScenarioError:
-        line: int | None
-        if isinstance(node, YMap) and isinstance(key, str):
-            line = node.line_of(key)
-        elif isinstance(node, YList) and isinstance(key, int):
-            line = node.line_of(key)
-        else:
-            line = getattr(node, "line", None)
-        return ScenarioError(message, file=self.file, line=line)
+        return ScenarioError(message, file=self.file, line=line_of(node, key))
 
     def check_keys(self, node: Any, allowed: set[str] | frozenset[str], what: str) -> YMap:
         if node is None:
@@ -70,6 +73,8 @@ class Context:
     def card(self, node: Any, key: Any, value: Any = None) -> int:
         """The physical card a card reference names."""
         if value is None:
+            if isinstance(node, dict) and key not in node:
+                raise self.fail(node, None, f"a card reference is missing: give {key}:")
             value = node[key]
         ref = parse_card(value)
         if ref is None:
@@ -147,6 +152,8 @@ class Context:
 
     def zone_ref(self, node: Any, key: Any, value: Any = None, *, dest: bool = False) -> ZoneRef:
         if value is None:
+            if isinstance(node, dict) and key not in node:
+                raise self.fail(node, None, f"a zone reference is missing: give {key}:")
             value = node[key]
         ref = parse_zone(value)
         pseudo = PSEUDO_ZONES.get(self.ruleset, ())

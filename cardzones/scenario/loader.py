@@ -8,6 +8,7 @@ mapping, sequence and key so that errors can say ``file:line``.
 
 from __future__ import annotations
 
+import reprlib
 from pathlib import Path
 from typing import Any
 
@@ -38,8 +39,26 @@ class YList(list[Any]):
         return self.item_lines[index] if 0 <= index < len(self.item_lines) else self.line
 
 
+#: A bounded repr, for values that may be huge once their aliases are expanded.
+_SHORT = reprlib.Repr()
+_SHORT.repr_YList = _SHORT.repr_list  # type: ignore[attr-defined]
+_SHORT.repr_YMap = _SHORT.repr_dict  # type: ignore[attr-defined]
+
+
 class _Loader(yaml.SafeLoader):
     file = "<scenario>"
+
+
+def _construct_value(loader: _Loader, node: yaml.Node) -> Any:
+    """A value, with the line of its node when it cannot be read (a number with
+    too many digits, a bad timestamp or base64)."""
+    try:
+        return loader.construct_object(node, deep=True)
+    except ScenarioError:
+        raise
+    except (ValueError, TypeError, OverflowError) as exc:
+        raise ScenarioError(f"invalid YAML value: {exc}", file=loader.file,
+                            line=node.start_mark.line + 1) from None
 
 
 def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> YMap:
@@ -54,19 +73,20 @@ def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> YMap:
         if not isinstance(key, str):
             # YAML 1.1 reads a bare on/off/yes/no as a boolean.
             raise ScenarioError(
-                f"key {key!r} is not a string (quote it; YAML 1.1 reads on/off/yes/no as booleans)",
+                f"key {_SHORT.repr(key)} is not a string (quote it; YAML 1.1 reads "
+                "on/off/yes/no as booleans)",
                 file=loader.file,
                 line=line,
             )
         if key in out:
             raise ScenarioError(f"duplicate key {key!r}", file=loader.file, line=line)
-        out[key] = loader.construct_object(value_node, deep=True)
+        out[key] = _construct_value(loader, value_node)
         out.key_lines[key] = line
     return out
 
 
 def _construct_sequence(loader: _Loader, node: yaml.SequenceNode) -> YList:
-    out = YList(loader.construct_object(child, deep=True) for child in node.value)
+    out = YList(_construct_value(loader, child) for child in node.value)
     out.line = node.start_mark.line + 1
     out.file = loader.file
     out.item_lines = [child.start_mark.line + 1 for child in node.value]
@@ -77,17 +97,72 @@ _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _constru
 _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
 
 
+def _reader_problem(exc: yaml.reader.ReaderError) -> str:
+    char = exc.character
+    code = char if isinstance(char, int) else ord(char[:1] or "\0")
+    return f"unacceptable character U+{code:04X}: {exc.reason}"
+
+
+#: The most values a scenario may hold once its YAML aliases are expanded. An
+#: alias is a reference, so a few lines can name billions of values ("billion
+#: laughs"); every message that shows such a value would never finish.
+MAX_VALUES = 100_000
+
+
+def _check_size(doc: Any, file: str) -> None:
+    """Refuse a document that is too large once its aliases are expanded, or
+    that contains itself through an alias."""
+    sizes: dict[int, int] = {}
+    open_nodes: set[int] = set()
+
+    def size(node: Any) -> int:
+        if not isinstance(node, list | dict):
+            return 1
+        key = id(node)
+        if key in sizes:
+            return sizes[key]
+        line = getattr(node, "line", 1) or 1
+        if key in open_nodes:
+            raise ScenarioError("a YAML alias refers to a value that contains it", file=file,
+                                line=line)
+        open_nodes.add(key)
+        total = 1
+        for child in node.values() if isinstance(node, dict) else node:
+            total += size(child)
+            if total > MAX_VALUES:
+                raise ScenarioError(
+                    f"the file holds more than {MAX_VALUES} values once its YAML aliases "
+                    "are expanded", file=file, line=line)
+        open_nodes.discard(key)
+        sizes[key] = total
+        return total
+
+    size(doc)
+
+
 def load_text(text: str, file: str = "<scenario>") -> Any:
     """Parse YAML text; a syntax error becomes a :class:`ScenarioError` with its line."""
-    loader = _Loader(text)
+    try:
+        # The reader checks the characters as soon as it is made.
+        loader = _Loader(text)
+    except yaml.reader.ReaderError as exc:
+        line = text[: max(0, exc.position)].count("\n") + 1
+        raise ScenarioError(f"invalid YAML: {_reader_problem(exc)}", file=file,
+                            line=line) from None
     loader.file = file
     try:
-        return loader.get_single_data()
+        doc = loader.get_single_data()
+        _check_size(doc, file)
+        return doc
     except ScenarioError:
         raise
+    except yaml.reader.ReaderError as exc:
+        line = text[: max(0, exc.position)].count("\n") + 1
+        raise ScenarioError(f"invalid YAML: {_reader_problem(exc)}", file=file,
+                            line=line) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark is not None else None
+        line = mark.line + 1 if mark is not None else 1
         problem = exc.problem or exc.context or "invalid YAML"
         raise ScenarioError(f"invalid YAML: {problem}", file=file, line=line) from None
     except yaml.YAMLError as exc:

@@ -163,7 +163,14 @@ class Scenario:
                 body = YMap()
                 body.key_lines = {}
                 body.line = cards_node.line_of(card_name) if isinstance(cards_node, YMap) else 1
-            cards[card_name] = parse_card(card_name, body, ruleset, zone_types)
+            try:
+                cards[card_name] = parse_card(card_name, body, ruleset, zone_types)
+            except ScenarioError as exc:
+                if exc.line is not None:
+                    raise
+                # A value that is not a mapping has no line of its own: use the card's.
+                line = cards_node.line_of(card_name) if isinstance(cards_node, YMap) else 1
+                raise ScenarioError(exc.message, file=file, line=line) from None
         return cls(file, doc, name.strip(), ruleset, tuple(players), seed, rules, cards)
 
     # ------------------------------------------------------------------
@@ -314,11 +321,14 @@ class Scenario:
         """Run the scenario: set it up, then every step in order."""
         ctx = self.new_context()
         outcome = Outcome(self.file, PASS, self.name, rules=self.rules, context=ctx)
+        # The line of the part being run, for an error that has none of its own.
+        line: int = self.doc.line_of("setup") if "setup" in self.doc else self.doc.line or 1
         try:
             self.setup(ctx)
             table = action_table(self.ruleset)
             steps = self.doc["steps"]
             for number, step in enumerate(steps, 1):
+                line = steps.line_of(number - 1) or line
                 self._step(ctx, table, steps, number, step)
                 outcome.steps = number
         except _Failed as failure:
@@ -329,11 +339,11 @@ class Scenario:
         except ScenarioError as exc:
             outcome.status = INVALID
             outcome.message = exc.message
-            outcome.line = exc.line
+            outcome.line = exc.line if exc.line is not None else line
         except CardzonesError as exc:
             outcome.status = INVALID
             outcome.message = str(exc)
-            outcome.line = getattr(self.doc, "line", None)
+            outcome.line = line
         return outcome
 
     def _step(
@@ -475,7 +485,8 @@ def _guarded(file: str, load: Any) -> Outcome:
     try:
         scenario = load()
     except ScenarioError as exc:
-        return Outcome(file, INVALID, message=exc.message, line=exc.line)
+        return Outcome(file, INVALID, message=exc.message,
+                       line=exc.line if exc.line is not None else 1)
     except CardzonesError as exc:
         return Outcome(file, INVALID, message=str(exc), line=1)
     except Exception as exc:  # an engine bug must still not print a traceback

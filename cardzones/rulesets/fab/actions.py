@@ -193,6 +193,11 @@ def remove_zone(game: Game, owner: str, ztype: str, choose_zone: int | None) -> 
     if not zids:
         raise IllegalAction(f"{owner} has no {ztype} zone", rule="3.0.10b")
     if len(zids) == 1:
+        if ztype == game.ruleset.clear_to:
+            raise IllegalAction(
+                f"{owner}'s only {ztype} cannot cease to exist: cleared cards go there",
+                rule="3.0.12",
+            )
         victim = zids[0]
     else:
         empty = [z for z in zids if game.is_empty(z)]
@@ -214,7 +219,12 @@ def remove_zone(game: Game, owner: str, ztype: str, choose_zone: int | None) -> 
         else:
             victim = options[0]
     with game.atomic():
-        for card in game.contents(victim):
+        # A two-hander equipped to the zone without occupying it is cleared too:
+        # it could no longer be equipped to two weapon zones (8.2.2b).
+        for card in dict.fromkeys((*game.contents(victim), *game.equipped_in(victim))):
             game._clear(game.obj(card), owner)
+        if game.contents(victim) or game.equipped_in(victim):
+            raise IllegalAction(
+                f"the cards in {game.zone_name(victim)} cannot be cleared", rule="3.0.10b")
         game._drop_zone(victim)
     return MoveResult.DONE

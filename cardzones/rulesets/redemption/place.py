@@ -26,6 +26,7 @@ from cardzones.kernel.events import MOVED
 from cardzones.kernel.game import MoveResult
 from cardzones.kernel.objects import PLACED, UNDER, Obj, Origin
 from cardzones.kernel.state import OBJS, RULES
+from cardzones.kernel.views import name_for
 from cardzones.rulesets.redemption import records
 from cardzones.rulesets.redemption.cards import is_lost_soul, is_site
 from cardzones.rulesets.redemption.records import (
@@ -311,7 +312,8 @@ def _check_target(game: Game, card: int, source: int | None) -> None:
     if card == source and info.type == HAND and info.owner == obj.owner and obj.host is None:
         return  # the source may be placed from its owner's hand
     raise IllegalAction(
-        f"cannot place {obj.name}: it is in {game.zone_name(obj.zone)}, and the targets of a "
+        f"cannot place {name_for(game, None, card)}: it is in {game.zone_name(obj.zone)}, and "
+        "the targets of a "
         "place ability must be in play (territory, Land of Bondage, field of battle)",
         rule="place/default-targets-in-play",
     )
@@ -323,7 +325,8 @@ def _check_host(game: Game, host: int, cards: tuple[int, ...]) -> None:
     while current is not None:
         if current in cards:
             raise IllegalAction(
-                f"cannot place {game.obj(current).name} on itself or on a card placed on it",
+                f"cannot place {name_for(game, None, current)} on itself or on a card placed "
+                "on it",
                 rule="place/definition",
             )
         current = game.obj(current).host

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from cardzones.errors import IllegalAction, NeedsChoice
 from cardzones.kernel.cards import Dest
 from cardzones.kernel.game import MoveResult
+from cardzones.kernel.views import name_for
 from cardzones.rulesets.redemption import records
 from cardzones.rulesets.redemption.cards import (
     brigades_match,
@@ -157,7 +158,8 @@ def _set_aside(
         if not game.in_play(card):
             obj = game.obj(card)
             raise IllegalAction(
-                f"cannot set {obj.name} aside: it is in {game.zone_name(obj.zone)}, and the "
+                f"cannot set {name_for(game, by, card)} aside: it is in "
+                f"{game.zone_name(obj.zone)}, and the "
                 "targets of a set-aside ability must be in play",
                 rule="set-aside/default-targets-in-play",
             )
@@ -218,7 +220,8 @@ def _check_outside_battle(
     rule = "set-aside/enhancement-outside-battle"
     if game.turn_player != by or game.phase not in OUTSIDE_BATTLE_PHASES:
         raise IllegalAction(
-            f"{enh.name} is a set-aside enhancement played outside battle, which {by} may do "
+            f"{name_for(game, by, enhancement)} is a set-aside enhancement played outside "
+            f"battle, which {by} may do "
             f"only in their own preparation or discard phase (it is {game.turn_player}'s "
             f"{game.phase} phase)",
             rule=rule,
@@ -226,18 +229,21 @@ def _check_outside_battle(
     char = game.obj(played_on)
     if not is_character(char.cdef):
         raise IllegalAction(
-            f"{enh.name} must be played on a character, and {char.name} is not one", rule=rule
+            f"{name_for(game, by, enhancement)} must be played on a character, and "
+            f"{name_for(game, by, played_on)} is not one",
+            rule=rule,
         )
     if not brigades_match(enh.cdef, char.cdef):
         raise IllegalAction(
-            f"{enh.name} must be played on a character of its brigade, and {char.name} is not",
+            f"{name_for(game, by, enhancement)} must be played on a character of its brigade, "
+            f"and {name_for(game, by, played_on)} is not",
             rule=rule,
         )
     zone = game.zone_info(char.zone)
     if zone.type != TERRITORY or zone.owner != by:
         raise IllegalAction(
-            f"{enh.name} must be played on a character in {by}'s territory, "
-            f"and {char.name} is in {game.zone_name(char.zone)}",
+            f"{name_for(game, by, enhancement)} must be played on a character in {by}'s "
+            f"territory, and {name_for(game, by, played_on)} is in {game.zone_name(char.zone)}",
             rule=rule,
         )
     if is_territory_class(enh.cdef):
@@ -246,8 +252,9 @@ def _check_outside_battle(
         controller = game.obj(card).controller
         if controller is not None and controller != by:
             raise IllegalAction(
-                f"{enh.name} is played outside battle, so it cannot target "
-                f"{game.obj(card).name}, which {controller} controls (unless it is a territory "
+                f"{name_for(game, by, enhancement)} is played outside battle, so it cannot "
+                f"target {name_for(game, by, card)}, which {controller} controls (unless it is "
+                "a territory "
                 "class enhancement)",
                 rule="set-aside/enhancement-no-opponent-targets",
             )
@@ -324,7 +331,8 @@ def _return_cards(game: Game, cards: tuple[int, ...], by: str, cause: str) -> Mo
         if not is_set_aside(game, card):
             obj = game.obj(card)
             raise IllegalAction(
-                f"{obj.name} is not set aside (it is in {game.zone_name(obj.zone)})",
+                f"{name_for(game, by, card)} is not set aside (it is in "
+                f"{game.zone_name(obj.zone)})",
                 rule="set-aside/definition",
             )
     group = list(cards)
@@ -466,18 +474,25 @@ def play_dominant(game: Game, card: int, target: int, *, by: str | None = None) 
     with game.atomic():
         dom = game.obj(card)
         player = by or dom.owner or game.turn_player
-        if not is_dominant(dom.cdef):
-            raise IllegalAction(f"{dom.name} is not a dominant", rule="set-aside/dominant-discards")
         info = game.zone_info(dom.zone)
-        if info.type != HAND or dom.host is not None:
+        # Where the card is comes first: what it is must not decide the answer
+        # to a player who may not look at it.
+        if info.type != HAND or dom.host is not None or not game.may_look(player, card):
             raise IllegalAction(
-                f"a dominant is played from hand, and {dom.name} is in {game.zone_name(dom.zone)}",
+                f"a dominant is played from its player's hand, and "
+                f"{name_for(game, player, card)} is in {game.zone_name(dom.zone)}",
+                rule="set-aside/dominant-discards",
+            )
+        if not is_dominant(dom.cdef):
+            raise IllegalAction(
+                f"{name_for(game, player, card)} is not a dominant",
                 rule="set-aside/dominant-discards",
             )
         if not is_set_aside(game, target):
             obj = game.obj(target)
             raise IllegalAction(
-                f"{obj.name} is not set aside (it is in {game.zone_name(obj.zone)})",
+                f"{name_for(game, player, target)} is not set aside (it is in "
+                f"{game.zone_name(obj.zone)})",
                 rule="set-aside/dominant-discards",
             )
         rec = record_of(game, target)

@@ -1,0 +1,1103 @@
+"""Non-interference: what a player may not see never changes what they are shown.
+
+Each example builds a random game, runs random actions on it, and at some
+step makes a second game: a copy of the first in which two cards the observer
+may not see (3.0.3a) have traded places. The two are look-alikes, cards the
+rules cannot tell apart where they are (same owner, types, stats and
+abilities; only their names differ), so that any difference the observer is
+shown comes from the views, not from the rules consulting a hidden card. Both
+games then get the same actions.
+Actions name cards by where they are, never by which card they are, so the
+player who acts picks "the second card of bob's hand" in both games, and that
+is a different card in each.
+
+After every step the observer (a player, or a spectator) must get:
+
+- until either traded card is revealed to them, exactly the same view, the
+  same log and the same answer to their own actions in both games;
+- after it, the same view and log once the two traded cards' names are
+  blanked and object handles are renamed by the step the observer first saw
+  them. A handle that carried a card through a hidden stretch, or a log entry
+  that learnt later which hidden card it moved, would show here.
+
+Within each game, after every step, for every observer:
+
+- a player's log only grows: no entry changes once written;
+- a handle that left the observer's view never comes back to it (only an undo,
+  which restores an earlier state exactly, shows an old state again);
+- an undo shows the observer exactly the view and log they had before.
+
+The actions include the cases where other engines leaked: shuffles, cards
+going face down, returns to hand, undo, copies, and saving and loading.
+
+The rule set is a parameter: each rule set gives a :class:`Harness` with its
+card pool, its setup, its actions and how to run them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from hypothesis import event as hypothesis_event
+from hypothesis import given, note
+from hypothesis import strategies as st
+
+from cardzones import new_game
+from cardzones.errors import CardzonesError
+from cardzones.kernel.cards import CardDef, Dest, HistoryCondition, PlayFrom, Replacement, Trigger
+from cardzones.kernel.events import iter_log
+from cardzones.kernel.game import Game
+from cardzones.kernel.objects import CARD, UNDER
+from cardzones.kernel.state import CONTENTS, KIDS, OBJS
+from cardzones.kernel.views import omniscient_view
+
+pytestmark = pytest.mark.noninterference
+
+Action = tuple[Any, ...]
+Outcome = tuple[str, str]
+
+# ----------------------------------------------------------------------
+# Rule set harnesses
+# ----------------------------------------------------------------------
+
+
+@dataclass
+class Harness:
+    """What the property needs from a rule set."""
+
+    name: str
+    #: builds a game from a drawn setup
+    build: Callable[[Any], Game]
+    #: a strategy for one setup
+    setup: st.SearchStrategy[Any]
+    #: a strategy for one action (a tuple of a kind and small integers)
+    action: st.SearchStrategy[Action]
+    #: runs one action; returns what it did, for the player who did it
+    perform: Callable[[Game, Action], str]
+    #: the player who acts, or None (an undo, a copy)
+    actor: Callable[[Game, Action], str | None]
+
+
+def all_cards(game: Game) -> list[int]:
+    """Every object, in a fixed order of places: zones in order, each zone top
+    first, each card followed by the pile under and on it."""
+    out: list[int] = []
+
+    def walk(card: int) -> None:
+        out.append(card)
+        for kid in game.kids(card):
+            walk(kid)
+
+    for zid in game.all_zones():
+        for card in game.contents(zid):
+            walk(card)
+    return out
+
+
+def pick(items: list[Any] | tuple[Any, ...], i: int) -> Any:
+    return items[i % len(items)] if items else None
+
+
+# -- fab ----------------------------------------------------------------
+
+_GY_TO_DECK = Replacement("graveyard", None, Dest("deck", "owner"), "bottom", None)
+_GY_TO_BANISHED = Replacement("graveyard", None, Dest("banished", "owner"), "top", "up")
+
+#: Card templates: (types, stats, abilities). Every deck-card template can be
+#: in every private zone; cards of one template differ only in name.
+FAB_TEMPLATES: tuple[tuple[frozenset[str], dict[str, int], tuple[Any, ...]], ...] = (
+    (frozenset({"action", "attack"}), {"power": 4, "defense": 2}, ()),
+    (frozenset({"action", "attack"}), {"power": 6}, (_GY_TO_DECK,)),
+    (frozenset({"action"}), {"power": 1}, (_GY_TO_BANISHED,)),
+    (frozenset({"action"}), {"pitch": 2}, (PlayFrom("banished"),)),
+    (
+        frozenset({"action", "attack"}),
+        {"power": 3},
+        (PlayFrom("banished", False, HistoryCondition("hand", "banished", True)),),
+    ),
+    (frozenset({"action", "aura"}), {"defense": 1}, ()),
+    (frozenset({"instant"}), {}, (PlayFrom("banished", True),)),
+    (
+        frozenset({"action", "aura"}),
+        {},
+        (Trigger(to="graveyard", from_="arena", do=Dest("soul", "you")),),
+    ),
+    (frozenset({"defense_reaction"}), {"defense": 3}, ()),
+)
+FAB_HERO = CardDef("Hero", types=frozenset({"hero"}))
+FAB_WEAPON = CardDef("Blade", types=frozenset({"weapon", "1h", "sword"}), stats={"power": 2})
+FAB_TOKENS = (
+    CardDef("Ward", types=frozenset({"token", "aura"})),
+    CardDef("Spike", types=frozenset({"token", "weapon", "1h"})),
+)
+FAB_SETUP_ZONES = (
+    "hand",
+    "deck",
+    "hand",
+    "deck",
+    "arsenal",
+    "banished",
+    "graveyard",
+    "pitch",
+    "permanent",
+    "soul",
+)
+FAB_DESTS = (
+    Dest("hand", "owner"),
+    Dest("deck", "owner"),
+    Dest("graveyard", "owner"),
+    Dest("banished", "owner"),
+    Dest("arsenal", "owner"),
+    Dest("pitch", "owner"),
+    Dest("arena"),
+    Dest("soul", "owner"),
+    Dest("soul"),
+    Dest("permanent"),
+    Dest("combat_chain"),
+    Dest("weapon", "owner"),
+)
+FACES = (None, "up", "down")
+POSITIONS: tuple[Any, ...] = ("top", "bottom", 0, 1, 2)
+
+
+def fab_card(template: int, serial: int) -> CardDef:
+    types, stats, abilities = FAB_TEMPLATES[template % len(FAB_TEMPLATES)]
+    return CardDef(
+        f"T{template % len(FAB_TEMPLATES)}-{serial}", types=types, stats=stats, abilities=abilities
+    )
+
+
+fab_setup = st.tuples(
+    st.integers(0, 2**16),  # seed
+    st.booleans(),  # weapons
+    st.integers(0, len(FAB_TEMPLATES) - 1),  # the first of this game's three templates
+    st.lists(  # (template, owner, zone, face)
+        st.tuples(st.integers(0, 2), st.integers(0, 1), st.integers(0, 40), st.integers(0, 2)),
+        min_size=4,
+        max_size=16,
+    ),
+)
+
+
+def fab_build(spec: Any) -> Game:
+    seed, weapons, first, entries = spec
+    game = new_game("fab", ("alice", "bob"), seed=seed)
+    heroes = {}
+    for player in game.players:
+        zid = game.zone(player, "hero")
+        assert zid is not None
+        heroes[player] = game.new_card(FAB_HERO, zid, owner=player)
+        if weapons:
+            wzid = game.zone(player, "weapon", 1)
+            assert wzid is not None
+            game.new_card(FAB_WEAPON, wzid, owner=player)
+    for serial, (template, owner_i, zone_i, face_i) in enumerate(entries):
+        # Three templates per game, so that look-alike hidden cards are common.
+        cdef = fab_card(first + template * 3, serial)
+        owner = game.players[owner_i]
+        ztype = FAB_SETUP_ZONES[zone_i % len(FAB_SETUP_ZONES)]
+        face = FACES[face_i]
+        public = None if face is None else face == "up"
+        try:
+            if ztype == "soul":
+                hero = heroes[owner]
+                game.new_card(cdef, game.location(hero), owner=owner, host=hero, rel=UNDER)
+            else:
+                zid = game.zone(owner, ztype)
+                assert zid is not None
+                game.new_card(cdef, zid, owner=owner, public=public)
+        except CardzonesError:
+            continue  # setup obeys each zone's limits: leave the card out
+    # Setting up is not an action: nothing to undo.
+    game._journal = None
+    game._marks = None
+    return game
+
+
+FAB_KINDS = (
+    "move",
+    "move_to",
+    "draw",
+    "discard",
+    "banish_down",
+    "return_to_hand",
+    "shuffle",
+    "flip",
+    "modify",
+    "grant",
+    "end_turn",
+    "clear",
+    "put_under",
+    "play",
+    "add_layer",
+    "remove_layer",
+    "resolve",
+    "create_token",
+    "create_zone",
+    "remove_zone",
+    "undo",
+    "copy",
+    "save_load",
+)
+#: How often each kind is drawn, relative to the others.
+FAB_WEIGHTS = {
+    "move": 6,
+    "move_to": 6,
+    "draw": 3,
+    "discard": 2,
+    "banish_down": 2,
+    "return_to_hand": 2,
+    "shuffle": 3,
+    "flip": 4,
+    "play": 3,
+    "undo": 3,
+    "copy": 1,
+    "save_load": 1,
+}
+
+fab_action = st.tuples(
+    st.sampled_from([k for k in FAB_KINDS for _ in range(FAB_WEIGHTS.get(k, 1))]),
+    *(st.integers(0, 255) for _ in range(6)),
+)
+
+
+def fab_actor(game: Game, action: Action) -> str | None:
+    kind = action[0]
+    if kind in ("undo", "copy", "save_load"):
+        return None
+    if kind in ("end_turn", "resolve", "remove_layer"):
+        return game.turn_player
+    player: str = pick(game.players, action[6])
+    return player
+
+
+def fab_perform(game: Game, action: Action) -> str:
+    from cardzones.rulesets.fab import actions as fab
+    from cardzones.rulesets.fab import layers
+
+    kind, a, b, c, d, e, p = action
+    players = game.players
+    by = pick(players, p)
+    cards = all_cards(game)
+    card = pick(cards, a)
+
+    def in_zone(player: str, ztype: str, i: int) -> int | None:
+        zid = game.zone(player, ztype)
+        return pick(game.contents(zid), i) if zid is not None else None
+
+    def move(target: int | None, dest: Dest | int, **kw: Any) -> str:
+        if target is None:
+            return "nothing"
+        return str(fab.move(game, target, dest, by, **kw).value)
+
+    if kind == "move":
+        zid = pick(game.all_zones(), b)
+        return move(
+            card, zid, position=POSITIONS[c % 5], face=FACES[d % 3], cause=("effect", "rule")[e % 2]
+        )
+    if kind == "move_to":
+        dest = FAB_DESTS[b % len(FAB_DESTS)]
+        return move(
+            card,
+            dest,
+            position=POSITIONS[c % 5],
+            face=FACES[d % 3],
+            cause=("effect", "rule")[e % 2],
+        )
+    if kind == "draw":
+        return move(in_zone(by, "deck", 0), Dest("hand", by))
+    if kind == "discard":
+        return move(in_zone(by, "hand", a), Dest("graveyard", "owner"))
+    if kind == "banish_down":
+        source = ("hand", "deck", "arsenal")[b % 3]
+        return move(in_zone(by, source, a), Dest("banished", by), face="down")
+    if kind == "return_to_hand":
+        source = ("graveyard", "banished", "arsenal", "pitch")[b % 4]
+        target = in_zone(by, source, a) if c % 2 else card
+        return move(target, Dest("hand", "owner"))
+    if kind == "shuffle":
+        zid = game.zone(by, "deck") if b % 3 else pick(game.all_zones(), c)
+        assert zid is not None
+        return str(game.shuffle(zid, by=by).value)
+    if kind == "flip":
+        face = ("up", "down")[b % 2]
+        return "nothing" if card is None else str(game.flip(card, face, by=by).value)
+    if kind in ("modify", "grant"):
+        if card is None:
+            return "nothing"
+        with game.atomic():
+            if kind == "modify":
+                game.add_effect(
+                    card, "modify", mods=[("power", 1 + b % 3)], until=(None, "end_of_turn")[c % 2]
+                )
+            else:
+                game.add_effect(card, "grant", keywords=["go_again"], until="end_of_turn")
+        return "done"
+    if kind == "end_turn":
+        return str(game.end_turn().value)
+    if kind == "clear":
+        return "nothing" if card is None else str(game.clear(card, by=by).value)
+    if kind == "put_under":
+        top = pick(cards, b)
+        if card is None or top is None:
+            return "nothing"
+        return str(fab.put_under(game, card, top, by).value)
+    if kind == "play":
+        target = in_zone(by, ("hand", "arsenal", "banished")[b % 3], a) if c % 2 else card
+        return "nothing" if target is None else str(fab.play(game, target, by).value)
+    if kind == "add_layer":
+        if card is None:
+            return "nothing"
+        with game.atomic():
+            layers.add_layer(game, ("activated", "triggered")[b % 2], card, by)
+        return "done"
+    if kind == "remove_layer":
+        with game.atomic():
+            return str(layers.remove_layer(game, 1 + b % 3, by).value)
+    if kind == "resolve":
+        with game.atomic():
+            return str(layers.resolve_top(game, by).value)
+    if kind == "create_token":
+        dest = (Dest("permanent"), Dest("weapon", by), Dest("arena"))[b % 3]
+        result, _ = fab.try_create_token(game, FAB_TOKENS[c % 2], dest, by)
+        return str(result.value)
+    if kind == "create_zone":
+        fab.create_zone(game, by, ("arsenal", "weapon")[b % 2])
+        return "done"
+    if kind == "remove_zone":
+        ztype = ("arsenal", "weapon")[b % 2]
+        zones = game.zones_of(by, ztype)
+        choose = pick(zones, c) if c % 2 else None
+        return str(fab.remove_zone(game, by, ztype, choose).value)
+    raise AssertionError(f"unknown action {kind}")
+
+
+FAB = Harness("fab", fab_build, fab_setup, fab_action, fab_perform, fab_actor)
+
+
+# -- redemption -----------------------------------------------------------
+
+#: Card templates: (types, brigades, stats).
+RED_TEMPLATES: tuple[tuple[frozenset[str], frozenset[str], dict[str, int]], ...] = (
+    (frozenset({"hero"}), frozenset({"red"}), {"strength": 5, "toughness": 5}),
+    (frozenset({"evil_character"}), frozenset({"crimson"}), {"strength": 4, "toughness": 3}),
+    (frozenset({"enhancement"}), frozenset({"red"}), {"strength": 2, "toughness": 1}),
+    (frozenset({"lost_soul"}), frozenset(), {}),
+    (frozenset({"site"}), frozenset(), {}),
+    (frozenset({"dominant"}), frozenset(), {}),
+    (frozenset({"enhancement"}), frozenset({"crimson"}), {"toughness": 2}),
+    (frozenset({"artifact"}), frozenset(), {}),
+)
+RED_SETUP_ZONES = (
+    "hand",
+    "deck",
+    "hand",
+    "deck",
+    "reserve",
+    "territory",
+    "territory",
+    "land_of_bondage",
+    "discard",
+    "field_of_battle",
+    "banish",
+)
+RED_DESTS = tuple(
+    Dest(t, o)
+    for t in (
+        "hand",
+        "deck",
+        "discard",
+        "territory",
+        "land_of_bondage",
+        "reserve",
+        "banish",
+        "land_of_redemption",
+        "field_of_battle",
+        "set_aside",
+    )
+    for o in ("owner", None)
+)
+
+
+def red_card(template: int, serial: int) -> CardDef:
+    types, brigades, stats = RED_TEMPLATES[template % len(RED_TEMPLATES)]
+    return CardDef(
+        f"R{template % len(RED_TEMPLATES)}-{serial}", types=types, stats=stats, brigades=brigades
+    )
+
+
+red_setup = st.tuples(
+    st.integers(0, 2**16),
+    st.integers(0, len(RED_TEMPLATES) - 1),
+    st.lists(
+        st.tuples(st.integers(0, 2), st.integers(0, 1), st.integers(0, 40), st.integers(0, 2)),
+        min_size=4,
+        max_size=16,
+    ),
+)
+
+
+def red_build(spec: Any) -> Game:
+    seed, first, entries = spec
+    game = new_game("redemption", ("alice", "bob"), seed=seed)
+    for serial, (template, owner_i, zone_i, face_i) in enumerate(entries):
+        cdef = red_card(first + template * 3, serial)
+        owner = game.players[owner_i]
+        ztype = RED_SETUP_ZONES[zone_i % len(RED_SETUP_ZONES)]
+        face = FACES[face_i]
+        zid = game.zone(owner, ztype)
+        assert zid is not None
+        try:
+            game.new_card(cdef, zid, owner=owner, public=None if face is None else face == "up")
+        except CardzonesError:
+            continue
+    game._journal = None
+    game._marks = None
+    return game
+
+
+RED_KINDS = (
+    "move",
+    "move_to",
+    "draw",
+    "discard",
+    "return_to_hand",
+    "shuffle",
+    "flip",
+    "modify",
+    "end_turn",
+    "place_onto",
+    "place_in",
+    "set_aside",
+    "return",
+    "negate",
+    "dominant",
+    "phase",
+    "end_battle",
+    "undo",
+    "copy",
+    "save_load",
+)
+RED_WEIGHTS = {
+    "move": 5,
+    "move_to": 6,
+    "draw": 3,
+    "discard": 2,
+    "return_to_hand": 2,
+    "shuffle": 3,
+    "flip": 3,
+    "place_onto": 3,
+    "place_in": 2,
+    "set_aside": 3,
+    "undo": 3,
+}
+
+red_action = st.tuples(
+    st.sampled_from([k for k in RED_KINDS for _ in range(RED_WEIGHTS.get(k, 1))]),
+    *(st.integers(0, 255) for _ in range(6)),
+)
+
+
+def red_actor(game: Game, action: Action) -> str | None:
+    kind = action[0]
+    if kind in ("undo", "copy", "save_load"):
+        return None
+    if kind in ("end_turn", "phase", "end_battle"):
+        return game.turn_player
+    player: str = pick(game.players, action[6])
+    return player
+
+
+def red_perform(game: Game, action: Action) -> str:
+    from cardzones.rulesets.redemption.moves import discard, relocate
+    from cardzones.rulesets.redemption.negate import negate
+    from cardzones.rulesets.redemption.place import place
+    from cardzones.rulesets.redemption.records import EffectHandle
+    from cardzones.rulesets.redemption.set_aside import (
+        end_battle,
+        play_dominant,
+        return_cards,
+        set_aside,
+    )
+    from cardzones.rulesets.redemption.turns import advance_to
+
+    kind, a, b, c, d, e, p = action
+    by: str = pick(game.players, p)
+    cards = all_cards(game)
+    card = pick(cards, a)
+
+    def in_zone(player: str, ztype: str, i: int) -> int | None:
+        zid = game.zone(player, ztype)
+        return pick(game.contents(zid), i) if zid is not None else None
+
+    def move(target: int | None, dest: Dest | int, **kw: Any) -> str:
+        if target is None:
+            return "nothing"
+        with game.atomic():
+            result, _ = relocate(game, target, dest, by, label=("m" if e % 2 else None), **kw)
+        return str(result.value)
+
+    if kind == "move":
+        return move(card, pick(game.all_zones(), b), position=POSITIONS[c % 5], face=FACES[d % 3])
+    if kind == "move_to":
+        return move(
+            card, RED_DESTS[b % len(RED_DESTS)], position=POSITIONS[c % 5], face=FACES[d % 3]
+        )
+    if kind == "draw":
+        return move(in_zone(by, "deck", 0), Dest("hand", by))
+    if kind == "discard":
+        target = in_zone(by, "hand", a) if b % 2 else card
+        if target is None:
+            return "nothing"
+        return str(discard(game, target, by=by)[0].value)
+    if kind == "return_to_hand":
+        origin = ("territory", "discard", "reserve", "land_of_bondage")[b % 4]
+        return move(in_zone(by, origin, a), Dest("hand", "owner"))
+    if kind == "shuffle":
+        zid = game.zone(by, "deck") if b % 3 else pick(game.all_zones(), c)
+        assert zid is not None
+        return str(game.shuffle(zid, by=by).value)
+    if kind == "flip":
+        face = ("up", "down")[b % 2]
+        return "nothing" if card is None else str(game.flip(card, face, by=by).value)
+    if kind == "modify":
+        if card is None:
+            return "nothing"
+        with game.atomic():
+            game.add_effect(card, "modify", mods=[("strength", 1 + b % 2)], until="end_of_turn")
+        return "done"
+    if kind == "end_turn":
+        return str(game.end_turn().value)
+    if kind in ("place_onto", "place_in"):
+        if card is None:
+            return "nothing"
+        chosen = [card] + ([pick(cards, d)] if c % 3 == 0 and pick(cards, d) != card else [])
+        source = pick(cards, e) if e % 2 else None
+        if kind == "place_onto":
+            result, _ = place(
+                game,
+                chosen,
+                by=by,
+                onto=pick(cards, b),
+                source=source,
+                order=chosen if len(chosen) > 1 else None,
+            )
+        else:
+            zone = ("territory", "land_of_bondage", "field_of_battle", "deck")[b % 4]
+            result, _ = place(
+                game,
+                chosen,
+                by=by,
+                into=Dest(zone, by),
+                source=source,
+                order=chosen if len(chosen) > 1 else None,
+            )
+        return str(result.value)
+    if kind == "set_aside":
+        if card is None:
+            return "nothing"
+        source = pick(cards, b) if b % 2 else None
+        result, _ = set_aside(
+            game, [card], by=by, source=source, duration=(None, 1, 2)[c % 3], in_battle=bool(d % 2)
+        )
+        return str(result.value)
+    if kind == "return":
+        if card is None:
+            return "nothing"
+        return str(return_cards(game, [card], by=by, cause=("own", "effect")[b % 2]).value)
+    if kind == "negate":
+        handles_ = sorted(
+            k
+            for k in game._rules
+            if isinstance(k, tuple) and len(k) == 2 and k[0] in ("place", "set_aside", "move")
+        )
+        if not handles_:
+            return "nothing"
+        key = pick(handles_, b)
+        return str(negate(game, EffectHandle(key[0], key[1]), by=by).value)
+    if kind == "dominant":
+        target = pick(cards, b)
+        if card is None or target is None:
+            return "nothing"
+        return str(play_dominant(game, card, target, by=by).value)
+    if kind == "phase":
+        return str(advance_to(game, game.ruleset.phases[b % 5]).value)
+    if kind == "end_battle":
+        return str(end_battle(game).value)
+    raise AssertionError(f"unknown action {kind}")
+
+
+REDEMPTION = Harness("redemption", red_build, red_setup, red_action, red_perform, red_actor)
+
+
+#: Every rule set's harness, by rule set name.
+HARNESSES: dict[str, Harness] = {"fab": FAB, "redemption": REDEMPTION}
+
+
+def harness_params() -> list[Any]:
+    """One pytest parameter per rule set; skipped while a rule set cannot make
+    a game yet."""
+    out = []
+    for name, harness in HARNESSES.items():
+        try:
+            new_game(name)
+        except (CardzonesError, ImportError) as exc:
+            out.append(pytest.param(harness, id=name, marks=pytest.mark.skip(reason=str(exc))))
+        else:
+            out.append(pytest.param(harness, id=name))
+    return out
+
+
+# ----------------------------------------------------------------------
+# Running both games
+# ----------------------------------------------------------------------
+
+
+def run_action(harness: Harness, game: Game, action: Action) -> tuple[Game, Outcome]:
+    """Run one action; an undo, a copy or a save-and-load may give a new game."""
+    kind = action[0]
+    if kind == "undo":
+        if not game.can_undo():
+            return game, ("result", "nothing")
+        game.undo()
+        return game, ("result", "undone")
+    if kind == "copy":
+        return game.copy(), ("result", "copied")
+    if kind == "save_load":
+        data = json.loads(json.dumps(game.to_json()))
+        return Game.from_json(data), ("result", "loaded")
+    try:
+        return game, ("result", harness.perform(game, action))
+    except CardzonesError as exc:
+        return game, (type(exc).__name__, str(exc))
+
+
+def look_alike(game: Game, c1: int, c2: int) -> bool:
+    """Two cards the rules cannot tell apart, except by name, where they are."""
+    o1, o2 = game._objs[c1], game._objs[c2]
+    d1, d2 = o1.cdef, o2.cdef
+    return (
+        o1.owner == o2.owner
+        and o1.kind == o2.kind == CARD
+        and (d1.types, dict(d1.stats), d1.keywords, d1.abilities)
+        == (d2.types, dict(d2.stats), d2.keywords, d2.abilities)
+        and not game.kids(c1)
+        and not game.kids(c2)
+        and c1 not in game._fx_by_card
+        and c2 not in game._fx_by_card
+        and (not d1.play_from or o1.origin == o2.origin)
+        and o1.data == o2.data
+        and not o1.equipped
+        and not o2.equipped
+    )
+
+
+def _ints(value: Any, out: set[int]) -> None:
+    if isinstance(value, bool):
+        return
+    if isinstance(value, int):
+        out.add(value)
+    elif isinstance(value, tuple | list | frozenset | set):
+        for item in value:
+            _ints(item, out)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _ints(key, out)
+            _ints(item, out)
+
+
+def tracked(game: Game) -> set[int]:
+    """Every number the rule set's records and the objects' own data hold:
+    among them, the cards the rules follow by identity, such as the card a
+    card was placed on, which every player watched. Trading such a card for
+    another would change what the players know, so it is never traded."""
+    out: set[int] = set()
+    _ints(game._rules, out)
+    for obj in game._objs.values():
+        _ints(obj.data, out)
+    return out
+
+
+def hidden_pairs(game: Game, observer: str | None) -> list[tuple[int, int]]:
+    followed = tracked(game)
+    hidden = [c for c in all_cards(game) if not game.may_look(observer, c) and c not in followed]
+    return [(x, y) for i, x in enumerate(hidden) for y in hidden[i + 1 :] if look_alike(game, x, y)]
+
+
+def trade_places(game: Game, c1: int, c2: int) -> None:
+    """Put each card where the other one is, as journaled writes."""
+    o1, o2 = game._objs[c1], game._objs[c2]
+    where = ("zone", "public", "host", "rel", "controller")
+    game._put(OBJS, c1, o1._replace(**{f: getattr(o2, f) for f in where}))
+    game._put(OBJS, c2, o2._replace(**{f: getattr(o1, f) for f in where}))
+
+    def swap(cards: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(c2 if c == c1 else c1 if c == c2 else c for c in cards)
+
+    places = {(KIDS, o.host) if o.host is not None else (CONTENTS, o.zone) for o in (o1, o2)}
+    for m, key in places:
+        game._put(m, key, swap(game._maps[m][key]))
+
+
+def revealed(
+    game: Game, observer: str | None, cards: tuple[int, int], names: set[str], since: int
+) -> bool:
+    """Whether the observer may now look at either traded card, saw one move
+    as a public object since the trade, or saw a layer made from one (its
+    player, who may look at it, showed it). Judged from the state, never from a
+    view: anything else that shows a traded card's name is a leak."""
+    if any(c in game._objs and game.may_look(observer, c) for c in cards):
+        return True
+    for card, obj in game._objs.items():
+        if obj.kind != CARD and obj.cdef.name in names and game.may_look(observer, card):
+            return True
+    for event in iter_log(game._vars["log"]):
+        if event.seq < since or not event.public or event.card is None:
+            continue
+        if event.card in cards:
+            return True
+        if (
+            event.lki is not None
+            and event.lki.obj.kind != CARD
+            and event.lki.obj.cdef.name in names
+        ):
+            return True
+    return False
+
+
+# ----------------------------------------------------------------------
+# What one observer is shown, and the checks within one game
+# ----------------------------------------------------------------------
+
+
+def handles(tree: Any) -> Iterator[str]:
+    if isinstance(tree, dict):
+        if "id" in tree:
+            yield tree["id"]
+        for value in tree.values():
+            yield from handles(value)
+    elif isinstance(tree, list):
+        for value in tree:
+            yield from handles(value)
+
+
+def strip_zone_labels(entry: dict[str, Any]) -> dict[str, Any]:
+    # Zones are named as they are numbered now (3.0.10); that may change.
+    return {k: v for k, v in entry.items() if k not in ("from", "to", "zone")}
+
+
+@dataclass
+class Watch:
+    """One observer of one game: what they were shown, for the checks."""
+
+    observer: str | None
+    view: dict[str, Any] = field(default_factory=dict)
+    log: list[dict[str, Any]] = field(default_factory=list)
+    visible: frozenset[str] = frozenset()
+    gone: frozenset[str] = frozenset()
+    first_seen: dict[str, int] = field(default_factory=dict)
+    #: states an undo may return to: (undo marks, view, log, visible, gone)
+    saved: list[
+        tuple[Any, dict[str, Any], list[dict[str, Any]], frozenset[str], frozenset[str]]
+    ] = field(default_factory=list)
+
+    def start(self, game: Game) -> None:
+        self.view, self.log = game.view(self.observer), game.log(self.observer)
+        self.visible = frozenset(handles(self.view))
+        for h in self.visible:
+            self.first_seen.setdefault(h, 0)
+        self.saved = [(game._marks, self.view, self.log, self.visible, self.gone)]
+
+    def step(self, game: Game, kind: str, step: int) -> None:
+        view, log = game.view(self.observer), game.log(self.observer)
+        json.dumps(view), json.dumps(log)  # JSON-ready
+        visible = frozenset(handles(view))
+        if kind == "undo":
+            match = [s for s in self.saved if s[0] is game._marks]
+            assert match, "an undo went to a state never seen"
+            _, old_view, old_log, old_visible, old_gone = match[-1]
+            assert view == old_view, "an undo does not show the view as it was"
+            assert log == old_log, "an undo does not show the log as it was"
+            self.saved = self.saved[: self.saved.index(match[-1]) + 1]
+            self.visible, self.gone = old_visible, old_gone
+        else:
+            back = visible & self.gone
+            assert not back, f"{self.observer}: handles {sorted(back)} came back after they left"
+            before = [strip_zone_labels(e) for e in self.log]
+            after = [strip_zone_labels(e) for e in log[: len(self.log)]]
+            assert after == before, f"{self.observer}: the log changed what it had said"
+            self.gone = self.gone | (self.visible - visible)
+            self.visible = visible
+            if kind == "save_load":
+                assert view == self.view and log == self.log, "save and load changed the view"
+                self.saved = []
+            if not self.saved or self.saved[-1][0] is not game._marks:
+                self.saved.append((game._marks, view, log, self.visible, self.gone))
+        for h in visible:
+            self.first_seen.setdefault(h, step)
+        self.view, self.log = view, log
+
+    def blanked(self, names: set[str]) -> Any:
+        """The view and log with the traded cards' names blanked, handles named
+        by when the observer first saw them, and unordered zones sorted."""
+
+        def walk(tree: Any) -> Any:
+            if isinstance(tree, dict):
+                out = {k: walk(v) for k, v in tree.items()}
+                if "id" in out:
+                    out["id"] = self.first_seen[tree["id"]]
+                if out.get("name") in names:
+                    out["name"] = "?"
+                if "objects" in out and not out.get("ordered"):
+                    out["objects"] = sorted(
+                        out["objects"], key=lambda o: json.dumps(o, sort_keys=True)
+                    )
+                return out
+            if isinstance(tree, list):
+                return [walk(v) for v in tree]
+            return tree
+
+        return walk({"view": self.view, "log": self.log})
+
+
+OBSERVERS: tuple[str | None, ...] = ("alice", "bob", None)
+
+
+def check_noninterference(
+    harness: Harness, setup: Any, actions: list[Action], swap_at: int, choice: int, observer_i: int
+) -> None:
+    observer = OBSERVERS[observer_i % len(OBSERVERS)]
+    a = harness.build(setup)
+    b: Game | None = None
+    watch_a = {o: Watch(o) for o in OBSERVERS}
+    for w in watch_a.values():
+        w.start(a)
+    watch_b: dict[str | None, Watch] = {}
+    names: set[str] = set()
+    traded = (0, 0)
+    strict = True
+    since = 0
+    for step, action in enumerate(actions, start=1):
+        if b is None and step > swap_at:
+            pairs = hidden_pairs(a, observer)
+            if pairs:
+                c1, c2 = pick(pairs, choice)
+                names = {a._objs[c1].cdef.name, a._objs[c2].cdef.name}
+                traded = (c1, c2)
+                note(f"step {step}: {names} trade places, hidden from {observer}")
+                hypothesis_event("two hidden cards traded places")
+                b = a.copy()
+                trade_places(b, c1, c2)
+                since = _next_seq(a)
+                watch_b = {observer: _clone_watch(watch_a[observer])}
+                assert b.view(observer) == a.view(observer), "the trade itself shows"
+                assert b.log(observer) == a.log(observer), "the trade itself shows in the log"
+        actor = harness.actor(a, action)
+        a, outcome_a = run_action(harness, a, action)
+        note(f"step {step}: {action} by {actor}: {outcome_a}")
+        for w in watch_a.values():
+            w.step(a, action[0], step)
+        if b is None:
+            continue
+        b, outcome_b = run_action(harness, b, action)
+        watch_b[observer].step(b, action[0], step)
+        strict = strict and not (
+            revealed(a, observer, traded, names, since)
+            or revealed(b, observer, traded, names, since)
+        )
+        wa, wb = watch_a[observer], watch_b[observer]
+        if strict:
+            assert wa.view == wb.view, f"step {step}: {observer} sees a difference in the view"
+            assert wa.log == wb.log, f"step {step}: {observer} sees a difference in the log"
+            if actor == observer:
+                assert outcome_a == outcome_b, f"step {step}: {observer} is answered differently"
+        assert outcome_a[0] == outcome_b[0], f"step {step}: the action went differently"
+        assert wa.blanked(names) == wb.blanked(names), (
+            f"step {step}: {observer} can tell the traded cards apart"
+        )
+
+
+def _next_seq(game: Game) -> int:
+    log = game._vars["log"]
+    return 0 if log is None else int(log[0].seq) + 1
+
+
+def _clone_watch(w: Watch) -> Watch:
+    return Watch(w.observer, w.view, w.log, w.visible, w.gone, dict(w.first_seen), list(w.saved))
+
+
+# ----------------------------------------------------------------------
+# The properties
+# ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("harness", harness_params())
+@given(data=st.data())
+def test_noninterference_of_hidden_cards(harness: Harness, data: st.DataObject) -> None:
+    setup = data.draw(harness.setup, label="setup")
+    actions = data.draw(st.lists(harness.action, min_size=1, max_size=30), label="actions")
+    swap_at = data.draw(st.integers(0, len(actions) // 2), label="swap_at")
+    choice = data.draw(st.integers(0, 1000), label="choice")
+    observer = data.draw(st.integers(0, 2), label="observer")
+    check_noninterference(harness, setup, actions, swap_at, choice, observer)
+
+
+# ----------------------------------------------------------------------
+# The leaks found so far, each as a fixed example
+# ----------------------------------------------------------------------
+
+
+def _aura(name: str) -> CardDef:
+    return CardDef(name, types=frozenset({"action", "aura"}))
+
+
+def test_noninterference_log_entries_are_judged_when_written() -> None:
+    """Two cards go face down to the permanent zone, one moves on and turns face
+    up. The old log entries must not learn which of the two it was."""
+    from cardzones.rulesets.fab import actions as fab
+
+    game = new_game("fab", ("alice", "bob"))
+    hand = game.zone("alice", "hand")
+    assert hand is not None
+    x = game.new_card(_aura("X"), hand)
+    z = game.new_card(_aura("Z"), hand)
+    fab.move(game, x, Dest("permanent"), "alice", face="down")
+    fab.move(game, z, Dest("permanent"), "alice", face="down")
+    before = game.log("bob")
+    fab.move(game, x, Dest("combat_chain"), "alice", face="down")
+    game.flip(x, "up")
+    after = game.log("bob")
+    assert after[: len(before)] == before
+    assert [e.get("card") for e in after[:3]] == [None, None, None]
+    assert after[3]["card"]["name"] == "X"  # the flip itself shows it
+
+
+def test_noninterference_handle_does_not_follow_a_card_out_of_sight_and_back() -> None:
+    """A private card of bob's in alice's weapon zone is alice's to look at
+    (3.0.3a); in the permanent zone it is not. When it comes back, its handle
+    must not tell alice that it is the card she saw before."""
+    from cardzones.rulesets.fab import actions as fab
+
+    game = new_game("fab", ("alice", "bob"))
+    blade = CardDef("Blade", types=frozenset({"weapon", "1h"}))
+    zone = game.zone("alice", "weapon", 1)
+    assert zone is not None
+    card = game.new_card(blade, zone, owner="bob", public=False)
+
+    def alice_ids() -> list[str]:
+        return list(handles(game.view("alice")))
+
+    seen = alice_ids()
+    assert seen
+    fab.move(game, card, Dest("permanent"), "bob", face="down")
+    assert alice_ids() == []
+    fab.move(game, card, zone, "bob", face="down")
+    assert alice_ids() and not set(alice_ids()) & set(seen)
+    assert next(iter(handles(game.view("bob")))) == game.handle(card)  # the owner's is stable
+
+
+def test_noninterference_layer_needs_a_source_its_player_may_look_at() -> None:
+    """A layer is public and shows its source's card: a player must not make
+    one from a card they may not look at (bob's hand)."""
+    from cardzones.errors import IllegalAction
+    from cardzones.rulesets.fab import layers
+
+    game = new_game("fab", ("alice", "bob"))
+    hand = game.zone("bob", "hand")
+    assert hand is not None
+    card = game.new_card(_aura("Secret"), hand)
+    with pytest.raises(IllegalAction) as refused:
+        layers.add_layer(game, "activated", card, "alice")
+    assert "Secret" not in str(refused.value)
+    layers.add_layer(game, "activated", card, "bob")  # bob may look at it
+
+
+def test_noninterference_refusal_to_play_says_nothing_of_an_unseen_card() -> None:
+    """Playing a card from one's own deck is refused in the same words whatever
+    the card is: the reason must not depend on its abilities (3.7.4)."""
+    from cardzones.errors import IllegalAction
+    from cardzones.rulesets.fab import actions as fab
+
+    messages = set()
+    for abilities in ((), (PlayFrom("deck"),), (PlayFrom("banished"),)):
+        game = new_game("fab", ("alice", "bob"))
+        deck = game.zone("alice", "deck")
+        assert deck is not None
+        card = game.new_card(
+            CardDef("Secret", types=frozenset({"action"}), abilities=abilities), deck
+        )
+        with pytest.raises(IllegalAction) as refused:
+            fab.play(game, card, "alice")
+        assert "Secret" not in str(refused.value)
+        messages.add(str(refused.value))
+    assert len(messages) == 1, messages
+
+
+def test_noninterference_no_player_name_means_everything() -> None:
+    """A player called "*" gets their own view: no name is a key to every card."""
+    game = new_game("fab", ("*", "bob"))
+    hand = game.zone("bob", "hand")
+    assert hand is not None
+    game.new_card(_aura("Secret"), hand)
+    assert "Secret" not in json.dumps(game.view("*"))
+    assert "Secret" in json.dumps(omniscient_view(game))
+
+
+def test_noninterference_cli_as_player_shows_only_that_players_view(tmp_path: Any) -> None:
+    """``cardzones run --as bob`` prints bob's view and log, and nothing that
+    names alice's hidden cards, even when the scenario fails."""
+    from typer.testing import CliRunner
+
+    from cardzones.cli import app
+
+    scenario = tmp_path / "s.scenario.yaml"
+    scenario.write_text(
+        "name: hidden\nruleset: fab\n"
+        "setup:\n  alice.hand: [Secret Alpha]\n"
+        "  alice.deck: [{card: Secret Beta, as: b}, Secret Gamma]\n"
+        "steps:\n"
+        "  - move: {card: $b, to: alice.hand}\n"
+        "  - shuffle: {zone: alice.deck}\n"
+        "  - expect: {zone: alice.hand, cards: [Secret Delta]}\n"
+    )
+    runner = CliRunner()
+    for args in (["--as", "bob", "--json"], ["--as", "bob"]):
+        result = runner.invoke(app, ["run", str(scenario), *args])
+        assert result.exit_code == 1
+        assert "Secret" not in result.output, result.output
+    shown = runner.invoke(app, ["run", str(scenario), "--as", "bob", "--json"]).output
+    data = json.loads(shown[shown.index("{") : shown.rindex("}") + 1])
+    assert data["view"]["viewer"] == "bob"
+    hand = next(z for z in data["view"]["zones"] if z["zone"] == "alice.hand")
+    assert hand["objects"] == [{"hidden": True}, {"hidden": True}]
+    author = runner.invoke(app, ["run", str(scenario), "--json"]).output
+    assert "Secret Alpha" in author
+
+
+def test_noninterference_undo_does_not_let_a_handle_follow_a_card_back_into_hiding() -> None:
+    """Bob plays a card and takes it back with an undo; it is hidden in his hand
+    again. When a card from his hand is shown later, its handle must not tell
+    alice whether it is the one she saw before."""
+    from cardzones.rulesets.fab import actions as fab
+
+    game = new_game("fab", ("alice", "bob"))
+    hand = game.zone("bob", "hand")
+    assert hand is not None
+    x = game.new_card(_aura("X"), hand, owner="bob")
+    y = game.new_card(_aura("Y"), hand, owner="bob")
+    game._journal = game._marks = None
+    fab.play(game, x, "bob")
+    first = set(handles(game.view("alice")))
+    game.undo()
+    other = game.copy()
+    trade_places(other, x, y)
+    for g in (game, other):
+        card = g.contents(hand)[0]
+        fab.move(g, card, Dest("permanent"), "bob", face="up")
+    shown = [set(handles(g.view("alice"))) for g in (game, other)]
+    assert shown[0] == shown[1]
+    assert not shown[0] & first
