@@ -174,6 +174,11 @@ def coverage(
     table, rows = coverage_table(paths or [Path("scenarios")])
     console.print(table)
     gaps = missing(rows)
+    per_ruleset = {r.ruleset: 0 for r in rows}
+    for row in rows:
+        per_ruleset[row.ruleset] += 1
+    counts = ", ".join(f"{n} {name}" for name, n in per_ruleset.items())
+    console.print(f"{len(rows)} rule ids ({counts}); {len(rows) - len(gaps)} named by a scenario")
     if gaps:
         errors.print(f"[red]{len(gaps)} rule id(s) without a scenario:[/red] {', '.join(gaps)}")
         raise typer.Exit(1)
