@@ -25,6 +25,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import operator
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from cardzones.kernel.cards import CardDef
@@ -278,8 +279,8 @@ def _sort_key(entry: dict[str, Any]) -> tuple[int, str]:
 _HIDDEN_KEY = (1, _canonical(HIDDEN))
 
 
-def _by_id(entry: dict[str, Any]) -> str:
-    return str(entry["id"])
+#: Visible entries of an unordered zone sort by their handle.
+_BY_ID = operator.itemgetter("id")
 
 
 def zone_view(
@@ -293,24 +294,42 @@ def zone_view(
     info = game._zinfo[zid]
     spec = info.spec
     cards = game._contents.get(zid, ())
-    if omniscient:
+    if not cards:
+        objects: list[dict[str, Any]] = []
+    elif omniscient:
         objects = [_show(game, player, c, True) for c in cards]
         if not spec.ordered:
             objects.sort(key=_sort_key)
     else:
         objects = _zone_objects(game, player, info, cards, summary or _summary(game))
-    out: dict[str, Any] = {
-        "zone": game.zone_name(zid),
+    out = _zone_header(game, zid, info).copy()
+    out["count"] = len(objects)
+    out["objects"] = objects
+    if spec.equipment:
+        out["empty"] = game.is_empty(zid)
+    return out
+
+
+#: The part of a zone's view that changes only with the zone's record or its
+#: name (3.0.10 renumbers zones), by zone id: (record, name, header).
+_HEADERS: dict[int, tuple[Any, str, dict[str, Any]]] = {}
+
+
+def _zone_header(game: Game, zid: int, info: Any) -> dict[str, Any]:
+    name = game.zone_name(zid)
+    cached = _HEADERS.get(zid)
+    if cached is not None and cached[0] is info and cached[1] == name:
+        return cached[2]
+    spec = info.spec
+    header = {
+        "zone": name,
         "type": info.type,
         "owner": info.owner,
         "public": spec.public,
         "ordered": spec.ordered,
-        "count": len(objects),
-        "objects": objects,
     }
-    if spec.equipment:
-        out["empty"] = game.is_empty(zid)
-    return out
+    _HEADERS[zid] = (info, name, header)
+    return header
 
 
 def _zone_objects(
@@ -328,11 +347,19 @@ def _zone_objects(
     may_look_private = player is not None and info.spec.owner_may_look
     zone_owner_looks = may_look_private and player == info.owner
     ordered = info.spec.ordered
+    began = summary.began
     out: list[dict[str, Any]] = []
     hidden: list[dict[str, Any]] = []
+    hidden_piles = False
     for card in cards:
         obj: Obj = objs[card]
-        if obj.public or zone_owner_looks or (may_look_private and player == obj.owner):
+        if obj.public:
+            shown = _props(game, card, obj)
+            start = began.get(card)
+            if start is not None:
+                shown["id"] = _context_handle(game.seed, "public:" + start)
+            out.append(shown)
+        elif zone_owner_looks or (may_look_private and player == obj.owner):
             shown = _props(game, card, obj)
             handle = _handle_for(game, player, card, obj, summary)
             if handle is not None:
@@ -340,15 +367,19 @@ def _zone_objects(
             out.append(shown)
         else:
             shown = {"hidden": True}
-            (out if ordered else hidden).append(shown)
+            if ordered:
+                out.append(shown)
+            else:
+                hidden.append(shown)
+                hidden_piles = hidden_piles or card in piles
         if card in piles:
             _add_pile(game, player, card, False, shown)
     if ordered:
         return out
     # Unordered: the canonical order of _sort_key, public entries by id, then
     # the hidden ones, which differ only in their piles.
-    out.sort(key=_by_id)
-    if any(len(entry) > 1 for entry in hidden):
+    out.sort(key=_BY_ID)
+    if hidden_piles:
         hidden.sort(key=_sort_key)
     out.extend(hidden)
     return out
