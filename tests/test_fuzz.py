@@ -32,8 +32,10 @@ SETTINGS = settings(
 
 
 def _seeds() -> list[str]:
-    paths = [*sorted((ROOT / "scenarios").rglob("*.scenario.yaml")),
-             *sorted((ROOT / "cardzones" / "examples").glob("*.scenario.yaml"))]
+    paths = [
+        *sorted((ROOT / "scenarios").rglob("*.scenario.yaml")),
+        *sorted((ROOT / "cardzones" / "examples").glob("*.scenario.yaml")),
+    ]
     return [path.read_text(encoding="utf-8") for path in paths]
 
 
@@ -68,30 +70,144 @@ def check_text(text: str) -> Outcome:
 
 #: Values of other types and odd spellings, to put where a value was.
 ODD_VALUES = [
-    "null", "~", "true", "no", "on", "0", "-1", "-0", "1.5", ".inf", "-.inf", ".nan",
-    "99999999999999999999999999999", "-99999999999999999999", "1e400", "0x1F", "0o17",
-    "2001-12-14", "[]", "{}", "[1, [2, [3]]]", "{a: {b: {c: 1}}}", "''", "\"\"",
-    "\"ünïcødé ✓ 🂡\"", "\"\\u0000\"", "\"\\t\"", "!!binary aGVsbG8=", "!!set {a, b}",
-    "!!omap [{a: 1}, {b: 2}]", "!!pairs [{a: 1}]", "!!str 5", "!!int '7'", "!!float 1",
-    "&anchor x", "*undefined_alias", "$", "$ghost", "@", "@alice.hand", "X@", "alice.hand[",
-    "alice.hand[999999999999999999999]", "alice.hand[-1]", "alice.weapon.0",
-    "alice.weapon.99", "zed.hand", "alice.nowhere", "owner.deck", "you.soul", "arena",
-    "alice.soul", "stack", "permanent", "combat_chain", "alice.arena", "stack.2",
-    "field_of_battle", "bob.land_of_bondage", "up", "down", "top", "bottom", "rule",
-    "effect", "moved", "failed", "done", "end_of_turn", "+2", "-3", "'+x'", "\"[/red]\"",
-    "\"[bold]x\"", "'%s %d {0}'", "'\\\\'", "\"a\\nb\"", "|", ">", "- a", "? x",
+    "null",
+    "~",
+    "true",
+    "no",
+    "on",
+    "0",
+    "-1",
+    "-0",
+    "1.5",
+    ".inf",
+    "-.inf",
+    ".nan",
+    "99999999999999999999999999999",
+    "-99999999999999999999",
+    "1e400",
+    "0x1F",
+    "0o17",
+    "2001-12-14",
+    "[]",
+    "{}",
+    "[1, [2, [3]]]",
+    "{a: {b: {c: 1}}}",
+    "''",
+    '""',
+    '"ünïcødé ✓ 🂡"',
+    '"\\u0000"',
+    '"\\t"',
+    "!!binary aGVsbG8=",
+    "!!set {a, b}",
+    "!!omap [{a: 1}, {b: 2}]",
+    "!!pairs [{a: 1}]",
+    "!!str 5",
+    "!!int '7'",
+    "!!float 1",
+    "&anchor x",
+    "*undefined_alias",
+    "$",
+    "$ghost",
+    "@",
+    "@alice.hand",
+    "X@",
+    "alice.hand[",
+    "alice.hand[999999999999999999999]",
+    "alice.hand[-1]",
+    "alice.weapon.0",
+    "alice.weapon.99",
+    "zed.hand",
+    "alice.nowhere",
+    "owner.deck",
+    "you.soul",
+    "arena",
+    "alice.soul",
+    "stack",
+    "permanent",
+    "combat_chain",
+    "alice.arena",
+    "stack.2",
+    "field_of_battle",
+    "bob.land_of_bondage",
+    "up",
+    "down",
+    "top",
+    "bottom",
+    "rule",
+    "effect",
+    "moved",
+    "failed",
+    "done",
+    "end_of_turn",
+    "+2",
+    "-3",
+    "'+x'",
+    '"[/red]"',
+    '"[bold]x"',
+    "'%s %d {0}'",
+    "'\\\\'",
+    '"a\\nb"',
+    "|",
+    ">",
+    "- a",
+    "? x",
     "!!python/name:os.system",
-    "[" * 60 + "]" * 60, "{a: " * 40 + "1" + "}" * 40,
+    "[" * 60 + "]" * 60,
+    "{a: " * 40 + "1" + "}" * 40,
 ]
 
 #: Keys to add, known and unknown.
 ODD_KEYS = [
-    "bogus", "name", "ruleset", "steps", "setup", "cards", "players", "seed", "rules",
-    "card", "to", "position", "face", "cause", "by", "choose_zone", "then", "zone", "top",
-    "kind", "source", "layer", "order", "result", "error", "as", "cards", "count", "empty",
-    "in", "under", "onto", "owner", "controller", "permanent_controller", "types", "power",
-    "abilities", "replace", "trigger", "play_from", "expect", "mark", "move", "on", "yes",
-    "<<", "'1'", "'ü'", "\"\"",
+    "bogus",
+    "name",
+    "ruleset",
+    "steps",
+    "setup",
+    "cards",
+    "players",
+    "seed",
+    "rules",
+    "card",
+    "to",
+    "position",
+    "face",
+    "cause",
+    "by",
+    "choose_zone",
+    "then",
+    "zone",
+    "top",
+    "kind",
+    "source",
+    "layer",
+    "order",
+    "result",
+    "error",
+    "as",
+    "cards",
+    "count",
+    "empty",
+    "in",
+    "under",
+    "onto",
+    "owner",
+    "controller",
+    "permanent_controller",
+    "types",
+    "power",
+    "abilities",
+    "replace",
+    "trigger",
+    "play_from",
+    "expect",
+    "mark",
+    "move",
+    "on",
+    "yes",
+    "<<",
+    "'1'",
+    "'ü'",
+    '""',
 ]
 
 _VALUE = re.compile(r"(:\s+|-\s+|\[|,\s*)([^\s,\[\]{}:#][^,\[\]{}:#]*?)(?=\s*[,\]}]|\s*$)")
@@ -106,10 +222,27 @@ def mutation(draw: st.DrawFn, text: str) -> str:
     """One small change to a scenario file."""
     lines = _lines(text)
     n = len(lines)
-    kind = draw(st.sampled_from([
-        "delete", "duplicate", "swap", "truncate", "value", "value", "value", "key",
-        "bad_ref", "insert_text", "indent", "anchor", "nest", "replace_char", "laughs",
-    ]))
+    kind = draw(
+        st.sampled_from(
+            [
+                "delete",
+                "duplicate",
+                "swap",
+                "truncate",
+                "value",
+                "value",
+                "value",
+                "key",
+                "bad_ref",
+                "insert_text",
+                "indent",
+                "anchor",
+                "nest",
+                "replace_char",
+                "laughs",
+            ]
+        )
+    )
     i = draw(st.integers(0, max(0, n - 1)))
     if kind == "delete":
         del lines[i]
@@ -125,7 +258,7 @@ def mutation(draw: st.DrawFn, text: str) -> str:
         if matches:
             m = draw(st.sampled_from(matches))
             new = draw(st.sampled_from(ODD_VALUES))
-            lines[i] = lines[i][: m.start(2)] + new + lines[i][m.end(2):]
+            lines[i] = lines[i][: m.start(2)] + new + lines[i][m.end(2) :]
     elif kind == "key":
         indent = re.match(r"\s*(- )?", lines[i])
         pad = " " * len(indent.group(0)) if indent else ""
@@ -133,10 +266,23 @@ def mutation(draw: st.DrawFn, text: str) -> str:
         value = draw(st.sampled_from(ODD_VALUES[:30]))
         lines.insert(i + draw(st.integers(0, 1)), f"{pad}{key}: {value}")
     elif kind == "bad_ref":
-        swaps = [("$", "$zz"), ("alice.", "zed."), ("alice.", "bob."), ("bob.", "alice."),
-                 ("@", "@alice.nowhere#"), ("[0]", "[42]"), ("[-1]", "[-99]"), (".1", ".7"),
-                 ("fab", "redemption"), ("redemption", "fab"), ("up", "sideways"),
-                 ("top", "-5"), ("hand", "hands"), ("deck", "stack"), ("weapon", "weapon.3")]
+        swaps = [
+            ("$", "$zz"),
+            ("alice.", "zed."),
+            ("alice.", "bob."),
+            ("bob.", "alice."),
+            ("@", "@alice.nowhere#"),
+            ("[0]", "[42]"),
+            ("[-1]", "[-99]"),
+            (".1", ".7"),
+            ("fab", "redemption"),
+            ("redemption", "fab"),
+            ("up", "sideways"),
+            ("top", "-5"),
+            ("hand", "hands"),
+            ("deck", "stack"),
+            ("weapon", "weapon.3"),
+        ]
         old, new = draw(st.sampled_from(swaps))
         lines[i] = lines[i].replace(old, new, 1)
     elif kind == "insert_text":
@@ -170,7 +316,7 @@ def mutation(draw: st.DrawFn, text: str) -> str:
     elif kind == "replace_char" and lines[i]:
         at = draw(st.integers(0, len(lines[i]) - 1))
         ch = draw(st.sampled_from(list(":-[]{},'\"#&*!|>%@` \t\x00\x85\u2028\ufeff")))
-        lines[i] = lines[i][:at] + ch + lines[i][at + 1:]
+        lines[i] = lines[i][:at] + ch + lines[i][at + 1 :]
     return "\n".join(lines)
 
 
@@ -195,30 +341,155 @@ def test_mutated_scenarios_never_crash(text: str) -> None:
 # ----------------------------------------------------------------------
 
 ACTIONS = [
-    "move", "shuffle", "flip", "modify", "grant", "end_turn", "clear", "put_under", "play",
-    "add_layer", "remove_layer", "resolve", "create_token", "create_zone", "remove_zone",
-    "expect", "mark", "place", "set_aside", "return", "negate", "dominant", "discard",
-    "phase", "end_battle",
+    "move",
+    "shuffle",
+    "flip",
+    "modify",
+    "grant",
+    "end_turn",
+    "clear",
+    "put_under",
+    "play",
+    "add_layer",
+    "remove_layer",
+    "resolve",
+    "create_token",
+    "create_zone",
+    "remove_zone",
+    "expect",
+    "mark",
+    "place",
+    "set_aside",
+    "return",
+    "negate",
+    "dominant",
+    "discard",
+    "phase",
+    "end_battle",
 ]
 ARG_KEYS = [
-    "card", "cards", "to", "position", "face", "cause", "by", "choose_zone", "then", "zone",
-    "top", "kind", "source", "layer", "order", "controller", "as", "result", "error",
-    "power", "keyword", "until", "count", "empty", "exposed", "in", "under", "placed_on",
-    "in_arena", "public", "seen_by", "same_object", "new_object", "exists", "equipped_to",
-    "may_play", "view", "shows", "events", "type", "from", "this_turn", "min_power",
-    "effect", "active", "phase", "turn", "turn_player", "onto", "in", "duration", "area",
-    "ongoing", "colon", "target", "played_on", "in_battle", "layer",
+    "card",
+    "cards",
+    "to",
+    "position",
+    "face",
+    "cause",
+    "by",
+    "choose_zone",
+    "then",
+    "zone",
+    "top",
+    "kind",
+    "source",
+    "layer",
+    "order",
+    "controller",
+    "as",
+    "result",
+    "error",
+    "power",
+    "keyword",
+    "until",
+    "count",
+    "empty",
+    "exposed",
+    "in",
+    "under",
+    "placed_on",
+    "in_arena",
+    "public",
+    "seen_by",
+    "same_object",
+    "new_object",
+    "exists",
+    "equipped_to",
+    "may_play",
+    "view",
+    "shows",
+    "events",
+    "type",
+    "from",
+    "this_turn",
+    "min_power",
+    "effect",
+    "active",
+    "phase",
+    "turn",
+    "turn_player",
+    "onto",
+    "in",
+    "duration",
+    "area",
+    "ongoing",
+    "colon",
+    "target",
+    "played_on",
+    "in_battle",
+    "layer",
 ]
 WORDS = [
-    "alice", "bob", "alice.hand", "alice.deck", "bob.graveyard", "alice.weapon",
-    "alice.weapon.2", "alice.arsenal", "alice.arsenal.2", "alice.soul", "alice.hero",
-    "alice.arms", "stack", "permanent", "combat_chain", "arena", "owner.deck",
-    "owner.graveyard", "you.soul", "graveyard", "$a", "$b", "$c", "$z", "A@alice.hand",
-    "B@alice.deck", "alice.deck[0]", "alice.deck[-1]", "stack[0]", "A", "B", "Sword",
-    "up", "down", "top", "bottom", "effect", "rule", "activated", "triggered", "card",
-    "moved", "ceased", "failed", "done", "no_move", "cleared", "end_of_turn", "go_again",
-    "m1", "draw", "upkeep", "preparation", "battle", "discard", "+1", "-2", "hidden",
-    "bob.territory", "field_of_battle", "alice.land_of_bondage", "alice.set_aside",
+    "alice",
+    "bob",
+    "alice.hand",
+    "alice.deck",
+    "bob.graveyard",
+    "alice.weapon",
+    "alice.weapon.2",
+    "alice.arsenal",
+    "alice.arsenal.2",
+    "alice.soul",
+    "alice.hero",
+    "alice.arms",
+    "stack",
+    "permanent",
+    "combat_chain",
+    "arena",
+    "owner.deck",
+    "owner.graveyard",
+    "you.soul",
+    "graveyard",
+    "$a",
+    "$b",
+    "$c",
+    "$z",
+    "A@alice.hand",
+    "B@alice.deck",
+    "alice.deck[0]",
+    "alice.deck[-1]",
+    "stack[0]",
+    "A",
+    "B",
+    "Sword",
+    "up",
+    "down",
+    "top",
+    "bottom",
+    "effect",
+    "rule",
+    "activated",
+    "triggered",
+    "card",
+    "moved",
+    "ceased",
+    "failed",
+    "done",
+    "no_move",
+    "cleared",
+    "end_of_turn",
+    "go_again",
+    "m1",
+    "draw",
+    "upkeep",
+    "preparation",
+    "battle",
+    "discard",
+    "+1",
+    "-2",
+    "hidden",
+    "bob.territory",
+    "field_of_battle",
+    "alice.land_of_bondage",
+    "alice.set_aside",
 ]
 SCALARS = st.one_of(
     st.sampled_from(WORDS),
@@ -237,37 +508,81 @@ VALUES = st.recursive(
     max_leaves=8,
 )
 STEP = st.one_of(
-    st.dictionaries(st.sampled_from(ACTIONS),
-                    st.dictionaries(st.sampled_from(ARG_KEYS), VALUES, max_size=4),
-                    min_size=1, max_size=2),
+    st.dictionaries(
+        st.sampled_from(ACTIONS),
+        st.dictionaries(st.sampled_from(ARG_KEYS), VALUES, max_size=4),
+        min_size=1,
+        max_size=2,
+    ),
     VALUES,
 )
 FAB_CARD = st.fixed_dictionaries(
     {},
     optional={
-        "types": st.lists(st.sampled_from(
-            ["action", "attack", "aura", "weapon", "2h", "1h", "bow", "quiver", "off-hand",
-             "hero", "token", "equipment", "arms", "chest", "ally", "instant", "item"]),
-            max_size=4),
+        "types": st.lists(
+            st.sampled_from(
+                [
+                    "action",
+                    "attack",
+                    "aura",
+                    "weapon",
+                    "2h",
+                    "1h",
+                    "bow",
+                    "quiver",
+                    "off-hand",
+                    "hero",
+                    "token",
+                    "equipment",
+                    "arms",
+                    "chest",
+                    "ally",
+                    "instant",
+                    "item",
+                ]
+            ),
+            max_size=4,
+        ),
         "power": st.integers(-2, 9),
         "abilities": VALUES,
     },
 )
 SETUP = st.dictionaries(
-    st.sampled_from(["alice.hand", "alice.deck", "alice.weapon", "alice.hero", "permanent",
-                     "stack", "alice.soul", "bob.graveyard", "alice.arsenal", "alice.arms",
-                     "alice.territory", "bob.land_of_bondage", "nowhere", "alice.weapon.2"]),
+    st.sampled_from(
+        [
+            "alice.hand",
+            "alice.deck",
+            "alice.weapon",
+            "alice.hero",
+            "permanent",
+            "stack",
+            "alice.soul",
+            "bob.graveyard",
+            "alice.arsenal",
+            "alice.arms",
+            "alice.territory",
+            "bob.land_of_bondage",
+            "nowhere",
+            "alice.weapon.2",
+        ]
+    ),
     st.one_of(
-        st.lists(st.one_of(
-            st.sampled_from(["A", "B", "Sword", "Hero", "Aura"]),
-            st.fixed_dictionaries(
-                {"card": st.sampled_from(["A", "B", "Sword", "Hero", "Aura"])},
-                optional={"as": st.sampled_from(["a", "b", "c"]),
-                          "face": st.sampled_from(["up", "down", "left"]),
-                          "under": st.sampled_from(["$a", "$b", "$z"]),
-                          "onto": st.sampled_from(["$a", "$b"]),
-                          "owner": st.sampled_from(["alice", "bob", "zed"])}),
-        ), max_size=3),
+        st.lists(
+            st.one_of(
+                st.sampled_from(["A", "B", "Sword", "Hero", "Aura"]),
+                st.fixed_dictionaries(
+                    {"card": st.sampled_from(["A", "B", "Sword", "Hero", "Aura"])},
+                    optional={
+                        "as": st.sampled_from(["a", "b", "c"]),
+                        "face": st.sampled_from(["up", "down", "left"]),
+                        "under": st.sampled_from(["$a", "$b", "$z"]),
+                        "onto": st.sampled_from(["$a", "$b"]),
+                        "owner": st.sampled_from(["alice", "bob", "zed"]),
+                    },
+                ),
+            ),
+            max_size=3,
+        ),
         VALUES,
     ),
     max_size=4,
@@ -280,8 +595,9 @@ DOCUMENT = st.fixed_dictionaries(
     },
     optional={
         "setup": SETUP,
-        "cards": st.dictionaries(st.sampled_from(["A", "B", "Sword", "Hero", "Aura"]), FAB_CARD,
-                                 max_size=3),
+        "cards": st.dictionaries(
+            st.sampled_from(["A", "B", "Sword", "Hero", "Aura"]), FAB_CARD, max_size=3
+        ),
         "players": st.one_of(st.just(["alice", "bob"]), VALUES),
         "seed": SCALARS,
         "rules": VALUES,
@@ -386,8 +702,9 @@ def test_random_text_never_crashes(text: str) -> None:
 
 @settings(SETTINGS, max_examples=40)
 @given(data=st.binary(max_size=120))
-def test_random_bytes_file_never_crashes(tmp_path_factory: pytest.TempPathFactory,
-                                        data: bytes) -> None:
+def test_random_bytes_file_never_crashes(
+    tmp_path_factory: pytest.TempPathFactory, data: bytes
+) -> None:
     """A file that is not UTF-8 text, or any bytes at all, is invalid with a line."""
     path = tmp_path_factory.mktemp("bytes") / FILE
     path.write_bytes(data)
@@ -422,8 +739,7 @@ def check_cli(path: Path) -> int:
 
 @settings(SETTINGS, max_examples=30)
 @given(text=mutated_scenario())
-def test_cli_check_on_mutated_files(tmp_path_factory: pytest.TempPathFactory,
-                                    text: str) -> None:
+def test_cli_check_on_mutated_files(tmp_path_factory: pytest.TempPathFactory, text: str) -> None:
     """The same property through ``cardzones check`` itself."""
     path = tmp_path_factory.mktemp("cli") / FILE
     path.write_text(text, encoding="utf-8")
@@ -431,16 +747,18 @@ def test_cli_check_on_mutated_files(tmp_path_factory: pytest.TempPathFactory,
 
 
 NASTY = {
-    "markup_in_a_label":
-        "name: x\nruleset: fab\nsteps:\n  - move: {card: '$[/red]', to: alice.hand}\n",
-    "markup_in_a_name":
-        "name: x\nruleset: fab\nsteps:\n  - move: {card: 'A[/b]@alice.hand', to: alice.hand}\n",
+    "markup_in_a_label": (
+        "name: x\nruleset: fab\nsteps:\n  - move: {card: '$[/red]', to: alice.hand}\n"
+    ),
+    "markup_in_a_name": (
+        "name: x\nruleset: fab\nsteps:\n  - move: {card: 'A[/b]@alice.hand', to: alice.hand}\n"
+    ),
     "not_utf8": b"name: \xff\xfe\n",
     "empty": "",
     "a_list": "- 1\n",
     "recursive_alias": "a: &a [*a]\nname: x\nruleset: fab\nsteps: *a\n",
     "huge_position": "name: x\nruleset: fab\nsetup: {alice.deck: [A]}\nsteps:\n"
-                     "  - move: {card: $nope, to: alice.hand, position: 99999999999999999999999}\n",
+    "  - move: {card: $nope, to: alice.hand, position: 99999999999999999999999}\n",
 }
 
 
@@ -475,24 +793,37 @@ REGRESSIONS = {
     "flip_without_card": ("name: x\nruleset: fab\nsteps:\n  - flip: {face: up}\n", 4),
     "create_zone_without_zone": ("name: x\nruleset: fab\nsteps:\n  - create_zone: {}\n", 4),
     # A value that is not a mapping has no line of its own.
-    "ability_not_a_mapping":
-        ("name: x\nruleset: fab\ncards:\n  A: {abilities: [alice]}\nsteps: []\n", 4),
+    "ability_not_a_mapping": (
+        "name: x\nruleset: fab\ncards:\n  A: {abilities: [alice]}\nsteps: []\n",
+        4,
+    ),
     "card_not_a_mapping": ("name: x\nruleset: fab\ncards:\n  A: 5\nsteps: []\n", 4),
     # A few lines of aliases expand to 9**9 values, and the message that showed
     # one never finished.
     "billion_laughs": (
         "name: x\nruleset: fab\nsteps:\n  - move: {card: ["
-        + ", ".join(['&a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
-                    + [f"&a{i} [{', '.join([f'*a{i - 1}'] * 9)}]" for i in range(1, 9)])
-        + "], to: alice.hand}\n", 4),
+        + ", ".join(
+            ['&a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+            + [f"&a{i} [{', '.join([f'*a{i - 1}'] * 9)}]" for i in range(1, 9)]
+        )
+        + "], to: alice.hand}\n",
+        4,
+    ),
     "billion_laughs_key": (
-        "x: [" + ", ".join(['&a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
-                           + [f"&a{i} [{', '.join([f'*a{i - 1}'] * 9)}]" for i in range(1, 9)])
-        + "]\n? *a8\n: 1\nname: x\n", 1),
+        "x: ["
+        + ", ".join(
+            ['&a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+            + [f"&a{i} [{', '.join([f'*a{i - 1}'] * 9)}]" for i in range(1, 9)]
+        )
+        + "]\n? *a8\n: 1\nname: x\n",
+        1,
+    ),
     "huge_number": ("name: x\nruleset: fab\nseed: " + "9" * 5000 + "\nsteps: []\n", 3),
     "bad_timestamp": ("name: x\nruleset: fab\nsteps:\n  - expect: {turn: 2001-13-45}\n", 4),
-    "expect_not_a_mapping":
-        ("name: x\nruleset: fab\nsteps:\n  - expect: {turn: 1}\n  - expect: 5\n", 5),
+    "expect_not_a_mapping": (
+        "name: x\nruleset: fab\nsteps:\n  - expect: {turn: 1}\n  - expect: 5\n",
+        5,
+    ),
 }
 
 

@@ -236,7 +236,11 @@ def check_ceased(game: Game, known: dict[int, CardDef | str]) -> None:
 
 
 FAB_CHECKS: tuple[Callable[[Game], None], ...] = (
-    check_places, check_hosts, check_capacity, check_fab_admission, check_equipment,
+    check_places,
+    check_hosts,
+    check_capacity,
+    check_fab_admission,
+    check_equipment,
 )
 
 
@@ -282,8 +286,21 @@ FAB_TYPES: tuple[frozenset[str], ...] = tuple(
     )
 )
 FAB_ZONE_TYPES = [
-    "arms", "arsenal", "banished", "chest", "combat_chain", "deck", "graveyard", "hand", "head",
-    "hero", "legs", "permanent", "pitch", "stack", "weapon",
+    "arms",
+    "arsenal",
+    "banished",
+    "chest",
+    "combat_chain",
+    "deck",
+    "graveyard",
+    "hand",
+    "head",
+    "hero",
+    "legs",
+    "permanent",
+    "pitch",
+    "stack",
+    "weapon",
 ]
 
 
@@ -303,23 +320,33 @@ def fab_abilities(players: tuple[str, ...]) -> st.SearchStrategy[tuple[Any, ...]
     common = st.sampled_from(["graveyard", "banished", "permanent", "hand", "deck", "pitch"])
     owner_dest = st.builds(Dest, st.one_of(common, ztype), st.just("owner"))
     replacement = st.builds(
-        Replacement, st.one_of(common, ztype), st.none() | ztype, owner_dest,
-        st.sampled_from(["top", "bottom"]), st.sampled_from([None, "up", "down"]),
+        Replacement,
+        st.one_of(common, ztype),
+        st.none() | ztype,
+        owner_dest,
+        st.sampled_from(["top", "bottom"]),
+        st.sampled_from([None, "up", "down"]),
     )
     play_from = st.builds(
-        PlayFrom, st.one_of(common, ztype), st.booleans(),
-        st.none() | st.builds(HistoryCondition, st.none() | ztype, st.none() | ztype,
-                              st.booleans()),
+        PlayFrom,
+        st.one_of(common, ztype),
+        st.booleans(),
+        st.none()
+        | st.builds(HistoryCondition, st.none() | ztype, st.none() | ztype, st.booleans()),
     )
     trigger = st.builds(
         Trigger,
         st.sampled_from([None, None]) | common,
         st.sampled_from([None, None, "arena"]) | ztype,
-        st.sampled_from([frozenset(), frozenset(), frozenset({"action"}),
-                         frozenset({"aura", "weapon"})]),
+        st.sampled_from(
+            [frozenset(), frozenset(), frozenset({"action"}), frozenset({"aura", "weapon"})]
+        ),
         st.sampled_from([False, False, True]),
-        st.builds(Dest, st.sampled_from([*FAB_ZONE_TYPES, "soul", "soul", "arena"]),
-                  st.sampled_from(["owner", "you", None])),
+        st.builds(
+            Dest,
+            st.sampled_from([*FAB_ZONE_TYPES, "soul", "soul", "arena"]),
+            st.sampled_from(["owner", "you", None]),
+        ),
     )
     return st.lists(st.one_of(replacement, play_from, trigger), max_size=2).map(tuple)
 
@@ -361,20 +388,33 @@ def fab_setup(draw: st.DrawFn, game: Game) -> None:
         if not zones:
             continue
         zid = draw(st.sampled_from(zones))
-        playable = [z for z in zones if any(a.zone == game.zone_info(z).type
-                                            for a in cdef.play_from)]
+        playable = [
+            z for z in zones if any(a.zone == game.zone_info(z).type for a in cdef.play_from)
+        ]
         if playable and draw(st.booleans()):
             zid = draw(st.sampled_from(playable))
         face = draw(st.sampled_from([None, None, None, True, False]))
         host = None
-        hosts = [c for c in game.contents(zid) if game.is_permanent(c)
-                 or game.zone_info(zid).type == "stack"]
+        hosts = [
+            c
+            for c in game.contents(zid)
+            if game.is_permanent(c) or game.zone_info(zid).type == "stack"
+        ]
         if hosts and draw(st.integers(0, 3)) == 0:
             host, face = draw(st.sampled_from(hosts)), None
-        game.new_card(cdef, zid, owner=owner, public=face, position="bottom", host=host,
-                      rel=UNDER if host is not None else TOP)
-        note(f"game.new_card({cdef!r}, {zid}, owner={owner!r}, public={face!r}, "
-             f"position='bottom', host={host!r}, rel={UNDER if host is not None else TOP})")
+        game.new_card(
+            cdef,
+            zid,
+            owner=owner,
+            public=face,
+            position="bottom",
+            host=host,
+            rel=UNDER if host is not None else TOP,
+        )
+        note(
+            f"game.new_card({cdef!r}, {zid}, owner={owner!r}, public={face!r}, "
+            f"position='bottom', host={host!r}, rel={UNDER if host is not None else TOP})"
+        )
 
 
 def _pick_card(draw: st.DrawFn, game: Game) -> int:
@@ -402,8 +442,9 @@ def _position(draw: st.DrawFn) -> Any:
 class Call:
     """A deferred call that shows itself as Python, for failing examples."""
 
-    def __init__(self, fn: Callable[..., Any], *args: Any, atomic: Game | None = None,
-                 **kwargs: Any) -> None:
+    def __init__(
+        self, fn: Callable[..., Any], *args: Any, atomic: Game | None = None, **kwargs: Any
+    ) -> None:
         self.fn, self.args, self.kwargs, self.atomic = fn, args, kwargs, atomic
 
     def __call__(self) -> Any:
@@ -424,28 +465,54 @@ def fab_action(draw: st.DrawFn, game: Game) -> Call:
     """One random fab action."""
     players = game.players
     by = draw(st.sampled_from(players))
-    kind = draw(st.sampled_from([
-        "move", "move", "move", "move_dest", "move_dest", "soul", "flip", "shuffle", "clear",
-        "end_turn", "play", "put_under", "token", "create_zone", "remove_zone", "remove_zone",
-        "add_layer", "remove_layer", "resolve", "resolve", "modify", "undo",
-    ]))
+    kind = draw(
+        st.sampled_from(
+            [
+                "move",
+                "move",
+                "move",
+                "move_dest",
+                "move_dest",
+                "soul",
+                "flip",
+                "shuffle",
+                "clear",
+                "end_turn",
+                "play",
+                "put_under",
+                "token",
+                "create_zone",
+                "remove_zone",
+                "remove_zone",
+                "add_layer",
+                "remove_layer",
+                "resolve",
+                "resolve",
+                "modify",
+                "undo",
+            ]
+        )
+    )
     if kind == "undo":
         return Call(game.undo)
     if kind in ("move", "move_dest"):
         card = _pick_card(draw, game)
-        dest: Dest | int = (
-            _pick_zone(draw, game) if kind == "move" else draw(fab_dests(players))
+        dest: Dest | int = _pick_zone(draw, game) if kind == "move" else draw(fab_dests(players))
+        return Call(
+            game.move,
+            card,
+            dest,
+            position=_position(draw),
+            face=draw(st.sampled_from([None, "up", "down"])),
+            cause=draw(st.sampled_from(["effect", "rule"])),
+            by=by,
+            choose_zone=_maybe_zone(draw, game),
         )
-        return Call(game.move, card, dest, position=_position(draw),
-                    face=draw(st.sampled_from([None, "up", "down"])),
-                    cause=draw(st.sampled_from(["effect", "rule"])), by=by,
-                    choose_zone=_maybe_zone(draw, game))
     if kind == "soul":
         owner = draw(st.sampled_from([None, "owner", "you", *players]))
         return Call(fab.move, game, _pick_card(draw, game), Dest("soul", owner), by)
     if kind == "flip":
-        return Call(game.flip, _pick_card(draw, game), draw(st.sampled_from(["up", "down"])),
-                    by=by)
+        return Call(game.flip, _pick_card(draw, game), draw(st.sampled_from(["up", "down"])), by=by)
     if kind == "shuffle":
         return Call(game.shuffle, draw(st.sampled_from(game.all_zones())), by=by)
     if kind == "clear":
@@ -455,35 +522,52 @@ def fab_action(draw: st.DrawFn, game: Game) -> Call:
         order = draw(st.lists(st.sampled_from(cards), unique=True, max_size=4)) if cards else []
         return Call(game.end_turn, order)
     if kind == "play":
-        playable = [c for c in sorted(game.cards()) if any(
-            a.zone == game.zone_info(game.location(c)).type for a in game.obj(c).cdef.play_from)]
-        card = (draw(st.sampled_from(playable)) if playable and draw(st.booleans())
-                else _pick_card(draw, game))
+        playable = [
+            c
+            for c in sorted(game.cards())
+            if any(
+                a.zone == game.zone_info(game.location(c)).type for a in game.obj(c).cdef.play_from
+            )
+        ]
+        card = (
+            draw(st.sampled_from(playable))
+            if playable and draw(st.booleans())
+            else _pick_card(draw, game)
+        )
         if game.exists(card) and draw(st.integers(0, 3)) > 0:
             by = game.obj(card).owner or by
         return Call(fab.play, game, card, by)
     if kind == "put_under":
-        tops = [c for c in sorted(game.cards()) if game.is_permanent(c)
-                or game.zone_info(game.location(c)).type == "stack"]
-        top = draw(st.sampled_from(tops)) if tops and draw(st.booleans()) else _pick_card(
-            draw, game)
+        tops = [
+            c
+            for c in sorted(game.cards())
+            if game.is_permanent(c) or game.zone_info(game.location(c)).type == "stack"
+        ]
+        top = (
+            draw(st.sampled_from(tops)) if tops and draw(st.booleans()) else _pick_card(draw, game)
+        )
         return Call(fab.put_under, game, _pick_card(draw, game), top, by)
     if kind == "token":
         cdef = draw(fab_card(players, 100 + game._vars["next_card"]))
         arena = [z for z in game.all_zones() if game.zone_info(z).spec.in_arena]
-        dest = draw(st.one_of(fab_dests(players), st.sampled_from(sorted(game._zinfo)),
-                              st.sampled_from(arena)))
+        dest = draw(
+            st.one_of(
+                fab_dests(players), st.sampled_from(sorted(game._zinfo)), st.sampled_from(arena)
+            )
+        )
         choose = _maybe_zone(draw, game)
         return Call(fab.try_create_token, game, cdef, dest, by, choose_zone=choose)
     if kind == "create_zone":
         ztype = draw(st.sampled_from(["arsenal", "weapon", "arms", "hero", "stack", "hand"]))
         return Call(fab.create_zone, game, by, ztype)
     if kind == "remove_zone":
-        ztype = draw(st.sampled_from(["arsenal", "weapon", "weapon", "arms", "hero",
-                                      "graveyard"]))
+        ztype = draw(st.sampled_from(["arsenal", "weapon", "weapon", "arms", "hero", "graveyard"]))
         own = list(game.zones_of(by, ztype))
-        choose = (draw(st.sampled_from(own)) if own and draw(st.integers(0, 3)) > 0
-                  else _maybe_zone(draw, game))
+        choose = (
+            draw(st.sampled_from(own))
+            if own and draw(st.integers(0, 3)) > 0
+            else _maybe_zone(draw, game)
+        )
         return Call(fab.remove_zone, game, by, ztype, choose)
     if kind == "add_layer":
         lkind = draw(st.sampled_from(["activated", "triggered", "card"]))
@@ -493,16 +577,31 @@ def fab_action(draw: st.DrawFn, game: Game) -> Call:
     if kind == "resolve":
         return Call(layers.resolve_top, game, by, atomic=game)
     assert kind == "modify"
-    return Call(game.add_effect, _pick_card(draw, game), "modify", mods=[("power", 1)],
-                until=draw(st.sampled_from([None, "end_of_turn"])), atomic=game)
+    return Call(
+        game.add_effect,
+        _pick_card(draw, game),
+        "modify",
+        mods=[("power", 1)],
+        until=draw(st.sampled_from([None, "end_of_turn"])),
+        atomic=game,
+    )
 
 
 # ----------------------------------------------------------------------
 # redemption: card pools and actions
 # ----------------------------------------------------------------------
 
-RED_TYPES = ("hero", "evil_character", "enhancement", "dominant", "lost_soul", "site", "city",
-             "fortress", "artifact")
+RED_TYPES = (
+    "hero",
+    "evil_character",
+    "enhancement",
+    "dominant",
+    "lost_soul",
+    "site",
+    "city",
+    "fortress",
+    "artifact",
+)
 RED_PHASES = ("draw", "upkeep", "preparation", "battle", "discard")
 
 
@@ -532,10 +631,19 @@ def red_setup(draw: st.DrawFn, game: Game) -> None:
         if game.contents(zid) and draw(st.integers(0, 3)) == 0:
             host = draw(st.sampled_from(game.contents(zid)))
         pcontrol = draw(st.sampled_from([None, *players]))
-        game.new_card(cdef, zid, owner=owner, position="bottom", host=host,
-                      rel=PLACED if host is not None else TOP, pcontrol=pcontrol)
-        note(f"game.new_card({cdef!r}, {zid}, owner={owner!r}, position='bottom', "
-             f"host={host!r}, rel={PLACED if host is not None else TOP}, pcontrol={pcontrol!r})")
+        game.new_card(
+            cdef,
+            zid,
+            owner=owner,
+            position="bottom",
+            host=host,
+            rel=PLACED if host is not None else TOP,
+            pcontrol=pcontrol,
+        )
+        note(
+            f"game.new_card({cdef!r}, {zid}, owner={owner!r}, position='bottom', "
+            f"host={host!r}, rel={PLACED if host is not None else TOP}, pcontrol={pcontrol!r})"
+        )
 
 
 def _cards(draw: st.DrawFn, game: Game, in_play: bool = False) -> list[int]:
@@ -555,27 +663,56 @@ def red_action(draw: st.DrawFn, game: Game, handles: list[Any]) -> Call:
     """One random redemption action."""
     players = game.players
     by = draw(st.sampled_from([game.turn_player, *players]))
-    kind = draw(st.sampled_from([
-        "move", "move", "relocate", "flip", "shuffle", "end_turn", "place", "place",
-        "place_in", "set_aside", "set_aside", "return", "negate", "dominant", "discard",
-        "phase", "phase", "end_battle", "modify", "undo",
-    ]))
+    kind = draw(
+        st.sampled_from(
+            [
+                "move",
+                "move",
+                "relocate",
+                "flip",
+                "shuffle",
+                "end_turn",
+                "place",
+                "place",
+                "place_in",
+                "set_aside",
+                "set_aside",
+                "return",
+                "negate",
+                "dominant",
+                "discard",
+                "phase",
+                "phase",
+                "end_battle",
+                "modify",
+                "undo",
+            ]
+        )
+    )
     if kind == "undo":
         return Call(game.undo)
     if kind in ("move", "relocate"):
         card = _pick_card(draw, game)
-        dest: Dest | int = draw(st.one_of(
-            st.sampled_from(sorted(game._zinfo)),
-            st.builds(Dest, st.sampled_from(RED_ZONE_TYPES),
-                      st.sampled_from([None, "owner", "you", *players]))))
-        kw = {"position": _position(draw), "face": draw(st.sampled_from([None, "up", "down"])),
-              "cause": draw(st.sampled_from(["effect", "rule"]))}
+        dest: Dest | int = draw(
+            st.one_of(
+                st.sampled_from(sorted(game._zinfo)),
+                st.builds(
+                    Dest,
+                    st.sampled_from(RED_ZONE_TYPES),
+                    st.sampled_from([None, "owner", "you", *players]),
+                ),
+            )
+        )
+        kw = {
+            "position": _position(draw),
+            "face": draw(st.sampled_from([None, "up", "down"])),
+            "cause": draw(st.sampled_from(["effect", "rule"])),
+        }
         if kind == "move":
             return Call(game.move, card, dest, by=by, **kw)
         return Call(relocate, game, card, dest, by, label="m", atomic=game, **kw)
     if kind == "flip":
-        return Call(game.flip, _pick_card(draw, game), draw(st.sampled_from(["up", "down"])),
-                    by=by)
+        return Call(game.flip, _pick_card(draw, game), draw(st.sampled_from(["up", "down"])), by=by)
     if kind == "shuffle":
         return Call(game.shuffle, draw(st.sampled_from(game.all_zones())), by=by)
     if kind == "end_turn":
@@ -584,64 +721,118 @@ def red_action(draw: st.DrawFn, game: Game, handles: list[Any]) -> Call:
         cards = _cards(draw, game, in_play=draw(st.booleans()))
         onto = _pick_card(draw, game)
         order = list(reversed(cards)) if draw(st.booleans()) else None
-        return Call(place, game, cards, by=by, onto=onto, order=order,
-                    source=draw(st.sampled_from([None, cards[0]])),
-                    ongoing=_ongoing(draw, game), colon=draw(st.booleans()), label="p")
+        return Call(
+            place,
+            game,
+            cards,
+            by=by,
+            onto=onto,
+            order=order,
+            source=draw(st.sampled_from([None, cards[0]])),
+            ongoing=_ongoing(draw, game),
+            colon=draw(st.booleans()),
+            label="p",
+        )
     if kind == "place_in":
         cards = _cards(draw, game, in_play=draw(st.booleans()))
-        into = draw(st.one_of(
-            st.sampled_from(sorted(game._zinfo)),
-            st.builds(Dest, st.sampled_from(RED_ZONE_TYPES),
-                      st.sampled_from([None, "owner", *players]))))
+        into = draw(
+            st.one_of(
+                st.sampled_from(sorted(game._zinfo)),
+                st.builds(
+                    Dest,
+                    st.sampled_from(RED_ZONE_TYPES),
+                    st.sampled_from([None, "owner", *players]),
+                ),
+            )
+        )
         order = list(cards) if draw(st.booleans()) else None
-        return Call(place, game, cards, by=by, into=into, order=order,
-                    position=_position(draw), source=draw(st.sampled_from([None, cards[0]])),
-                    ongoing=_ongoing(draw, game), label="p")
+        return Call(
+            place,
+            game,
+            cards,
+            by=by,
+            into=into,
+            order=order,
+            position=_position(draw),
+            source=draw(st.sampled_from([None, cards[0]])),
+            ongoing=_ongoing(draw, game),
+            label="p",
+        )
     if kind == "set_aside":
         cards = _cards(draw, game, in_play=draw(st.integers(0, 3)) > 0)
-        enhancements = sorted(c for c in game.cards()
-                              if "enhancement" in game.obj(c).cdef.types)
+        enhancements = sorted(c for c in game.cards() if "enhancement" in game.obj(c).cdef.types)
         source = draw(st.sampled_from([None, *enhancements])) if enhancements else None
         areas = [z for z in game.all_zones() if game.zone_info(z).type == "set_aside"]
-        return Call(set_aside, game, cards, by=by, source=source,
-                    played_on=draw(st.sampled_from([None, cards[0]])),
-                    duration=draw(st.sampled_from([None, None, 1, 2, 0])),
-                    ongoing=_ongoing(draw, game),
-                    area=draw(st.sampled_from(areas)) if draw(st.integers(0, 3)) == 0 else None,
-                    in_battle=draw(st.booleans()),
-                    label="s")
+        return Call(
+            set_aside,
+            game,
+            cards,
+            by=by,
+            source=source,
+            played_on=draw(st.sampled_from([None, cards[0]])),
+            duration=draw(st.sampled_from([None, None, 1, 2, 0])),
+            ongoing=_ongoing(draw, game),
+            area=draw(st.sampled_from(areas)) if draw(st.integers(0, 3)) == 0 else None,
+            in_battle=draw(st.booleans()),
+            label="s",
+        )
     if kind == "return":
-        aside = sorted(c for c in game.cards()
-                       if game.zone_info(game.location(c)).type == "set_aside")
-        cards = (draw(st.lists(st.sampled_from(aside), min_size=1, max_size=2, unique=True))
-                 if aside and draw(st.integers(0, 3)) > 0 else _cards(draw, game))
-        return Call(return_cards, game, cards, by=by,
-                    cause=draw(st.sampled_from(["own", "effect"])))
+        aside = sorted(
+            c for c in game.cards() if game.zone_info(game.location(c)).type == "set_aside"
+        )
+        cards = (
+            draw(st.lists(st.sampled_from(aside), min_size=1, max_size=2, unique=True))
+            if aside and draw(st.integers(0, 3)) > 0
+            else _cards(draw, game)
+        )
+        return Call(
+            return_cards, game, cards, by=by, cause=draw(st.sampled_from(["own", "effect"]))
+        )
     if kind == "negate":
         handle = draw(st.sampled_from(handles)) if handles else ("kernel", 1)
         return Call(negate, game, handle, by=by)
     if kind == "dominant":
         dominants = sorted(c for c in game.cards() if "dominant" in game.obj(c).cdef.types)
-        aside = sorted(c for c in game.cards()
-                       if game.zone_info(game.location(c)).type == "set_aside")
+        aside = sorted(
+            c for c in game.cards() if game.zone_info(game.location(c)).type == "set_aside"
+        )
         card = draw(st.sampled_from(dominants)) if dominants else _pick_card(draw, game)
         target = draw(st.sampled_from(aside)) if aside else _pick_card(draw, game)
         return Call(play_dominant, game, card, target, by=by)
     if kind == "discard":
-        return Call(red_discard, game, _pick_card(draw, game), by=by,
-                    label=draw(st.sampled_from([None, "d"])))
+        return Call(
+            red_discard,
+            game,
+            _pick_card(draw, game),
+            by=by,
+            label=draw(st.sampled_from([None, "d"])),
+        )
     if kind == "phase":
         return Call(advance_to, game, draw(st.sampled_from([*RED_PHASES, "dusk"])))
     if kind == "end_battle":
         return Call(end_battle, game)
     assert kind == "modify"
-    return Call(game.add_effect, _pick_card(draw, game), "modify", mods=[("strength", 1)],
-                until=draw(st.sampled_from([None, "end_of_turn"])), atomic=game)
+    return Call(
+        game.add_effect,
+        _pick_card(draw, game),
+        "modify",
+        mods=[("strength", 1)],
+        until=draw(st.sampled_from([None, "end_of_turn"])),
+        atomic=game,
+    )
 
 
 RED_ZONE_TYPES = [
-    "deck", "hand", "discard", "territory", "land_of_bondage", "land_of_redemption", "set_aside",
-    "reserve", "banish", "field_of_battle",
+    "deck",
+    "hand",
+    "discard",
+    "territory",
+    "land_of_bondage",
+    "land_of_redemption",
+    "set_aside",
+    "reserve",
+    "banish",
+    "field_of_battle",
 ]
 
 
@@ -751,8 +942,11 @@ def test_a_clear_replaced_to_a_zone_that_cannot_hold_it_goes_to_the_graveyard() 
     without end (RecursionError). Its replacement has applied once, so it goes
     to the graveyard."""
     game = new_game("fab")
-    phoenix = CardDef("Phoenix", frozenset({"action"}),
-                      abilities=(Replacement("graveyard", None, Dest("hero", "owner")),))
+    phoenix = CardDef(
+        "Phoenix",
+        frozenset({"action"}),
+        abilities=(Replacement("graveyard", None, Dest("hero", "owner")),),
+    )
     hand = game.zone("alice", "hand")
     assert hand is not None
     card = game.new_card(phoenix, hand, owner="alice")

@@ -404,8 +404,22 @@ class Game(State):
         elif controller is None:
             controller = owner
         origin = Origin(None, info.type, self.turn, "setup", by)
-        obj = Obj(card, oid, cdef, owner, controller, zid, public, None, TOP, origin, (), kind,
-                  pcontrol or owner, data)
+        obj = Obj(
+            card,
+            oid,
+            cdef,
+            owner,
+            controller,
+            zid,
+            public,
+            None,
+            TOP,
+            origin,
+            (),
+            kind,
+            pcontrol or owner,
+            data,
+        )
         equip: tuple[int, ...] = ()
         if check and host is None:
             adm = self.ruleset.admit(self, obj, zid, controller or owner)
@@ -426,9 +440,7 @@ class Game(State):
         if cdef.triggers:
             self._put(VARS, "watchers", (*self._vars["watchers"], card))
         if log:
-            self._log(
-                CREATED, card, bool(public), Snapshot(obj, ()), None, zid, oid, by, "create"
-            )
+            self._log(CREATED, card, bool(public), Snapshot(obj, ()), None, zid, oid, by, "create")
         return card
 
     # ------------------------------------------------------------------
@@ -494,8 +506,17 @@ class Game(State):
         current object only and ends when it becomes a new object (3.0.9)."""
         obj = self.obj(card)
         eid = self._next("next_eid")
-        effect = Effect(eid, kind, card, obj.oid if bound else None, tuple(mods),
-                        tuple(keywords), until, label, data)
+        effect = Effect(
+            eid,
+            kind,
+            card,
+            obj.oid if bound else None,
+            tuple(mods),
+            tuple(keywords),
+            until,
+            label,
+            data,
+        )
         self._put(EFFECTS, eid, effect)
         self._put(FX_BY_CARD, card, (*self._fx_by_card.get(card, ()), eid))
         return eid
@@ -547,8 +568,23 @@ class Game(State):
         v = self._vars
         log = v["log"]
         # The sequence number follows the head of the log, so logging is one write.
-        event: Event = _new_record(Event, (0 if log is None else log[0].seq + 1, kind, v["turn"],
-                                           card, public, lki, src, dst, new_oid, by, cause, note))
+        event: Event = _new_record(
+            Event,
+            (
+                0 if log is None else log[0].seq + 1,
+                kind,
+                v["turn"],
+                card,
+                public,
+                lki,
+                src,
+                dst,
+                new_oid,
+                by,
+                cause,
+                note,
+            ),
+        )
         self._journal = (VARS, "log", log, self._journal)
         v["log"] = (event, log)
         return event
@@ -593,8 +629,15 @@ class Game(State):
         """
         head = self._journal
         try:
-            result = self._move(card, dest, position, face, cause,
-                                by if by is not None else self._vars["turn_player"], choose_zone)
+            result = self._move(
+                card,
+                dest,
+                position,
+                face,
+                cause,
+                by if by is not None else self._vars["turn_player"],
+                choose_zone,
+            )
             self.ruleset.after_action(self)
         except CardzonesError:
             self._abort(head)
@@ -617,8 +660,9 @@ class Game(State):
         obj: Obj | None = self._objs.get(card)
         if obj is None:
             raise UnknownReference(f"card {card} does not exist")
-        zid = dest if isinstance(dest, int) else self._resolve_destination(
-            obj, dest, by, choose_zone)
+        zid = (
+            dest if isinstance(dest, int) else self._resolve_destination(obj, dest, by, choose_zone)
+        )
         public = self._visibility_at(obj, zid, face)
         if obj.cdef.abilities and (obj.public or public):
             zid, position, public = self._replace_destination(obj, zid, position, public, by)
@@ -685,8 +729,10 @@ class Game(State):
         if not options:
             return zids[0]  # none can take it: admission decides what happens
         raise NeedsChoice(
-            "choose_zone", [self.zone_name(z) for z in options],
-            what=f"the {dest.type} zone ({obj.owner} chooses)", rule="3.0.10a",
+            "choose_zone",
+            [self.zone_name(z) for z in options],
+            what=f"the {dest.type} zone ({obj.owner} chooses)",
+            rule="3.0.10a",
         )
 
     def _visibility_at(self, obj: Obj, zid: int | None, face: str | None) -> bool:
@@ -741,8 +787,18 @@ class Game(State):
         self._put(OBJS, obj.card, new)
         if reset:
             self._end_bound_effects(obj.card, obj.oid)
-        self._log(FLIPPED, obj.card, True, lki, obj.zone, obj.zone, oid, by, cause,
-                  "up" if public else "down")
+        self._log(
+            FLIPPED,
+            obj.card,
+            True,
+            lki,
+            obj.zone,
+            obj.zone,
+            oid,
+            by,
+            cause,
+            "up" if public else "down",
+        )
         for kid in self._kids.get(obj.card, ()):
             kid_obj: Obj = self._objs[kid]
             if kid_obj.rel == UNDER:
@@ -760,8 +816,9 @@ class Game(State):
             # replacements have applied once (3.0.8a), so it goes to the graveyard.
             graveyard = self.zone(obj.owner, self.ruleset.clear_to)
             if graveyard is not None and self.ruleset.admit(self, obj, graveyard, by).ok:
-                self._transfer(obj, graveyard, "top", self._zinfo[graveyard].spec.public,
-                               "rule", by, (), False)
+                self._transfer(
+                    obj, graveyard, "top", self._zinfo[graveyard].spec.public, "rule", by, (), False
+                )
                 return MoveResult.MOVED
         return MoveResult.FAILED
 
@@ -785,20 +842,39 @@ class Game(State):
         ruleset = self.ruleset
         zinfo = self._zinfo
         reset = (
-            zinfo[zid].spec.resets if self._plain_resets
+            zinfo[zid].spec.resets
+            if self._plain_resets
             else ruleset.resets_on_enter(self, obj, zid)
         ) or (obj.public and not public)
         origin: Origin | None
         if reset:
             oid = self._next("next_oid")
-            origin = _new_record(Origin, (zinfo[src].spec.type, zinfo[zid].spec.type,
-                                          self._vars["turn"], cause, by))
+            origin = _new_record(
+                Origin, (zinfo[src].spec.type, zinfo[zid].spec.type, self._vars["turn"], cause, by)
+            )
         else:
             oid = obj.oid
             origin = obj.origin
         controller = ruleset.new_controller(self, obj, zid, by, played)
-        new: Obj = _new_record(Obj, (card, oid, obj.cdef, obj.owner, controller, zid, public,
-                                     None, TOP, origin, equip, obj.kind, obj.pcontrol, obj.data))
+        new: Obj = _new_record(
+            Obj,
+            (
+                card,
+                oid,
+                obj.cdef,
+                obj.owner,
+                controller,
+                zid,
+                public,
+                None,
+                TOP,
+                origin,
+                equip,
+                obj.kind,
+                obj.pcontrol,
+                obj.data,
+            ),
+        )
         objs = self._objs
         self._journal = (OBJS, card, objs[card], self._journal)  # an inlined _put
         objs[card] = new
@@ -838,7 +914,7 @@ class Game(State):
             current = contents[zid]
             i = current.index(card)
             self._journal = (CONTENTS, zid, current, self._journal)  # an inlined _put
-            contents[zid] = current[1:] if i == 0 else current[:i] + current[i + 1:]
+            contents[zid] = current[1:] if i == 0 else current[:i] + current[i + 1 :]
         else:
             rest = tuple(k for k in self._kids[obj.host] if k != card)
             if rest:
@@ -860,8 +936,15 @@ class Game(State):
         self._put(KIDS, host, pile)
 
     def _attach(
-        self, card: int, host: int, rel: int, *, position: Position = "top",
-        by: str | None = None, cause: str = "effect", public: bool | None = None,
+        self,
+        card: int,
+        host: int,
+        rel: int,
+        *,
+        position: Position = "top",
+        by: str | None = None,
+        cause: str = "effect",
+        public: bool | None = None,
         reset: bool = True,
     ) -> Obj:
         """Make ``card`` a sub-card of ``host`` (3.0.14) or place it on ``host``.
@@ -884,15 +967,38 @@ class Game(State):
             else obj.origin
         )
         # 1.2.1b, 3.0.14b: a sub-card is not in the arena, so it has no controller.
-        new = Obj(card, oid, obj.cdef, obj.owner, None if rel == UNDER else
-                  self.ruleset.new_controller(self, obj, top.zone, by, False),
-                  top.zone, public, None, TOP, origin, (), obj.kind, obj.pcontrol, obj.data)
+        new = Obj(
+            card,
+            oid,
+            obj.cdef,
+            obj.owner,
+            None if rel == UNDER else self.ruleset.new_controller(self, obj, top.zone, by, False),
+            top.zone,
+            public,
+            None,
+            TOP,
+            origin,
+            (),
+            obj.kind,
+            obj.pcontrol,
+            obj.data,
+        )
         self._put(OBJS, card, new)
         self._attach_record(card, host, rel, position)
         if reset and card in self._fx_by_card:
             self._end_bound_effects(card, obj.oid)
-        self._log(MOVED, card, public and obj.public, lki, src, top.zone, oid, by, cause,
-                  "under" if rel == UNDER else "placed")
+        self._log(
+            MOVED,
+            card,
+            public and obj.public,
+            lki,
+            src,
+            top.zone,
+            oid,
+            by,
+            cause,
+            "under" if rel == UNDER else "placed",
+        )
         if rel == UNDER:
             for kid in self._kids.get(card, ()):
                 self._reattach_kid(kid, host)
@@ -905,12 +1011,23 @@ class Game(State):
         self._detach(obj)
         top: Obj = self._objs[host]
         src = obj.zone
-        self._put(OBJS, kid, obj._replace(zone=top.zone, public=top.public, host=None,
-                                          controller=None))
+        self._put(
+            OBJS, kid, obj._replace(zone=top.zone, public=top.public, host=None, controller=None)
+        )
         self._attach_record(kid, host, UNDER, "bottom")
         if src != top.zone:
-            self._log(MOVED, kid, obj.public, self._snapshot(obj), src, top.zone, obj.oid,
-                      None, "rule", "under")
+            self._log(
+                MOVED,
+                kid,
+                obj.public,
+                self._snapshot(obj),
+                src,
+                top.zone,
+                obj.oid,
+                None,
+                "rule",
+                "under",
+            )
 
     def _carry_children(self, host: int, host_new: Obj, keep: Iterable[int] | None = None) -> None:
         """3.0.14c: the host moved and stayed the same object; the cards under or on
@@ -920,13 +1037,27 @@ class Game(State):
             public = host_new.public if obj.rel == UNDER else obj.public
             reset = obj.public and not public
             oid = self._next("next_oid") if reset else obj.oid
-            new = obj._replace(zone=host_new.zone, public=public, oid=oid,
-                               controller=None if obj.rel == UNDER else obj.controller)
+            new = obj._replace(
+                zone=host_new.zone,
+                public=public,
+                oid=oid,
+                controller=None if obj.rel == UNDER else obj.controller,
+            )
             self._put(OBJS, kid, new)
             if reset:
                 self._end_bound_effects(kid, obj.oid)
-            self._log(MOVED, kid, public, self._snapshot(obj), obj.zone, host_new.zone, oid,
-                      None, "rule", "with host")
+            self._log(
+                MOVED,
+                kid,
+                public,
+                self._snapshot(obj),
+                obj.zone,
+                host_new.zone,
+                oid,
+                None,
+                "rule",
+                "with host",
+            )
             if kid in self._kids:
                 self._carry_children(kid, new)
 
@@ -944,8 +1075,14 @@ class Game(State):
         if graveyard == obj.zone and obj.rel == TOP:
             return MoveResult.NO_MOVE
         # The clear is the rule move of 3.0.11 itself: it is never cleared again.
-        return self._move(obj.card, Dest(self.ruleset.clear_to, "owner"), "top", None, "clear",
-                          by or obj.owner or self.turn_player)
+        return self._move(
+            obj.card,
+            Dest(self.ruleset.clear_to, "owner"),
+            "top",
+            None,
+            "clear",
+            by or obj.owner or self.turn_player,
+        )
 
     def clear(self, card: int, by: str | None = None) -> MoveResult:
         """Clear an object (3.0.12)."""
@@ -1131,8 +1268,10 @@ class Game(State):
         return game_from_json(data, ruleset)
 
     def __repr__(self) -> str:
-        return (f"<Game {self.ruleset.name} turn {self.turn} ({self.turn_player}) "
-                f"{len(self._objs)} objects>")
+        return (
+            f"<Game {self.ruleset.name} turn {self.turn} ({self.turn_player}) "
+            f"{len(self._objs)} objects>"
+        )
 
 
 def _keeps(ruleset: Ruleset, hook: str) -> bool:

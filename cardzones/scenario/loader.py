@@ -57,8 +57,9 @@ def _construct_value(loader: _Loader, node: yaml.Node) -> Any:
     except ScenarioError:
         raise
     except (ValueError, TypeError, OverflowError) as exc:
-        raise ScenarioError(f"invalid YAML value: {exc}", file=loader.file,
-                            line=node.start_mark.line + 1) from None
+        raise ScenarioError(
+            f"invalid YAML value: {exc}", file=loader.file, line=node.start_mark.line + 1
+        ) from None
 
 
 def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> YMap:
@@ -123,8 +124,9 @@ def _check_size(doc: Any, file: str) -> None:
             return sizes[key]
         line = getattr(node, "line", 1) or 1
         if key in open_nodes:
-            raise ScenarioError("a YAML alias refers to a value that contains it", file=file,
-                                line=line)
+            raise ScenarioError(
+                "a YAML alias refers to a value that contains it", file=file, line=line
+            )
         open_nodes.add(key)
         total = 1
         for child in node.values() if isinstance(node, dict) else node:
@@ -132,7 +134,10 @@ def _check_size(doc: Any, file: str) -> None:
             if total > MAX_VALUES:
                 raise ScenarioError(
                     f"the file holds more than {MAX_VALUES} values once its YAML aliases "
-                    "are expanded", file=file, line=line)
+                    "are expanded",
+                    file=file,
+                    line=line,
+                )
         open_nodes.discard(key)
         sizes[key] = total
         return total
@@ -147,8 +152,7 @@ def load_text(text: str, file: str = "<scenario>") -> Any:
         loader = _Loader(text)
     except yaml.reader.ReaderError as exc:
         line = text[: max(0, exc.position)].count("\n") + 1
-        raise ScenarioError(f"invalid YAML: {_reader_problem(exc)}", file=file,
-                            line=line) from None
+        raise ScenarioError(f"invalid YAML: {_reader_problem(exc)}", file=file, line=line) from None
     loader.file = file
     try:
         doc = loader.get_single_data()
@@ -158,8 +162,7 @@ def load_text(text: str, file: str = "<scenario>") -> Any:
         raise
     except yaml.reader.ReaderError as exc:
         line = text[: max(0, exc.position)].count("\n") + 1
-        raise ScenarioError(f"invalid YAML: {_reader_problem(exc)}", file=file,
-                            line=line) from None
+        raise ScenarioError(f"invalid YAML: {_reader_problem(exc)}", file=file, line=line) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else 1

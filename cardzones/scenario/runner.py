@@ -485,8 +485,9 @@ def _guarded(file: str, load: Any) -> Outcome:
     try:
         scenario = load()
     except ScenarioError as exc:
-        return Outcome(file, INVALID, message=exc.message,
-                       line=exc.line if exc.line is not None else 1)
+        return Outcome(
+            file, INVALID, message=exc.message, line=exc.line if exc.line is not None else 1
+        )
     except CardzonesError as exc:
         return Outcome(file, INVALID, message=str(exc), line=1)
     except Exception as exc:  # an engine bug must still not print a traceback

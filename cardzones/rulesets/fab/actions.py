@@ -225,6 +225,7 @@ def remove_zone(game: Game, owner: str, ztype: str, choose_zone: int | None) -> 
             game._clear(game.obj(card), owner)
         if game.contents(victim) or game.equipped_in(victim):
             raise IllegalAction(
-                f"the cards in {game.zone_name(victim)} cannot be cleared", rule="3.0.10b")
+                f"the cards in {game.zone_name(victim)} cannot be cleared", rule="3.0.10b"
+            )
         game._drop_zone(victim)
     return MoveResult.DONE

@@ -325,8 +325,7 @@ def _check_host(game: Game, host: int, cards: tuple[int, ...]) -> None:
     while current is not None:
         if current in cards:
             raise IllegalAction(
-                f"cannot place {name_for(game, None, current)} on itself or on a card placed "
-                "on it",
+                f"cannot place {name_for(game, None, current)} on itself or on a card placed on it",
                 rule="place/definition",
             )
         current = game.obj(current).host
