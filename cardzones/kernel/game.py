@@ -100,7 +100,7 @@ class Game(State):
         # A pure cache for views: card -> (the record it was made from, the
         # properties a viewer who may look sees, the keys that hold lists).
         # Valid while the record is.
-        self._shown: dict[int, tuple[Obj, dict[str, Any], tuple[str, ...]]] = {}
+        self._shown: dict[int, tuple[Obj, dict[str, Any]]] = {}
         self._zone_names: dict[int, tuple[ZoneInfo, tuple[int, ...], str]] = {}
         v = self._vars
         v.update(

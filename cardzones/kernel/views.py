@@ -165,20 +165,20 @@ def _props(game: Game, card: int, obj: Obj) -> dict[str, Any]:
 
     Without effects on the card they depend on the immutable record alone, so
     they are built once per record and copied; the zone names an equipped
-    object shows can change, so they are always looked up again.
+    object shows can change, so they are always looked up again. Sequences in
+    it are tuples, which serialise as JSON arrays.
     """
     if card in game._fx_by_card:
         return _fresh_props(game, card, obj)
     cached = game._shown.get(card)
     if cached is None or cached[0] is not obj:
         props = _fresh_props(game, card, obj._replace(equipped=()))
-        lists = tuple(k for k, v in props.items() if v.__class__ is list)
-        cached = game._shown[card] = (obj, props, lists)
-    out = cached[1].copy()
-    for key in cached[2]:
-        out[key] = out[key].copy()  # the caller may change its view freely
+        cached = game._shown[card] = (obj, props)
+    # A new dict each time, so the caller may change its view freely; the values
+    # in it are immutable.
+    out: dict[str, Any] = cached[1].copy()
     if obj.equipped:
-        out["equipped_to"] = [game.zone_name(z) for z in obj.equipped]
+        out["equipped_to"] = tuple(game.zone_name(z) for z in obj.equipped)
     return out
 
 
@@ -200,7 +200,12 @@ def _fresh_props(game: Game, card: int, obj: Obj) -> dict[str, Any]:
     if obj.kind != "card":
         out["kind"] = obj.kind
     if obj.equipped:
-        out["equipped_to"] = [game.zone_name(z) for z in obj.equipped]
+        out["equipped_to"] = tuple(game.zone_name(z) for z in obj.equipped)
+    # Sequences are tuples: JSON arrays all the same, and immutable, so a cached
+    # description can be handed out without copying them.
+    for key, value in out.items():
+        if value.__class__ is list:
+            out[key] = tuple(value)
     return out
 
 
