@@ -22,6 +22,7 @@ After every step the observer (a player, or a spectator) must get:
 
 Within each game, after every step, for every observer:
 
+- the view hides exactly the objects the observer may not look at (3.0.3a);
 - a player's log only grows: no entry changes once written;
 - a handle that left the observer's view never comes back to it (only an undo,
   which restores an earlier state exactly, shows an old state again);
@@ -785,6 +786,27 @@ def handles(tree: Any) -> Iterator[str]:
             yield from handles(value)
 
 
+def check_view_follows_may_look(game: Game, view: dict[str, Any], observer: str | None) -> None:
+    """Each zone shows exactly as many hidden objects, piles included, as there
+    are objects the observer may not look at (3.0.3a): the view is made fast,
+    and must still agree with the rule it implements."""
+
+    def hidden_cards(card: int) -> int:
+        own = 0 if game.may_look(observer, card) else 1
+        return own + sum(hidden_cards(k) for k in game.kids(card))
+
+    def hidden_entries(entry: dict[str, Any]) -> int:
+        piles = [*entry.get("under", ()), *entry.get("placed", ())]
+        return (1 if entry.get("hidden") else 0) + sum(hidden_entries(k) for k in piles)
+
+    zones = game.all_zones()
+    assert [z["zone"] for z in view["zones"]] == [game.zone_name(z) for z in zones]
+    for zid, zone in zip(zones, view["zones"], strict=True):
+        want = sum(hidden_cards(c) for c in game.contents(zid))
+        got = sum(hidden_entries(o) for o in zone["objects"])
+        assert got == want, f"{zone['zone']}: {got} hidden entries for {want} hidden objects"
+
+
 def strip_zone_labels(entry: dict[str, Any]) -> dict[str, Any]:
     # Zones are named as they are numbered now (3.0.10); that may change.
     return {k: v for k, v in entry.items() if k not in ("from", "to", "zone")}
@@ -815,6 +837,7 @@ class Watch:
     def step(self, game: Game, kind: str, step: int) -> None:
         view, log = game.view(self.observer), game.log(self.observer)
         json.dumps(view), json.dumps(log)  # JSON-ready
+        check_view_follows_may_look(game, view, self.observer)
         visible = frozenset(handles(view))
         if kind == "undo":
             match = [s for s in self.saved if s[0] is game._marks]
