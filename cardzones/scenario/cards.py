@@ -14,22 +14,13 @@ from cardzones.kernel.cards import (
     Replacement,
     Trigger,
 )
+from cardzones.rulesets.redemption.cards import CARD_TYPES
 from cardzones.scenario.loader import YMap
 from cardzones.scenario.refs import parse_zone
 
 FAB_STATS = ("power", "defense", "pitch", "cost", "life", "intellect")
 FAB_KEYS = {"types", "keywords", "abilities", *FAB_STATS}
-REDEMPTION_TYPES = (
-    "hero",
-    "evil_character",
-    "enhancement",
-    "dominant",
-    "lost_soul",
-    "site",
-    "city",
-    "fortress",
-    "artifact",
-)
+REDEMPTION_TYPES = CARD_TYPES
 REDEMPTION_KEYS = {"type", "brigade", "class", "strength", "toughness", "alignment", "abilities"}
 
 
