@@ -1160,7 +1160,7 @@ class Game(State):
 
     def _note_triggers(self, event: Event) -> None:
         """Remember every trigger the move matched; the rule set puts them on the
-        stack when the action is over (see ``pending_triggers``)."""
+        stack when the action is over (see :meth:`take_pending_triggers`)."""
         if not event.public or event.lki is None:
             return  # 3.0.7a: a private move has no properties to match
         moved = event.lki.obj
@@ -1281,10 +1281,6 @@ def _keeps(ruleset: Ruleset, hook: str) -> bool:
 
 # Enum members looked up once: the move pipeline returns one on every call.
 _MOVED, _NO_MOVE, _CEASED = MoveResult.MOVED, MoveResult.NO_MOVE, MoveResult.CEASED
-
-
-def result_value(result: MoveResult | Any) -> str:
-    return result.value if isinstance(result, MoveResult) else str(result)
 
 
 __all__ = ["PLACED", "TOP", "UNDER", "Game", "MoveResult"]

@@ -365,10 +365,7 @@ def _zone_objects(
                 shown["id"] = _context_handle(game.seed, "public:" + start)
             out.append(shown)
         elif zone_owner_looks or (may_look_private and player == obj.owner):
-            shown = _props(game, card, obj)
-            handle = _handle_for(game, player, card, obj, summary)
-            if handle is not None:
-                shown["id"] = handle
+            shown = _visible(game, player, card, obj, summary)
             out.append(shown)
         else:
             shown = {"hidden": True}

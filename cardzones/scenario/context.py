@@ -83,10 +83,6 @@ class Context:
             )
         return self._resolve_card(ref, node, key, value)
 
-    def card_or_missing(self, node: Any, key: Any) -> int | None:
-        """Like :meth:`card`, but a label whose card ceased gives its id anyway."""
-        return self.card(node, key)
-
     def cards_list(self, node: YMap, key: str) -> list[int]:
         value = node.get(key)
         if isinstance(value, str):
