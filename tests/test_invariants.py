@@ -244,10 +244,28 @@ FAB_CHECKS: tuple[Callable[[Game], None], ...] = (
 )
 
 
+def check_layout(game: Game) -> None:
+    """The zone list the game keeps (3.0.10 changes it) is the one its zones
+    give, in order: shared zones, then each player's, in spec order."""
+    zones = game._zones
+    want = [
+        z
+        for spec in game.ruleset.zone_specs.values()
+        if spec.shared
+        for z in zones.get((None, spec.type), ())
+    ]
+    for player in game.players:
+        for spec in game.ruleset.zone_specs.values():
+            if not spec.shared:
+                want.extend(zones.get((player, spec.type), ()))
+    assert game.all_zones() == want, f"kept zone list {game.all_zones()} is not {want}"
+
+
 def check_invariants(game: Game, known: dict[int, CardDef | str]) -> None:
     """Every invariant of the game's rule set."""
     for check in CHECKS[game.ruleset.name]:
         check(game)
+    check_layout(game)
     check_ceased(game, known)
 
 

@@ -46,6 +46,7 @@ import pytest
 from hypothesis import event as hypothesis_event
 from hypothesis import given, note
 from hypothesis import strategies as st
+from reference import reference_view
 
 from cardzones import new_game
 from cardzones.errors import CardzonesError
@@ -807,6 +808,14 @@ def check_view_follows_may_look(game: Game, view: dict[str, Any], observer: str 
         assert got == want, f"{zone['zone']}: {got} hidden entries for {want} hidden objects"
 
 
+def check_view_matches_reference(game: Game, view: dict[str, Any], observer: str | None) -> None:
+    """The fast view (zone rows kept per layout, descriptions per record, whole
+    hidden zones at once) shows exactly what the slow reference shows."""
+    want = reference_view(game, observer)
+    for got_zone, want_zone in zip(view["zones"], want, strict=True):
+        assert got_zone == want_zone, f"{want_zone['zone']}: the view differs from the reference"
+
+
 def strip_zone_labels(entry: dict[str, Any]) -> dict[str, Any]:
     # Zones are named as they are numbered now (3.0.10); that may change.
     return {k: v for k, v in entry.items() if k not in ("from", "to", "zone")}
@@ -838,6 +847,7 @@ class Watch:
         view, log = game.view(self.observer), game.log(self.observer)
         json.dumps(view), json.dumps(log)  # JSON-ready
         check_view_follows_may_look(game, view, self.observer)
+        check_view_matches_reference(game, view, self.observer)
         visible = frozenset(handles(view))
         if kind == "undo":
             match = [s for s in self.saved if s[0] is game._marks]

@@ -100,7 +100,7 @@ class Game(State):
         # A pure cache for views: card -> (the record it was made from, the
         # properties a viewer who may look sees, the keys that hold lists).
         # Valid while the record is.
-        self._shown: dict[int, tuple[Obj, dict[str, Any]]] = {}
+        self._shown: dict[int, tuple[Obj, Any, dict[str, Any]]] = {}
         self._zone_names: dict[int, tuple[ZoneInfo, tuple[int, ...], str]] = {}
         v = self._vars
         v.update(
@@ -115,6 +115,7 @@ class Game(State):
             log=None,
             watchers=(),
             pending=(),
+            layout=(),
         )
         for spec in ruleset.zone_specs.values():
             if spec.shared:
@@ -246,6 +247,11 @@ class Game(State):
 
     def all_zones(self) -> list[int]:
         """Every existing zone: shared ones first, then each player's, in spec order."""
+        return list(self._vars["layout"])
+
+    def _layout(self) -> tuple[int, ...]:
+        # Zones are made and removed rarely (3.0.10) and listed on every view, so
+        # the list is kept in the state, where undo restores it with the rest.
         out: list[int] = []
         specs = self.ruleset.zone_specs.values()
         for spec in specs:
@@ -255,7 +261,7 @@ class Game(State):
             for spec in specs:
                 if not spec.shared:
                     out.extend(self._zones.get((player, spec.type), ()))
-        return out
+        return tuple(out)
 
     def contents(self, zid: int) -> tuple[int, ...]:
         """The top-level cards of a zone, top first. Cards under or on them are not
@@ -286,12 +292,14 @@ class Game(State):
         self._put(CONTENTS, zid, ())
         key = (owner, spec.type)
         self._put(ZONES, key, (*self._zones.get(key, ()), zid))
+        self._put(VARS, "layout", self._layout())
         return zid
 
     def _drop_zone(self, zid: int) -> None:
         info: ZoneInfo = self._zinfo[zid]
         key = (info.owner, info.type)
         self._put(ZONES, key, tuple(z for z in self._zones[key] if z != zid))
+        self._put(VARS, "layout", self._layout())
 
     # ------------------------------------------------------------------
     # Objects

@@ -279,6 +279,9 @@ def game_from_json(data: dict[str, Any], ruleset: Ruleset | None = None) -> Game
             raise SerialError(f"the {name} map is not a mapping")
         target.clear()
         target.update(loaded)
+    # The zone list is derived from the zones, so it is made again rather than
+    # trusted (and saves from before it was kept still load).
+    game._vars["layout"] = game._layout()
     game._journal = None
     game._marks = None
     return game

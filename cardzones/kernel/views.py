@@ -76,11 +76,12 @@ def object_handle(seed: int, oid: int, context: str = "") -> str:
 
 class _Summary(NamedTuple):
     """What handles need from a log: per card, the newest event about it, and
-    the newest event at which it was created, was private before, or became a
-    new object."""
+    the handle a public object shows, made from the newest event at which it
+    was created, was private before, or became a new object."""
 
+    seed: int
     last: dict[int, str]
-    began: dict[int, str]
+    public: dict[int, str]
 
 
 def _describe(event: Event) -> str:
@@ -99,12 +100,13 @@ def _add(summary: _Summary, event: Event) -> None:
         lki is not None
         and (not lki.obj.public or (event.new_oid is not None and event.new_oid != lki.obj.oid))
     ):
-        summary.began[card] = text
+        # Made once per event, not once per view of the object.
+        summary.public[card] = _context_handle(summary.seed, "public:" + text)
 
 
 #: Summaries of recent logs, by the identity of the log's newest node. A log
 #: is a persistent list shared by copies and restored by undo, and a summary is
-#: a function of the log alone, so any game with that log may use it.
+#: a function of the log and the seed alone, so any game with both may use it.
 _SUMMARIES: dict[int, tuple[Any, _Summary]] = {}
 _SUMMARY_LIMIT = 64
 _SUMMARY_REACH = 256
@@ -112,15 +114,16 @@ _SUMMARY_REACH = 256
 
 def _summary(game: Game) -> _Summary:
     log = game._vars["log"]
+    seed = game.seed
     hit = _SUMMARIES.get(id(log))
-    if hit is not None and hit[0] is log:
+    if hit is not None and hit[0] is log and hit[1].seed == seed:
         return hit[1]
     newer: list[Event] = []
     node = log
     base: _Summary | None = None
     while len(newer) <= _SUMMARY_REACH:
         known = _SUMMARIES.get(id(node))
-        if known is not None and known[0] is node:
+        if known is not None and known[0] is node and known[1].seed == seed:
             base = known[1]
             break
         if node is None:
@@ -130,7 +133,10 @@ def _summary(game: Game) -> _Summary:
     if base is None and node is not None:
         newer = list(iter_log(log))[::-1]  # too far back: summarise it all
         base = None
-    summary = _Summary({}, {}) if base is None else _Summary(dict(base.last), dict(base.began))
+    if base is None:
+        summary = _Summary(seed, {}, {})
+    else:
+        summary = _Summary(seed, dict(base.last), dict(base.public))
     for event in reversed(newer):
         _add(summary, event)
     if len(_SUMMARIES) >= _SUMMARY_LIMIT:
@@ -145,8 +151,7 @@ def _handle_for(
     """The handle ``player`` is shown for the object, when it is not the
     object's own handle (:meth:`Game.handle`); None when it is."""
     if obj.public:
-        began = (summary or _summary(game)).began.get(card)
-        return None if began is None else _context_handle(game.seed, "public:" + began)
+        return (summary or _summary(game)).public.get(card)
     if player is not None and player == obj.owner:
         return None
     last = (summary or _summary(game)).last.get(card)
@@ -160,26 +165,24 @@ def _context_handle(seed: int, context: str) -> str:
     return object_handle(seed, 0, context)
 
 
-def _props(game: Game, card: int, obj: Obj) -> dict[str, Any]:
+def _props(game: Game, card: int, obj: Obj, layout: Any = None) -> dict[str, Any]:
     """The properties of an object its viewer may look at, as a new dict.
 
-    Without effects on the card they depend on the immutable record alone, so
-    they are built once per record and copied; the zone names an equipped
-    object shows can change, so they are always looked up again. Sequences in
-    it are tuples, which serialise as JSON arrays.
+    Without effects on the card they depend on the immutable record and on the
+    zone layout (an equipped object names its zones, which 3.0.10 renumbers)
+    alone, so they are built once per record and layout and copied. Sequences
+    in them are tuples, which serialise as JSON arrays.
     """
     if card in game._fx_by_card:
         return _fresh_props(game, card, obj)
+    if layout is None:
+        layout = game._vars["layout"]
     cached = game._shown.get(card)
-    if cached is None or cached[0] is not obj:
-        props = _fresh_props(game, card, obj._replace(equipped=()))
-        cached = game._shown[card] = (obj, props)
+    if cached is None or cached[0] is not obj or cached[1] is not layout:
+        cached = game._shown[card] = (obj, layout, _fresh_props(game, card, obj))
     # A new dict each time, so the caller may change its view freely; the values
     # in it are immutable.
-    out: dict[str, Any] = cached[1].copy()
-    if obj.equipped:
-        out["equipped_to"] = tuple(game.zone_name(z) for z in obj.equipped)
-    return out
+    return cached[2].copy()
 
 
 def _fresh_props(game: Game, card: int, obj: Obj) -> dict[str, Any]:
@@ -240,10 +243,11 @@ def _add_pile(
 ) -> None:
     # A pile under or on a card lies in the order it was built, which every
     # player watched (each arrival is a public event), so it is kept.
-    kids = game._kids[card]
     objs = game._objs
-    under = [_show(game, player, k, omniscient) for k in kids if objs[k].rel != PLACED]
-    placed = [_show(game, player, k, omniscient) for k in kids if objs[k].rel == PLACED]
+    under: list[dict[str, Any]] = []
+    placed: list[dict[str, Any]] = []
+    for kid in game._kids[card]:
+        (placed if objs[kid].rel == PLACED else under).append(_show(game, player, kid, omniscient))
     if under:
         shown["under"] = under
     if placed:
@@ -297,21 +301,26 @@ def zone_view(
 ) -> dict[str, Any]:
     """One zone as ``player`` may know it."""
     info = game._zinfo[zid]
-    spec = info.spec
     cards = game._contents.get(zid, ())
     if not cards:
         objects: list[dict[str, Any]] = []
     elif omniscient:
         objects = [_show(game, player, c, True) for c in cards]
-        if not spec.ordered:
+        if not info.spec.ordered:
             objects.sort(key=_sort_key)
     else:
         objects = _zone_objects(game, player, info, cards, summary or _summary(game))
-    out = _zone_header(game, zid, info).copy()
+    return _zone_entry(game, zid, info, _zone_header(game, zid, info), objects)
+
+
+def _zone_entry(
+    game: Game, zid: int, info: Any, header: dict[str, Any], objects: list[dict[str, Any]]
+) -> dict[str, Any]:
+    out = header.copy()
     out["count"] = len(objects)
     out["objects"] = objects
-    if spec.equipment:
-        out["empty"] = game.is_empty(zid)
+    if info.spec.equipment:
+        out["empty"] = not objects and not game.equipped_in(zid)
     return out
 
 
@@ -337,32 +346,109 @@ def _zone_header(game: Game, zid: int, info: Any) -> dict[str, Any]:
     return header
 
 
+class _ZoneRow(NamedTuple):
+    """What a view needs of one zone that changes only with the layout."""
+
+    zid: int
+    info: Any
+    header: dict[str, Any]
+    ordered: bool
+    owner_may_look: bool
+    equipment: bool
+
+
+#: The zones of a layout (``Game.all_zones``) with their records and headers,
+#: by the identity of the layout tuple, which is replaced whenever a zone is
+#: made or removed. A zone's record never changes and its name depends on the
+#: layout alone, so one entry serves every game that shares the tuple (copies,
+#: and undo back to it).
+_LAYOUTS: dict[int, tuple[tuple[int, ...], list[_ZoneRow]]] = {}
+_LAYOUT_LIMIT = 64
+
+
+def _layout(game: Game) -> list[_ZoneRow]:
+    layout = game._vars["layout"]
+    hit = _LAYOUTS.get(id(layout))
+    if hit is not None and hit[0] is layout:
+        return hit[1]
+    rows = []
+    for zid in layout:
+        info = game._zinfo[zid]
+        spec = info.spec
+        header = _zone_header(game, zid, info)
+        rows.append(_ZoneRow(zid, info, header, spec.ordered, spec.owner_may_look, spec.equipment))
+    if len(_LAYOUTS) >= _LAYOUT_LIMIT:
+        _LAYOUTS.pop(next(iter(_LAYOUTS)))
+    _LAYOUTS[id(layout)] = (layout, rows)
+    return rows
+
+
+_PUBLIC = operator.attrgetter("public")
+_OWNER = operator.attrgetter("owner")
+
+
 def _zone_objects(
     game: Game, player: str | None, info: Any, cards: tuple[int, ...], summary: _Summary
 ) -> list[dict[str, Any]]:
-    """The top-level objects of a zone for a player, in the order the view
-    shows them. This is :func:`_show` with :meth:`Game.may_look` (3.0.3a)
-    decided once for the zone rather than once per object, and the canonical
-    order of :func:`_sort_key` built directly, since a view is built many times
-    a second."""
+    """The top-level objects of one zone for a player, in the order the view
+    shows them; see :func:`_objects`."""
+    spec = info.spec
+    row = _ZoneRow(info.zid, info, {}, spec.ordered, spec.owner_may_look, spec.equipment)
+    return _objects(game, player, row, cards, summary, game._vars["layout"])
+
+
+#: From how many objects a zone is first checked for being wholly hidden.
+_MANY = 8
+
+
+def _objects(
+    game: Game,
+    player: str | None,
+    row: _ZoneRow,
+    cards: tuple[int, ...],
+    summary: _Summary,
+    layout: tuple[int, ...],
+) -> list[dict[str, Any]]:
+    """This is :func:`_show` over a zone's top-level objects with
+    :meth:`Game.may_look` (3.0.3a) decided once for the zone rather than once
+    per object, and the canonical order of :func:`_sort_key` built directly,
+    since a view is built many times a second."""
     objs = game._objs
     piles = game._kids
     # A private object here may be looked at by its owner, or by the zone's
     # owner, unless the zone forbids it (3.7.4).
-    may_look_private = player is not None and info.spec.owner_may_look
-    zone_owner_looks = may_look_private and player == info.owner
-    ordered = info.spec.ordered
-    began = summary.began
+    may_look_private = player is not None and row.owner_may_look
+    zone_owner_looks = may_look_private and player == row.info.owner
+    if len(cards) > _MANY and not zone_owner_looks:
+        zone_objs = list(map(objs.__getitem__, cards))
+        if (
+            not any(map(_PUBLIC, zone_objs))
+            and not (may_look_private and player in map(_OWNER, zone_objs))
+            and piles.keys().isdisjoint(cards)
+        ):
+            # Every object is hidden and none has a pile (a deck, an opponent's
+            # hand): one bare entry each, the same whatever the cards are.
+            return [{"hidden": True} for _ in cards]
+    ordered = row.ordered
+    public_ids = summary.public
+    fx = game._fx_by_card
+    # Without effects on these cards, a description is a copy of the one cached
+    # for its record (_props, inlined for the common case).
+    cache = {} if fx and not fx.keys().isdisjoint(cards) else game._shown
     out: list[dict[str, Any]] = []
     hidden: list[dict[str, Any]] = []
     hidden_piles = False
     for card in cards:
         obj: Obj = objs[card]
         if obj.public:
-            shown = _props(game, card, obj)
-            start = began.get(card)
-            if start is not None:
-                shown["id"] = _context_handle(game.seed, "public:" + start)
+            cached = cache.get(card)
+            if cached is not None and cached[0] is obj and cached[1] is layout:
+                shown = cached[2].copy()
+            else:
+                shown = _props(game, card, obj, layout)
+            handle = public_ids.get(card)
+            if handle is not None:
+                shown["id"] = handle
             out.append(shown)
         elif zone_owner_looks or (may_look_private and player == obj.owner):
             shown = _visible(game, player, card, obj, summary)
@@ -380,15 +466,39 @@ def _zone_objects(
         return out
     # Unordered: the canonical order of _sort_key, public entries by id, then
     # the hidden ones, which differ only in their piles.
-    out.sort(key=_BY_ID)
+    if len(out) > 1:
+        out.sort(key=_BY_ID)
     if hidden_piles:
         hidden.sort(key=_sort_key)
     out.extend(hidden)
     return out
 
 
+def _player_zones(game: Game, player: str | None) -> list[dict[str, Any]]:
+    """Every zone as ``player`` may know it: :func:`zone_view` over the layout."""
+    summary = _summary(game)
+    contents = game._contents
+    layout = game._vars["layout"]
+    out = []
+    for row in _layout(game):
+        cards = contents.get(row.zid)
+        entry = row.header.copy()
+        if cards:
+            objects = _objects(game, player, row, cards, summary, layout)
+            entry["count"] = len(objects)
+            entry["objects"] = objects
+            if row.equipment:
+                entry["empty"] = False
+        else:
+            entry["count"] = 0
+            entry["objects"] = []
+            if row.equipment:
+                entry["empty"] = not game.equipped_in(row.zid)
+        out.append(entry)
+    return out
+
+
 def _board(game: Game, player: str | None, omniscient: bool) -> dict[str, Any]:
-    summary = None if omniscient else _summary(game)
     out: dict[str, Any] = {
         "ruleset": game.ruleset.name,
         "viewer": player,
@@ -396,7 +506,9 @@ def _board(game: Game, player: str | None, omniscient: bool) -> dict[str, Any]:
         "turn": game.turn,
         "turn_player": game.turn_player,
         "phase": game.phase,
-        "zones": [zone_view(game, player, z, omniscient, summary) for z in game.all_zones()],
+        "zones": [zone_view(game, None, z, True) for z in game.all_zones()]
+        if omniscient
+        else _player_zones(game, player),
     }
     if omniscient:
         out["omniscient"] = True
