@@ -451,7 +451,15 @@ def _objects(
                 shown["id"] = handle
             out.append(shown)
         elif zone_owner_looks or (may_look_private and player == obj.owner):
-            shown = _visible(game, player, card, obj, summary)
+            cached = cache.get(card)
+            if cached is not None and cached[0] is obj and cached[1] is layout:
+                shown = cached[2].copy()
+            else:
+                shown = _props(game, card, obj, layout)
+            if player != obj.owner:
+                handle = _handle_for(game, player, card, obj, summary)
+                if handle is not None:
+                    shown["id"] = handle
             out.append(shown)
         else:
             shown = {"hidden": True}
