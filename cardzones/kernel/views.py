@@ -187,15 +187,19 @@ def _props(game: Game, card: int, obj: Obj, layout: Any = None) -> dict[str, Any
 
 def _fresh_props(game: Game, card: int, obj: Obj) -> dict[str, Any]:
     out: dict[str, Any] = {"id": game.handle(card)}
-    out.update(obj.cdef.to_json())
-    for name in obj.cdef.stats:
-        out[name] = game.stat(card, name)
-    for effect in game.effects_on(card):
-        for key, _ in effect.mods:
-            out[key] = game.stat(card, key)
-    keywords = game.keywords(card)
-    if keywords:
-        out["keywords"] = sorted(keywords)
+    if card in game._fx_by_card:
+        out.update(obj.cdef.to_json())
+        for name in obj.cdef.stats:
+            out[name] = game.stat(card, name)
+        for effect in game.effects_on(card):
+            for key, _ in effect.mods:
+                out[key] = game.stat(card, key)
+        keywords = game.keywords(card)
+        if keywords:
+            out["keywords"] = sorted(keywords)
+    else:
+        # With no effects, the printed card is the whole of it (1.3).
+        out.update(_printed(obj.cdef))
     out["public"] = obj.public
     out["owner"] = obj.owner
     if obj.controller is not None:
@@ -209,6 +213,24 @@ def _fresh_props(game: Game, card: int, obj: Obj) -> dict[str, Any]:
     for key, value in out.items():
         if value.__class__ is list:
             out[key] = tuple(value)
+    return out
+
+
+#: Printed descriptions by the identity of their card: (card, description).
+#: A card is immutable, so its description is made once; the dict is never
+#: handed out, only copied from.
+_PRINTED: dict[int, tuple[CardDef, dict[str, Any]]] = {}
+_PRINTED_LIMIT = 4096
+
+
+def _printed(cdef: CardDef) -> dict[str, Any]:
+    hit = _PRINTED.get(id(cdef))
+    if hit is not None and hit[0] is cdef:
+        return hit[1]
+    out = {k: tuple(v) if v.__class__ is list else v for k, v in cdef.to_json().items()}
+    if len(_PRINTED) >= _PRINTED_LIMIT:
+        _PRINTED.pop(next(iter(_PRINTED)))
+    _PRINTED[id(cdef)] = (cdef, out)
     return out
 
 
