@@ -27,6 +27,7 @@ from cardzones.rulesets.fab import actions as fab
 from cardzones.rulesets.fab import layers
 from cardzones.rulesets.fab.cards import is_deck_card
 from cardzones.rulesets.redemption import (
+    PHASES,
     Ongoing,
     advance_to,
     end_battle,
@@ -38,6 +39,7 @@ from cardzones.rulesets.redemption import (
     set_aside,
 )
 from cardzones.rulesets.redemption import discard as red_discard
+from cardzones.rulesets.redemption.cards import CARD_TYPES
 from cardzones.scenario.runner import same_state
 
 SETTINGS = settings(
@@ -609,23 +611,10 @@ def fab_action(draw: st.DrawFn, game: Game) -> Call:
 # redemption: card pools and actions
 # ----------------------------------------------------------------------
 
-RED_TYPES = (
-    "hero",
-    "evil_character",
-    "enhancement",
-    "dominant",
-    "lost_soul",
-    "site",
-    "city",
-    "fortress",
-    "artifact",
-)
-RED_PHASES = ("draw", "upkeep", "preparation", "battle", "discard")
-
 
 @st.composite
 def red_card(draw: st.DrawFn, i: int) -> CardDef:
-    ctype = draw(st.sampled_from(RED_TYPES))
+    ctype = draw(st.sampled_from(CARD_TYPES))
     brigades = frozenset(draw(st.sets(st.sampled_from(["red", "blue"]), max_size=2)))
     classes = frozenset({"territory"}) if draw(st.integers(0, 3)) == 0 else frozenset()
     stats = {"strength": draw(st.integers(0, 8)), "toughness": draw(st.integers(0, 8))}
@@ -826,7 +815,7 @@ def red_action(draw: st.DrawFn, game: Game, handles: list[Any]) -> Call:
             label=draw(st.sampled_from([None, "d"])),
         )
     if kind == "phase":
-        return Call(advance_to, game, draw(st.sampled_from([*RED_PHASES, "dusk"])))
+        return Call(advance_to, game, draw(st.sampled_from([*PHASES, "dusk"])))
     if kind == "end_battle":
         return Call(end_battle, game)
     assert kind == "modify"
