@@ -104,6 +104,55 @@ def pick(items: list[Any] | tuple[Any, ...], i: int) -> Any:
     return items[i % len(items)] if items else None
 
 
+#: Kinds the runner performs on the games themselves, whatever the rule set.
+GAME_KINDS = ("undo", "copy", "save_load")
+
+
+def weighted_actions(kinds: tuple[str, ...], weights: dict[str, int]) -> st.SearchStrategy[Action]:
+    """One action: a kind, drawn by its weight (1 unless given), and six small
+    integers that the rule set's ``perform`` reads its choices from."""
+    return st.tuples(
+        st.sampled_from([k for k in kinds for _ in range(weights.get(k, 1))]),
+        *(st.integers(0, 255) for _ in range(6)),
+    )
+
+
+def actor_for(turn_kinds: tuple[str, ...]) -> Callable[[Game, Action], str | None]:
+    """Who acts: nobody for the runner's own kinds, the turn player for
+    ``turn_kinds``, and otherwise the player the action's last integer picks."""
+
+    def actor(game: Game, action: Action) -> str | None:
+        kind = action[0]
+        if kind in GAME_KINDS:
+            return None
+        if kind in turn_kinds:
+            return game.turn_player
+        player: str = pick(game.players, action[6])
+        return player
+
+    return actor
+
+
+def in_zone(game: Game, player: str, ztype: str, i: int) -> int | None:
+    """A card of the player's first zone of that type, picked by ``i``."""
+    zid = game.zone(player, ztype)
+    return pick(game.contents(zid), i) if zid is not None else None
+
+
+def perform_shared(game: Game, kind: str, b: int, c: int, card: int | None, by: str) -> str | None:
+    """The kinds every rule set performs alike; None for any other kind."""
+    if kind == "shuffle":
+        zid = game.zone(by, "deck") if b % 3 else pick(game.all_zones(), c)
+        assert zid is not None
+        return str(game.shuffle(zid, by=by).value)
+    if kind == "flip":
+        face = ("up", "down")[b % 2]
+        return "nothing" if card is None else str(game.flip(card, face, by=by).value)
+    if kind == "end_turn":
+        return str(game.end_turn().value)
+    return None
+
+
 # -- fab ----------------------------------------------------------------
 
 _GY_TO_DECK = Replacement("graveyard", None, Dest("deck", "owner"), "bottom", None)
@@ -261,20 +310,8 @@ FAB_WEIGHTS = {
     "save_load": 1,
 }
 
-fab_action = st.tuples(
-    st.sampled_from([k for k in FAB_KINDS for _ in range(FAB_WEIGHTS.get(k, 1))]),
-    *(st.integers(0, 255) for _ in range(6)),
-)
-
-
-def fab_actor(game: Game, action: Action) -> str | None:
-    kind = action[0]
-    if kind in ("undo", "copy", "save_load"):
-        return None
-    if kind in ("end_turn", "resolve", "remove_layer"):
-        return game.turn_player
-    player: str = pick(game.players, action[6])
-    return player
+fab_action = weighted_actions(FAB_KINDS, FAB_WEIGHTS)
+fab_actor = actor_for(("end_turn", "resolve", "remove_layer"))
 
 
 def fab_perform(game: Game, action: Action) -> str:
@@ -286,10 +323,9 @@ def fab_perform(game: Game, action: Action) -> str:
     by = pick(players, p)
     cards = all_cards(game)
     card = pick(cards, a)
-
-    def in_zone(player: str, ztype: str, i: int) -> int | None:
-        zid = game.zone(player, ztype)
-        return pick(game.contents(zid), i) if zid is not None else None
+    shared = perform_shared(game, kind, b, c, card, by)
+    if shared is not None:
+        return shared
 
     def move(target: int | None, dest: Dest | int, **kw: Any) -> str:
         if target is None:
@@ -311,23 +347,16 @@ def fab_perform(game: Game, action: Action) -> str:
             cause=("effect", "rule")[e % 2],
         )
     if kind == "draw":
-        return move(in_zone(by, "deck", 0), Dest("hand", by))
+        return move(in_zone(game, by, "deck", 0), Dest("hand", by))
     if kind == "discard":
-        return move(in_zone(by, "hand", a), Dest("graveyard", "owner"))
+        return move(in_zone(game, by, "hand", a), Dest("graveyard", "owner"))
     if kind == "banish_down":
         source = ("hand", "deck", "arsenal")[b % 3]
-        return move(in_zone(by, source, a), Dest("banished", by), face="down")
+        return move(in_zone(game, by, source, a), Dest("banished", by), face="down")
     if kind == "return_to_hand":
         source = ("graveyard", "banished", "arsenal", "pitch")[b % 4]
-        target = in_zone(by, source, a) if c % 2 else card
+        target = in_zone(game, by, source, a) if c % 2 else card
         return move(target, Dest("hand", "owner"))
-    if kind == "shuffle":
-        zid = game.zone(by, "deck") if b % 3 else pick(game.all_zones(), c)
-        assert zid is not None
-        return str(game.shuffle(zid, by=by).value)
-    if kind == "flip":
-        face = ("up", "down")[b % 2]
-        return "nothing" if card is None else str(game.flip(card, face, by=by).value)
     if kind in ("modify", "grant"):
         if card is None:
             return "nothing"
@@ -339,8 +368,6 @@ def fab_perform(game: Game, action: Action) -> str:
             else:
                 game.add_effect(card, "grant", keywords=["go_again"], until="end_of_turn")
         return "done"
-    if kind == "end_turn":
-        return str(game.end_turn().value)
     if kind == "clear":
         return "nothing" if card is None else str(game.clear(card, by=by).value)
     if kind == "put_under":
@@ -349,7 +376,7 @@ def fab_perform(game: Game, action: Action) -> str:
             return "nothing"
         return str(fab.put_under(game, card, top, by).value)
     if kind == "play":
-        target = in_zone(by, ("hand", "arsenal", "banished")[b % 3], a) if c % 2 else card
+        target = in_zone(game, by, ("hand", "arsenal", "banished")[b % 3], a) if c % 2 else card
         return "nothing" if target is None else str(fab.play(game, target, by).value)
     if kind == "add_layer":
         if card is None:
@@ -498,20 +525,8 @@ RED_WEIGHTS = {
     "undo": 3,
 }
 
-red_action = st.tuples(
-    st.sampled_from([k for k in RED_KINDS for _ in range(RED_WEIGHTS.get(k, 1))]),
-    *(st.integers(0, 255) for _ in range(6)),
-)
-
-
-def red_actor(game: Game, action: Action) -> str | None:
-    kind = action[0]
-    if kind in ("undo", "copy", "save_load"):
-        return None
-    if kind in ("end_turn", "phase", "end_battle"):
-        return game.turn_player
-    player: str = pick(game.players, action[6])
-    return player
+red_action = weighted_actions(RED_KINDS, RED_WEIGHTS)
+red_actor = actor_for(("end_turn", "phase", "end_battle"))
 
 
 def red_perform(game: Game, action: Action) -> str:
@@ -531,10 +546,9 @@ def red_perform(game: Game, action: Action) -> str:
     by: str = pick(game.players, p)
     cards = all_cards(game)
     card = pick(cards, a)
-
-    def in_zone(player: str, ztype: str, i: int) -> int | None:
-        zid = game.zone(player, ztype)
-        return pick(game.contents(zid), i) if zid is not None else None
+    shared = perform_shared(game, kind, b, c, card, by)
+    if shared is not None:
+        return shared
 
     def move(target: int | None, dest: Dest | int, **kw: Any) -> str:
         if target is None:
@@ -550,30 +564,21 @@ def red_perform(game: Game, action: Action) -> str:
             card, RED_DESTS[b % len(RED_DESTS)], position=POSITIONS[c % 5], face=FACES[d % 3]
         )
     if kind == "draw":
-        return move(in_zone(by, "deck", 0), Dest("hand", by))
+        return move(in_zone(game, by, "deck", 0), Dest("hand", by))
     if kind == "discard":
-        target = in_zone(by, "hand", a) if b % 2 else card
+        target = in_zone(game, by, "hand", a) if b % 2 else card
         if target is None:
             return "nothing"
         return str(discard(game, target, by=by)[0].value)
     if kind == "return_to_hand":
         origin = ("territory", "discard", "reserve", "land_of_bondage")[b % 4]
-        return move(in_zone(by, origin, a), Dest("hand", "owner"))
-    if kind == "shuffle":
-        zid = game.zone(by, "deck") if b % 3 else pick(game.all_zones(), c)
-        assert zid is not None
-        return str(game.shuffle(zid, by=by).value)
-    if kind == "flip":
-        face = ("up", "down")[b % 2]
-        return "nothing" if card is None else str(game.flip(card, face, by=by).value)
+        return move(in_zone(game, by, origin, a), Dest("hand", "owner"))
     if kind == "modify":
         if card is None:
             return "nothing"
         with game.atomic():
             game.add_effect(card, "modify", mods=[("strength", 1 + b % 2)], until="end_of_turn")
         return "done"
-    if kind == "end_turn":
-        return str(game.end_turn().value)
     if kind in ("place_onto", "place_in"):
         if card is None:
             return "nothing"
