@@ -20,7 +20,19 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from cardzones.cli import app
-from cardzones.scenario.runner import FAIL, INTERNAL, INVALID, PASS, Outcome, run_file, run_text
+from cardzones.scenario.actions import COMMON, MOVE_KEYS, action_table
+from cardzones.scenario.expect import CARD_KEYS, EVENT_FILTER_KEYS, GAME_KEYS, ZONE_KEYS
+from cardzones.scenario.runner import (
+    ENTRY_KEYS,
+    FAIL,
+    INTERNAL,
+    INVALID,
+    PASS,
+    TOP_KEYS,
+    Outcome,
+    run_file,
+    run_text,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 FILE = "fuzz.scenario.yaml"
@@ -156,59 +168,63 @@ ODD_VALUES = [
     "{a: " * 40 + "1" + "}" * 40,
 ]
 
-#: Keys to add, known and unknown.
-ODD_KEYS = [
-    "bogus",
-    "name",
-    "ruleset",
-    "steps",
-    "setup",
-    "cards",
-    "players",
-    "seed",
-    "rules",
-    "card",
-    "to",
-    "position",
-    "face",
-    "cause",
-    "by",
-    "choose_zone",
-    "then",
-    "zone",
-    "top",
-    "kind",
-    "source",
-    "layer",
-    "order",
-    "result",
-    "error",
-    "as",
-    "cards",
-    "count",
-    "empty",
-    "in",
-    "under",
-    "onto",
-    "owner",
-    "controller",
-    "permanent_controller",
-    "types",
-    "power",
-    "abilities",
-    "replace",
-    "trigger",
-    "play_from",
-    "expect",
-    "mark",
-    "move",
-    "on",
-    "yes",
-    "<<",
-    "'1'",
-    "'ü'",
-    '""',
-]
+#: Every action a step may name, in either rule set.
+ACTIONS = list(dict.fromkeys([*action_table("fab"), *action_table("redemption"), "expect", "mark"]))
+#: The keys of actions and expectations: those the scenario layer keeps in
+#: sets, and those its handlers name one by one.
+ARG_KEYS = list(
+    dict.fromkeys(
+        [
+            *sorted(MOVE_KEYS | COMMON),
+            *sorted(CARD_KEYS | ZONE_KEYS | GAME_KEYS | EVENT_FILTER_KEYS),
+            "top",
+            "kind",
+            "source",
+            "layer",
+            "order",
+            "keyword",
+            "until",
+            "view",
+            "shows",
+            "events",
+            "effect",
+            "active",
+            "onto",
+            "duration",
+            "area",
+            "ongoing",
+            "colon",
+            "target",
+            "played_on",
+            "in_battle",
+        ]
+    )
+)
+#: Keys to add: every key the format knows, wherever it belongs, and some it
+#: does not.
+ODD_KEYS = list(
+    dict.fromkeys(
+        [
+            *sorted(TOP_KEYS),
+            *sorted(ENTRY_KEYS),
+            *ARG_KEYS,
+            *ACTIONS,
+            "types",
+            "abilities",
+            "replace",
+            "trigger",
+            "play_from",
+            "bogus",
+            "on",
+            "yes",
+            "<<",
+            "'1'",
+            "'ü'",
+            '""',
+        ]
+    )
+)
+
 
 _VALUE = re.compile(r"(:\s+|-\s+|\[|,\s*)([^\s,\[\]{}:#][^,\[\]{}:#]*?)(?=\s*[,\]}]|\s*$)")
 
@@ -340,93 +356,6 @@ def test_mutated_scenarios_never_crash(text: str) -> None:
 # Random documents in the scenario's own vocabulary
 # ----------------------------------------------------------------------
 
-ACTIONS = [
-    "move",
-    "shuffle",
-    "flip",
-    "modify",
-    "grant",
-    "end_turn",
-    "clear",
-    "put_under",
-    "play",
-    "add_layer",
-    "remove_layer",
-    "resolve",
-    "create_token",
-    "create_zone",
-    "remove_zone",
-    "expect",
-    "mark",
-    "place",
-    "set_aside",
-    "return",
-    "negate",
-    "dominant",
-    "discard",
-    "phase",
-    "end_battle",
-]
-ARG_KEYS = [
-    "card",
-    "cards",
-    "to",
-    "position",
-    "face",
-    "cause",
-    "by",
-    "choose_zone",
-    "then",
-    "zone",
-    "top",
-    "kind",
-    "source",
-    "layer",
-    "order",
-    "controller",
-    "as",
-    "result",
-    "error",
-    "power",
-    "keyword",
-    "until",
-    "count",
-    "empty",
-    "exposed",
-    "in",
-    "under",
-    "placed_on",
-    "in_arena",
-    "public",
-    "seen_by",
-    "same_object",
-    "new_object",
-    "exists",
-    "equipped_to",
-    "may_play",
-    "view",
-    "shows",
-    "events",
-    "type",
-    "from",
-    "this_turn",
-    "min_power",
-    "effect",
-    "active",
-    "phase",
-    "turn",
-    "turn_player",
-    "onto",
-    "in",
-    "duration",
-    "area",
-    "ongoing",
-    "colon",
-    "target",
-    "played_on",
-    "in_battle",
-    "layer",
-]
 WORDS = [
     "alice",
     "bob",
@@ -651,7 +580,7 @@ def tree_mutation(draw: st.DrawFn, doc: Any) -> Any:
     elif kind == "duplicate" and isinstance(parent, list):
         parent.insert(key, parent[key])
     elif isinstance(parent, dict):
-        parent[draw(st.sampled_from(ARG_KEYS + ODD_KEYS))] = draw(VALUES)
+        parent[draw(st.sampled_from(ODD_KEYS))] = draw(VALUES)
     return doc
 
 
