@@ -286,24 +286,25 @@ def test_copies_are_independent_both_ways(
     assert _serialised(copy) == _serialised(original)
 
     # Change the copy, and undo in it, past the point it was copied at too.
-    pinned, pinned_text = _snapshot(original), _serialised(original)
-    for action in on_copy:
-        _apply(copy, action)
-    for _ in range(undo_copy):
-        if copy.can_undo():
-            copy.undo()
-    assert _same(original, pinned), "changing the copy changed the original"
-    assert _serialised(original) == pinned_text
-
+    _check_untouched(original, copy, on_copy, undo_copy, "changing the copy changed the original")
     # And the reverse.
-    pinned, pinned_text = _snapshot(copy), _serialised(copy)
-    for action in on_original:
-        _apply(original, action)
-    for _ in range(undo_original):
-        if original.can_undo():
-            original.undo()
-    assert _same(copy, pinned), "changing the original changed the copy"
-    assert _serialised(copy) == pinned_text
+    _check_untouched(
+        copy, original, on_original, undo_original, "changing the original changed the copy"
+    )
+
+
+def _check_untouched(
+    watched: Game, changed: Game, actions: list[Action], undos: int, message: str
+) -> None:
+    """Acting on and undoing in ``changed`` leaves ``watched`` exactly as it was."""
+    pinned, pinned_text = _snapshot(watched), _serialised(watched)
+    for action in actions:
+        _apply(changed, action)
+    for _ in range(undos):
+        if changed.can_undo():
+            changed.undo()
+    assert _same(watched, pinned), message
+    assert _serialised(watched) == pinned_text
 
 
 def test_rollback_refuses_a_checkpoint_from_another_history() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 from cardzones.errors import IllegalAction
-from cardzones.kernel.cards import Dest, Trigger
+from cardzones.kernel.cards import CardDef, Dest, Trigger
 from cardzones.kernel.game import MoveResult
 from cardzones.kernel.objects import ACTIVATED, CARD, TRIGGERED, Obj
 
@@ -66,18 +66,26 @@ def add_layer(game: Game, kind: str, source: int, by: str) -> int:
             rule="3.0.3a",
         )
     owner = by if kind == ACTIVATED else (src.controller or src.owner or by)
+    return _push_layer(game, src.cdef, kind, LayerData(source), owner, by)
+
+
+def _push_layer(
+    game: Game, cdef: CardDef, kind: str, data: LayerData, owner: str, controller: str
+) -> int:
+    """A new public layer on top of the stack (1.6.1, 3.15.4), made by its
+    controller."""
     return game.new_card(
-        src.cdef,
+        cdef,
         stack(game),
         owner=owner,
-        controller=by,
+        controller=controller,
         public=True,
         position="top",
         kind=kind,
-        data=LayerData(source),
+        data=data,
         check=False,
         log=True,
-        by=by,
+        by=controller,
     )
 
 
@@ -132,16 +140,6 @@ def put_triggers_on_stack(game: Game) -> None:
         if src is None:
             continue
         trigger = src.cdef.triggers[index]
-        game.new_card(
-            src.cdef,
-            stack(game),
-            owner=controller,
-            controller=controller,
-            public=True,
-            position="top",
-            kind=TRIGGERED,
-            data=LayerData(source, trigger, card, oid),
-            check=False,
-            log=True,
-            by=controller,
+        _push_layer(
+            game, src.cdef, TRIGGERED, LayerData(source, trigger, card, oid), controller, controller
         )
