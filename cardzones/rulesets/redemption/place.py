@@ -270,13 +270,8 @@ def _place(
         if was is not None and was != loc:
             obj = game.obj(card)
             relocated.append(Relocated(card, was, obj.zone, obj.host))
-    rid = records.new_id(game)
-    handle = EffectHandle(PLACE, rid)
-    eid = None
-    if ongoing is not None:
-        eid = game.add_effect(
-            ongoing.card, "ongoing", mods=ongoing.mods, bound=False, label=label, data=handle
-        )
+    handle, eid = records.start(game, PLACE, ongoing, label)
+    rid = handle.rid
     records.put(
         game, PLACE, rid, PlaceRecord(rid, cards, locs, source, colon, eid, tuple(relocated))
     )

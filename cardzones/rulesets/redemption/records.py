@@ -133,6 +133,21 @@ def new_id(game: Game) -> int:
     return rid
 
 
+def start(
+    game: Game, kind: str, ongoing: Ongoing | None, label: str | None
+) -> tuple[EffectHandle, int | None]:
+    """A new effect of ``kind`` (PLACE or SET_ASIDE): its handle, and the id of
+    the ongoing bonus paired with it (place/paired-ability,
+    set-aside/paired-ongoing), started now, or None without one."""
+    handle = EffectHandle(kind, new_id(game))
+    if ongoing is None:
+        return handle, None
+    eid = game.add_effect(
+        ongoing.card, "ongoing", mods=ongoing.mods, bound=False, label=label, data=handle
+    )
+    return handle, eid
+
+
 def get(game: Game, kind: str, rid: int) -> Any:
     return game._rules.get((kind, rid))
 

@@ -187,13 +187,8 @@ def _set_aside(
             assert enh_area is not None
             game._move(enhancement, enh_area, "top", "up", "effect", by)
 
-    rid = records.new_id(game)
-    handle = EffectHandle(SET_ASIDE, rid)
-    eid = None
-    if ongoing is not None:
-        eid = game.add_effect(
-            ongoing.card, "ongoing", mods=ongoing.mods, bound=False, label=label, data=handle
-        )
+    handle, eid = records.start(game, SET_ASIDE, ongoing, label)
+    rid = handle.rid
     oids = tuple(game.obj(card).oid for card in cards)
     rec = SetAsideRecord(
         rid,
