@@ -320,16 +320,21 @@ def return_cards(game: Game, cards: Sequence[int], *, by: str, cause: str = "own
         return _return_cards(game, tuple(cards), by, cause)
 
 
+def _require_set_aside(game: Game, card: int, player: str, rule: str) -> None:
+    """Refuse, under ``rule``, an action on a card that is not set aside; the
+    card is named only if ``player`` may look at it."""
+    if not is_set_aside(game, card):
+        raise IllegalAction(
+            f"{name_for(game, player, card)} is not set aside (it is in "
+            f"{game.zone_name(game.obj(card).zone)})",
+            rule=rule,
+        )
+
+
 def _return_cards(game: Game, cards: tuple[int, ...], by: str, cause: str) -> MoveResult:
     game.check_player(by)
     for card in cards:
-        if not is_set_aside(game, card):
-            obj = game.obj(card)
-            raise IllegalAction(
-                f"{name_for(game, by, card)} is not set aside (it is in "
-                f"{game.zone_name(obj.zone)})",
-                rule="set-aside/definition",
-            )
+        _require_set_aside(game, card, by, "set-aside/definition")
     group = list(cards)
     if cause == "effect":
         for card in cards:
@@ -483,13 +488,7 @@ def play_dominant(game: Game, card: int, target: int, *, by: str | None = None) 
                 f"{name_for(game, player, card)} is not a dominant",
                 rule="set-aside/dominant-discards",
             )
-        if not is_set_aside(game, target):
-            obj = game.obj(target)
-            raise IllegalAction(
-                f"{name_for(game, player, target)} is not set aside (it is in "
-                f"{game.zone_name(obj.zone)})",
-                rule="set-aside/dominant-discards",
-            )
+        _require_set_aside(game, target, player, "set-aside/dominant-discards")
         rec = record_of(game, target)
         discard(game, target, player, "effect")
         if rec is not None:
