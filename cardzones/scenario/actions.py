@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from cardzones.kernel.cards import Dest
 from cardzones.kernel.effects import END_OF_TURN
-from cardzones.kernel.game import MoveResult
+from cardzones.kernel.game import Game, MoveResult
 from cardzones.rulesets.fab import actions as fab
 from cardzones.rulesets.fab import layers
 from cardzones.scenario.context import Context
@@ -50,31 +51,45 @@ def do_move(ctx: Context, node: YMap, *, card: int | None = None) -> MoveResult:
         raise ctx.fail(node, "then", "then: is an action, such as {modify: {power: +1}}")
     dest = ctx.dest(node, "to")
     game = ctx.game
-    relocate = getattr(game.ruleset, "scenario_move", None)
+    label = ctx.label(node)
     with game.atomic():
-        if relocate is not None:
-            result = relocate(
-                game,
-                card,
-                dest,
-                by,
-                position=position,
-                face=face,
-                cause=cause,
-                choose_zone=choose,
-                label=ctx.label(node),
-            )
-            if ctx.label(node) is not None and isinstance(result, tuple):
-                result, handle = result
-                ctx.effects[str(ctx.label(node))] = handle
-        else:
-            result = fab.move_to(
-                game, card, dest, by, position=position, face=face, cause=cause, choose_zone=choose
-            )
+        result, handle = mover(game.ruleset.name)(
+            game,
+            card,
+            dest,
+            by,
+            position=position,
+            face=face,
+            cause=cause,
+            choose_zone=choose,
+            label=label,
+        )
+        if label is not None and handle is not None:
+            ctx.effects[label] = handle
         if then is not None:
             _then(ctx, then, card, result)
-    assert isinstance(result, MoveResult)
     return result
+
+
+#: A rule set's general move: its result, and a handle for the effect when it
+#: was labelled and the rule set can negate it later (else None).
+Mover = Callable[..., tuple[MoveResult, object | None]]
+
+
+def _fab_move(
+    game: Game, card: int, dest: Dest | int, by: str, *, label: str | None, **options: Any
+) -> tuple[MoveResult, None]:
+    # A fab move is never negated, so a label names no effect.
+    return fab.move_to(game, card, dest, by, **options), None
+
+
+def mover(ruleset: str) -> Mover:
+    """The general move of the ``move`` action in ``ruleset``."""
+    if ruleset == "fab":
+        return _fab_move
+    from cardzones.rulesets.redemption import relocate
+
+    return relocate
 
 
 def _then(ctx: Context, then: YMap, card: int, result: MoveResult) -> None:

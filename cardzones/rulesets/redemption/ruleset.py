@@ -5,13 +5,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from cardzones.kernel.cards import CardDef, Dest, Position
+from cardzones.kernel.cards import CardDef
 from cardzones.kernel.effects import Effect
-from cardzones.kernel.game import MoveResult
 from cardzones.kernel.objects import Obj
 from cardzones.kernel.ruleset import Ruleset
 from cardzones.rulesets.redemption.cards import default_card
-from cardzones.rulesets.redemption.moves import relocate
 from cardzones.rulesets.redemption.negate import label_active
 from cardzones.rulesets.redemption.place import carry_placed
 from cardzones.rulesets.redemption.records import EffectHandle
@@ -68,33 +66,6 @@ class RedemptionRuleset(Ruleset):
         finish_turn(game)
 
     # -- what the scenario layer asks of a rule set -------------------------
-
-    def scenario_move(
-        self,
-        game: Game,
-        card: int,
-        dest: Dest | int,
-        by: str,
-        *,
-        position: Position = "top",
-        face: str | None = None,
-        cause: str = "effect",
-        choose_zone: int | None = None,
-        label: str | None = None,
-    ) -> MoveResult | tuple[MoveResult, EffectHandle]:
-        """The general move; labelled, it can be negated later."""
-        result, handle = relocate(
-            game,
-            card,
-            dest,
-            by,
-            position=position,
-            face=face,
-            cause=cause,
-            choose_zone=choose_zone,
-            label=label,
-        )
-        return result if handle is None else (result, handle)
 
     def is_set_aside(self, game: Game, card: int) -> bool:
         return is_set_aside(game, card)
