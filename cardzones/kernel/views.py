@@ -322,50 +322,7 @@ def zone_view(
     summary: _Summary | None = None,
 ) -> dict[str, Any]:
     """One zone as ``player`` may know it."""
-    info = game._zinfo[zid]
-    cards = game._contents.get(zid, ())
-    if not cards:
-        objects: list[dict[str, Any]] = []
-    elif omniscient:
-        objects = [_show(game, player, c, True) for c in cards]
-        if not info.spec.ordered:
-            objects.sort(key=_sort_key)
-    else:
-        objects = _zone_objects(game, player, info, cards, summary or _summary(game))
-    return _zone_entry(game, zid, info, _zone_header(game, zid, info), objects)
-
-
-def _zone_entry(
-    game: Game, zid: int, info: Any, header: dict[str, Any], objects: list[dict[str, Any]]
-) -> dict[str, Any]:
-    out = header.copy()
-    out["count"] = len(objects)
-    out["objects"] = objects
-    if info.spec.equipment:
-        out["empty"] = not objects and not game.equipped_in(zid)
-    return out
-
-
-#: The part of a zone's view that changes only with the zone's record or its
-#: name (3.0.10 renumbers zones), by zone id: (record, name, header).
-_HEADERS: dict[int, tuple[Any, str, dict[str, Any]]] = {}
-
-
-def _zone_header(game: Game, zid: int, info: Any) -> dict[str, Any]:
-    name = game.zone_name(zid)
-    cached = _HEADERS.get(zid)
-    if cached is not None and cached[0] is info and cached[1] == name:
-        return cached[2]
-    spec = info.spec
-    header = {
-        "zone": name,
-        "type": info.type,
-        "owner": info.owner,
-        "public": spec.public,
-        "ordered": spec.ordered,
-    }
-    _HEADERS[zid] = (info, name, header)
-    return header
+    return _zone_entry(game, player, _row(game, zid), omniscient, summary)
 
 
 class _ZoneRow(NamedTuple):
@@ -379,11 +336,23 @@ class _ZoneRow(NamedTuple):
     equipment: bool
 
 
-#: The zones of a layout (``Game.all_zones``) with their records and headers,
-#: by the identity of the layout tuple, which is replaced whenever a zone is
-#: made or removed. A zone's record never changes and its name depends on the
-#: layout alone, so one entry serves every game that shares the tuple (copies,
-#: and undo back to it).
+def _row(game: Game, zid: int) -> _ZoneRow:
+    info = game._zinfo[zid]
+    spec = info.spec
+    header = {
+        "zone": game.zone_name(zid),
+        "type": info.type,
+        "owner": info.owner,
+        "public": spec.public,
+        "ordered": spec.ordered,
+    }
+    return _ZoneRow(zid, info, header, spec.ordered, spec.owner_may_look, spec.equipment)
+
+
+#: The rows of a layout (``Game.all_zones``), by the identity of the layout
+#: tuple, which is replaced whenever a zone is made or removed. A zone's record
+#: never changes and its name depends on the layout alone, so one entry serves
+#: every game that shares the tuple (copies, and undo back to it).
 _LAYOUTS: dict[int, tuple[tuple[int, ...], list[_ZoneRow]]] = {}
 _LAYOUT_LIMIT = 64
 
@@ -393,48 +362,50 @@ def _layout(game: Game) -> list[_ZoneRow]:
     hit = _LAYOUTS.get(id(layout))
     if hit is not None and hit[0] is layout:
         return hit[1]
-    rows = []
-    for zid in layout:
-        info = game._zinfo[zid]
-        spec = info.spec
-        header = _zone_header(game, zid, info)
-        rows.append(_ZoneRow(zid, info, header, spec.ordered, spec.owner_may_look, spec.equipment))
+    rows = [_row(game, zid) for zid in layout]
     if len(_LAYOUTS) >= _LAYOUT_LIMIT:
         _LAYOUTS.pop(next(iter(_LAYOUTS)))
     _LAYOUTS[id(layout)] = (layout, rows)
     return rows
 
 
+def _zone_entry(
+    game: Game, player: str | None, row: _ZoneRow, omniscient: bool, summary: _Summary | None
+) -> dict[str, Any]:
+    cards = game._contents.get(row.zid)
+    if not cards:
+        objects: list[dict[str, Any]] = []
+    elif omniscient:
+        objects = [_show(game, player, c, True) for c in cards]
+        if not row.ordered:
+            objects.sort(key=_sort_key)
+    else:
+        objects = _objects(game, player, row, cards, summary or _summary(game))
+    out = row.header.copy()
+    out["count"] = len(objects)
+    out["objects"] = objects
+    if row.equipment:
+        out["empty"] = not objects and not game.equipped_in(row.zid)
+    return out
+
+
 _PUBLIC = operator.attrgetter("public")
 _OWNER = operator.attrgetter("owner")
-
-
-def _zone_objects(
-    game: Game, player: str | None, info: Any, cards: tuple[int, ...], summary: _Summary
-) -> list[dict[str, Any]]:
-    """The top-level objects of one zone for a player, in the order the view
-    shows them; see :func:`_objects`."""
-    spec = info.spec
-    row = _ZoneRow(info.zid, info, {}, spec.ordered, spec.owner_may_look, spec.equipment)
-    return _objects(game, player, row, cards, summary, game._vars["layout"])
-
 
 #: From how many objects a zone is first checked for being wholly hidden.
 _MANY = 8
 
 
 def _objects(
-    game: Game,
-    player: str | None,
-    row: _ZoneRow,
-    cards: tuple[int, ...],
-    summary: _Summary,
-    layout: tuple[int, ...],
+    game: Game, player: str | None, row: _ZoneRow, cards: tuple[int, ...], summary: _Summary
 ) -> list[dict[str, Any]]:
-    """This is :func:`_show` over a zone's top-level objects with
-    :meth:`Game.may_look` (3.0.3a) decided once for the zone rather than once
-    per object, and the canonical order of :func:`_sort_key` built directly,
-    since a view is built many times a second."""
+    """The top-level objects of one zone for a player, in the order the view
+    shows them.
+
+    This is :func:`_show` over the zone with :meth:`Game.may_look` (3.0.3a)
+    decided once for the zone rather than once per object, and the canonical
+    order of :func:`_sort_key` built directly, since a view is built many
+    times a second."""
     objs = game._objs
     piles = game._kids
     # A private object here may be looked at by its owner, or by the zone's
@@ -452,36 +423,31 @@ def _objects(
             # hand): one bare entry each, the same whatever the cards are.
             return [{"hidden": True} for _ in cards]
     ordered = row.ordered
+    layout = game._vars["layout"]
     public_ids = summary.public
     fx = game._fx_by_card
     # Without effects on these cards, a description is a copy of the one cached
-    # for its record (_props, inlined for the common case).
+    # for its record and layout (_props, inlined for the common case).
     cache = {} if fx and not fx.keys().isdisjoint(cards) else game._shown
     out: list[dict[str, Any]] = []
     hidden: list[dict[str, Any]] = []
     hidden_piles = False
     for card in cards:
         obj: Obj = objs[card]
-        if obj.public:
+        if obj.public or zone_owner_looks or (may_look_private and player == obj.owner):
             cached = cache.get(card)
             if cached is not None and cached[0] is obj and cached[1] is layout:
                 shown = cached[2].copy()
             else:
                 shown = _props(game, card, obj, layout)
-            handle = public_ids.get(card)
+            if obj.public:
+                handle = public_ids.get(card)
+            elif player != obj.owner:
+                handle = _handle_for(game, player, card, obj, summary)
+            else:
+                handle = None  # the owner sees the object's own handle
             if handle is not None:
                 shown["id"] = handle
-            out.append(shown)
-        elif zone_owner_looks or (may_look_private and player == obj.owner):
-            cached = cache.get(card)
-            if cached is not None and cached[0] is obj and cached[1] is layout:
-                shown = cached[2].copy()
-            else:
-                shown = _props(game, card, obj, layout)
-            if player != obj.owner:
-                handle = _handle_for(game, player, card, obj, summary)
-                if handle is not None:
-                    shown["id"] = handle
             out.append(shown)
         else:
             shown = {"hidden": True}
@@ -504,31 +470,8 @@ def _objects(
     return out
 
 
-def _player_zones(game: Game, player: str | None) -> list[dict[str, Any]]:
-    """Every zone as ``player`` may know it: :func:`zone_view` over the layout."""
-    summary = _summary(game)
-    contents = game._contents
-    layout = game._vars["layout"]
-    out = []
-    for row in _layout(game):
-        cards = contents.get(row.zid)
-        entry = row.header.copy()
-        if cards:
-            objects = _objects(game, player, row, cards, summary, layout)
-            entry["count"] = len(objects)
-            entry["objects"] = objects
-            if row.equipment:
-                entry["empty"] = False
-        else:
-            entry["count"] = 0
-            entry["objects"] = []
-            if row.equipment:
-                entry["empty"] = not game.equipped_in(row.zid)
-        out.append(entry)
-    return out
-
-
 def _board(game: Game, player: str | None, omniscient: bool) -> dict[str, Any]:
+    summary = None if omniscient else _summary(game)
     out: dict[str, Any] = {
         "ruleset": game.ruleset.name,
         "viewer": player,
@@ -536,9 +479,7 @@ def _board(game: Game, player: str | None, omniscient: bool) -> dict[str, Any]:
         "turn": game.turn,
         "turn_player": game.turn_player,
         "phase": game.phase,
-        "zones": [zone_view(game, None, z, True) for z in game.all_zones()]
-        if omniscient
-        else _player_zones(game, player),
+        "zones": [_zone_entry(game, player, row, omniscient, summary) for row in _layout(game)],
     }
     if omniscient:
         out["omniscient"] = True
