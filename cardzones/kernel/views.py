@@ -187,8 +187,9 @@ def _props(game: Game, card: int, obj: Obj, layout: Any = None) -> dict[str, Any
 
 def _fresh_props(game: Game, card: int, obj: Obj) -> dict[str, Any]:
     out: dict[str, Any] = {"id": game.handle(card)}
+    out.update(_printed(obj.cdef))
     if card in game._fx_by_card:
-        out.update(obj.cdef.to_json())
+        # Effects change what is printed; without them, the printed card is all.
         for name in obj.cdef.stats:
             out[name] = game.stat(card, name)
         for effect in game.effects_on(card):
@@ -197,9 +198,6 @@ def _fresh_props(game: Game, card: int, obj: Obj) -> dict[str, Any]:
         keywords = game.keywords(card)
         if keywords:
             out["keywords"] = sorted(keywords)
-    else:
-        # With no effects, the printed card is the whole of it (1.3).
-        out.update(_printed(obj.cdef))
     out["public"] = obj.public
     out["owner"] = obj.owner
     if obj.controller is not None:
