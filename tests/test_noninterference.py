@@ -1139,3 +1139,28 @@ def test_noninterference_undo_does_not_let_a_handle_follow_a_card_back_into_hidi
     shown = [set(handles(g.view("alice"))) for g in (game, other)]
     assert shown[0] == shown[1]
     assert not shown[0] & first
+
+
+def test_noninterference_owner_handle_does_not_follow_a_card_through_the_deck() -> None:
+    """Redemption has no resets, so a card keeps its object through a trip into
+    its owner's deck, where even the owner may not look (3.7.4). When a card
+    comes out of the deck, its handle must not tell bob whether it is the one
+    he saw go in."""
+    game = new_game("redemption", ("alice", "bob"))
+    deck, territory = game.zone("bob", "deck"), game.zone("bob", "territory")
+    assert deck is not None and territory is not None
+    x = game.new_card(CardDef("X", types=frozenset({"hero"})), deck, owner="bob")
+    y = game.new_card(CardDef("Y", types=frozenset({"hero"})), deck, owner="bob")
+    game._journal = game._marks = None
+    game.move(x, territory, face="down", by="bob")
+    first = set(handles(game.view("bob")))
+    game.move(x, deck, position="top", by="bob")
+    other = game.copy()
+    trade_places(other, x, y)
+    for g in (game, other):
+        g.move(g.contents(deck)[0], territory, face="down", by="bob")
+    # Bob may look at the card now, so its name shows; its handle must not
+    # link it to the card he saw before.
+    shown = [set(handles(g.view("bob"))) for g in (game, other)]
+    assert shown[0] == shown[1]
+    assert not shown[0] & first

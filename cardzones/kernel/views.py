@@ -59,29 +59,33 @@ def object_handle(seed: int, oid: int, context: str = "") -> str:
 # Handles as a viewer is shown them
 # ----------------------------------------------------------------------
 #
-# A handle must link nothing the viewer did not watch. Its owner sees a private
-# object wherever they may look at it, and a deck, where they may not, makes it
-# a new object; so for them the object's own handle (Game.handle) is safe. But
-# an object can become hidden to others and visible again while staying the
-# same object: a private card of bob's leaves alice's zone for the permanent
-# zone and comes back; a card bob played is taken back by an undo and played
-# again. So everyone else is shown a handle made from the event where their
-# sight of the object began, which they saw, and not from the object id:
+# A handle must link nothing the viewer did not watch. An object can leave a
+# viewer's sight and come back while staying the same object: a private card
+# of bob's leaves alice's zone for the permanent zone and comes back; a card bob
+# played is taken back by an undo and played again; in a rule set without
+# resets, a card goes into its owner's deck, where even the owner may not look
+# (3.7.4), and comes out again. So a viewer is shown a handle made from the
+# event where their sight of the object began, which they saw, and not from
+# the object id:
 # - a public object: the newest event at which it was private before (it was
 #   turned face up, moved face up, or created) or became a new object (3.0.9),
 #   or its id if it has been the same public object since the setup;
+# - a private object, to its owner: the newest event at which it left a zone
+#   where its owner may not look at it, was created, or became a new object,
+#   or its id if its owner has seen it since the setup;
 # - a private object seen only because it is in a zone the viewer owns
 #   (3.0.3a): the newest event about it, which brought it there.
 
 
 class _Summary(NamedTuple):
     """What handles need from a log: per card, the newest event about it, and
-    the handle a public object shows, made from the newest event at which it
-    was created, was private before, or became a new object."""
+    the handles a public object and a private one (to its owner) show, made
+    from the events where those sights began."""
 
     seed: int
     last: dict[int, str]
     public: dict[int, str]
+    own: dict[int, str]
 
 
 def _describe(event: Event) -> str:
@@ -89,24 +93,33 @@ def _describe(event: Event) -> str:
     return f"{event.seq}:{event.kind}:{event.src}:{event.dst}"
 
 
-def _add(summary: _Summary, event: Event) -> None:
+def _add(summary: _Summary, event: Event, zinfo: dict[int, Any]) -> None:
     card = event.card
     if card is None:
         return
     text = _describe(event)
     summary.last[card] = text
     lki = event.lki
-    if event.kind == CREATED or (
-        lki is not None
-        and (not lki.obj.public or (event.new_oid is not None and event.new_oid != lki.obj.oid))
-    ):
-        # Made once per event, not once per view of the object.
+    # Handles are made once per event, not once per view of the object.
+    new = event.kind == CREATED or (
+        lki is not None and event.new_oid is not None and event.new_oid != lki.obj.oid
+    )
+    if new or (lki is not None and not lki.obj.public):
         summary.public[card] = _context_handle(summary.seed, "public:" + text)
+    if new or (lki is not None and not lki.obj.public and _owner_blind(zinfo, event.src)):
+        summary.own[card] = _context_handle(summary.seed, "own:" + text)
+
+
+def _owner_blind(zinfo: dict[int, Any], zid: int | None) -> bool:
+    """Whether the owner of a private object in the zone may not look at it (3.7.4)."""
+    info = zinfo.get(zid) if zid is not None else None
+    return info is None or not info.spec.owner_may_look
 
 
 #: Summaries of recent logs, by the identity of the log's newest node. A log
 #: is a persistent list shared by copies and restored by undo, and a summary is
-#: a function of the log and the seed alone, so any game with both may use it.
+#: a function of the log, the seed and the records of the zones the log names,
+#: which never change, so any game with that log and seed may use it.
 _SUMMARIES: dict[int, tuple[Any, _Summary]] = {}
 _SUMMARY_LIMIT = 64
 _SUMMARY_REACH = 256
@@ -134,11 +147,12 @@ def _summary(game: Game) -> _Summary:
         newer = list(iter_log(log))[::-1]  # too far back: summarise it all
         base = None
     if base is None:
-        summary = _Summary(seed, {}, {})
+        summary = _Summary(seed, {}, {}, {})
     else:
-        summary = _Summary(seed, dict(base.last), dict(base.public))
+        summary = _Summary(seed, dict(base.last), dict(base.public), dict(base.own))
+    zinfo = game._zinfo
     for event in reversed(newer):
-        _add(summary, event)
+        _add(summary, event, zinfo)
     if len(_SUMMARIES) >= _SUMMARY_LIMIT:
         _SUMMARIES.pop(next(iter(_SUMMARIES)))
     _SUMMARIES[id(log)] = (log, summary)
@@ -153,7 +167,7 @@ def _handle_for(
     if obj.public:
         return (summary or _summary(game)).public.get(card)
     if player is not None and player == obj.owner:
-        return None
+        return (summary or _summary(game)).own.get(card)
     last = (summary or _summary(game)).last.get(card)
     context = "zone:" + (last if last is not None else f"setup:{obj.oid}")
     return _context_handle(game.seed, context)
@@ -423,6 +437,7 @@ def _objects(
     ordered = row.ordered
     layout = game._vars["layout"]
     public_ids = summary.public
+    own_ids = summary.own
     fx = game._fx_by_card
     # Without effects on these cards, a description is a copy of the one cached
     # for its record and layout (_props, inlined for the common case).
@@ -440,10 +455,10 @@ def _objects(
                 shown = _props(game, card, obj, layout)
             if obj.public:
                 handle = public_ids.get(card)
-            elif player != obj.owner:
-                handle = _handle_for(game, player, card, obj, summary)
+            elif player == obj.owner:
+                handle = own_ids.get(card)
             else:
-                handle = None  # the owner sees the object's own handle
+                handle = _handle_for(game, player, card, obj, summary)
             if handle is not None:
                 shown["id"] = handle
             out.append(shown)
