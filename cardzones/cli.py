@@ -1,6 +1,6 @@
 """The command line: ``cardzones check``, ``run``, ``demo``, ``coverage`` and ``bench``.
 
-Exit codes follow SCENARIOS.md: 0 every expectation holds, 1 an expectation
+Exit codes follow docs/scenarios.md: 0 every expectation holds, 1 an expectation
 failed, 2 a file is invalid. No command prints a traceback for bad input.
 """
 

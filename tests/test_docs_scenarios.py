@@ -43,8 +43,8 @@ class Example:
     message: str | None = None
 
 
-def _examples() -> list[Example]:
-    source = DOC.read_text(encoding="utf-8")
+def _examples(page: Path = DOC) -> list[Example]:
+    source = page.read_text(encoding="utf-8")
     out = []
     for match in FENCE.finditer(source):
         if match.group("lang") != "yaml":
@@ -55,7 +55,7 @@ def _examples() -> list[Example]:
         if marker is not None:
             out.append(Example(line, body, marker.group("status"), marker.group("text")))
             continue
-        doc = load_text(body, f"{DOC.name}:{line}")
+        doc = load_text(body, f"{page.name}:{line}")
         complete = isinstance(doc, dict) and "name" in doc and "steps" in doc
         out.append(Example(line, body, PASS if complete else None))
     return out
@@ -81,6 +81,12 @@ def test_complete_example_gives_its_status(example: Example) -> None:
         assert example.message in outcome.message, outcome.describe()
     if example.status == PASS:
         assert outcome.steps > 0
+
+
+def test_the_readme_scenario_holds() -> None:
+    (example,) = [e for e in _examples(ROOT / "README.md") if e.status is not None]
+    outcome = run_text(example.text, f"README.md:{example.line}")
+    assert outcome.status == PASS, outcome.describe()
 
 
 @pytest.mark.parametrize("example", FRAGMENTS, ids=lambda e: f"line{e.line}")
@@ -340,7 +346,16 @@ def test_every_ability_key_has_an_example(
 
 # -- the reference points only at files inside the repository ------------
 
-LINK = re.compile(r"\]\((?P<target>[^)#\s]+)(?:#[^)]*)?\)")
+LINK = re.compile(r"\]\((?P<target>[^)#\s]*)(?:#(?P<anchor>[^)\s]*))?\)")
+
+
+def _anchors(page: Path) -> set[str]:
+    """The anchors of a page's headings, made as GitHub makes them."""
+    out = set()
+    for heading in re.findall(r"^#+ (.+)$", page.read_text(encoding="utf-8"), flags=re.M):
+        slug = re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+        out.add(slug)
+    return out
 
 
 @pytest.mark.parametrize(
@@ -354,4 +369,8 @@ def test_pages_point_only_inside_the_repository(page: Path) -> None:
         target = match.group("target")
         if re.match(r"^[a-z]+:", target):
             continue  # a web address
-        assert (page.parent / target).resolve().exists(), f"{page.name}: broken link {target}"
+        linked = (page.parent / target).resolve() if target else page
+        assert linked.exists(), f"{page.name}: broken link {target}"
+        anchor = match.group("anchor")
+        if anchor:
+            assert anchor in _anchors(linked), f"{page.name}: no heading for #{anchor} in {target}"
