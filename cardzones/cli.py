@@ -1,6 +1,6 @@
 """The command line: ``cardzones check``, ``run``, ``demo``, ``coverage`` and ``bench``.
 
-Exit codes follow SCENARIOS.md: 0 every expectation holds, 1 an expectation
+Exit codes follow docs/scenarios.md: 0 every expectation holds, 1 an expectation
 failed, 2 a file is invalid. No command prints a traceback for bad input.
 """
 
@@ -166,19 +166,26 @@ def demo() -> None:
 @app.command()
 def coverage(
     paths: Annotated[list[Path] | None, typer.Argument(help="scenario folders")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="one JSON object")] = False,
 ) -> None:
     """Print every rule id the rule sets implement and the scenarios that name it.
     Exit 1 if an id has none."""
-    from cardzones.coverage import coverage_table, missing
+    from cardzones.coverage import coverage_json, coverage_report, coverage_rows, missing
 
-    table, rows = coverage_table(paths or [Path("scenarios")])
-    console.print(table)
+    rows = coverage_rows(paths or [Path("scenarios")])
     gaps = missing(rows)
-    per_ruleset = {r.ruleset: 0 for r in rows}
-    for row in rows:
-        per_ruleset[row.ruleset] += 1
-    counts = ", ".join(f"{n} {name}" for name, n in per_ruleset.items())
-    console.print(f"{len(rows)} rule ids ({counts}); {len(rows) - len(gaps)} named by a scenario")
+    if as_json:
+        print(json.dumps(coverage_json(rows), indent=2))
+    else:
+        for part in coverage_report(rows, console.width):
+            console.print(part)
+        per_ruleset = {r.ruleset: 0 for r in rows}
+        for row in rows:
+            per_ruleset[row.ruleset] += 1
+        counts = ", ".join(f"{n} {name}" for name, n in per_ruleset.items())
+        console.print(
+            f"{len(rows)} rule ids ({counts}); {len(rows) - len(gaps)} named by a scenario"
+        )
     if gaps:
         errors.print(f"[red]{len(gaps)} rule id(s) without a scenario:[/red] {', '.join(gaps)}")
         raise typer.Exit(1)
