@@ -161,10 +161,27 @@ class Table:
         base = creation.build()
         ctx = TableContext(game, creation.ruleset, base.file, base.cards)
         ctx.seated = True
+        _share_cards(ctx)
         extra = value_from_json(data["context"], ruleset)
         ctx.labels = dict(extra["labels"])
         ctx.effects = dict(extra["effects"])
         return cls(table_id, creation, ctx, int(data["number"]), [int(m) for m in data["marks"]])
+
+
+def _share_cards(ctx: TableContext) -> None:
+    """Make the context's card definitions the loaded game's own objects where
+    they are equal: a card made after a restart then shares its definition
+    with the cards of its name made before, as it did in the live game, and
+    the two games save alike."""
+    game = ctx.game
+    found = {id(o.cdef): o.cdef for o in game._objs.values()}
+    for event in game.events():
+        if event.lki is not None:
+            found.setdefault(id(event.lki.obj.cdef), event.lki.obj.cdef)
+    for cdef in found.values():
+        own = ctx.cards.get(cdef.name)
+        if own is not None and own is not cdef and own == cdef:
+            ctx.cards[cdef.name] = cdef
 
 
 def rebuild(
