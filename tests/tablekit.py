@@ -295,7 +295,8 @@ class ServerProcess:
         self.stop()
 
     def create(self, body: dict[str, Any]) -> dict[str, Any]:
-        return create(httpx.Client(base_url=self.url, timeout=10.0), body)
+        with httpx.Client(base_url=self.url, timeout=10.0) as client:
+            return create(client, body)
 
 
 def frames_text(frames: list[dict[str, Any]]) -> str:
