@@ -57,7 +57,18 @@ settings.load_profile(os.environ.get("CARDZONES_PROFILE", "ci"))
 # ----------------------------------------------------------------------
 
 
-PG_BIN = Path(os.environ.get("CARDZONES_PG_BIN", "/usr/lib/postgresql/15/bin"))
+def _pg_bin() -> Path:
+    """Debian's Postgres binaries (the newest version installed)."""
+    if "CARDZONES_PG_BIN" in os.environ:
+        return Path(os.environ["CARDZONES_PG_BIN"])
+    found = sorted(
+        Path("/usr/lib/postgresql").glob("*/bin/initdb"),
+        key=lambda p: int(p.parent.parent.name) if p.parent.parent.name.isdigit() else 0,
+    )
+    return found[-1].parent if found else Path("/usr/lib/postgresql/15/bin")
+
+
+PG_BIN = _pg_bin()
 PG_MISSING = "needs Postgres: apt-get install postgresql (Debian's postgresql package)"
 
 
