@@ -252,3 +252,32 @@ def test_replay_shows_the_game_as_one_seat_saw_it(tmp_path: Path) -> None:
     wrong = runner.invoke(app, ["replay", table, "--db", db, "--as", "carol"])
     assert wrong.exit_code == 2 and "not a seat" in wrong.output
     store.close()
+
+
+# ----------------------------------------------------------------------
+# Layers
+# ----------------------------------------------------------------------
+
+
+def _imports(path: Path) -> set[str]:
+    import ast
+
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            out.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            out.add(node.module)
+    return out
+
+
+def test_layers_point_down_only() -> None:
+    root = Path(__file__).parent.parent / "cardzones"
+    web = ("starlette", "uvicorn", "httpx", "websockets", "cardzones.web")
+    for path in (root / "table").rglob("*.py"):
+        bad = {m for m in _imports(path) if m.startswith(web)}
+        assert not bad, f"{path} imports web code: {bad}"
+    for layer in ("kernel", "rulesets", "scenario"):
+        for path in (root / layer).rglob("*.py"):
+            bad = {m for m in _imports(path) if m.startswith(("cardzones.table", "cardzones.web"))}
+            assert not bad, f"{path} imports a layer above it: {bad}"
