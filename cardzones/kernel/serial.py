@@ -16,16 +16,20 @@ a game does after its setup. Loading and saving again gives the same data.
 >>> game = new_game("fab", ["alice", "bob"], seed=7)
 >>> card = game.new_card(game.card_def("Snatch"), game.zone("alice", "deck"))
 >>> _ = game.move(card, game.zone("alice", "hand"))
->>> again = Game.from_json(game.to_json())
+>>> again = Game.from_json(game.to_json(), game.ruleset)
 >>> again.view("alice") == game.view("alice"), again.log("bob") == game.log("bob")
 (True, True)
 >>> again.to_json() == game.to_json()
 True
 
+The kernel loads a game of a rule set it is given; ``cardzones.load_game``
+finds the rule set by the name the data holds.
+
 The encoding is plain JSON: a tuple is a list; any other container or record
 is an object with one ``$`` key naming its kind. Records (named tuples and
 dataclasses) are named by module and class, and only classes of cardzones
-itself are ever loaded, so data cannot make the loader import anything else.
+itself or of the rule set's own package are ever loaded, so data cannot make
+the loader import anything else.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardzones.errors import CardzonesError
 from cardzones.kernel.cards import CardDef
+from cardzones.kernel.contents import _layout
 from cardzones.kernel.events import Event, iter_log
 from cardzones.kernel.zones import ZoneSpec
 
@@ -163,12 +168,14 @@ def game_to_json(game: Game) -> dict[str, Any]:
 # ----------------------------------------------------------------------
 
 
-def _load_class(path: Any) -> type:
+def _load_class(path: Any, package: str = "cardzones") -> type:
     if not isinstance(path, str) or ":" not in path:
         raise SerialError(f"bad class name {path!r}")
     module_name, qualname = path.split(":", 1)
-    # Only cardzones' own records: data must not choose what gets imported.
-    if module_name != "cardzones" and not module_name.startswith("cardzones."):
+    # Only the records of cardzones and of the rule set's own package, which is
+    # imported already: data must not choose what gets imported.
+    trusted = {"cardzones", package}
+    if not any(module_name == p or module_name.startswith(p + ".") for p in trusted):
         raise SerialError(f"refusing to load {path!r}: not a cardzones class")
     try:
         obj: Any = importlib.import_module(module_name)
@@ -184,6 +191,7 @@ def _load_class(path: Any) -> type:
 class _Decoder:
     def __init__(self, shared: list[Any], ruleset: Ruleset) -> None:
         self.ruleset = ruleset
+        self.package = type(ruleset).__module__.split(".")[0]
         self.raw = shared
         self.shared: list[Any] = [_PENDING] * len(shared)
 
@@ -212,7 +220,7 @@ class _Decoder:
         if kind == "ref":
             return self.ref(data.get("i"))
         if kind == "record":
-            cls = _load_class(data.get("class"))
+            cls = _load_class(data.get("class"), self.package)
             fields = {k: self.decode(v) for k, v in dict(data.get("fields", {})).items()}
             if not (
                 dataclasses.is_dataclass(cls)
@@ -224,7 +232,7 @@ class _Decoder:
             except TypeError as exc:
                 raise SerialError(f"cannot make {data.get('class')}: {exc}") from None
         if kind == "enum":
-            cls = _load_class(data.get("class"))
+            cls = _load_class(data.get("class"), self.package)
             if not issubclass(cls, Enum):
                 raise SerialError(f"{data.get('class')!r} is not an enum")
             return cls(self.decode(data.get("value")))
@@ -250,21 +258,31 @@ class _Decoder:
 _PENDING: Any = object()
 
 
-def game_from_json(data: dict[str, Any], ruleset: Ruleset | None = None) -> Game:
-    """The game :func:`game_to_json` saved, with no undo history.
+def check_format(data: Any) -> str:
+    """The name of the rule set a saved game names; anything that is not a
+    saved game of this format is refused."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise SerialError(f"not a saved cardzones game (format {FORMAT})")
+    name = data.get("ruleset")
+    if not isinstance(name, str):
+        raise SerialError("the saved game names no rule set")
+    return name
 
-    ``ruleset`` defaults to the shipped rule set the data names.
+
+def game_from_json(data: dict[str, Any], ruleset: Ruleset | None = None) -> Game:
+    """The game :func:`game_to_json` saved, as a game of ``ruleset``, with no
+    undo history. The kernel knows no rule set by name: give the rule set
+    object, or use ``cardzones.load_game``, which finds it.
     """
     from cardzones.kernel.game import Game
 
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise SerialError(f"not a saved cardzones game (format {FORMAT})")
+    name = check_format(data)
     if ruleset is None:
-        # The registry of shipped rule sets, looked up by name only when asked.
-        from cardzones.rulesets import get_ruleset
-
-        ruleset = get_ruleset(str(data["ruleset"]))
-    elif ruleset.name != data["ruleset"]:
+        raise SerialError(
+            f"loading a saved game needs its rule set ({name}): pass it, "
+            "or use cardzones.load_game(data), which finds it by name"
+        )
+    if ruleset.name != name:
         raise SerialError(f"the data is a {data['ruleset']} game, not {ruleset.name}")
     # A normal construction first, so the game is complete however it is made;
     # then every map is replaced in place by the saved one.
@@ -281,7 +299,7 @@ def game_from_json(data: dict[str, Any], ruleset: Ruleset | None = None) -> Game
         target.update(loaded)
     # The zone list is derived from the zones, so it is made again rather than
     # trusted (and saves from before it was kept still load).
-    game._vars["layout"] = game._layout()
+    game._vars["layout"] = _layout(game)
     game._journal = None
     game._marks = None
     return game

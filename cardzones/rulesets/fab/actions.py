@@ -1,6 +1,6 @@
-"""The fab actions beyond the kernel's move: play, sub-cards, tokens, layers and
-creating and removing zones. Each is one atomic action: refused, it changes
-nothing."""
+"""The fab actions beyond the kernel's move, as Python functions: play,
+sub-cards, tokens, creating and removing zones. Each is one atomic action:
+refused, it changes nothing. The action table (table.py) runs them."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 
 from cardzones.errors import IllegalAction, NeedsChoice
 from cardzones.kernel.cards import CardDef, Dest, Position
-from cardzones.kernel.game import MoveResult
-from cardzones.kernel.objects import CARD, UNDER, Obj
+from cardzones.kernel.objects import CARD, UNDER
+from cardzones.kernel.results import MoveResult
 from cardzones.rulesets.fab import layers
 
 if TYPE_CHECKING:
@@ -45,7 +45,9 @@ def move_to(
         )
         assert owner is not None
         return _put_under(game, card, hero_of(game, owner), by)
-    return game._move(card, dest, position, face, cause, by, choose_zone)
+    return game.move(
+        card, dest, position=position, face=face, cause=cause, by=by, choose_zone=choose_zone
+    )
 
 
 def move(game: Game, card: int, dest: Dest | int, by: str, **kw: object) -> MoveResult:
@@ -79,7 +81,7 @@ def play(game: Game, card: int, by: str) -> MoveResult:
             why, rule = f"cards in {zone} cannot be played", "3.3.4"
         raise IllegalAction(f"cannot play that card: {why}", rule=rule)
     with game.atomic():
-        game._move(card, layers.stack(game), "top", "up", "effect", by, played=True)
+        game.move(card, layers.stack(game), face="up", by=by, played=True)
     return MoveResult.MOVED
 
 
@@ -101,8 +103,8 @@ def _put_under(game: Game, card: int, top: int, by: str) -> MoveResult:
         raise IllegalAction("only a card can become a sub-card", rule="3.0.14")
     if obj.host == top:
         return MoveResult.NO_MOVE
-    game._attach(card, top, UNDER, position="bottom", by=by)
-    return MoveResult.MOVED
+    # 3.0.14b-d: a new object with its top-card's visibility, bringing its own sub-cards.
+    return game.attach(card, top, UNDER, position="bottom", by=by)
 
 
 def put_under(game: Game, card: int, top: int, by: str) -> MoveResult:
@@ -135,8 +137,10 @@ def create_token(
             cdef.alignment,
         )
     # Judge the destination with the token as it would be, before it exists.
-    probe = Obj(-1, -1, cdef, controller, controller, game.zone(controller, "hand") or 0, True)
-    zid = game._resolve_destination(probe, dest, controller, choose_zone)
+    probe = game.probe(
+        cdef, game.zone(controller, "hand") or 0, owner=controller, controller=controller
+    )
+    zid = game.resolve_destination(probe, dest, controller, choose_zone)
     if zid is None or not game.zone_exists(zid) or not game.zone_info(zid).spec.in_arena:
         raise _Fail()  # 8.1.8a: a token exists only in the arena
     if not game.ruleset.admit(game, probe, zid, controller).ok:
@@ -181,8 +185,7 @@ def create_zone(game: Game, owner: str, ztype: str) -> int:
     spec = game.spec(ztype)
     if spec.shared:
         raise IllegalAction(f"there is only one {ztype} zone, shared by all players", rule="3.0.10")
-    with game.atomic():
-        return game._new_zone(game.check_player(owner), spec)
+    return game.create_zone(game.check_player(owner), ztype)
 
 
 def remove_zone(game: Game, owner: str, ztype: str, choose_zone: int | None) -> MoveResult:
@@ -222,10 +225,10 @@ def remove_zone(game: Game, owner: str, ztype: str, choose_zone: int | None) -> 
         # A two-hander equipped to the zone without occupying it is cleared too:
         # it could no longer be equipped to two weapon zones (8.2.2b).
         for card in dict.fromkeys((*game.contents(victim), *game.equipped_in(victim))):
-            game._clear(game.obj(card), owner)
+            game.clear(card, owner)
         if game.contents(victim) or game.equipped_in(victim):
             raise IllegalAction(
                 f"the cards in {game.zone_name(victim)} cannot be cleared", rule="3.0.10b"
             )
-        game._drop_zone(victim)
+        game.remove_zone(victim)
     return MoveResult.DONE
