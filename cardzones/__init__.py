@@ -1,9 +1,12 @@
 """cardzones: a rules engine for card locations.
 
 Zones, visibility, object identity, cards under and on other cards, placement
-and set-aside areas, with two rule sets: Flesh and Blood and Redemption. This
-module is the public API in one place: the game, the rule set registry, what a
-rule set is made of, and the errors.
+and set-aside areas, with two rule sets: Flesh and Blood and Redemption, and
+any other rule set installed beside them.
+
+This module is the public API in one place: the kernel's public surface (the
+game, what a rule set is made of, action tables; see :mod:`cardzones.kernel`),
+the rule set registry, and the errors.
 
 >>> from cardzones import new_game
 >>> game = new_game("fab", ["alice", "bob"])
@@ -13,34 +16,9 @@ rule set is made of, and the errors.
 
 from __future__ import annotations
 
-from cardzones.errors import (
-    CardzonesError,
-    IllegalAction,
-    NeedsChoice,
-    ScenarioError,
-    UnknownReference,
-)
-from cardzones.kernel.actions import (
-    NO_CARD,
-    Action,
-    ActionResult,
-    ActionTable,
-    ArgumentError,
-    BoundAction,
-    OneOf,
-    Param,
-    ParamKind,
-    Resolver,
-    action_table,
-    bind,
-)
-from cardzones.kernel.cards import CardDef, Dest
-from cardzones.kernel.effects import EffectRef
-from cardzones.kernel.game import Game
-from cardzones.kernel.objects import PLACED, TOP, UNDER, Obj
-from cardzones.kernel.results import MoveResult
-from cardzones.kernel.ruleset import ADMITTED, Admission, Ruleset
-from cardzones.kernel.zones import ZoneSpec
+from cardzones.errors import ScenarioError
+from cardzones.kernel import *  # noqa: F403 - the kernel's public surface, listed in its __all__
+from cardzones.kernel import __all__ as _kernel_names
 from cardzones.rulesets.registry import (
     RulesetError,
     get_ruleset,
@@ -52,37 +30,9 @@ from cardzones.rulesets.registry import (
 )
 
 __all__ = [
-    "ADMITTED",
-    "NO_CARD",
-    "PLACED",
-    "TOP",
-    "UNDER",
-    "Action",
-    "ActionResult",
-    "ActionTable",
-    "Admission",
-    "ArgumentError",
-    "BoundAction",
-    "CardDef",
-    "CardzonesError",
-    "Dest",
-    "EffectRef",
-    "Game",
-    "IllegalAction",
-    "MoveResult",
-    "NeedsChoice",
-    "Obj",
-    "OneOf",
-    "Param",
-    "ParamKind",
-    "Resolver",
-    "Ruleset",
+    *_kernel_names,
     "RulesetError",
     "ScenarioError",
-    "UnknownReference",
-    "ZoneSpec",
-    "action_table",
-    "bind",
     "get_ruleset",
     "load_game",
     "new_game",

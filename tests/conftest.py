@@ -41,3 +41,7 @@ settings.register_profile(
     "dev", max_examples=20, deadline=None, suppress_health_check=_SLOW, phases=_PHASES
 )
 settings.load_profile(os.environ.get("CARDZONES_PROFILE", "ci"))
+
+#: tests/plugins holds a rule set from outside cardzones, with its own scenario;
+#: test_plugin.py installs it for its own tests and runs that scenario there.
+collect_ignore = ["plugins"]

@@ -361,9 +361,14 @@ class Game(State):
         """The game :meth:`to_json` wrote, without its undo history, as a game
         of ``ruleset``, the rule set the data names. To find the rule set by
         that name, use :func:`cardzones.load_game`."""
-        from cardzones.kernel.serial import game_from_json
+        from cardzones.kernel.serial import check_ruleset, restore
 
-        return game_from_json(data, ruleset)
+        found = check_ruleset(data, ruleset)
+        # A normal construction first, so the game is complete however it is
+        # made; then every map is replaced in place by the saved one.
+        game = cls(found, tuple(data["players"]), int(data["seed"]))
+        restore(game, data)
+        return game
 
     def __repr__(self) -> str:
         return (

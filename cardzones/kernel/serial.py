@@ -269,13 +269,10 @@ def check_format(data: Any) -> str:
     return name
 
 
-def game_from_json(data: dict[str, Any], ruleset: Ruleset | None = None) -> Game:
-    """The game :func:`game_to_json` saved, as a game of ``ruleset``, with no
-    undo history. The kernel knows no rule set by name: give the rule set
-    object, or use ``cardzones.load_game``, which finds it.
-    """
-    from cardzones.kernel.game import Game
-
+def check_ruleset(data: dict[str, Any], ruleset: Ruleset | None) -> Ruleset:
+    """The rule set to load ``data`` as: it must be given, and be the one the
+    data names. The kernel knows no rule set by name; ``cardzones.load_game``
+    finds it."""
     name = check_format(data)
     if ruleset is None:
         raise SerialError(
@@ -283,11 +280,14 @@ def game_from_json(data: dict[str, Any], ruleset: Ruleset | None = None) -> Game
             "or use cardzones.load_game(data), which finds it by name"
         )
     if ruleset.name != name:
-        raise SerialError(f"the data is a {data['ruleset']} game, not {ruleset.name}")
-    # A normal construction first, so the game is complete however it is made;
-    # then every map is replaced in place by the saved one.
-    game = Game(ruleset, tuple(data["players"]), int(data["seed"]))
-    decoder = _Decoder(list(data["shared"]), ruleset)
+        raise SerialError(f"the data is a {name} game, not {ruleset.name}")
+    return ruleset
+
+
+def restore(game: Game, data: dict[str, Any]) -> None:
+    """Replace every map of ``game``, a new game of the data's rule set,
+    players and seed, by the saved one, and forget its history."""
+    decoder = _Decoder(list(data["shared"]), game.ruleset)
     state = data["state"]
     for name, target in zip(MAPS, game._maps, strict=True):
         if not isinstance(target, dict):
@@ -302,4 +302,3 @@ def game_from_json(data: dict[str, Any], ruleset: Ruleset | None = None) -> Game
     game._vars["layout"] = _layout(game)
     game._journal = None
     game._marks = None
-    return game

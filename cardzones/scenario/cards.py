@@ -64,16 +64,17 @@ def parse_card(name: str, node: Any, ruleset: Ruleset) -> CardDef:
     what = f"card {name!r}"
     if not isinstance(node, dict):
         raise _fail(node, None, f"{what} must be a mapping, got {node!r}")
+    zone_types = set(ruleset.zone_specs)
+    pseudo = set(ruleset.destinations) | set(ruleset.piles)
     try:
         bound = bind_fields(what, ruleset.card_params, node, reserved=frozenset({"abilities"}))
+        abilities = _abilities(node, zone_types, pseudo) if isinstance(node, YMap) else ()
+        # The rule set may refuse a combination of fields, with the path of one.
+        return ruleset.make_card(name, bound, abilities)
     except ArgumentError as exc:
         raise ScenarioError(
             exc.message, file=getattr(node, "file", "<scenario>"), line=line_at(node, exc.path)
         ) from None
-    zone_types = set(ruleset.zone_specs)
-    pseudo = set(ruleset.destinations) | set(ruleset.piles)
-    abilities = _abilities(node, zone_types, pseudo) if isinstance(node, YMap) else ()
-    return ruleset.make_card(name, bound, abilities)
 
 
 def _abilities(node: YMap, zone_types: set[str], pseudo: set[str]) -> tuple[Ability, ...]:

@@ -7,47 +7,25 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cardzones.errors import IllegalAction, NeedsChoice
-from cardzones.kernel.cards import CardDef, Dest, Position
-from cardzones.kernel.objects import CARD, UNDER
+from cardzones.kernel.cards import CardDef, Dest
 from cardzones.kernel.results import MoveResult
 from cardzones.rulesets.fab import layers
+from cardzones.rulesets.fab.moves import hero_of, make_sub_card, move_to
+
+__all__ = [
+    "create_token",
+    "create_zone",
+    "hero_of",
+    "move",
+    "move_to",
+    "play",
+    "put_under",
+    "remove_zone",
+    "try_create_token",
+]
 
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game
-
-
-def hero_of(game: Game, player: str) -> int:
-    """The hero card of a player (3.11.3)."""
-    zid = game.zone(player, "hero")
-    cards = game.contents(zid) if zid is not None else ()
-    if not cards:
-        raise IllegalAction(f"{player} has no hero, so there is no soul", rule="3.11.5")
-    return cards[0]
-
-
-def move_to(
-    game: Game,
-    card: int,
-    dest: Dest | int,
-    by: str,
-    *,
-    position: Position = "top",
-    face: str | None = None,
-    cause: str = "effect",
-    choose_zone: int | None = None,
-) -> MoveResult:
-    """The kernel move, plus the hero's soul as a destination (3.11.5)."""
-    if isinstance(dest, Dest) and dest.type == "soul":
-        owner = (
-            game.obj(card).owner
-            if dest.owner == "owner"
-            else (by if dest.owner in (None, "you") else dest.owner)
-        )
-        assert owner is not None
-        return _put_under(game, card, hero_of(game, owner), by)
-    return game.move(
-        card, dest, position=position, face=face, cause=cause, by=by, choose_zone=choose_zone
-    )
 
 
 def move(game: Game, card: int, dest: Dest | int, by: str, **kw: object) -> MoveResult:
@@ -85,33 +63,11 @@ def play(game: Game, card: int, by: str) -> MoveResult:
     return MoveResult.MOVED
 
 
-def _put_under(game: Game, card: int, top: int, by: str) -> MoveResult:
-    if card == top:
-        raise IllegalAction("a card cannot be put under itself", rule="3.0.14")
-    top_obj = game.obj(top)
-    info = game.zone_info(top_obj.zone)
-    if top_obj.rel == UNDER:
-        raise IllegalAction(
-            "a sub-card cannot have sub-cards of its own; put it under its top-card", rule="3.0.14"
-        )
-    if not (game.is_permanent(top) or info.type == "stack"):
-        raise IllegalAction(
-            "a card can only be put under a permanent or a card on the stack", rule="3.0.14"
-        )
-    obj = game.obj(card)
-    if obj.kind != CARD:
-        raise IllegalAction("only a card can become a sub-card", rule="3.0.14")
-    if obj.host == top:
-        return MoveResult.NO_MOVE
-    # 3.0.14b-d: a new object with its top-card's visibility, bringing its own sub-cards.
-    return game.attach(card, top, UNDER, position="bottom", by=by)
-
-
 def put_under(game: Game, card: int, top: int, by: str) -> MoveResult:
     """Make ``card`` a sub-card of ``top`` (3.0.14): a new object (3.0.14b) with
     its top-card's visibility (3.0.14d), bringing its own sub-cards (3.0.14c)."""
     with game.atomic():
-        return _put_under(game, card, top, by)
+        return make_sub_card(game, card, top, by)
 
 
 def create_token(

@@ -8,6 +8,7 @@ from cardzones.errors import IllegalAction
 from cardzones.kernel.cards import CardDef, Dest, Trigger
 from cardzones.kernel.objects import ACTIVATED, CARD, TRIGGERED, Obj
 from cardzones.kernel.results import MoveResult
+from cardzones.rulesets.fab.moves import move_to
 
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game
@@ -133,8 +134,6 @@ def _resolve_trigger(game: Game, layer_obj: Obj, data: LayerData) -> None:
     if target.oid != data.ref_oid or not target.public:
         return
     controller = layer_obj.controller or layer_obj.owner or game.turn_player
-    from cardzones.rulesets.fab.actions import move_to
-
     move_to(game, data.ref_card, trigger.do, controller)
 
 

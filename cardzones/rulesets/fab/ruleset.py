@@ -12,10 +12,10 @@ from cardzones.kernel.cards import Ability, CardDef, Dest
 from cardzones.kernel.objects import CARD, MACRO, TRIGGERED, UNDER, Obj
 from cardzones.kernel.ruleset import ADMITTED, Admission, Ruleset
 from cardzones.rulesets.fab import layers
-from cardzones.rulesets.fab.actions import hero_of
 from cardzones.rulesets.fab.cards import becomes_permanent, is_deck_card
 from cardzones.rulesets.fab.equip import equip_admission
 from cardzones.rulesets.fab.layers import LayerRef, put_triggers_on_stack
+from cardzones.rulesets.fab.moves import hero_of
 from cardzones.rulesets.fab.rule_ids import NOT_ENGINE_RULES, RULES
 from cardzones.rulesets.fab.table import ACTIONS
 from cardzones.rulesets.fab.zones import ZONE_SPECS
