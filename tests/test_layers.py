@@ -326,3 +326,78 @@ def test_the_circle_finder_finds_one() -> None:
     assert circles(graph) == [["a", "b", "c"]]
     source = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import x.y\nimport x.z\n"
     assert runtime_imports(source, "m.py", "x.m", {"x.y", "x.z"}) == {"x.z"}
+
+
+# ----------------------------------------------------------------------
+# One pipeline
+# ----------------------------------------------------------------------
+
+#: What only the kernel's pipeline makes: object records and moved events.
+PIPELINE_ONLY = {"Obj", "Origin", "MOVED", "Snapshot"}
+
+
+def builds_records(source: str, file: str) -> list[str]:
+    """Every place a module names an object record, an origin, a moved event or
+    a last-known-information snapshot, other than in a type annotation."""
+    tree = ast.parse(source, file)
+    annotations: set[int] = set()
+    for node in ast.walk(tree):
+        for ann in _annotations(node):
+            annotations.update(id(n) for n in ast.walk(ann))
+    out = []
+    for node in ast.walk(tree):
+        if id(node) in annotations:
+            continue
+        if isinstance(node, ast.Name) and node.id in PIPELINE_ONLY:
+            out.append(f"{file}:{node.lineno}: {node.id}")
+        elif isinstance(node, ast.Attribute) and node.attr in PIPELINE_ONLY:
+            result = isinstance(node.value, ast.Name) and node.value.id == "MoveResult"
+            if not result:  # MoveResult.MOVED is what an action did, not an event
+                out.append(f"{file}:{node.lineno}: {node.attr}")
+        elif isinstance(node, ast.alias) and node.name in PIPELINE_ONLY and node.name != "Obj":
+            out.append(f"{file}:{node.lineno}: imports {node.name}")
+    return sorted(out)
+
+
+def _annotations(node: ast.AST) -> list[ast.AST]:
+    if isinstance(node, ast.AnnAssign):
+        return [node.annotation]
+    if isinstance(node, ast.arg) and node.annotation is not None:
+        return [node.annotation]
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.returns is not None:
+        return [node.returns]
+    return []
+
+
+def test_no_rule_set_builds_objects_or_moved_events() -> None:
+    """Every change of zone goes through the kernel's one pipeline: a rule set
+    reads objects (``Obj`` in type hints) but never makes one, never makes an
+    origin or a snapshot, and never logs a moved event itself."""
+    files = [p for p, name in package_modules() if layer_of(name) == RULESET] + sorted(
+        PLUGIN.rglob("*.py")
+    )
+    found = []
+    for path in files:
+        found += builds_records(path.read_text(encoding="utf-8"), str(path.relative_to(ROOT)))
+    assert found == []
+
+
+def test_the_record_finder_finds_a_hand_made_move() -> None:
+    source = (
+        "from cardzones.kernel.events import MOVED\n"
+        "def f(game, obj: Obj) -> Obj:\n"
+        "    new = obj._replace(zone=1)\n"
+        "    game.log(events.MOVED, Origin('a', 'b', 1, 'rule', None))\n"
+        "    return Obj(1, 2) if MoveResult.MOVED else None\n"
+    )
+    assert builds_records(source, "m.py") == [
+        "m.py:1: imports MOVED",
+        "m.py:4: MOVED",
+        "m.py:4: Origin",
+        "m.py:5: Obj",
+    ]
+    assert builds_records(source.replace("events.MOVED", "1"), "m.py") == [
+        "m.py:1: imports MOVED",
+        "m.py:4: Origin",
+        "m.py:5: Obj",
+    ]

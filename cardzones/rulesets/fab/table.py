@@ -177,7 +177,7 @@ FAB_ACTIONS = (
         _create_token,
         doc="Create a token in the arena, equipped in an equipment or weapon zone; "
         "as: names the token.",
-        rules=("8.1.8a", "8.5.41d", "8.2.2", "8.2.10", "8.2.15"),
+        rules=("8.1.8a", "8.5.41d", "8.5.41e"),
         actor="controller",
     ),
     Action(
