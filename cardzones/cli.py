@@ -267,12 +267,15 @@ def _param_line(param: dict[str, Any]) -> str:
 @app.command()
 def coverage(
     paths: Annotated[list[Path] | None, typer.Argument(help="scenario folders")] = None,
+    ruleset: Annotated[
+        list[str] | None, typer.Option("--ruleset", "-r", help="only this rule set (repeatable)")
+    ] = None,
 ) -> None:
     """Print every rule id the rule sets implement and the scenarios that name it.
     Exit 1 if an id has none."""
     from cardzones.coverage import coverage_table, missing
 
-    table, rows = coverage_table(paths or [Path("scenarios")])
+    table, rows = coverage_table(paths or [Path("scenarios")], ruleset or None)
     console.print(table)
     gaps = missing(rows)
     per_ruleset = {r.ruleset: 0 for r in rows}

@@ -74,8 +74,10 @@ def missing(rows: Iterable[Row]) -> list[str]:
     return [f"{r.ruleset}:{r.rule}" for r in rows if not r.scenarios]
 
 
-def coverage_table(paths: Iterable[str | Path]) -> tuple[Table, list[Row]]:
-    rows = coverage_rows(paths)
+def coverage_table(
+    paths: Iterable[str | Path], rulesets: Iterable[str] | None = None
+) -> tuple[Table, list[Row]]:
+    rows = coverage_rows(paths, rulesets)
     table = Table(title="rule coverage", show_lines=False)
     table.add_column("ruleset")
     table.add_column("rule")

@@ -178,3 +178,6 @@ def test_cardzones_rulesets_and_actions_list_it() -> None:
         "doc": "how many cards to turn",
     }
     assert "patience" in _cli("rulesets").stdout
+    covered = _cli("coverage", "tests/plugins", "--ruleset", "patience")
+    assert covered.returncode == 0, covered.stdout + covered.stderr
+    assert "4 rule ids (4 patience); 4 named by a scenario" in covered.stdout
