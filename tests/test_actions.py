@@ -184,7 +184,7 @@ def test_left_out_parameters_take_their_defaults() -> None:
         (
             {"cards": "card:1", "onto": "card:2", "then": {"shuffle": {}}},
             ("then", "shuffle"),
-            "an action on the card: flip",
+            "then: takes an action on the card (flip), not 'shuffle'",
         ),
         (
             {"cards": "card:1", "onto": "card:2", "then": {"flip": {"card": "card:1"}}},

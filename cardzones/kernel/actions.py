@@ -492,8 +492,8 @@ def _nested(
     nested = (table or {}).get(key)
     if nested is None or key not in on_cards:
         raise ArgumentError(
-            f"unknown action {key!r} in {name}:; it takes an action on the card: "
-            f"{', '.join(on_cards) or 'none'}",
+            f"{name}: takes an action on the card ({', '.join(on_cards) or 'none here'}), "
+            f"not {key!r}",
             (*path, key),
         )
     if isinstance(args, Mapping) and "card" in args:

@@ -14,7 +14,9 @@ has each of their operations as a method:
 
 This module holds what concerns the game as a whole: making one, copies,
 actions as atomic units, turns and phases, and the doors to views and saved
-games.
+games. Beside it, the kernel has the records (cards.py, objects.py, zones.py,
+events.py), what a rule set gives (ruleset.py), action tables (actions.py,
+standard.py), player views (views.py) and saved games (serial.py).
 
 >>> from cardzones import new_game
 >>> game = new_game("fab", ["alice", "bob"])

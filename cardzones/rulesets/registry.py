@@ -126,11 +126,11 @@ def ruleset_origin(name: str) -> str:
 def get_ruleset(name: str) -> Ruleset:
     """The rule set called ``name``; an unknown name is refused with the names
     there are."""
+    if not isinstance(name, str):
+        raise UnknownReference(f"a rule set is named by a text, not {name!r}")
     found = _CACHE.get(name)
     if found is not None:
         return found
-    if not isinstance(name, str):
-        raise UnknownReference(f"a rule set is named by a text, not {name!r}")
     ep = _entry_points().get(name)
     if ep is None:
         names = ", ".join(ruleset_names()) or "none (is cardzones installed?)"

@@ -324,7 +324,6 @@ class Refs:
 
 
 def _player_zone_example(game: Game) -> str:
-    for spec in game.ruleset.zone_specs.values():
-        if not spec.shared:
-            return spec.type
-    return "hand"
+    """A zone type every player has, for messages: the hand when there is one."""
+    types = [spec.type for spec in game.ruleset.zone_specs.values() if not spec.shared]
+    return "hand" if "hand" in types or not types else types[0]
