@@ -128,7 +128,7 @@ def build_position(objects: int = STANDARD_OBJECTS, seed: int = 0) -> Game:
         mine = extra // len(PLAYERS) + (extra % len(PLAYERS) if n == 0 else 0)
         _fill_player(game, player, rng, mine)
     game.forget_history()
-    assert len(game._objs) == objects
+    assert len(list(game.cards())) == objects
     return game
 
 
@@ -187,8 +187,8 @@ class Action(NamedTuple):
 
 def _choices(game: Game, card: int, rng: random.Random) -> list[Action]:
     """The actions the workload may take on ``card`` where it is now."""
-    obj = game._objs[card]
-    info = game._zinfo[obj.zone]
+    obj = game.obj(card)
+    info = game.zone_info(obj.zone)
     ztype = info.type
     owner = obj.owner or PLAYERS[0]
     here = game.zone

@@ -1,5 +1,5 @@
-"""The command line: ``cardzones check``, ``run``, ``demo``, ``coverage``, ``bench``,
-and the online table's ``serve``, ``export`` and ``replay``.
+"""The command line: ``cardzones check``, ``run``, ``demo``, ``rulesets``, ``actions``,
+``coverage``, ``bench``, and the online table's ``serve``, ``export`` and ``replay``.
 
 Exit codes follow docs/scenarios.md: 0 every expectation holds, 1 an expectation
 failed, 2 a file is invalid. No command prints a traceback for bad input.
@@ -22,7 +22,8 @@ from cardzones.scenario.runner import INVALID, PASS, Outcome, exit_code, find_sc
 app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
-    help="cardzones: a rules engine for card locations (Flesh and Blood, Redemption).",
+    help="cardzones: a rules engine for card locations (Flesh and Blood, Redemption, and "
+    "any rule set installed beside it: see `cardzones rulesets`).",
 )
 console = Console(highlight=False)
 errors = Console(stderr=True, highlight=False)
@@ -165,15 +166,117 @@ def demo() -> None:
 
 
 @app.command()
+def rulesets(
+    as_json: Annotated[bool, typer.Option("--json", help="one JSON object")] = False,
+) -> None:
+    """List the rule sets that can be used: those that ship with cardzones and
+    those other packages install (entry-point group cardzones.rulesets)."""
+    from rich.table import Table
+
+    from cardzones.rulesets.registry import get_ruleset, ruleset_names, ruleset_origin
+
+    rows: list[dict[str, Any]] = []
+    for name in ruleset_names():
+        try:
+            ruleset = get_ruleset(name)
+        except CardzonesError as exc:
+            rows.append({"name": name, "error": str(exc)})
+            continue
+        doc = (type(ruleset).__doc__ or "").strip().splitlines()
+        rows.append(
+            {
+                "name": name,
+                "from": ruleset_origin(name),
+                "about": doc[0] if doc else "",
+                "zones": sorted(ruleset.zone_specs),
+                "actions": sorted(ruleset.actions),
+            }
+        )
+    if as_json:
+        print(json.dumps({"rulesets": rows}))
+        return
+    table = Table(title="rule sets")
+    for column in ("ruleset", "from", "zone types", "actions"):
+        table.add_column(column, overflow="fold")
+    for row in rows:
+        if "error" in row:
+            table.add_row(
+                escape(row["name"]), "[red]cannot be loaded[/red]", escape(row["error"]), ""
+            )
+            continue
+        table.add_row(
+            escape(row["name"]) + (f"\n[dim]{escape(row['about'])}[/dim]" if row["about"] else ""),
+            escape(row["from"]),
+            escape(" ".join(row["zones"])),
+            escape(" ".join(row["actions"])),
+        )
+    console.print(table)
+
+
+@app.command()
+def actions(
+    ruleset: Annotated[str | None, typer.Argument(help="one rule set (default: all)")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="the tables as JSON")] = False,
+) -> None:
+    """Show the action tables: each action, its parameters and what they take.
+    The scenario runner and a table server read exactly these tables."""
+    from rich.table import Table
+
+    from cardzones.rulesets.registry import get_ruleset, ruleset_names
+
+    names = [ruleset] if ruleset is not None else list(ruleset_names())
+    tables = {name: get_ruleset(name).actions for name in names}
+    if as_json:
+        data = {name: [a.to_json() for a in table.values()] for name, table in tables.items()}
+        print(json.dumps({"actions": data}))
+        return
+    for name, table in tables.items():
+        out = Table(title=f"{name} actions", show_lines=True)
+        out.add_column("action")
+        out.add_column("parameters", overflow="fold")
+        out.add_column("what it does", overflow="fold")
+        for action in table.values():
+            params = "\n".join(_param_line(p.to_json()) for p in action.params) or "-"
+            groups = [
+                f"{'exactly' if g.exactly else 'at least'} one of {', '.join(g.names)}"
+                for g in action.one_of
+            ]
+            about = action.doc + "".join(f"\n[dim]{escape(g)}[/dim]" for g in groups)
+            if action.rules:
+                about += f"\n[dim]rules: {escape(' '.join(action.rules))}[/dim]"
+            out.add_row(escape(action.name), params, about)
+        console.print(out)
+
+
+def _param_line(param: dict[str, Any]) -> str:
+    """One parameter as a line: ``name: kind``, what it takes, and its doc."""
+    text = f"[bold]{escape(param['name'])}[/bold]: {param['kind']}"
+    if param.get("options"):
+        text += f" ({escape(' | '.join(map(str, param['options'])))})"
+    if param.get("required"):
+        text += " [red]required[/red]"
+    elif "default" in param:
+        text += f" = {escape(str(param['default']))}"
+    if param.get("fields"):
+        text += " {" + ", ".join(escape(f["name"]) for f in param["fields"]) + "}"
+    if param.get("doc"):
+        text += f"\n  [dim]{escape(param['doc'])}[/dim]"
+    return text
+
+
+@app.command()
 def coverage(
     paths: Annotated[list[Path] | None, typer.Argument(help="scenario folders")] = None,
+    ruleset: Annotated[
+        list[str] | None, typer.Option("--ruleset", "-r", help="only this rule set (repeatable)")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="one JSON object")] = False,
 ) -> None:
     """Print every rule id the rule sets implement and the scenarios that name it.
     Exit 1 if an id has none."""
     from cardzones.coverage import coverage_json, coverage_report, coverage_rows, missing
 
-    rows = coverage_rows(paths or [Path("scenarios")])
+    rows = coverage_rows(paths or [Path("scenarios")], ruleset or None)
     gaps = missing(rows)
     if as_json:
         print(json.dumps(coverage_json(rows), indent=2))

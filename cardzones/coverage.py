@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from importlib import import_module
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +22,7 @@ from rich.table import Table
 from rich.text import Text
 
 from cardzones.errors import CardzonesError
-from cardzones.rulesets import RULESETS
+from cardzones.rulesets.registry import get_ruleset, ruleset_names
 from cardzones.scenario.loader import load_file
 from cardzones.scenario.runner import find_scenarios
 
@@ -50,21 +49,17 @@ class Row:
 
 def implemented_rules(ruleset: str) -> dict[str, str]:
     """The rule ids the rule set implements, with a one-line summary each."""
-    module = import_module(f"cardzones.rulesets.{ruleset}.rule_ids")
-    rules: dict[str, str] = module.RULES
-    return rules
+    return dict(get_ruleset(ruleset).rules)
 
 
 def excluded_rules(ruleset: str) -> dict[str, str]:
     """Rule ids of the texts that are not engine behaviour, with the reason."""
-    module = import_module(f"cardzones.rulesets.{ruleset}.rule_ids")
-    excluded: dict[str, str] = getattr(module, "NOT_ENGINE_RULES", {})
-    return excluded
+    return dict(get_ruleset(ruleset).excluded_rules)
 
 
 def scenario_rules(paths: Iterable[str | Path]) -> dict[str, dict[str, list[Named]]]:
     """ruleset -> rule id -> the scenarios that name it."""
-    named: dict[str, dict[str, list[Named]]] = {name: {} for name in RULESETS}
+    named: dict[str, dict[str, list[Named]]] = {name: {} for name in ruleset_names()}
     for path in find_scenarios(paths):
         try:
             doc = load_file(path)
@@ -86,14 +81,16 @@ def scenario_rules(paths: Iterable[str | Path]) -> dict[str, dict[str, list[Name
     return named
 
 
-def coverage_rows(paths: Iterable[str | Path]) -> list[Row]:
-    """One row per implemented rule id, in rule order, with the scenarios that
-    name it sorted by file."""
+def coverage_rows(paths: Iterable[str | Path], rulesets: Iterable[str] | None = None) -> list[Row]:
+    """One row per rule id of each rule set (every installed one by default),
+    in rule order, with the scenarios under ``paths`` that name it sorted by
+    file."""
     named = scenario_rules(paths)
     rows = []
-    for ruleset in RULESETS:
+    for ruleset in ruleset_names() if rulesets is None else rulesets:
         for rule, summary in implemented_rules(ruleset).items():
-            rows.append(Row(ruleset, rule, summary, sorted(set(named[ruleset].get(rule, [])))))
+            found = named.get(ruleset, {}).get(rule, [])
+            rows.append(Row(ruleset, rule, summary, sorted(set(found))))
     return rows
 
 

@@ -51,6 +51,9 @@ settings.register_profile(
 )
 settings.load_profile(os.environ.get("CARDZONES_PROFILE", "ci"))
 
+#: tests/plugins holds a rule set from outside cardzones, with its own scenario;
+#: test_plugin.py installs it for its own tests and runs that scenario there.
+collect_ignore = ["plugins"]
 
 # ----------------------------------------------------------------------
 # A throwaway Postgres cluster for the table store's tests

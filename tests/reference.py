@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from cardzones.kernel import views
+from cardzones.kernel.contents import _layout
 from cardzones.kernel.game import Game
 from cardzones.kernel.objects import PLACED
 
@@ -31,7 +32,7 @@ def reference_view(game: Game, observer: str | None) -> list[dict[str, Any]]:
         return shown
 
     out = []
-    for zid in game._layout():
+    for zid in _layout(game):
         info = game.zone_info(zid)
         objects = [entry(c) for c in game.contents(zid)]
         if not info.spec.ordered:

@@ -7,13 +7,13 @@ from pathlib import Path
 import pytest
 
 from cardzones.coverage import coverage_rows, excluded_rules, implemented_rules, missing
-from cardzones.rulesets import RULESETS
+from cardzones.rulesets import ruleset_names
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED_RULES = ROOT.parent / "shared" / "rules"
 
 
-@pytest.mark.parametrize("ruleset", RULESETS)
+@pytest.mark.parametrize("ruleset", ruleset_names())
 def test_every_implemented_rule_has_a_scenario(ruleset: str) -> None:
     rows = [r for r in coverage_rows([ROOT / "scenarios"]) if r.ruleset == ruleset]
     assert rows, f"{ruleset} lists no rule ids"

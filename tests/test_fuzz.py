@@ -20,9 +20,10 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from cardzones.cli import app
-from cardzones.scenario.actions import COMMON, MOVE_KEYS, action_table
+from cardzones.rulesets import get_ruleset
 from cardzones.scenario.expect import CARD_KEYS, EVENT_FILTER_KEYS, GAME_KEYS, ZONE_KEYS
 from cardzones.scenario.runner import (
+    COMMON,
     ENTRY_KEYS,
     FAIL,
     INTERNAL,
@@ -168,10 +169,13 @@ ODD_VALUES = [
     "{a: " * 40 + "1" + "}" * 40,
 ]
 
+TABLES = [get_ruleset("fab").actions, get_ruleset("redemption").actions]
 #: Every action a step may name, in either rule set.
-ACTIONS = list(dict.fromkeys([*action_table("fab"), *action_table("redemption"), "expect", "mark"]))
+ACTIONS = list(dict.fromkeys([*TABLES[0], *TABLES[1], "expect", "mark"]))
+#: The keys of the general move, from its action table entry.
+MOVE_KEYS = {p.name for p in TABLES[0]["move"].params}
 #: The keys of actions and expectations: those the scenario layer keeps in
-#: sets, and those its handlers name one by one.
+#: sets, and the parameters of the actions of both tables.
 ARG_KEYS = list(
     dict.fromkeys(
         [
@@ -197,6 +201,7 @@ ARG_KEYS = list(
             "target",
             "played_on",
             "in_battle",
+            *(p.name for table in TABLES for action in table.values() for p in action.params),
         ]
     )
 )

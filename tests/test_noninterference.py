@@ -48,7 +48,7 @@ from hypothesis import given, note
 from hypothesis import strategies as st
 from reference import reference_view
 
-from cardzones import new_game
+from cardzones import load_game, new_game
 from cardzones.errors import CardzonesError
 from cardzones.kernel.cards import CardDef, Dest, HistoryCondition, PlayFrom, Replacement, Trigger
 from cardzones.kernel.events import iter_log
@@ -676,7 +676,7 @@ def run_action(harness: Harness, game: Game, action: Action) -> tuple[Game, Outc
         return game.copy(), ("result", "copied")
     if kind == "save_load":
         data = json.loads(json.dumps(game.to_json()))
-        return Game.from_json(data), ("result", "loaded")
+        return load_game(data), ("result", "loaded")
     try:
         return game, ("result", harness.perform(game, action))
     except CardzonesError as exc:

@@ -37,7 +37,7 @@ def zone(game: Game, owner: str | None, ztype: str) -> int:
 
 
 def same_state(a: Game, b: Game) -> bool:
-    return all(x == y for x, y in zip(a._maps, b._maps, strict=True))
+    return a.same_state(b)
 
 
 @pytest.fixture

@@ -1,4 +1,5 @@
-"""Saving and loading a game: ``Game.to_json`` and ``Game.from_json``.
+"""Saving and loading a game: ``Game.to_json``, and ``load_game`` (which finds
+the rule set the data names) with ``Game.from_json`` (which is given it).
 
 The saved form is the full, secret-bearing state. Loading it must give back
 every map of the state, card definitions with their abilities included, and
@@ -17,7 +18,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from test_noninterference import Harness, all_cards, harness_params, run_action
 
-from cardzones import Game, new_game
+from cardzones import Game, load_game, new_game
 from cardzones.kernel.cards import CardDef, Dest, HistoryCondition, PlayFrom, Replacement, Trigger
 from cardzones.kernel.events import iter_log
 from cardzones.kernel.serial import MAPS, SerialError
@@ -42,7 +43,7 @@ def state_maps(game: Game) -> dict[str, Any]:
 def round_trip(game: Game) -> Game:
     data = game.to_json()
     text = json.dumps(data)  # plain JSON, nothing else
-    loaded = Game.from_json(json.loads(text))
+    loaded = load_game(json.loads(text))
     assert loaded.to_json() == data
     return loaded
 
@@ -121,9 +122,9 @@ def test_loading_refuses_classes_outside_cardzones() -> None:
         "items": [[1, {"$": "record", "class": "os:sep", "fields": {}}]],
     }
     with pytest.raises(SerialError, match="not a cardzones class"):
-        Game.from_json(data)
+        load_game(data)
     with pytest.raises(SerialError):
-        Game.from_json({"format": "something else"})
+        load_game({"format": "something else"})
 
 
 @pytest.mark.parametrize("harness", harness_params())

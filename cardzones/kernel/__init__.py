@@ -1,2 +1,137 @@
 """The game-agnostic kernel: objects, zones, state, the move pipeline, effects,
-events, choices and player views. It never imports a rule set."""
+events, choices, player views and action tables. It never imports a rule set.
+
+This package is the kernel's public surface, the one a rule set is written
+against (docs/writing-a-ruleset.md): the names below, and the public methods
+of :class:`Game`. Names that start with an underscore, in any kernel module,
+are the kernel's own.
+
+>>> from cardzones.kernel import Ruleset, ZoneSpec
+>>> class Pile(Ruleset):
+...     name = "pile"
+...     zone_specs = {"pile": ZoneSpec("pile", public=True, ordered=True)}
+>>> game = Game(Pile(), ["alice"])
+>>> game.zone_name(game.zone("alice", "pile"))
+'alice.pile'
+"""
+
+from cardzones.errors import CardzonesError, IllegalAction, NeedsChoice, UnknownReference
+from cardzones.kernel.actions import (
+    NO_CARD,
+    Action,
+    ActionResult,
+    ActionTable,
+    ArgumentError,
+    BoundAction,
+    OneOf,
+    Param,
+    ParamKind,
+    Resolver,
+    acting,
+    action_table,
+    bind,
+    bind_fields,
+)
+from cardzones.kernel.cards import (
+    Ability,
+    CardDef,
+    Dest,
+    Face,
+    HistoryCondition,
+    PlayFrom,
+    Position,
+    Replacement,
+    Trigger,
+)
+from cardzones.kernel.effects import END_OF_TURN, Effect, EffectRef
+from cardzones.kernel.events import Event, Snapshot
+from cardzones.kernel.game import Game
+from cardzones.kernel.objects import (
+    ACTIVATED,
+    CARD,
+    MACRO,
+    PLACED,
+    TOP,
+    TRIGGERED,
+    UNDER,
+    Obj,
+    Origin,
+)
+from cardzones.kernel.records import Records
+from cardzones.kernel.results import MoveResult
+from cardzones.kernel.ruleset import ADMITTED, Admission, Ruleset
+from cardzones.kernel.standard import (
+    BY,
+    END_TURN,
+    FLIP,
+    GRANT,
+    SHUFFLE,
+    UNTIL,
+    Mover,
+    kernel_move,
+    modify_action,
+    move_action,
+)
+from cardzones.kernel.zones import ZoneInfo, ZoneSpec
+
+__all__ = [
+    "ACTIVATED",
+    "ADMITTED",
+    "BY",
+    "CARD",
+    "END_OF_TURN",
+    "END_TURN",
+    "FLIP",
+    "GRANT",
+    "MACRO",
+    "NO_CARD",
+    "PLACED",
+    "SHUFFLE",
+    "TOP",
+    "TRIGGERED",
+    "UNDER",
+    "UNTIL",
+    "Ability",
+    "Action",
+    "ActionResult",
+    "ActionTable",
+    "Admission",
+    "ArgumentError",
+    "BoundAction",
+    "CardDef",
+    "CardzonesError",
+    "Dest",
+    "Effect",
+    "EffectRef",
+    "Event",
+    "Face",
+    "Game",
+    "HistoryCondition",
+    "IllegalAction",
+    "MoveResult",
+    "Mover",
+    "NeedsChoice",
+    "Obj",
+    "OneOf",
+    "Origin",
+    "Param",
+    "ParamKind",
+    "PlayFrom",
+    "Position",
+    "Records",
+    "Replacement",
+    "Resolver",
+    "Ruleset",
+    "Snapshot",
+    "Trigger",
+    "UnknownReference",
+    "ZoneInfo",
+    "ZoneSpec",
+    "acting",
+    "action_table",
+    "bind",
+    "bind_fields",
+    "kernel_move",
+    "modify_action",
+    "move_action",
+]

@@ -1,14 +1,21 @@
-"""What a rule set gives the kernel: zone types as data, and a few hooks where
-data cannot say enough. The kernel never imports a rule set; a rule set
-subclasses :class:`Ruleset` and overrides what its game needs.
+"""What a rule set gives the kernel: zone types, card fields and actions as
+data, and a few hooks where data cannot say enough. The kernel never imports a
+rule set; a rule set subclasses :class:`Ruleset` and overrides what its game
+needs (see docs/writing-a-ruleset.md).
+
+>>> rules = Ruleset()
+>>> rules.name, dict(rules.actions), rules.phases
+('base', {}, ())
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
-from cardzones.kernel.cards import CardDef, Dest
+from cardzones.errors import IllegalAction
+from cardzones.kernel.actions import Action, Param
+from cardzones.kernel.cards import Ability, CardDef, Dest
 from cardzones.kernel.effects import Effect
 from cardzones.kernel.objects import Obj
 from cardzones.kernel.zones import ZoneSpec
@@ -39,18 +46,57 @@ ADMITTED = Admission()
 
 
 class Ruleset:
-    """Base rule set: every zone admits every object, nothing is special."""
+    """Base rule set: every zone admits every object, nothing is special.
+
+    Data a rule set sets as class attributes:
+
+    - ``name``: the name games, saved games and scenarios know it by;
+    - ``zone_specs``: its zone types (:class:`~cardzones.kernel.zones.ZoneSpec`);
+    - ``phases``: the phases of a turn, in order, or none;
+    - ``clear_to``: where a cleared object goes (3.0.12);
+    - ``actions``: its action table (:mod:`cardzones.kernel.actions`);
+    - ``card_params``: the fields of its card data, made into a card by
+      :meth:`make_card`;
+    - ``destinations``: destinations that are not zones (fab's ``arena``),
+      with the rule that names each, resolved by :meth:`resolve_pseudo`;
+    - ``piles``: names for the cards under or on one card (fab's ``soul``,
+      the cards under a player's hero), with their relation, found by
+      :meth:`pile_host`;
+    - ``attach_keys``: the set-up words that put a card under or on another
+      (``under``, ``onto``), with their relation;
+    - ``permanent_control``: whether cards have a permanent controller apart
+      from their controller;
+    - ``rules`` and ``excluded_rules``: the rule ids it implements, and those
+      of its texts it leaves out with the reason (``cardzones coverage``).
+    """
 
     name = "base"
     zone_specs: Mapping[str, ZoneSpec] = {}
-    #: phases of a turn, in order; empty when the rule set has none
     phases: tuple[str, ...] = ()
-    #: the zone type a cleared object goes to, owned by the object's owner (3.0.12)
     clear_to = "graveyard"
+    actions: Mapping[str, Action] = {}
+    card_params: tuple[Param, ...] = ()
+    destinations: Mapping[str, str] = {}
+    piles: Mapping[str, int] = {}
+    attach_keys: Mapping[str, int] = {}
+    permanent_control = False
+    rules: Mapping[str, str] = {}
+    excluded_rules: Mapping[str, str] = {}
+
+    # -- cards -------------------------------------------------------------
 
     def default_card(self, name: str) -> CardDef:
         """The card a scenario names without defining it."""
         return CardDef(name)
+
+    def make_card(
+        self, name: str, fields: Mapping[str, Any], abilities: Sequence[Ability] = ()
+    ) -> CardDef:
+        """The card that card data describes: ``fields`` has every one of
+        :attr:`card_params` (resolved, or its default)."""
+        return CardDef(name, abilities=tuple(abilities))
+
+    # -- the game ----------------------------------------------------------
 
     def setup_game(self, game: Game) -> None:
         """Called once after the zones exist."""
@@ -60,8 +106,18 @@ class Ruleset:
         Returns None when ``dest.type`` is not a pseudo destination."""
         return None
 
+    def pile_host(self, game: Game, owner: str, pile: str) -> int:
+        """The card whose pile one of :attr:`piles` names for ``owner``; refused
+        when there is none."""
+        raise IllegalAction(f"{self.name} has no {pile}")
+
     def admit(self, game: Game, obj: Obj, zid: int, by: str | None) -> Admission:
         """Whether zone ``zid`` can contain ``obj`` (3.0.11)."""
+        return ADMITTED
+
+    def admit_on(self, game: Game, obj: Obj, host: int, rel: int) -> Admission:
+        """Whether ``obj`` may be under (``UNDER``) or on (``PLACED``) ``host``,
+        for a card put there as it enters the game (set-up)."""
         return ADMITTED
 
     def ceases_on_move(self, game: Game, obj: Obj, dest_zid: int | None) -> bool:
@@ -70,18 +126,18 @@ class Ruleset:
 
     def resets_on_enter(self, game: Game, obj: Obj, zid: int) -> bool:
         """Whether entering ``zid`` makes the object new (3.0.9)."""
-        return bool(game._zinfo[zid].spec.resets)
+        return bool(game.zone_info(zid).spec.resets)
 
     def new_controller(
         self, game: Game, obj: Obj, zid: int, by: str | None, played: bool
     ) -> str | None:
         """The controller of ``obj`` once it is in ``zid`` (1.2.1b, 1.3.1b)."""
-        spec = game._zinfo[zid].spec
-        if not spec.controlled:
+        zone_info = game.zone_info
+        if not zone_info(zid).spec.controlled:
             return None
         if played:
             return by
-        if obj.controller is not None and game._zinfo[obj.zone].spec.controlled:
+        if obj.controller is not None and zone_info(obj.zone).spec.controlled:
             return obj.controller
         return obj.owner
 
@@ -92,8 +148,12 @@ class Ruleset:
         return public
 
     def move_children(self, game: Game, before: Obj, after: Obj, reset: bool) -> None:
-        """Carry the cards under or on a moved card (3.0.14c, place)."""
-        game._carry_children(before.card, after)
+        """Carry the cards under or on a moved card (3.0.14c, place): ``before``
+        and ``after`` are the card's object as it left and as it arrived, and
+        ``reset`` says whether it became a new object. By default each one goes
+        along (:meth:`Game.carry`)."""
+        for kid in game.kids(before.card):
+            game.carry(kid, after)
 
     def is_permanent(self, game: Game, obj: Obj) -> bool:
         return False
@@ -103,8 +163,22 @@ class Ruleset:
         their object exists; conditional ones are the rule set's to judge."""
         return True
 
+    def handle_active(self, game: Game, handle: object) -> bool:
+        """Whether the effect of a handle one of the rule set's actions returned
+        is active now (:meth:`Game.is_active`)."""
+        return False
+
     def may_play(self, game: Game, card: int, player: str) -> bool:
         return False
+
+    def is_set_aside(self, game: Game, card: int) -> bool:
+        """Whether the card is set aside (in a set-aside area)."""
+        return False
+
+    def layers(self, game: Game) -> tuple[int, ...] | None:
+        """The layers of the rule set's stack, layer 1 (the bottom) first, or
+        None when it has no stack of layers."""
+        return None
 
     def after_action(self, game: Game) -> None:
         """Called at the end of every top-level action (triggers, state checks)."""

@@ -16,16 +16,20 @@ a game does after its setup. Loading and saving again gives the same data.
 >>> game = new_game("fab", ["alice", "bob"], seed=7)
 >>> card = game.new_card(game.card_def("Snatch"), game.zone("alice", "deck"))
 >>> _ = game.move(card, game.zone("alice", "hand"))
->>> again = Game.from_json(game.to_json())
+>>> again = Game.from_json(game.to_json(), game.ruleset)
 >>> again.view("alice") == game.view("alice"), again.log("bob") == game.log("bob")
 (True, True)
 >>> again.to_json() == game.to_json()
 True
 
+The kernel loads a game of a rule set it is given; ``cardzones.load_game``
+finds the rule set by the name the data holds.
+
 The encoding is plain JSON: a tuple is a list; any other container or record
 is an object with one ``$`` key naming its kind. Records (named tuples and
 dataclasses) are named by module and class, and only classes of cardzones
-itself are ever loaded, so data cannot make the loader import anything else.
+itself or of the rule set's own package are ever loaded, so data cannot make
+the loader import anything else.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardzones.errors import CardzonesError
 from cardzones.kernel.cards import CardDef
+from cardzones.kernel.contents import _layout
 from cardzones.kernel.events import Event, iter_log
 from cardzones.kernel.zones import ZoneSpec
 
@@ -163,12 +168,14 @@ def game_to_json(game: Game) -> dict[str, Any]:
 # ----------------------------------------------------------------------
 
 
-def _load_class(path: Any) -> type:
+def _load_class(path: Any, package: str = "cardzones") -> type:
     if not isinstance(path, str) or ":" not in path:
         raise SerialError(f"bad class name {path!r}")
     module_name, qualname = path.split(":", 1)
-    # Only cardzones' own records: data must not choose what gets imported.
-    if module_name != "cardzones" and not module_name.startswith("cardzones."):
+    # Only the records of cardzones and of the rule set's own package, which is
+    # imported already: data must not choose what gets imported.
+    trusted = {"cardzones", package}
+    if not any(module_name == p or module_name.startswith(p + ".") for p in trusted):
         raise SerialError(f"refusing to load {path!r}: not a cardzones class")
     try:
         obj: Any = importlib.import_module(module_name)
@@ -184,6 +191,7 @@ def _load_class(path: Any) -> type:
 class _Decoder:
     def __init__(self, shared: list[Any], ruleset: Ruleset) -> None:
         self.ruleset = ruleset
+        self.package = type(ruleset).__module__.split(".")[0]
         self.raw = shared
         self.shared: list[Any] = [_PENDING] * len(shared)
 
@@ -212,7 +220,7 @@ class _Decoder:
         if kind == "ref":
             return self.ref(data.get("i"))
         if kind == "record":
-            cls = _load_class(data.get("class"))
+            cls = _load_class(data.get("class"), self.package)
             fields = {k: self.decode(v) for k, v in dict(data.get("fields", {})).items()}
             if not (
                 dataclasses.is_dataclass(cls)
@@ -224,7 +232,7 @@ class _Decoder:
             except TypeError as exc:
                 raise SerialError(f"cannot make {data.get('class')}: {exc}") from None
         if kind == "enum":
-            cls = _load_class(data.get("class"))
+            cls = _load_class(data.get("class"), self.package)
             if not issubclass(cls, Enum):
                 raise SerialError(f"{data.get('class')!r} is not an enum")
             return cls(self.decode(data.get("value")))
@@ -250,26 +258,36 @@ class _Decoder:
 _PENDING: Any = object()
 
 
-def game_from_json(data: dict[str, Any], ruleset: Ruleset | None = None) -> Game:
-    """The game :func:`game_to_json` saved, with no undo history.
-
-    ``ruleset`` defaults to the shipped rule set the data names.
-    """
-    from cardzones.kernel.game import Game
-
+def check_format(data: Any) -> str:
+    """The name of the rule set a saved game names; anything that is not a
+    saved game of this format is refused."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise SerialError(f"not a saved cardzones game (format {FORMAT})")
-    if ruleset is None:
-        # The registry of shipped rule sets, looked up by name only when asked.
-        from cardzones.rulesets import get_ruleset
+    name = data.get("ruleset")
+    if not isinstance(name, str):
+        raise SerialError("the saved game names no rule set")
+    return name
 
-        ruleset = get_ruleset(str(data["ruleset"]))
-    elif ruleset.name != data["ruleset"]:
-        raise SerialError(f"the data is a {data['ruleset']} game, not {ruleset.name}")
-    # A normal construction first, so the game is complete however it is made;
-    # then every map is replaced in place by the saved one.
-    game = Game(ruleset, tuple(data["players"]), int(data["seed"]))
-    decoder = _Decoder(list(data["shared"]), ruleset)
+
+def check_ruleset(data: dict[str, Any], ruleset: Ruleset | None) -> Ruleset:
+    """The rule set to load ``data`` as: it must be given, and be the one the
+    data names. The kernel knows no rule set by name; ``cardzones.load_game``
+    finds it."""
+    name = check_format(data)
+    if ruleset is None:
+        raise SerialError(
+            f"loading a saved game needs its rule set ({name}): pass it, "
+            "or use cardzones.load_game(data), which finds it by name"
+        )
+    if ruleset.name != name:
+        raise SerialError(f"the data is a {name} game, not {ruleset.name}")
+    return ruleset
+
+
+def restore(game: Game, data: dict[str, Any]) -> None:
+    """Replace every map of ``game``, a new game of the data's rule set,
+    players and seed, by the saved one, and forget its history."""
+    decoder = _Decoder(list(data["shared"]), game.ruleset)
     state = data["state"]
     for name, target in zip(MAPS, game._maps, strict=True):
         if not isinstance(target, dict):
@@ -281,17 +299,17 @@ def game_from_json(data: dict[str, Any], ruleset: Ruleset | None = None) -> Game
         target.update(loaded)
     # The zone list is derived from the zones, so it is made again rather than
     # trusted (and saves from before it was kept still load).
-    game._vars["layout"] = game._layout()
+    game._vars["layout"] = _layout(game)
     game._journal = None
     game._marks = None
-    return game
 
 
 def value_to_json(value: Any) -> dict[str, Any]:
     """Any value a game may hold (records, tuples, dicts of them) as JSON-ready
     data, for state kept beside a game, such as the handles of its effects.
 
-    >>> value_from_json(value_to_json({"e1": ("kernel", 3)}))
+    >>> from cardzones.kernel.ruleset import Ruleset
+    >>> value_from_json(value_to_json({"e1": ("kernel", 3)}), Ruleset())
     {'e1': ('kernel', 3)}
     """
     enc = _Encoder()
@@ -299,13 +317,11 @@ def value_to_json(value: Any) -> dict[str, Any]:
     return {"format": FORMAT, "shared": enc.shared, "value": data}
 
 
-def value_from_json(data: dict[str, Any], ruleset: Ruleset | None = None) -> Any:
-    """The value :func:`value_to_json` wrote. Zone specs of ``ruleset`` are
-    shared with it, as :func:`game_from_json` does."""
+def value_from_json(data: dict[str, Any], ruleset: Ruleset) -> Any:
+    """The value :func:`value_to_json` wrote, with the zone specs and the
+    record classes of ``ruleset``, the rule set of the game it was kept beside
+    (as :meth:`Game.from_json <cardzones.kernel.game.Game.from_json>` loads a
+    game)."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise SerialError(f"not a saved cardzones value (format {FORMAT})")
-    if ruleset is None:
-        from cardzones.kernel.ruleset import Ruleset as _Base
-
-        ruleset = _Base()
     return _Decoder(list(data.get("shared", [])), ruleset).decode(data.get("value"))

@@ -1,10 +1,16 @@
-"""Card definitions in scenario files (the ``cards:`` section)."""
+"""Card definitions in scenario files (the ``cards:`` section).
+
+The fields of a card are the rule set's (:attr:`Ruleset.card_params
+<cardzones.kernel.ruleset.Ruleset.card_params>`), checked by the same binder as
+the arguments of actions; ``abilities`` are the kernel's, and the same in every
+rule set."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from cardzones.errors import ScenarioError
+from cardzones.kernel.actions import ArgumentError, bind_fields
 from cardzones.kernel.cards import (
     Ability,
     CardDef,
@@ -14,14 +20,10 @@ from cardzones.kernel.cards import (
     Replacement,
     Trigger,
 )
-from cardzones.rulesets.redemption.cards import CARD_TYPES
+from cardzones.kernel.ruleset import Ruleset
+from cardzones.scenario.context import line_at
 from cardzones.scenario.loader import YMap
 from cardzones.scenario.refs import parse_zone
-
-FAB_STATS = ("power", "defense", "pitch", "cost", "life", "intellect")
-FAB_KEYS = {"types", "keywords", "abilities", *FAB_STATS}
-REDEMPTION_TYPES = CARD_TYPES
-REDEMPTION_KEYS = {"type", "brigade", "class", "strength", "toughness", "alignment", "abilities"}
 
 
 def _fail(node: Any, key: str | None, message: str) -> ScenarioError:
@@ -35,12 +37,6 @@ def _words(node: YMap, key: str, value: Any) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
         raise _fail(node, key, f"{key} must be a list of words, got {value!r}")
     return [v.strip().lower().replace(" ", "_") for v in value]
-
-
-def _int(node: YMap, key: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise _fail(node, key, f"{key} must be a whole number, got {value!r}")
-    return value
 
 
 def _keys(node: Any, allowed: set[str], what: str) -> YMap:
@@ -63,36 +59,25 @@ def ability_dest(node: YMap, key: str, value: Any, types: set[str]) -> Dest:
     return Dest(ref.type, ref.owner, ref.number)
 
 
-def parse_card(name: str, node: Any, ruleset: str, zone_types: set[str]) -> CardDef:
-    if ruleset == "fab":
-        node = _keys(node, FAB_KEYS, f"card {name!r}")
-        types = frozenset(_words(node, "types", node.get("types", ["action"])))
-        stats = {k: _int(node, k, node[k]) for k in FAB_STATS if k in node}
-        keywords = frozenset(_words(node, "keywords", node.get("keywords", [])))
-        abilities = _abilities(node, zone_types)
-        return CardDef(name, types, stats, keywords, abilities)
-    node = _keys(node, REDEMPTION_KEYS, f"card {name!r}")
-    ctype = node.get("type", "hero")
-    if ctype not in REDEMPTION_TYPES:
-        raise _fail(
-            node, "type", f"unknown card type {ctype!r}; types are {' '.join(REDEMPTION_TYPES)}"
-        )
-    stats = {k: _int(node, k, node[k]) for k in ("strength", "toughness") if k in node}
-    alignment = node.get("alignment")
-    if alignment is not None and alignment not in ("good", "evil"):
-        raise _fail(node, "alignment", f"alignment is good or evil, not {alignment!r}")
-    return CardDef(
-        name,
-        frozenset({ctype}),
-        stats,
-        brigades=frozenset(_words(node, "brigade", node.get("brigade", []))),
-        classes=frozenset(_words(node, "class", node.get("class", []))),
-        alignment=alignment,
-        abilities=_abilities(node, zone_types),
-    )
+def parse_card(name: str, node: Any, ruleset: Ruleset) -> CardDef:
+    """The card a ``cards:`` entry describes, in ``ruleset``."""
+    what = f"card {name!r}"
+    if not isinstance(node, dict):
+        raise _fail(node, None, f"{what} must be a mapping, got {node!r}")
+    zone_types = set(ruleset.zone_specs)
+    pseudo = set(ruleset.destinations) | set(ruleset.piles)
+    try:
+        bound = bind_fields(what, ruleset.card_params, node, reserved=frozenset({"abilities"}))
+        abilities = _abilities(node, zone_types, pseudo) if isinstance(node, YMap) else ()
+        # The rule set may refuse a combination of fields, with the path of one.
+        return ruleset.make_card(name, bound, abilities)
+    except ArgumentError as exc:
+        raise ScenarioError(
+            exc.message, file=getattr(node, "file", "<scenario>"), line=line_at(node, exc.path)
+        ) from None
 
 
-def _abilities(node: YMap, zone_types: set[str]) -> tuple[Ability, ...]:
+def _abilities(node: YMap, zone_types: set[str], pseudo: set[str]) -> tuple[Ability, ...]:
     raw = node.get("abilities", [])
     if not isinstance(raw, list):
         raise _fail(node, "abilities", "abilities must be a list")
@@ -107,7 +92,7 @@ def _abilities(node: YMap, zone_types: set[str]) -> tuple[Ability, ...]:
         elif kind == "play_from":
             out.append(_play_from(body, zone_types))
         else:
-            out.append(_trigger(body, zone_types))
+            out.append(_trigger(body, zone_types, pseudo))
     return tuple(out)
 
 
@@ -157,7 +142,7 @@ def _play_from(body: Any, zone_types: set[str]) -> PlayFrom:
     return PlayFrom(zone, face_down, cond)
 
 
-def _trigger(body: Any, zone_types: set[str]) -> Trigger:
+def _trigger(body: Any, zone_types: set[str], pseudo: set[str]) -> Trigger:
     body = _keys(body, {"when", "do"}, "trigger")
     when = _keys(body.get("when"), {"from", "to", "types_any", "controlled_by"}, "trigger.when")
     do = _keys(body.get("do"), {"to"}, "trigger.do")
@@ -165,6 +150,7 @@ def _trigger(body: Any, zone_types: set[str]) -> Trigger:
     if from_ is not None:
         ref = parse_zone(from_)
         if ref is None or (ref.type not in zone_types and ref.type != "arena"):
+            # "arena" as an origin is the kernel's: any zone of the arena (3.0.5).
             raise _fail(when, "from", f"from: {from_!r} is not a zone type or arena")
         from_ = ref.type
     to = _type(when, "to", zone_types) if "to" in when else None
@@ -172,5 +158,5 @@ def _trigger(body: Any, zone_types: set[str]) -> Trigger:
     if controlled not in (None, "you"):
         raise _fail(when, "controlled_by", "controlled_by is you")
     types_any = frozenset(_words(when, "types_any", when.get("types_any", [])))
-    dest = ability_dest(do, "to", do.get("to"), zone_types | {"soul", "arena"})
+    dest = ability_dest(do, "to", do.get("to"), zone_types | pseudo)
     return Trigger(to, from_, types_any, controlled == "you", dest)

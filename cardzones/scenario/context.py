@@ -1,19 +1,22 @@
 """The context one scenario runs in: its game, labels, marks and effect labels,
-and the helpers that turn references in the file into ids, with ``file:line``
-errors."""
+and the references of the scenario format (SCENARIOS.md, References) turned
+into ids.
+
+:class:`Refs` resolves the arguments of actions for the action tables' binder
+(:func:`cardzones.kernel.actions.bind`); :class:`Context` has the same lookups
+for set-up and expectations, with ``file:line`` errors.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from cardzones.errors import ScenarioError
+from cardzones.errors import IllegalAction, ScenarioError
+from cardzones.kernel.actions import ArgumentError, PathStep
 from cardzones.kernel.cards import CardDef, Dest
 from cardzones.kernel.game import Game
-from cardzones.kernel.objects import UNDER
 from cardzones.scenario.loader import YList, YMap
 from cardzones.scenario.refs import CardRef, ZoneRef, parse_card, parse_zone
-
-PSEUDO_ZONES = {"fab": ("arena", "soul"), "redemption": ()}
 
 
 def line_of(node: Any, key: Any) -> int | None:
@@ -23,6 +26,19 @@ def line_of(node: Any, key: Any) -> int | None:
     if isinstance(node, YList) and isinstance(key, int):
         return node.line_of(key)
     line: int | None = getattr(node, "line", None)
+    return line
+
+
+def line_at(node: Any, path: tuple[PathStep, ...]) -> int | None:
+    """The line of the value ``path`` leads to from ``node``, or of the deepest
+    part of the path that exists."""
+    line = line_of(node, None)
+    for step in path:
+        line = line_of(node, step) or line
+        try:
+            node = node[step]
+        except (KeyError, IndexError, TypeError):
+            break
     return line
 
 
@@ -38,11 +54,16 @@ class Context:
         self.marks: dict[str, tuple[int, int]] = {}
         self.effects: dict[str, Any] = {}
         self.zone_types = set(game.ruleset.zone_specs)
+        self.refs = Refs(self)
 
     # -- errors --------------------------------------------------------
 
     def fail(self, node: Any, key: Any, message: str) -> ScenarioError:
         return ScenarioError(message, file=self.file, line=line_of(node, key))
+
+    def fail_at(self, node: Any, exc: ArgumentError, line: int | None = None) -> ScenarioError:
+        """An argument error of an action whose arguments are ``node``."""
+        return ScenarioError(exc.message, file=self.file, line=line_at(node, exc.path) or line)
 
     def check_keys(self, node: Any, allowed: set[str] | frozenset[str], what: str) -> YMap:
         if node is None:
@@ -76,73 +97,24 @@ class Context:
             if isinstance(node, dict) and key not in node:
                 raise self.fail(node, None, f"a card reference is missing: give {key}:")
             value = node[key]
-        ref = parse_card(value)
-        if ref is None:
-            raise self.fail(
-                node, key, f"{value!r} is not a card reference ($label, NAME@ZONE or ZONE[i])"
-            )
-        return self._resolve_card(ref, node, key, value)
+        try:
+            return self.refs.card(value)
+        except ArgumentError as exc:
+            raise self.fail(node, key, exc.message) from None
 
-    def cards_list(self, node: YMap, key: str) -> list[int]:
-        value = node.get(key)
-        if isinstance(value, str):
-            return [self.card(node, key)]
-        if not isinstance(value, YList) or not value:
-            raise self.fail(node, key, f"{key} must be a list of card references")
-        out = [self.card(value, i, v) for i, v in enumerate(value)]
-        if len(set(out)) != len(out):
-            raise self.fail(node, key, f"{key} names the same card twice")
-        return out
+    def pile_host(self, ref: ZoneRef, node: Any, key: Any) -> int:
+        """The card whose pile a pile name (fab's ``alice.soul``) names."""
+        try:
+            return self.refs.pile_host(ref)
+        except ArgumentError as exc:
+            raise self.fail(node, key, exc.message) from None
 
-    def _resolve_card(self, ref: CardRef, node: Any, key: Any, text: str) -> int:
+    def pile_cards(self, ref: ZoneRef, node: Any, key: Any) -> list[int]:
+        """The cards of a pile name, top first."""
         game = self.game
-        if ref.kind == "label":
-            assert ref.label is not None
-            if ref.label not in self.labels:
-                known = ", ".join(f"${k}" for k in sorted(self.labels)) or "none"
-                raise self.fail(node, key, f"unknown label ${ref.label} (labels: {known})")
-            return self.labels[ref.label]
-        assert ref.zone is not None
-        pile = self.pile(ref.zone, node, key)
-        if ref.kind == "index":
-            assert ref.position is not None
-            top = [c for c in pile if game.obj(c).host is None] or list(pile)
-            if not -len(top) <= ref.position < len(top):
-                raise self.fail(node, key, f"{text}: {ref.zone} has {len(top)} card(s)")
-            return top[ref.position]
-        for card in pile:
-            if game.obj(card).cdef.name == ref.name:
-                return card
-        raise self.fail(node, key, f"{text}: there is no {ref.name} in {ref.zone}")
-
-    def pile(self, ref: ZoneRef, node: Any, key: Any) -> list[int]:
-        """The cards of a zone for NAME@ZONE: each top-level card, top first,
-        followed by the cards under or on it."""
-        game = self.game
-        if ref.type == "soul":
-            hero = self.hero(ref, node, key)
-            return [k for k in game.kids(hero) if game.obj(k).rel == UNDER]
-        zid = self.zone_id(ref, node, key)
-        if zid is None:
-            raise self.fail(node, key, f"zone {ref} does not exist")
-        out: list[int] = []
-
-        def walk(card: int) -> None:
-            out.append(card)
-            for kid in game.kids(card):
-                walk(kid)
-
-        for card in game.contents(zid):
-            walk(card)
-        return out
-
-    def hero(self, ref: ZoneRef, node: Any, key: Any) -> int:
-        player = self.player_name(ref.owner, node, key)
-        zid = self.game.zone(player, "hero")
-        cards = self.game.contents(zid) if zid is not None else ()
-        if not cards:
-            raise self.fail(node, key, f"{player} has no hero, so {ref} names nothing")
-        return cards[0]
+        rel = game.ruleset.piles[ref.type]
+        host = self.pile_host(ref, node, key)
+        return [k for k in game.kids(host) if game.obj(k).rel == rel]
 
     # -- zones -------------------------------------------------------------
 
@@ -151,40 +123,20 @@ class Context:
             if isinstance(node, dict) and key not in node:
                 raise self.fail(node, None, f"a zone reference is missing: give {key}:")
             value = node[key]
-        ref = parse_zone(value)
-        pseudo = PSEUDO_ZONES.get(self.ruleset, ())
-        if ref is None:
-            raise self.fail(node, key, f"{value!r} is not a zone reference")
-        if ref.type not in self.zone_types and ref.type not in pseudo:
-            raise self.fail(
-                node,
-                key,
-                f"unknown zone type {ref.type!r} in {value!r}; types are "
-                f"{' '.join(sorted(self.zone_types))}",
-            )
-        if ref.type == "arena" and (ref.owner is not None or not dest):
-            raise self.fail(node, key, "arena is not a zone; it is only a destination (3.0.5a)")
-        if ref.owner not in (None, "owner", "you", *self.game.players):
-            raise self.fail(node, key, f"unknown player {ref.owner!r} in {value!r}")
-        if ref.owner in ("owner", "you") and not dest:
-            raise self.fail(node, key, f"{value!r}: {ref.owner}. is only for destinations")
-        spec = self.game.ruleset.zone_specs.get(ref.type)
-        if spec is not None and spec.shared and ref.owner is not None:
-            raise self.fail(node, key, f"{ref.type} is shared and has no owner")
-        if spec is not None and not spec.shared and ref.owner is None and not dest:
-            raise self.fail(node, key, f"{value!r}: say whose {ref.type} (e.g. alice.{ref.type})")
-        return ref
+        try:
+            return self.refs.zone_ref(value, dest=dest)
+        except ArgumentError as exc:
+            raise self.fail(node, key, exc.message) from None
 
-    def player_name(self, name: str | None, node: Any, key: Any) -> str:
-        if name is None or name not in self.game.players:
-            raise self.fail(node, key, f"{name!r} is not a player")
-        return name
+    def is_pile(self, ref: ZoneRef) -> bool:
+        return ref.type in self.game.ruleset.piles
 
     def zone_id(self, ref: ZoneRef, node: Any, key: Any) -> int | None:
         """The zone a reference names now, or None if it does not exist."""
-        if ref.type in ("soul", "arena"):
-            raise self.fail(node, key, f"{ref} is not a zone here")
-        return self.game.zone(ref.owner, ref.type, ref.number or 1)
+        try:
+            return self.refs.zone_id(ref)
+        except ArgumentError as exc:
+            raise self.fail(node, key, exc.message) from None
 
     def existing_zone(self, node: Any, key: Any, value: Any = None) -> int:
         ref = self.zone_ref(node, key, value)
@@ -193,28 +145,7 @@ class Context:
             raise self.fail(node, key, f"zone {ref} does not exist")
         return zid
 
-    def dest(self, node: Any, key: Any, value: Any = None) -> Dest:
-        ref = self.zone_ref(node, key, value, dest=True)
-        return Dest(ref.type, ref.owner, ref.number)
-
-    def choose_zone(self, node: YMap) -> int | None:
-        if "choose_zone" not in node:
-            return None
-        ref = self.zone_ref(node, "choose_zone")
-        zid = self.zone_id(ref, node, "choose_zone")
-        if zid is None:
-            raise self.fail(node, "choose_zone", f"zone {ref} does not exist")
-        return zid
-
-    def player(self, node: YMap, key: str = "by", default: str | None = None) -> str:
-        if key not in node:
-            return default if default is not None else self.game.turn_player
-        value = node[key]
-        if value not in self.game.players:
-            raise self.fail(
-                node, key, f"{value!r} is not a player ({', '.join(self.game.players)})"
-            )
-        return str(value)
+    # -- scalars -------------------------------------------------------------
 
     def choice(self, node: YMap, key: str, options: tuple[str, ...], default: str | None) -> Any:
         if key not in node:
@@ -236,18 +167,6 @@ class Context:
             raise self.fail(node, key, f"{key} must be a whole number, not {value!r}")
         return value
 
-    def delta(self, node: YMap, key: str) -> int:
-        """A modifier such as ``+2`` or ``-1`` (YAML reads ``+2`` as 2)."""
-        value = node[key]
-        if isinstance(value, str):
-            try:
-                return int(value.strip())
-            except ValueError:
-                pass
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise self.fail(node, key, f"{key} must be a number such as +2 or -1, not {value!r}")
-        return value
-
     def label(self, node: YMap, key: str = "as") -> str | None:
         if key not in node:
             return None
@@ -255,3 +174,156 @@ class Context:
         if not isinstance(value, str | int) or isinstance(value, bool) or str(value) == "":
             raise self.fail(node, key, f"{key} must be a name, not {value!r}")
         return str(value)
+
+
+class Refs:
+    """The scenario format's references, as the binder of the action tables
+    asks for them (:class:`cardzones.kernel.actions.Resolver`). Each method
+    raises :class:`ArgumentError`, whose path the binder fills in."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self.game = ctx.game
+
+    # -- the Resolver protocol -------------------------------------------
+
+    def card(self, value: Any) -> int:
+        ref = parse_card(value)
+        if ref is None:
+            raise ArgumentError(f"{value!r} is not a card reference ($label, NAME@ZONE or ZONE[i])")
+        return self._resolve_card(ref, str(value))
+
+    def zone(self, value: Any) -> int:
+        ref = self.zone_ref(value)
+        zid = self.zone_id(ref)
+        if zid is None:
+            raise ArgumentError(f"zone {ref} does not exist")
+        return zid
+
+    def dest(self, value: Any) -> Dest:
+        ref = self.zone_ref(value, dest=True)
+        return Dest(ref.type, ref.owner, ref.number)
+
+    def zone_name(self, value: Any) -> Dest:
+        ref = self.zone_ref(value)
+        if ref.owner is None:
+            raise ArgumentError(
+                f"{ref.type} is shared; this needs a player's zone, such as "
+                f"{self.game.players[0]}.{_player_zone_example(self.game)}"
+            )
+        if self.ctx.is_pile(ref):
+            raise ArgumentError(f"{ref} is not a zone here")
+        return Dest(ref.type, ref.owner, ref.number)
+
+    def player(self, value: Any) -> str:
+        if not isinstance(value, str) or value not in self.game.players:
+            raise ArgumentError(f"{value!r} is not a player ({', '.join(self.game.players)})")
+        return value
+
+    def card_def(self, name: str) -> CardDef:
+        return self.ctx.card_def(name)
+
+    def effect(self, label: Any) -> Any:
+        effects = self.ctx.effects
+        key = str(label)
+        if key not in effects:
+            known = ", ".join(sorted(effects)) or "none"
+            raise ArgumentError(f"unknown effect label {key!r} (labels: {known})")
+        return effects[key]
+
+    # -- references --------------------------------------------------------
+
+    def zone_ref(self, value: Any, *, dest: bool = False) -> ZoneRef:
+        """A checked zone reference; ``dest`` allows the forms only a
+        destination may take (``owner.TYPE``, ``you.TYPE``, ``arena``)."""
+        game = self.game
+        ruleset = game.ruleset
+        ref = parse_zone(value)
+        if ref is None:
+            raise ArgumentError(f"{value!r} is not a zone reference")
+        types = self.ctx.zone_types
+        known = ref.type in types or ref.type in ruleset.destinations or ref.type in ruleset.piles
+        if not known:
+            raise ArgumentError(
+                f"unknown zone type {ref.type!r} in {value!r}; types are {' '.join(sorted(types))}"
+            )
+        if ref.type in ruleset.destinations and (ref.owner is not None or not dest):
+            rule = ruleset.destinations[ref.type]
+            why = f" ({rule})" if rule else ""
+            raise ArgumentError(f"{ref.type} is not a zone; it is only a destination{why}")
+        if ref.owner not in (None, "owner", "you", *game.players):
+            raise ArgumentError(f"unknown player {ref.owner!r} in {value!r}")
+        if ref.owner in ("owner", "you") and not dest:
+            raise ArgumentError(f"{value!r}: {ref.owner}. is only for destinations")
+        spec = ruleset.zone_specs.get(ref.type)
+        if spec is not None and spec.shared and ref.owner is not None:
+            raise ArgumentError(f"{ref.type} is shared and has no owner")
+        if spec is not None and not spec.shared and ref.owner is None and not dest:
+            raise ArgumentError(f"{value!r}: say whose {ref.type} (e.g. alice.{ref.type})")
+        return ref
+
+    def zone_id(self, ref: ZoneRef) -> int | None:
+        """The zone a reference names now, or None if it does not exist."""
+        ruleset = self.game.ruleset
+        if ref.type in ruleset.piles or ref.type in ruleset.destinations:
+            raise ArgumentError(f"{ref} is not a zone here")
+        return self.game.zone(ref.owner, ref.type, ref.number or 1)
+
+    def pile_host(self, ref: ZoneRef) -> int:
+        owner = ref.owner
+        if owner is None or owner not in self.game.players:
+            raise ArgumentError(f"{owner!r} is not a player")
+        try:
+            return self.game.ruleset.pile_host(self.game, owner, ref.type)
+        except IllegalAction as exc:
+            raise ArgumentError(f"{ref} names nothing: {exc}") from None
+
+    def pile(self, ref: ZoneRef) -> list[int]:
+        """The cards of a zone for NAME@ZONE: each top-level card, top first,
+        followed by the cards under or on it; or the cards of a pile name."""
+        game = self.game
+        if self.ctx.is_pile(ref):
+            rel = game.ruleset.piles[ref.type]
+            return [k for k in game.kids(self.pile_host(ref)) if game.obj(k).rel == rel]
+        zid = self.zone_id(ref)
+        if zid is None:
+            raise ArgumentError(f"zone {ref} does not exist")
+        out: list[int] = []
+
+        def walk(card: int) -> None:
+            out.append(card)
+            for kid in game.kids(card):
+                walk(kid)
+
+        for card in game.contents(zid):
+            walk(card)
+        return out
+
+    def _resolve_card(self, ref: CardRef, text: str) -> int:
+        game = self.game
+        labels = self.ctx.labels
+        if ref.kind == "label":
+            assert ref.label is not None
+            if ref.label not in labels:
+                known = ", ".join(f"${k}" for k in sorted(labels)) or "none"
+                raise ArgumentError(f"unknown label ${ref.label} (labels: {known})")
+            return labels[ref.label]
+        assert ref.zone is not None
+        zone = self.zone_ref(str(ref.zone))
+        pile = self.pile(zone)
+        if ref.kind == "index":
+            assert ref.position is not None
+            top = [c for c in pile if game.obj(c).host is None] or list(pile)
+            if not -len(top) <= ref.position < len(top):
+                raise ArgumentError(f"{text}: {ref.zone} has {len(top)} card(s)")
+            return top[ref.position]
+        for card in pile:
+            if game.obj(card).cdef.name == ref.name:
+                return card
+        raise ArgumentError(f"{text}: there is no {ref.name} in {ref.zone}")
+
+
+def _player_zone_example(game: Game) -> str:
+    """A zone type every player has, for messages: the hand when there is one."""
+    types = [spec.type for spec in game.ruleset.zone_specs.values() if not spec.shared]
+    return "hand" if "hand" in types or not types else types[0]

@@ -8,9 +8,8 @@ from collections.abc import Callable
 from typing import Any
 
 from cardzones.kernel.events import CEASED, MOVED, Event
-from cardzones.kernel.objects import PLACED, UNDER
+from cardzones.kernel.objects import CARD, PLACED, UNDER
 from cardzones.kernel.views import view
-from cardzones.rulesets.fab import layers
 from cardzones.scenario.context import Context
 from cardzones.scenario.loader import YList, YMap
 from cardzones.scenario.refs import ZoneRef, parse_zone
@@ -84,9 +83,8 @@ def _zone_cards(ctx: Context, node: YMap, ref: ZoneRef) -> tuple[int | None, lis
     """(zone id, top-level cards, ordered) for a zone expectation; for a soul,
     the sub-cards under the hero."""
     game = ctx.game
-    if ref.type == "soul":
-        hero = ctx.hero(ref, node, "zone")
-        return None, [k for k in game.kids(hero) if game.obj(k).rel == UNDER], True
+    if ctx.is_pile(ref):
+        return None, ctx.pile_cards(ref, node, "zone"), True
     zid = ctx.zone_id(ref, node, "zone")
     if zid is None:
         return None, [], False
@@ -97,7 +95,7 @@ def _zone(ctx: Context, node: YMap) -> str | None:
     ref = ctx.zone_ref(node, "zone")
     game = ctx.game
     zid, cards, ordered = _zone_cards(ctx, node, ref)
-    if zid is None and ref.type != "soul":
+    if zid is None and not ctx.is_pile(ref):
         return f"zone {ref} does not exist"
     if "cards" in node:
         expected = _name_list(ctx, node, "cards")
@@ -173,9 +171,9 @@ def _card(ctx: Context, node: YMap) -> str | None:
 def _check_in(ctx: Context, node: YMap, key: str, card: int, obj: Any) -> str | None:
     ref = ctx.zone_ref(node, key)
     game = ctx.game
-    if ref.type == "soul":
-        hero = ctx.hero(ref, node, key)
-        ok = obj.host == hero and obj.rel == UNDER
+    if ctx.is_pile(ref):
+        host = ctx.pile_host(ref, node, key)
+        ok = obj.host == host and obj.rel == ctx.game.ruleset.piles[ref.type]
         return None if ok else f"should be in {ref}, found in {_where(ctx, card)}"
     zid = ctx.zone_id(ref, node, key)
     if zid is None:
@@ -303,11 +301,7 @@ def _check_may_play(ctx: Context, node: YMap, key: str, card: int, obj: Any) -> 
 
 
 def _is_set_aside(ctx: Context, card: int) -> bool:
-    game = ctx.game
-    checker = getattr(game.ruleset, "is_set_aside", None)
-    if checker is not None:
-        return bool(checker(game, card))
-    return False
+    return ctx.game.ruleset.is_set_aside(ctx.game, card)
 
 
 CARD_CHECKS: dict[str, Callable[[Context, YMap, str, int, Any], str | None]] = {
@@ -335,25 +329,34 @@ CARD_CHECKS: dict[str, Callable[[Context, YMap, str, int, Any], str | None]] = {
 }
 
 
+def _layer_kind(ctx: Context, card: int) -> str:
+    kind = ctx.game.obj(card).kind
+    return "card" if kind == CARD else kind
+
+
 def _layer(ctx: Context, node: YMap) -> str | None:
-    if ctx.ruleset != "fab":
-        raise ctx.fail(node, "layer", "layer expectations are for fab")
-    number = ctx.integer(node, "layer")
     game = ctx.game
-    current = layers.layers(game)
+    current = game.ruleset.layers(game)
+    if current is None:
+        raise ctx.fail(
+            node,
+            "layer",
+            f"{ctx.ruleset} has no stack of layers: layer expectations are not for it",
+        )
+    number = ctx.integer(node, "layer")
     if not 1 <= number <= len(current):
         return f"there should be a layer {number}, but the stack has {len(current)} layer(s)"
     card = current[number - 1]
     if "card" in node:
         name = node["card"]
         found = game.obj(card).cdef.name
-        kind = layers.layer_kind(game, card)
+        kind = _layer_kind(ctx, card)
         if kind != "card" or found != name:
             what = found if kind == "card" else f"a {kind} layer of {found}"
             return f"layer {number} should be the card {name}, found {what}"
     if "kind" in node:
         kind = ctx.choice(node, "kind", ("card", "activated", "triggered"), None)
-        found_kind = layers.layer_kind(game, card)
+        found_kind = _layer_kind(ctx, card)
         if kind != found_kind:
             return f"layer {number} should be a {kind} layer, found a {found_kind} layer"
     return None
@@ -430,22 +433,7 @@ def _effect(ctx: Context, node: YMap) -> str | None:
     if "active" not in node:
         raise ctx.fail(node, None, "expect effect needs active: true or false")
     want = ctx.boolean(node, "active")
-    handle = ctx.effects[label]
-    game = ctx.game
-    checker = getattr(game.ruleset, "effect_label_active", None)
-    if checker is not None and not (isinstance(handle, tuple) and handle[0] in ("kernel", "layer")):
-        got = bool(checker(game, handle))
-    elif isinstance(handle, tuple) and handle[0] == "kernel":
-        effect = game.effect(handle[1])
-        got = (
-            effect is not None
-            and game.exists(effect.card)
-            and effect in game.effects_on(effect.card)
-        )
-    elif isinstance(handle, tuple) and handle[0] == "layer":
-        got = game.exists(handle[1])
-    else:
-        got = False
+    got = ctx.game.is_active(ctx.effects[label])
     if got != want:
         return (
             f"effect {label} should be {'active' if want else 'inactive'}, "
@@ -462,12 +450,13 @@ def _view(ctx: Context, node: YMap) -> str | None:
         raise ctx.fail(node, None, "expect view needs zone: and shows:")
     ref = ctx.zone_ref(node, "zone")
     game = ctx.game
-    if ref.type == "soul":
-        hero = ctx.hero(ref, node, "zone")
+    if ctx.is_pile(ref):
+        host = ctx.pile_host(ref, node, "zone")
         board = view(game, player)
-        zone_name = game.zone_name(game.obj(hero).zone)
+        zone_name = game.zone_name(game.obj(host).zone)
         zone = next(z for z in board["zones"] if z["zone"] == zone_name)
-        objects = [k for o in zone["objects"] for k in o.get("under", [])]
+        pile = "placed" if game.ruleset.piles[ref.type] == PLACED else "under"
+        objects = [k for o in zone["objects"] for k in o.get(pile, [])]
         ordered = True
     else:
         zid = ctx.zone_id(ref, node, "zone")

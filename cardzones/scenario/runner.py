@@ -15,7 +15,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,18 +27,24 @@ from cardzones.errors import (
     ScenarioError,
     UnknownReference,
 )
+from cardzones.kernel.actions import Action, ActionResult, ArgumentError, bind
 from cardzones.kernel.cards import CardDef
-from cardzones.kernel.game import Game, MoveResult
-from cardzones.kernel.objects import PLACED, UNDER
-from cardzones.rulesets import RULESETS, get_ruleset
+from cardzones.kernel.game import Game
+from cardzones.kernel.objects import TOP
+from cardzones.kernel.results import MoveResult
+from cardzones.rulesets.registry import get_ruleset, ruleset_names
 from cardzones.scenario import expect
-from cardzones.scenario.actions import COMMON, action_table
 from cardzones.scenario.cards import parse_card
 from cardzones.scenario.context import Context
 from cardzones.scenario.loader import YList, YMap, load_file, load_text
 
 TOP_KEYS = {"name", "rules", "ruleset", "players", "seed", "cards", "setup", "steps"}
+#: The keys of a set-up entry in any rule set; ``under``, ``onto`` and
+#: ``permanent_controller`` only where the rule set has them (its
+#: ``attach_keys`` and ``permanent_control``).
 ENTRY_KEYS = {"card", "as", "face", "owner", "controller", "permanent_controller", "under", "onto"}
+#: Keys any action may carry (SCENARIOS.md, Actions): the runner's, not the action's.
+COMMON = frozenset({"result", "error", "as"})
 RESULTS = tuple(r.value for r in MoveResult)
 
 PASS, FAIL, INVALID = "pass", "fail", "invalid"
@@ -127,10 +133,18 @@ class Scenario:
         if not isinstance(name, str) or not name.strip():
             raise fail(doc, "name", "name: must be a non-empty text")
         ruleset = doc["ruleset"]
-        if ruleset not in RULESETS:
+        try:
+            if not isinstance(ruleset, str):
+                raise UnknownReference(f"not {ruleset!r}")
+            found = get_ruleset(ruleset)
+        except UnknownReference:
             raise fail(
-                doc, "ruleset", f"ruleset must be one of {', '.join(RULESETS)}, not {ruleset!r}"
-            )
+                doc,
+                "ruleset",
+                f"ruleset must be one of {', '.join(ruleset_names())}, not {ruleset!r}",
+            ) from None
+        except CardzonesError as exc:
+            raise fail(doc, "ruleset", str(exc)) from None
         players = doc.get("players", ["alice", "bob"])
         if (
             not isinstance(players, list)
@@ -156,7 +170,6 @@ class Scenario:
             cards_node = {}
         if not isinstance(cards_node, dict):
             raise fail(doc, "cards", "cards: must map card names to definitions")
-        zone_types = set(get_ruleset(ruleset).zone_specs)
         cards = {}
         for card_name, body in cards_node.items():
             if body is None:
@@ -164,7 +177,7 @@ class Scenario:
                 body.key_lines = {}
                 body.line = cards_node.line_of(card_name) if isinstance(cards_node, YMap) else 1
             try:
-                cards[card_name] = parse_card(card_name, body, ruleset, zone_types)
+                cards[card_name] = parse_card(card_name, body, found)
             except ScenarioError as exc:
                 if exc.line is not None:
                     raise
@@ -200,7 +213,7 @@ class Scenario:
                     if "under" in entry or "onto" in entry:
                         later.append((entries, i, ref, entry))
                         continue
-                if ref.type == "soul":
+                if ctx.is_pile(ref):
                     later.append((entries, i, ref, entry))
                     continue
                 self._place(ctx, entries, i, ref, entry)
@@ -232,24 +245,29 @@ class Scenario:
         ):
             if v is not None and v not in game.players:
                 raise ctx.fail(opts, k, f"{k}: {v!r} is not a player")
-        if pcontrol is not None and self.ruleset != "redemption":
-            raise ctx.fail(opts, "permanent_controller", "permanent_controller is redemption's")
+        ruleset = game.ruleset
+        if pcontrol is not None and not ruleset.permanent_control:
+            raise ctx.fail(
+                opts,
+                "permanent_controller",
+                f"permanent_controller: {self.ruleset} cards have no permanent controller",
+            )
         face = ctx.choice(opts, "face", ("up", "down"), None)
         host = None
-        rel = 0
-        if ref.type == "soul":
-            host, rel = ctx.hero(ref, entries, i), UNDER
-        if "under" in opts:
-            if self.ruleset != "fab":
-                raise ctx.fail(opts, "under", "under: (sub-cards) is fab's; use onto:")
-            host, rel = ctx.card(opts, "under"), UNDER
-        if "onto" in opts:
-            if self.ruleset != "redemption":
-                raise ctx.fail(opts, "onto", "onto: (placed cards) is redemption's")
-            host, rel = ctx.card(opts, "onto"), PLACED
+        rel = TOP
+        if ctx.is_pile(ref):
+            host, rel = ctx.pile_host(ref, entries, i), ruleset.piles[ref.type]
+        for word in ("under", "onto"):
+            if word not in opts:
+                continue
+            if word not in ruleset.attach_keys:
+                others = ", ".join(f"{k}:" for k in ruleset.attach_keys)
+                instead = f"; use {others}" if others else ""
+                raise ctx.fail(opts, word, f"{word}: is not a {self.ruleset} set-up key{instead}")
+            host, rel = ctx.card(opts, word), ruleset.attach_keys[word]
         if host is not None:
             zid = game.obj(host).zone
-            if ref.type != "soul" and ctx.zone_id(ref, entries, i) != zid:
+            if not ctx.is_pile(ref) and ctx.zone_id(ref, entries, i) != zid:
                 raise ctx.fail(node, key, f"{name} is under or on a card that is not in {ref}")
         else:
             zid = self._setup_zone(ctx, ref, cdef, owner, controller, entries, i)
@@ -268,22 +286,11 @@ class Scenario:
             )
         except IllegalAction as exc:
             raise ctx.fail(node, key, f"setup: {exc}") from None
-        if host is not None and rel == UNDER:
-            self._check_soul_card(ctx, node, key, card)
         label = ctx.label(opts) if isinstance(opts, YMap) else None
         if label is not None:
             if label in ctx.labels:
                 raise ctx.fail(opts, "as", f"label ${label} is used twice")
             ctx.labels[label] = card
-
-    def _check_soul_card(self, ctx: Context, node: Any, key: Any, card: int) -> None:
-        game = ctx.game
-        host = game.obj(card).host
-        assert host is not None
-        if not (game.is_permanent(host) or game.zone_info(game.obj(host).zone).type == "stack"):
-            raise ctx.fail(
-                node, key, "a sub-card must be under a permanent or a card on the stack (3.0.14)"
-            )
 
     def _setup_zone(
         self,
@@ -305,10 +312,8 @@ class Scenario:
         if len(zids) == 1:
             return zids[0]
         # Several zones of the type: the first that can take the card.
-        from cardzones.kernel.objects import Obj
-
-        probe = Obj(
-            -1, -1, cdef, owner or ref.owner, controller or owner or ref.owner, zids[0], True
+        probe = game.probe(
+            cdef, zids[0], owner=owner or ref.owner, controller=controller or owner or ref.owner
         )
         for zid in zids:
             if game.ruleset.admit(game, probe, zid, ref.owner).ok:
@@ -325,7 +330,7 @@ class Scenario:
         line: int = self.doc.line_of("setup") if "setup" in self.doc else self.doc.line or 1
         try:
             self.setup(ctx)
-            table = action_table(self.ruleset)
+            table = ctx.game.ruleset.actions
             steps = self.doc["steps"]
             for number, step in enumerate(steps, 1):
                 line = steps.line_of(number - 1) or line
@@ -347,7 +352,7 @@ class Scenario:
         return outcome
 
     def _step(
-        self, ctx: Context, table: dict[str, Any], steps: YList, number: int, step: Any
+        self, ctx: Context, table: Mapping[str, Action], steps: YList, number: int, step: Any
     ) -> None:
         line = steps.line_of(number - 1)
         if not isinstance(step, YMap) or not step:
@@ -379,8 +384,8 @@ class Scenario:
             obj = ctx.game.obj(card)
             ctx.marks[label] = (card, obj.oid)
             return
-        handler = table.get(key)
-        if handler is None:
+        action = table.get(key)
+        if action is None:
             raise ctx.fail(
                 step,
                 key,
@@ -393,10 +398,12 @@ class Scenario:
             args.line = line
             args.file = self.file
         if isinstance(args, str | int) and not isinstance(args, bool):
+            if action.bare is None:
+                raise ctx.fail(step, key, f"{key} takes a mapping of its arguments, not {args!r}")
             # A bare value, as in `phase: upkeep`, is the action's one argument.
-            scalar = YMap({key: args})
+            scalar = YMap({action.bare: args})
             scalar.line, scalar.file = line, self.file
-            scalar.key_lines = {key: step.line_of(key)}
+            scalar.key_lines = {action.bare: step.line_of(key)}
             args = scalar
         if not isinstance(args, YMap):
             raise ctx.fail(step, key, f"{key} takes a mapping of its arguments")
@@ -407,12 +414,7 @@ class Scenario:
                 if k in options:
                     raise ctx.fail(args, k, f"{k}: is given twice")
                 options[k] = args[k]
-        if "as" in step and "as" not in args:
-            args = YMap(args)
-            args.line, args.file = step.line, self.file
-            args.key_lines = {**step[key].key_lines} if isinstance(step[key], YMap) else {}
-            args.key_lines["as"] = step.line_of("as")
-            args["as"] = step["as"]
+        label = ctx.label(step if "as" in step else args)
         want_result = options.get("result")
         if want_result is not None and want_result not in RESULTS:
             raise ctx.fail(
@@ -426,7 +428,7 @@ class Scenario:
         game = ctx.game
         before = game.copy() if want_error is not None else None
         try:
-            result = handler(ctx, args)
+            done = self._run(ctx, action, args, table, line)
         except UnknownReference as exc:
             raise ScenarioError(f"step {number}: {key}: {exc}", file=self.file, line=line) from None
         except IllegalAction as exc:
@@ -443,9 +445,16 @@ class Scenario:
                     number,
                 ) from None
             assert before is not None
-            if not same_state(before, game):
+            if not before.same_state(game):
                 raise _Failed(f"{key} was refused but changed the state", line, number) from None
             return
+        result = done.result
+        if label is not None:
+            # as: names what the action made: a card (a token, a layer), an effect, or both.
+            if done.card is not None:
+                ctx.labels[label] = done.card
+            if done.effect is not None:
+                ctx.effects[label] = done.effect
         if want_error is not None:
             raise _Failed(
                 f"{key} should be refused with an error containing {want_error!r}, "
@@ -462,10 +471,21 @@ class Scenario:
                 f"{key} should give result {want_result}, found {result.value}", line, number
             )
 
+    def _run(
+        self, ctx: Context, action: Action, args: YMap, table: Mapping[str, Action], line: int
+    ) -> ActionResult:
+        """Bind the step's arguments with the scenario's references and run the
+        action; a bad argument is an invalid file, at its own line."""
+        try:
+            bound = bind(action, args, ctx.refs, table=table, reserved=COMMON)
+            return action.run(ctx.game, bound)
+        except ArgumentError as exc:
+            raise ctx.fail_at(args, exc, line) from None
+
 
 def same_state(a: Game, b: Game) -> bool:
-    """Whether two games hold exactly the same state."""
-    return all(x == y for x, y in zip(a._maps, b._maps, strict=True))
+    """Whether two games hold exactly the same state (:meth:`Game.same_state`)."""
+    return a.same_state(b)
 
 
 INTERNAL = "internal error"

@@ -1,51 +1,31 @@
-"""The fab actions beyond the kernel's move: play, sub-cards, tokens, layers and
-creating and removing zones. Each is one atomic action: refused, it changes
-nothing."""
+"""The fab actions beyond the kernel's move, as Python functions: play,
+sub-cards, tokens, creating and removing zones. Each is one atomic action:
+refused, it changes nothing. The action table (table.py) runs them."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from cardzones.errors import IllegalAction, NeedsChoice
-from cardzones.kernel.cards import CardDef, Dest, Position
-from cardzones.kernel.game import MoveResult
-from cardzones.kernel.objects import CARD, UNDER, Obj
+from cardzones.kernel.cards import CardDef, Dest
+from cardzones.kernel.results import MoveResult
 from cardzones.rulesets.fab import layers
+from cardzones.rulesets.fab.moves import hero_of, make_sub_card, move_to
+
+__all__ = [
+    "create_token",
+    "create_zone",
+    "hero_of",
+    "move",
+    "move_to",
+    "play",
+    "put_under",
+    "remove_zone",
+    "try_create_token",
+]
 
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game
-
-
-def hero_of(game: Game, player: str) -> int:
-    """The hero card of a player (3.11.3)."""
-    zid = game.zone(player, "hero")
-    cards = game.contents(zid) if zid is not None else ()
-    if not cards:
-        raise IllegalAction(f"{player} has no hero, so there is no soul", rule="3.11.5")
-    return cards[0]
-
-
-def move_to(
-    game: Game,
-    card: int,
-    dest: Dest | int,
-    by: str,
-    *,
-    position: Position = "top",
-    face: str | None = None,
-    cause: str = "effect",
-    choose_zone: int | None = None,
-) -> MoveResult:
-    """The kernel move, plus the hero's soul as a destination (3.11.5)."""
-    if isinstance(dest, Dest) and dest.type == "soul":
-        owner = (
-            game.obj(card).owner
-            if dest.owner == "owner"
-            else (by if dest.owner in (None, "you") else dest.owner)
-        )
-        assert owner is not None
-        return _put_under(game, card, hero_of(game, owner), by)
-    return game._move(card, dest, position, face, cause, by, choose_zone)
 
 
 def move(game: Game, card: int, dest: Dest | int, by: str, **kw: object) -> MoveResult:
@@ -79,29 +59,7 @@ def play(game: Game, card: int, by: str) -> MoveResult:
             why, rule = f"cards in {zone} cannot be played", "3.3.4"
         raise IllegalAction(f"cannot play that card: {why}", rule=rule)
     with game.atomic():
-        game._move(card, layers.stack(game), "top", "up", "effect", by, played=True)
-    return MoveResult.MOVED
-
-
-def _put_under(game: Game, card: int, top: int, by: str) -> MoveResult:
-    if card == top:
-        raise IllegalAction("a card cannot be put under itself", rule="3.0.14")
-    top_obj = game.obj(top)
-    info = game.zone_info(top_obj.zone)
-    if top_obj.rel == UNDER:
-        raise IllegalAction(
-            "a sub-card cannot have sub-cards of its own; put it under its top-card", rule="3.0.14"
-        )
-    if not (game.is_permanent(top) or info.type == "stack"):
-        raise IllegalAction(
-            "a card can only be put under a permanent or a card on the stack", rule="3.0.14"
-        )
-    obj = game.obj(card)
-    if obj.kind != CARD:
-        raise IllegalAction("only a card can become a sub-card", rule="3.0.14")
-    if obj.host == top:
-        return MoveResult.NO_MOVE
-    game._attach(card, top, UNDER, position="bottom", by=by)
+        game.move(card, layers.stack(game), face="up", by=by, played=True)
     return MoveResult.MOVED
 
 
@@ -109,7 +67,7 @@ def put_under(game: Game, card: int, top: int, by: str) -> MoveResult:
     """Make ``card`` a sub-card of ``top`` (3.0.14): a new object (3.0.14b) with
     its top-card's visibility (3.0.14d), bringing its own sub-cards (3.0.14c)."""
     with game.atomic():
-        return _put_under(game, card, top, by)
+        return make_sub_card(game, card, top, by)
 
 
 def create_token(
@@ -135,8 +93,10 @@ def create_token(
             cdef.alignment,
         )
     # Judge the destination with the token as it would be, before it exists.
-    probe = Obj(-1, -1, cdef, controller, controller, game.zone(controller, "hand") or 0, True)
-    zid = game._resolve_destination(probe, dest, controller, choose_zone)
+    probe = game.probe(
+        cdef, game.zone(controller, "hand") or 0, owner=controller, controller=controller
+    )
+    zid = game.resolve_destination(probe, dest, controller, choose_zone)
     if zid is None or not game.zone_exists(zid) or not game.zone_info(zid).spec.in_arena:
         raise _Fail()  # 8.1.8a: a token exists only in the arena
     if not game.ruleset.admit(game, probe, zid, controller).ok:
@@ -181,8 +141,7 @@ def create_zone(game: Game, owner: str, ztype: str) -> int:
     spec = game.spec(ztype)
     if spec.shared:
         raise IllegalAction(f"there is only one {ztype} zone, shared by all players", rule="3.0.10")
-    with game.atomic():
-        return game._new_zone(game.check_player(owner), spec)
+    return game.create_zone(game.check_player(owner), ztype)
 
 
 def remove_zone(game: Game, owner: str, ztype: str, choose_zone: int | None) -> MoveResult:
@@ -222,10 +181,10 @@ def remove_zone(game: Game, owner: str, ztype: str, choose_zone: int | None) -> 
         # A two-hander equipped to the zone without occupying it is cleared too:
         # it could no longer be equipped to two weapon zones (8.2.2b).
         for card in dict.fromkeys((*game.contents(victim), *game.equipped_in(victim))):
-            game._clear(game.obj(card), owner)
+            game.clear(card, owner)
         if game.contents(victim) or game.equipped_in(victim):
             raise IllegalAction(
                 f"the cards in {game.zone_name(victim)} cannot be cleared", rule="3.0.10b"
             )
-        game._drop_zone(victim)
+        game.remove_zone(victim)
     return MoveResult.DONE

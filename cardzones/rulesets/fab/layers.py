@@ -6,8 +6,9 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from cardzones.errors import IllegalAction
 from cardzones.kernel.cards import CardDef, Dest, Trigger
-from cardzones.kernel.game import MoveResult
 from cardzones.kernel.objects import ACTIVATED, CARD, TRIGGERED, Obj
+from cardzones.kernel.results import MoveResult
+from cardzones.rulesets.fab.moves import move_to
 
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game
@@ -21,6 +22,13 @@ class LayerData(NamedTuple):
     trigger: Trigger | None = None
     ref_card: int | None = None
     ref_oid: int | None = None
+
+
+class LayerRef(NamedTuple):
+    """Names a layer added by an action, for ``as:`` labels: its effect is
+    active while the layer exists."""
+
+    card: int
 
 
 def stack(game: Game) -> int:
@@ -92,9 +100,7 @@ def _push_layer(
 def remove_layer(game: Game, number: int, by: str) -> MoveResult:
     """3.15.6: remove layer N; a card-layer is cleared and a non-card layer
     ceases to exist (3.0.12a). Layers above it are numbered down by one."""
-    card = layer(game, number)
-    result = game._clear(game.obj(card), by)
-    return MoveResult.CLEARED if result is MoveResult.MOVED else result
+    return game.clear(layer(game, number), by)
 
 
 def resolve_top(game: Game, by: str) -> MoveResult:
@@ -106,13 +112,13 @@ def resolve_top(game: Game, by: str) -> MoveResult:
     card = current[0]
     obj = game.obj(card)
     if obj.kind == CARD:
-        game._move(card, Dest("graveyard", "owner"), "top", None, "rule", by)
+        game.move(card, Dest("graveyard", "owner"), cause="rule", by=by)
         return MoveResult.DONE
     data = obj.data
     if obj.kind == TRIGGERED and isinstance(data, LayerData) and data.trigger is not None:
         _resolve_trigger(game, obj, data)
     if game.exists(card):
-        game._cease(game.obj(card), by, "rule")
+        game.cease(card, by, cause="rule")
     return MoveResult.DONE
 
 
@@ -128,15 +134,13 @@ def _resolve_trigger(game: Game, layer_obj: Obj, data: LayerData) -> None:
     if target.oid != data.ref_oid or not target.public:
         return
     controller = layer_obj.controller or layer_obj.owner or game.turn_player
-    from cardzones.rulesets.fab.actions import move_to
-
     move_to(game, data.ref_card, trigger.do, controller)
 
 
 def put_triggers_on_stack(game: Game) -> None:
     """Triggered effects go on the stack right after the action that triggered them."""
     for source, index, card, oid, controller in game.take_pending_triggers():
-        src = game._objs.get(source)
+        src = game.find(source)
         if src is None:
             continue
         trigger = src.cdef.triggers[index]

@@ -3,20 +3,42 @@ triggers and the end of turn, as hooks on the kernel."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
 
-from cardzones.kernel.cards import CardDef, Dest
+from cardzones.kernel.actions import Param, ParamKind
+from cardzones.kernel.cards import Ability, CardDef, Dest
 from cardzones.kernel.objects import CARD, MACRO, TRIGGERED, UNDER, Obj
 from cardzones.kernel.ruleset import ADMITTED, Admission, Ruleset
+from cardzones.rulesets.fab import layers
 from cardzones.rulesets.fab.cards import becomes_permanent, is_deck_card
 from cardzones.rulesets.fab.equip import equip_admission
-from cardzones.rulesets.fab.layers import put_triggers_on_stack
+from cardzones.rulesets.fab.layers import LayerRef, put_triggers_on_stack
+from cardzones.rulesets.fab.moves import hero_of
+from cardzones.rulesets.fab.rule_ids import NOT_ENGINE_RULES, RULES
+from cardzones.rulesets.fab.table import ACTIONS
 from cardzones.rulesets.fab.zones import ZONE_SPECS
 
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game
 
 _OWN_CARDS_ONLY = {"banished": "3.4.2", "graveyard": "3.8.2"}
+
+#: The numeric properties of a fab card, in the order card data lists them.
+STATS = ("power", "defense", "pitch", "cost", "life", "intellect")
+
+#: The fields of fab card data (types, subtypes and traits in one list).
+CARD_PARAMS = (
+    Param(
+        "types",
+        ParamKind.WORDS,
+        default=("action",),
+        doc="types, subtypes and traits, lower case; spaces become underscores",
+    ),
+    *(Param(stat, ParamKind.INT, doc=f"the printed {stat}") for stat in STATS),
+    Param("keywords", ParamKind.WORDS, default=(), doc="keywords such as go_again"),
+)
 _OWN_DECK_CARDS_ONLY = {"arsenal": "3.3.2", "deck": "3.7.2", "hand": "3.9.2", "pitch": "3.14.2"}
 
 
@@ -26,14 +48,48 @@ class FabRuleset(Ruleset):
     name = "fab"
     zone_specs = ZONE_SPECS
     clear_to = "graveyard"
+    actions = ACTIONS
+    card_params = CARD_PARAMS
+    destinations = MappingProxyType({"arena": "3.0.5a"})
+    piles = MappingProxyType({"soul": UNDER})
+    attach_keys = MappingProxyType({"under": UNDER})
+    rules = RULES
+    excluded_rules = NOT_ENGINE_RULES
 
     def default_card(self, name: str) -> CardDef:
         return CardDef(name, types=frozenset({"action"}))
+
+    def make_card(
+        self, name: str, fields: Mapping[str, Any], abilities: Sequence[Ability] = ()
+    ) -> CardDef:
+        stats = {k: fields[k] for k in STATS if fields.get(k) is not None}
+        return CardDef(
+            name,
+            frozenset(fields.get("types", ("action",))),
+            stats,
+            frozenset(fields.get("keywords", ())),
+            tuple(abilities),
+        )
 
     def resolve_pseudo(self, game: Game, obj: Obj, dest: Dest, by: str) -> Dest | None:
         if dest.type == "arena":
             return Dest("permanent")  # 3.0.5a, 3.1.2
         return None
+
+    def pile_host(self, game: Game, owner: str, pile: str) -> int:
+        """``PLAYER.soul``: the cards under that player's hero (3.11.5)."""
+        if pile != "soul":
+            return super().pile_host(game, owner, pile)
+        return hero_of(game, owner)
+
+    def admit_on(self, game: Game, obj: Obj, host: int, rel: int) -> Admission:
+        """3.0.14: a sub-card is under a permanent or a card on the stack."""
+        if rel == UNDER and not (
+            game.is_permanent(host) or game.zone_info(game.obj(host).zone).type == "stack"
+        ):
+            why = "a sub-card must be under a permanent or a card on the stack"
+            return Admission(why, rule="3.0.14")
+        return ADMITTED
 
     def admit(self, game: Game, obj: Obj, zid: int, by: str | None) -> Admission:
         info = game.zone_info(zid)
@@ -106,10 +162,11 @@ class FabRuleset(Ruleset):
         # One that becomes a new object has ceased to exist as its old self, so its
         # sub-cards are cleared (3.0.14e).
         if not reset:
-            game._carry_children(before.card, after)
+            for kid in game.kids(before.card):
+                game.carry(kid, after)
             return
         for kid in game.kids(before.card):
-            game._clear_kid(kid, None)
+            game.clear(kid)
 
     def may_play(self, game: Game, card: int, player: str) -> bool:
         """3.3.4: the owner may play a card from their hand or arsenal; a card may
@@ -144,6 +201,14 @@ class FabRuleset(Ruleset):
             return True
         return False
 
+    def layers(self, game: Game) -> tuple[int, ...]:
+        """The stack's layers, layer 1 (the bottom) first (3.15.4)."""
+        return layers.layers(game)
+
+    def handle_active(self, game: Game, handle: object) -> bool:
+        """A layer an action added is active while it is on the stack."""
+        return isinstance(handle, LayerRef) and game.exists(handle.card)
+
     def after_action(self, game: Game) -> None:
         put_triggers_on_stack(game)
 
@@ -159,4 +224,4 @@ class FabRuleset(Ruleset):
             listed = [c for c in order if c in cards]
             for card in listed + [c for c in cards if c not in listed]:
                 target: Dest | int = deck if deck is not None else Dest("deck", player)
-                game._move(card, target, "bottom", "down", "rule", player)
+                game.move(card, target, position="bottom", face="down", cause="rule", by=player)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cardzones.kernel.cards import Dest, Position
-from cardzones.kernel.game import MoveResult
+from cardzones.kernel.results import MoveResult
 from cardzones.rulesets.redemption import records
 from cardzones.rulesets.redemption.place import current_placement
 from cardzones.rulesets.redemption.records import MOVE, EffectHandle, MoveRecord, Relocated
@@ -27,14 +27,20 @@ def relocate(
     face: str | None = None,
     cause: str = "effect",
     choose_zone: int | None = None,
+    remember: bool = False,
     label: str | None = None,
 ) -> tuple[MoveResult, EffectHandle | None]:
-    """The kernel move, remembering where the card was placed, if it was, so
-    that negating the move puts it back there. Without ``label`` nothing is
-    remembered and the handle is None. The caller makes it one action."""
-    before = current_placement(game, card) if label is not None else None
-    result = game._move(card, dest, position, face, cause, by, choose_zone)
-    if label is None:
+    """The kernel move, remembered as an effect that can be negated: negating
+    it puts the card back where it was placed, if it was placed
+    (place/return-conditions). With neither ``remember`` nor ``label`` (the
+    older spelling of ``remember``) nothing is remembered and the handle is
+    None. One step of the caller's action."""
+    remember = remember or label is not None
+    before = current_placement(game, card) if remember else None
+    result = game.move(
+        card, dest, position=position, face=face, cause=cause, by=by, choose_zone=choose_zone
+    )
+    if not remember:
         return result, None
     relocated: tuple[Relocated, ...] = ()
     if before is not None and game.exists(card) and result is MoveResult.MOVED:
@@ -46,8 +52,21 @@ def relocate(
 
 
 def discard(
-    game: Game, card: int, *, by: str | None = None, label: str | None = None
+    game: Game,
+    card: int,
+    *,
+    by: str | None = None,
+    remember: bool = False,
+    label: str | None = None,
 ) -> tuple[MoveResult, EffectHandle | None]:
-    """Move a card to its owner's discard pile, as one action."""
+    """Move a card to its owner's discard pile, as one action; ``remember``
+    as for :func:`relocate`."""
     with game.atomic():
-        return relocate(game, card, Dest(DISCARD, "owner"), by or game.turn_player, label=label)
+        return relocate(
+            game,
+            card,
+            Dest(DISCARD, "owner"),
+            by or game.turn_player,
+            remember=remember,
+            label=label,
+        )

@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from cardzones.errors import IllegalAction
-from cardzones.kernel.game import MoveResult
+from cardzones.kernel.effects import EffectRef
+from cardzones.kernel.results import MoveResult
 from cardzones.rulesets.redemption import records
 from cardzones.rulesets.redemption.place import attach_placed, place_holds
 from cardzones.rulesets.redemption.records import (
@@ -36,7 +37,7 @@ def negate(game: Game, handle: Any, *, by: str | None = None) -> MoveResult:
     - a set-aside ability: see :func:`~.set_aside.negate_set_aside`;
     - a labelled move or discard: the placed card it relocated returns to where
       it was placed, if it is still where the move put it;
-    - a kernel effect (``modify``, ``grant``): it ends.
+    - a kernel effect (``modify``, ``grant``, an :class:`EffectRef`): it ends.
 
     Negating an effect twice changes nothing the second time.
     """
@@ -52,8 +53,8 @@ def negate(game: Game, handle: Any, *, by: str | None = None) -> MoveResult:
                 negate_set_aside(game, rec, player)
             elif handle.kind == MOVE:
                 _negate_move(game, rec, player)
-        elif isinstance(handle, tuple) and len(handle) == 2 and handle[0] == "kernel":
-            game.end_effect(int(handle[1]))
+        elif isinstance(handle, EffectRef):
+            game.end_effect(handle.eid)
         else:
             raise IllegalAction(
                 "only a place, set-aside, move, discard, modify or grant effect can be negated"
@@ -81,12 +82,12 @@ def put_back(game: Game, relocated: tuple[Relocated, ...], by: str) -> None:
     """Return each relocated card to where it was placed, if it is still where
     the negated effect put it and that place is still there."""
     for entry in relocated:
-        obj = game._objs.get(entry.card)
+        obj = game.find(entry.card)
         if obj is None or obj.zone != entry.zone or obj.host != entry.host:
             continue
         if entry.placement.kind == IN:
             if game.zone_exists(entry.placement.ref):
-                game._move(entry.card, entry.placement.ref, "top", "up", "effect", by)
+                game.move(entry.card, entry.placement.ref, face="up", by=by)
         elif game.exists(entry.placement.ref):
             attach_placed(game, entry.card, entry.placement.ref, by)
 

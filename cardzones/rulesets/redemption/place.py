@@ -22,10 +22,8 @@ from typing import TYPE_CHECKING
 
 from cardzones.errors import IllegalAction, NeedsChoice
 from cardzones.kernel.cards import Dest, Position
-from cardzones.kernel.events import MOVED
-from cardzones.kernel.game import MoveResult
-from cardzones.kernel.objects import PLACED, UNDER, Obj, Origin
-from cardzones.kernel.state import OBJS, RULES
+from cardzones.kernel.objects import PLACED, UNDER, Obj
+from cardzones.kernel.results import MoveResult
 from cardzones.kernel.views import name_for
 from cardzones.rulesets.redemption import records
 from cardzones.rulesets.redemption.cards import is_lost_soul, is_site
@@ -55,7 +53,7 @@ if TYPE_CHECKING:
 def at(game: Game, card: int, loc: Loc) -> bool:
     """Whether the card is where ``loc`` says: on that card, or in that zone as
     an ordinary card of it."""
-    obj: Obj | None = game._objs.get(card)
+    obj = game.find(card)
     if obj is None:
         return False
     if loc.kind == ON:
@@ -99,17 +97,11 @@ def attach_placed(
     game: Game, card: int, host: int, by: str, position: Position = "top"
 ) -> MoveResult:
     """Put ``card`` on ``host`` as a placed card, face up (place/default-face-up).
-    The cards placed on ``card`` come with it."""
-    obj = game.obj(card)
-    top = game.obj(host)
-    if obj.host == host and obj.rel == PLACED:
-        return MoveResult.NO_MOVE
-    reset = obj.zone != top.zone and game.ruleset.resets_on_enter(game, obj, top.zone)
-    new = game._attach(card, host, PLACED, position=position, by=by, public=True, reset=reset)
-    game._put(RULES, ("placed_at", card), PlacedAt(host, top.zone))
-    if new.zone != obj.zone and game.kids(card):
-        carry_placed(game, obj, new, reset)
-    return MoveResult.MOVED
+    The cards placed on ``card`` come with it (:func:`carry_placed`)."""
+    result = game.attach(card, host, PLACED, position=position, by=by, public=True)
+    if result is MoveResult.MOVED:
+        game.records.put(("placed_at", card), PlacedAt(host, game.obj(host).zone))
+    return result
 
 
 def carry_placed(game: Game, before: Obj, after: Obj, reset: bool) -> None:
@@ -121,14 +113,16 @@ def carry_placed(game: Game, before: Obj, after: Obj, reset: bool) -> None:
     for kid in tuple(game.kids(before.card)):
         kobj = game.obj(kid)
         if kobj.rel == UNDER:
-            game._carry_children(before.card, after, keep=(kid,))
+            game.carry(kid, after)
         elif is_site(before.cdef) and is_lost_soul(kobj.cdef):
             keeper = kobj.controller or kobj.owner
-            game._move(kid, Dest(LAND_OF_BONDAGE, keeper), "top", None, "rule", game.turn_player)
+            game.move(kid, Dest(LAND_OF_BONDAGE, keeper), cause="rule")
         elif is_lost_soul(before.cdef) and _left_original_land(game, kid, before, after):
-            game._move(kid, Dest(DISCARD, "owner"), "top", None, "rule", game.turn_player)
+            game.move(kid, Dest(DISCARD, "owner"), cause="rule")
         else:
-            _follow(game, kobj, after, reset)
+            # It shares its host's visibility there, and becomes a new object
+            # when the host did or when it turns private.
+            game.carry(kid, after, reset=reset)
 
 
 def _left_original_land(game: Game, kid: int, before: Obj, after: Obj) -> bool:
@@ -136,38 +130,11 @@ def _left_original_land(game: Game, kid: int, before: Obj, after: Obj) -> bool:
     ``kid`` was placed on it. A card placed at setup has no record: the soul is
     taken to have been where it is now. A soul that was in no Land of Bondage
     then has no original Land of Bondage, and its cards follow it."""
-    placed: PlacedAt | None = game._rules.get(("placed_at", kid))
+    placed: PlacedAt | None = game.records.get(("placed_at", kid))
     original = placed.zone if placed is not None and placed.host == before.card else before.zone
     if game.zone_info(original).type != LAND_OF_BONDAGE:
         return False
     return after.zone != original
-
-
-def _follow(game: Game, kobj: Obj, host: Obj, reset: bool) -> None:
-    """Move a placed card to its host's new zone, as part of the host's move. It
-    shares the host's visibility there, and becomes a new object when the host
-    did or when it becomes private (as a kernel move would make it)."""
-    kid = kobj.card
-    public = host.public
-    renew = reset or (kobj.public and not public)
-    lki = game._snapshot(kobj)
-    oid = game._next("next_oid") if renew else kobj.oid
-    origin = kobj.origin
-    if renew:
-        origin = Origin(
-            game.zone_info(kobj.zone).type, game.zone_info(host.zone).type, game.turn, "rule", None
-        )
-    controller = game.ruleset.new_controller(game, kobj, host.zone, None, False)
-    new = kobj._replace(
-        zone=host.zone, public=public, oid=oid, origin=origin, controller=controller
-    )
-    game._put(OBJS, kid, new)
-    if renew:
-        game._end_bound_effects(kid, kobj.oid)
-    # A Redemption move event shows the card as it left (RedemptionRuleset.moved_public).
-    game._log(MOVED, kid, kobj.public, lki, kobj.zone, host.zone, oid, None, "rule", "with host")
-    if game.kids(kid):
-        carry_placed(game, kobj, new, renew)
 
 
 # ----------------------------------------------------------------------
@@ -260,7 +227,7 @@ def _place(
             if loc.kind == ON:
                 results.append(attach_placed(game, card, loc.ref, by, pos))
             else:
-                results.append(game._move(card, loc.ref, pos, "up", "effect", by))
+                results.append(game.move(card, loc.ref, position=pos, face="up", by=by))
     if MoveResult.FAILED in results:
         raise _Failed()
 
@@ -289,9 +256,7 @@ class _Failed(IllegalAction):
 
 def _zone_for(game: Game, card: int, into: Dest | int, by: str) -> int:
     """The zone a card is placed in; ``owner.TYPE`` names each card's owner's zone."""
-    zid = (
-        into if isinstance(into, int) else game._resolve_destination(game.obj(card), into, by, None)
-    )
+    zid = into if isinstance(into, int) else game.resolve_destination(game.obj(card), into, by)
     if zid is None or not game.zone_exists(zid):
         raise IllegalAction(
             f"there is no {into} zone to place the cards in", rule="place/definition"

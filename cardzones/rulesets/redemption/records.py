@@ -1,7 +1,8 @@
 """The rule set's own records, kept in the game's journaled ``RULES`` map.
 
-Every record is an immutable tuple, written only through ``game._put``, so
-undo, rollback and copies of a game restore them like any other state.
+Every record is an immutable tuple, written only through ``game.records``
+(the kernel's journaled record store), so undo, rollback and copies of a game
+restore them like any other state.
 
 Keys of the ``RULES`` map:
 
@@ -18,8 +19,6 @@ Keys of the ``RULES`` map:
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NamedTuple
-
-from cardzones.kernel.state import RULES
 
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game
@@ -128,8 +127,8 @@ class MoveRecord(NamedTuple):
 
 
 def new_id(game: Game) -> int:
-    rid: int = game._rules.get(NEXT_ID, 1)
-    game._put(RULES, NEXT_ID, rid + 1)
+    rid: int = game.records.get(NEXT_ID, 1)
+    game.records.put(NEXT_ID, rid + 1)
     return rid
 
 
@@ -149,21 +148,21 @@ def start(
 
 
 def get(game: Game, kind: str, rid: int) -> Any:
-    return game._rules.get((kind, rid))
+    return game.records.get((kind, rid))
 
 
 def put(game: Game, kind: str, rid: int, record: Any) -> None:
-    game._put(RULES, (kind, rid), record)
+    game.records.put((kind, rid), record)
 
 
 def ids(game: Game, key: str) -> tuple[int, ...]:
-    found: tuple[int, ...] = game._rules.get(key, ())
+    found: tuple[int, ...] = game.records.get(key, ())
     return found
 
 
 def add_id(game: Game, key: str, rid: int) -> None:
-    game._put(RULES, key, (*ids(game, key), rid))
+    game.records.put(key, (*ids(game, key), rid))
 
 
 def drop_id(game: Game, key: str, rid: int) -> None:
-    game._put(RULES, key, tuple(i for i in ids(game, key) if i != rid))
+    game.records.put(key, tuple(i for i in ids(game, key) if i != rid))

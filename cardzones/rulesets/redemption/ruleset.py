@@ -3,22 +3,38 @@ hooks on the kernel."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from cardzones.kernel.cards import CardDef
+from cardzones.kernel.actions import Param, ParamKind
+from cardzones.kernel.cards import Ability, CardDef
 from cardzones.kernel.effects import Effect
-from cardzones.kernel.objects import Obj
+from cardzones.kernel.objects import PLACED, Obj
 from cardzones.kernel.ruleset import Ruleset
-from cardzones.rulesets.redemption.cards import default_card
+from cardzones.rulesets.redemption.cards import CARD_TYPES, default_card
 from cardzones.rulesets.redemption.negate import label_active
 from cardzones.rulesets.redemption.place import carry_placed
 from cardzones.rulesets.redemption.records import EffectHandle
+from cardzones.rulesets.redemption.rule_ids import RULES
 from cardzones.rulesets.redemption.set_aside import is_set_aside, settle
+from cardzones.rulesets.redemption.table import ACTIONS
 from cardzones.rulesets.redemption.turns import PHASES, finish_turn
 from cardzones.rulesets.redemption.zones import DISCARD, ZONE_SPECS
 
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game
+
+
+#: The fields of Redemption card data.
+CARD_PARAMS = (
+    Param("type", ParamKind.CHOICE, default="hero", options=CARD_TYPES, doc="the card type"),
+    Param("brigade", ParamKind.WORDS, default=(), doc="its brigades"),
+    Param("class", ParamKind.WORDS, default=(), doc="its classes, such as territory"),
+    Param("strength", ParamKind.INT, doc="the printed strength"),
+    Param("toughness", ParamKind.INT, doc="the printed toughness"),
+    Param("alignment", ParamKind.CHOICE, options=("good", "evil"), doc="good or evil"),
+)
 
 
 class RedemptionRuleset(Ruleset):
@@ -28,9 +44,28 @@ class RedemptionRuleset(Ruleset):
     zone_specs = ZONE_SPECS
     phases = PHASES
     clear_to = DISCARD
+    actions = ACTIONS
+    card_params = CARD_PARAMS
+    attach_keys = MappingProxyType({"onto": PLACED})
+    permanent_control = True
+    rules = RULES
 
     def default_card(self, name: str) -> CardDef:
         return default_card(name)
+
+    def make_card(
+        self, name: str, fields: Mapping[str, Any], abilities: Sequence[Ability] = ()
+    ) -> CardDef:
+        stats = {k: fields[k] for k in ("strength", "toughness") if fields.get(k) is not None}
+        return CardDef(
+            name,
+            frozenset({fields.get("type") or "hero"}),
+            stats,
+            brigades=frozenset(fields.get("brigade", ())),
+            classes=frozenset(fields.get("class", ())),
+            alignment=fields.get("alignment"),
+            abilities=tuple(abilities),
+        )
 
     def new_controller(
         self, game: Game, obj: Obj, zid: int, by: str | None, played: bool
@@ -65,12 +100,11 @@ class RedemptionRuleset(Ruleset):
     def end_turn(self, game: Game, order: tuple[int, ...]) -> None:
         finish_turn(game)
 
-    # -- what the scenario layer asks of a rule set -------------------------
-
     def is_set_aside(self, game: Game, card: int) -> bool:
         return is_set_aside(game, card)
 
-    def effect_label_active(self, game: Game, handle: Any) -> bool:
+    def handle_active(self, game: Game, handle: object) -> bool:
+        """A place, set-aside or remembered move is active as its record says."""
         if isinstance(handle, EffectHandle):
             return label_active(game, handle)
         return False

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from cardzones.errors import IllegalAction, NeedsChoice
 from cardzones.kernel.cards import Dest
-from cardzones.kernel.game import MoveResult
+from cardzones.kernel.results import MoveResult
 from cardzones.kernel.views import name_for
 from cardzones.rulesets.redemption import records
 from cardzones.rulesets.redemption.cards import (
@@ -73,7 +73,7 @@ def still_set_aside(game: Game, rec: SetAsideRecord) -> tuple[int, ...]:
     object it became in the set-aside area, and still there."""
     out = []
     for card, oid in zip(rec.cards, rec.oids, strict=True):
-        obj = game._objs.get(card)
+        obj = game.find(card)
         if obj is not None and obj.oid == oid and is_set_aside(game, card):
             out.append(card)
     return tuple(out)
@@ -176,16 +176,16 @@ def _set_aside(
     enh_area = _enhancement_area(game, enhancement, areas, area)
 
     for card in cards:
-        game._move(card, areas[card], "top", None, "effect", by)
+        game.move(card, areas[card], by=by)
     if enhancement is not None:
         if in_battle:
             fob = game.zone(None, FIELD_OF_BATTLE)
             assert fob is not None
             if game.obj(enhancement).zone != fob:
-                game._move(enhancement, fob, "top", "up", "effect", by, played=True)
+                game.move(enhancement, fob, face="up", by=by, played=True)
         else:
             assert enh_area is not None
-            game._move(enhancement, enh_area, "top", "up", "effect", by)
+            game.move(enhancement, enh_area, face="up", by=by)
 
     handle, eid = records.start(game, SET_ASIDE, ongoing, label)
     rid = handle.rid
@@ -378,13 +378,13 @@ def return_one(game: Game, card: int, by: str | None, cause: str) -> MoveResult:
     """Every return from a set-aside area goes to the territory of the card's
     permanent controller (set-aside/return-to-territory)."""
     keeper = permanent_controller(game, card)
-    return game._move(card, Dest(TERRITORY, keeper), "top", None, cause, by or keeper)
+    return game.move(card, Dest(TERRITORY, keeper), cause=cause, by=by or keeper)
 
 
 def discard(game: Game, card: int, by: str | None, cause: str = "rule") -> MoveResult:
     obj = game.obj(card)
-    return game._move(
-        card, Dest(DISCARD, "owner"), "top", None, cause, by or obj.owner or game.turn_player
+    return game.move(
+        card, Dest(DISCARD, "owner"), cause=cause, by=by or obj.owner or game.turn_player
     )
 
 
@@ -528,7 +528,7 @@ def end_battle(game: Game) -> MoveResult:
             if not game.exists(enh) or game.obj(enh).zone != fob:
                 continue
             if still_set_aside(game, rec) and rec.area is not None:
-                game._move(enh, rec.area, "top", "up", "rule", rec.by)
+                game.move(enh, rec.area, face="up", cause="rule", by=rec.by)
             else:
                 discard(game, enh, rec.by)
         for card in _enhancements(game, game.contents(fob)):

@@ -18,8 +18,7 @@ from typing import TYPE_CHECKING
 
 from cardzones.errors import IllegalAction
 from cardzones.kernel.events import PHASE
-from cardzones.kernel.game import MoveResult
-from cardzones.kernel.state import VARS
+from cardzones.kernel.results import MoveResult
 from cardzones.rulesets.redemption.set_aside import count_upkeep, return_due
 
 if TYPE_CHECKING:
@@ -56,7 +55,7 @@ def finish_turn(game: Game) -> None:
 
 def enter(game: Game, phase: str) -> None:
     """Begin a phase and do what happens at its start."""
-    game._put(VARS, "phase", phase)
+    game.set_phase(phase)
     game.log_event(PHASE, f"{game.turn_player}'s {phase} phase")
     if phase == "upkeep":
         count_upkeep(game)

@@ -1,0 +1,239 @@
+"""Cards under and on other cards: sub-cards (3.0.14) and placed cards.
+
+A card under or on another one (its *host*) is in its host's zone and is not
+listed in the zone's contents; :meth:`Game.kids` lists the pile. Two
+operations change a pile, and both are part of the one move pipeline, with a
+``moved`` event each:
+
+- :func:`attach` makes a card a sub-card of a host (``UNDER``) or places it on
+  one (``PLACED``);
+- :func:`carry` takes a card along when its host moves and stays the same
+  object (3.0.14c); the rule set decides in
+  :meth:`~cardzones.kernel.ruleset.Ruleset.move_children` which cards follow
+  and which go elsewhere.
+
+A card leaves a pile by an ordinary move (:meth:`Game.move`).
+
+>>> from cardzones import new_game
+>>> from cardzones.kernel.objects import PLACED
+>>> game = new_game("redemption")
+>>> territory = game.zone("alice", "territory")
+>>> gideon = game.new_card(game.card_def("Gideon"), territory)
+>>> trumpet = game.new_card(game.card_def("Trumpet"), territory)
+>>> game.attach(trumpet, gideon, PLACED).value, game.kids(gideon) == (trumpet,)
+('moved', True)
+>>> game.events()[-1].note
+'placed'
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cardzones.kernel.cards import Position
+from cardzones.kernel.contents import _attach_record, _detach
+from cardzones.kernel.effects import _end_bound_effects
+from cardzones.kernel.events import MOVED
+from cardzones.kernel.log import _log, _snapshot
+from cardzones.kernel.objects import TOP, UNDER, Obj, Origin
+from cardzones.kernel.results import MoveResult
+from cardzones.kernel.state import OBJS
+
+if TYPE_CHECKING:
+    from cardzones.kernel.game import Game
+
+
+def attach(
+    game: Game,
+    card: int,
+    host: int,
+    rel: int,
+    *,
+    position: Position = "top",
+    by: str | None = None,
+    cause: str = "effect",
+    public: bool | None = None,
+    reset: bool | None = None,
+) -> MoveResult:
+    """Make ``card`` a sub-card of ``host`` (``rel=UNDER``, 3.0.14) or place it
+    on ``host`` (``rel=PLACED``), at ``position`` in the pile, top first.
+
+    The card takes on its host's zone. A sub-card has its top-card's
+    visibility (3.0.14d) and becomes a new object (3.0.14b); its own sub-cards
+    become sub-cards of the new top-card (3.0.14c). A placed card is face up
+    unless ``public`` says otherwise, and becomes a new object when it enters a
+    zone that makes one (3.0.9); the cards on it follow it as the rule set's
+    :meth:`~cardzones.kernel.ruleset.Ruleset.move_children` says. ``reset``
+    overrides whether it becomes a new object. A card already in that place
+    does not move (``NO_MOVE``). One action, or one step of the action it is
+    part of: the rule set checks first whether the rules allow it.
+    """
+    obj = game.obj(card)
+    top = game.obj(host)
+    if obj.host == host and obj.rel == rel:
+        return MoveResult.NO_MOVE
+    if public is None:
+        public = top.public if rel == UNDER else True
+    if reset is None:
+        reset = (
+            rel == UNDER
+            or (obj.public and not public)
+            or (obj.zone != top.zone and _resets(game, obj, top.zone))
+        )
+    if by is None:
+        by = game.turn_player
+    if game._depth:  # a step of the enclosing action
+        _attach_with_pile(game, obj, top, rel, position, by, cause, public, reset)
+    else:
+        with game.atomic():
+            _attach_with_pile(game, obj, top, rel, position, by, cause, public, reset)
+    return MoveResult.MOVED
+
+
+def _attach_with_pile(
+    game: Game,
+    obj: Obj,
+    top: Obj,
+    rel: int,
+    position: Position,
+    by: str,
+    cause: str,
+    public: bool,
+    reset: bool,
+) -> None:
+    new = _attach(game, obj, top, rel, position, by, cause, public, reset)
+    if rel != UNDER and new.zone != obj.zone and obj.card in game._kids:
+        game.ruleset.move_children(game, obj, new, reset)
+
+
+def _resets(game: Game, obj: Obj, zid: int) -> bool:
+    if game._plain_resets:
+        return bool(game._zinfo[zid].spec.resets)
+    return game.ruleset.resets_on_enter(game, obj, zid)
+
+
+def _attach(
+    game: Game,
+    obj: Obj,
+    top: Obj,
+    rel: int,
+    position: Position,
+    by: str,
+    cause: str,
+    public: bool,
+    reset: bool,
+) -> Obj:
+    card = obj.card
+    host = top.card
+    lki = _snapshot(game, obj)
+    src = obj.zone
+    _detach(game, obj)
+    oid = game._next("next_oid") if reset else obj.oid
+    origin = (
+        Origin(game._zinfo[src].type, game._zinfo[top.zone].type, game._vars["turn"], cause, by)
+        if reset
+        else obj.origin
+    )
+    # 1.2.1b, 3.0.14b: a sub-card is not in the arena, so it has no controller.
+    new = Obj(
+        card,
+        oid,
+        obj.cdef,
+        obj.owner,
+        None if rel == UNDER else game.ruleset.new_controller(game, obj, top.zone, by, False),
+        top.zone,
+        public,
+        None,
+        TOP,
+        origin,
+        (),
+        obj.kind,
+        obj.pcontrol,
+        obj.data,
+    )
+    game._put(OBJS, card, new)
+    _attach_record(game, card, host, rel, position)
+    if reset and card in game._fx_by_card:
+        _end_bound_effects(game, card, obj.oid)
+    _log(
+        game,
+        MOVED,
+        card,
+        public and obj.public,
+        lki,
+        src,
+        top.zone,
+        oid,
+        by,
+        cause,
+        "under" if rel == UNDER else "placed",
+    )
+    if rel == UNDER:
+        for kid in game._kids.get(card, ()):
+            _reattach_kid(game, kid, host)
+    result: Obj = game._objs[card]
+    return result
+
+
+def _reattach_kid(game: Game, kid: int, host: int) -> None:
+    """3.0.14c: a sub-card of a card that became a sub-card goes under the new top."""
+    obj: Obj = game._objs[kid]
+    _detach(game, obj)
+    top: Obj = game._objs[host]
+    src = obj.zone
+    game._put(OBJS, kid, obj._replace(zone=top.zone, public=top.public, host=None, controller=None))
+    _attach_record(game, kid, host, UNDER, "bottom")
+    if src != top.zone:
+        _log(
+            game,
+            MOVED,
+            kid,
+            obj.public,
+            _snapshot(game, obj),
+            src,
+            top.zone,
+            obj.oid,
+            None,
+            "rule",
+            "under",
+        )
+
+
+def carry(game: Game, kid: int, host: Obj, *, reset: bool = False) -> Obj:
+    """Take ``kid``, which is under or on a card that just moved and is now
+    ``host``, to the host's zone as part of the host's move (3.0.14c, and a
+    placed card following the card it lies on). It has its host's visibility
+    there (3.0.14d), and becomes a new object when ``reset`` says so or when it
+    turns private (3.0.9). The move is logged with the note ``with host``; the
+    cards under or on ``kid`` follow it as the rule set's
+    :meth:`~cardzones.kernel.ruleset.Ruleset.move_children` says.
+
+    A step of the host's move: the rule set calls it from ``move_children``.
+    Returns the kid's new object.
+    """
+    obj: Obj = game._objs[kid]
+    public = host.public
+    renew = reset or (obj.public and not public)
+    lki = _snapshot(game, obj)  # 1.2.3: as it left
+    zinfo = game._zinfo
+    origin: Origin | None
+    if renew:
+        oid = game._next("next_oid")
+        origin = Origin(
+            zinfo[obj.zone].type, zinfo[host.zone].type, game._vars["turn"], "rule", None
+        )
+    else:
+        oid, origin = obj.oid, obj.origin
+    ruleset = game.ruleset
+    controller = (
+        None if obj.rel == UNDER else ruleset.new_controller(game, obj, host.zone, None, False)
+    )
+    new = obj._replace(zone=host.zone, public=public, oid=oid, origin=origin, controller=controller)
+    game._put(OBJS, kid, new)
+    if renew and kid in game._fx_by_card:
+        _end_bound_effects(game, kid, obj.oid)
+    shown = public if game._plain_shown else ruleset.moved_public(game, obj, public)
+    _log(game, MOVED, kid, shown, lki, obj.zone, host.zone, oid, None, "rule", "with host")
+    if kid in game._kids:
+        ruleset.move_children(game, obj, new, renew)
+    return new

@@ -1,0 +1,82 @@
+"""Where each card lies: the contents of zones, the piles of cards under or on
+a card, and the list of zones. These are the kernel's own low-level writes,
+each one journaled; every change of zone that uses them is made by the move
+pipeline (pipeline.py) or by attaching (attached.py), never directly."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cardzones.kernel.cards import Position
+from cardzones.kernel.objects import Obj
+from cardzones.kernel.state import CONTENTS, KIDS, OBJS
+
+if TYPE_CHECKING:
+    from cardzones.kernel.game import Game
+
+
+def _insert(game: Game, zid: int, card: int, position: Position) -> None:
+    """Put a card into a zone's contents at ``position``."""
+    contents = game._contents
+    current = contents[zid]
+    # Tuple concatenation is about twice as fast as unpacking, hence the noqa.
+    if position == "top":
+        # Only an ordered zone has a top; elsewhere the order is arrival order.
+        ordered = game._zinfo[zid].spec.ordered
+        new = (card,) + current if ordered else current + (card,)  # noqa: RUF005
+    elif position == "bottom":
+        new = current + (card,)  # noqa: RUF005
+    else:
+        i = max(0, min(int(position), len(current)))
+        new = current[:i] + (card,) + current[i:]  # noqa: RUF005
+    game._journal = (CONTENTS, zid, current, game._journal)  # an inlined _put
+    contents[zid] = new
+
+
+def _detach(game: Game, obj: Obj) -> None:
+    """Take an object out of its zone, or off the card it is under or on."""
+    card = obj.card
+    if obj.host is None:
+        contents = game._contents
+        zid = obj.zone
+        current = contents[zid]
+        i = current.index(card)
+        game._journal = (CONTENTS, zid, current, game._journal)  # an inlined _put
+        contents[zid] = current[1:] if i == 0 else current[:i] + current[i + 1 :]
+    else:
+        rest = tuple(k for k in game._kids[obj.host] if k != card)
+        if rest:
+            game._put(KIDS, obj.host, rest)
+        else:
+            game._pop(KIDS, obj.host)
+
+
+def _attach_record(game: Game, card: int, host: int, rel: int, position: Position) -> None:
+    """Record ``card`` as under or on ``host`` (``rel``), at ``position`` in its pile."""
+    obj: Obj = game._objs[card]
+    game._put(OBJS, card, obj._replace(host=host, rel=rel))
+    pile = game._kids.get(host, ())
+    if position == "bottom":
+        pile = (*pile, card)
+    elif position == "top":
+        pile = (card, *pile)
+    else:
+        i = max(0, min(int(position), len(pile)))
+        pile = (*pile[:i], card, *pile[i:])
+    game._put(KIDS, host, pile)
+
+
+def _layout(game: Game) -> tuple[int, ...]:
+    """Every existing zone: shared ones first, then each player's, in spec order."""
+    # Zones are made and removed rarely (3.0.10) and listed on every view, so
+    # the list is kept in the state, where undo restores it with the rest.
+    out: list[int] = []
+    specs = game.ruleset.zone_specs.values()
+    for spec in specs:
+        if spec.shared:
+            out.extend(game._zones.get((None, spec.type), ()))
+    for player in game.players:
+        for spec in specs:
+            if not spec.shared:
+                out.extend(game._zones.get((player, spec.type), ()))
+    return tuple(out)

@@ -1,0 +1,82 @@
+"""Writing the event log: every change of zone, every object that ceases,
+flips, shuffles, and the events of turns and phases (see events.py for the
+records and views.py for what a player is shown of them).
+
+>>> from cardzones import new_game
+>>> game = new_game("redemption")
+>>> event = game.log_event("phase", "alice's upkeep phase")
+>>> game.events()[-1] == event, event.note
+(True, "alice's upkeep phase")
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cardzones.kernel.events import Event, Snapshot, iter_log
+from cardzones.kernel.objects import Obj
+from cardzones.kernel.queries import effects_on
+from cardzones.kernel.state import VARS
+
+if TYPE_CHECKING:
+    from cardzones.kernel.game import Game
+
+#: Builds a record from a tuple of all its fields, skipping the keyword handling
+#: of the generated ``__new__``: events are made on every move.
+_new_record = tuple.__new__
+
+
+def _log(
+    game: Game,
+    kind: str,
+    card: int | None,
+    public: bool,
+    lki: Snapshot | None,
+    src: int | None,
+    dst: int | None,
+    new_oid: int | None,
+    by: str | None,
+    cause: str,
+    note: str = "",
+) -> Event:
+    v = game._vars
+    log = v["log"]
+    # The sequence number follows the head of the log, so logging is one write.
+    event: Event = _new_record(
+        Event,
+        (
+            0 if log is None else log[0].seq + 1,
+            kind,
+            v["turn"],
+            card,
+            public,
+            lki,
+            src,
+            dst,
+            new_oid,
+            by,
+            cause,
+            note,
+        ),
+    )
+    game._journal = (VARS, "log", log, game._journal)  # an inlined _put
+    v["log"] = (event, log)
+    return event
+
+
+def log_event(game: Game, kind: str, note: str = "", by: str | None = None) -> Event:
+    """Log an event that concerns no object (a phase, a turn), and return it."""
+    return _log(game, kind, None, True, None, None, None, None, by, "rule", note)
+
+
+def events(game: Game) -> list[Event]:
+    """The whole log, oldest first. Secret-bearing: see views.py for a player's log."""
+    return list(iter_log(game._vars["log"]))
+
+
+def _snapshot(game: Game, obj: Obj) -> Snapshot:
+    """1.2.3: the object and the effects on it, immutable."""
+    if obj.card in game._fx_by_card:
+        return Snapshot(obj, effects_on(game, obj.card))
+    snapshot: Snapshot = _new_record(Snapshot, (obj, ()))
+    return snapshot

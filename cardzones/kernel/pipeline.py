@@ -1,0 +1,468 @@
+"""The one move pipeline: every change of zone goes through :func:`move`.
+
+Its stages, each named after the rule it implements:
+
+1. resolve the destination (3.0.5a, 3.0.10a, 3.0.13, 3.3.3b):
+   :func:`resolve_destination`;
+2. decide the visibility at the destination (3.0.8): :func:`_visibility_at`;
+3. replacement effects, each at most once, deciding the visibility again
+   (3.0.8a): :func:`_replace_destination`;
+4. the origin is the destination: nothing moves, only the face may change
+   (3.0.7b): :func:`_change_face`;
+5. admission: a zone that cannot contain the object clears it (a rule move) or
+   makes the effect fail (3.0.11): :func:`_cannot_contain`;
+6. to 9. last known information (1.2.3, 3.0.7a), the transfer with sub-cards
+   and placed cards (3.0.7, 3.0.14c), the reset (3.0.9) and the event with its
+   triggers (3.0.9a): :func:`_transfer`.
+
+Clearing (3.0.12), ceasing to exist (3.0.12a, 8.1.8a), turning a card face up
+or down and shuffling are here too. Every public function is one action when
+called on its own and one step of the enclosing action inside
+:meth:`Game.atomic` or a rule set hook.
+
+>>> from cardzones import new_game
+>>> from cardzones.kernel.cards import Dest
+>>> game = new_game("fab", ["alice", "bob"])
+>>> card = game.new_card(game.card_def("Snatch"), game.zone("alice", "hand"))
+>>> game.move(card, Dest("graveyard", "owner")).value, game.is_public(card)
+('moved', True)
+>>> game.move(card, game.zone("alice", "graveyard")).value
+'no_move'
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from cardzones.errors import CardzonesError, IllegalAction, NeedsChoice, UnknownReference
+from cardzones.kernel.cards import Dest, Position
+from cardzones.kernel.contents import _detach, _insert
+from cardzones.kernel.effects import _end_bound_effects, end_effect
+from cardzones.kernel.events import CEASED, FLIPPED, MOVED, SHUFFLED
+from cardzones.kernel.log import _log, _snapshot
+from cardzones.kernel.objects import CARD, TOP, UNDER, Obj, Origin
+from cardzones.kernel.results import MoveResult
+from cardzones.kernel.state import CONTENTS, KIDS, OBJS, VARS
+from cardzones.kernel.triggers import _note_triggers
+from cardzones.kernel.zones import ZoneInfo
+
+if TYPE_CHECKING:
+    from cardzones.kernel.game import Game
+
+#: Builds a record from a tuple of all its fields, skipping the keyword handling
+#: of the generated ``__new__``: records are made on every move.
+_new_record = tuple.__new__
+
+# Enum members looked up once: the move pipeline returns one on every call.
+_MOVED, _NO_MOVE, _CEASED = MoveResult.MOVED, MoveResult.NO_MOVE, MoveResult.CEASED
+
+
+def move(
+    game: Game,
+    card: int,
+    dest: Dest | int,
+    *,
+    position: Position = "top",
+    face: str | None = None,
+    cause: str = "effect",
+    by: str | None = None,
+    choose_zone: int | None = None,
+    played: bool = False,
+) -> MoveResult:
+    """Move a card: the one way anything changes zone.
+
+    ``dest`` is a zone id or a :class:`Dest` to resolve. ``face`` is ``up`` or
+    ``down`` (default: the destination's default visibility). ``cause`` is
+    ``effect`` (a move that cannot be made fails, 3.0.11) or ``rule`` (it
+    clears the object instead). ``by`` is the player who makes the move (the
+    turn player by default); ``played`` says the card is being played, so that
+    the player who played it controls it (1.3.1b). A refused move raises and
+    changes nothing; a failed one returns ``MoveResult.FAILED`` and changes
+    nothing.
+
+    Called on its own it is one action, which :meth:`Game.undo` undoes; inside
+    :meth:`Game.atomic` or a rule set hook it is one step of that action.
+    """
+    if by is None:
+        by = game._vars["turn_player"]
+    if game._depth:
+        return _move(game, card, dest, position, face, cause, by, choose_zone, played)
+    head = game._journal
+    game._depth = 1
+    try:
+        result = _move(game, card, dest, position, face, cause, by, choose_zone, played)
+        game.ruleset.after_action(game)
+    except CardzonesError:
+        game._abort(head)
+        raise
+    finally:
+        game._depth = 0
+    if game._journal is not head:  # an inlined _commit
+        game._marks = (head, game._marks)
+    return result
+
+
+def _move(
+    game: Game,
+    card: int,
+    dest: Dest | int,
+    position: Position,
+    face: str | None,
+    cause: str,
+    by: str,
+    choose_zone: int | None = None,
+    played: bool = False,
+) -> MoveResult:
+    obj: Obj | None = game._objs.get(card)
+    if obj is None:
+        raise UnknownReference(f"card {card} does not exist")
+    zid = dest if isinstance(dest, int) else resolve_destination(game, obj, dest, by, choose_zone)
+    public = _visibility_at(game, obj, zid, face)
+    if obj.cdef.abilities and (obj.public or public):
+        zid, position, public = _replace_destination(game, obj, zid, position, public, by)
+    if zid == obj.zone and obj.rel == TOP:
+        _change_face(game, obj, public, by, cause)
+        return _NO_MOVE
+    ruleset = game.ruleset
+    if ruleset.ceases_on_move(game, obj, zid):
+        _cease(game, obj, by, cause)
+        return _CEASED
+    if zid is None or not game.zone_exists(zid):
+        return _cannot_contain(game, obj, by, cause)
+    adm = ruleset.admit(game, obj, zid, by)
+    if adm.reason is not None:
+        return _cannot_contain(game, obj, by, cause)
+    _transfer(game, obj, zid, position, public, cause, by, adm.equip, played)
+    return _MOVED
+
+
+def resolve_destination(
+    game: Game, obj: Obj, dest: Dest | int, by: str, choose_zone: int | None = None
+) -> int | None:
+    """Stage 1: the zone a destination names for ``obj`` moved by ``by``
+    (3.0.5a, 3.0.10a, 3.0.13, 3.3.3b), or None when that zone does not exist.
+
+    A destination without an owner names the zone of ``by`` (3.0.13). When the
+    player has several zones of the type, the options are those that can take
+    the object; a choice is needed only when more than one remains (3.0.10a).
+    ``obj`` may be a :meth:`Game.probe` of a card not yet in the game.
+    """
+    if isinstance(dest, int):
+        return dest
+    ruleset = game.ruleset
+    spec = ruleset.zone_specs.get(dest.type)
+    if spec is None:
+        pseudo = ruleset.resolve_pseudo(game, obj, dest, by)
+        if pseudo is None:
+            game.spec(dest.type)  # raises: unknown zone type
+            return None
+        dest = pseudo
+        spec = game.spec(dest.type)
+    if spec.shared:
+        owner = None
+    elif dest.owner == "owner":
+        owner = obj.owner
+    elif dest.owner is None or dest.owner == "you":
+        owner = by  # 3.0.13: the zones of the controller of the effect
+    else:
+        owner = game.check_player(dest.owner)
+    zids = game._zones.get((owner, dest.type), ())
+    if dest.index is not None:
+        return zids[dest.index - 1] if 1 <= dest.index <= len(zids) else None
+    if len(zids) <= 1:
+        if choose_zone is not None and choose_zone not in zids:
+            raise IllegalAction(
+                f"choose_zone {game.zone_name(choose_zone)} is not a {dest} zone",
+                rule="3.0.10a",
+            )
+        return zids[0] if zids else None
+    options = [z for z in zids if ruleset.admit(game, obj, z, by).ok]
+    if choose_zone is not None:
+        if choose_zone not in options:
+            names = ", ".join(game.zone_name(z) for z in options) or "none"
+            raise IllegalAction(
+                f"choose_zone {game.zone_name(choose_zone)} cannot take the card; "
+                f"the options are {names}",
+                rule="3.0.10a",
+            )
+        return choose_zone
+    if len(options) == 1:
+        return options[0]
+    if not options:
+        return zids[0]  # none can take it: admission decides what happens
+    raise NeedsChoice(
+        "choose_zone",
+        [game.zone_name(z) for z in options],
+        what=f"the {dest.type} zone ({obj.owner} chooses)",
+        rule="3.0.10a",
+    )
+
+
+def _visibility_at(game: Game, obj: Obj, zid: int | None, face: str | None) -> bool:
+    """Stage 2: the visibility the object will have at the destination (3.0.8)."""
+    if face is not None:
+        return face == "up"
+    if zid is None:
+        return obj.public
+    info: ZoneInfo | None = game._zinfo.get(zid)
+    return obj.public if info is None else info.spec.public
+
+
+def _replace_destination(
+    game: Game, obj: Obj, zid: int | None, position: Position, public: bool, by: str
+) -> tuple[int | None, Position, bool]:
+    """Stage 3: replacement effects on the destination, each at most once,
+    deciding the visibility again after each (3.0.8a). A private object has
+    no properties (3.0.7a), so only a public one's replacements apply."""
+    replacements = obj.cdef.replacements
+    if not replacements:
+        return zid, position, public
+    origin_type = game._zinfo[obj.zone].type
+    applied: list[int] = []
+    progress = True
+    while progress:
+        progress = False
+        dest_type = game._zinfo[zid].type if zid is not None else None
+        for i, rep in enumerate(replacements):
+            if i in applied or rep.moved_to != dest_type:
+                continue
+            if rep.from_ is not None and rep.from_ != origin_type:
+                continue
+            applied.append(i)
+            controller = obj.controller or obj.owner or by
+            zid = resolve_destination(game, obj, rep.to, controller, None)
+            position = rep.position
+            public = _visibility_at(game, obj, zid, rep.face)
+            progress = True
+            break
+    return zid, position, public
+
+
+def _change_face(game: Game, obj: Obj, public: bool, by: str | None, cause: str) -> bool:
+    """3.0.7b: no move, the object only becomes public or private where it is.
+    Going from public to private resets it (3.0.9). Returns whether it changed."""
+    if obj.public == public:
+        return False
+    reset = obj.public and not public
+    oid = game._next("next_oid") if reset else obj.oid
+    ztype = game._zinfo[obj.zone].type
+    origin = Origin(ztype, ztype, game._vars["turn"], "flip", by) if reset else obj.origin
+    lki = _snapshot(game, obj)
+    new = obj._replace(public=public, oid=oid, origin=origin)
+    game._put(OBJS, obj.card, new)
+    if reset:
+        _end_bound_effects(game, obj.card, obj.oid)
+    _log(
+        game,
+        FLIPPED,
+        obj.card,
+        True,
+        lki,
+        obj.zone,
+        obj.zone,
+        oid,
+        by,
+        cause,
+        "up" if public else "down",
+    )
+    for kid in game._kids.get(obj.card, ()):
+        kid_obj: Obj = game._objs[kid]
+        if kid_obj.rel == UNDER:
+            _change_face(game, kid_obj, public, by, cause)  # 3.0.14d
+    return True
+
+
+def _cannot_contain(game: Game, obj: Obj, by: str, cause: str) -> MoveResult:
+    """Stage 5, when the zone does not exist or cannot contain the object
+    (3.0.11): a rule clears it instead; an effect fails and changes nothing."""
+    if cause == "rule":
+        cleared = _clear(game, obj, by)
+        return MoveResult.FAILED if cleared is MoveResult.FAILED else MoveResult.CLEARED
+    if cause == "clear":
+        # The clear itself was replaced to where the object cannot go: its
+        # replacements have applied once (3.0.8a), so it goes to the graveyard.
+        graveyard = game.zone(obj.owner, game.ruleset.clear_to)
+        if graveyard is not None and game.ruleset.admit(game, obj, graveyard, by).ok:
+            _transfer(
+                game,
+                obj,
+                graveyard,
+                "top",
+                game._zinfo[graveyard].spec.public,
+                "rule",
+                by,
+                (),
+                False,
+            )
+            return MoveResult.MOVED
+    return MoveResult.FAILED
+
+
+def _transfer(
+    game: Game,
+    obj: Obj,
+    zid: int,
+    position: Position,
+    public: bool,
+    cause: str,
+    by: str | None,
+    equip: tuple[int, ...],
+    played: bool,
+) -> Obj:
+    """Stages 6 to 9: take last known information, move the object with its
+    sub-cards and placed cards at once, reset it, and log the move."""
+    card = obj.card
+    src = obj.zone
+    lki = _snapshot(game, obj)  # 1.2.3, 3.0.7a
+    _detach(game, obj)  # 3.0.7: leaving and entering are one step
+    ruleset = game.ruleset
+    zinfo = game._zinfo
+    reset = (
+        zinfo[zid].spec.resets if game._plain_resets else ruleset.resets_on_enter(game, obj, zid)
+    ) or (obj.public and not public)
+    origin: Origin | None
+    if reset:
+        oid = game._next("next_oid")
+        origin = _new_record(
+            Origin, (zinfo[src].spec.type, zinfo[zid].spec.type, game._vars["turn"], cause, by)
+        )
+    else:
+        oid = obj.oid
+        origin = obj.origin
+    controller = ruleset.new_controller(game, obj, zid, by, played)
+    new: Obj = _new_record(
+        Obj,
+        (
+            card,
+            oid,
+            obj.cdef,
+            obj.owner,
+            controller,
+            zid,
+            public,
+            None,
+            TOP,
+            origin,
+            equip,
+            obj.kind,
+            obj.pcontrol,
+            obj.data,
+        ),
+    )
+    objs = game._objs
+    game._journal = (OBJS, card, objs[card], game._journal)  # an inlined _put
+    objs[card] = new
+    _insert(game, zid, card, position)
+    if reset and card in game._fx_by_card:
+        _end_bound_effects(game, card, obj.oid)  # 3.0.9
+    shown = public if game._plain_shown else ruleset.moved_public(game, obj, public)
+    event = _log(game, MOVED, card, shown, lki, src, zid, oid, by, cause)
+    if card in game._kids:
+        ruleset.move_children(game, obj, new, reset)  # 3.0.14c
+    if game._vars["watchers"]:
+        _note_triggers(game, event)
+    return new
+
+
+# ----------------------------------------------------------------------
+# Clearing and ceasing
+# ----------------------------------------------------------------------
+
+
+def _clear(game: Game, obj: Obj, by: str | None) -> MoveResult:
+    """3.0.12: move it to its owner's graveyard; a token, macro or non-card
+    layer simply ceases to exist (3.0.12a)."""
+    if obj.kind != CARD or obj.is_token:
+        _cease(game, obj, by, "rule")
+        return MoveResult.CEASED
+    graveyard = game.zone(obj.owner, game.ruleset.clear_to)
+    if graveyard == obj.zone and obj.rel == TOP:
+        return MoveResult.NO_MOVE
+    # The clear is the rule move of 3.0.11 itself: it is never cleared again.
+    return _move(
+        game,
+        obj.card,
+        Dest(game.ruleset.clear_to, "owner"),
+        "top",
+        None,
+        "clear",
+        by or obj.owner or game.turn_player,
+    )
+
+
+def clear(game: Game, card: int, by: str | None = None) -> MoveResult:
+    """Clear an object (3.0.12): it goes to its owner's graveyard (the rule
+    set's ``clear_to``), or ceases to exist if it is a token, a macro or a
+    non-card layer (3.0.12a). Returns ``CLEARED``, ``CEASED`` or ``NO_MOVE``
+    (or ``FAILED`` when even the graveyard cannot take it)."""
+    with game.atomic():
+        result = _clear(game, game.obj(card), by)
+    return MoveResult.CLEARED if result is MoveResult.MOVED else result
+
+
+def _cease(game: Game, obj: Obj, by: str | None, cause: str) -> None:
+    """The object ceases to exist (3.0.12a, 8.1.8a). Its sub-cards are cleared
+    as part of the same event (3.0.14e), and it is no longer equipped (8.5.41f)."""
+    card = obj.card
+    lki = _snapshot(game, obj)
+    _detach(game, obj)
+    game._pop(OBJS, card)
+    for eid in game._fx_by_card.get(card, ()):
+        end_effect(game, eid)
+    if card in game._vars["watchers"]:
+        game._put(VARS, "watchers", tuple(w for w in game._vars["watchers"] if w != card))
+    _log(game, CEASED, card, obj.public, lki, obj.zone, None, None, by, cause)
+    kids = game._kids.get(card, ())
+    for kid in kids:
+        _clear(game, game._objs[kid], by)  # 3.0.14e
+    game._pop(KIDS, card)
+
+
+def cease(game: Game, card: int, by: str | None = None, *, cause: str = "effect") -> MoveResult:
+    """The object ceases to exist (3.0.12a); the cards under or on it are
+    cleared (3.0.14e). ``cause`` is ``effect`` or ``rule``. Returns ``CEASED``."""
+    with game.atomic():
+        _cease(game, game.obj(card), by, cause)
+    return MoveResult.CEASED
+
+
+# ----------------------------------------------------------------------
+# Visibility and order
+# ----------------------------------------------------------------------
+
+
+def flip(game: Game, card: int, face: str, by: str | None = None) -> MoveResult:
+    """Make an object public (``up``) or private (``down``) where it is. Going
+    from public to private resets it (3.0.9). A sub-card has the visibility of
+    its top-card (3.0.14d) and cannot be turned on its own."""
+    obj = game.obj(card)
+    if obj.rel == UNDER:
+        raise IllegalAction(
+            "a sub-card is public exactly when its top-card is; flip the top-card",
+            rule="3.0.14d",
+        )
+    with game.atomic():
+        changed = _change_face(game, obj, face == "up", by or game.turn_player, "effect")
+    return MoveResult.DONE if changed else MoveResult.NO_MOVE
+
+
+def shuffle(game: Game, zid: int, by: str | None = None) -> MoveResult:
+    """Shuffle a zone with the game's seeded randomness. Private objects in it
+    become new objects, so nothing links them to what they were before."""
+    with game.atomic():
+        n = game._next("shuffles")
+        rng = random.Random(f"{game.seed}:{n}")
+        cards = list(game._contents[zid])
+        rng.shuffle(cards)
+        game._put(CONTENTS, zid, tuple(cards))
+        ztype = game._zinfo[zid].type
+        for card in cards:
+            obj: Obj = game._objs[card]
+            if not obj.public:
+                origin = Origin(ztype, ztype, game._vars["turn"], "shuffle", by)
+                game._put(OBJS, card, obj._replace(oid=game._next("next_oid"), origin=origin))
+                if card in game._fx_by_card:
+                    _end_bound_effects(game, card, obj.oid)
+        _log(game, SHUFFLED, None, True, None, zid, zid, None, by, "effect")
+    return MoveResult.DONE

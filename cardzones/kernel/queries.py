@@ -1,0 +1,281 @@
+"""Reading the state: zones, objects, who may look at what (3.0.3a), and the
+characteristics of objects with the effects on them.
+
+Every function here reads and none writes. :class:`~cardzones.kernel.game.Game`
+has each of them as a method of the same name, which is how they are called:
+
+>>> from cardzones import new_game
+>>> game = new_game("fab", ["alice", "bob"])
+>>> hand = game.zone("alice", "hand")
+>>> card = game.new_card(game.card_def("Snatch"), hand)
+>>> game.contents(hand) == (card,), game.seen_by(card), game.find(card + 1)
+(True, ('alice',), None)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from cardzones.errors import UnknownReference
+from cardzones.kernel.cards import CardDef
+from cardzones.kernel.effects import Effect
+from cardzones.kernel.events import Snapshot
+from cardzones.kernel.objects import UNDER, Obj
+from cardzones.kernel.zones import ZoneInfo, ZoneSpec
+
+if TYPE_CHECKING:
+    from cardzones.kernel.game import Game
+
+
+# ----------------------------------------------------------------------
+# Zones
+# ----------------------------------------------------------------------
+
+
+def spec(game: Game, ztype: str) -> ZoneSpec:
+    """The rule set's description of a zone type; an unknown type is refused."""
+    found = game.ruleset.zone_specs.get(ztype)
+    if found is None:
+        raise UnknownReference(
+            f"unknown zone type {ztype!r} for {game.ruleset.name}; "
+            f"types are {' '.join(sorted(game.ruleset.zone_specs))}"
+        )
+    return found
+
+
+def zones_of(game: Game, owner: str | None, ztype: str) -> tuple[int, ...]:
+    """The zones of a type a player owns (or the shared ones), in number order."""
+    found = spec(game, ztype)
+    return game._zones.get((None if found.shared else owner, ztype), ())
+
+
+def zone(game: Game, owner: str | None, ztype: str, index: int = 1) -> int | None:
+    """The zone id of ``owner``'s ``index``-th zone of ``ztype``, or None if
+    it does not exist."""
+    zids = zones_of(game, owner, ztype)
+    return zids[index - 1] if 1 <= index <= len(zids) else None
+
+
+def zone_info(game: Game, zid: int) -> ZoneInfo:
+    """The zone's id, type and owner; a removed zone still has its record."""
+    return game._zinfo[zid]  # type: ignore[no-any-return]
+
+
+def zone_exists(game: Game, zid: int) -> bool:
+    """Whether the zone exists now (it was not removed, 3.0.10)."""
+    info = game._zinfo.get(zid)
+    return info is not None and zid in game._zones.get((info.owner, info.spec.type), ())
+
+
+def zone_name(game: Game, zid: int) -> str:
+    """The scenario name of a zone: ``alice.hand``, ``alice.weapon.2``, ``stack``."""
+    info: ZoneInfo = game._zinfo[zid]
+    siblings = game._zones.get((info.owner, info.spec.type), ())
+    # Views name every zone every time; the name only changes with the zone's
+    # record or with its siblings (3.0.10), both immutable values.
+    cached = game._zone_names.get(zid)
+    if cached is not None and cached[0] is info and cached[1] is siblings:
+        return cached[2]
+    base = info.type if info.owner is None else f"{info.owner}.{info.type}"
+    if zid not in siblings:
+        name = f"{base} (removed)"
+    elif info.spec.per_player > 1 or len(siblings) > 1:
+        name = f"{base}.{siblings.index(zid) + 1}"
+    else:
+        name = base
+    game._zone_names[zid] = (info, siblings, name)
+    return name
+
+
+def all_zones(game: Game) -> list[int]:
+    """Every existing zone: shared ones first, then each player's, in spec order."""
+    return list(game._vars["layout"])
+
+
+def contents(game: Game, zid: int) -> tuple[int, ...]:
+    """The top-level cards of a zone, top first. Cards under or on them are not
+    listed; see :func:`kids`."""
+    return game._contents.get(zid, ())
+
+
+def is_empty(game: Game, zid: int) -> bool:
+    """3.0.1a: no objects (sub-cards included) and no permanent equipped to it."""
+    if game._contents.get(zid):
+        return False
+    return not equipped_in(game, zid)
+
+
+def equipped_in(game: Game, zid: int) -> tuple[int, ...]:
+    """Cards equipped to ``zid``, including a two-hander that does not occupy it."""
+    info: ZoneInfo = game._zinfo[zid]
+    if not info.spec.equipment:
+        return ()
+    out = []
+    for other in game._zones.get((info.owner, info.type), ()):
+        for card in game._contents.get(other, ()):
+            if zid in game._objs[card].equipped:
+                out.append(card)
+    return tuple(out)
+
+
+# ----------------------------------------------------------------------
+# Objects
+# ----------------------------------------------------------------------
+
+
+def card_def(game: Game, name: str) -> CardDef:
+    """The rule set's default card of that name (a vanilla card)."""
+    return game.ruleset.default_card(name)
+
+
+def obj(game: Game, card: int) -> Obj:
+    """The card's object now; a card that does not exist is refused."""
+    try:
+        return game._objs[card]  # type: ignore[no-any-return]
+    except KeyError:
+        raise UnknownReference(f"card {card} does not exist") from None
+
+
+def find(game: Game, card: int) -> Obj | None:
+    """The card's object now, or None when it does not exist (it ceased, or
+    never was)."""
+    found: Obj | None = game._objs.get(card)
+    return found
+
+
+def exists(game: Game, card: int) -> bool:
+    return card in game._objs
+
+
+def cards(game: Game) -> Iterable[int]:
+    """Every existing object's card id."""
+    return game._objs.keys()
+
+
+def location(game: Game, card: int) -> int:
+    """The zone of a card; a sub-card or placed card is in its host's zone."""
+    return obj(game, card).zone
+
+
+def kids(game: Game, card: int) -> tuple[int, ...]:
+    """Cards under (sub-cards) or placed on ``card``, top first."""
+    return game._kids.get(card, ())
+
+
+def host(game: Game, card: int) -> int | None:
+    """The card that ``card`` is under or placed on, or None."""
+    return obj(game, card).host
+
+
+def position(game: Game, card: int) -> int:
+    """Index from the top of the card in its zone, or in its host's pile."""
+    found = obj(game, card)
+    if found.host is not None:
+        return game._kids[found.host].index(card)
+    return game._contents[found.zone].index(card)
+
+
+def in_arena(game: Game, card: int) -> bool:
+    """3.1.2a: in an arena zone and not a sub-card."""
+    found = obj(game, card)
+    return found.rel != UNDER and game._zinfo[found.zone].spec.in_arena
+
+
+def in_play(game: Game, card: int) -> bool:
+    """In a zone the rule set calls "in play" (``ZoneSpec.in_play``)."""
+    found = obj(game, card)
+    return bool(game._zinfo[found.zone].spec.in_play)
+
+
+def is_public(game: Game, card: int) -> bool:
+    return bool(obj(game, card).public)
+
+
+def is_permanent(game: Game, card: int) -> bool:
+    """Whether the object is a permanent, as the rule set says (1.3.3)."""
+    return game.ruleset.is_permanent(game, obj(game, card))
+
+
+def may_look(game: Game, player: str | None, card: int) -> bool:
+    """3.0.3a: everyone may look at a public object; a player may look at a
+    private object they own, or in a zone they own, unless it is in a deck."""
+    found: Obj | None = game._objs.get(card)
+    if found is None:
+        raise UnknownReference(f"card {card} does not exist")
+    if found.public:
+        return True
+    if player is None:
+        return False
+    info: ZoneInfo = game._zinfo[found.zone]
+    if not info.spec.owner_may_look:
+        return False
+    return player == found.owner or player == info.owner
+
+
+def seen_by(game: Game, card: int) -> tuple[str, ...]:
+    """Exactly the players who may look at the card (3.0.3a)."""
+    return tuple(p for p in game.players if may_look(game, p, card))
+
+
+def may_play(game: Game, card: int, player: str) -> bool:
+    """Whether ``player`` may play the card now, as the rule set says."""
+    return game.ruleset.may_play(game, card, player)
+
+
+# ----------------------------------------------------------------------
+# Characteristics
+# ----------------------------------------------------------------------
+
+
+def effects_on(game: Game, card: int) -> tuple[Effect, ...]:
+    """The continuous effects that apply to the card's current object now."""
+    eids = game._fx_by_card.get(card)
+    if not eids:
+        return ()
+    found = game._objs.get(card)
+    if found is None:
+        return ()
+    out = []
+    for eid in eids:
+        effect: Effect = game._effects[eid]
+        if effect.oid is not None and effect.oid != found.oid:
+            continue
+        if game.ruleset.effect_active(game, effect):
+            out.append(effect)
+    return tuple(out)
+
+
+def stat(game: Game, card: int, name: str, snapshot: Snapshot | None = None) -> int | None:
+    """A numeric property with the effects on it, or None if it has none.
+
+    With ``snapshot``, the value as last known information records it (1.2.3b).
+    """
+    if snapshot is not None:
+        cdef, effects = snapshot.obj.cdef, snapshot.effects
+    else:
+        cdef, effects = obj(game, card).cdef, effects_on(game, card)
+    base = cdef.stat(name)
+    total = 0
+    touched = False
+    for effect in effects:
+        for key, delta in effect.mods:
+            if key == name:
+                total += delta
+                touched = True
+    if base is None and not touched:
+        return None
+    return (base or 0) + total
+
+
+def keywords(game: Game, card: int) -> frozenset[str]:
+    """The object's keywords, printed and granted."""
+    found = obj(game, card)
+    extra = [k for e in effects_on(game, card) for k in e.keywords]
+    return found.cdef.keywords.union(extra) if extra else found.cdef.keywords
+
+
+def effect(game: Game, eid: int) -> Effect | None:
+    """The continuous effect with that id, or None once it has ended."""
+    found: Effect | None = game._effects.get(eid)
+    return found

@@ -1,0 +1,225 @@
+"""Actions every rule set may put in its table, game-agnostic: the general
+move, shuffle, flip, modify, grant and end_turn.
+
+A rule set with its own way of moving (a pseudo destination, a move it must
+remember) makes its ``move`` with :func:`move_action` and its own mover; the
+parameters, ``then:`` and the atomic unit stay the same.
+
+>>> from cardzones import new_game
+>>> from cardzones.kernel.actions import bind
+>>> game = new_game("fab", ["alice", "bob"])
+>>> card = game.new_card(game.card_def("Snatch"), game.zone("alice", "hand"))
+>>> modify = modify_action(("power",))
+>>> modify.run(game, {"card": card, "power": 2, "until": None}).result.value
+'done'
+>>> game.stat(card, "power")
+2
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
+from cardzones.kernel.actions import (
+    Action,
+    ActionResult,
+    BoundAction,
+    OneOf,
+    Param,
+    ParamKind,
+    acting,
+)
+from cardzones.kernel.cards import Dest, Position
+from cardzones.kernel.effects import END_OF_TURN, EffectRef
+from cardzones.kernel.results import MoveResult
+
+if TYPE_CHECKING:
+    from cardzones.kernel.game import Game
+
+K = ParamKind
+
+#: The parameter naming the acting player, shared by most actions.
+BY = Param("by", K.PLAYER, doc="the player who acts (default: the turn player)")
+#: A durations parameter: effects "until end of turn".
+UNTIL = Param("until", K.CHOICE, options=(END_OF_TURN,), doc="when it ends (default: never)")
+
+MOVE_PARAMS = (
+    Param("card", K.CARD, required=True, doc="the card to move"),
+    Param("to", K.DEST, required=True, doc="where to; without an owner, the zone of by (3.0.13)"),
+    Param("position", K.POSITION, default="top", doc="top, bottom, or the index from the top"),
+    Param("face", K.CHOICE, options=("up", "down"), doc="default: the destination's visibility"),
+    Param(
+        "cause",
+        K.CHOICE,
+        default="effect",
+        options=("effect", "rule"),
+        doc="effect: fails where it cannot go; rule: clears it instead (3.0.11)",
+    ),
+    BY,
+    Param("choose_zone", K.ZONE, doc="which zone, when several of the type can take it (3.0.10a)"),
+    Param("then", K.ACTION, doc="an action on the object the move produced, if public (3.0.9b)"),
+)
+
+
+class Mover(Protocol):
+    """A rule set's way of moving a card, for :func:`move_action`: it makes the
+    move as one step of the action and says what it did."""
+
+    def __call__(
+        self,
+        game: Game,
+        card: int,
+        dest: Dest | int,
+        by: str,
+        *,
+        position: Position,
+        face: str | None,
+        cause: str,
+        choose_zone: int | None,
+    ) -> ActionResult: ...
+
+
+def kernel_move(
+    game: Game,
+    card: int,
+    dest: Dest | int,
+    by: str,
+    *,
+    position: Position = "top",
+    face: str | None = None,
+    cause: str = "effect",
+    choose_zone: int | None = None,
+) -> ActionResult:
+    """The kernel's move (:meth:`Game.move`), as a mover for :func:`move_action`."""
+    result = game.move(
+        card, dest, position=position, face=face, cause=cause, by=by, choose_zone=choose_zone
+    )
+    return ActionResult(result)
+
+
+def move_action(
+    mover: Mover = kernel_move,
+    *,
+    doc: str = "Move a card: the one general move.",
+    rules: tuple[str, ...] = (),
+) -> Action:
+    """The general ``move``, made by ``mover``. After the move, ``then:`` is
+    applied to the object the move produced while it is still public (3.0.9b).
+    The whole is one action."""
+
+    def run(game: Game, args: Mapping[str, Any]) -> ActionResult:
+        card = args["card"]
+        with game.atomic():
+            done = mover(
+                game,
+                card,
+                args["to"],
+                acting(game, args),
+                position=args["position"],
+                face=args["face"],
+                cause=args["cause"],
+                choose_zone=args["choose_zone"],
+            )
+            then: BoundAction | None = args.get("then")
+            if then is not None and done.result in (MoveResult.MOVED, MoveResult.NO_MOVE):
+                found = game.find(card)
+                if found is not None and found.public:  # 3.0.9b
+                    then.action.run(game, {**then.args, "card": card})
+        return done
+
+    return Action("move", MOVE_PARAMS, run, doc=doc, rules=rules)
+
+
+def _shuffle(game: Game, args: Mapping[str, Any]) -> ActionResult:
+    return ActionResult(game.shuffle(args["zone"], by=acting(game, args)))
+
+
+SHUFFLE = Action(
+    "shuffle",
+    (Param("zone", K.ZONE, required=True, doc="the zone to shuffle"), BY),
+    _shuffle,
+    doc="Shuffle a zone; its private objects become new objects.",
+)
+
+
+def _flip(game: Game, args: Mapping[str, Any]) -> ActionResult:
+    return ActionResult(game.flip(args["card"], args["face"], by=acting(game, args)))
+
+
+FLIP = Action(
+    "flip",
+    (
+        Param("card", K.CARD, required=True, doc="the card to turn"),
+        Param("face", K.CHOICE, required=True, options=("up", "down"), doc="up or down"),
+        BY,
+    ),
+    _flip,
+    doc="Make an object public or private where it is; public to private resets it.",
+)
+
+
+def modify_action(stats: Sequence[str]) -> Action:
+    """``modify``: a change to the numeric properties ``stats`` of the card's
+    current object, which ends when it becomes a new object (3.0.9)."""
+    stats = tuple(stats)
+
+    def run(game: Game, args: Mapping[str, Any]) -> ActionResult:
+        mods = [(k, args[k]) for k in stats if args[k] is not None]
+        with game.atomic():
+            eid = game.add_effect(args["card"], "modify", mods=mods, until=args["until"])
+        return ActionResult(MoveResult.DONE, effect=EffectRef(eid))
+
+    params = (
+        Param("card", K.CARD, required=True, doc="the card whose object it changes"),
+        *(Param(s, K.DELTA, doc=f"added to {s}") for s in stats),
+        UNTIL,
+    )
+    return Action(
+        "modify",
+        params,
+        run,
+        doc="Change numeric properties of the card's current object.",
+        actor=None,
+        one_of=(OneOf(stats),),
+    )
+
+
+def _grant(game: Game, args: Mapping[str, Any]) -> ActionResult:
+    with game.atomic():
+        eid = game.add_effect(
+            args["card"], "grant", keywords=[args["keyword"]], until=args["until"]
+        )
+    return ActionResult(MoveResult.DONE, effect=EffectRef(eid))
+
+
+GRANT = Action(
+    "grant",
+    (
+        Param("card", K.CARD, required=True, doc="the card whose object gains it"),
+        Param("keyword", K.WORD, required=True, doc="the keyword, such as go_again"),
+        UNTIL,
+    ),
+    _grant,
+    doc="Give the card's current object a keyword.",
+    actor=None,
+)
+
+
+def _end_turn(game: Game, args: Mapping[str, Any]) -> ActionResult:
+    return ActionResult(game.end_turn(args["order"] or ()))
+
+
+END_TURN = Action(
+    "end_turn",
+    (
+        Param(
+            "order",
+            K.CARDS,
+            doc="cards the end of turn moves, as they will lie, top first (a hidden choice)",
+        ),
+    ),
+    _end_turn,
+    doc='End the turn: the end-of-turn procedure, "this turn" effects end, the next turn begins.',
+    actor=None,
+)

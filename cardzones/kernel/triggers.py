@@ -1,0 +1,64 @@
+"""Triggers (3.0.9a): the moves that match a trigger of a card in play are
+noted as the move happens, and the rule set puts them on its stack when the
+action is over (:func:`take_pending_triggers`).
+
+A trigger keeps the object id the move produced, so its effect can tell
+whether "it" is still the same object when it resolves.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cardzones.kernel.events import Event
+from cardzones.kernel.objects import UNDER, Obj
+from cardzones.kernel.state import VARS
+from cardzones.kernel.zones import ZoneInfo
+
+if TYPE_CHECKING:
+    from cardzones.kernel.game import Game
+
+#: A noted trigger: (source card, ability index, moved card, the object id the
+#: move produced, controller of the source).
+Pending = tuple[int, int, int, int, str]
+
+
+def _note_triggers(game: Game, event: Event) -> None:
+    """Remember every trigger the move matched; the rule set puts them on the
+    stack when the action is over (see :func:`take_pending_triggers`)."""
+    if not event.public or event.lki is None:
+        return  # 3.0.7a: a private move has no properties to match
+    moved = event.lki.obj
+    assert event.src is not None and event.dst is not None
+    src_info: ZoneInfo = game._zinfo[event.src]
+    dst_info: ZoneInfo = game._zinfo[event.dst]
+    for watcher in game._vars["watchers"]:
+        source: Obj | None = game._objs.get(watcher)
+        if source is None or not source.public or source.rel == UNDER:
+            continue  # 3.0.4e: a private source does not apply
+        if not game._zinfo[source.zone].spec.in_arena:
+            continue
+        for i, trig in enumerate(source.cdef.triggers):
+            if trig.to is not None and trig.to != dst_info.type:
+                continue
+            if trig.from_ is not None:
+                if trig.from_ == "arena":
+                    if not src_info.spec.in_arena or moved.rel == UNDER:
+                        continue
+                elif trig.from_ != src_info.type:
+                    continue
+            if trig.types_any and not (trig.types_any & moved.cdef.types):
+                continue
+            if trig.controlled_by_you and moved.controller != source.controller:
+                continue
+            pending = (watcher, i, event.card, event.new_oid, source.controller)
+            game._put(VARS, "pending", (*game._vars["pending"], pending))
+
+
+def take_pending_triggers(game: Game) -> tuple[Pending, ...]:
+    """The triggers noted since the last call: (source, ability index, card,
+    object id it produced, controller of the source)."""
+    pending: tuple[Pending, ...] = game._vars["pending"]
+    if pending:
+        game._put(VARS, "pending", ())
+    return pending

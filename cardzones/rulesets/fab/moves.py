@@ -1,0 +1,71 @@
+"""Moves with fab's own destination: the hero's soul (3.11.5), where a card
+goes under its owner's hero as a sub-card (3.0.14). Every other destination is
+the kernel's move pipeline."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cardzones.errors import IllegalAction
+from cardzones.kernel.cards import Dest, Position
+from cardzones.kernel.objects import CARD, UNDER
+from cardzones.kernel.results import MoveResult
+
+if TYPE_CHECKING:
+    from cardzones.kernel.game import Game
+
+
+def hero_of(game: Game, player: str) -> int:
+    """The hero card of a player (3.11.3)."""
+    zid = game.zone(player, "hero")
+    cards = game.contents(zid) if zid is not None else ()
+    if not cards:
+        raise IllegalAction(f"{player} has no hero, so there is no soul", rule="3.11.5")
+    return cards[0]
+
+
+def move_to(
+    game: Game,
+    card: int,
+    dest: Dest | int,
+    by: str,
+    *,
+    position: Position = "top",
+    face: str | None = None,
+    cause: str = "effect",
+    choose_zone: int | None = None,
+) -> MoveResult:
+    """The kernel move, plus the hero's soul as a destination (3.11.5)."""
+    if isinstance(dest, Dest) and dest.type == "soul":
+        owner = (
+            game.obj(card).owner
+            if dest.owner == "owner"
+            else (by if dest.owner in (None, "you") else dest.owner)
+        )
+        assert owner is not None
+        return make_sub_card(game, card, hero_of(game, owner), by)
+    return game.move(
+        card, dest, position=position, face=face, cause=cause, by=by, choose_zone=choose_zone
+    )
+
+
+def make_sub_card(game: Game, card: int, top: int, by: str) -> MoveResult:
+    if card == top:
+        raise IllegalAction("a card cannot be put under itself", rule="3.0.14")
+    top_obj = game.obj(top)
+    info = game.zone_info(top_obj.zone)
+    if top_obj.rel == UNDER:
+        raise IllegalAction(
+            "a sub-card cannot have sub-cards of its own; put it under its top-card", rule="3.0.14"
+        )
+    if not (game.is_permanent(top) or info.type == "stack"):
+        raise IllegalAction(
+            "a card can only be put under a permanent or a card on the stack", rule="3.0.14"
+        )
+    obj = game.obj(card)
+    if obj.kind != CARD:
+        raise IllegalAction("only a card can become a sub-card", rule="3.0.14")
+    if obj.host == top:
+        return MoveResult.NO_MOVE
+    # 3.0.14b-d: a new object with its top-card's visibility, bringing its own sub-cards.
+    return game.attach(card, top, UNDER, position="bottom", by=by)

@@ -1,0 +1,205 @@
+"""The fab action table: the shared actions, with fab's own move (the hero's
+soul as a destination, 3.11.5), and clear, put_under, play, add_layer,
+remove_layer, resolve, create_token, create_zone and remove_zone.
+
+>>> sorted(ACTIONS)[:4]
+['add_layer', 'clear', 'create_token', 'create_zone']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from cardzones.kernel.actions import (
+    NO_CARD,
+    Action,
+    ActionResult,
+    ArgumentError,
+    Param,
+    ParamKind,
+    acting,
+    action_table,
+)
+from cardzones.kernel.cards import Dest, Position
+from cardzones.kernel.results import MoveResult
+from cardzones.kernel.standard import BY, move_action
+from cardzones.rulesets.common import shared_actions
+from cardzones.rulesets.fab import actions as fab
+from cardzones.rulesets.fab import layers
+
+if TYPE_CHECKING:
+    from cardzones.kernel.game import Game
+
+K = ParamKind
+CARD = Param("card", K.CARD, required=True, doc="the card")
+
+
+def _move(
+    game: Game,
+    card: int,
+    dest: Dest | int,
+    by: str,
+    *,
+    position: Position,
+    face: str | None,
+    cause: str,
+    choose_zone: int | None,
+) -> ActionResult:
+    return ActionResult(
+        fab.move_to(
+            game, card, dest, by, position=position, face=face, cause=cause, choose_zone=choose_zone
+        )
+    )
+
+
+MOVE = move_action(
+    _move,
+    doc="Move a card: the one general move. PLAYER.soul puts it under that player's hero "
+    "(3.11.5); arena means the permanent zone (3.0.5a).",
+    rules=("3.0.5a", "3.0.7", "3.0.8", "3.0.9b", "3.0.11", "3.0.13", "3.11.5"),
+)
+
+
+def _clear(game: Game, args: Mapping[str, Any]) -> ActionResult:
+    return ActionResult(game.clear(args["card"], by=acting(game, args)))
+
+
+def _put_under(game: Game, args: Mapping[str, Any]) -> ActionResult:
+    return ActionResult(fab.put_under(game, args["card"], args["top"], acting(game, args)))
+
+
+def _play(game: Game, args: Mapping[str, Any]) -> ActionResult:
+    return ActionResult(fab.play(game, args["card"], acting(game, args)))
+
+
+def _add_layer(game: Game, args: Mapping[str, Any]) -> ActionResult:
+    with game.atomic():
+        card = layers.add_layer(game, args["kind"], args["source"], acting(game, args))
+    return ActionResult(MoveResult.DONE, card=card, effect=layers.LayerRef(card))
+
+
+def _remove_layer(game: Game, args: Mapping[str, Any]) -> ActionResult:
+    with game.atomic():
+        return ActionResult(layers.remove_layer(game, args["layer"], acting(game, args)))
+
+
+def _resolve(game: Game, args: Mapping[str, Any]) -> ActionResult:
+    with game.atomic():
+        return ActionResult(layers.resolve_top(game, acting(game, args)))
+
+
+def _create_token(game: Game, args: Mapping[str, Any]) -> ActionResult:
+    dest: Dest = args["to"]
+    if dest.type == "soul":
+        raise ArgumentError("a token is created in the arena (8.1.8a)", ("to",))
+    result, card = fab.try_create_token(
+        game, args["card"], dest, acting(game, args, "controller"), choose_zone=args["choose_zone"]
+    )
+    return ActionResult(result, card=NO_CARD if card is None else card)
+
+
+def _create_zone(game: Game, args: Mapping[str, Any]) -> ActionResult:
+    zone: Dest = args["zone"]
+    assert zone.owner is not None
+    fab.create_zone(game, zone.owner, zone.type)
+    return ActionResult(MoveResult.DONE)
+
+
+def _remove_zone(game: Game, args: Mapping[str, Any]) -> ActionResult:
+    zone: Dest = args["zone"]
+    assert zone.owner is not None
+    choose = args["choose_zone"]
+    if choose is None and zone.index is not None:
+        choose = game.zone(zone.owner, zone.type, zone.index)
+    return ActionResult(fab.remove_zone(game, zone.owner, zone.type, choose))
+
+
+FAB_ACTIONS = (
+    Action("clear", (CARD, BY), _clear, doc="Clear an object.", rules=("3.0.12", "3.0.12a")),
+    Action(
+        "put_under",
+        (
+            Param("card", K.CARD, required=True, doc="the card that becomes a sub-card"),
+            Param("top", K.CARD, required=True, doc="the permanent or card on the stack"),
+            BY,
+        ),
+        _put_under,
+        doc="Make a card a sub-card: a new object with its top-card's visibility.",
+        rules=("3.0.14", "3.0.14b", "3.0.14c", "3.0.14d"),
+    ),
+    Action(
+        "play",
+        (CARD, Param("by", K.PLAYER, doc="the player who plays it (default: the turn player)")),
+        _play,
+        doc="Put a card on the stack as a card-layer; refused unless it may be played.",
+        rules=("1.3.1b", "1.6.2a", "3.0.4e", "3.0.9c", "3.3.4"),
+    ),
+    Action(
+        "add_layer",
+        (
+            Param(
+                "kind",
+                K.CHOICE,
+                required=True,
+                options=("activated", "triggered"),
+                doc="the kind of layer",
+            ),
+            Param("source", K.CARD, required=True, doc="the card it comes from"),
+            BY,
+        ),
+        _add_layer,
+        doc="Put an activated- or triggered-layer on the stack; as: names the layer.",
+        rules=("1.6.1a", "1.6.1b", "3.15.4"),
+    ),
+    Action(
+        "remove_layer",
+        (Param("layer", K.INT, required=True, doc="the layer's number, 1 at the bottom"), BY),
+        _remove_layer,
+        doc="Remove a layer: a card-layer is cleared, a non-card layer ceases.",
+        rules=("3.15.6",),
+    ),
+    Action(
+        "resolve",
+        (BY,),
+        _resolve,
+        doc="Resolve the top layer.",
+        rules=("3.15.5", "3.0.9a"),
+    ),
+    Action(
+        "create_token",
+        (
+            Param("card", K.NAME, required=True, doc="the token's name"),
+            Param("to", K.DEST, required=True, doc="the arena zone it is created in"),
+            Param("controller", K.PLAYER, doc="its controller (default: the turn player)"),
+            Param("choose_zone", K.ZONE, doc="which zone, when several can take it"),
+        ),
+        _create_token,
+        doc="Create a token in the arena, equipped in an equipment or weapon zone; "
+        "as: names the token.",
+        rules=("8.1.8a", "8.5.41d", "8.5.41e"),
+        actor="controller",
+    ),
+    Action(
+        "create_zone",
+        (Param("zone", K.ZONE_NAME, required=True, doc="a player's zone, such as alice.arsenal"),),
+        _create_zone,
+        doc="A new zone of a type for a player.",
+        rules=("3.0.10",),
+        actor=None,
+    ),
+    Action(
+        "remove_zone",
+        (
+            Param("zone", K.ZONE_NAME, required=True, doc="a player's zone, such as alice.arsenal"),
+            Param("choose_zone", K.ZONE, doc="which one ceases, when there are several"),
+        ),
+        _remove_zone,
+        doc="A zone of a player ceases to exist; its cards are cleared.",
+        rules=("3.0.10b", "3.0.10c"),
+        actor=None,
+    ),
+)
+
+#: The fab action table.
+ACTIONS = action_table(*shared_actions(MOVE), *FAB_ACTIONS)

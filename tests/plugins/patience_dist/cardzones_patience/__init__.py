@@ -1,0 +1,145 @@
+"""Patience: a tiny card game, the example rule set of cardzones'
+docs/writing-a-ruleset.md. It lives outside cardzones, as a third game
+would, and uses only the kernel's public surface (``cardzones.kernel``).
+
+Each player has a stock (face down: no one may look at it), a waste and a
+foundation (both face up). The player turns cards from the top of their
+stock onto their waste, at most three times a turn, and builds their
+foundation in one suit from the ace up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import Any, NamedTuple
+
+from cardzones.kernel import (
+    ADMITTED,
+    BY,
+    END_TURN,
+    FLIP,
+    SHUFFLE,
+    Ability,
+    Action,
+    ActionResult,
+    Admission,
+    CardDef,
+    Game,
+    IllegalAction,
+    MoveResult,
+    Obj,
+    Param,
+    ParamKind,
+    Ruleset,
+    ZoneSpec,
+    acting,
+    action_table,
+    move_action,
+)
+
+SUITS = ("clubs", "diamonds", "hearts", "spades")
+
+#: The rule ids of patience, each pinned down by its scenario.
+RULES = {
+    "patience/stock": "The stock is face down: no one may look at its cards. It keeps its order.",
+    "patience/turn": "A player turns cards from the top of their stock face up onto their waste.",
+    "patience/three-turns": "A player turns cards from their stock at most three times a turn.",
+    "patience/foundation": "A foundation takes an ace when it is empty, and then only the next "
+    "rank of the suit on top of it.",
+}
+
+ZONE_SPECS = MappingProxyType(
+    {
+        "stock": ZoneSpec("stock", public=False, ordered=True, owner_may_look=False),
+        "waste": ZoneSpec("waste", public=True, ordered=True),
+        "foundation": ZoneSpec("foundation", public=True, ordered=True),
+    }
+)
+
+#: The most times a player turns cards from the stock in one turn.
+TURNS = 3
+
+
+class Turned(NamedTuple):
+    """How many times a player has turned cards from the stock, in which turn."""
+
+    turn: int
+    times: int
+
+
+def suit(cdef: CardDef) -> str | None:
+    return next((s for s in SUITS if s in cdef.types), None)
+
+
+def turn_cards(game: Game, args: Mapping[str, Any]) -> ActionResult:
+    """The ``turn`` action: the top ``count`` cards of the stock go face up onto
+    the waste, one at a time (patience/turn)."""
+    player = acting(game, args)
+    count = args["count"]
+    done = game.records.get(("turned", player))
+    times = done.times if done is not None and done.turn == game.turn else 0
+    if times >= TURNS:
+        raise IllegalAction(
+            f"{player} has turned the stock {TURNS} times this turn", rule="patience/three-turns"
+        )
+    stock, waste = game.zone(player, "stock"), game.zone(player, "waste")
+    assert stock is not None and waste is not None
+    cards = game.contents(stock)
+    if count < 1 or count > len(cards):
+        raise IllegalAction(
+            f"{player}'s stock has {len(cards)} card(s): turn 1 to {len(cards)}",
+            rule="patience/turn",
+        )
+    with game.atomic():
+        for card in cards[:count]:
+            game.move(card, waste, face="up", by=player)
+        game.records.put(("turned", player), Turned(game.turn, times + 1))
+    return ActionResult(MoveResult.MOVED)
+
+
+TURN = Action(
+    "turn",
+    (BY, Param("count", ParamKind.INT, default=1, doc="how many cards to turn")),
+    turn_cards,
+    doc="Turn cards from the top of the stock face up onto the waste.",
+    rules=("patience/turn", "patience/three-turns"),
+)
+
+
+class PatienceRuleset(Ruleset):
+    """Patience: a stock, a waste and a foundation built from the ace up."""
+
+    name = "patience"
+    zone_specs = ZONE_SPECS
+    clear_to = "waste"
+    actions = action_table(move_action(), SHUFFLE, FLIP, END_TURN, TURN)
+    card_params = (
+        Param("suit", ParamKind.CHOICE, required=True, options=SUITS, doc="its suit"),
+        Param("rank", ParamKind.INT, required=True, doc="1 (the ace) to 13 (the king)"),
+    )
+    rules = MappingProxyType(RULES)
+
+    def make_card(
+        self, name: str, fields: Mapping[str, Any], abilities: Sequence[Ability] = ()
+    ) -> CardDef:
+        return CardDef(
+            name, frozenset({fields["suit"]}), {"rank": fields["rank"]}, abilities=tuple(abilities)
+        )
+
+    def admit(self, game: Game, obj: Obj, zid: int, by: str | None) -> Admission:
+        """patience/foundation: an ace on an empty foundation, then the suit in order."""
+        if game.zone_info(zid).type != "foundation":
+            return ADMITTED
+        rank = obj.cdef.stat("rank")
+        below = [c for c in game.contents(zid) if c != obj.card]
+        if not below:
+            if rank == 1:
+                return ADMITTED
+            return Admission("an empty foundation takes an ace", rule="patience/foundation")
+        top = game.obj(below[0]).cdef
+        top_rank = top.stat("rank")
+        if suit(obj.cdef) == suit(top) and rank is not None and rank - 1 == top_rank:
+            return ADMITTED
+        why = f"the foundation takes the next {suit(top)} after {top.name}"
+        return Admission(why, rule="patience/foundation")

@@ -1,0 +1,403 @@
+"""Imports point down only: the command line and web, then the scenario layer
+and the table server, then the rule set registry, then the rule sets, then the
+kernel. A rule set imports only the kernel (and, for the two shipped ones,
+what they share); the kernel names no game. Outside the kernel, no module
+imports a name of the kernel's that starts with an underscore.
+
+Every module of cardzones is read with ``ast`` and every import checked,
+including those inside functions and under ``TYPE_CHECKING``. The example rule
+set of the tests (tests/plugins) is checked as a rule set from outside.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "cardzones"
+PLUGIN = ROOT / "tests" / "plugins" / "patience_dist"
+
+KERNEL, RULESET, REGISTRY, SCENARIO, TOP = range(5)
+LAYER_NAMES = {
+    KERNEL: "the kernel",
+    RULESET: "a rule set",
+    REGISTRY: "the rule set registry",
+    SCENARIO: "the scenario layer or the table server",
+    TOP: "the command line or the web",
+}
+
+#: Each module's layer, by the longest prefix of its dotted name. A module that
+#: matches none has no layer, and the test asks for one.
+PREFIXES = {
+    "cardzones.kernel": KERNEL,
+    "cardzones.errors": KERNEL,
+    "cardzones.rulesets.common": RULESET,
+    "cardzones.rulesets.registry": REGISTRY,
+    "cardzones.rulesets": REGISTRY,  # the package itself; its sub-packages are rule sets
+    "cardzones": REGISTRY,  # the package itself: the public API in one place
+    "cardzones.scenario": SCENARIO,
+    "cardzones.table": SCENARIO,
+    "cardzones.cli": TOP,
+    "cardzones.web": TOP,
+    "cardzones.board": TOP,
+    "cardzones.bench": TOP,
+    "cardzones.coverage": TOP,
+}
+
+#: What every rule set may import besides its own package.
+RULESET_MAY_IMPORT = ("cardzones.kernel", "cardzones.errors")
+#: What the rule sets that ship with cardzones share.
+SHARED = "cardzones.rulesets.common"
+
+
+def module_name(path: Path, root: Path) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def ruleset_package(name: str) -> str | None:
+    """``cardzones.rulesets.fab`` for any module of the fab rule set."""
+    parts = name.split(".")
+    shipped = len(parts) >= 3 and parts[:2] == ["cardzones", "rulesets"]
+    if shipped and parts[2] not in ("registry", "common"):
+        return ".".join(parts[:3])
+    return None
+
+
+def layer_of(name: str) -> int | None:
+    if ruleset_package(name) is not None:
+        return RULESET
+    best = None
+    for prefix, layer in PREFIXES.items():
+        exact_only = prefix in ("cardzones", "cardzones.rulesets")
+        matches = name == prefix or (not exact_only and name.startswith(prefix + "."))
+        if matches and (best is None or len(prefix) > len(best[0])):
+            best = (prefix, layer)
+    return None if best is None else best[1]
+
+
+def imports(source: str, file: str, name: str) -> list[tuple[int, str, list[str]]]:
+    """(line, module, names) for every import in the source, relative ones resolved."""
+    tree = ast.parse(source, file)
+    package = name if file.endswith("__init__.py") else name.rpartition(".")[0]
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                out.append((node.lineno, alias.name, []))
+        elif isinstance(node, ast.ImportFrom):
+            module = node.module or ""
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                module = ".".join([*base, module] if module else base)
+            out.append((node.lineno, module, [a.name for a in node.names]))
+    return out
+
+
+def private(names: list[str]) -> list[str]:
+    return [n for n in names if n.startswith("_") and not n.startswith("__")]
+
+
+def problems_of(source: str, file: str, name: str, layer: int, *, own: str | None) -> list[str]:
+    """Every import of one module that points up a layer, sideways into another
+    rule set, or at a private name of the kernel."""
+    out = []
+    for line, module, names in imports(source, file, name):
+        if not (module == "cardzones" or module.startswith("cardzones.")):
+            continue
+        where = f"{file}:{line}"
+        in_kernel = layer == KERNEL
+        parts = module.split(".")
+        if not in_kernel and module.startswith("cardzones.kernel"):
+            hidden = private(names) + [p for p in parts if p.startswith("_")]
+            if hidden:
+                out.append(f"{where}: imports the kernel's own {', '.join(hidden)} from {module}")
+        target_layer = layer_of(module)
+        if target_layer is None:
+            out.append(f"{where}: imports {module}, which has no layer")
+            continue
+        if target_layer > layer:
+            out.append(
+                f"{where}: {LAYER_NAMES[layer]} imports {module} "
+                f"({LAYER_NAMES[target_layer]}), a layer above it"
+            )
+            continue
+        if layer == RULESET:
+            target_ruleset = ruleset_package(module)
+            allowed = module.startswith(RULESET_MAY_IMPORT) or (
+                own is not None and (module == own or module.startswith(own + "."))
+            )
+            if (
+                not allowed
+                and module == SHARED
+                and own is not None
+                and own.startswith("cardzones.rulesets.")
+            ):
+                allowed = True
+            if not allowed:
+                what = "another rule set" if target_ruleset else "something besides the kernel"
+                out.append(f"{where}: rule set {own} imports {module}, {what}")
+    return out
+
+
+def package_modules() -> list[tuple[Path, str]]:
+    return [(p, module_name(p, ROOT)) for p in sorted(PACKAGE.rglob("*.py"))]
+
+
+@pytest.mark.parametrize("path,name", package_modules(), ids=lambda v: str(v))
+def test_every_module_imports_only_down(path: Path, name: str) -> None:
+    layer = layer_of(name)
+    assert layer is not None, f"{name} has no layer: give it one in PREFIXES"
+    own = ruleset_package(name) if layer == RULESET else None
+    if name == SHARED:
+        own = SHARED
+    source = path.read_text(encoding="utf-8")
+    assert problems_of(source, str(path.relative_to(ROOT)), name, layer, own=own) == []
+
+
+def test_the_example_rule_set_imports_only_the_kernels_public_names() -> None:
+    """A rule set from outside, as a third game would be written."""
+    files = sorted(PLUGIN.rglob("*.py"))
+    assert files, "the example rule set is missing"
+    for path in files:
+        name = module_name(path, PLUGIN)
+        own = name.split(".")[0]
+        source = path.read_text(encoding="utf-8")
+        assert problems_of(source, str(path.relative_to(ROOT)), name, RULESET, own=own) == []
+
+
+# ----------------------------------------------------------------------
+# The checker itself catches what it is for
+# ----------------------------------------------------------------------
+
+
+def _check_text(source: str, name: str, layer: int, own: str | None) -> list[str]:
+    return problems_of(source, "probe.py", name, layer, own=own)
+
+
+@pytest.mark.parametrize(
+    "name,source,expected",
+    [
+        ("cardzones.kernel.game", "from cardzones.rulesets import get_ruleset\n", "a layer above"),
+        ("cardzones.kernel.serial", "import cardzones.scenario.runner\n", "a layer above"),
+        ("cardzones.rulesets.fab.ruleset", "from cardzones.rulesets import new_game\n", "above"),
+        (
+            "cardzones.rulesets.fab.ruleset",
+            "from cardzones.rulesets.redemption import place\n",
+            "another rule set",
+        ),
+        (
+            "cardzones.rulesets.fab.ruleset",
+            "from cardzones.kernel.pipeline import _move\n",
+            "the kernel's own _move",
+        ),
+        ("cardzones.scenario.runner", "from cardzones.cli import app\n", "a layer above"),
+        (
+            "cardzones.scenario.runner",
+            "from cardzones.kernel.contents import _insert\n",
+            "the kernel's own",
+        ),
+        ("cardzones.rulesets.registry", "from cardzones.scenario import run_file\n", "above"),
+        ("cardzones.kernel.views", "from ..rulesets import fab\n", "a layer above"),
+    ],
+)
+def test_the_checker_finds_bad_imports(name: str, source: str, expected: str) -> None:
+    layer = layer_of(name)
+    assert layer is not None
+    own = ruleset_package(name) if layer == RULESET else None
+    found = _check_text(source, name, layer, own)
+    assert found and expected in found[0], found
+
+
+def test_the_checker_allows_good_imports() -> None:
+    assert (
+        _check_text(
+            "from cardzones.kernel import Ruleset\nfrom cardzones.rulesets.common import x\n"
+            "from cardzones.rulesets.fab import layers\nfrom . import cards\n",
+            "cardzones.rulesets.fab.ruleset",
+            RULESET,
+            "cardzones.rulesets.fab",
+        )
+        == []
+    )
+    assert (
+        _check_text(
+            "from cardzones.rulesets.registry import get_ruleset\nfrom cardzones import __all__\n",
+            "cardzones.scenario.runner",
+            SCENARIO,
+            None,
+        )
+        == []
+    )
+
+
+# ----------------------------------------------------------------------
+# No circle
+# ----------------------------------------------------------------------
+
+
+def runtime_imports(source: str, file: str, name: str, known: set[str]) -> set[str]:
+    """The cardzones modules a module imports when it runs: every import but
+    those under ``if TYPE_CHECKING:``, which exist for the type checker only.
+    ``from package import module`` counts as importing the module."""
+    tree = ast.parse(source, file)
+    package = name if file.endswith("__init__.py") else name.rpartition(".")[0]
+    out: set[str] = set()
+
+    def visit(node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and ast.unparse(child.test) == "TYPE_CHECKING":
+                for stmt in child.orelse:
+                    visit_one(stmt)
+                continue
+            visit_one(child)
+
+    def visit_one(child: ast.AST) -> None:
+        if isinstance(child, ast.Import):
+            out.update(a.name for a in child.names)
+        elif isinstance(child, ast.ImportFrom):
+            module = child.module or ""
+            if child.level:
+                base = package.split(".")
+                base = base[: len(base) - (child.level - 1)]
+                module = ".".join([*base, module] if module else base)
+            for alias in child.names:
+                full = f"{module}.{alias.name}"
+                out.add(full if full in known else module)
+        visit(child)
+
+    visit(tree)
+    return out & known
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_no_module_imports_itself_through_others() -> None:
+    modules = dict((name, path) for path, name in package_modules())
+    known = set(modules)
+    graph = {
+        name: runtime_imports(path.read_text(encoding="utf-8"), str(path), name, known)
+        for name, path in modules.items()
+    }
+    assert circles(graph) == []
+
+
+def test_the_circle_finder_finds_one() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert circles(graph) == [["a", "b", "c"]]
+    source = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import x.y\nimport x.z\n"
+    assert runtime_imports(source, "m.py", "x.m", {"x.y", "x.z"}) == {"x.z"}
+
+
+# ----------------------------------------------------------------------
+# One pipeline
+# ----------------------------------------------------------------------
+
+#: What only the kernel's pipeline makes: object records and moved events.
+PIPELINE_ONLY = {"Obj", "Origin", "MOVED", "Snapshot"}
+
+
+def builds_records(source: str, file: str) -> list[str]:
+    """Every place a module names an object record, an origin, a moved event or
+    a last-known-information snapshot, other than in a type annotation."""
+    tree = ast.parse(source, file)
+    annotations: set[int] = set()
+    for node in ast.walk(tree):
+        for ann in _annotations(node):
+            annotations.update(id(n) for n in ast.walk(ann))
+    out = []
+    for node in ast.walk(tree):
+        if id(node) in annotations:
+            continue
+        if isinstance(node, ast.Name) and node.id in PIPELINE_ONLY:
+            out.append(f"{file}:{node.lineno}: {node.id}")
+        elif isinstance(node, ast.Attribute) and node.attr in PIPELINE_ONLY:
+            result = isinstance(node.value, ast.Name) and node.value.id == "MoveResult"
+            if not result:  # MoveResult.MOVED is what an action did, not an event
+                out.append(f"{file}:{node.lineno}: {node.attr}")
+        elif isinstance(node, ast.alias) and node.name in PIPELINE_ONLY and node.name != "Obj":
+            out.append(f"{file}:{node.lineno}: imports {node.name}")
+    return sorted(out)
+
+
+def _annotations(node: ast.AST) -> list[ast.AST]:
+    if isinstance(node, ast.AnnAssign):
+        return [node.annotation]
+    if isinstance(node, ast.arg) and node.annotation is not None:
+        return [node.annotation]
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.returns is not None:
+        return [node.returns]
+    return []
+
+
+def test_no_rule_set_builds_objects_or_moved_events() -> None:
+    """Every change of zone goes through the kernel's one pipeline: a rule set
+    reads objects (``Obj`` in type hints) but never makes one, never makes an
+    origin or a snapshot, and never logs a moved event itself."""
+    files = [p for p, name in package_modules() if layer_of(name) == RULESET] + sorted(
+        PLUGIN.rglob("*.py")
+    )
+    found = []
+    for path in files:
+        found += builds_records(path.read_text(encoding="utf-8"), str(path.relative_to(ROOT)))
+    assert found == []
+
+
+def test_the_record_finder_finds_a_hand_made_move() -> None:
+    source = (
+        "from cardzones.kernel.events import MOVED\n"
+        "def f(game, obj: Obj) -> Obj:\n"
+        "    new = obj._replace(zone=1)\n"
+        "    game.log(events.MOVED, Origin('a', 'b', 1, 'rule', None))\n"
+        "    return Obj(1, 2) if MoveResult.MOVED else None\n"
+    )
+    assert builds_records(source, "m.py") == [
+        "m.py:1: imports MOVED",
+        "m.py:4: MOVED",
+        "m.py:4: Origin",
+        "m.py:5: Obj",
+    ]
+    assert builds_records(source.replace("events.MOVED", "1"), "m.py") == [
+        "m.py:1: imports MOVED",
+        "m.py:4: Origin",
+        "m.py:5: Obj",
+    ]

@@ -1,0 +1,183 @@
+"""A third game without any change to cardzones: the example rule set of
+docs/writing-a-ruleset.md (tests/plugins), found through its entry point or
+registered with ``register_ruleset``, runs its own scenario file.
+
+The rule set is a small distribution (``patience_dist``: a package and its
+``*.dist-info`` with ``entry_points.txt``), which the tests put on the path,
+as installing it would: ``importlib.metadata`` then finds its entry point in
+the group ``cardzones.rulesets``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from cardzones import (
+    Game,
+    IllegalAction,
+    MoveResult,
+    get_ruleset,
+    load_game,
+    new_game,
+    register_ruleset,
+    ruleset_names,
+    unregister_ruleset,
+)
+from cardzones.kernel.cards import CardDef
+from cardzones.rulesets import RulesetError, ruleset_origin
+from cardzones.scenario.runner import FAIL, INVALID, PASS, run_file, run_text
+
+ROOT = Path(__file__).resolve().parent.parent
+PLUGINS = ROOT / "tests" / "plugins"
+DIST = PLUGINS / "patience_dist"
+SCENARIO = PLUGINS / "patience.scenario.yaml"
+MODULE = "cardzones_patience"
+
+
+def _forget() -> None:
+    unregister_ruleset("patience")
+    sys.modules.pop(MODULE, None)
+
+
+@pytest.fixture
+def installed(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The example distribution on the path, as if it were installed."""
+    _forget()
+    monkeypatch.syspath_prepend(str(DIST))
+    yield
+    _forget()
+
+
+@pytest.fixture
+def registered() -> Iterator[object]:
+    """The example rule set registered by the program, not installed."""
+    _forget()
+    spec = importlib.util.spec_from_file_location(MODULE, DIST / MODULE / "__init__.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    yield module
+    _forget()
+
+
+def test_it_is_unknown_until_installed() -> None:
+    _forget()
+    assert "patience" not in ruleset_names()
+    outcome = run_file(SCENARIO)
+    assert outcome.status == INVALID
+    assert "ruleset must be one of" in outcome.message and "patience" in outcome.message
+
+
+def test_found_through_its_entry_point(installed: None) -> None:
+    assert "patience" in ruleset_names()
+    assert ruleset_origin("patience") == "cardzones_patience:PatienceRuleset (cardzones-patience)"
+    ruleset = get_ruleset("patience")
+    assert ruleset.name == "patience" and "turn" in ruleset.actions
+    outcome = run_file(SCENARIO)
+    assert outcome.status == PASS, outcome.describe()
+    assert outcome.steps == 21
+
+
+def test_registered_with_register_ruleset(registered: object) -> None:
+    ruleset = register_ruleset(registered.PatienceRuleset)  # type: ignore[attr-defined]
+    assert ruleset_origin("patience") == "registered"
+    assert get_ruleset("patience") is ruleset
+    assert run_file(SCENARIO).status == PASS
+    with pytest.raises(RulesetError, match="registered already"):
+        register_ruleset(registered.PatienceRuleset)  # type: ignore[attr-defined]
+    unregister_ruleset("patience")
+    assert "patience" not in ruleset_names()
+
+
+def test_its_rules_are_enforced(installed: None) -> None:
+    """The scenario fails when the rule set's own rule does not hold."""
+    text = SCENARIO.read_text(encoding="utf-8").replace(
+        "to: alice.foundation, result: failed}", "to: alice.foundation, result: moved}", 1
+    )
+    outcome = run_text(text, "patience.scenario.yaml")
+    assert outcome.status == FAIL
+    assert "should give result moved, found failed" in outcome.message
+
+
+def test_its_action_is_one_atomic_action_and_undoes(installed: None) -> None:
+    game = new_game("patience", ["alice"], seed=2)
+    stock = game.zone("alice", "stock")
+    assert stock is not None
+    for rank in range(1, 5):
+        game.new_card(CardDef(f"{rank} of clubs", frozenset({"clubs"}), {"rank": rank}), stock)
+    game.forget_history()
+    turn = game.ruleset.actions["turn"]
+    before = game.copy()
+    assert turn.run(game, {"by": None, "count": 2}).result is MoveResult.MOVED
+    assert len(game.contents(stock)) == 2
+    game.undo()
+    assert game.same_state(before)
+    with pytest.raises(IllegalAction, match="turn 1 to 4"):
+        turn.run(game, {"by": None, "count": 9})
+    assert game.same_state(before)
+
+
+def test_a_saved_game_keeps_its_records(installed: None) -> None:
+    game = new_game("patience", ["alice", "bob"], seed=5)
+    stock = game.zone("alice", "stock")
+    assert stock is not None
+    game.new_card(CardDef("Ace", frozenset({"hearts"}), {"rank": 1}), stock)
+    game.ruleset.actions["turn"].run(game, {"by": "alice", "count": 1})
+    data = json.loads(json.dumps(game.to_json()))
+    loaded = load_game(data)
+    assert isinstance(loaded, Game) and loaded.same_state(game)
+    assert loaded.records.get(("turned", "alice")) == game.records.get(("turned", "alice"))
+
+
+def _cli(*args: str, installed: bool = True) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ)
+    if installed:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(DIST), env.get("PYTHONPATH")]))
+    return subprocess.run(
+        [sys.executable, "-m", "cardzones.cli", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_cardzones_check_runs_its_scenario() -> None:
+    result = _cli("check", "tests/plugins")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "PASS tests/plugins/patience.scenario.yaml (21 steps)" in result.stdout
+    assert "1 passed, 0 failed" in result.stdout
+    missing = _cli("check", "tests/plugins", installed=False)
+    assert missing.returncode == 2
+    assert "ruleset must be one of" in missing.stderr
+
+
+def test_cardzones_rulesets_and_actions_list_it() -> None:
+    listed = _cli("rulesets", "--json")
+    assert listed.returncode == 0, listed.stderr
+    rows = {row["name"]: row for row in json.loads(listed.stdout)["rulesets"]}
+    assert set(rows) >= {"fab", "redemption", "patience"}
+    assert rows["patience"]["zones"] == ["foundation", "stock", "waste"]
+    assert "turn" in rows["patience"]["actions"]
+    actions = _cli("actions", "patience", "--json")
+    assert actions.returncode == 0, actions.stderr
+    table = {a["name"]: a for a in json.loads(actions.stdout)["actions"]["patience"]}
+    assert table["turn"]["params"][1] == {
+        "name": "count",
+        "kind": "int",
+        "default": 1,
+        "doc": "how many cards to turn",
+    }
+    assert "patience" in _cli("rulesets").stdout
+    covered = _cli("coverage", "tests/plugins", "--ruleset", "patience")
+    assert covered.returncode == 0, covered.stdout + covered.stderr
+    assert "4 rule ids (4 patience); 4 named by a scenario" in covered.stdout
