@@ -242,6 +242,8 @@ def actions(
                 for g in action.one_of
             ]
             about = action.doc + "".join(f"\n[dim]{escape(g)}[/dim]" for g in groups)
+            if action.turn_player:
+                about += "\n[dim]only the turn player takes it at a table[/dim]"
             if action.rules:
                 about += f"\n[dim]rules: {escape(' '.join(action.rules))}[/dim]"
             out.add_row(escape(action.name), params, about)
@@ -257,6 +259,8 @@ def _param_line(param: dict[str, Any]) -> str:
         text += " [red]required[/red]"
     elif "default" in param:
         text += f" = {escape(str(param['default']))}"
+    if param.get("role"):
+        text += " " + escape(f"[{param['role'].replace('_', ' ')}]")
     if param.get("fields"):
         text += " {" + ", ".join(escape(f["name"]) for f in param["fields"]) + "}"
     if param.get("doc"):

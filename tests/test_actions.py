@@ -17,6 +17,7 @@ from cardzones.kernel.actions import (
     OneOf,
     Param,
     ParamKind,
+    Role,
     action_table,
     bind,
 )
@@ -226,6 +227,65 @@ def test_an_action_is_checked_when_it_is_made() -> None:
         Action("x", (Param("a", K.INT), Param("a", K.INT)), _done, actor=None)
     with pytest.raises(ValueError, match="no parameter 'b'"):
         Action("x", (Param("a", K.INT),), _done, actor=None, one_of=(OneOf(("a", "b")),))
+
+
+def test_a_card_parameter_is_one_the_actor_acts_on_unless_it_says_otherwise() -> None:
+    assert Param("card", K.CARD).role is Role.ACTS_ON
+    assert Param("cards", K.CARDS).role is Role.ACTS_ON
+    assert Param("onto", K.CARD, role=Role.TARGET).role is Role.TARGET
+    assert Param("zone", K.ZONE).role is None
+    assert Param("times", K.INT).role is None
+
+
+@pytest.mark.parametrize(
+    ("kind", "role"),
+    [
+        (K.INT, Role.TARGET),
+        (K.ZONE, Role.ACTS_ON),
+        (K.CARD, Role.OWN_ZONE),
+        (K.DEST, Role.OWN_ZONE),
+        (K.CARD, Role.ANY_PLAYER),
+    ],
+)
+def test_a_role_is_for_the_kinds_it_describes(kind: ParamKind, role: Role) -> None:
+    with pytest.raises(ValueError, match="the role"):
+        Param("x", kind, role=role)
+
+
+def test_only_the_actor_takes_a_player_role() -> None:
+    chosen = Param("controller", K.PLAYER, role=Role.ANY_PLAYER)
+    assert Action("x", (chosen,), _done, actor="controller").param("controller") is chosen
+    with pytest.raises(ValueError, match="only the actor"):
+        Action("x", (Param("by", K.PLAYER), chosen), _done)
+
+
+def test_roles_and_the_turn_player_flag_are_in_the_json_form() -> None:
+    action = Action(
+        "x",
+        (Param("card", K.CARD), Param("onto", K.CARD, role=Role.TARGET), Param("n", K.INT)),
+        _done,
+        actor=None,
+        turn_player=True,
+    )
+    data = action.to_json()
+    assert [p.get("role") for p in data["params"]] == ["acts_on", "target", None]
+    assert data["turn_player"] is True
+    assert "turn_player" not in SHUFFLE.to_json()
+    assert END_TURN.to_json()["turn_player"] is True
+    assert SHUFFLE.param("zone").role is Role.OWN_ZONE
+
+
+def test_the_binder_keeps_an_errors_class_when_it_adds_the_path() -> None:
+    class Mine(ArgumentError):
+        pass
+
+    class Refusing(Names):
+        def card(self, value: Any) -> int:
+            raise Mine("not here")
+
+    with pytest.raises(Mine) as caught:
+        bind(FLIP, {"card": "card:1", "face": "up"}, Refusing())
+    assert caught.value.path == ("card",) and caught.value.message == "not here"
 
 
 def test_a_later_action_replaces_one_of_the_same_name() -> None:

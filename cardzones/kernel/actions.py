@@ -75,6 +75,42 @@ class ParamKind(StrEnum):
     MAPPING = "mapping"  #: nested parameters (``fields``) -> a dict
 
 
+class Role(StrEnum):
+    """What a parameter is to the player who takes the action, beyond the kind
+    of value it takes: what a host that lets each player act only for
+    themselves (a table server) reads to decide what a player may send.
+    Scenarios and scripts act for every player, and the binder ignores roles.
+
+    A card parameter (CARD, CARDS) is ``ACTS_ON`` unless it says otherwise,
+    so that an action of a new rule set is as strict as can be until its
+    author says that a card is a target.
+    """
+
+    #: a card the actor acts on: one it controls, or owns when the card has no
+    #: controller (outside the arena and the stack, 1.2.1b)
+    ACTS_ON = "acts_on"
+    #: a card the action targets where the rules let a player reach anyone's
+    #: cards: the rules decide which they accept
+    TARGET = "target"
+    #: a zone (ZONE, ZONE_NAME) that must be the actor's own
+    OWN_ZONE = "own_zone"
+    #: a player (PLAYER) the actor may name freely: as the action's actor, it
+    #: is the acting player when left out, but may name another (the
+    #: controller of a new token)
+    ANY_PLAYER = "any_player"
+
+
+#: The kinds each role applies to.
+ROLE_KINDS: Mapping[Role, frozenset[ParamKind]] = MappingProxyType(
+    {
+        Role.ACTS_ON: frozenset({ParamKind.CARD, ParamKind.CARDS}),
+        Role.TARGET: frozenset({ParamKind.CARD, ParamKind.CARDS}),
+        Role.OWN_ZONE: frozenset({ParamKind.ZONE, ParamKind.ZONE_NAME}),
+        Role.ANY_PLAYER: frozenset({ParamKind.PLAYER}),
+    }
+)
+
+
 @dataclass(frozen=True, slots=True)
 class OneOf:
     """At least one of ``names`` must be given, or with ``exactly`` exactly one."""
@@ -89,7 +125,14 @@ class Param:
 
     ``default`` is the value when the parameter is left out (None for most
     kinds). ``options`` are the values of a CHOICE. ``fields`` and ``one_of``
-    describe the nested parameters of a MAPPING.
+    describe the nested parameters of a MAPPING. ``role`` says what the
+    parameter is to the acting player (:class:`Role`); a card parameter is
+    ``Role.ACTS_ON`` unless it is given another.
+
+    >>> Param("card", ParamKind.CARD).role
+    <Role.ACTS_ON: 'acts_on'>
+    >>> Param("onto", ParamKind.CARD, role=Role.TARGET).role
+    <Role.TARGET: 'target'>
     """
 
     name: str
@@ -100,6 +143,14 @@ class Param:
     fields: tuple[Param, ...] = ()
     doc: str = ""
     one_of: tuple[OneOf, ...] = ()
+    role: Role | None = None
+
+    def __post_init__(self) -> None:
+        if self.role is None and self.kind in ROLE_KINDS[Role.ACTS_ON]:
+            object.__setattr__(self, "role", Role.ACTS_ON)
+        elif self.role is not None and self.kind not in ROLE_KINDS[self.role]:
+            kinds = " or ".join(sorted(k.name for k in ROLE_KINDS[self.role]))
+            raise ValueError(f"parameter {self.name!r}: the role {self.role} is for {kinds}")
 
     def to_json(self) -> dict[str, Any]:
         """The parameter as JSON-ready data, for clients and documentation."""
@@ -114,6 +165,8 @@ class Param:
             out["fields"] = [f.to_json() for f in self.fields]
         if self.one_of:
             out["one_of"] = [_one_of_json(g) for g in self.one_of]
+        if self.role is not None:
+            out["role"] = str(self.role)
         if self.doc:
             out["doc"] = self.doc
         return out
@@ -154,7 +207,11 @@ class Action:
     or is None when no player acts. ``bare`` names the parameter that a bare
     value fills (``phase: upkeep``). ``candidates(game, player)``, when given,
     lists arguments the player could give now; ``one_of`` lists groups of
-    parameters of which one must be given.
+    parameters of which one must be given. ``turn_player`` says that only the
+    turn player takes the action where players act for themselves (a table):
+    ending the turn, moving it through its phases, resolving the stack.
+    Together with the parameters' roles (:class:`Role`) it is what such a
+    host reads to decide what a player may do.
     """
 
     name: str
@@ -166,6 +223,7 @@ class Action:
     bare: str | None = None
     candidates: Candidates | None = None
     one_of: tuple[OneOf, ...] = ()
+    turn_player: bool = False
 
     def __post_init__(self) -> None:
         names = [p.name for p in self.params]
@@ -176,6 +234,9 @@ class Action:
                 raise ValueError(f"action {self.name!r} has no parameter {special!r}")
         if self.actor is not None and self.param(self.actor).kind is not ParamKind.PLAYER:
             raise ValueError(f"the actor of {self.name!r} must be a PLAYER parameter")
+        for p in self.params:
+            if p.kind is ParamKind.PLAYER and p.role is not None and p.name != self.actor:
+                raise ValueError(f"{self.name!r}: only the actor parameter takes a player role")
         for group in self.one_of:
             for name in group.names:
                 if name not in names:
@@ -205,6 +266,8 @@ class Action:
             out["bare"] = self.bare
         if self.one_of:
             out["one_of"] = [_one_of_json(g) for g in self.one_of]
+        if self.turn_player:
+            out["turn_player"] = True
         if self.rules:
             out["rules"] = list(self.rules)
         if self.doc:
@@ -248,8 +311,9 @@ class ArgumentError(CardzonesError):
         super().__init__(message)
 
     def under(self, path: Sequence[PathStep]) -> ArgumentError:
-        """The same error, with ``path`` put in front of its own."""
-        return ArgumentError(self.message, (*path, *self.path))
+        """The same error (of the same class), with ``path`` put in front of
+        its own."""
+        return type(self)(self.message, (*path, *self.path))
 
 
 class Resolver(Protocol):

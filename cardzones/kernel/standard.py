@@ -28,6 +28,7 @@ from cardzones.kernel.actions import (
     OneOf,
     Param,
     ParamKind,
+    Role,
     acting,
 )
 from cardzones.kernel.cards import Dest, Position
@@ -137,7 +138,7 @@ def _shuffle(game: Game, args: Mapping[str, Any]) -> ActionResult:
 
 SHUFFLE = Action(
     "shuffle",
-    (Param("zone", K.ZONE, required=True, doc="the zone to shuffle"), BY),
+    (Param("zone", K.ZONE, required=True, role=Role.OWN_ZONE, doc="the zone to shuffle"), BY),
     _shuffle,
     doc="Shuffle a zone; its private objects become new objects.",
 )
@@ -222,4 +223,5 @@ END_TURN = Action(
     _end_turn,
     doc='End the turn: the end-of-turn procedure, "this turn" effects end, the next turn begins.',
     actor=None,
+    turn_player=True,
 )

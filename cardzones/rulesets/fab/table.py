@@ -18,6 +18,7 @@ from cardzones.kernel.actions import (
     ArgumentError,
     Param,
     ParamKind,
+    Role,
     acting,
     action_table,
 )
@@ -158,6 +159,7 @@ FAB_ACTIONS = (
         _remove_layer,
         doc="Remove a layer: a card-layer is cleared, a non-card layer ceases.",
         rules=("3.15.6",),
+        turn_player=True,
     ),
     Action(
         "resolve",
@@ -165,13 +167,21 @@ FAB_ACTIONS = (
         _resolve,
         doc="Resolve the top layer.",
         rules=("3.15.5", "3.0.9a"),
+        # At a table, resolving stands for "every player passed": the turn
+        # player's to say.
+        turn_player=True,
     ),
     Action(
         "create_token",
         (
             Param("card", K.NAME, required=True, doc="the token's name"),
             Param("to", K.DEST, required=True, doc="the arena zone it is created in"),
-            Param("controller", K.PLAYER, doc="its controller (default: the turn player)"),
+            Param(
+                "controller",
+                K.PLAYER,
+                role=Role.ANY_PLAYER,
+                doc="its controller (default: the acting player; in a scenario the turn player)",
+            ),
             Param("choose_zone", K.ZONE, doc="which zone, when several can take it"),
         ),
         _create_token,
@@ -182,7 +192,15 @@ FAB_ACTIONS = (
     ),
     Action(
         "create_zone",
-        (Param("zone", K.ZONE_NAME, required=True, doc="a player's zone, such as alice.arsenal"),),
+        (
+            Param(
+                "zone",
+                K.ZONE_NAME,
+                required=True,
+                role=Role.OWN_ZONE,
+                doc="a player's zone, such as alice.arsenal",
+            ),
+        ),
         _create_zone,
         doc="A new zone of a type for a player.",
         rules=("3.0.10",),
@@ -191,7 +209,13 @@ FAB_ACTIONS = (
     Action(
         "remove_zone",
         (
-            Param("zone", K.ZONE_NAME, required=True, doc="a player's zone, such as alice.arsenal"),
+            Param(
+                "zone",
+                K.ZONE_NAME,
+                required=True,
+                role=Role.OWN_ZONE,
+                doc="a player's zone, such as alice.arsenal",
+            ),
             Param("choose_zone", K.ZONE, doc="which one ceases, when there are several"),
         ),
         _remove_zone,

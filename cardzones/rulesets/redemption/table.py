@@ -17,6 +17,7 @@ from cardzones.kernel.actions import (
     OneOf,
     Param,
     ParamKind,
+    Role,
     acting,
     action_table,
 )
@@ -45,14 +46,14 @@ ONGOING = Param(
     "ongoing",
     K.MAPPING,
     fields=(
-        Param("card", K.CARD, required=True, doc="the card that gets the bonus"),
+        Param("card", K.CARD, required=True, role=Role.TARGET, doc="the card that gets the bonus"),
         Param("strength", K.DELTA, doc="added to its strength"),
         Param("toughness", K.DELTA, doc="added to its toughness"),
     ),
     one_of=(OneOf(("strength", "toughness")),),
     doc="the paired ongoing bonus, active while the ability's condition holds",
 )
-CARDS = Param("cards", K.CARDS, required=True, doc="the target cards")
+CARDS = Param("cards", K.CARDS, required=True, doc="the cards")
 
 
 def _ongoing(value: Mapping[str, Any] | None) -> Ongoing | None:
@@ -159,7 +160,7 @@ REDEMPTION_ACTIONS = (
         "place",
         (
             CARDS,
-            Param("onto", K.CARD, doc="the card they are placed on"),
+            Param("onto", K.CARD, role=Role.TARGET, doc="the card they are placed on"),
             Param("in", K.DEST, doc="the zone they are placed in"),
             Param("position", K.POSITION, default="top", doc="where in an ordered location"),
             BY,
@@ -176,10 +177,21 @@ REDEMPTION_ACTIONS = (
     Action(
         "set_aside",
         (
-            CARDS,
+            Param(
+                "cards",
+                K.CARDS,
+                required=True,
+                role=Role.TARGET,
+                doc="the cards, anyone's where the rules allow",
+            ),
             BY,
             Param("source", K.CARD, doc="the card whose ability it is (an enhancement joins)"),
-            Param("played_on", K.CARD, doc="the character the enhancement is played on"),
+            Param(
+                "played_on",
+                K.CARD,
+                role=Role.TARGET,
+                doc="the character the enhancement is played on",
+            ),
             Param("duration", K.INT, doc="a number of the setter's turns"),
             ONGOING,
             Param("area", K.ZONE, doc="the set-aside area the enhancement joins"),
@@ -216,7 +228,7 @@ REDEMPTION_ACTIONS = (
         "dominant",
         (
             Param("card", K.CARD, required=True, doc="the dominant, in its player's hand"),
-            Param("target", K.CARD, required=True, doc="the set-aside card"),
+            Param("target", K.CARD, required=True, role=Role.TARGET, doc="the set-aside card"),
             Param("by", K.PLAYER, doc="the player who plays it (default: its owner)"),
         ),
         _dominant,
@@ -237,6 +249,7 @@ REDEMPTION_ACTIONS = (
         rules=("set-aside/duration-turn-based",),
         actor=None,
         bare="phase",
+        turn_player=True,
     ),
     Action(
         "end_battle",
@@ -245,6 +258,7 @@ REDEMPTION_ACTIONS = (
         doc="End the battle: set-aside enhancements played in it join their cards.",
         rules=("set-aside/enhancement-in-battle-joins-at-end",),
         actor=None,
+        turn_player=True,
     ),
 )
 
