@@ -13,10 +13,11 @@ from typer.testing import CliRunner
 
 from cardzones import cli
 from cardzones.coverage import JSON_FORMAT, coverage_report, coverage_rows, implemented_rules
-from cardzones.rulesets import RULESETS
+from cardzones.rulesets import ruleset_names
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "scenarios"
+RULESETS = ruleset_names()
 
 
 def _scenario(folder: Path, stem: str, name: str, rules: list[str], ruleset: str = "fab") -> Path:

@@ -23,12 +23,13 @@ from typing import Any
 
 import pytest
 
-from cardzones.rulesets import RULESETS
+from cardzones.rulesets import get_ruleset, ruleset_names
 from cardzones.scenario.loader import load_text
 from cardzones.scenario.runner import FAIL, INVALID, PASS, run_text
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "scenarios.md"
+RULESETS = ruleset_names()
 
 FENCE = re.compile(r"^```(?P<lang>[\w-]*)\n(?P<body>.*?)^```", re.M | re.S)
 MARKER = re.compile(r'^# expect: (?P<status>pass|fail|invalid)(?: "(?P<text>[^"]*)")?\s*$')
@@ -161,10 +162,9 @@ SETUP = "setup: {alice.territory: [{card: X, as: x}]}\n"
 
 def _actions(ruleset: str) -> dict[str, set[str]]:
     """Every action of a rule set, with the keys it accepts."""
-    from cardzones.scenario.actions import action_table
-
     return {
-        name: _allowed(ruleset, _steps(f"{name}: {{zzz: 1}}")) for name in action_table(ruleset)
+        name: _allowed(ruleset, _steps(f"{name}: {{zzz: 1}}"))
+        for name in get_ruleset(ruleset).actions
     }
 
 

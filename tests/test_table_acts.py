@@ -7,8 +7,10 @@ it (``cardzones replay``)."""
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import json
 import random
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,14 +19,20 @@ import yaml
 from tablekit import BODIES, fab_body, random_act, redemption_body
 from typer.testing import CliRunner
 
+from cardzones import get_ruleset, register_ruleset, unregister_ruleset
 from cardzones.cli import app
 from cardzones.errors import UnknownReference
+from cardzones.kernel.actions import Action, Param, Role
 from cardzones.kernel.views import card_for_handle, shown_cards, view
 from cardzones.scenario.runner import PASS, run_file, same_state
 from cardzones.table.acts import Refusal, TableContext, apply_act, bind_act
 from cardzones.table.creation import creation_from_request
 from cardzones.table.host import Host
 from cardzones.table.store import Store
+
+PATIENCE = (
+    Path(__file__).parent / "plugins" / "patience_dist" / "cardzones_patience" / "__init__.py"
+)
 
 
 def table_ctx(body: dict[str, Any]) -> TableContext:
@@ -163,7 +171,7 @@ def test_the_stored_act_replays_to_the_same_game() -> None:
             seat = live.game.turn_player if rng.random() < 0.7 else rng.choice(["alice", "bob"])
             step = random_act(view(live.game, seat), seat, rng.randrange)
             try:
-                bound = bind_act(live.game, seat, step)
+                bound = bind_act(live, seat, step)
                 apply_act(live, seat, step)
             except Refusal:
                 continue
@@ -171,6 +179,193 @@ def test_the_stored_act_replays_to_the_same_game() -> None:
 
             apply_stored(again, bound.stored)
         assert live.game.to_json() == again.game.to_json()
+
+
+# ----------------------------------------------------------------------
+# The seat policy is the action tables' data
+# ----------------------------------------------------------------------
+
+
+def policy_of(action: Action) -> dict[str, Any]:
+    """What the table reads of one action: the cards it acts on, the cards it
+    targets, the zones that must be the seat's, its actor and whether it is
+    the turn player's."""
+    out: dict[str, Any] = {"acts_on": set(), "targets": set(), "own_zones": set()}
+
+    def walk(params: tuple[Param, ...], prefix: str) -> None:
+        for param in params:
+            name = prefix + param.name
+            if param.role is Role.ACTS_ON:
+                out["acts_on"].add(name)
+            elif param.role is Role.TARGET:
+                out["targets"].add(name)
+            elif param.role is Role.OWN_ZONE:
+                out["own_zones"].add(name)
+            walk(param.fields, name + ".")
+
+    walk(action.params, "")
+    if action.actor is not None:
+        free = action.param(action.actor).role is Role.ANY_PLAYER
+        out["actor"] = f"{action.actor} (any player)" if free else action.actor
+    else:
+        out["actor"] = None
+    out["turn"] = action.turn_player
+    return out
+
+
+def _policy(
+    acts_on: str = "",
+    targets: str = "",
+    own_zones: str = "",
+    actor: str | None = "by",
+    turn: bool = False,
+) -> dict[str, Any]:
+    return {
+        "acts_on": set(acts_on.split()),
+        "targets": set(targets.split()),
+        "own_zones": set(own_zones.split()),
+        "actor": actor,
+        "turn": turn,
+    }
+
+
+#: The seat policy of the shipped rule sets, action by action (docs/protocol.md,
+#: Who may do what).
+SHARED_POLICY = {
+    "move": _policy("card"),
+    "shuffle": _policy(own_zones="zone"),
+    "flip": _policy("card"),
+    "modify": _policy("card", actor=None),
+    "grant": _policy("card", actor=None),
+    "end_turn": _policy("order", actor=None, turn=True),
+}
+POLICY = {
+    "fab": {
+        **SHARED_POLICY,
+        "clear": _policy("card"),
+        "put_under": _policy("card top"),
+        "play": _policy("card"),
+        "add_layer": _policy("source"),
+        "remove_layer": _policy(turn=True),
+        "resolve": _policy(turn=True),
+        "create_token": _policy(actor="controller (any player)"),
+        "create_zone": _policy(own_zones="zone", actor=None),
+        "remove_zone": _policy(own_zones="zone", actor=None),
+    },
+    "redemption": {
+        **SHARED_POLICY,
+        "place": _policy("cards source order", "onto ongoing.card"),
+        "set_aside": _policy("source", "cards played_on ongoing.card"),
+        "return": _policy("cards"),
+        "negate": _policy(),
+        "dominant": _policy("card", "target"),
+        "discard": _policy("card"),
+        "phase": _policy(actor=None, turn=True),
+        "end_battle": _policy(actor=None, turn=True),
+    },
+}
+
+
+@pytest.mark.parametrize("ruleset", sorted(POLICY))
+def test_the_seat_policy_of_each_action_is_in_its_rule_sets_table(ruleset: str) -> None:
+    table = get_ruleset(ruleset).actions
+    assert {name: policy_of(action) for name, action in table.items()} == POLICY[ruleset]
+
+
+def test_a_token_may_be_made_for_another_player_and_is_the_seats_by_default() -> None:
+    ctx = table_ctx(fab_body())
+    mine = bind_act(ctx, "alice", {"create_token": {"card": "Ward", "to": "permanent"}})
+    assert mine.stored["create_token"]["controller"] == "alice"
+    theirs = apply_act(
+        ctx, "alice", {"create_token": {"card": "Ward", "to": "permanent", "controller": "bob"}}
+    )
+    assert theirs.result.value == "done"
+    tokens = objects(ctx.game, "bob", "permanent")
+    assert [t["controller"] for t in tokens] == ["bob"]
+
+
+def test_a_nested_action_keeps_the_seat_policy() -> None:
+    ctx = table_ctx(fab_body())
+    then = {"flip": {"face": "up"}}
+    step = {"move": {"card": "alice.hand[0]", "to": "alice.graveyard", "then": then}}
+    bound = bind_act(ctx, "alice", step)
+    # the nested action's actor is written out, like the move's
+    assert bound.stored["move"]["then"] == {"flip": {"face": "up", "by": "alice"}}
+    assert bound.stored["move"]["card"].startswith("#")
+    with_bob = {"move": {**step["move"], "then": {"flip": {"face": "up", "by": "bob"}}}}
+    assert (
+        "then.flip.by: 'bob': a seat acts for itself only"
+        in refused(ctx, "alice", with_bob).message
+    )
+
+
+def test_an_effect_label_names_the_effect_for_a_later_negate() -> None:
+    ctx = table_ctx(redemption_body())
+    game = ctx.game
+    _, evil = (o["id"] for o in objects(game, "alice", "alice.territory"))
+    step = {"set_aside": {"cards": [evil], "duration": 1}, "as": "lift"}
+    assert apply_act(ctx, "alice", step).result.value == "moved"
+    assert game.ruleset.handle_active(game, ctx.effects["lift"])
+    refusal = refused(ctx, "alice", {"negate": {"effect": "drop"}})
+    assert refusal.message.startswith("effect: unknown effect label 'drop'")
+    negated = apply_act(ctx, "alice", {"negate": {"effect": "lift"}})
+    assert negated.stored == {"negate": {"effect": "lift", "by": "alice"}}
+    assert negated.result.value == "done"
+    assert not game.ruleset.handle_active(game, ctx.effects["lift"])
+
+
+@pytest.fixture
+def patience() -> Iterator[None]:
+    """The example third rule set of docs/writing-a-ruleset.md, registered."""
+    spec = importlib.util.spec_from_file_location("cardzones_patience", PATIENCE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    register_ruleset(module.PatienceRuleset, replace=True)
+    yield
+    unregister_ruleset("patience")
+
+
+def test_a_third_rule_sets_actions_get_the_seat_policy_from_its_table(patience: None) -> None:
+    cards = {
+        "Ace of Hearts": {"suit": "hearts", "rank": 1},
+        "Two of Hearts": {"suit": "hearts", "rank": 2},
+        "Ace of Spades": {"suit": "spades", "rank": 1},
+    }
+    ctx = table_ctx(
+        {
+            "ruleset": "patience",
+            "players": ["alice", "bob"],
+            "seed": 3,
+            "cards": cards,
+            "setup": {
+                "alice.stock": ["Ace of Hearts", "Two of Hearts"],
+                "bob.stock": ["Ace of Spades"],
+            },
+        }
+    )
+    # its own action, with by: the seat's, and the seat's only
+    assert apply_act(ctx, "alice", {"turn": {}}).stored == {"turn": {"by": "alice"}}
+    assert "acts for itself only" in refused(ctx, "alice", {"turn": {"by": "bob"}}).message
+    # a card it may not look at: only in its own zones
+    assert (
+        "only in your own zones"
+        in refused(ctx, "alice", {"move": {"card": "bob.stock[0]", "to": "alice.waste"}}).message
+    )
+    # the shared actions keep their policy: its own cards, its own zones, the turn player's
+    assert apply_act(ctx, "bob", {"turn": {}}).result.value == "moved"
+    assert (
+        "may act only on cards alice controls"
+        in refused(
+            ctx, "alice", {"move": {"card": "bob.waste[0]", "to": "alice.foundation"}}
+        ).message
+    )
+    assert (
+        "only to its own zones" in refused(ctx, "alice", {"shuffle": {"zone": "bob.stock"}}).message
+    )
+    assert "turn player" in refused(ctx, "bob", {"end_turn": {}}).message
+    moved = apply_act(ctx, "alice", {"move": {"card": "alice.waste[0]", "to": "alice.foundation"}})
+    assert moved.result.value == "moved"
 
 
 # ----------------------------------------------------------------------

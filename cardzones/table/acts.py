@@ -2,24 +2,28 @@
 what a player sends into a change of the game.
 
 An act is one step of the scenario step language with the rule set's actions,
-as JSON: ``{"move": {"card": "o628dc6a8bcab", "to": "alice.graveyard"}}``.
-Applying it takes three steps:
+as JSON: ``{"move": {"card": "o628dc6a8bcab", "to": "alice.graveyard"}}``. The
+actions are the rule set's own action table (``game.ruleset.actions``), the
+same one the scenario runner and ``cardzones actions`` read; the table keeps
+no list of actions. Applying an act takes three steps:
 
-1. **Bind** it for the seat (:func:`bind_act`). A card is named by the handle
-   (``id``) that the seat's own view gives it, or by ``ZONE[i]``, the i-th
-   object of that zone as the seat's view lists it. Nothing else names a card:
-   no ``$label``, no ``NAME@ZONE`` (both would let a seat follow or find a card
-   it may not see). A handle the seat's view does not give now, including one
-   another viewer's view gives, is refused as ``no such card``, whatever card
-   it may name for someone else. ``by`` is the seat, and may not name anyone
-   else. The seat policy below is checked here.
+1. **Bind** it for the seat (:func:`bind_act`) with the kernel's binder
+   (:func:`~cardzones.kernel.actions.bind`) and the seat's resolver,
+   :class:`SeatRefs`. A card is named by the handle (``id``) that the seat's
+   own view gives it, or by ``ZONE[i]``, the i-th object of that zone as the
+   seat's view lists it. Nothing else names a card: no ``$label``, no
+   ``NAME@ZONE`` (both would let a seat follow or find a card it may not see).
+   A handle the seat's view does not give now, including one another viewer's
+   view gives, is refused as ``no such card``, whatever card it may name for
+   someone else. The seat policy below is checked on the bound arguments.
 2. The bound act is the **stored act**: the same step with every card named by
-   its physical card (``#17``) and ``by`` written out. It is secret-bearing (a
-   physical card follows a card through every hidden stretch), never sent to a
-   player, and it replays exactly, whatever handles views give in the future.
-3. **Apply** the stored act (:func:`apply_stored`) with the scenario layer's
-   own action table, on a :class:`TableContext`. Replay applies stored acts the
-   same way, so a replayed game is the game that was played.
+   its physical card (``#17``) and the acting player written out. It is
+   secret-bearing (a physical card follows a card through every hidden
+   stretch), never sent to a player, and it replays exactly, whatever handles
+   views give in the future.
+3. **Apply** the stored act (:func:`apply_stored`): bind it again with
+   :class:`StoredRefs`, which reads ``#N``, and run the action. Replay applies
+   stored acts the same way, so a replayed game is the game that was played.
 
 Any refusal raises :class:`Refusal`, with the engine's message and rule id when
 a rule refused it. A refusal leaves the game exactly as it was, and its message
@@ -28,62 +32,69 @@ names cards only as the seat named them.
 The seat policy
 ---------------
 
-The engine checks the rules with ``by`` set to the seat. On top of that, a seat
-may act only on what is its own, as a player at a physical table would:
+The engine checks the rules with the acting player set to the seat. On top of
+that, a seat may act only on what is its own, as a player at a physical table
+would. What is whose is read from each action's parameters in the rule set's
+table (:class:`~cardzones.kernel.actions.Role`, ``Action.turn_player``), so an
+action of any rule set gets the same policy:
 
-- The cards an action **acts on** (``move``, ``flip``, ``modify``, ``grant``,
-  ``clear``, ``play``, ``discard`` and ``return``'s cards, ``put_under``'s card
-  and top, ``add_layer``'s source, ``place``'s cards, source and order,
-  ``set_aside``'s source, ``dominant``'s card, ``end_turn``'s order) must be the
-  seat's: a card it controls, or owns when the card has no controller (outside
-  the arena and the stack, 1.2.1b).
-- The cards an action **targets** where the rules let a player reach an
-  opponent's cards (``place``'s ``onto``, ``set_aside``'s cards and
-  ``played_on``, ``dominant``'s target, the card of an ``ongoing`` bonus) may
-  be anyone's; the rule set decides, for example that the targets of a
-  set-aside are in play and that an enhancement played outside battle targets
-  no card an opponent controls.
+- The action's **actor** parameter (``by``) is the seat: left out, it is
+  filled in, and it may not name anyone else. An actor with the role
+  ``ANY_PLAYER`` (fab's ``create_token`` ``controller``) is the seat when left
+  out and may name another player: the rules decide.
+- A card parameter with the role ``ACTS_ON`` (every card parameter that does
+  not say otherwise) must be the seat's: a card it controls, or owns when the
+  card has no controller (outside the arena and the stack, 1.2.1b).
+- A card parameter with the role ``TARGET`` may be anyone's: the rule set
+  decides, for example that the targets of a set-aside are in play and that an
+  enhancement played outside battle targets no card an opponent controls.
 - A card the seat may not look at is named only in a zone the seat owns (the
   top of its own deck): whose such a card is, is itself private, so a seat may
-  not name one elsewhere.
-- The zone of ``shuffle``, ``create_zone`` and ``remove_zone`` is the seat's own.
-- ``end_turn``, ``phase``, ``end_battle``, ``resolve`` and ``remove_layer``
-  belong to the turn player: the turn player ends the turn, moves it through its
-  phases, ends the battle and resolves the stack (a table's shortcut for "every
-  player passed").
-- ``negate``, ``create_token`` and the destination of a move are left to the
-  rules.
+  not name one elsewhere. This holds for every card parameter.
+- A zone parameter with the role ``OWN_ZONE`` must be one of the seat's zones.
+- An action with ``turn_player`` belongs to the turn player: the turn player
+  ends the turn, moves it through its phases, ends the battle and resolves the
+  stack (a table's shortcut for "every player passed").
+- Everything else (destinations, effect labels, the zone a choice names) is
+  left to the rules.
 
-A spectator cannot act at all.
-
-The per-action list of which argument is a card, a target or a zone is in
-:data:`ACTIONS`: it is the part that the rule set's own action table will give
-once it describes its parameters.
+The same holds inside a nested action (``move``'s ``then:``), whose own card
+is the moved one. A spectator cannot act at all.
 """
 
 from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from cardzones.errors import CardzonesError, IllegalAction, ScenarioError, UnknownReference
-from cardzones.kernel.cards import CardDef
-from cardzones.kernel.game import Game, MoveResult
-from cardzones.kernel.objects import UNDER
+from cardzones.kernel.actions import (
+    Action,
+    ActionResult,
+    ActionTable,
+    ArgumentError,
+    BoundAction,
+    Param,
+    ParamKind,
+    PathStep,
+    Role,
+    bind,
+)
+from cardzones.kernel.cards import CardDef, Dest
+from cardzones.kernel.game import Game
+from cardzones.kernel.results import MoveResult
 from cardzones.kernel.views import card_for_handle, shown_cards
-from cardzones.scenario.actions import action_table
-from cardzones.scenario.context import Context
-from cardzones.scenario.loader import from_data
-from cardzones.scenario.refs import parse_card, parse_zone
+from cardzones.scenario.context import Context, Refs
+from cardzones.scenario.refs import parse_card
 
 log = logging.getLogger(__name__)
 
 #: A physical card in a stored act: ``#17``.
 _PHYSICAL = re.compile(r"^#(\d+)$")
-#: The label the scenario layer gives the moved card while it applies ``then:``.
-_THEN_LABEL = "__then_"
+_T = TypeVar("_T")
 
 
 class Refusal(CardzonesError):
@@ -98,114 +109,93 @@ class Refusal(CardzonesError):
         self.rule = rule
 
 
-# ----------------------------------------------------------------------
-# What each action takes
-# ----------------------------------------------------------------------
+class _Unplaced(ArgumentError):
+    """An argument error whose message does not say which argument it is
+    about (a resolver's): the refusal puts the argument's path in front."""
 
 
-@dataclass(frozen=True)
-class ActionSpec:
-    """The arguments of one action that the table reads: cards the action acts
-    on (``own``), cards it may target anywhere (``targets``), zones that must
-    be the seat's (``own_zones``), whether it takes ``by``, and whether only the
-    turn player may take it."""
-
-    own: frozenset[str] = frozenset()
-    targets: frozenset[str] = frozenset()
-    own_zones: frozenset[str] = frozenset()
-    by: bool = True
-    turn: bool = False
-    #: arguments that hold an EFFECT mapping, whose ``card`` is a target
-    effects: frozenset[str] = frozenset()
+def _where(path: tuple[PathStep, ...]) -> str:
+    """A path to an argument as a seat reads it: ``ongoing.card``, ``cards[1]``."""
+    out = ""
+    for step in path:
+        out += f"[{step}]" if isinstance(step, int) else (f".{step}" if out else step)
+    return out
 
 
-def _spec(
-    own: str = "",
-    targets: str = "",
-    own_zones: str = "",
-    *,
-    by: bool = True,
-    turn: bool = False,
-    effects: str = "",
-) -> ActionSpec:
-    return ActionSpec(
-        frozenset(own.split()),
-        frozenset(targets.split()),
-        frozenset(own_zones.split()),
-        by,
-        turn,
-        frozenset(effects.split()),
-    )
-
-
-#: Every action a seat may send, by rule set.
-ACTIONS: dict[str, dict[str, ActionSpec]] = {
-    "both": {
-        "move": _spec("card"),
-        "shuffle": _spec(own_zones="zone"),
-        "flip": _spec("card"),
-        "modify": _spec("card", by=False),
-        "grant": _spec("card", by=False),
-        "end_turn": _spec("order", by=False, turn=True),
-    },
-    "fab": {
-        "clear": _spec("card"),
-        "put_under": _spec("card top"),
-        "play": _spec("card"),
-        "add_layer": _spec("source"),
-        "remove_layer": _spec(turn=True),
-        "resolve": _spec(turn=True),
-        "create_token": _spec(by=False),
-        "create_zone": _spec(own_zones="zone", by=False),
-        "remove_zone": _spec(own_zones="zone", by=False),
-    },
-    "redemption": {
-        "place": _spec("cards source order", "onto", effects="ongoing"),
-        "set_aside": _spec("source", "cards played_on", effects="ongoing"),
-        "return": _spec("cards"),
-        "negate": _spec(),
-        "dominant": _spec("card", "target"),
-        "discard": _spec("card"),
-        "phase": _spec(by=False, turn=True),
-        "end_battle": _spec(by=False, turn=True),
-    },
-}
-
-
-def actions_of(ruleset: str) -> dict[str, ActionSpec]:
-    """The actions a seat may send in ``ruleset``."""
-    return {**ACTIONS["both"], **ACTIONS.get(ruleset, {})}
+def _message(exc: ArgumentError) -> str:
+    if isinstance(exc, _Unplaced) and exc.path:
+        return f"{_where(exc.path)}: {exc.message}"
+    return exc.message
 
 
 # ----------------------------------------------------------------------
-# The context stored acts run in
+# The context and the resolver of stored acts
 # ----------------------------------------------------------------------
 
 
-class TableContext(Context):
-    """The scenario layer's context for a table's game: once the table is set
-    up (``seated``), a card is named only as ``#N``, a physical card, which only
-    :func:`bind_act` writes."""
+class _TableRefs(Refs):
+    """The scenario layer's references, with errors that a refusal prefixes
+    with the argument they are about (``to: unknown zone type ...``)."""
 
-    def __init__(self, game: Game, ruleset: str, file: str, cards: dict[str, CardDef]) -> None:
-        super().__init__(game, ruleset, file, cards)
-        self.seated = False
+    def zone(self, value: Any) -> int:
+        return _placed(super().zone, value)
 
-    def card(self, node: Any, key: Any, value: Any = None) -> int:
-        if value is None and isinstance(node, dict) and key in node:
-            value = node[key]
+    def dest(self, value: Any) -> Dest:
+        return _placed(super().dest, value)
+
+    def zone_name(self, value: Any) -> Dest:
+        return _placed(super().zone_name, value)
+
+    def player(self, value: Any) -> str:
+        return _placed(super().player, value)
+
+    def card_def(self, name: str) -> CardDef:
+        return _placed(super().card_def, name)
+
+    def effect(self, label: Any) -> Any:
+        return _placed(super().effect, label)
+
+
+def _placed(ask: Callable[[Any], _T], value: Any) -> _T:
+    try:
+        return ask(value)
+    except _Unplaced:
+        raise
+    except ArgumentError as exc:
+        raise _Unplaced(exc.message) from None
+
+
+class StoredRefs(_TableRefs):
+    """References in stored acts. Once the table is set up, a card is named
+    only as ``#N``, a physical card, which only :func:`bind_act` writes; zones,
+    players, card names and effect labels are read as in a scenario file."""
+
+    def __init__(self, ctx: TableContext) -> None:
+        super().__init__(ctx)
+        self.table = ctx
+
+    def card(self, value: Any) -> int:
         if isinstance(value, str):
             found = _PHYSICAL.match(value)
             if found is not None:
                 card = int(found.group(1))
                 if not self.game.exists(card):
-                    raise self.fail(node, key, "no such card")
+                    raise _Unplaced(f"{value}: no such card")
                 return card
-            if not self.seated or value.startswith("$" + _THEN_LABEL):
-                return super().card(node, key, value)
-        if not self.seated:
-            return super().card(node, key, value)
-        raise self.fail(node, key, f"{value!r} names no card here")
+        if not self.table.seated:
+            return super().card(value)  # set-up: the scenario's own references
+        raise _Unplaced(f"{value!r} names no card here")
+
+
+class TableContext(Context):
+    """The scenario layer's context for a table's game: its set-up runs as a
+    scenario's, and then (``seated``) a card is named only as ``#N``. The
+    labels that ``as:`` gives effects are kept here, for ``negate``."""
+
+    def __init__(self, game: Game, ruleset: str, file: str, cards: dict[str, CardDef]) -> None:
+        super().__init__(game, ruleset, file, cards)
+        self.seated = False
+        self.refs = StoredRefs(self)
 
     def state(self) -> tuple[dict[str, int], dict[str, Any]]:
         """The labels and effect labels, to restore after a refused act."""
@@ -216,11 +206,71 @@ class TableContext(Context):
 
 
 # ----------------------------------------------------------------------
+# How a seat names things
+# ----------------------------------------------------------------------
+
+
+class SeatRefs(_TableRefs):
+    """The seat's resolver for :func:`~cardzones.kernel.actions.bind`: a card is
+    named by the handle the seat's own view gives it, or by ``ZONE[i]`` in the
+    order its view lists the zone; a card it may not look at only in its own
+    zones. Zones, players, card names and effect labels are read as in a
+    scenario file: they are public. ``names`` keeps how the seat named each
+    card, so that messages name it the same way."""
+
+    def __init__(self, ctx: Context, seat: str) -> None:
+        super().__init__(ctx)
+        self.seat = seat
+        self.names: dict[int, str] = {}
+
+    def card(self, value: Any) -> int:
+        if not isinstance(value, str) or not value.strip():
+            raise _Unplaced("a card is named by the id its view gives, or by ZONE[i]")
+        text = value.strip()
+        card = self._find(text)
+        game, seat = self.game, self.seat
+        if not game.may_look(seat, card) and game.zone_info(game.location(card)).owner != seat:
+            raise _Unplaced(
+                f"{value}: a card you may not look at can be named only in your own zones"
+            )
+        self.names[card] = text
+        return card
+
+    def _find(self, text: str) -> int:
+        ref = parse_card(text)
+        if ref is None:
+            try:
+                return card_for_handle(self.game, self.seat, text)
+            except UnknownReference:
+                raise _Unplaced(f"{text}: no such card") from None
+        if ref.kind != "index" or ref.zone is None or ref.position is None:
+            raise _Unplaced(f"{text}: at a table a card is named by its id or by ZONE[i]")
+        cards = self._shown(str(ref.zone), text)
+        if not -len(cards) <= ref.position < len(cards):
+            raise _Unplaced(f"{text}: {ref.zone} has {len(cards)} card(s)")
+        return cards[ref.position]
+
+    def _shown(self, zone_text: str, text: str) -> list[int]:
+        """The cards of a zone (or a pile, such as fab's ``alice.soul``) in the
+        order the seat's view lists them."""
+        try:
+            ref = self.zone_ref(zone_text)
+            if self.ctx.is_pile(ref):
+                return self.pile(ref)
+            zid = self.zone_id(ref)
+        except ArgumentError as exc:
+            raise _Unplaced(f"{text}: {exc.message}") from None
+        if zid is None:
+            raise _Unplaced(f"{text}: zone {ref} does not exist")
+        return shown_cards(self.game, self.seat, zid)
+
+
+# ----------------------------------------------------------------------
 # Binding an act for a seat
 # ----------------------------------------------------------------------
 
-#: Keys a step may carry beside its action (SCENARIOS.md), and what a table
-#: does with them.
+#: Keys a step may carry beside its action (docs/scenarios.md), and what a
+#: table does with them.
 _STEP_KEYS = frozenset({"as"})
 _NOT_AT_A_TABLE = {
     "result": "result: is for scenario files; the table's answer says what the act did",
@@ -239,14 +289,16 @@ class Bound:
     names: dict[str, str] = field(default_factory=dict)
 
 
-def bind_act(game: Game, seat: str | None, act: Any) -> Bound:
-    """The stored act for ``seat``'s act, or a :class:`Refusal`."""
+def bind_act(ctx: TableContext, seat: str | None, act: Any) -> Bound:
+    """The stored act for ``seat``'s act in the table's game, or a
+    :class:`Refusal`. Nothing changes."""
+    game = ctx.game
     if seat is None:
         raise Refusal("a spectator cannot act")
     if not isinstance(act, dict) or not act:
         raise Refusal('an act is one action, such as {"move": {"card": ID, "to": ZONE}}')
     _no_labels(act)
-    known = actions_of(game.ruleset.name)
+    table = game.ruleset.actions
     keys = [k for k in act if k not in _STEP_KEYS]
     for key in keys:
         if key in _NOT_AT_A_TABLE:
@@ -254,22 +306,32 @@ def bind_act(game: Game, seat: str | None, act: Any) -> Bound:
     if len(keys) != 1:
         raise Refusal(f"an act holds exactly one action, found {len(keys)}")
     name = keys[0]
-    spec = known.get(name)
-    if spec is None:
+    action = table.get(name)
+    if action is None:
         raise Refusal(
             f"unknown action {name!r} for {game.ruleset.name}; actions are "
-            + ", ".join(sorted(known))
+            + ", ".join(sorted(table))
         )
-    args = _args(name, act[name])
+    raw = _args(action, act[name])
     if "as" in act:
-        if "as" in args:
+        if "as" in raw:
             raise Refusal("as: is given twice")
-        args["as"] = act["as"]
-    binder = _Binder(game, seat)
-    if spec.turn and game.turn_player != seat:
-        raise Refusal(f"{name} is the turn player's, and it is {game.turn_player}'s turn")
-    stored = {name: binder.bind(name, spec, args, known)}
-    return Bound(stored, binder.names)
+        raw["as"] = act["as"]
+    if "as" in raw:
+        _label(raw["as"])
+    refs = SeatRefs(ctx, seat)
+    try:
+        _turn(action, game, seat)
+        bound = bind(action, raw, refs, table=table, reserved=_STEP_KEYS)
+        stored = _Policy(game, seat, refs, table).action(action, raw, bound, ())
+    except ArgumentError as exc:
+        raise Refusal(_message(exc)) from None
+    except Refusal:
+        raise
+    except CardzonesError as exc:
+        raise Refusal(str(exc)) from None
+    names = {f"#{card}": text for card, text in refs.names.items()}
+    return Bound({name: stored}, names)
 
 
 def _no_labels(value: Any) -> None:
@@ -291,145 +353,108 @@ def _no_labels(value: Any) -> None:
             _no_labels(item)
 
 
-def _args(name: str, raw: Any) -> dict[str, Any]:
+def _args(action: Action, raw: Any) -> dict[str, Any]:
     if raw is None:
         return {}
     if isinstance(raw, dict):
         return dict(raw)
-    if isinstance(raw, str | int) and not isinstance(raw, bool):
+    if isinstance(raw, str | int) and not isinstance(raw, bool) and action.bare is not None:
         # A bare value, as in {"phase": "upkeep"}, is the action's one argument.
-        return {name: raw}
-    raise Refusal(f"{name} takes a mapping of its arguments")
+        return {action.bare: raw}
+    raise Refusal(f"{action.name} takes a mapping of its arguments")
 
 
-class _Binder:
-    def __init__(self, game: Game, seat: str) -> None:
-        self.game = game
-        self.seat = seat
-        self.names: dict[str, str] = {}
+def _label(value: Any) -> str:
+    if not isinstance(value, str | int) or isinstance(value, bool) or str(value) == "":
+        raise Refusal(f"as must be a name, not {value!r}")
+    return str(value)
 
-    def bind(
+
+def _turn(action: Action, game: Game, seat: str) -> None:
+    if action.turn_player and game.turn_player != seat:
+        raise Refusal(f"{action.name} is the turn player's, and it is {game.turn_player}'s turn")
+
+
+@dataclass
+class _Policy:
+    """The seat policy, read from the roles of an action's parameters; it
+    writes the stored form of the arguments as it goes."""
+
+    game: Game
+    seat: str
+    refs: SeatRefs
+    table: ActionTable
+
+    def action(
         self,
-        name: str,
-        spec: ActionSpec,
-        args: dict[str, Any],
-        known: dict[str, ActionSpec],
-        moved: int | None = None,
+        action: Action,
+        raw: Mapping[str, Any],
+        bound: Mapping[str, Any],
+        path: tuple[PathStep, ...],
     ) -> dict[str, Any]:
-        out = dict(args)
-        if spec.by:
-            by = out.get("by", self.seat)
-            if by != self.seat:
-                raise Refusal(f"by: {by!r}: a seat acts for itself only ({self.seat})")
-            out["by"] = self.seat
-        elif "by" in out:
-            raise Refusal(f"unknown key 'by' in {name}")
-        if name == "create_token":
-            out.setdefault("controller", self.seat)
-        for key in spec.own:
-            if key in out:
-                out[key] = self.cards(out[key], key, own=True)
-        for key in spec.targets:
-            if key in out:
-                out[key] = self.cards(out[key], key, own=False)
-        for key in spec.effects:
-            body = out.get(key)
-            if isinstance(body, dict) and "card" in body:
-                out[key] = {**body, "card": self.cards(body["card"], f"{key}.card", own=False)}
-        for key in spec.own_zones:
-            if key in out:
-                self.own_zone(out[key], key)
-        then = out.get("then")
-        if name == "move" and then is not None:
-            out["then"] = self.then(then, known)
-        return out
-
-    def then(self, then: Any, known: dict[str, ActionSpec]) -> Any:
-        """``then:`` acts on the moved card, already checked; its other
-        arguments are bound like an act's."""
-        if not isinstance(then, dict) or len(then) != 1:
-            return then  # the scenario layer refuses it with its own message
-        ((name, raw),) = then.items()
-        spec = known.get(name)
-        if spec is None:
-            return then  # the scenario layer refuses it with its own message
-        if spec.turn or name == "move":
-            raise Refusal(f"then: takes an action on the moved card, not {name}")
-        args = _args(name, raw)
-        if "card" in args:
-            raise Refusal("then: applies to the moved object; leave out card:")
-        return {name: self.bind(name, spec, args, known)}
-
-    def cards(self, value: Any, key: str, *, own: bool) -> Any:
-        if isinstance(value, list):
-            return [self.card(v, key, own=own) for v in value]
-        return self.card(value, key, own=own)
-
-    def card(self, value: Any, key: str, *, own: bool) -> str:
-        if not isinstance(value, str) or not value.strip():
-            raise Refusal(f"{key}: a card is named by the id its view gives, or by ZONE[i]")
-        card = self.resolve(value.strip(), key)
-        game, seat = self.game, self.seat
-        visible = game.may_look(seat, card)
-        if not visible and game.zone_info(game.location(card)).owner != seat:
-            raise Refusal(
-                f"{key}: {value}: a card you may not look at can be named only in your own zones"
-            )
-        if own and not _is_own(game, seat, card, visible):
-            raise Refusal(
-                f"{key}: {value}: {seat} may act only on cards {seat} controls, "
-                "or owns when they have no controller"
-            )
-        stored = f"#{card}"
-        self.names[stored] = value
+        """The stored arguments of ``action``: ``raw`` with every card as
+        ``#N`` and the actor written out, once ``bound`` passes the policy."""
+        _turn(action, self.game, self.seat)
+        stored = dict(raw)
+        if action.actor is not None:
+            stored[action.actor] = self.actor(action.param(action.actor), bound, path)
+        for param in action.params:
+            if param.name in raw and param.name != action.actor:
+                where = (*path, param.name)
+                stored[param.name] = self.value(param, raw[param.name], bound[param.name], where)
         return stored
 
-    def resolve(self, text: str, key: str) -> int:
-        ref = parse_card(text)
-        if ref is None:
-            try:
-                return card_for_handle(self.game, self.seat, text)
-            except UnknownReference:
-                raise Refusal(f"{key}: {text}: no such card") from None
-        if ref.kind != "index" or ref.zone is None or ref.position is None:
-            raise Refusal(f"{key}: {text}: at a table a card is named by its id or by ZONE[i]")
-        cards = self.zone_cards(ref.zone, key, text)
-        if not -len(cards) <= ref.position < len(cards):
-            raise Refusal(f"{key}: {text}: {ref.zone} has {len(cards)} card(s)")
-        return cards[ref.position]
+    def actor(self, param: Param, bound: Mapping[str, Any], path: tuple[PathStep, ...]) -> str:
+        given = bound[param.name]
+        if given is None:
+            return self.seat
+        if given != self.seat and param.role is not Role.ANY_PLAYER:
+            where = _where((*path, param.name))
+            raise Refusal(f"{where}: {given!r}: a seat acts for itself only ({self.seat})")
+        return str(given)
 
-    def zone_cards(self, ref: Any, key: str, text: str) -> list[int]:
-        game = self.game
-        if ref.owner is not None and ref.owner not in game.players:
-            raise Refusal(f"{key}: {text}: {ref.owner!r} is not a player")
-        if ref.type == "soul" and game.ruleset.name == "fab":
-            hero = game.zone(ref.owner, "hero")
-            tops = game.contents(hero) if hero is not None else ()
-            return [k for k in game.kids(tops[0]) if game.obj(k).rel == UNDER] if tops else []
-        try:
-            spec = game.spec(ref.type)
-        except UnknownReference as exc:
-            raise Refusal(f"{key}: {text}: {exc}") from None
-        if not spec.shared and ref.owner is None:
-            raise Refusal(f"{key}: {text}: say whose {ref.type} (e.g. {self.seat}.{ref.type})")
-        zid = game.zone(ref.owner, ref.type, ref.number or 1)
-        if zid is None:
-            raise Refusal(f"{key}: {text}: zone {ref} does not exist")
-        return shown_cards(game, self.seat, zid)
+    def value(self, param: Param, raw: Any, bound: Any, path: tuple[PathStep, ...]) -> Any:
+        kind = param.kind
+        if kind is ParamKind.CARD:
+            self.card(param, bound, path)
+            return f"#{bound}"
+        if kind is ParamKind.CARDS:
+            for i, card in enumerate(bound):
+                self.card(param, card, path if isinstance(raw, str) else (*path, i))
+            stored = [f"#{card}" for card in bound]
+            return stored[0] if isinstance(raw, str) else stored
+        if param.role is Role.OWN_ZONE:
+            owner = bound.owner if isinstance(bound, Dest) else self.game.zone_info(bound).owner
+            if owner != self.seat:
+                raise Refusal(f"{_where(path)}: {raw!r}: a seat may do this only to its own zones")
+            return raw
+        if kind is ParamKind.MAPPING and isinstance(raw, Mapping):
+            fields = {sub.name: sub for sub in param.fields}
+            return {
+                key: self.value(fields[key], value, bound[key], (*path, key))
+                if key in fields
+                else value
+                for key, value in raw.items()
+            }
+        if kind is ParamKind.ACTION and isinstance(bound, BoundAction):
+            ((key, args),) = raw.items()
+            nested = self.action(bound.action, args or {}, bound.args, (*path, key))
+            return {key: nested}
+        return raw
 
-    def own_zone(self, value: Any, key: str) -> None:
-        ref = parse_zone(value)
-        if ref is None or ref.owner != self.seat:
-            raise Refusal(f"{key}: {value!r}: a seat may do this only to its own zones")
-
-
-def _is_own(game: Game, seat: str, card: int, visible: bool) -> bool:
-    if not visible:
-        return True  # named in the seat's own zone: checked by the caller
-    obj = game.obj(card)
-    if obj.controller is not None:
-        return obj.controller == seat
-    return obj.owner == seat
+    def card(self, param: Param, card: int, path: tuple[PathStep, ...]) -> None:
+        if param.role is not Role.ACTS_ON:
+            return
+        game, seat = self.game, self.seat
+        if not game.may_look(seat, card):
+            return  # named in the seat's own zone, which the resolver checked
+        obj = game.obj(card)
+        whose = obj.controller if obj.controller is not None else obj.owner
+        if whose != seat:
+            raise Refusal(
+                f"{_where(path)}: {self.refs.names.get(card, 'a card')}: {seat} may act only "
+                f"on cards {seat} controls, or owns when they have no controller"
+            )
 
 
 # ----------------------------------------------------------------------
@@ -441,24 +466,38 @@ _INTERNAL_CARD = re.compile(r"\bcard \d+\b")
 
 def apply_stored(
     ctx: TableContext, stored: dict[str, Any], names: dict[str, str] | None = None
-) -> MoveResult:
-    """Apply a stored act to the table's game. A refusal rolls everything back
-    (the game, the labels) and raises :class:`Refusal`, whose message names a
-    card as ``names`` says the seat named it."""
+) -> ActionResult:
+    """Apply a stored act to the table's game with the rule set's action, and
+    say what it did. A refusal rolls everything back (the game, the labels)
+    and raises :class:`Refusal`, whose message names a card as ``names`` says
+    the seat named it."""
+    if not isinstance(stored, dict) or len(stored) != 1:
+        raise Refusal("a stored act holds exactly one action")
     ((name, args),) = stored.items()
-    handler = action_table(ctx.ruleset).get(name)
-    if handler is None:
+    table = ctx.game.ruleset.actions
+    action = table.get(name)
+    if action is None:
         raise Refusal(f"unknown action {name!r}")
     game = ctx.game
     checkpoint = game.checkpoint()
     labels = ctx.state()
-    node = from_data(args, ctx.file)
 
     def fail(text: str, rule: str | None) -> Refusal:
         return Refusal(_clean(text, names or {}), rule)
 
     try:
-        return handler(ctx, node)
+        bound = bind(action, args, ctx.refs, table=table, reserved=_STEP_KEYS)
+        done = action.run(game, bound)
+        if isinstance(args, dict) and args.get("as") is not None:
+            # as: names what the action made: a card (a token, a layer), an effect, or both.
+            label = _label(args["as"])
+            if done.card is not None:
+                ctx.labels[label] = done.card
+            if done.effect is not None:
+                ctx.effects[label] = done.effect
+        return done
+    except ArgumentError as exc:
+        refusal = fail(_message(exc), None)
     except IllegalAction as exc:
         refusal = fail(str(exc), exc.rule)
     except ScenarioError as exc:
@@ -476,9 +515,8 @@ def apply_stored(
 def _clean(message: str, names: dict[str, str]) -> str:
     """A message as the seat may read it: physical cards named as the seat named
     them, and no internal card number."""
-    for stored, given in names.items():
+    for stored, given in sorted(names.items(), key=lambda item: -len(item[0])):
         message = message.replace(f"'{stored}'", repr(given)).replace(stored, given)
-    message = re.sub(r"\$" + _THEN_LABEL + r"\d+", "the moved card", message)
     message = re.sub(r"#\d+", "a card", message)
     return _INTERNAL_CARD.sub("a card", message)
 
@@ -505,5 +543,5 @@ def apply_act(ctx: TableContext, seat: str | None, act: Any) -> Applied:
     ...
     cardzones.table.acts.Refusal: card: alice.deck[0]: a card you may not look at ...
     """
-    bound = bind_act(ctx.game, seat, act)
-    return Applied(bound.stored, apply_stored(ctx, bound.stored, bound.names))
+    bound = bind_act(ctx, seat, act)
+    return Applied(bound.stored, apply_stored(ctx, bound.stored, bound.names).result)

@@ -21,17 +21,14 @@ from typing import Any
 
 import yaml
 
-from cardzones.errors import CardzonesError
+from cardzones.errors import CardzonesError, IllegalAction
 from cardzones.kernel.game import Game
-from cardzones.kernel.objects import UNDER
 from cardzones.table.acts import apply_stored
 from cardzones.table.creation import Creation
 from cardzones.table.store import Store
 from cardzones.table.table import Table
 
 _PHYSICAL = re.compile(r"^#(\d+)$")
-#: Actions whose ``as:`` labels the card they make.
-_MAKERS = ("create_token", "add_layer")
 
 
 class ExportError(CardzonesError):
@@ -84,15 +81,24 @@ def _labelled_setup(setup: dict[str, Any], namer: _Namer) -> dict[str, Any]:
 
 
 def _where(game: Game, card: int) -> str | None:
-    """A scenario reference to a card that has no label, by where it is now."""
+    """A scenario reference to a card that has no label, by where it is now:
+    ``ZONE[i]``, or ``PLAYER.PILE[i]`` in a pile the rule set names (fab's
+    ``alice.soul``)."""
     obj = game.obj(card)
-    zone = game.zone_name(obj.zone)
     if obj.host is None:
-        return f"{zone}[{game.contents(obj.zone).index(card)}]"
-    host = game.obj(obj.host)
-    if obj.rel == UNDER and host.host is None and game.zone_info(obj.zone).type == "hero":
-        pile = [k for k in game.kids(obj.host) if game.obj(k).rel == UNDER]
-        return f"{game.zone_info(obj.zone).owner}.soul[{pile.index(card)}]"
+        return f"{game.zone_name(obj.zone)}[{game.contents(obj.zone).index(card)}]"
+    ruleset = game.ruleset
+    for pile, rel in ruleset.piles.items():
+        if obj.rel != rel:
+            continue
+        for player in game.players:
+            try:
+                host = ruleset.pile_host(game, player, pile)
+            except IllegalAction:
+                continue
+            if host == obj.host:
+                cards = [k for k in game.kids(host) if game.obj(k).rel == rel]
+                return f"{player}.{pile}[{cards.index(card)}]"
     return None
 
 
@@ -137,12 +143,12 @@ def scenario_of(table_id: str, creation: Creation, acts: list[dict[str, Any]]) -
         ((name, args),) = act.items()
         step_args = _rewrite(args, game, names)
         before = set(game.cards())
-        apply_stored(ctx, act)
-        made = [c for c in game.cards() if c not in before]
-        if name in _MAKERS and len(made) == 1:
+        made = apply_stored(ctx, act).card
+        if made is not None and made not in before and game.exists(made):
+            # A card the act made (a token, a layer): as: labels it.
             label = str(step_args["as"]) if "as" in step_args else namer("t")
             step_args = {**step_args, "as": label}
-            names[made[0]] = label
+            names[made] = label
         steps.append({name: step_args})
     steps.extend(_final_board(game, names))
     doc = start.scenario(f"table {table_id}", steps)

@@ -174,7 +174,7 @@ def _share_cards(ctx: TableContext) -> None:
     with the cards of its name made before, as it did in the live game, and
     the two games save alike."""
     game = ctx.game
-    found = {id(o.cdef): o.cdef for o in game._objs.values()}
+    found = {id(o.cdef): o.cdef for o in map(game.obj, game.cards())}
     for event in game.events():
         if event.lki is not None:
             found.setdefault(id(event.lki.obj.cdef), event.lki.obj.cdef)
