@@ -1,8 +1,11 @@
-"""Imports point down only: the command line and web, then the scenario layer
-and the table server, then the rule set registry, then the rule sets, then the
-kernel. A rule set imports only the kernel (and, for the two shipped ones,
-what they share); the kernel names no game. Outside the kernel, no module
-imports a name of the kernel's that starts with an underscore.
+"""Imports point down only: the command line and web, then the table server,
+then the scenario layer, then the rule set registry, then the rule sets, then
+the kernel. A rule set imports only the kernel (and, for the two shipped ones,
+what they share); the kernel names no game, and neither do the scenario layer,
+the table and the web, which find rule sets through the registry. The table
+imports no web code, and only the web and the command line import the table.
+Outside the kernel, no module imports a name of the kernel's that starts with
+an underscore.
 
 Every module of cardzones is read with ``ast`` and every import checked,
 including those inside functions and under ``TYPE_CHECKING``. The example rule
@@ -20,12 +23,13 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "cardzones"
 PLUGIN = ROOT / "tests" / "plugins" / "patience_dist"
 
-KERNEL, RULESET, REGISTRY, SCENARIO, TOP = range(5)
+KERNEL, RULESET, REGISTRY, SCENARIO, TABLE, TOP = range(6)
 LAYER_NAMES = {
     KERNEL: "the kernel",
     RULESET: "a rule set",
     REGISTRY: "the rule set registry",
-    SCENARIO: "the scenario layer or the table server",
+    SCENARIO: "the scenario layer",
+    TABLE: "the table server",
     TOP: "the command line or the web",
 }
 
@@ -39,7 +43,7 @@ PREFIXES = {
     "cardzones.rulesets": REGISTRY,  # the package itself; its sub-packages are rule sets
     "cardzones": REGISTRY,  # the package itself: the public API in one place
     "cardzones.scenario": SCENARIO,
-    "cardzones.table": SCENARIO,
+    "cardzones.table": TABLE,
     "cardzones.cli": TOP,
     "cardzones.web": TOP,
     "cardzones.board": TOP,
@@ -198,6 +202,9 @@ def _check_text(source: str, name: str, layer: int, own: str | None) -> list[str
             "the kernel's own _move",
         ),
         ("cardzones.scenario.runner", "from cardzones.cli import app\n", "a layer above"),
+        ("cardzones.scenario.runner", "from cardzones.table.acts import bind_act\n", "above"),
+        ("cardzones.table.acts", "from cardzones.web.hub import Hub\n", "a layer above"),
+        ("cardzones.rulesets.registry", "import cardzones.table.store\n", "a layer above"),
         (
             "cardzones.scenario.runner",
             "from cardzones.kernel.contents import _insert\n",
@@ -235,6 +242,83 @@ def test_the_checker_allows_good_imports() -> None:
         )
         == []
     )
+
+
+# ----------------------------------------------------------------------
+# The table and the web
+# ----------------------------------------------------------------------
+
+#: What the web layer is built on; the table server uses none of it.
+WEB_PACKAGES = ("starlette", "uvicorn", "httpx", "websockets", "cardzones.web")
+#: The only modules besides its own that may import the table server.
+TABLE_USERS = ("cardzones.web", "cardzones.cli")
+
+
+def _within(module: str, prefixes: tuple[str, ...]) -> bool:
+    return any(module == p or module.startswith(p + ".") for p in prefixes)
+
+
+def import_problems(source: str, file: str, name: str) -> list[str]:
+    """The imports of one module that break the rules of the table and web
+    layers: web code in the table, the table or the web imported by anything
+    but the modules above them, or a rule set named by the scenario layer, the
+    table or the web (they find rule sets through the registry)."""
+    out = []
+    layer = layer_of(name)
+    for line, module, _names in imports(source, file, name):
+        where = f"{file}:{line}"
+        if layer == TABLE and _within(module, WEB_PACKAGES):
+            out.append(f"{where}: the table server imports web code ({module})")
+        if _within(module, ("cardzones.table",)) and not _within(
+            name, ("cardzones.table", *TABLE_USERS)
+        ):
+            out.append(f"{where}: {name} imports the table server ({module})")
+        if _within(module, ("cardzones.web",)) and not _within(name, ("cardzones.web",)):
+            out.append(f"{where}: {name} imports the web layer ({module}); nothing does")
+        names_a_game = ruleset_package(module) is not None
+        if names_a_game and _within(
+            name, ("cardzones.scenario", "cardzones.table", "cardzones.web")
+        ):
+            out.append(f"{where}: {name} imports the rule set {module}: use the registry")
+    return out
+
+
+@pytest.mark.parametrize("path,name", package_modules(), ids=lambda v: str(v))
+def test_the_table_and_the_web_keep_to_their_places(path: Path, name: str) -> None:
+    source = path.read_text(encoding="utf-8")
+    assert import_problems(source, str(path.relative_to(ROOT)), name) == []
+
+
+def test_the_table_layers_exist() -> None:
+    names = {name for _, name in package_modules()}
+    assert layer_of("cardzones.table.acts") == TABLE and "cardzones.table.acts" in names
+    assert layer_of("cardzones.web.app") == TOP and "cardzones.web.app" in names
+
+
+@pytest.mark.parametrize(
+    "name,source,expected",
+    [
+        ("cardzones.table.host", "import starlette.websockets\n", "imports web code"),
+        ("cardzones.table.acts", "from httpx import get\n", "imports web code"),
+        ("cardzones.board", "from cardzones.table.table import Table\n", "imports the table"),
+        ("cardzones.cli", "from cardzones.web.app import app\n", "imports the web layer"),
+        ("cardzones.table.acts", "from cardzones.rulesets.fab import moves\n", "registry"),
+        ("cardzones.scenario.runner", "from cardzones.rulesets.redemption import x\n", "registry"),
+    ],
+)
+def test_the_table_checker_finds_bad_imports(name: str, source: str, expected: str) -> None:
+    found = import_problems(source, "probe.py", name)
+    assert found and expected in found[0], found
+
+
+def test_the_table_checker_allows_good_imports() -> None:
+    assert (
+        import_problems("from cardzones.table.host import Host\n", "p.py", "cardzones.web.app")
+        == []
+    )
+    assert import_problems("from cardzones.table.export import x\n", "p.py", "cardzones.cli") == []
+    good = "from cardzones.rulesets import get_ruleset\nfrom cardzones.scenario import x\n"
+    assert import_problems(good, "p.py", "cardzones.table.acts") == []
 
 
 # ----------------------------------------------------------------------
