@@ -1,5 +1,5 @@
 """The context one scenario runs in: its game, labels, marks and effect labels,
-and the references of the scenario format (SCENARIOS.md, References) turned
+and the references of the scenario format (docs/scenarios.md, References) turned
 into ids.
 
 :class:`Refs` resolves the arguments of actions for the action tables' binder

@@ -1,4 +1,4 @@
-"""Load, validate and run scenario files (SCENARIOS.md, version 1).
+"""Load, validate and run scenario files (docs/scenarios.md, version 1).
 
 >>> from cardzones.scenario.runner import run_text
 >>> outcome = run_text('''
@@ -43,7 +43,8 @@ TOP_KEYS = {"name", "rules", "ruleset", "players", "seed", "cards", "setup", "st
 #: ``permanent_controller`` only where the rule set has them (its
 #: ``attach_keys`` and ``permanent_control``).
 ENTRY_KEYS = {"card", "as", "face", "owner", "controller", "permanent_controller", "under", "onto"}
-#: Keys any action may carry (SCENARIOS.md, Actions): the runner's, not the action's.
+#: Keys any action may carry (docs/scenarios.md, Results, errors and labels):
+#: the runner's, not the action's.
 COMMON = frozenset({"result", "error", "as"})
 RESULTS = tuple(r.value for r in MoveResult)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from cardzones.kernel.cards import CardDef
 
-#: The card types a scenario may give (SCENARIOS.md, Cards).
+#: The card types a scenario may give (docs/scenarios.md, Redemption cards).
 CARD_TYPES = (
     "hero",
     "evil_character",

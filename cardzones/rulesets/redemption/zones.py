@@ -26,7 +26,7 @@ def _out_of_play(ztype: str, *, public: bool = True, **kw: bool) -> ZoneSpec:
     return ZoneSpec(ztype, public=public, resets=True, controlled=True, **kw)
 
 
-#: Every Redemption zone type, in the order SCENARIOS.md lists them.
+#: Every Redemption zone type, in the order docs/scenarios.md lists them.
 ZONE_SPECS: dict[str, ZoneSpec] = {
     spec.type: spec
     for spec in (
