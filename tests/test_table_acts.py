@@ -308,6 +308,7 @@ def test_an_effect_label_names_the_effect_for_a_later_negate() -> None:
     assert game.ruleset.handle_active(game, ctx.effects["lift"])
     refusal = refused(ctx, "alice", {"negate": {"effect": "drop"}})
     assert refusal.message.startswith("effect: unknown effect label 'drop'")
+    assert "lift" not in refusal.message  # another seat's labels are its own
     negated = apply_act(ctx, "alice", {"negate": {"effect": "lift"}})
     assert negated.stored == {"negate": {"effect": "lift", "by": "alice"}}
     assert negated.result.value == "done"

@@ -215,8 +215,9 @@ class SeatRefs(_TableRefs):
     named by the handle the seat's own view gives it, or by ``ZONE[i]`` in the
     order its view lists the zone; a card it may not look at only in its own
     zones. Zones, players, card names and effect labels are read as in a
-    scenario file: they are public. ``names`` keeps how the seat named each
-    card, so that messages name it the same way."""
+    scenario file, except that an unknown effect label does not list the
+    labels other seats gave. ``names`` keeps how the seat named each card, so
+    that messages name it the same way."""
 
     def __init__(self, ctx: Context, seat: str) -> None:
         super().__init__(ctx)
@@ -235,6 +236,12 @@ class SeatRefs(_TableRefs):
             )
         self.names[card] = text
         return card
+
+    def effect(self, label: Any) -> Any:
+        # The labels other seats gave are theirs: a miss does not list them.
+        if str(label) not in self.ctx.effects:
+            raise _Unplaced(f"unknown effect label {str(label)!r}")
+        return super().effect(label)
 
     def _find(self, text: str) -> int:
         ref = parse_card(text)
