@@ -24,7 +24,7 @@ from typing import Any
 
 from cardzones.errors import CardzonesError, ScenarioError
 from cardzones.kernel.game import Game
-from cardzones.rulesets import get_ruleset
+from cardzones.rulesets import get_ruleset, ruleset_names
 from cardzones.scenario.loader import from_data, load_text
 from cardzones.scenario.runner import Scenario
 from cardzones.table.acts import TableContext
@@ -145,7 +145,7 @@ def creation_from_request(body: Any) -> Creation:
             )
         return _from_scenario_text(body[SCENARIO_KEY])
     if "ruleset" not in body:
-        raise CreationError("ruleset is required (fab or redemption)")
+        raise CreationError(f"ruleset is required ({' or '.join(ruleset_names())})")
     seed = body.get("seed")
     if seed is None:
         seed = random_seed()
