@@ -297,6 +297,11 @@ def test_a_nested_action_keeps_the_seat_policy() -> None:
         "then.flip.by: 'bob': a seat acts for itself only"
         in refused(ctx, "alice", with_bob).message
     )
+    # one action on the moved card: moving it on is an act of its own
+    again = {"move": {**step["move"], "then": {"move": {"to": "alice.hand"}}}}
+    assert refused(ctx, "alice", again).message == (
+        "then: takes an action on the moved card, not move"
+    )
 
 
 def test_an_effect_label_names_the_effect_for_a_later_negate() -> None:

@@ -59,7 +59,9 @@ action of any rule set gets the same policy:
   left to the rules.
 
 The same holds inside a nested action (``move``'s ``then:``), whose own card
-is the moved one. A spectator cannot act at all.
+is the moved one; a nested action may not nest another (``then: {move: ...}``
+is refused: moving the card on is an act of its own). A spectator cannot act
+at all.
 """
 
 from __future__ import annotations
@@ -327,10 +329,14 @@ def bind_act(ctx: TableContext, seat: str | None, act: Any) -> Bound:
     if "as" in raw:
         _label(raw["as"])
     refs = SeatRefs(ctx, seat)
+    policy = _Policy(game, seat, refs, table)
     try:
         _turn(action, game, seat)
+        if action.actor is not None and action.actor in raw:
+            # Who acts comes first: a seat acting for another hears that alone.
+            policy.actor(action.param(action.actor), raw, ())
         bound = bind(action, raw, refs, table=table, reserved=_STEP_KEYS)
-        stored = _Policy(game, seat, refs, table).action(action, raw, bound, ())
+        stored = policy.action(action, raw, bound, ())
     except ArgumentError as exc:
         raise Refusal(_message(exc)) from None
     except Refusal:
@@ -445,6 +451,10 @@ class _Policy:
             }
         if kind is ParamKind.ACTION and isinstance(bound, BoundAction):
             ((key, args),) = raw.items()
+            if any(p.kind is ParamKind.ACTION for p in bound.action.params):
+                # One action on the card where the move left it: moving it on
+                # (with a then: of its own) is an act of its own.
+                raise Refusal(f"{_where(path)}: takes an action on the moved card, not {key}")
             nested = self.action(bound.action, args or {}, bound.args, (*path, key))
             return {key: nested}
         return raw
