@@ -76,7 +76,6 @@ from cardzones.errors import CardzonesError, IllegalAction, ScenarioError, Unkno
 from cardzones.kernel.actions import (
     Action,
     ActionResult,
-    ActionTable,
     ArgumentError,
     BoundAction,
     Param,
@@ -329,7 +328,7 @@ def bind_act(ctx: TableContext, seat: str | None, act: Any) -> Bound:
     if "as" in raw:
         _label(raw["as"])
     refs = SeatRefs(ctx, seat)
-    policy = _Policy(game, seat, refs, table)
+    policy = _Policy(game, seat, refs)
     try:
         _turn(action, game, seat)
         if action.actor is not None and action.actor in raw:
@@ -343,6 +342,9 @@ def bind_act(ctx: TableContext, seat: str | None, act: Any) -> Bound:
         raise
     except CardzonesError as exc:
         raise Refusal(str(exc)) from None
+    except Exception:  # an engine bug: the seat gets no detail, the log does
+        log.exception("an act could not be bound")
+        raise Refusal("internal error: the act was not applied") from None
     names = {f"#{card}": text for card, text in refs.names.items()}
     return Bound({name: stored}, names)
 
@@ -396,7 +398,6 @@ class _Policy:
     game: Game
     seat: str
     refs: SeatRefs
-    table: ActionTable
 
     def action(
         self,
