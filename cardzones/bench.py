@@ -261,41 +261,52 @@ def _hero(game: Game, player: str) -> int:
     return game.contents(_zid(game.zone(player, "hero")))[0]
 
 
-def _places(game: Game) -> list[tuple[str, tuple[int, ...]]]:
-    """Where the cards are now: each zone's top-level cards, and the pile
-    under each hero, by name (``alice.deck``, ``alice.hero.under``)."""
-    out = [(game.zone_name(zid), game.contents(zid)) for zid in game.all_zones()]
+def _places(game: Game) -> list[tuple[str, int]]:
+    """Where cards can be acted on: every zone, and the pile under each hero
+    (a negated card id), each with a name (``alice.deck``, ``alice.hero.under``)."""
+    out = [(game.zone_name(zid), zid) for zid in game.all_zones()]
     for player in game.players:
         hero = _hero(game, player)
-        out.append((f"{game.zone_name(game.location(hero))}.under", game.kids(hero)))
+        out.append((f"{game.zone_name(game.location(hero))}.under", -hero))
     return out
+
+
+def _cards_at(game: Game, place: int) -> tuple[int, ...]:
+    return game.contents(place) if place > 0 else game.kids(-place)
 
 
 @functools.cache
 def _standard_sizes() -> dict[str, int]:
-    return {name: len(cards) for name, cards in _places(build_position())}
+    game = build_position()
+    return {name: len(_cards_at(game, place)) for name, place in _places(game)}
 
 
-def _padding(game: Game) -> dict[str, int]:
-    """How many objects each place of ``game`` has beyond the standard position's."""
+def _padded_places(game: Game) -> list[tuple[int, int]]:
+    """Each place of ``game``, with how many objects it has beyond the
+    standard position's."""
     standard = _standard_sizes()
-    return {name: max(0, len(cards) - standard.get(name, 0)) for name, cards in _places(game)}
+    return [
+        (place, max(0, len(_cards_at(game, place)) - standard.get(name, 0)))
+        for name, place in _places(game)
+    ]
 
 
-def _pick(game: Game, rng: random.Random, padding: dict[str, int]) -> int | None:
+def _pick(
+    rng: random.Random, lists: dict[int, list[int]], places: Sequence[tuple[int, int]]
+) -> int | None:
     """A card to act on, drawn as in the standard position: a place is chosen
     with the weight of its size less its padding, then a card in it uniformly.
+    ``lists`` holds the cards of each place now (the bare state).
 
     A bigger position's extra objects are padding: they make its zones bigger
     but not more often acted on, so it gets the standard mix of actions (drawn
     uniformly over its cards, the tokens filling its arena would make many
     more of its actions a token that ceases)."""
-    places = _places(game)
-    weights = [max(0, len(cards) - padding.get(name, 0)) for name, cards in places]
+    weights = [max(0, len(lists[place]) - pad) for place, pad in places]
     if not any(weights):
         return None
-    _, cards = rng.choices(places, weights)[0]
-    return rng.choice(cards)
+    ((place, _),) = rng.choices(places, weights)
+    return rng.choice(lists[place])
 
 
 # -- the floor's bare state -------------------------------------------------
@@ -421,7 +432,7 @@ def make_workload(game: Game, moves: int, seed: int = 1, segment: int = 200) -> 
     rng = random.Random(seed)
     start = game.checkpoint()
     bare_start = bare_state(game)
-    padding = _padding(game)
+    places = _padded_places(game)
     workload = Workload([], [], bare_start)
     total = 0
     while total < moves:
@@ -431,7 +442,7 @@ def make_workload(game: Game, moves: int, seed: int = 1, segment: int = 200) -> 
         tries = 0
         while len(actions) < segment and tries < segment * 20:
             tries += 1
-            card = _pick(game, rng, padding)
+            card = _pick(rng, bare.lists, places)
             options = [] if card is None else _choices(game, card, rng)
             if not options:
                 continue
