@@ -824,7 +824,7 @@ def run_bench(
         for size in sizes:
             bar.update(task, description=f"workload, {size} objects")
             game = build_position(size)
-            workload = make_workload(game, n(100_000, 40_000), segment=200)
+            workload = make_workload(game, n(100_000, 30_000), segment=200)
             positions.append(_Position(size, game, build_position(size), workload))
             bar.advance(task)
         best: list[dict[str, float]] = [{} for _ in sizes]
@@ -840,7 +840,7 @@ def run_bench(
                     bar.advance(task)
             bar.update(task, description=f"round {r + 1}/{rounds}: scenarios")
             files = example_files()
-            scenario_s = min(scenario_s, 1 / time_scenarios(files, 1, n(20, 10)))
+            scenario_s = min(scenario_s, 1 / time_scenarios(files, 1, n(20, 5)))
             bar.advance(task)
     runs = [_figures(pos.objects, low) for pos, low in zip(positions, best, strict=True)]
     scenarios_per_s = round(1 / scenario_s, 1)
