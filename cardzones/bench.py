@@ -669,6 +669,10 @@ def per_call_us(
     return best
 
 
+#: Deepcopy takes milliseconds: one sample of it in this many of a copy.
+DEEPCOPY_EVERY = 10
+
+
 def time_copy(game: Game, pristine: Game, samples: int) -> tuple[float, float, float]:
     """Microseconds per :meth:`Game.copy`, per copy of its floor, and per
     ``copy.deepcopy`` of ``pristine``: a game in the same state that no move or
@@ -680,10 +684,6 @@ def time_copy(game: Game, pristine: Game, samples: int) -> tuple[float, float, f
         every=(1, 1, DEEPCOPY_EVERY),
     )
     return copy_us, floor_us, deep_us
-
-
-#: Deepcopy takes milliseconds: one sample of it in this many of a copy.
-DEEPCOPY_EVERY = 10
 
 
 def time_view(game: Game, samples: int, player: str = "alice") -> tuple[float, float, int]:
