@@ -1,5 +1,12 @@
-"""The benchmark behind ``cardzones bench``: moves, copies, undo, views and
-scenarios, measured in one run on one standard fab position.
+"""The benchmark behind ``cardzones bench``: moves, undo, copies and views,
+each against a floor measured in plain CPython in the same run, and scenarios.
+
+Each figure is reported with its floor and the ratio of the two, as the
+ratio holds from run to run on a shared machine where the figures do not. The
+floors do the same work on the same objects with nothing else: a bare move
+(:func:`replay_bare`), a bare copy (:func:`bare_copy`) and a bare view
+(:func:`bare_view`); ``copy.deepcopy`` of the game is the baseline of a copy.
+docs/performance.md defines them.
 
 The standard position is a two-player fab game of 126 objects in every kind of
 zone: decks, hands, graveyards, banished, arsenals, pitch zones, all the
@@ -19,9 +26,8 @@ between segments, outside the timer.
 
 from __future__ import annotations
 
-import argparse
 import copy
-import json
+import functools
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -29,6 +35,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from cardzones import new_game
@@ -36,20 +44,9 @@ from cardzones.errors import CardzonesError
 from cardzones.kernel.cards import CardDef, Dest, Replacement
 from cardzones.kernel.game import Game
 from cardzones.kernel.objects import UNDER
-from cardzones.kernel.views import view
+from cardzones.kernel.views import HIDDEN, view
 from cardzones.rulesets.fab.actions import put_under
 from cardzones.scenario.runner import run_file
-
-#: The figures ``run_bench`` returns, in the order the report shows them.
-KEYS = (
-    "moves_per_s",
-    "copy_us",
-    "deepcopy_us",
-    "copy_speedup_vs_deepcopy",
-    "undo_us",
-    "view_us",
-    "scenarios_per_s",
-)
 
 #: The number of objects of the standard position.
 STANDARD_OBJECTS = 126
@@ -247,7 +244,8 @@ def _choices(game: Game, card: int, rng: random.Random) -> list[Action]:
     return []  # heroes and the stack stay where they are
 
 
-def _apply(game: Game, action: Action) -> object:
+def apply_action(game: Game, action: Action) -> object:
+    """Take one workload action on ``game`` through the public API."""
     kind, card, dest, position, face, by = action
     if kind == MOVE:
         assert dest is not None
@@ -263,130 +261,440 @@ def _hero(game: Game, player: str) -> int:
     return game.contents(_zid(game.zone(player, "hero")))[0]
 
 
-def make_workload(game: Game, moves: int, seed: int = 1, segment: int = 200) -> list[list[Action]]:
+def _places(game: Game) -> list[tuple[str, int]]:
+    """Where cards can be acted on: every zone, and the pile under each hero
+    (a negated card id), each with a name (``alice.deck``, ``alice.hero.under``)."""
+    out = [(game.zone_name(zid), zid) for zid in game.all_zones()]
+    for player in game.players:
+        hero = _hero(game, player)
+        out.append((f"{game.zone_name(game.location(hero))}.under", -hero))
+    return out
+
+
+def _cards_at(game: Game, place: int) -> tuple[int, ...]:
+    return game.contents(place) if place > 0 else game.kids(-place)
+
+
+@functools.cache
+def _standard_sizes() -> dict[str, int]:
+    game = build_position()
+    return {name: len(_cards_at(game, place)) for name, place in _places(game)}
+
+
+def _padded_places(game: Game) -> list[tuple[int, int]]:
+    """Each place of ``game``, with how many objects it has beyond the
+    standard position's."""
+    standard = _standard_sizes()
+    return [
+        (place, max(0, len(_cards_at(game, place)) - standard.get(name, 0)))
+        for name, place in _places(game)
+    ]
+
+
+def _pick(
+    rng: random.Random, lists: dict[int, list[int]], places: Sequence[tuple[int, int]]
+) -> int | None:
+    """A card to act on, drawn as in the standard position: a place is chosen
+    with the weight of its size less its padding, then a card in it uniformly.
+    ``lists`` holds the cards of each place now (the bare state).
+
+    A bigger position's extra objects are padding: they make its zones bigger
+    but not more often acted on, so it gets the standard mix of actions (drawn
+    uniformly over its cards, the tokens filling its arena would make many
+    more of its actions a token that ceases)."""
+    weights = [max(0, len(lists[place]) - pad) for place, pad in places]
+    if not any(weights):
+        return None
+    ((place, _),) = rng.choices(places, weights)
+    return rng.choice(lists[place])
+
+
+# -- the floor's bare state -------------------------------------------------
+#
+# The floor of a move works on plain lists and one dict: every zone's cards and
+# every pile under a card as a list, and an index of where each card is.
+# Piles are keyed by the negated id of the card they are under, so that zone
+# ids and pile keys never meet.
+
+#: One step of the bare move: (card, list it leaves or None, list it is in
+#: afterwards or None if it ceased, index to insert it at or None).
+Op = tuple[int, int | None, int | None, int | None]
+
+
+class Bare(NamedTuple):
+    """The plain-Python state of a move's floor."""
+
+    lists: dict[int, list[int]]
+    where: dict[int, int]
+
+    def fresh(self) -> Bare:
+        """An independent copy, to replay a segment on."""
+        return Bare({k: v.copy() for k, v in self.lists.items()}, self.where.copy())
+
+
+def _spot(game: Game, card: int) -> tuple[int, int]:
+    """The bare list a card is in, and its index in it."""
+    host = game.host(card)
+    if host is None:
+        zid = game.location(card)
+        return zid, game.contents(zid).index(card)
+    return -host, game.kids(host).index(card)
+
+
+def bare_state(game: Game) -> Bare:
+    """The lists and index of the bare move for the state ``game`` is in."""
+    lists = {zid: list(game.contents(zid)) for zid in game.all_zones()}
+    where: dict[int, int] = {}
+    for card in game.cards():
+        where[card] = _spot(game, card)[0]
+        if game.kids(card):
+            lists[-card] = list(game.kids(card))
+    for player in game.players:  # the workload puts cards under the heroes
+        lists.setdefault(-_hero(game, player), [])
+    return Bare(lists, where)
+
+
+def replay_bare(ops: Sequence[Op], lists: dict[int, list[int]], where: dict[int, int]) -> None:
+    """The floor of a move: replay what the engine's actions did to the zones,
+    with nothing else: take each card out of one list, put it into another, and
+    update the index."""
+    for card, src, dst, i in ops:
+        if src is not None:
+            lists[src].remove(card)
+        if dst is None:
+            del where[card]
+        else:
+            if i is not None:
+                lists[dst].insert(i, card)
+            where[card] = dst
+
+
+def _trace(game: Game, action: Action) -> list[Op]:
+    """Take ``action`` on ``game`` and return what it did to the bare state.
+
+    The cards it can change are its card and the cards under it. A card that
+    changed place leaves its list and enters another at the index it has now;
+    a card that stayed but became a new record (a flip, a reset, a host's move)
+    is one index write; a card that ceased leaves its list and the index."""
+    touched = (action.card, *game.kids(action.card))
+    before = [(card, game.obj(card), _spot(game, card)) for card in touched]
+    apply_action(game, action)
+    out: list[Op] = []
+    moves: list[Op] = []
+    for card, record, (src, index) in before:
+        if not game.exists(card):
+            out.append((card, src, None, None))
+            continue
+        dst, now = _spot(game, card)
+        if (dst, now) != (src, index):
+            moves.append((card, src, dst, now))
+        elif game.obj(card) is not record:
+            out.append((card, None, dst, None))
+    if len(moves) == 1 and not out:
+        return moves
+    # Several cards: every card leaves first, then they enter in the order of
+    # their new indexes, so that each lands where the engine put it.
+    out = [(card, src, dst, None) for card, src, dst, _ in moves] + out
+    out += [(card, None, dst, i) for card, _, dst, i in sorted(moves, key=lambda m: (m[2], m[3]))]
+    return out
+
+
+def check_bare(game: Game, bare: Bare) -> None:
+    """The floor must follow the engine exactly: same lists, same index."""
+    expected = bare_state(game)
+    lists = {k: v for k, v in bare.lists.items() if v or k in expected.lists}
+    if lists != expected.lists or bare.where != expected.where:
+        raise RuntimeError("the bare move did not follow the engine's actions")
+
+
+class Workload(NamedTuple):
+    """Segments of actions to time, and for each, what the actions did to the
+    bare state, for the floor to replay from :attr:`start`."""
+
+    segments: list[list[Action]]
+    traces: list[list[Op]]
+    start: Bare
+
+    @property
+    def actions(self) -> int:
+        return sum(len(s) for s in self.segments)
+
+
+def make_workload(game: Game, moves: int, seed: int = 1, segment: int = 200) -> Workload:
     """About ``moves`` actions in segments of ``segment``, each legal from the
     current state of ``game``, which is left as it was.
 
-    Actions that the rules refuse are not kept; actions that fail (3.0.11) are
-    kept, as the work to find out is part of the pipeline.
+    Cards are drawn as in the standard position (see :func:`_pick`), so that a
+    bigger position gets the same mix of actions on bigger zones. Actions that
+    the rules refuse are not kept; actions that fail (3.0.11) are kept, as the
+    work to find out is part of the pipeline.
     """
     rng = random.Random(seed)
     start = game.checkpoint()
-    segments: list[list[Action]] = []
+    bare_start = bare_state(game)
+    places = _padded_places(game)
+    workload = Workload([], [], bare_start)
     total = 0
     while total < moves:
         actions: list[Action] = []
+        trace: list[Op] = []
+        bare = bare_start.fresh()
         tries = 0
         while len(actions) < segment and tries < segment * 20:
             tries += 1
-            card = rng.choice(list(game.cards()))
-            options = _choices(game, card, rng)
+            card = _pick(rng, bare.lists, places)
+            options = [] if card is None else _choices(game, card, rng)
             if not options:
                 continue
             action = rng.choice(options)
             try:
-                _apply(game, action)
+                ops = _trace(game, action)
             except CardzonesError:
                 continue
             actions.append(action)
+            trace += ops
+            replay_bare(ops, *bare)
         if not actions:
             raise ValueError("no legal action found for the workload")
-        segments.append(actions)
+        check_bare(game, bare)
+        workload.segments.append(actions)
+        workload.traces.append(trace)
         total += len(actions)
         game.rollback(start)
-    return segments
+    return workload
+
+
+# -- the floors of a copy and a view ----------------------------------------
+
+#: The floor of a copy: the objects and where they are, as plain dicts.
+CopyState = tuple[dict[int, Any], dict[int, tuple[int, ...]], dict[int, tuple[int, ...]]]
+
+
+def copy_state(game: Game) -> CopyState:
+    """The data a copy of ``game`` must carry for its objects, in plain dicts:
+    card -> record (the game's own immutable records), zone -> its cards and
+    card -> the cards under it (tuples, as in the game)."""
+    records = {card: game.obj(card) for card in game.cards()}
+    zones = {zid: game.contents(zid) for zid in game.all_zones()}
+    piles = {card: game.kids(card) for card in game.cards() if game.kids(card)}
+    return records, zones, piles
+
+
+def bare_copy(state: CopyState) -> CopyState:
+    """The floor of a copy: one ``dict.copy`` of each dict of :func:`copy_state`.
+    The records and tuples are immutable, so they are shared, as the game shares them."""
+    records, zones, piles = state
+    return records.copy(), zones.copy(), piles.copy()
+
+
+# A plan for the bare view: how to build a JSON value equal to one view. A
+# dict with no list in it is copied whole; a dict with lists is a template
+# and its lists' plans; a run of bare hidden entries is their count.
+Plan = Any
+
+
+def view_plan(value: dict[str, Any]) -> Plan:
+    """The plan to build a value equal to ``value`` (a view) with the least
+    work: every dict and list anew, every immutable value shared."""
+    nested = tuple((k, _list_plan(v)) for k, v in value.items() if v.__class__ is list)
+    if not nested:
+        return value.copy()
+    return ({k: v for k, v in value.items() if v.__class__ is not list}, nested)
+
+
+def _list_plan(items: list[Any]) -> Plan:
+    if not all(item.__class__ is dict for item in items):
+        return tuple(items)  # a list of scalars: copied with list()
+    out: list[Plan] = []
+    for item in items:
+        if item == HIDDEN:
+            if out and out[-1].__class__ is int:
+                out[-1] += 1
+            else:
+                out.append(1)
+        else:
+            out.append(view_plan(item))
+    return out
+
+
+def bare_view(plan: Plan) -> dict[str, Any]:
+    """The floor of a view: build a value equal to the view the plan was made
+    from, as many dicts and lists, each new."""
+    if plan.__class__ is dict:
+        return plan.copy()
+    template, nested = plan
+    out: dict[str, Any] = template.copy()
+    for key, sub in nested:
+        out[key] = _bare_list(sub) if sub.__class__ is list else list(sub)
+    return out
+
+
+def _bare_list(plans: list[Plan]) -> list[Any]:
+    out: list[Any] = []
+    for plan in plans:
+        cls = plan.__class__
+        if cls is int:
+            out += [{"hidden": True} for _ in range(plan)]
+        elif cls is dict:
+            out.append(plan.copy())
+        else:
+            out.append(bare_view(plan))
+    return out
+
+
+def count_dicts(value: Any) -> int:
+    """How many dicts a JSON value holds, itself included."""
+    if value.__class__ is dict:
+        return 1 + sum(count_dicts(v) for v in value.values())
+    if value.__class__ is list:
+        return sum(count_dicts(v) for v in value)
+    return 0
 
 
 # -- measurements -----------------------------------------------------------
 
-
-def _best(repeats: int, run: Callable[[], float]) -> float:
-    return min(run() for _ in range(repeats))
+_clock = time.perf_counter
 
 
-def time_moves(game: Game, workload: Sequence[Sequence[Action]], repeats: int) -> float:
-    """Actions per second through the public pipeline. Each segment starts from
-    the state ``game`` is in and is timed ``repeats`` times; the best time of
-    each segment counts, so a pause of the machine spoils one sample, not the run."""
-    start = game.checkpoint()
-    count = sum(len(s) for s in workload)
+def _engine_segment(game: Game, actions: Sequence[Action], heroes: dict[str, int]) -> float:
     move, flip, clear = game.move, game.flip, game.clear
+    t0 = _clock()
+    for kind, card, dest, position, face, by in actions:
+        if kind == MOVE:
+            move(card, dest, position=position, face=face, by=by)  # type: ignore[arg-type]
+        elif kind == FLIP:
+            flip(card, face, by)  # type: ignore[arg-type]
+        elif kind == CLEAR:
+            clear(card, by)
+        else:
+            put_under(game, card, heroes[by], by)
+    return _clock() - t0
+
+
+def _floor_segment(ops: Sequence[Op], start: Bare) -> float:
+    lists, where = start.fresh()
+    t0 = _clock()
+    replay_bare(ops, lists, where)
+    return _clock() - t0
+
+
+def time_moves(game: Game, workload: Workload, repeats: int) -> tuple[float, float]:
+    """Microseconds per action through the public pipeline, and for its floor.
+
+    Each segment starts from the state ``game`` is in and is timed ``repeats``
+    times, then the floor replays the same segment as often; each one's best
+    time counts, so a pause of the machine spoils one sample, not the run, and
+    a busy spell longer than a few milliseconds falls on both."""
+    start = game.checkpoint()
     heroes = {p: _hero(game, p) for p in game.players}
-    clock = time.perf_counter
-
-    def one_segment(actions: Sequence[Action]) -> float:
-        t0 = clock()
-        for kind, card, dest, position, face, by in actions:
-            if kind == MOVE:
-                move(card, dest, position=position, face=face, by=by)  # type: ignore[arg-type]
-            elif kind == FLIP:
-                flip(card, face, by)  # type: ignore[arg-type]
-            elif kind == CLEAR:
-                clear(card, by)
-            else:
-                put_under(game, card, heroes[by], by)
-        elapsed = clock() - t0
-        game.rollback(start)
-        return elapsed
-
-    total = sum(min(one_segment(actions) for _ in range(repeats)) for actions in workload)
-    return count / total
+    engine = floor = 0.0
+    for actions, ops in zip(workload.segments, workload.traces, strict=True):
+        best = float("inf")
+        for _ in range(repeats):
+            best = min(best, _engine_segment(game, actions, heroes))
+            game.rollback(start)
+        engine += best
+        floor += min(_floor_segment(ops, workload.start) for _ in range(repeats))
+    n = workload.actions
+    return engine / n * 1e6, floor / n * 1e6
 
 
-def time_undo(game: Game, workload: Sequence[Sequence[Action]], repeats: int) -> float:
-    """Microseconds to undo one action: each segment of the workload is played
-    (untimed), then undone one action at a time back to where it started; the
-    best of ``repeats`` times of each segment counts."""
-    clock = time.perf_counter
+def time_undo(game: Game, workload: Workload, repeats: int) -> tuple[float, float]:
+    """Microseconds to undo one action, and per action of the bare move.
+
+    Each segment of the workload is played (untimed), then undone one action at
+    a time back to where it started, ``repeats`` times; then the bare move
+    replays the segment as often. Each one's best time counts."""
     undo, can_undo = game.undo, game.can_undo
     base = game.checkpoint()
     if can_undo():
         raise ValueError("time_undo needs a game with no history")
-    elapsed = 0.0
+    elapsed = floor = 0.0
     undone = 0
-    for actions in workload:
+    for actions, ops in zip(workload.segments, workload.traces, strict=True):
         best = float("inf")
+        n = 0
         for _ in range(repeats):
             for action in actions:
-                _apply(game, action)
+                apply_action(game, action)
             n = 0
-            t0 = clock()
+            t0 = _clock()
             while can_undo():
                 undo()
                 n += 1
-            best = min(best, clock() - t0)
+            best = min(best, _clock() - t0)
             game.rollback(base)
         elapsed += best
         undone += n
-    return elapsed / max(undone, 1) * 1e6
+        floor += min(_floor_segment(ops, workload.start) for _ in range(repeats))
+    return elapsed / max(undone, 1) * 1e6, floor / workload.actions * 1e6
 
 
-def per_call_us(call: Callable[[], object], number: int, samples: int) -> float:
-    """Microseconds per call: the best of ``samples`` timings of ``number``
-    calls. Short samples keep a pause of the machine out of most of them."""
-    clock = time.perf_counter
-    best = float("inf")
-    for _ in range(samples):
-        t0 = clock()
-        for _ in range(number):
-            call()
-        best = min(best, clock() - t0)
-    return best / number * 1e6
+def _calls_per_sample(call: Callable[[], object], seconds: float) -> int:
+    """How many calls make a sample of about ``seconds`` (short samples keep a
+    pause of the machine out of most of them). The first call warms caches."""
+    call()
+    t0 = _clock()
+    call()
+    return max(1, int(seconds / max(_clock() - t0, 1e-7)))
 
 
-def time_copy(game: Game, number: int, samples: int) -> float:
-    """Microseconds per :meth:`Game.copy`."""
-    return per_call_us(game.copy, number, samples)
+def _sample(call: Callable[[], object], number: int) -> float:
+    t0 = _clock()
+    for _ in range(number):
+        call()
+    return (_clock() - t0) / number * 1e6
 
 
-def time_deepcopy(game: Game, number: int, samples: int) -> float:
-    """Microseconds per ``copy.deepcopy`` of the game, the naive way to copy."""
-    return per_call_us(lambda: copy.deepcopy(game), number, samples)
+#: About how long one sample of a short call lasts, in seconds.
+SAMPLE_S = 2e-4
 
 
-def time_view(game: Game, number: int, samples: int, player: str = "alice") -> float:
-    """Microseconds per view of the game for one player."""
-    return per_call_us(lambda: view(game, player), number, samples)
+def per_call_us(
+    calls: Sequence[Callable[[], object]], samples: int, every: Sequence[int] = ()
+) -> list[float]:
+    """Microseconds per call of each of ``calls``: the best of its samples.
+
+    The samples are taken in turn, one of each call after the other, so that a
+    busy spell of the machine falls on all of them. ``every`` gives, per call,
+    one sample in how many turns it takes (1 for all), for calls so slow that
+    a sample is a single call."""
+    every = list(every) + [1] * (len(calls) - len(every))
+    numbers = [_calls_per_sample(call, SAMPLE_S) for call in calls]
+    best = [float("inf")] * len(calls)
+    for turn in range(samples):
+        for i, call in enumerate(calls):
+            if turn % every[i] == 0:
+                best[i] = min(best[i], _sample(call, numbers[i]))
+    return best
+
+
+#: Deepcopy takes milliseconds: one sample of it in this many of a copy.
+DEEPCOPY_EVERY = 10
+
+
+def time_copy(game: Game, pristine: Game, samples: int) -> tuple[float, float, float]:
+    """Microseconds per :meth:`Game.copy`, per copy of its floor, and per
+    ``copy.deepcopy`` of ``pristine``: a game in the same state that no move or
+    view has filled caches in, so the naive way to copy at its cheapest."""
+    state = copy_state(game)
+    copy_us, floor_us, deep_us = per_call_us(
+        [game.copy, lambda: bare_copy(state), lambda: copy.deepcopy(pristine)],
+        samples,
+        every=(1, 1, DEEPCOPY_EVERY),
+    )
+    return copy_us, floor_us, deep_us
+
+
+def time_view(game: Game, samples: int, player: str = "alice") -> tuple[float, float, int]:
+    """Microseconds per view of the game for one player, per build of the same
+    JSON value by its floor, and how many dicts that value holds."""
+    shown = view(game, player)
+    plan = view_plan(shown)
+    if bare_view(plan) != shown:
+        raise RuntimeError("the bare view does not build the engine's view")
+    view_us, floor_us = per_call_us([lambda: view(game, player), lambda: bare_view(plan)], samples)
+    return view_us, floor_us, count_dicts(shown)
 
 
 def example_files() -> list[Path]:
@@ -397,100 +705,297 @@ def example_files() -> list[Path]:
 
 def time_scenarios(files: Sequence[Path], rounds: int, repeats: int) -> float:
     """Scenario files run per second, loading and checking included."""
-    clock = time.perf_counter
 
     def run() -> float:
-        t0 = clock()
+        t0 = _clock()
         for _ in range(rounds):
             for file in files:
                 run_file(file)
-        return clock() - t0
+        return _clock() - t0
 
-    return len(files) * rounds / _best(repeats, run)
+    return len(files) * rounds / min(run() for _ in range(repeats))
+
+
+# -- the run ----------------------------------------------------------------
+
+#: The figures of one position, in the order the report shows them.
+KEYS = (
+    "objects",
+    "moves_per_s",
+    "move_us",
+    "move_floor_us",
+    "move_ratio",
+    "undo_us",
+    "undo_ratio",
+    "copy_us",
+    "copy_floor_us",
+    "copy_ratio",
+    "deepcopy_us",
+    "copy_speedup_vs_deepcopy",
+    "view_us",
+    "view_floor_us",
+    "view_ratio",
+    "view_dicts",
+    "scenarios_per_s",
+)
+
+#: What a bigger position adds to its figures: each cost against the first
+#: position's (a view's per dict it shows).
+GROWTH_KEYS = ("move_growth", "undo_growth", "copy_growth", "view_growth")
+
+#: The targets, as ratios measured in the same run: (key, at most, bound).
+TARGETS = (
+    ("move_ratio", True, 12.0),
+    ("undo_ratio", True, 10.0),
+    ("copy_ratio", True, 2.0),
+    ("view_ratio", True, 2.0),
+    ("copy_speedup_vs_deepcopy", False, 1000.0),
+)
+
+#: How much a move, an undo, a copy, and a view per dict it shows, may cost on
+#: a bigger position, against the first one (flat or nearly).
+GROWTH_TARGET = 1.5
+
+
+class _Position(NamedTuple):
+    objects: int
+    game: Game
+    pristine: Game
+    workload: Workload
+
+
+def parse_sizes(text: str) -> list[int]:
+    """``"126,500,2000"`` as sizes of positions, each at least 126.
+
+    >>> parse_sizes("126, 500")
+    [126, 500]
+    """
+    try:
+        sizes = [int(part) for part in text.split(",")]
+    except ValueError:
+        raise ValueError(f"expected numbers of objects like 126,500,2000, got {text!r}") from None
+    small = [n for n in sizes if n < STANDARD_OBJECTS]
+    if small:
+        raise ValueError(f"a position has at least {STANDARD_OBJECTS} objects, got {small[0]}")
+    return sizes
+
+
+def _progress(show: bool) -> Progress:
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TaskProgressColumn(),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        transient=True,
+        disable=not show,
+    )
 
 
 def run_bench(
-    quick: bool = False, objects: int = STANDARD_OBJECTS, scale: float = 1.0
-) -> dict[str, float]:
-    """Measure everything on a position of ``objects`` objects.
+    quick: bool = False,
+    objects: int | Sequence[int] = STANDARD_OBJECTS,
+    scale: float = 1.0,
+    progress: bool = False,
+) -> dict[str, Any]:
+    """Measure every figure and its floor on positions of ``objects`` objects.
 
-    The measurements are made in rounds, each measuring every figure once, and
-    each figure's best round counts: a busy spell of the machine, which can last
-    seconds, then spoils one round of every figure rather than one figure of
-    the run. ``quick`` makes a short run; ``scale`` multiplies the iteration
-    counts (the tests use a tiny one).
+    One size gives the figures of :data:`KEYS`. Several give ``{"runs": [...],
+    "scenarios_per_s": ...}``: each size's figures, with :data:`GROWTH_KEYS`
+    against the first size.
+
+    The measurements are made in rounds; each round measures every figure of
+    every size once, each interleaved with its floor, and each figure's best
+    round counts: a busy spell of the machine, which can last seconds, then
+    spoils one round of every figure rather than one figure of the run.
+    ``quick`` makes a short run; ``scale`` multiplies the iteration counts (the
+    tests use a tiny one); ``progress`` shows a progress bar on stderr.
     """
+    sizes = [objects] if isinstance(objects, int) else list(objects)
 
     def n(full: int, short: int) -> int:
         return max(1, int((short if quick else full) * scale))
 
-    game = build_position(objects)
-    workload = make_workload(game, n(100_000, 40_000), segment=200)
     rounds = n(10, 8)
-    best: dict[str, float] = {}
+    figures = ("moves", "undo", "copies", "views")
+    with _progress(progress) as bar:
+        task = bar.add_task("", total=len(sizes) + rounds * (len(sizes) * len(figures) + 1))
+        positions = []
+        for size in sizes:
+            bar.update(task, description=f"workload, {size} objects")
+            game = build_position(size)
+            workload = make_workload(game, n(100_000, 30_000), segment=200)
+            positions.append(_Position(size, game, build_position(size), workload))
+            bar.advance(task)
+        best: list[dict[str, float]] = [{} for _ in sizes]
+        scenario_s = float("inf")
+        for r in range(rounds):
+            for pos, low in zip(positions, best, strict=True):
+                for figure in figures:
+                    bar.update(
+                        task, description=f"round {r + 1}/{rounds}: {figure}, {pos.objects} objects"
+                    )
+                    for key, value in _measure(figure, pos, n).items():
+                        low[key] = min(low.get(key, value), value)
+                    bar.advance(task)
+            bar.update(task, description=f"round {r + 1}/{rounds}: scenarios")
+            files = example_files()
+            scenario_s = min(scenario_s, 1 / time_scenarios(files, 1, n(20, 5)))
+            bar.advance(task)
+    runs = [_figures(pos.objects, low) for pos, low in zip(positions, best, strict=True)]
+    scenarios_per_s = round(1 / scenario_s, 1)
+    if isinstance(objects, int) or len(runs) == 1:
+        return {**runs[0], "scenarios_per_s": scenarios_per_s}
+    first = runs[0]
+    for run in runs:
+        run["move_growth"] = round(run["move_us"] / first["move_us"], 2)
+        run["undo_growth"] = round(run["undo_us"] / first["undo_us"], 2)
+        run["copy_growth"] = round(run["copy_us"] / first["copy_us"], 2)
+        run["view_growth"] = round(
+            run["view_us"] / run["view_dicts"] / (first["view_us"] / first["view_dicts"]), 2
+        )
+    return {"runs": runs, "scenarios_per_s": scenarios_per_s}
 
-    def keep(key: str, value: float, higher_is_better: bool) -> None:
-        old = best.get(key)
-        if old is None or (value > old if higher_is_better else value < old):
-            best[key] = value
 
-    for _ in range(rounds):
-        keep("moves_per_s", time_moves(game, workload, n(4, 3)), True)
-        keep("undo_us", time_undo(game, workload, n(3, 2)), False)
-        keep("copy_us", time_copy(game, 200, n(100, 50)), False)
-        keep("deepcopy_us", time_deepcopy(game, 2, n(10, 5)), False)
-        keep("view_us", time_view(game, 10, n(200, 100)), False)
-        keep("scenarios_per_s", time_scenarios(example_files(), 1, n(20, 10)), True)
+def _measure(figure: str, pos: _Position, n: Callable[[int, int], int]) -> dict[str, float]:
+    """One round of one figure, with its floor, in microseconds."""
+    if figure == "moves":
+        move, floor = time_moves(pos.game, pos.workload, n(4, 3))
+        return {"move_us": move, "move_floor_us": floor}
+    if figure == "undo":
+        undo, floor = time_undo(pos.game, pos.workload, n(3, 2))
+        return {"undo_us": undo, "move_floor_us": floor}
+    if figure == "copies":
+        copy_us, floor, deep = time_copy(pos.game, pos.pristine, n(100, 50))
+        return {"copy_us": copy_us, "copy_floor_us": floor, "deepcopy_us": deep}
+    view_us, floor, dicts = time_view(pos.game, n(200, 100))
+    return {"view_us": view_us, "view_floor_us": floor, "view_dicts": dicts}
+
+
+def _figures(objects: int, best: dict[str, float]) -> dict[str, Any]:
+    move, floor = best["move_us"], best["move_floor_us"]
+    copy_us, copy_floor, deep = best["copy_us"], best["copy_floor_us"], best["deepcopy_us"]
+    view_us, view_floor = best["view_us"], best["view_floor_us"]
     return {
-        "moves_per_s": round(best["moves_per_s"]),
-        "copy_us": round(best["copy_us"], 3),
-        "deepcopy_us": round(best["deepcopy_us"], 1),
-        "copy_speedup_vs_deepcopy": round(best["deepcopy_us"] / best["copy_us"], 1),
+        "objects": objects,
+        "moves_per_s": round(1e6 / move),
+        "move_us": round(move, 3),
+        "move_floor_us": round(floor, 4),
+        "move_ratio": round(move / floor, 2),
         "undo_us": round(best["undo_us"], 3),
-        "view_us": round(best["view_us"], 2),
-        "scenarios_per_s": round(best["scenarios_per_s"], 1),
+        "undo_ratio": round(best["undo_us"] / floor, 2),
+        "copy_us": round(copy_us, 3),
+        "copy_floor_us": round(copy_floor, 3),
+        "copy_ratio": round(copy_us / copy_floor, 2),
+        "deepcopy_us": round(deep, 1),
+        "copy_speedup_vs_deepcopy": round(deep / copy_us, 1),
+        "view_us": round(view_us, 2),
+        "view_floor_us": round(view_floor, 2),
+        "view_ratio": round(view_us / view_floor, 2),
+        "view_dicts": int(best["view_dicts"]),
     }
 
 
-#: The targets of DESIGN.md's Speed section: (key, is a floor, bound).
-TARGETS = {
-    "moves_per_s": (True, 200_000.0),
-    "copy_us": (False, 20.0),
-    "copy_speedup_vs_deepcopy": (True, 100.0),
-    "undo_us": (False, 2.0),
-    "view_us": (False, 50.0),
-}
+# -- the report -------------------------------------------------------------
+
+#: The rows of the report: (what, engine key, floor key, what the floor is, ratio key).
+_ROWS = (
+    ("move, µs per action", "move_us", "move_floor_us", "bare move", "move_ratio"),
+    ("undo, µs per action", "undo_us", "move_floor_us", "bare move", "undo_ratio"),
+    ("copy, µs", "copy_us", "copy_floor_us", "bare copy", "copy_ratio"),
+    ("view, µs", "view_us", "view_floor_us", "bare view", "view_ratio"),
+    ("copy against deepcopy, µs", "copy_us", "deepcopy_us", "deepcopy", "copy_speedup_vs_deepcopy"),
+)
 
 
-def report(figures: dict[str, float]) -> Table:
-    """The figures as a table, each against its target."""
-    table = Table(title="cardzones bench (fab, standard position)")
-    table.add_column("measure")
-    table.add_column("value", justify="right")
-    table.add_column("target", justify="right")
-    for key in KEYS:
-        value = figures.get(key)
-        if value is None:
-            continue
-        target = TARGETS.get(key)
-        if target is None:
-            table.add_row(key, f"{value:,}", "")
-            continue
-        floor, bound = target
-        ok = value >= bound if floor else value <= bound
-        mark = "[green]ok[/green]" if ok else "[red]missed[/red]"
-        table.add_row(key, f"{value:,}", f"{'>=' if floor else '<='} {bound:,g} {mark}")
+def _mark(ok: bool) -> str:
+    return "[green]ok[/green]" if ok else "[red]missed[/red]"
+
+
+def _target(key: str, value: float) -> str:
+    for target_key, at_most, bound in TARGETS:
+        if target_key == key:
+            ok = value <= bound if at_most else value >= bound
+            return f"{'<=' if at_most else '>='} {bound:,g}× {_mark(ok)}"
+    return ""
+
+
+def report(result: dict[str, Any]) -> Table:
+    """The figures as a table: each engine figure, its floor, the ratio and its
+    target; for several sizes, :func:`growth_report`."""
+    if "runs" in result:
+        return growth_report(result)
+    table = Table(
+        title=f"cardzones bench (fab, {result['objects']} objects)",
+        caption=(
+            f"{result['moves_per_s']:,} moves/s, {result['scenarios_per_s']:,} scenarios/s; "
+            f"the view shows {result['view_dicts']:,} dicts. Ratios are to floors "
+            "measured in the same run (docs/performance.md)."
+        ),
+    )
+    for column in ("figure", "engine", "floor", "the floor", "ratio", "target"):
+        table.add_column(column, justify="left" if column in ("figure", "the floor") else "right")
+    for label, engine, floor, floor_name, ratio in _ROWS:
+        table.add_row(
+            label,
+            f"{result[engine]:,}",
+            f"{result[floor]:,}",
+            floor_name,
+            f"{result[ratio]:,}×",
+            _target(ratio, result[ratio]),
+        )
     return table
 
 
-def main(argv: Sequence[str] | None = None) -> None:
-    """``python -m cardzones.bench --objects 500``: the figures for a bigger position."""
-    parser = argparse.ArgumentParser(description=main.__doc__)
-    parser.add_argument("--objects", type=int, default=STANDARD_OBJECTS)
-    parser.add_argument("--quick", action="store_true")
-    args = parser.parse_args(argv)
-    print(json.dumps({"objects": args.objects, **run_bench(args.quick, args.objects)}))
+#: The rows of the growth report: (what, key, growth key). A view's row is
+#: per dict it shows, as a view is linear in what its viewer sees.
+_GROWTH_ROWS = (
+    ("move, µs per action", "move_us", "move_growth"),
+    ("undo, µs per action", "undo_us", "undo_growth"),
+    ("copy, µs", "copy_us", "copy_growth"),
+    ("view, µs", "view_us", None),
+    ("view, dicts shown", "view_dicts", None),
+    ("view, ns per dict shown", "view_ns_per_dict", "view_growth"),
+    ("bare move, µs per action", "move_floor_us", None),
+    ("move ratio", "move_ratio", None),
+    ("undo ratio", "undo_ratio", None),
+    ("copy ratio", "copy_ratio", None),
+    ("view ratio", "view_ratio", None),
+    ("copy against deepcopy", "copy_speedup_vs_deepcopy", None),
+)
 
 
-if __name__ == "__main__":
-    main()
+def _number(value: float) -> str:
+    """A figure with three significant digits or so, and thousands separated."""
+    if isinstance(value, int) or abs(value) >= 100:
+        return f"{value:,.0f}"
+    return f"{value:.3g}"
+
+
+def growth_report(result: dict[str, Any]) -> Table:
+    """How each figure grows with the number of objects: one column per size,
+    then the largest size's cost against the first one's, and its target."""
+    runs = result["runs"]
+    table = Table(
+        title="cardzones bench: growth with the number of objects (fab)",
+        caption=f"every size measured in the same run; {result['scenarios_per_s']:,} scenarios/s",
+    )
+    table.add_column("objects")
+    for run in runs:
+        table.add_column(f"{run['objects']:,}", justify="right")
+    table.add_column("growth", justify="right")
+    table.add_column("target", justify="right")
+    for label, key, growth in _GROWTH_ROWS:
+        cells = []
+        for run in runs:
+            value = (
+                run["view_us"] / run["view_dicts"] * 1e3 if key == "view_ns_per_dict" else run[key]
+            )
+            cells.append(_number(value))
+        if growth is None:
+            table.add_row(label, *cells, "", "")
+            continue
+        g = runs[-1][growth]
+        target = f"<= {GROWTH_TARGET:g}× {_mark(g <= GROWTH_TARGET)}"
+        table.add_row(label, *cells, f"{g:,}×", target)
+    return table

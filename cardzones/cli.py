@@ -303,11 +303,18 @@ def coverage(
 def bench(
     quick: Annotated[bool, typer.Option("--quick", help="a short run (under 45 s)")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="one JSON object")] = False,
+    objects: Annotated[
+        str, typer.Option("--objects", help="sizes of position, e.g. 126,500,2000 for growth")
+    ] = "126",
 ) -> None:
-    """Measure moves, copies, undo, views and scenarios per second."""
-    from cardzones.bench import report, run_bench
+    """Measure moves, undo, copies and views against floors measured in the same run."""
+    from cardzones.bench import parse_sizes, report, run_bench
 
-    figures = run_bench(quick=quick)
+    try:
+        sizes = parse_sizes(objects)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--objects") from None
+    figures = run_bench(quick=quick, objects=sizes, progress=True)
     if as_json:
         print(json.dumps(figures))
     else:
