@@ -81,10 +81,14 @@ def _same(expected: list[str], found: list[str], ordered: bool) -> bool:
 
 def _zone_cards(ctx: Context, node: YMap, ref: ZoneRef) -> tuple[int | None, list[int], bool]:
     """(zone id, top-level cards, ordered) for a zone expectation; for a soul,
-    the sub-cards under the hero."""
+    the sub-cards under the hero.
+
+    Only a zone its rule set calls ordered (decks, the stack) is compared in
+    order. A pile of cards under or on a card is a collection: the soul is one
+    (3.11.5), and sub-cards that join their top-card get no order (3.0.14c)."""
     game = ctx.game
     if ctx.is_pile(ref):
-        return None, ctx.pile_cards(ref, node, "zone"), True
+        return None, ctx.pile_cards(ref, node, "zone"), False
     zid = ctx.zone_id(ref, node, "zone")
     if zid is None:
         return None, [], False
@@ -457,7 +461,7 @@ def _view(ctx: Context, node: YMap) -> str | None:
         zone = next(z for z in board["zones"] if z["zone"] == zone_name)
         pile = "placed" if game.ruleset.piles[ref.type] == PLACED else "under"
         objects = [k for o in zone["objects"] for k in o.get(pile, [])]
-        ordered = True
+        ordered = False  # a pile is a collection (3.11.5, 3.0.14c), as in _zone_cards
     else:
         zid = ctx.zone_id(ref, node, "zone")
         if zid is None:
