@@ -34,8 +34,9 @@ from cardzones.kernel.cards import Position
 from cardzones.kernel.contents import _attach_record, _detach
 from cardzones.kernel.effects import _end_bound_effects
 from cardzones.kernel.events import MOVED
+from cardzones.kernel.identity import renew, renews
 from cardzones.kernel.log import _log, _snapshot
-from cardzones.kernel.objects import TOP, UNDER, Obj, Origin
+from cardzones.kernel.objects import TOP, UNDER, Obj
 from cardzones.kernel.results import MoveResult
 from cardzones.kernel.state import OBJS
 
@@ -75,11 +76,9 @@ def attach(
     if public is None:
         public = top.public if rel == UNDER else True
     if reset is None:
-        reset = (
-            rel == UNDER
-            or (obj.public and not public)
-            or (obj.zone != top.zone and _resets(game, obj, top.zone))
-        )
+        reset = rel == UNDER or (obj.zone != top.zone and _resets(game, obj, top.zone))
+    # Whatever the caller asks, a public object that becomes private is new (3.0.9).
+    reset = renews(obj.public, public, reset)
     if by is None:
         by = game.turn_player
     if game._depth:  # a step of the enclosing action
@@ -128,11 +127,8 @@ def _attach(
     lki = _snapshot(game, obj)
     src = obj.zone
     _detach(game, obj)
-    oid = game._next("next_oid") if reset else obj.oid
-    origin = (
-        Origin(game._zinfo[src].type, game._zinfo[top.zone].type, game._vars["turn"], cause, by)
-        if reset
-        else obj.origin
+    oid, origin, reset = renew(
+        game, obj, public, reset, game._zinfo[src].type, game._zinfo[top.zone].type, cause, by
     )
     # 1.2.1b, 3.0.14b: a sub-card is not in the arena, so it has no controller.
     new = Obj(
@@ -176,23 +172,38 @@ def _attach(
 
 
 def _reattach_kid(game: Game, kid: int, host: int) -> None:
-    """3.0.14c: a sub-card of a card that became a sub-card goes under the new top."""
+    """3.0.14c: a sub-card of a card that became a sub-card goes under the new
+    top, with the new top's visibility (3.0.14d): a new object if that makes it
+    private (3.0.9)."""
     obj: Obj = game._objs[kid]
+    lki = _snapshot(game, obj)
     _detach(game, obj)
     top: Obj = game._objs[host]
     src = obj.zone
-    game._put(OBJS, kid, obj._replace(zone=top.zone, public=top.public, host=None, controller=None))
+    ztype = game._zinfo[top.zone].type
+    oid, origin, reset = renew(
+        game, obj, top.public, False, game._zinfo[src].type, ztype, "rule", None
+    )
+    game._put(
+        OBJS,
+        kid,
+        obj._replace(
+            zone=top.zone, public=top.public, host=None, controller=None, oid=oid, origin=origin
+        ),
+    )
     _attach_record(game, kid, host, UNDER, "bottom")
-    if src != top.zone:
+    if reset and kid in game._fx_by_card:
+        _end_bound_effects(game, kid, obj.oid)
+    if src != top.zone or reset:
         _log(
             game,
             MOVED,
             kid,
-            obj.public,
-            _snapshot(game, obj),
+            obj.public and top.public,
+            lki,
             src,
             top.zone,
-            obj.oid,
+            oid,
             None,
             "rule",
             "under",
@@ -213,27 +224,21 @@ def carry(game: Game, kid: int, host: Obj, *, reset: bool = False) -> Obj:
     """
     obj: Obj = game._objs[kid]
     public = host.public
-    renew = reset or (obj.public and not public)
     lki = _snapshot(game, obj)  # 1.2.3: as it left
     zinfo = game._zinfo
-    origin: Origin | None
-    if renew:
-        oid = game._next("next_oid")
-        origin = Origin(
-            zinfo[obj.zone].type, zinfo[host.zone].type, game._vars["turn"], "rule", None
-        )
-    else:
-        oid, origin = obj.oid, obj.origin
+    oid, origin, renewed = renew(
+        game, obj, public, reset, zinfo[obj.zone].type, zinfo[host.zone].type, "rule", None
+    )
     ruleset = game.ruleset
     controller = (
         None if obj.rel == UNDER else ruleset.new_controller(game, obj, host.zone, None, False)
     )
     new = obj._replace(zone=host.zone, public=public, oid=oid, origin=origin, controller=controller)
     game._put(OBJS, kid, new)
-    if renew and kid in game._fx_by_card:
+    if renewed and kid in game._fx_by_card:
         _end_bound_effects(game, kid, obj.oid)
     shown = public if game._plain_shown else ruleset.moved_public(game, obj, public)
     _log(game, MOVED, kid, shown, lki, obj.zone, host.zone, oid, None, "rule", "with host")
     if kid in game._kids:
-        ruleset.move_children(game, obj, new, renew)
+        ruleset.move_children(game, obj, new, renewed)
     return new

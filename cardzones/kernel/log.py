@@ -75,8 +75,14 @@ def events(game: Game) -> list[Event]:
 
 
 def _snapshot(game: Game, obj: Obj) -> Snapshot:
-    """1.2.3: the object and the effects on it, immutable."""
-    if obj.card in game._fx_by_card:
+    """1.2.3: the object and the effects on it, immutable.
+
+    A private object has no properties for rules and effects (3.0.7a), so its
+    last known information holds no effects: whatever applied to it while it
+    was hidden is not something the event can tell anyone, even when the move
+    makes the card public (a hand card with +2 power that is discarded shows
+    its printed power)."""
+    if obj.public and obj.card in game._fx_by_card:
         return Snapshot(obj, effects_on(game, obj.card))
     snapshot: Snapshot = _new_record(Snapshot, (obj, ()))
     return snapshot
