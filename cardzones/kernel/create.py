@@ -19,6 +19,7 @@ from cardzones.kernel.cards import CardDef, Position
 from cardzones.kernel.contents import _attach_record, _insert, _layout
 from cardzones.kernel.events import CREATED, Snapshot
 from cardzones.kernel.log import _log
+from cardzones.kernel.naming import name_for
 from cardzones.kernel.objects import CARD, TOP, UNDER, Obj, Origin
 from cardzones.kernel.state import CONTENTS, OBJS, VARS, ZINFO, ZONES
 from cardzones.kernel.zones import ZoneInfo, ZoneSpec
@@ -81,11 +82,14 @@ def new_card(
         data,
     )
     equip: tuple[int, ...] = ()
+    # The card being made is not an object of the game yet: its name is the
+    # caller's own words (a set-up entry, a token), so a refusal may repeat it.
+    asked = cdef.name
     if check and host is None:
         adm = game.ruleset.admit(game, obj, zid, controller or owner)
         if not adm.ok:
             raise IllegalAction(
-                f"{game.zone_name(zid)} cannot contain {cdef.name}: {adm.reason}",
+                f"{game.zone_name(zid)} cannot contain {asked}: {adm.reason}",
                 rule=adm.rule,
             )
         equip = adm.equip
@@ -94,7 +98,7 @@ def new_card(
         if not adm.ok:
             word = "under" if rel == UNDER else "on"
             raise IllegalAction(
-                f"{cdef.name} cannot be {word} {game.obj(host).name}: {adm.reason}",
+                f"{asked} cannot be {word} {name_for(game, by, host)}: {adm.reason}",
                 rule=adm.rule,
             )
     if equip:

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from cardzones.errors import UnknownReference
 from cardzones.kernel.cards import CardDef
 from cardzones.kernel.events import CEASED, CREATED, FLIPPED, MOVED, SHUFFLED, Event, iter_log
+from cardzones.kernel.naming import name_for as name_for  # where it was first defined
 from cardzones.kernel.objects import PLACED, Obj
 
 if TYPE_CHECKING:
@@ -287,22 +288,6 @@ def _add_pile(
         shown["under"] = under
     if placed:
         shown["placed"] = placed
-
-
-def name_for(game: Game, player: str | None, card: int) -> str:
-    """How a message to ``player`` (None: anyone) names a card: by its name when
-    they may look at it, and otherwise only as a private card, so that a
-    refusal never reveals what it refused.
-
-    >>> from cardzones import new_game
-    >>> game = new_game("fab", ["alice", "bob"])
-    >>> card = game.new_card(game.card_def("Snatch"), game.zone("alice", "hand"))
-    >>> name_for(game, "alice", card), name_for(game, "bob", card)
-    ('Snatch', 'a private card')
-    """
-    if game.exists(card) and game.may_look(player, card):
-        return game.obj(card).name
-    return "a private card"
 
 
 def _canonical(entry: dict[str, Any]) -> str:

@@ -22,9 +22,9 @@ from typing import TYPE_CHECKING
 
 from cardzones.errors import IllegalAction, NeedsChoice
 from cardzones.kernel.cards import Dest, Position
+from cardzones.kernel.naming import name_for
 from cardzones.kernel.objects import PLACED, UNDER, Obj
 from cardzones.kernel.results import MoveResult
-from cardzones.kernel.views import name_for
 from cardzones.rulesets.redemption import records
 from cardzones.rulesets.redemption.cards import is_lost_soul, is_site
 from cardzones.rulesets.redemption.records import (
@@ -110,14 +110,18 @@ def carry_placed(game: Game, before: Obj, after: Obj, reset: bool) -> None:
     Soul placed in a site goes to its controller's Land of Bondage
     (place/movement-exception-sites), and a card on a Lost Soul that left its
     original Land of Bondage is discarded (place/movement-exception-lost-soul)."""
+    # What the host and each card on it are, as the rules know them: a private
+    # card has no type (3.0.7a), so a face-down site keeps its Lost Souls and a
+    # face-down Lost Soul keeps its cards, whatever the cards are.
+    host = game.characteristics(before)
     for kid in tuple(game.kids(before.card)):
         kobj = game.obj(kid)
         if kobj.rel == UNDER:
             game.carry(kid, after)
-        elif is_site(before.cdef) and is_lost_soul(kobj.cdef):
+        elif is_site(host) and is_lost_soul(game.characteristics(kobj)):
             keeper = kobj.controller or kobj.owner
             game.move(kid, Dest(LAND_OF_BONDAGE, keeper), cause="rule")
-        elif is_lost_soul(before.cdef) and _left_original_land(game, kid, before, after):
+        elif is_lost_soul(host) and _left_original_land(game, kid, before, after):
             game.move(kid, Dest(DISCARD, "owner"), cause="rule")
         else:
             # It shares its host's visibility there, and becomes a new object
@@ -197,7 +201,7 @@ def _place(
             "a place ability needs distinct cards to place", rule="place/targets-placed-cards"
         )
     for card in cards:
-        _check_target(game, card, source)
+        _check_target(game, card, source, by)
     if colon and (source is None or source not in cards):
         raise IllegalAction(
             "a colon reads 'while this card remains placed': the source must "
@@ -205,7 +209,7 @@ def _place(
             rule="place/colon-reading",
         )
     if onto is not None:
-        _check_host(game, onto, cards)
+        _check_host(game, onto, cards, by)
         locs = tuple(Loc(ON, onto) for _ in cards)
         ordered = len(cards) > 1
     else:
@@ -214,7 +218,7 @@ def _place(
         ordered = any(
             game.zone_info(loc.ref).spec.ordered and locs.count(loc) > 1 for loc in set(locs)
         )
-    sequence = _order(game, cards, order, ordered)
+    sequence = _order(game, cards, order, ordered, by)
     before = {card: current_placement(game, card) for card in cards}
     where = dict(zip(cards, locs, strict=True))
 
@@ -264,7 +268,7 @@ def _zone_for(game: Game, card: int, into: Dest | int, by: str) -> int:
     return zid
 
 
-def _check_target(game: Game, card: int, source: int | None) -> None:
+def _check_target(game: Game, card: int, source: int | None, by: str) -> None:
     obj = game.obj(card)
     if game.in_play(card):
         return
@@ -272,34 +276,35 @@ def _check_target(game: Game, card: int, source: int | None) -> None:
     if card == source and info.type == HAND and info.owner == obj.owner and obj.host is None:
         return  # the source may be placed from its owner's hand
     raise IllegalAction(
-        f"cannot place {name_for(game, None, card)}: it is in {game.zone_name(obj.zone)}, and "
+        f"cannot place {name_for(game, by, card)}: it is in {game.zone_name(obj.zone)}, and "
         "the targets of a "
         "place ability must be in play (territory, Land of Bondage, field of battle)",
         rule="place/default-targets-in-play",
     )
 
 
-def _check_host(game: Game, host: int, cards: tuple[int, ...]) -> None:
+def _check_host(game: Game, host: int, cards: tuple[int, ...], by: str) -> None:
     """A card cannot be placed on itself, or on a card that lies on it."""
     current: int | None = host
     while current is not None:
         if current in cards:
             raise IllegalAction(
-                f"cannot place {name_for(game, None, current)} on itself or on a card placed on it",
+                f"cannot place {name_for(game, by, current)} on itself or on a card placed on it",
                 rule="place/definition",
             )
         current = game.obj(current).host
 
 
 def _order(
-    game: Game, cards: tuple[int, ...], order: Sequence[int] | None, needed: bool
+    game: Game, cards: tuple[int, ...], order: Sequence[int] | None, needed: bool, by: str
 ) -> tuple[int, ...]:
-    """The cards top first, as the placing player chose (place/order-choice)."""
+    """The cards top first, as the placing player chose (place/order-choice).
+    The options name each card as the placing player may know it."""
     if order is None:
         if needed:
             raise NeedsChoice(
                 "order",
-                [game.obj(c).name for c in cards],
+                [name_for(game, by, c) for c in cards],
                 what="the order of the placed cards, top first",
                 rule="place/order-choice",
             )

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING
 
 from cardzones.errors import IllegalAction, NeedsChoice
 from cardzones.kernel.cards import Dest
+from cardzones.kernel.naming import name_for
 from cardzones.kernel.results import MoveResult
-from cardzones.kernel.views import name_for
 from cardzones.rulesets.redemption import records
 from cardzones.rulesets.redemption.cards import (
     brigades_match,
@@ -163,7 +163,13 @@ def _set_aside(
                 "targets of a set-aside ability must be in play",
                 rule="set-aside/default-targets-in-play",
             )
-    enhancement = source if source is not None and is_enhancement(game.obj(source).cdef) else None
+    # The source is the card the player plays: what it is, they know (they show
+    # it by playing it); a card they may not look at is nothing to them (3.0.7a).
+    enhancement = (
+        source
+        if source is not None and is_enhancement(game.characteristics(source, by=by))
+        else None
+    )
     if enhancement is not None and enhancement in cards:
         raise IllegalAction(
             "a set-aside enhancement cannot set itself aside", rule="set-aside/targets"
@@ -211,7 +217,7 @@ def _check_outside_battle(
     game: Game, enhancement: int, cards: tuple[int, ...], played_on: int, by: str
 ) -> None:
     """set-aside/enhancement-outside-battle and .../enhancement-no-opponent-targets."""
-    enh = game.obj(enhancement)
+    enh = game.characteristics(enhancement, by=by)
     rule = "set-aside/enhancement-outside-battle"
     if game.turn_player != by or game.phase not in OUTSIDE_BATTLE_PHASES:
         raise IllegalAction(
@@ -221,27 +227,30 @@ def _check_outside_battle(
             f"{game.phase} phase)",
             rule=rule,
         )
-    char = game.obj(played_on)
-    if not is_character(char.cdef):
+    char_obj = game.obj(played_on)
+    # The character is judged as every player knows it: a face-down card is no
+    # character, whatever it is (3.0.7a), so the refusal is the same for all.
+    char = game.characteristics(char_obj)
+    if not is_character(char):
         raise IllegalAction(
             f"{name_for(game, by, enhancement)} must be played on a character, and "
             f"{name_for(game, by, played_on)} is not one",
             rule=rule,
         )
-    if not brigades_match(enh.cdef, char.cdef):
+    if not brigades_match(enh, char):
         raise IllegalAction(
             f"{name_for(game, by, enhancement)} must be played on a character of its brigade, "
             f"and {name_for(game, by, played_on)} is not",
             rule=rule,
         )
-    zone = game.zone_info(char.zone)
+    zone = game.zone_info(char_obj.zone)
     if zone.type != TERRITORY or zone.owner != by:
         raise IllegalAction(
             f"{name_for(game, by, enhancement)} must be played on a character in {by}'s "
-            f"territory, and {name_for(game, by, played_on)} is in {game.zone_name(char.zone)}",
+            f"territory, and {name_for(game, by, played_on)} is in {game.zone_name(char_obj.zone)}",
             rule=rule,
         )
-    if is_territory_class(enh.cdef):
+    if is_territory_class(enh):
         return
     for card in cards:
         controller = game.obj(card).controller
@@ -355,14 +364,14 @@ def _check_own_return(game: Game, cards: tuple[int, ...], by: str) -> None:
         controller = obj.controller or permanent_controller(game, card)
         if controller != by:
             raise IllegalAction(
-                f"only {controller}, who controls {obj.name}, may return it",
+                f"only {controller}, who controls {name_for(game, by, card)}, may return it",
                 rule="set-aside/no-duration-controller-chooses",
             )
     for card in cards:
         rec = record_of(game, card)
         if rec is not None and rec.duration is not None:
             raise IllegalAction(
-                f"{game.obj(card).name} was set aside with a duration of {rec.duration} "
+                f"{name_for(game, by, card)} was set aside with a duration of {rec.duration} "
                 "turn(s): it returns when the duration is reached, not by choice",
                 rule="set-aside/duration-remain",
             )
@@ -483,7 +492,7 @@ def play_dominant(game: Game, card: int, target: int, *, by: str | None = None) 
                 f"{name_for(game, player, card)} is in {game.zone_name(dom.zone)}",
                 rule="set-aside/dominant-discards",
             )
-        if not is_dominant(dom.cdef):
+        if not is_dominant(game.characteristics(card, by=player)):
             raise IllegalAction(
                 f"{name_for(game, player, card)} is not a dominant",
                 rule="set-aside/dominant-discards",
@@ -538,4 +547,4 @@ def end_battle(game: Game) -> MoveResult:
 
 
 def _enhancements(game: Game, cards: Iterable[int]) -> list[int]:
-    return [c for c in cards if is_enhancement(game.obj(c).cdef)]
+    return [c for c in cards if is_enhancement(game.characteristics(c))]
