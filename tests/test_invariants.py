@@ -414,6 +414,12 @@ def fab_setup(draw: st.DrawFn, game: Game) -> None:
         if playable and draw(st.booleans()):
             zid = draw(st.sampled_from(playable))
         face = draw(st.sampled_from([None, None, None, True, False]))
+        if face is not None:
+            probe = Obj(-1, -1, cdef, owner, owner, zid, face)
+            if not game.ruleset.admit(game, probe, zid, owner).ok:
+                # A private card is only its category to the rules (3.0.7a): a
+                # zone that takes the card face up may refuse it face down.
+                face = None
         host = None
         hosts = [
             c

@@ -999,10 +999,12 @@ def test_noninterference_log_entries_are_judged_when_written() -> None:
     from cardzones.rulesets.fab import actions as fab
 
     game = new_game("fab", ("alice", "bob"))
-    hand = game.zone("alice", "hand")
-    assert hand is not None
-    x = game.new_card(_aura("X"), hand)
-    z = game.new_card(_aura("Z"), hand)
+    graveyard = game.zone("alice", "graveyard")
+    assert graveyard is not None
+    # Arena-cards: face down, a deck-card has no permanent subtype (3.0.7a), so
+    # it could not go to the permanent zone at all.
+    x = game.new_card(CardDef("X", types=frozenset({"landmark"})), graveyard)
+    z = game.new_card(CardDef("Z", types=frozenset({"landmark"})), graveyard)
     fab.move(game, x, Dest("permanent"), "alice", face="down")
     fab.move(game, z, Dest("permanent"), "alice", face="down")
     before = game.log("bob")
@@ -1015,27 +1017,31 @@ def test_noninterference_log_entries_are_judged_when_written() -> None:
 
 
 def test_noninterference_handle_does_not_follow_a_card_out_of_sight_and_back() -> None:
-    """A private card of bob's in alice's weapon zone is alice's to look at
-    (3.0.3a); in the permanent zone it is not. When it comes back, its handle
-    must not tell alice that it is the card she saw before."""
-    from cardzones.rulesets.fab import actions as fab
-
-    game = new_game("fab", ("alice", "bob"))
-    blade = CardDef("Blade", types=frozenset({"weapon", "1h"}))
-    zone = game.zone("alice", "weapon", 1)
-    assert zone is not None
-    card = game.new_card(blade, zone, owner="bob", public=False)
+    """A private card of bob's in alice's territory is alice's to look at
+    (3.0.3a); in the shared field of battle it is not. When it comes back, its
+    handle must not tell alice that it is the card she saw before. (Redemption:
+    in fab a private card can no longer be put into another player's zone, as
+    only an equipment zone takes another player's card, and a private card has
+    no subtype to be equipped with, 3.0.7a.)"""
+    game = new_game("redemption", ("alice", "bob"))
+    zone = game.zone("alice", "territory")
+    battle = game.zone(None, "field_of_battle")
+    assert zone is not None and battle is not None
+    card = game.new_card(CardDef("Blade", types=frozenset({"artifact"})), zone, owner="bob")
+    game.flip(card, "down")
+    game._journal = game._marks = None
 
     def alice_ids() -> list[str]:
         return list(handles(game.view("alice")))
 
     seen = alice_ids()
-    assert seen
-    fab.move(game, card, Dest("permanent"), "bob", face="down")
+    owners = list(handles(game.view("bob")))
+    assert seen and owners
+    game.move(card, battle, face="down", by="bob")
     assert alice_ids() == []
-    fab.move(game, card, zone, "bob", face="down")
+    game.move(card, zone, face="down", by="bob")
     assert alice_ids() and not set(alice_ids()) & set(seen)
-    assert next(iter(handles(game.view("bob")))) == game.handle(card)  # the owner's is stable
+    assert list(handles(game.view("bob"))) == owners  # the owner's is stable
 
 
 def test_noninterference_layer_needs_a_source_its_player_may_look_at() -> None:

@@ -47,6 +47,7 @@ from cardzones.kernel.cards import (
 from cardzones.kernel.effects import END_OF_TURN, Effect, EffectRef
 from cardzones.kernel.events import Event, Snapshot
 from cardzones.kernel.game import Game
+from cardzones.kernel.naming import name_for
 from cardzones.kernel.objects import (
     ACTIVATED,
     CARD,
@@ -60,7 +61,7 @@ from cardzones.kernel.objects import (
 )
 from cardzones.kernel.records import Records
 from cardzones.kernel.results import MoveResult
-from cardzones.kernel.ruleset import ADMITTED, Admission, Ruleset
+from cardzones.kernel.ruleset import ADMITTED, BLANK_CARD, Admission, Ruleset
 from cardzones.kernel.standard import (
     BY,
     END_TURN,
@@ -78,6 +79,7 @@ from cardzones.kernel.zones import ZoneInfo, ZoneSpec
 __all__ = [
     "ACTIVATED",
     "ADMITTED",
+    "BLANK_CARD",
     "BY",
     "CARD",
     "END_OF_TURN",
@@ -136,4 +138,5 @@ __all__ = [
     "kernel_move",
     "modify_action",
     "move_action",
+    "name_for",
 ]

@@ -257,6 +257,7 @@ class Game(State):
     may_look = queries.may_look
     seen_by = queries.seen_by
     may_play = queries.may_play
+    characteristics = queries.characteristics
     effects_on = queries.effects_on
     stat = queries.stat
     keywords = queries.keywords

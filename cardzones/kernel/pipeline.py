@@ -40,6 +40,7 @@ from cardzones.kernel.cards import Dest, Position
 from cardzones.kernel.contents import _detach, _insert
 from cardzones.kernel.effects import _end_bound_effects, end_effect
 from cardzones.kernel.events import CEASED, FLIPPED, MOVED, SHUFFLED
+from cardzones.kernel.identity import renew
 from cardzones.kernel.log import _log, _snapshot
 from cardzones.kernel.objects import CARD, TOP, UNDER, Obj, Origin
 from cardzones.kernel.results import MoveResult
@@ -130,7 +131,9 @@ def _move(
         return _CEASED
     if zid is None or not game.zone_exists(zid):
         return _cannot_contain(game, obj, by, cause)
-    adm = ruleset.admit(game, obj, zid, by)
+    # The object as it moves, with the visibility 3.0.8 gave it: the rules
+    # judge a private one by what they may know of it (3.0.7a).
+    adm = ruleset.admit(game, obj if obj.public is public else obj._replace(public=public), zid, by)
     if adm.reason is not None:
         return _cannot_contain(game, obj, by, cause)
     _transfer(game, obj, zid, position, public, cause, by, adm.equip, played)
@@ -177,9 +180,14 @@ def resolve_destination(
                 rule="3.0.10a",
             )
         return zids[0] if zids else None
+    # Judged on what the rules know of the object before it moves: a private
+    # one is its rule set's private card (3.0.7a), so whether a choice is
+    # needed never depends on which card it is. When that card fits none of
+    # the zones, the card itself may still fit once it is public there (3.0.8):
+    # any zone may then be chosen, and admission decides on it.
     options = [z for z in zids if ruleset.admit(game, obj, z, by).ok]
     if choose_zone is not None:
-        if choose_zone not in options:
+        if choose_zone not in options and (options or obj.public or choose_zone not in zids):
             names = ", ".join(game.zone_name(z) for z in options) or "none"
             raise IllegalAction(
                 f"choose_zone {game.zone_name(choose_zone)} cannot take the card; "
@@ -244,10 +252,8 @@ def _change_face(game: Game, obj: Obj, public: bool, by: str | None, cause: str)
     Going from public to private resets it (3.0.9). Returns whether it changed."""
     if obj.public == public:
         return False
-    reset = obj.public and not public
-    oid = game._next("next_oid") if reset else obj.oid
     ztype = game._zinfo[obj.zone].type
-    origin = Origin(ztype, ztype, game._vars["turn"], "flip", by) if reset else obj.origin
+    oid, origin, reset = renew(game, obj, public, False, ztype, ztype, "flip", by)
     lki = _snapshot(game, obj)
     new = obj._replace(public=public, oid=oid, origin=origin)
     game._put(OBJS, obj.card, new)
@@ -318,18 +324,12 @@ def _transfer(
     _detach(game, obj)  # 3.0.7: leaving and entering are one step
     ruleset = game.ruleset
     zinfo = game._zinfo
-    reset = (
+    entering = (
         zinfo[zid].spec.resets if game._plain_resets else ruleset.resets_on_enter(game, obj, zid)
-    ) or (obj.public and not public)
-    origin: Origin | None
-    if reset:
-        oid = game._next("next_oid")
-        origin = _new_record(
-            Origin, (zinfo[src].spec.type, zinfo[zid].spec.type, game._vars["turn"], cause, by)
-        )
-    else:
-        oid = obj.oid
-        origin = obj.origin
+    )
+    oid, origin, reset = renew(
+        game, obj, public, entering, zinfo[src].spec.type, zinfo[zid].spec.type, cause, by
+    )
     controller = ruleset.new_controller(game, obj, zid, by, played)
     new: Obj = _new_record(
         Obj,

@@ -218,6 +218,44 @@ def seen_by(game: Game, card: int) -> tuple[str, ...]:
     return tuple(p for p in game.players if may_look(game, p, card))
 
 
+def characteristics(game: Game, card: int | Obj, by: str | None = None) -> CardDef:
+    """The object's characteristics as the rules may use them: the one door
+    through which every rule set hook learns what an object is.
+
+    A public object has its card. A private object has no properties for the
+    rules and effects that act on it (3.0.7a): it is the rule set's
+    :meth:`~cardzones.kernel.ruleset.Ruleset.private_card`, the same for every
+    card that looks alike from the back, so no refusal, result or choice can
+    depend on which card it is. The one exception is a player using a private
+    card they may look at, given as ``by``: a card they play or activate from
+    their hand, say, which they show by using it (3.0.4e: an ability that says
+    it works face down).
+
+    ``card`` is a card id, or an object record as a hook holds it (a moving
+    object has the visibility it moves with, 3.0.8).
+
+    >>> from cardzones import new_game
+    >>> game = new_game("fab", ["alice", "bob"])
+    >>> card = game.new_card(game.card_def("Snatch"), game.zone("alice", "hand"))
+    >>> game.characteristics(card).name, game.characteristics(card, by="alice").name
+    ('', 'Snatch')
+    """
+    found = card if isinstance(card, Obj) else obj(game, card)
+    if found.public:
+        return found.cdef
+    if by is not None and _may_look_at(game, by, found):
+        return found.cdef
+    return game.ruleset.private_card(found.cdef)
+
+
+def _may_look_at(game: Game, player: str, found: Obj) -> bool:
+    """3.0.3a for a private object record (see :func:`may_look`)."""
+    info: ZoneInfo | None = game._zinfo.get(found.zone)
+    if info is None or not info.spec.owner_may_look:
+        return False
+    return player == found.owner or player == info.owner
+
+
 def may_play(game: Game, card: int, player: str) -> bool:
     """Whether ``player`` may play the card now, as the rule set says."""
     return game.ruleset.may_play(game, card, player)

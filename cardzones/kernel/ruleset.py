@@ -44,6 +44,9 @@ class Admission:
 
 ADMITTED = Admission()
 
+#: A card with no properties: what a private object is to the rules (3.0.7a).
+BLANK_CARD = CardDef("")
+
 
 class Ruleset:
     """Base rule set: every zone admits every object, nothing is special.
@@ -157,6 +160,15 @@ class Ruleset:
 
     def is_permanent(self, game: Game, obj: Obj) -> bool:
         return False
+
+    def private_card(self, cdef: CardDef) -> CardDef:
+        """What the rules may know of a private object of the card ``cdef``
+        (:meth:`Game.characteristics`): by default nothing at all, a card with
+        no name, types, numbers or abilities (3.0.7a). A rule set whose cards
+        differ from the back in a way every player knows (fab's card
+        categories) keeps that, and only that; two cards with the same
+        private card must be the same to every rule."""
+        return BLANK_CARD
 
     def effect_active(self, game: Game, effect: Effect) -> bool:
         """Whether a continuous effect applies now. Bound effects apply while

@@ -47,13 +47,14 @@ def play(game: Game, card: int, by: str) -> MoveResult:
         elif obj.owner != by:
             why, rule = f"only its owner may play a card from {zone}", "3.3.4"
         elif not obj.public and any(
-            a.zone == game.zone_info(obj.zone).type for a in obj.cdef.play_from
+            a.zone == game.zone_info(obj.zone).type
+            for a in game.characteristics(obj, by=by).play_from
         ):
             why, rule = (
                 f"a private object in {zone} has no ability to play it from there",
                 "3.0.4e",
             )
-        elif obj.cdef.play_from:
+        elif game.characteristics(obj, by=by).play_from:
             why, rule = f"the card cannot be played from {zone} now", "3.0.9c"
         else:
             why, rule = f"cards in {zone} cannot be played", "3.3.4"

@@ -6,9 +6,22 @@ from collections.abc import Iterable
 
 from cardzones.kernel.cards import CardDef
 
-#: 1.3.2c: the types that make a deck-card.
+#: What a private deck-card shows the rules: that it is a deck-card, and no
+#: more (see :func:`private_card`). Card data cannot give this type: its types
+#: never hold a space.
+DECK_CARD = "deck card"
+#: 1.3.2c: the types that make a deck-card (and the private deck-card's mark).
 DECK_TYPES = frozenset(
-    {"action", "attack_reaction", "block", "defense_reaction", "instant", "mentor", "resource"}
+    {
+        "action",
+        "attack_reaction",
+        "block",
+        "defense_reaction",
+        "instant",
+        "mentor",
+        "resource",
+        DECK_CARD,
+    }
 )
 #: 1.3.3: deck-card subtypes that make a permanent in the arena.
 PERMANENT_SUBTYPES = frozenset(
@@ -46,6 +59,30 @@ def category(cdef: CardDef) -> str:
     if is_deck_card(cdef):
         return "deck"
     return "arena"
+
+
+#: A private card of each category, as the rules see it (:func:`private_card`).
+_PRIVATE = {
+    "hero": CardDef("", frozenset({"hero"})),
+    "token": CardDef("", frozenset({"token"})),
+    "deck": CardDef("", frozenset({DECK_CARD})),
+    "arena": CardDef(""),
+}
+
+
+def private_card(cdef: CardDef) -> CardDef:
+    """What the rules know of a private card (3.0.7a): its category (1.3.2) and
+    nothing else. The category is known without seeing the face: a deck holds
+    only deck-cards (1.3.2c), a hero starts as a player's hero (1.3.2a),
+    arena-cards start the game outside the deck (1.3.2d) and tokens are not
+    part of any card-pool (1.3.2b). So a face-down aura and a face-down attack
+    are the same card here, a deck-card with no subtypes.
+
+    >>> aura = CardDef("Seismic Surge", frozenset({"action", "aura"}))
+    >>> private_card(aura).types == {DECK_CARD}, becomes_permanent(private_card(aura), "permanent")
+    (True, False)
+    """
+    return _PRIVATE[category(cdef)]
 
 
 def becomes_permanent(cdef: CardDef, zone_type: str) -> bool:

@@ -24,11 +24,12 @@ def _empty_for(game: Game, zid: int, mover: int) -> bool:
 def equip_admission(game: Game, obj: Obj, zid: int) -> Admission:
     """Whether ``obj`` can be equipped to ``zid``, and the zones it then is equipped to."""
     info = game.zone_info(zid)
-    types = obj.cdef.types
+    # A private object has no subtypes (3.0.7a), so it cannot be equipped at all.
+    types = game.characteristics(obj).types
     if obj.kind != "card":
         return Admission("only a card can be equipped", rule="8.5.41")
     if types.isdisjoint(EQUIP_SUBTYPES):
-        return Admission(f"{obj.cdef.name} has no subtype that can be equipped", rule="8.5.41b")
+        return Admission("the card has no subtype that can be equipped", rule="8.5.41b")
     if obj.card in game.cards() and any(
         z != zid and game.zone_info(z).type == info.type for z in obj.equipped
     ):
@@ -47,7 +48,7 @@ def equip_admission(game: Game, obj: Obj, zid: int) -> Admission:
 
 
 def _weapon_admission(game: Game, obj: Obj, zid: int) -> Admission:
-    types = obj.cdef.types
+    types = game.characteristics(obj).types
     if "weapon" not in types and "off-hand" not in types and "quiver" not in types:
         return Admission(
             "only a weapon, off-hand or quiver can be equipped to a weapon zone", rule="3.16.2a"
@@ -55,10 +56,10 @@ def _weapon_admission(game: Game, obj: Obj, zid: int) -> Admission:
     zones = game.zones_of(game.zone_info(zid).owner, "weapon")
     others = [z for z in zones if z != zid]
     mine = [c for z in zones for c in game.contents(z) if c != obj.card]
-    if "off-hand" in types and any("off-hand" in game.obj(c).cdef.types for c in mine):
+    if "off-hand" in types and any(game.characteristics(c).has_type("off-hand") for c in mine):
         return Admission("a player cannot equip more than one off-hand", rule="8.2.10b")
     if "quiver" in types:
-        if any("quiver" in game.obj(c).cdef.types for c in mine):
+        if any(game.characteristics(c).has_type("quiver") for c in mine):
             return Admission("a player cannot equip more than one quiver", rule="8.2.15b")
         if not game.contents(zid) and _only_unoccupying_bow(game, zid, obj.card):
             return Admission(equip=(zid,))  # 8.2.15a
@@ -82,4 +83,5 @@ def _only_unoccupying_bow(game: Game, zid: int, mover: int) -> bool:
     if len(equipped) != 1:
         return False
     bow = game.obj(equipped[0])
-    return "2h" in bow.cdef.types and "bow" in bow.cdef.types and bow.zone != zid
+    types = game.characteristics(bow).types
+    return "2h" in types and "bow" in types and bow.zone != zid

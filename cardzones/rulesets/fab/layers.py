@@ -74,7 +74,8 @@ def add_layer(game: Game, kind: str, source: int, by: str) -> int:
             rule="3.0.3a",
         )
     owner = by if kind == ACTIVATED else (src.controller or src.owner or by)
-    return _push_layer(game, src.cdef, kind, LayerData(source), owner, by)
+    cdef = game.characteristics(source, by=by)
+    return _push_layer(game, cdef, kind, LayerData(source), owner, by)
 
 
 def _push_layer(

@@ -12,7 +12,7 @@ from cardzones.kernel.cards import Ability, CardDef, Dest
 from cardzones.kernel.objects import CARD, MACRO, TRIGGERED, UNDER, Obj
 from cardzones.kernel.ruleset import ADMITTED, Admission, Ruleset
 from cardzones.rulesets.fab import layers
-from cardzones.rulesets.fab.cards import becomes_permanent, is_deck_card
+from cardzones.rulesets.fab.cards import becomes_permanent, is_deck_card, private_card
 from cardzones.rulesets.fab.equip import equip_admission
 from cardzones.rulesets.fab.layers import LayerRef, put_triggers_on_stack
 from cardzones.rulesets.fab.moves import hero_of
@@ -91,11 +91,19 @@ class FabRuleset(Ruleset):
             return Admission(why, rule="3.0.14")
         return ADMITTED
 
+    def private_card(self, cdef: CardDef) -> CardDef:
+        """A private card keeps its category and nothing else (3.0.7a, 1.3.2)."""
+        return private_card(cdef)
+
     def admit(self, game: Game, obj: Obj, zid: int, by: str | None) -> Admission:
+        """Whether the zone can contain the object, judged on what the rules
+        know of it as it moves (:meth:`Game.characteristics`): a private object
+        is only its category, so no limit can tell one private card of a
+        category from another."""
         info = game.zone_info(zid)
         ztype = info.type
-        cdef = obj.cdef
-        if obj.is_token and obj.kind == CARD and not info.spec.in_arena:
+        cdef = game.characteristics(obj)
+        if cdef.has_type("token") and obj.kind == CARD and not info.spec.in_arena:
             return Admission("a token exists only in the arena", rule="8.1.8a")
         if ztype == "stack":
             return ADMITTED  # 3.15.3: cards and non-card layers
@@ -127,7 +135,7 @@ class FabRuleset(Ruleset):
             return ADMITTED
         if ztype == "permanent":
             if not becomes_permanent(cdef, ztype):
-                return Admission(f"{cdef.name} would not be a permanent", rule="3.13.2")
+                return Admission("the card would not be a permanent there", rule="3.13.2")
             return ADMITTED
         if ztype == "combat_chain":
             return ADMITTED  # 3.6.2: cards (and attack-proxies)
@@ -141,7 +149,7 @@ class FabRuleset(Ruleset):
         spec = game.zone_info(dest_zid).spec if dest_zid is not None else None
         if obj.kind in ("activated", TRIGGERED):
             return spec is None or spec.type != "stack"
-        if obj.is_token or obj.kind == MACRO:
+        if game.characteristics(obj).has_type("token") or obj.kind == MACRO:
             return spec is None or not spec.in_arena
         return False
 
@@ -155,7 +163,9 @@ class FabRuleset(Ruleset):
             return False
         if info.spec.equipment and not obj.equipped:
             return False  # 8.5.41e
-        return becomes_permanent(obj.cdef, info.type)
+        # A private object is its category only (3.0.7a): a face-down deck-card
+        # has no permanent subtype, a face-down hero- or arena-card is a permanent.
+        return becomes_permanent(game.characteristics(obj), info.type)
 
     def move_children(self, game: Game, before: Obj, after: Obj, reset: bool) -> None:
         # 3.0.14c: a top-card that stays the same object takes its sub-cards along.
@@ -182,7 +192,9 @@ class FabRuleset(Ruleset):
             return False
         if info.type in ("hand", "arsenal"):
             return True
-        for ability in obj.cdef.play_from:
+        # Its abilities as the player knows them: none for a private card they
+        # may not look at (a card in their deck), whatever it is (3.0.7a, 3.7.4).
+        for ability in game.characteristics(obj, by=player).play_from:
             if ability.zone != info.type:
                 continue
             if not obj.public and not ability.face_down:

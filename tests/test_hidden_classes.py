@@ -1,0 +1,409 @@
+"""Hidden information, class by class: each test names the class of leak it
+guards against, and shows it with cards that differ only where the player may
+not look. (Random games cover the same classes in test_noninterference.py.)
+
+- messages: a refusal or a choice names a card only through
+  :func:`~cardzones.kernel.naming.name_for`;
+- properties: a private object has no properties to the rules that act on it
+  (3.0.7a), so no result, refusal or later state depends on which card it is;
+- resets: every public-to-private change makes a new object (3.0.9);
+- last known information: a private object's has no effects (3.0.7a);
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from test_noninterference import FAB, REDEMPTION, Harness, handles, run_action
+
+from cardzones import new_game
+from cardzones.errors import CardzonesError, IllegalAction, NeedsChoice
+from cardzones.kernel.cards import CardDef, Dest, PlayFrom
+from cardzones.kernel.game import Game
+from cardzones.kernel.objects import PLACED
+from cardzones.kernel.views import card_for_handle
+from cardzones.rulesets.fab import actions as fab
+from cardzones.rulesets.redemption.place import place
+from cardzones.rulesets.redemption.set_aside import return_cards, set_aside
+from cardzones.rulesets.redemption.turns import advance_to
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _outcome(action: Any) -> tuple[str, str]:
+    """What an action did, as its player is told: the result, or the refusal."""
+    try:
+        result = action()
+    except CardzonesError as exc:
+        return type(exc).__name__, str(exc)
+    value = result[0] if isinstance(result, tuple) else result
+    return "result", str(value.value)
+
+
+# ----------------------------------------------------------------------
+# Messages name cards through name_for only
+# ----------------------------------------------------------------------
+
+#: Engine modules: everything that can refuse an action or ask for a choice.
+_ENGINE = ("cardzones/kernel", "cardzones/rulesets")
+#: Calls whose arguments are a message to a player.
+_MESSAGES = {"IllegalAction", "NeedsChoice", "UnknownReference", "Admission", "CardzonesError"}
+
+
+def _names_a_card(node: ast.AST) -> ast.Attribute | None:
+    """An attribute in ``node`` that reads a card's name or its printed card
+    (``obj.name``, ``game.obj(c).name``, ``x.cdef``), other than a rule set's
+    or a zone's own name."""
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Attribute) and sub.attr in ("name", "cdef"):
+            base = sub.value
+            if isinstance(base, ast.Name) and base.id in ("self", "ruleset", "info", "spec"):
+                continue
+            if isinstance(base, ast.Attribute) and base.attr in ("ruleset", "spec"):
+                continue
+            return sub
+    return None
+
+
+def test_messages_name_cards_only_through_name_for() -> None:
+    """Class: messages. No message of the engine (a refusal, a choice, an
+    admission reason) reads a card's name or printed card itself: every one
+    goes through the one naming function, which names only what its reader
+    may look at."""
+    found = []
+    for folder in _ENGINE:
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            if path.name == "naming.py":
+                continue
+            tree = ast.parse(path.read_text(), str(path))
+            for node in ast.walk(tree):
+                if not isinstance(node, ast.Call):
+                    continue
+                func = node.func
+                called = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+                if called not in _MESSAGES:
+                    continue
+                for arg in (*node.args, *(k.value for k in node.keywords)):
+                    hit = _names_a_card(arg)
+                    if hit is not None:
+                        found.append(f"{path.relative_to(ROOT)}:{hit.lineno}")
+    assert not found, f"messages that name a card without name_for: {found}"
+
+
+def test_messages_return_of_a_private_set_aside_card_by_another_player() -> None:
+    """Class: messages. Alice may not return bob's face-down set-aside card; the
+    refusal must not name it."""
+    messages = set()
+    for name in ("Moses", "Goliath"):
+        game = new_game("redemption")
+        territory = game.zone("bob", "territory")
+        assert territory is not None
+        card = game.new_card(CardDef(name, frozenset({"hero"})), territory, owner="bob")
+        set_aside(game, [card], by="bob")
+        game.flip(card, "down", by="bob")
+        advance_to(game, "preparation")
+        kind, message = _outcome(lambda c=card, g=game: return_cards(g, [c], by="alice"))
+        assert kind == "IllegalAction" and name not in message
+        messages.add(message)
+    assert len(messages) == 1, messages
+
+
+def test_messages_order_choice_for_several_private_cards() -> None:
+    """Class: messages. Placing two of bob's face-down cards in a deck needs an
+    order; the choice alice is asked must not list their names."""
+    shown = set()
+    for names in (("Moses", "Aaron"), ("Goliath", "Pharaoh")):
+        game = new_game("redemption")
+        territory = game.zone("bob", "territory")
+        assert territory is not None
+        cards = [
+            game.new_card(CardDef(n, frozenset({"hero"})), territory, owner="bob") for n in names
+        ]
+        for card in cards:
+            game.flip(card, "down", by="bob")
+        with pytest.raises(NeedsChoice) as asked:
+            place(game, cards, by="alice", into=Dest("deck", "bob"))
+        assert not any(n in str(asked.value) for n in names)
+        shown.add(str(asked.value))
+    assert len(shown) == 1, shown
+
+
+# ----------------------------------------------------------------------
+# A private object has no properties to the rules (3.0.7a)
+# ----------------------------------------------------------------------
+
+
+def _fab_game() -> Game:
+    return new_game("fab", ("alice", "bob"), seed=1)
+
+
+def test_properties_card_put_under_a_face_down_card() -> None:
+    """Class: properties. Whether a card may be put under a face-down card in
+    the arena depends on its category alone (1.3.2): a face-down deck-card has
+    no permanent subtype, so no sub-card goes under it, aura or not."""
+    outcomes = set()
+    for types in ({"action", "aura"}, {"action", "ally"}, {"action", "item"}):
+        game = _fab_game()
+        permanent = game.zone(None, "permanent")
+        graveyard = game.zone("alice", "graveyard")
+        assert permanent is not None and graveyard is not None
+        top = game.new_card(CardDef("Top", frozenset(types)), permanent, owner="alice")
+        game.flip(top, "down")
+        card = game.new_card(CardDef("Under", frozenset({"action"})), graveyard)
+        outcomes.add(_outcome(lambda g=game, c=card, t=top: fab.put_under(g, c, t, "alice")))
+    assert len(outcomes) == 1, outcomes
+    assert next(iter(outcomes))[0] == "IllegalAction"
+
+
+def test_properties_face_down_card_into_a_weapon_zone() -> None:
+    """Class: properties. Bob moves alice's face-down card into her weapon
+    zones. The rules cannot see which card it is (3.0.7a): a one-hander, a
+    two-hander and an off-hand need no choice of zone alike (3.0.10a), and kept
+    face down none can be equipped (8.5.41b), with the same result and view.
+    Moved face up, it is public as it moves (3.0.8): every player sees what it
+    is, and it is equipped as it may be."""
+    outcomes, views, revealed = set(), set(), set()
+    for types in ({"weapon", "1h"}, {"weapon", "2h"}, {"equipment", "off-hand"}):
+        game = _fab_game()
+        banished = game.zone("alice", "banished")
+        second = game.zone("alice", "weapon", 2)
+        assert banished is not None and second is not None
+        card = game.new_card(CardDef("Arm", frozenset(types)), banished, public=False)
+        weapon = Dest("weapon", "owner")
+        outcomes.add(
+            _outcome(lambda g=game, c=card, w=weapon: fab.move(g, c, w, "bob", face="down"))
+        )
+        outcomes.add(
+            _outcome(
+                lambda g=game, c=card, w=weapon, z=second: fab.move(
+                    g, c, w, "bob", face="down", choose_zone=z
+                )
+            )
+        )
+        views.add(json.dumps(game.view("bob"), sort_keys=True))
+        revealed.add(_outcome(lambda g=game, c=card, w=weapon: fab.move(g, c, w, "bob")))
+    assert outcomes == {("result", "failed")}
+    assert len(views) == 1
+    assert revealed == {("result", "moved")}
+
+
+def test_properties_face_down_weapon_revealed_by_the_move_is_equipped() -> None:
+    """The rule the class above keeps: the owner's choice made, a face-down
+    two-hander moved face up is public as it moves (3.0.8) and fills both
+    weapon zones (8.2.2b)."""
+    game = _fab_game()
+    banished, first = game.zone("alice", "banished"), game.zone("alice", "weapon", 1)
+    assert banished is not None and first is not None
+    card = game.new_card(CardDef("Arm", frozenset({"weapon", "2h"})), banished, public=False)
+    assert (
+        fab.move(game, card, Dest("weapon", "owner"), "alice", choose_zone=first).value == "moved"
+    )
+    assert len(game.obj(card).equipped) == 2
+
+
+def test_properties_face_down_card_played_from_the_deck() -> None:
+    """Class: properties. A card in one's own deck may not be looked at (3.7.4):
+    whether it says it may be played from the deck face down or not, playing it
+    is refused in the same words."""
+    outcomes = set()
+    for abilities in ((), (PlayFrom("deck", face_down=True),), (PlayFrom("deck"),)):
+        game = _fab_game()
+        deck = game.zone("alice", "deck")
+        assert deck is not None
+        card = game.new_card(CardDef("Secret", frozenset({"action"}), abilities=abilities), deck)
+        outcomes.add(_outcome(lambda g=game, c=card: fab.play(g, c, "alice")))
+    assert len(outcomes) == 1, outcomes
+    assert next(iter(outcomes))[0] == "IllegalAction"
+
+
+def test_properties_set_aside_enhancement_played_on_a_face_down_card() -> None:
+    """Class: properties. An enhancement played outside battle on bob's
+    face-down card is refused for the same reason whatever the card is: a
+    character of its brigade, of another brigade, or no character at all."""
+    outcomes = set()
+    for types, brigades in (({"hero"}, {"blue"}), ({"hero"}, {"red"}), ({"site"}, set())):
+        game = new_game("redemption")
+        mine, theirs = game.zone("alice", "territory"), game.zone("bob", "territory")
+        hand = game.zone("alice", "hand")
+        assert mine is not None and theirs is not None and hand is not None
+        target = game.new_card(
+            CardDef("Target", frozenset(types), brigades=frozenset(brigades)), theirs, owner="bob"
+        )
+        game.flip(target, "down", by="bob")
+        enhancement = game.new_card(
+            CardDef("Cave", frozenset({"enhancement"}), brigades=frozenset({"blue"})), hand
+        )
+        advance_to(game, "preparation")
+        outcomes.add(
+            _outcome(
+                lambda g=game, t=target, e=enhancement: set_aside(
+                    g, [t], by="alice", source=e, played_on=t
+                )
+            )
+        )
+    assert len(outcomes) == 1, outcomes
+
+
+def test_properties_placed_lost_soul_on_a_face_down_host() -> None:
+    """Class: properties. A Lost Soul placed on a face-down card follows it when
+    it is relocated, whether that card is a site or not: the exception for
+    sites needs a site the rules can see (3.0.7a)."""
+    places = set()
+    for host_type in ("site", "city", "hero"):
+        game = new_game("redemption")
+        territory = game.zone("alice", "territory")
+        assert territory is not None
+        host = game.new_card(CardDef("Host", frozenset({host_type})), territory)
+        soul = game.new_card(CardDef("Soul", frozenset({"lost_soul"})), territory)
+        place(game, [soul], by="alice", onto=host)
+        game.flip(host, "down")
+        game.move(host, Dest("field_of_battle"), face="down", by="alice")
+        obj = game.obj(soul)
+        places.add((game.zone_name(obj.zone), obj.host == host, obj.rel == PLACED))
+        places.add(json.dumps(game.view("bob"), sort_keys=True))
+    assert len(places) == 2, places  # one place, one view
+
+
+def test_properties_face_up_site_still_sends_its_lost_soul_home() -> None:
+    """The rule the class above keeps: a public site's Lost Soul goes to the
+    Land of Bondage when the site is relocated."""
+    game = new_game("redemption")
+    territory = game.zone("alice", "territory")
+    assert territory is not None
+    host = game.new_card(CardDef("Host", frozenset({"site"})), territory)
+    soul = game.new_card(CardDef("Soul", frozenset({"lost_soul"})), territory)
+    place(game, [soul], by="alice", onto=host)
+    game.move(host, Dest("field_of_battle"), by="alice")
+    assert game.zone_name(game.obj(soul).zone) == "alice.land_of_bondage"
+
+
+def test_properties_private_card_keeps_only_its_category() -> None:
+    """Class: properties. The rules know a private card by its category alone:
+    a face-down hero-card is a permanent in the arena, a face-down deck-card is
+    not, and a face-down deck-card of any kind may go into its owner's hand."""
+    game = _fab_game()
+    hero_zone, permanent = game.zone("alice", "hero"), game.zone(None, "permanent")
+    assert hero_zone is not None and permanent is not None
+    hero = game.new_card(CardDef("Hero", frozenset({"hero"})), hero_zone)
+    aura = game.new_card(CardDef("Aura", frozenset({"action", "aura"})), permanent, owner="alice")
+    game.flip(hero, "down")
+    game.flip(aura, "down")
+    assert game.is_permanent(hero) and not game.is_permanent(aura)
+    assert game.characteristics(aura).name == ""
+    assert game.characteristics(aura, by="alice").name == "Aura"  # she may look at it
+    assert game.characteristics(aura, by="bob").name == ""
+    assert fab.move(game, aura, Dest("hand", "owner"), "alice").value == "moved"
+
+
+# ----------------------------------------------------------------------
+# Every public-to-private change is a reset (3.0.9)
+# ----------------------------------------------------------------------
+
+
+def test_resets_sub_cards_that_join_a_face_down_top_card() -> None:
+    """Class: resets. A public ally with a sub-card is put under a face-down
+    permanent: the ally becomes a sub-card (3.0.14b) and its sub-card joins
+    the new top-card (3.0.14c), private now (3.0.14d), so a new object, and
+    the handle its owner had for it never comes back."""
+    game = _fab_game()
+    permanent = game.zone(None, "permanent")
+    assert permanent is not None
+    top = game.new_card(CardDef("Relic", frozenset({"landmark"})), permanent, owner="alice")
+    ally = game.new_card(CardDef("Hound", frozenset({"action", "ally"})), permanent, owner="alice")
+    sub = game.new_card(CardDef("Gear", frozenset({"action"})), permanent, host=ally, rel=1)
+    game.flip(top, "down")
+    before_oid = game.obj(sub).oid
+    handle = next(
+        h for h in handles(game.view("alice")) if card_for_handle(game, "alice", h) == sub
+    )
+    fab.put_under(game, ally, top, "alice")
+    assert game.obj(sub).host == top and not game.obj(sub).public
+    assert game.obj(sub).oid != before_oid
+    assert handle not in set(handles(game.view("alice")))
+
+
+def _public_to_private_resets(harness: Harness, data: st.DataObject) -> None:
+    game = harness.build(data.draw(harness.setup, label="setup"))
+    for action in data.draw(st.lists(harness.action, max_size=30), label="actions"):
+        objs = {c: game.obj(c) for c in game.cards()}
+        game, _ = run_action(harness, game, action)
+        if action[0] == "undo":
+            continue
+        for card, was in objs.items():
+            now = game.find(card)
+            if now is not None and was.public and not now.public:
+                assert now.oid != was.oid, f"{action}: {was.name} went private as the same object"
+
+
+@given(data=st.data())
+def test_resets_every_public_to_private_change_in_random_fab_games(data: st.DataObject) -> None:
+    """Class: resets. In random games, any object that was public before an
+    action and private after it is a new object (3.0.9)."""
+    _public_to_private_resets(FAB, data)
+
+
+@given(data=st.data())
+def test_resets_every_public_to_private_change_in_random_redemption_games(
+    data: st.DataObject,
+) -> None:
+    """Class: resets, as above, with placed cards following their hosts."""
+    _public_to_private_resets(REDEMPTION, data)
+
+
+# ----------------------------------------------------------------------
+# Last known information of a private object
+# ----------------------------------------------------------------------
+
+
+def test_last_known_information_of_a_hand_card_has_no_effects() -> None:
+    """Class: last known information. A hand card with +2 power is discarded:
+    the opponent's log shows the card as printed, since the effect on a private
+    object is nothing anyone else could know (3.0.7a)."""
+    logs = set()
+    for boost in (0, 2):
+        game = _fab_game()
+        hand = game.zone("alice", "hand")
+        assert hand is not None
+        card = game.new_card(CardDef("Maw", frozenset({"action"}), {"power": 4}), hand)
+        if boost:
+            game.add_effect(card, "modify", mods=[("power", boost)])
+        game.forget_history()
+        fab.move(game, card, Dest("graveyard", "owner"), "alice")
+        entry = game.log("bob")[-1]
+        assert entry["card"]["power"] == 4
+        logs.add(json.dumps(game.log("bob"), sort_keys=True))
+    assert len(logs) == 1
+
+
+def test_last_known_information_of_a_face_down_card_turned_face_up() -> None:
+    """Class: last known information. A face-down banished card with an effect
+    on it is turned face up: the flip shows the card as printed."""
+    game = _fab_game()
+    banished = game.zone("alice", "banished")
+    assert banished is not None
+    card = game.new_card(
+        CardDef("Maw", frozenset({"action"}), {"power": 4}), banished, public=False
+    )
+    game.add_effect(card, "modify", mods=[("power", 3)])
+    game.flip(card, "up")
+    flipped = game.events()[-1]
+    assert flipped.lki is not None and flipped.lki.effects == ()
+    assert game.log("bob")[-1]["card"]["power"] == 4
+
+
+def test_properties_refusals_leave_the_state_as_it_was() -> None:
+    """A refused move of a private card changes nothing (the pipeline's rule)."""
+    game = _fab_game()
+    banished = game.zone("alice", "banished")
+    assert banished is not None
+    card = game.new_card(CardDef("Arm", frozenset({"weapon", "2h"})), banished, public=False)
+    before = game.copy()
+    with pytest.raises(IllegalAction):
+        fab.put_under(game, card, card, "alice")
+    assert before.same_state(game)
