@@ -32,6 +32,7 @@ standard.py), player views (views.py) and saved games (serial.py).
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -62,12 +63,25 @@ class Game(State):
         "_plain_shown",
         "_shown",
         "_zone_names",
+        "handle_key",
         "players",
         "ruleset",
         "seed",
     )
 
-    def __init__(self, ruleset: Ruleset, players: Sequence[str] = ("alice", "bob"), seed: int = 0):
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        players: Sequence[str] = ("alice", "bob"),
+        seed: int | None = None,
+        handle_key: str | None = None,
+    ):
+        """A new game with empty zones. ``seed`` decides every shuffle and
+        ``handle_key`` keys the handles of views (:meth:`handle`); each is a
+        new secret from :mod:`secrets` when not given. The two are independent:
+        knowing the seed (a test's, a scenario's) tells nothing about handles.
+        Both are saved with the game (:meth:`to_json`) and are secret-bearing.
+        """
         super().__init__()
         if len(players) < 1 or len(set(players)) != len(players):
             raise IllegalAction(f"players must be distinct names, got {list(players)}")
@@ -77,7 +91,10 @@ class Game(State):
         self._plain_resets = _keeps(ruleset, "resets_on_enter")
         self._plain_shown = _keeps(ruleset, "moved_public")
         self.players = tuple(players)
-        self.seed = seed
+        self.seed = secrets.randbits(63) if seed is None else int(seed)
+        self.handle_key = new_handle_key() if handle_key is None else str(handle_key)
+        if not self.handle_key:
+            raise IllegalAction("a handle key is a non-empty text")
         self._depth = 0
         self._handles: dict[int, str] = {}
         # A pure cache for views: card -> (the record it was made from, the
@@ -127,6 +144,7 @@ class Game(State):
         other.ruleset = self.ruleset
         other.players = self.players
         other.seed = self.seed
+        other.handle_key = self.handle_key
         other._depth = 0
         other._handles = self._handles  # a pure cache of (secret, oid) -> handle
         other._plain_resets = self._plain_resets
@@ -323,15 +341,16 @@ class Game(State):
     def handle(self, card: int) -> str:
         """An opaque name for the card's current object, for views and logs.
 
-        It is a keyed hash of the object id, so it reveals nothing about when
-        the object was made, and a new object gets an unrelated handle.
+        It is a hash of the object id keyed by the game's secret
+        :attr:`handle_key`, so it reveals nothing about when the object was
+        made, and a new object gets an unrelated handle.
         """
         oid: int = self._objs[card].oid
         cached = self._handles.get(oid)
         if cached is None:
             from cardzones.kernel.views import object_handle
 
-            cached = self._handles[oid] = object_handle(self.seed, oid)
+            cached = self._handles[oid] = object_handle(self.handle_key, oid)
         return cached
 
     def view(self, player: str | None) -> dict[str, Any]:
@@ -369,7 +388,9 @@ class Game(State):
         found = check_ruleset(data, ruleset)
         # A normal construction first, so the game is complete however it is
         # made; then every map is replaced in place by the saved one.
-        game = cls(found, tuple(data["players"]), int(data["seed"]))
+        # A save made before handle keys existed gets a new one: its handles
+        # change once, and the seed never keys them.
+        game = cls(found, tuple(data["players"]), int(data["seed"]), data.get("handle_key"))
         restore(game, data)
         return game
 
@@ -378,6 +399,11 @@ class Game(State):
             f"<Game {self.ruleset.name} turn {self.turn} ({self.turn_player}) "
             f"{len(self._objs)} objects>"
         )
+
+
+def new_handle_key() -> str:
+    """A new secret key for a game's handles: 128 random bits, as hex."""
+    return secrets.token_hex(16)
 
 
 def _keeps(ruleset: Ruleset, hook: str) -> bool:

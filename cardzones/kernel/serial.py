@@ -2,12 +2,12 @@
 
 **The full state is the secret-bearing form.** It holds every hidden card: the
 order of every deck, every hand, every face-down card, the seed that decides
-future shuffles and keys the object handles of views. Store it where only the
+future shuffles and the key of the object handles of views. Store it where only the
 engine can read it, and never send it to a player; a player gets
 :meth:`Game.view <cardzones.kernel.game.Game.view>` and
 :meth:`Game.log <cardzones.kernel.game.Game.log>`.
 
-The data holds the rule set's name, the players, the seed and every map of the
+The data holds the rule set's name, the players, the seed, the handle key and every map of the
 state, card definitions (with their abilities) included, and the event log.
 The undo history is not saved: a loaded game starts with nothing to undo, as
 a game does after its setup. Loading and saving again gives the same data.
@@ -158,6 +158,7 @@ def game_to_json(game: Game) -> dict[str, Any]:
         "ruleset": game.ruleset.name,
         "players": list(game.players),
         "seed": game.seed,
+        "handle_key": game.handle_key,
         "shared": enc.shared,
         "state": state,
     }

@@ -151,16 +151,20 @@ def get_ruleset(name: str) -> Ruleset:
 
 
 def new_game(
-    ruleset: str | Ruleset, players: Sequence[str] = ("alice", "bob"), seed: int = 0
+    ruleset: str | Ruleset,
+    players: Sequence[str] = ("alice", "bob"),
+    seed: int | None = None,
+    handle_key: str | None = None,
 ) -> Game:
     """A new game of the rule set (or the rule set called ``ruleset``), with
-    empty zones.
+    empty zones. Without ``seed`` or ``handle_key``, each is a new secret
+    (see :class:`~cardzones.kernel.game.Game`).
 
     >>> new_game("redemption").phase
     'draw'
     """
     found = get_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
-    return Game(found, players, seed)
+    return Game(found, players, seed, handle_key)
 
 
 def load_game(data: dict[str, Any]) -> Game:

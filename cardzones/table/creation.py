@@ -1,10 +1,14 @@
-"""A table's creation record: the rule set, the players, the seed and the start
-position, everything needed to build its game before the first act.
+"""A table's creation record: the rule set, the players, the seed, the handle
+key and the start position, everything needed to build its game before the
+first act.
 
 The start position is a scenario file's ``cards`` and ``setup``, kept as JSON
 in the order they were given (setup order decides the engine's card numbers,
-so it is part of the game). The seed is secret: it decides every shuffle and
-keys the handles of views. It is kept in the store and never sent.
+so it is part of the game). The seed and the handle key are secret: the seed
+decides every shuffle, and the handle key, a separate random secret, keys the
+handles of views, so that a table built again from its record (a restart, a
+replay) gives every viewer the handles it gave before. Both are kept in the
+store and never sent.
 
 >>> record = creation_from_request({"ruleset": "fab", "players": ["alice", "bob"],
 ...                                  "seed": 7, "setup": {"alice.hand": ["Snatch"]}})
@@ -19,18 +23,18 @@ from __future__ import annotations
 
 import json
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from cardzones.errors import CardzonesError, ScenarioError
-from cardzones.kernel.game import Game
+from cardzones.kernel.game import Game, new_handle_key
 from cardzones.rulesets import get_ruleset, ruleset_names
 from cardzones.scenario.loader import from_data, load_text
 from cardzones.scenario.runner import Scenario
 from cardzones.table.acts import TableContext
 
 #: The keys of ``POST /api/tables``.
-BODY_KEYS = ("ruleset", "players", "seed", "cards", "setup")
+BODY_KEYS = ("ruleset", "players", "seed", "cards", "setup", "handle_key")
 SCENARIO_KEY = "scenario"
 #: Where a JSON start position "is", for the scenario layer's messages.
 _FILE = "<table>"
@@ -54,25 +58,33 @@ class Creation:
     seed: int
     cards: dict[str, Any]
     setup: dict[str, Any]
+    #: keys the handles of the table's views; a new secret by default
+    handle_key: str = field(default_factory=new_handle_key)
 
     def to_json(self) -> dict[str, Any]:
-        """The record as JSON-ready data. Secret-bearing: it holds the seed."""
+        """The record as JSON-ready data. Secret-bearing: it holds the seed and
+        the handle key."""
         return {
             "ruleset": self.ruleset,
             "players": list(self.players),
             "seed": self.seed,
+            "handle_key": self.handle_key,
             "cards": self.cards,
             "setup": self.setup,
         }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Creation:
+        # A record stored before handle keys existed has none: it gets a new
+        # one each time it is read, so its handles change once per rebuild.
+        key = data.get("handle_key")
         return cls(
             str(data["ruleset"]),
             tuple(data["players"]),
             int(data["seed"]),
             dict(data.get("cards") or {}),
             dict(data.get("setup") or {}),
+            str(key) if key else new_handle_key(),
         )
 
     def scenario(self, name: str = "table", steps: list[Any] | None = None) -> dict[str, Any]:
@@ -93,7 +105,7 @@ class Creation:
         Raises :class:`CreationError` when the start position is not valid.
         """
         scenario = _scenario(from_data(self.scenario(), _FILE), _FILE)
-        return _set_up(scenario, self.setup_error)
+        return _set_up(scenario, self.setup_error, self.handle_key)
 
     @staticmethod
     def setup_error(exc: ScenarioError) -> CreationError:
@@ -107,8 +119,8 @@ def _scenario(doc: Any, file: str) -> Scenario:
         raise CreationError(exc.message) from None
 
 
-def _set_up(scenario: Scenario, error: Any) -> TableContext:
-    game = Game(get_ruleset(scenario.ruleset), scenario.players, scenario.seed)
+def _set_up(scenario: Scenario, error: Any, handle_key: str | None = None) -> TableContext:
+    game = Game(get_ruleset(scenario.ruleset), scenario.players, scenario.seed, handle_key)
     ctx = TableContext(game, scenario.ruleset, scenario.file, scenario.cards)
     try:
         scenario.setup(ctx)
@@ -136,19 +148,27 @@ def creation_from_request(body: Any) -> Creation:
             f"unknown key(s) {', '.join(map(repr, unknown))}; the keys are "
             + ", ".join((*BODY_KEYS, SCENARIO_KEY))
         )
+    handle_key = body.get("handle_key")
+    if handle_key is not None and (not isinstance(handle_key, str) or not handle_key):
+        raise CreationError("handle_key is a non-empty text")
     if SCENARIO_KEY in body:
-        others = [k for k in BODY_KEYS if k in body]
+        position = [k for k in BODY_KEYS if k != "handle_key"]
+        others = [k for k in position if k in body]
         if others:
             raise CreationError(
-                f"give either scenario or {', '.join(BODY_KEYS)}, not both "
+                f"give either scenario or {', '.join(position)}, not both "
                 f"(found {', '.join(others)})"
             )
-        return _from_scenario_text(body[SCENARIO_KEY])
+        return _from_scenario_text(body[SCENARIO_KEY], handle_key)
     if "ruleset" not in body:
         raise CreationError(f"ruleset is required ({' or '.join(ruleset_names())})")
     seed = body.get("seed")
     if seed is None:
         seed = random_seed()
+    # Like the seed, a handle key is for reproducing a table (a test, a known
+    # game); a real table leaves it out and the server draws a secret one.
+    if handle_key is None:
+        handle_key = new_handle_key()
     doc = {
         "name": "table",
         "ruleset": body["ruleset"],
@@ -162,12 +182,14 @@ def creation_from_request(body: Any) -> Creation:
     for key in ("cards", "setup"):
         if not isinstance(doc[key], dict):
             raise CreationError(f"{key} is a JSON object, as in a scenario file")
-    record = Creation(scenario.ruleset, scenario.players, scenario.seed, doc["cards"], doc["setup"])
+    record = Creation(
+        scenario.ruleset, scenario.players, scenario.seed, doc["cards"], doc["setup"], handle_key
+    )
     record.build()
     return record
 
 
-def _from_scenario_text(text: Any) -> Creation:
+def _from_scenario_text(text: Any, handle_key: str | None = None) -> Creation:
     file = "scenario"
     if not isinstance(text, str):
         raise CreationError("scenario is the text of a scenario file")
@@ -196,4 +218,11 @@ def _from_scenario_text(text: Any) -> Creation:
         setup = json.loads(json.dumps(doc.get("setup") or {}))
     except (TypeError, ValueError):
         raise CreationError("scenario: its cards or setup hold a value JSON cannot carry") from None
-    return Creation(scenario.ruleset, scenario.players, scenario.seed, cards, setup)
+    return Creation(
+        scenario.ruleset,
+        scenario.players,
+        scenario.seed,
+        cards,
+        setup,
+        handle_key or new_handle_key(),
+    )
