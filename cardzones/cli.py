@@ -76,22 +76,31 @@ def check(
 @app.command()
 def run(
     file: Annotated[Path, typer.Argument(help="one scenario file")],
-    as_player: Annotated[str | None, typer.Option("--as", help="show this player's view")] = None,
+    as_player: Annotated[
+        str | None,
+        typer.Option("--as", help="show only what this player may know (checks nothing)"),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the view as JSON")] = False,
 ) -> None:
     """Run one scenario and show the final board and the event log.
 
-    Without --as the board is the author's: every card, hidden ones included.
-    With --as PLAYER it is exactly what that player may know, and nothing else
-    is printed: a failure is reported by its place only, since its message may
-    name cards that player may not see.
+    Without --as it is the author's run: the board shows every card, hidden
+    ones included, and a failed expectation stops the run and is reported
+    (exit 1; exit 2 for an invalid file).
+
+    With --as PLAYER it shows exactly what that player may know, and nothing
+    that depends on what they may not see: the steps are played without
+    checking any expectation (a step that cannot be applied changes nothing),
+    so the board, the output and the exit code (0) are the same whether an
+    expectation about a hidden card holds or not. To check a file, use
+    `cardzones check FILE`; to show a player's view of it, `run --as`.
     """
     from cardzones.board import render
-    from cardzones.kernel.views import log_view, omniscient_log, omniscient_view, view
+    from cardzones.kernel.views import log_document, omniscient_log, omniscient_view, view
 
-    outcome = run_file(file)
+    outcome = run_file(file, check=as_player is None)
     ctx = outcome.context
-    if ctx is None:
+    if ctx is None or (as_player is not None and outcome.status != PASS):
         _report_as(outcome, as_player)
         raise typer.Exit(outcome.exit_code)
     game = ctx.game
@@ -104,13 +113,25 @@ def run(
     if as_player is None:
         board, log = omniscient_view(game), omniscient_log(game)
     else:
-        board, log = view(game, as_player), log_view(game, as_player)
+        board, log = view(game, as_player), log_document(game, as_player)["entries"]
     if as_json:
-        print(json.dumps({"view": board, "log": log}, indent=2))
+        print(json.dumps({"format": RUN_FORMAT, "view": board, "log": log}, indent=2))
     else:
         console.print(render(board, log, title=outcome.name or str(file)))
-    _report_as(outcome, as_player, quiet=as_json)
-    raise typer.Exit(outcome.exit_code)
+    if as_player is None:
+        _report(outcome, quiet=as_json)
+        raise typer.Exit(outcome.exit_code)
+    if not as_json:
+        errors.print(
+            f"[dim]{escape(as_player)}'s view: not checked (run `cardzones check` to check "
+            "the file)[/dim]",
+            soft_wrap=True,
+        )
+    raise typer.Exit(0)
+
+
+#: The form of ``cardzones run --json``: the view and log of docs/json.md.
+RUN_FORMAT = "cardzones-run/1"
 
 
 def _report_as(outcome: Outcome, player: str | None, quiet: bool = False) -> None:

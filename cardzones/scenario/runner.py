@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -189,8 +190,11 @@ class Scenario:
 
     # ------------------------------------------------------------------
 
-    def new_context(self) -> Context:
-        game = Game(get_ruleset(self.ruleset), self.players, self.seed)
+    def new_context(self, handle_key: str | None = None) -> Context:
+        """The game at the start, before set-up. The scenario's seed decides
+        its shuffles (0 when it gives none, so that a scenario is reproducible);
+        its handles are keyed by ``handle_key``, a new secret when not given."""
+        game = Game(get_ruleset(self.ruleset), self.players, self.seed, handle_key)
         return Context(game, self.ruleset, self.file, self.cards)
 
     def setup(self, ctx: Context) -> None:
@@ -323,9 +327,16 @@ class Scenario:
 
     # ------------------------------------------------------------------
 
-    def run(self) -> Outcome:
-        """Run the scenario: set it up, then every step in order."""
-        ctx = self.new_context()
+    def run(self, handle_key: str | None = None, *, check: bool = True) -> Outcome:
+        """Run the scenario: set it up, then every step in order.
+
+        With ``check=False`` the scenario is only played, to show a player's
+        view of it (``cardzones run --as``): expectations are not evaluated,
+        and a step that cannot be applied (refused, or naming what is not
+        there) is passed over, changing nothing. So nothing about the run
+        depends on whether an author's expectation about a hidden card holds.
+        Only a file that cannot be loaded or set up is invalid then."""
+        ctx = self.new_context(handle_key)
         outcome = Outcome(self.file, PASS, self.name, rules=self.rules, context=ctx)
         # The line of the part being run, for an error that has none of its own.
         line: int = self.doc.line_of("setup") if "setup" in self.doc else self.doc.line or 1
@@ -335,7 +346,10 @@ class Scenario:
             steps = self.doc["steps"]
             for number, step in enumerate(steps, 1):
                 line = steps.line_of(number - 1) or line
-                self._step(ctx, table, steps, number, step)
+                if check:
+                    self._step(ctx, table, steps, number, step)
+                else:
+                    self._play(ctx, table, steps, number, step)
                 outcome.steps = number
         except _Failed as failure:
             outcome.status = FAIL
@@ -351,6 +365,17 @@ class Scenario:
             outcome.message = str(exc)
             outcome.line = line
         return outcome
+
+    def _play(
+        self, ctx: Context, table: Mapping[str, Action], steps: YList, number: int, step: Any
+    ) -> None:
+        """One step of an unchecked run: an action is applied if it can be;
+        everything else is passed over."""
+        if isinstance(step, YMap) and "expect" in step:
+            return
+        # A refused action changed nothing; a failed check is not looked at.
+        with contextlib.suppress(_Failed, CardzonesError):
+            self._step(ctx, table, steps, number, step)
 
     def _step(
         self, ctx: Context, table: Mapping[str, Action], steps: YList, number: int, step: Any
@@ -492,17 +517,21 @@ def same_state(a: Game, b: Game) -> bool:
 INTERNAL = "internal error"
 
 
-def run_file(path: str | Path) -> Outcome:
-    """Run one scenario file; never raises for a bad file."""
-    return _guarded(str(path), lambda: Scenario.load(path))
+def run_file(path: str | Path, *, handle_key: str | None = None, check: bool = True) -> Outcome:
+    """Run one scenario file; never raises for a bad file. ``handle_key`` fixes
+    the handles its views give (a new secret by default); ``check=False`` only
+    plays it (:meth:`Scenario.run`)."""
+    return _guarded(str(path), lambda: Scenario.load(path), handle_key, check)
 
 
-def run_text(text: str, file: str = "<scenario>") -> Outcome:
+def run_text(
+    text: str, file: str = "<scenario>", *, handle_key: str | None = None, check: bool = True
+) -> Outcome:
     """Run a scenario given as text."""
-    return _guarded(file, lambda: Scenario.from_text(text, file))
+    return _guarded(file, lambda: Scenario.from_text(text, file), handle_key, check)
 
 
-def _guarded(file: str, load: Any) -> Outcome:
+def _guarded(file: str, load: Any, handle_key: str | None = None, check: bool = True) -> Outcome:
     try:
         scenario = load()
     except ScenarioError as exc:
@@ -514,7 +543,7 @@ def _guarded(file: str, load: Any) -> Outcome:
     except Exception as exc:  # an engine bug must still not print a traceback
         return Outcome(file, INVALID, message=f"{INTERNAL}: {type(exc).__name__}: {exc}", line=1)
     try:
-        return scenario.run()  # type: ignore[no-any-return]
+        return scenario.run(handle_key, check=check)  # type: ignore[no-any-return]
     except Exception as exc:
         return Outcome(file, INVALID, message=f"{INTERNAL}: {type(exc).__name__}: {exc}", line=1)
 
