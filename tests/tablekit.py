@@ -16,6 +16,7 @@ from typing import Any
 
 import httpx
 from conftest import free_port
+from schemas import check_log, check_view
 from starlette.testclient import TestClient, WebSocketTestSession
 
 # ----------------------------------------------------------------------
@@ -121,6 +122,11 @@ class Seat:
     def receive(self) -> dict[str, Any]:
         frame: dict[str, Any] = self.ws.receive_json()
         self.frames.append(frame)
+        body = frame.get("welcome", frame)
+        if isinstance(body, dict) and "view" in body:
+            check_view(body["view"])  # docs/json.md: every view follows the schema
+        if isinstance(body, dict) and isinstance(body.get("log"), list):
+            check_log(body["log"], self.name)
         if "welcome" in frame:
             self.view, self.number = frame["welcome"]["view"], frame["welcome"]["number"]
         if "event" in frame:

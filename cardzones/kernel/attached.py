@@ -163,6 +163,7 @@ def _attach(
         by,
         cause,
         "under" if rel == UNDER else "placed",
+        public,
     )
     if rel == UNDER:
         for kid in game._kids.get(card, ()):
@@ -207,6 +208,7 @@ def _reattach_kid(game: Game, kid: int, host: int) -> None:
             None,
             "rule",
             "under",
+            top.public,
         )
 
 
@@ -238,7 +240,7 @@ def carry(game: Game, kid: int, host: Obj, *, reset: bool = False) -> Obj:
     if renewed and kid in game._fx_by_card:
         _end_bound_effects(game, kid, obj.oid)
     shown = public if game._plain_shown else ruleset.moved_public(game, obj, public)
-    _log(game, MOVED, kid, shown, lki, obj.zone, host.zone, oid, None, "rule", "with host")
+    _log(game, MOVED, kid, shown, lki, obj.zone, host.zone, oid, None, "rule", "with host", public)
     if kid in game._kids:
         ruleset.move_children(game, obj, new, renewed)
     return new

@@ -112,7 +112,8 @@ def new_card(
     if cdef.triggers:
         game._put(VARS, "watchers", (*game._vars["watchers"], card))
     if log:
-        _log(game, CREATED, card, bool(public), Snapshot(obj, ()), None, zid, oid, by, "create")
+        shown = bool(public)
+        _log(game, CREATED, card, shown, Snapshot(obj, ()), None, zid, oid, by, "create", "", shown)
     return card
 
 

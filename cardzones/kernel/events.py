@@ -50,6 +50,9 @@ class Event(NamedTuple):
     by: str | None = None
     cause: str = "effect"
     note: str = ""
+    #: whether the object the event left behind is public (None: none is left,
+    #: or the event is older than this field), for the handles of log entries
+    after: bool | None = None
 
 
 Log = tuple[Event, "Log"] | None

@@ -38,6 +38,7 @@ def _log(
     by: str | None,
     cause: str,
     note: str = "",
+    after: bool | None = None,
 ) -> Event:
     v = game._vars
     log = v["log"]
@@ -57,6 +58,7 @@ def _log(
             by,
             cause,
             note,
+            after,
         ),
     )
     game._journal = (VARS, "log", log, game._journal)  # an inlined _put

@@ -271,6 +271,7 @@ def _change_face(game: Game, obj: Obj, public: bool, by: str | None, cause: str)
         by,
         cause,
         "up" if public else "down",
+        public,
     )
     for kid in game._kids.get(obj.card, ()):
         kid_obj: Obj = game._objs[kid]
@@ -357,7 +358,7 @@ def _transfer(
     if reset and card in game._fx_by_card:
         _end_bound_effects(game, card, obj.oid)  # 3.0.9
     shown = public if game._plain_shown else ruleset.moved_public(game, obj, public)
-    event = _log(game, MOVED, card, shown, lki, src, zid, oid, by, cause)
+    event = _log(game, MOVED, card, shown, lki, src, zid, oid, by, cause, "", public)
     if card in game._kids:
         ruleset.move_children(game, obj, new, reset)  # 3.0.14c
     if game._vars["watchers"]:

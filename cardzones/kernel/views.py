@@ -33,6 +33,7 @@ from cardzones.kernel.cards import CardDef
 from cardzones.kernel.events import CEASED, CREATED, FLIPPED, MOVED, SHUFFLED, Event, iter_log
 from cardzones.kernel.naming import name_for as name_for  # where it was first defined
 from cardzones.kernel.objects import PLACED, Obj
+from cardzones.kernel.zones import ZoneInfo
 
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game
@@ -40,20 +41,23 @@ if TYPE_CHECKING:
 HIDDEN: dict[str, Any] = {"hidden": True}
 
 
-def object_handle(seed: int, oid: int, context: str = "") -> str:
+def object_handle(key: str, oid: int, context: str = "") -> str:
     """A keyed hash of an object id (and of a context, when given): stable for
     one object, unrelated across resets, and telling nothing about the order
     objects were made in.
 
-    The key comes from the game's seed, which is therefore secret-bearing: who
-    knows the seed can predict shuffles and reverse handles alike.
+    ``key`` is the game's handle key (:attr:`Game.handle_key`), a random
+    secret of its own: never the seed, so that a known or guessed seed tells
+    nothing about handles, and a handle tells nothing about the seed (and so
+    about future shuffles).
 
-    >>> object_handle(7, 1) == object_handle(7, 1), object_handle(7, 1) == object_handle(7, 2)
+    >>> handle = object_handle("k", 1)
+    >>> handle == object_handle("k", 1), handle in (object_handle("k", 2), object_handle("j", 1))
     (True, False)
     """
-    key = hashlib.blake2b(f"cardzones:{seed}".encode(), digest_size=16).digest()
+    secret = hashlib.blake2b(f"cardzones:{key}".encode(), digest_size=16).digest()
     data = oid.to_bytes(8, "little") + context.encode()
-    digest = hashlib.blake2b(data, key=key, digest_size=6).hexdigest()
+    digest = hashlib.blake2b(data, key=secret, digest_size=6).hexdigest()
     return f"o{digest}"
 
 
@@ -84,7 +88,7 @@ class _Summary(NamedTuple):
     the handles a public object and a private one (to its owner) show, made
     from the events where those sights began."""
 
-    seed: int
+    key: str
     last: dict[int, str]
     public: dict[int, str]
     own: dict[int, str]
@@ -107,9 +111,9 @@ def _add(summary: _Summary, event: Event, zinfo: dict[int, Any]) -> None:
         lki is not None and event.new_oid is not None and event.new_oid != lki.obj.oid
     )
     if new or (lki is not None and not lki.obj.public):
-        summary.public[card] = _context_handle(summary.seed, "public:" + text)
+        summary.public[card] = _context_handle(summary.key, "public:" + text)
     if new or (lki is not None and not lki.obj.public and _owner_blind(zinfo, event.src)):
-        summary.own[card] = _context_handle(summary.seed, "own:" + text)
+        summary.own[card] = _context_handle(summary.key, "own:" + text)
 
 
 def _owner_blind(zinfo: dict[int, Any], zid: int | None) -> bool:
@@ -120,25 +124,30 @@ def _owner_blind(zinfo: dict[int, Any], zid: int | None) -> bool:
 
 #: Summaries of recent logs, by the identity of the log's newest node. A log
 #: is a persistent list shared by copies and restored by undo, and a summary is
-#: a function of the log, the seed and the records of the zones the log names,
-#: which never change, so any game with that log and seed may use it.
+#: a function of the log, the handle key and the records of the zones the log
+#: names, which never change, so any game with that log and key may use it.
 _SUMMARIES: dict[int, tuple[Any, _Summary]] = {}
 _SUMMARY_LIMIT = 64
 _SUMMARY_REACH = 256
 
 
 def _summary(game: Game) -> _Summary:
-    log = game._vars["log"]
-    seed = game.seed
+    """The summary of the game's whole log."""
+    return _summary_at(game, game._vars["log"])
+
+
+def _summary_at(game: Game, log: Any) -> _Summary:
+    """The summary of the log up to the node ``log`` (a log of this game)."""
+    key = game.handle_key
     hit = _SUMMARIES.get(id(log))
-    if hit is not None and hit[0] is log and hit[1].seed == seed:
+    if hit is not None and hit[0] is log and hit[1].key == key:
         return hit[1]
     newer: list[Event] = []
     node = log
     base: _Summary | None = None
     while len(newer) <= _SUMMARY_REACH:
         known = _SUMMARIES.get(id(node))
-        if known is not None and known[0] is node and known[1].seed == seed:
+        if known is not None and known[0] is node and known[1].key == key:
             base = known[1]
             break
         if node is None:
@@ -149,9 +158,9 @@ def _summary(game: Game) -> _Summary:
         newer = list(iter_log(log))[::-1]  # too far back: summarise it all
         base = None
     if base is None:
-        summary = _Summary(seed, {}, {}, {})
+        summary = _Summary(key, {}, {}, {})
     else:
-        summary = _Summary(seed, dict(base.last), dict(base.public), dict(base.own))
+        summary = _Summary(key, dict(base.last), dict(base.public), dict(base.own))
     zinfo = game._zinfo
     for event in reversed(newer):
         _add(summary, event, zinfo)
@@ -172,13 +181,13 @@ def _handle_for(
         return (summary or _summary(game)).own.get(card)
     last = (summary or _summary(game)).last.get(card)
     context = "zone:" + (last if last is not None else f"setup:{obj.oid}")
-    return _context_handle(game.seed, context)
+    return _context_handle(game.handle_key, context)
 
 
 @functools.lru_cache(maxsize=1 << 16)
-def _context_handle(seed: int, context: str) -> str:
+def _context_handle(key: str, context: str) -> str:
     # A pure function of its arguments, and views ask for the same ones often.
-    return object_handle(seed, 0, context)
+    return object_handle(key, 0, context)
 
 
 def _props(game: Game, card: int, obj: Obj, layout: Any = None) -> dict[str, Any]:
@@ -248,11 +257,18 @@ def _printed(cdef: CardDef) -> dict[str, Any]:
     return out
 
 
-def _show(game: Game, player: str | None, card: int, omniscient: bool) -> dict[str, Any]:
+def _show(
+    game: Game, player: str | None, card: int, omniscient: bool, summary: _Summary | None = None
+) -> dict[str, Any]:
     """One object (and the pile under or on it) as ``player`` may know it."""
     obj: Obj = game._objs[card]
     if omniscient:
         shown = _props(game, card, obj)
+        # The author sees a public object by the handle every viewer sees, and
+        # a private one by its owner's.
+        handle = _handle_for(game, None if obj.public else obj.owner, card, obj, summary)
+        if handle is not None:
+            shown["id"] = handle
     elif game.may_look(player, card):
         shown = _visible(game, player, card, obj)
     else:
@@ -260,7 +276,7 @@ def _show(game: Game, player: str | None, card: int, omniscient: bool) -> dict[s
         # viewer follow a hidden card through moves and shuffles.
         shown = {"hidden": True}
     if card in game._kids:
-        _add_pile(game, player, card, omniscient, shown)
+        _add_pile(game, player, card, omniscient, shown, summary)
     return shown
 
 
@@ -275,7 +291,12 @@ def _visible(
 
 
 def _add_pile(
-    game: Game, player: str | None, card: int, omniscient: bool, shown: dict[str, Any]
+    game: Game,
+    player: str | None,
+    card: int,
+    omniscient: bool,
+    shown: dict[str, Any],
+    summary: _Summary | None = None,
 ) -> None:
     # A pile under or on a card lies in the order it was built, which every
     # player watched (each arrival is a public event), so it is kept.
@@ -283,7 +304,8 @@ def _add_pile(
     under: list[dict[str, Any]] = []
     placed: list[dict[str, Any]] = []
     for kid in game._kids[card]:
-        (placed if objs[kid].rel == PLACED else under).append(_show(game, player, kid, omniscient))
+        pile = placed if objs[kid].rel == PLACED else under
+        pile.append(_show(game, player, kid, omniscient, summary))
     if under:
         shown["under"] = under
     if placed:
@@ -374,7 +396,7 @@ def _zone_entry(
     if not cards:
         objects: list[dict[str, Any]] = []
     elif omniscient:
-        objects = [_show(game, player, c, True) for c in cards]
+        objects = [_show(game, player, c, True, summary) for c in cards]
         if not row.ordered:
             objects.sort(key=_sort_key)
     else:
@@ -456,7 +478,7 @@ def _objects(
                 hidden.append(shown)
                 hidden_piles = hidden_piles or card in piles
         if card in piles:
-            _add_pile(game, player, card, False, shown)
+            _add_pile(game, player, card, False, shown, summary)
     if ordered:
         return out
     # Unordered: the canonical order of _sort_key, public entries by id, then
@@ -469,16 +491,26 @@ def _objects(
     return out
 
 
+#: The version of the view's form (docs/json.md, cardzones/schema/view.schema.json).
+VIEW_FORMAT = "cardzones-view/1"
+#: The version of the log's form (cardzones/schema/log.schema.json).
+LOG_FORMAT = "cardzones-log/1"
+
+
 def _board(game: Game, player: str | None, omniscient: bool) -> dict[str, Any]:
-    summary = None if omniscient else _summary(game)
+    summary = _summary(game)
+    rows = _layout(game)
     out: dict[str, Any] = {
+        "format": VIEW_FORMAT,
         "ruleset": game.ruleset.name,
         "viewer": player,
         "players": list(game.players),
         "turn": game.turn,
         "turn_player": game.turn_player,
         "phase": game.phase,
-        "zones": [_zone_entry(game, player, row, omniscient, summary) for row in _layout(game)],
+        "zones": [_zone_entry(game, player, row, omniscient, summary) for row in rows],
+        # Each zone's place in ``zones``, by its name: ``zones[by_name["alice.hand"]]``.
+        "by_name": {row.header["zone"]: i for i, row in enumerate(rows)},
     }
     if omniscient:
         out["omniscient"] = True
@@ -659,27 +691,105 @@ def _event_card(game: Game, event: Event, identities: Identities) -> dict[str, A
     return None if known is None else {"name": known[1].name}
 
 
+def _seen_handle(
+    game: Game,
+    summary: _Summary,
+    player: str | None,
+    card: int,
+    oid: int,
+    public: bool,
+    owner: str | None,
+    zid: int | None,
+) -> str | None:
+    """The handle ``player``'s view gave (or would give) an object with these
+    facts when the log stood at ``summary``; None when they could not look at
+    it (3.0.3a). It is :func:`_handle_for` for an object that may be gone."""
+    if public:
+        return summary.public.get(card) or object_handle(game.handle_key, oid)
+    info: ZoneInfo | None = game._zinfo.get(zid) if zid is not None else None
+    if player is None or info is None or not info.spec.owner_may_look:
+        return None
+    if player == owner:
+        return summary.own.get(card) or object_handle(game.handle_key, oid)
+    if player == info.owner:
+        last = summary.last.get(card)
+        return _context_handle(game.handle_key, "zone:" + (last or f"setup:{oid}"))
+    return None
+
+
+def _entries(
+    game: Game, player: str | None, since: int, omniscient: bool = False
+) -> list[dict[str, Any]]:
+    """The log entries from ``since`` on, each with the handles of the object
+    it is about as the viewer knew them: ``was``, the object's handle in the
+    viewer's view just before the event, and ``id``, the handle of the object
+    the event left, as the view just after it gives it. Each is there only
+    when the viewer could look at that object then, and each is made from the
+    log up to that event alone, so an entry never changes once written."""
+    head = game._vars["log"]
+    newer: list[Event] = []
+    node = head
+    while node is not None and node[0].seq >= since:
+        newer.append(node[0])
+        node = node[1]
+    summary = _summary_at(game, node)
+    summary = _Summary(summary.key, dict(summary.last), dict(summary.public), dict(summary.own))
+    identities = _identities(game)
+    zinfo = game._zinfo
+    out = []
+    for event in reversed(newer):
+        entry = event_view(game, player, event, identities)
+        card = event.card
+        lki = event.lki
+        owner = lki.obj.owner if lki is not None else identities.get(card or 0, (None, None))[0]
+        who = player
+        if lki is not None and card is not None and event.kind != CREATED:
+            before = lki.obj
+            if omniscient:
+                who = None if before.public else before.owner
+            was = _seen_handle(
+                game, summary, who, card, before.oid, before.public, owner, before.zone
+            )
+            if was is not None:
+                entry["was"] = was
+        _add(summary, event, zinfo)
+        if card is not None and event.after is not None and event.new_oid is not None:
+            if omniscient:
+                who = None if event.after else owner
+            handle = _seen_handle(
+                game, summary, who, card, event.new_oid, event.after, owner, event.dst
+            )
+            if handle is not None:
+                entry["id"] = handle
+        if omniscient and card is not None and "card" not in entry:
+            known = identities.get(card)
+            if lki is not None:
+                entry["card"] = {"name": lki.obj.cdef.name}
+            elif known is not None:
+                entry["card"] = {"name": known[1].name}
+            entry["private"] = True
+        out.append(entry)
+    return out
+
+
 def log_view(game: Game, player: str | None, since: int = 0) -> list[dict[str, Any]]:
     """The event log as ``player`` (None: a spectator) may know it, oldest first;
     with ``since``, only the entries from that sequence number (``seq``) on.
 
     An entry never changes once written (except that a zone is named as it is
     numbered now), so a player's log only grows, and the entries since a number
-    are exactly what was added to it after that number.
+    are exactly what was added to it after that number. An entry about an
+    object carries its handles as this player knew them (``was`` and ``id``).
     """
     if player is not None:
         game.check_player(player)
-    identities = _identities(game)
-    if since <= 0:
-        events: Any = iter_log(game._vars["log"])
-    else:
-        newer: list[Event] = []
-        node = game._vars["log"]
-        while node is not None and node[0].seq >= since:
-            newer.append(node[0])
-            node = node[1]
-        events = reversed(newer)
-    return [event_view(game, player, e, identities) for e in events]
+    return _entries(game, player, max(0, since))
+
+
+def log_document(game: Game, player: str | None, since: int = 0) -> dict[str, Any]:
+    """The log of :func:`log_view` with its form's version and its viewer:
+    ``{"format": ..., "viewer": ..., "entries": [...]}`` (docs/json.md)."""
+    return {"format": LOG_FORMAT, "viewer": player, "entries": log_view(game, player, since)}
 
 
 def log_size(game: Game) -> int:
@@ -689,17 +799,6 @@ def log_size(game: Game) -> int:
 
 
 def omniscient_log(game: Game) -> list[dict[str, Any]]:
-    """The full log for a scenario's author: every card named. Secret-bearing."""
-    identities = _identities(game)
-    out = []
-    for event in iter_log(game._vars["log"]):
-        entry = event_view(game, None, event, identities)
-        if event.card is not None and "card" not in entry:
-            known = identities.get(event.card)
-            if event.lki is not None:
-                entry["card"] = {"name": event.lki.obj.cdef.name}
-            elif known is not None:
-                entry["card"] = {"name": known[1].name}
-            entry["private"] = True
-        out.append(entry)
-    return out
+    """The full log for a scenario's author: every card named, each object by
+    the handle the author's view gives it. Secret-bearing."""
+    return _entries(game, None, 0, omniscient=True)
