@@ -101,7 +101,7 @@ def test_messages_return_of_a_private_set_aside_card_by_another_player() -> None
     refusal must not name it."""
     messages = set()
     for name in ("Moses", "Goliath"):
-        game = new_game("redemption")
+        game = new_game("redemption", handle_key="k")
         territory = game.zone("bob", "territory")
         assert territory is not None
         card = game.new_card(CardDef(name, frozenset({"hero"})), territory, owner="bob")
@@ -119,7 +119,7 @@ def test_messages_order_choice_for_several_private_cards() -> None:
     order; the choice alice is asked must not list their names."""
     shown = set()
     for names in (("Moses", "Aaron"), ("Goliath", "Pharaoh")):
-        game = new_game("redemption")
+        game = new_game("redemption", handle_key="k")
         territory = game.zone("bob", "territory")
         assert territory is not None
         cards = [
@@ -140,7 +140,7 @@ def test_messages_order_choice_for_several_private_cards() -> None:
 
 
 def _fab_game() -> Game:
-    return new_game("fab", ("alice", "bob"), seed=1)
+    return new_game("fab", ("alice", "bob"), seed=1, handle_key="k")
 
 
 def test_properties_card_put_under_a_face_down_card() -> None:
@@ -228,7 +228,7 @@ def test_properties_set_aside_enhancement_played_on_a_face_down_card() -> None:
     character of its brigade, of another brigade, or no character at all."""
     outcomes = set()
     for types, brigades in (({"hero"}, {"blue"}), ({"hero"}, {"red"}), ({"site"}, set())):
-        game = new_game("redemption")
+        game = new_game("redemption", handle_key="k")
         mine, theirs = game.zone("alice", "territory"), game.zone("bob", "territory")
         hand = game.zone("alice", "hand")
         assert mine is not None and theirs is not None and hand is not None
@@ -256,7 +256,7 @@ def test_properties_placed_lost_soul_on_a_face_down_host() -> None:
     sites needs a site the rules can see (3.0.7a)."""
     places = set()
     for host_type in ("site", "city", "hero"):
-        game = new_game("redemption")
+        game = new_game("redemption", handle_key="k")
         territory = game.zone("alice", "territory")
         assert territory is not None
         host = game.new_card(CardDef("Host", frozenset({host_type})), territory)
@@ -273,7 +273,7 @@ def test_properties_placed_lost_soul_on_a_face_down_host() -> None:
 def test_properties_face_up_site_still_sends_its_lost_soul_home() -> None:
     """The rule the class above keeps: a public site's Lost Soul goes to the
     Land of Bondage when the site is relocated."""
-    game = new_game("redemption")
+    game = new_game("redemption", handle_key="k")
     territory = game.zone("alice", "territory")
     assert territory is not None
     host = game.new_card(CardDef("Host", frozenset({"site"})), territory)
@@ -407,3 +407,73 @@ def test_properties_refusals_leave_the_state_as_it_was() -> None:
     with pytest.raises(IllegalAction):
         fab.put_under(game, card, card, "alice")
     assert before.same_state(game)
+
+
+# ----------------------------------------------------------------------
+# Handles are keyed by a secret of their own, never by the seed
+# ----------------------------------------------------------------------
+
+
+def test_handle_key_a_game_without_a_seed_gets_a_secret_one() -> None:
+    """Class: handle keys. A game made without a seed draws one from
+    :mod:`secrets` (never 0), and its handle key too."""
+    games = [new_game("fab") for _ in range(3)]
+    assert len({g.seed for g in games}) == 3
+    assert len({g.handle_key for g in games}) == 3
+
+
+def test_handle_key_is_not_the_seed() -> None:
+    """Class: handle keys. Two games with the same (known) seed give unrelated
+    handles: a handle tells nothing that lets a player check seed guesses, and
+    a seed tells nothing about handles."""
+    handles_of = []
+    for _ in range(2):
+        game = new_game("fab", seed=0)
+        graveyard = game.zone("alice", "graveyard")
+        assert graveyard is not None
+        game.new_card(CardDef("Public", frozenset({"action"})), graveyard)
+        handles_of.append(set(handles(game.view("bob"))))
+    assert handles_of[0] and not handles_of[0] & handles_of[1]
+    same = [new_game("fab", seed=s, handle_key="one") for s in (1, 2)]
+    for game in same:
+        game.new_card(CardDef("P", frozenset({"action"})), game.zone("alice", "graveyard") or 0)
+    assert set(handles(same[0].view("bob"))) == set(handles(same[1].view("bob")))
+
+
+def test_handle_key_is_saved_with_the_game() -> None:
+    """Class: handle keys. The key is part of the saved game, so a game loaded
+    again gives every viewer the handles it gave before."""
+    from cardzones import load_game
+
+    game = new_game("redemption")
+    territory = game.zone("alice", "territory")
+    assert territory is not None
+    game.new_card(CardDef("Moses", frozenset({"hero"})), territory)
+    data = json.loads(json.dumps(game.to_json()))
+    assert data["handle_key"] == game.handle_key and str(game.seed) not in data["handle_key"]
+    again = load_game(data)
+    for viewer in (None, "alice", "bob"):
+        assert again.view(viewer) == game.view(viewer)
+        assert again.log(viewer) == game.log(viewer)
+
+
+def test_handle_key_a_rebuilt_table_gives_the_same_handles() -> None:
+    """Class: handle keys. A table keeps its handle key in its creation record
+    (server side, never sent): built again from the record and its stored acts,
+    as after a restart, it gives the same handles."""
+    from cardzones.table.creation import Creation, creation_from_request
+    from cardzones.table.table import Table, rebuild
+
+    record = creation_from_request({"ruleset": "fab", "setup": {"alice.deck": ["A", "B"]}})
+    assert record.handle_key and Creation.from_json(record.to_json()) == record
+    table = Table.start("t", record)
+    pending = table.try_act("alice", {"move": {"card": "alice.deck[0]", "to": "alice.graveyard"}})
+    table.commit(pending)
+    again = rebuild("t", Creation.from_json(json.loads(json.dumps(record.to_json()))), [])
+    again.replay(json.loads(json.dumps(pending.applied.stored)))
+    for viewer in (None, "alice", "bob"):
+        assert again.view(viewer) == table.view(viewer)
+    snap = Table.from_snapshot("t", record, json.loads(json.dumps(table.snapshot())))
+    assert snap.view("bob") == table.view("bob")
+    other = creation_from_request({"ruleset": "fab", "setup": {"alice.deck": ["A", "B"]}})
+    assert other.handle_key != record.handle_key

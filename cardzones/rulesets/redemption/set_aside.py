@@ -170,6 +170,15 @@ def _set_aside(
         if source is not None and is_enhancement(game.characteristics(source, by=by))
         else None
     )
+    if source is not None and enhancement is None and _hidden_from_others(game, source, by):
+        # Played from where only its player sees it, it is an enhancement, shown
+        # as it is played, or nothing: an ability it does not have must not
+        # happen while it stays hidden, or the others would learn what it is not.
+        raise IllegalAction(
+            f"{name_for(game, by, source)} is not a set-aside enhancement, so it cannot be "
+            "the source played for this ability",
+            rule="set-aside/enhancement-joins-cards",
+        )
     if enhancement is not None and enhancement in cards:
         raise IllegalAction(
             "a set-aside enhancement cannot set itself aside", rule="set-aside/targets"
@@ -211,6 +220,11 @@ def _set_aside(
     records.put(game, SET_ASIDE, rid, rec)
     records.add_id(game, LIVE_SET_ASIDES, rid)
     return MoveResult.MOVED, handle
+
+
+def _hidden_from_others(game: Game, card: int, player: str) -> bool:
+    """Whether ``player`` may look at the card and someone else may not."""
+    return game.may_look(player, card) and not game.is_public(card)
 
 
 def _check_outside_battle(
