@@ -495,11 +495,21 @@ Plan = Any
 
 def view_plan(value: dict[str, Any]) -> Plan:
     """The plan to build a value equal to ``value`` (a view) with the least
-    work: every dict and list anew, every immutable value shared."""
-    nested = tuple((k, _list_plan(v)) for k, v in value.items() if v.__class__ is list)
+    work: every dict and list anew, every immutable value shared. A dict of
+    scalars in it (the view's ``by_name``) is copied whole."""
+    nested = tuple(
+        (k, _list_plan(v) if v.__class__ is list else _FlatDict(v))
+        for k, v in value.items()
+        if v.__class__ is list or v.__class__ is dict
+    )
     if not nested:
         return value.copy()
-    return ({k: v for k, v in value.items() if v.__class__ is not list}, nested)
+    flat = {k: v for k, v in value.items() if v.__class__ is not list and v.__class__ is not dict}
+    return (flat, nested)
+
+
+class _FlatDict(dict):  # type: ignore[type-arg]
+    """In a plan: a dict of scalars, built again with ``dict.copy``."""
 
 
 def _list_plan(items: list[Any]) -> Plan:
@@ -525,7 +535,8 @@ def bare_view(plan: Plan) -> dict[str, Any]:
     template, nested = plan
     out: dict[str, Any] = template.copy()
     for key, sub in nested:
-        out[key] = _bare_list(sub) if sub.__class__ is list else list(sub)
+        cls = sub.__class__
+        out[key] = _bare_list(sub) if cls is list else dict(sub) if cls is _FlatDict else list(sub)
     return out
 
 

@@ -4,7 +4,8 @@ and the throwaway Postgres cluster of the table store's tests.
 - ``ci`` (the default): a few hundred examples per property, the same ones on
   every run, so that the whole suite stays quick and repeatable.
 - ``long``: at least 100,000 examples per property, drawn afresh each run.
-  See docs/hidden-information.md for the command.
+  See docs/hidden-information.md for the command. ``CARDZONES_EXAMPLES=N``
+  sets the number of examples per property in any profile.
 - ``dev``: a handful of examples, to try a change quickly.
 
 A test that sets ``max_examples`` itself keeps its own number in every profile.
@@ -50,6 +51,13 @@ settings.register_profile(
     "dev", max_examples=20, deadline=None, suppress_health_check=_SLOW, phases=_PHASES
 )
 settings.load_profile(os.environ.get("CARDZONES_PROFILE", "ci"))
+if os.environ.get("CARDZONES_EXAMPLES"):
+    # How many examples per property in this run, whatever the profile says:
+    # a long run sized to the time it has (docs/hidden-information.md).
+    settings.register_profile(
+        "sized", settings.default, max_examples=int(os.environ["CARDZONES_EXAMPLES"])
+    )
+    settings.load_profile("sized")
 
 #: tests/plugins holds a rule set from outside cardzones, with its own scenario;
 #: test_plugin.py installs it for its own tests and runs that scenario there.

@@ -122,16 +122,16 @@ class Seat:
     def receive(self) -> dict[str, Any]:
         frame: dict[str, Any] = self.ws.receive_json()
         self.frames.append(frame)
-        body = frame.get("welcome", frame)
-        if isinstance(body, dict) and "view" in body:
-            check_view(body["view"])  # docs/json.md: every view follows the schema
-        if isinstance(body, dict) and isinstance(body.get("log"), list):
-            check_log(body["log"], self.name)
         if "welcome" in frame:
             self.view, self.number = frame["welcome"]["view"], frame["welcome"]["number"]
         if "event" in frame:
             assert frame["event"] == self.number + 1, (self.number, frame["event"])
             self.view, self.number = frame["view"], frame["event"]
+        body = frame.get("welcome", frame)
+        if isinstance(body, dict) and "view" in body:
+            check_view(body["view"])  # docs/json.md: every view follows the schema
+        if isinstance(body, dict) and isinstance(body.get("log"), list):
+            check_log(body["log"], self.name)
         return frame
 
     def hello(self, token: str, after: int = 0) -> dict[str, Any]:

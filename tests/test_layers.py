@@ -38,6 +38,7 @@ LAYER_NAMES = {
 PREFIXES = {
     "cardzones.kernel": KERNEL,
     "cardzones.errors": KERNEL,
+    "cardzones.schema": KERNEL,  # the JSON Schemas of views and logs: data and a loader
     "cardzones.rulesets.common": RULESET,
     "cardzones.rulesets.registry": REGISTRY,
     "cardzones.rulesets": REGISTRY,  # the package itself; its sub-packages are rule sets
