@@ -388,10 +388,13 @@ def fab_perform(game: Game, action: Action) -> str:
         face = ("up", "down")[c % 2]
         return "nothing" if top is None else str(game.flip(top, face, by=by).value)
     if kind == "under_private":
+        # Often a card with its own pile: its sub-cards then join the private
+        # top-card too (3.0.14c, 3.0.14d).
         top = pick([c for c in cards if not game.is_public(c)], b)
-        if card is None or top is None:
+        mover = pick([c for c in cards if game.kids(c)], a) if d % 2 else card
+        if mover is None or top is None:
             return "nothing"
-        return str(fab.put_under(game, card, top, by).value)
+        return str(fab.put_under(game, mover, top, by).value)
     if kind == "put_under":
         top = pick(cards, b)
         if card is None or top is None:
