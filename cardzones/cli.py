@@ -29,6 +29,40 @@ console = Console(highlight=False)
 errors = Console(stderr=True, highlight=False)
 
 
+def _version() -> str:
+    """The installed version of cardzones (the package's own when not installed)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("cardzones")
+    except PackageNotFoundError:
+        from cardzones import __version__
+
+        return __version__
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        console.print(f"cardzones {_version()}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            callback=_print_version,
+            is_eager=True,
+            help="print the version of cardzones and exit",
+        ),
+    ] = False,
+) -> None:
+    """cardzones: a rules engine for card locations (Flesh and Blood, Redemption, and
+    any rule set installed beside it: see `cardzones rulesets`)."""
+
+
 def _where(outcome: Outcome) -> str:
     # File names and messages are the user's text, never Rich markup.
     where = f"{outcome.file}:{outcome.line}" if outcome.line is not None else outcome.file
