@@ -36,6 +36,7 @@ of the offending key.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -464,7 +465,10 @@ def _value(
     if kind is ParamKind.CHOICE:
         if not _hashable(value) or value not in param.options:
             options = ", ".join(map(str, param.options))
-            raise ArgumentError(f"{name} is one of {options}, not {value!r}", path)
+            raise ArgumentError(
+                f"{name} is one of {options}, not {value!r}{_did_you_mean(value, param.options)}",
+                path,
+            )
         return value
     if kind is ParamKind.POSITION:
         if value in ("top", "bottom"):
@@ -513,6 +517,15 @@ def _value(
     if kind is ParamKind.ACTION:
         return _nested(param, value, resolver, table, reserved, path)
     raise ArgumentError(f"{name}: unknown parameter kind {kind!r}", path)
+
+
+def _did_you_mean(value: Any, options: Iterable[Any]) -> str:
+    """`` (did you mean X?)`` for a text close to one of ``options``, or nothing."""
+    if not isinstance(value, str):
+        return ""
+    words = [str(o) for o in options]
+    close = difflib.get_close_matches(value.strip().lower(), words, n=1, cutoff=0.75)
+    return f" (did you mean {close[0]}?)" if close else ""
 
 
 def _hashable(value: Any) -> bool:

@@ -145,8 +145,29 @@ def _check_size(doc: Any, file: str) -> None:
     size(doc)
 
 
+#: The largest scenario file, in bytes. The biggest real ruling is a few
+#: kilobytes; a larger file is refused before it is read or parsed.
+MAX_BYTES = 1_000_000
+
+
+def _too_big(size: int, file: str) -> ScenarioError:
+    return ScenarioError(
+        f"the file is {size:,} bytes, over the limit of {MAX_BYTES:,} bytes (1 MB) "
+        "for a scenario file",
+        file=file,
+        line=1,
+    )
+
+
 def load_text(text: str, file: str = "<scenario>") -> Any:
-    """Parse YAML text; a syntax error becomes a :class:`ScenarioError` with its line."""
+    """Parse YAML text; a syntax error becomes a :class:`ScenarioError` with its line.
+
+    A text over :data:`MAX_BYTES` (in UTF-8) is refused before it is parsed.
+    """
+    if len(text) * 4 > MAX_BYTES:  # cheap first: at most four bytes a character
+        size = len(text.encode("utf-8", "surrogatepass"))
+        if size > MAX_BYTES:
+            raise _too_big(size, file)
     try:
         # The reader checks the characters as soon as it is made.
         loader = _Loader(text)
@@ -200,8 +221,13 @@ def from_data(value: Any, file: str = "<data>") -> Any:
 
 
 def load_file(path: str | Path) -> Any:
+    """Read and parse a scenario file. A file over :data:`MAX_BYTES` is refused
+    at once, before it is read."""
     path = Path(path)
     try:
+        size = path.stat().st_size
+        if size > MAX_BYTES:
+            raise _too_big(size, str(path))
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
         raise ScenarioError("the file is not UTF-8 text", file=str(path), line=1) from None

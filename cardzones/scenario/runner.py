@@ -191,7 +191,16 @@ class Scenario:
 
     def new_context(self) -> Context:
         game = Game(get_ruleset(self.ruleset), self.players, self.seed)
-        return Context(game, self.ruleset, self.file, self.cards)
+        ctx = Context(game, self.ruleset, self.file, self.cards)
+        ctx.players_hint = self.players_hint()
+        return ctx
+
+    def players_hint(self) -> str:
+        """Where this file's players come from, for messages about a name that
+        is not one."""
+        if "players" in self.doc:
+            return f"(listed by players: at line {self.doc.line_of('players')})"
+        return "(the default, as the file has no players: list)"
 
     def setup(self, ctx: Context) -> None:
         """Put the starting cards in place. Setup obeys each zone's limits and
@@ -245,7 +254,7 @@ class Scenario:
             ("permanent_controller", pcontrol),
         ):
             if v is not None and v not in game.players:
-                raise ctx.fail(opts, k, f"{k}: {v!r} is not a player")
+                raise ctx.fail(opts, k, f"{k}: {ctx.not_a_player(v)}")
         ruleset = game.ruleset
         if pcontrol is not None and not ruleset.permanent_control:
             raise ctx.fail(
@@ -333,6 +342,13 @@ class Scenario:
             self.setup(ctx)
             table = ctx.game.ruleset.actions
             steps = self.doc["steps"]
+            if not steps:
+                raise ctx.fail(
+                    self.doc,
+                    "steps",
+                    "steps: is empty: a scenario needs at least one step, an action or an "
+                    "expect: (see docs/scenarios.md)",
+                )
             for number, step in enumerate(steps, 1):
                 line = steps.line_of(number - 1) or line
                 self._step(ctx, table, steps, number, step)
