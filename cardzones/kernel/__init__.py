@@ -32,6 +32,7 @@ from cardzones.kernel.actions import (
     action_table,
     bind,
     bind_fields,
+    complete,
 )
 from cardzones.kernel.cards import (
     Ability,
@@ -69,6 +70,7 @@ from cardzones.kernel.standard import (
     SHUFFLE,
     UNTIL,
     Mover,
+    draw_action,
     kernel_move,
     modify_action,
     move_action,
@@ -133,6 +135,8 @@ __all__ = [
     "action_table",
     "bind",
     "bind_fields",
+    "complete",
+    "draw_action",
     "kernel_move",
     "modify_action",
     "move_action",

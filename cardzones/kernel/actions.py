@@ -594,6 +594,33 @@ def _nested(
     return BoundAction(nested, MappingProxyType(bound))
 
 
+def complete(action: Action, args: Mapping[str, Any]) -> dict[str, Any]:
+    """The arguments ``action.run`` takes, from ``args`` given as the binder
+    makes them (card ids, zone ids, :class:`~cardzones.kernel.cards.Dest`,
+    ...): every parameter, a left-out one at its default. Unlike :func:`bind`,
+    it resolves nothing and checks only the keys: an unknown one or a missing
+    required one raises :class:`ArgumentError`.
+
+    >>> from cardzones.kernel.standard import FLIP
+    >>> complete(FLIP, {"card": 7, "face": "up"})
+    {'card': 7, 'face': 'up', 'by': None}
+    """
+    names = {p.name for p in action.params}
+    for key in args:
+        if key not in names:
+            allowed = ", ".join(sorted(names)) or "none"
+            raise ArgumentError(f"unknown key {key!r} in {action.name}; allowed: {allowed}", (key,))
+    out: dict[str, Any] = {}
+    for param in action.params:
+        if param.name in args:
+            out[param.name] = args[param.name]
+        elif param.required:
+            raise ArgumentError(f"{action.name} needs {param.name}:", (param.name,))
+        else:
+            out[param.name] = param.default
+    return out
+
+
 def acting(game: Game, args: Mapping[str, Any], name: str = "by") -> str:
     """The acting player an action was given, or the turn player."""
     player: str | None = args.get(name)

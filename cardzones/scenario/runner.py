@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -164,6 +165,7 @@ class Scenario:
         if not isinstance(rules, list) or not all(isinstance(r, str | int | float) for r in rules):
             raise fail(doc, "rules", "rules: must be a list of rule ids")
         rules = [str(r) for r in rules]
+        _check_rule_ids(doc, rules, found, fail)
         if not isinstance(doc["steps"], list):
             raise fail(doc, "steps", "steps: must be a list")
         cards_node = doc.get("cards", {})
@@ -498,6 +500,30 @@ class Scenario:
             return action.run(ctx.game, bound)
         except ArgumentError as exc:
             raise ctx.fail_at(args, exc, line) from None
+
+
+def _check_rule_ids(doc: YMap, rules: list[str], ruleset: Any, fail: Any) -> None:
+    """Every id under ``rules:`` is one the rule set knows: one it implements
+    or one of its texts it leaves out. A rule set that lists no ids is not
+    checked."""
+    known = [*ruleset.rules, *ruleset.excluded_rules]
+    if not known:
+        return
+    node = doc.get("rules")
+    for i, rule in enumerate(rules):
+        if rule in known:
+            continue
+        close = difflib.get_close_matches(rule, known, n=3, cutoff=0.6)
+        hint = f"; the closest are {', '.join(close)}" if close else ""
+        if isinstance(node, YList) and isinstance(node[i], float):
+            hint += "; quote rule ids, since YAML reads 3.10 as the number 3.1"
+        message = (
+            f"rules: {rule!r} is not a rule id of {ruleset.name}{hint} "
+            f"(cardzones coverage -r {ruleset.name} lists them all)"
+        )
+        if isinstance(node, YList):
+            raise ScenarioError(message, file=doc.file, line=node.line_of(i))
+        raise fail(doc, "rules", message)
 
 
 def same_state(a: Game, b: Game) -> bool:

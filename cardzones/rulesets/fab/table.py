@@ -1,5 +1,5 @@
 """The fab action table: the shared actions, with fab's own move (the hero's
-soul as a destination, 3.11.5), and clear, put_under, play, add_layer,
+soul as a destination, 3.11.5), and clear, put_under, play, pitch, add_layer,
 remove_layer, resolve, create_token, create_zone and remove_zone.
 
 >>> sorted(ACTIONS)[:4]
@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from cardzones.errors import IllegalAction
 from cardzones.kernel.actions import (
     NO_CARD,
     Action,
@@ -21,10 +22,12 @@ from cardzones.kernel.actions import (
     Role,
     acting,
     action_table,
+    complete,
 )
 from cardzones.kernel.cards import Dest, Position
 from cardzones.kernel.results import MoveResult
 from cardzones.kernel.standard import BY, move_action
+from cardzones.kernel.views import name_for
 from cardzones.rulesets.common import shared_actions
 from cardzones.rulesets.fab import actions as fab
 from cardzones.rulesets.fab import layers
@@ -90,6 +93,25 @@ def _resolve(game: Game, args: Mapping[str, Any]) -> ActionResult:
         return ActionResult(layers.resolve_top(game, acting(game, args)))
 
 
+def _pitch(game: Game, args: Mapping[str, Any]) -> ActionResult:
+    """Pitch: the move of a card from a hand to its owner's pitch zone, made by
+    the hand's owner; so it logs the events that move logs (3.14.1, 3.14.2)."""
+    card = args["card"]
+    obj = game.obj(card)
+    info = game.zone_info(obj.zone)
+    by: str | None = args["by"]
+    if info.type != "hand" or obj.host is not None or info.owner is None:
+        who = by if by is not None else game.turn_player
+        raise IllegalAction(
+            f"a card is pitched from its owner's hand, and {name_for(game, who, card)} is in "
+            f"{game.zone_name(obj.zone)}"
+        )
+    if by is not None and by != info.owner:
+        raise IllegalAction(f"only {info.owner} pitches from {game.zone_name(obj.zone)}")
+    args = complete(MOVE, {"card": card, "to": Dest("pitch", info.owner), "by": info.owner})
+    return MOVE.run(game, args)
+
+
 def _create_token(game: Game, args: Mapping[str, Any]) -> ActionResult:
     dest: Dest = args["to"]
     if dest.type == "soul":
@@ -135,6 +157,17 @@ FAB_ACTIONS = (
         _play,
         doc="Put a card on the stack as a card-layer; refused unless it may be played.",
         rules=("1.3.1b", "1.6.2a", "3.0.4e", "3.0.9c", "3.3.4"),
+    ),
+    Action(
+        "pitch",
+        (
+            CARD,
+            Param("by", K.PLAYER, doc="the player who pitches it (default: the hand's owner)"),
+        ),
+        _pitch,
+        doc="Pitch a card: move it from its owner's hand to their pitch zone; the same "
+        "events as that move.",
+        rules=("3.14.1", "3.14.2"),
     ),
     Action(
         "add_layer",
