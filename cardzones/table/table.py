@@ -131,6 +131,24 @@ class Table:
         after = max(0, min(after, self.number))
         return log_view(self.game, viewer, since=self.marks[after])
 
+    def legal(self, viewer: str | None) -> list[dict[str, Any]]:
+        """The acts the seat ``viewer`` may send now, each as the act it sends
+        (naming cards by the handles of its own view) and the result trying it
+        gave (None where that could tell a card the seat may not look at):
+        :meth:`Game.legal_actions <cardzones.kernel.game.Game.legal_actions>`.
+        The spectator may send none."""
+        if viewer is None:
+            return []
+        out: list[dict[str, Any]] = []
+        for action in self.game.legal_actions(viewer):
+            try:
+                act = action.to_json(self.game, self.ctx.effects)
+            except CardzonesError:
+                continue  # an effect no label names: the seat cannot name it either
+            result = action.result.value if action.result is not None else None
+            out.append({"act": act, "result": result})
+        return out
+
     def event_frame(self, viewer: str | None, actor: str) -> dict[str, Any]:
         """The frame of the last event for ``viewer``."""
         return {

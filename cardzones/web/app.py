@@ -114,6 +114,9 @@ def create_app(
     async def table_log(request: Request) -> Response:
         return await _read(server, request, "log")
 
+    async def table_legal(request: Request) -> Response:
+        return await _read(server, request, "legal")
+
     async def table_socket(websocket: WebSocket) -> None:
         await _socket(server, websocket)
 
@@ -124,6 +127,7 @@ def create_app(
             Route("/api/tables", create_table, methods=["POST"]),
             Route("/api/tables/{table_id}/view", table_view),
             Route("/api/tables/{table_id}/log", table_log),
+            Route("/api/tables/{table_id}/legal", table_legal),
             WebSocketRoute("/api/tables/{table_id}/ws", table_socket),
         ],
         exception_handlers={HTTPException: _http_error, Exception: _internal_error},
@@ -240,6 +244,9 @@ async def _read(server: Server, request: Request, what: str) -> Response:
     if what == "view":
         number, view = await server.hub.read(live, lambda t: (t.number, t.view(viewer)))
         return JSONResponse({"number": number, "view": view})
+    if what == "legal":
+        number, legal = await server.hub.read(live, lambda t: (t.number, t.legal(viewer)))
+        return JSONResponse({"number": number, "legal": legal})
     number, entries = await server.hub.read(live, lambda t: (t.number, t.log(viewer, 0)))
     return JSONResponse({"number": number, "log": entries})
 

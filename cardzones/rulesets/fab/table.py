@@ -30,6 +30,7 @@ from cardzones.kernel.standard import BY, move_action
 from cardzones.kernel.views import name_for
 from cardzones.rulesets.common import shared_actions
 from cardzones.rulesets.fab import actions as fab
+from cardzones.rulesets.fab import candidates as cand
 from cardzones.rulesets.fab import layers
 
 if TYPE_CHECKING:
@@ -139,7 +140,14 @@ def _remove_zone(game: Game, args: Mapping[str, Any]) -> ActionResult:
 
 
 FAB_ACTIONS = (
-    Action("clear", (CARD, BY), _clear, doc="Clear an object.", rules=("3.0.12", "3.0.12a")),
+    Action(
+        "clear",
+        (CARD, BY),
+        _clear,
+        doc="Clear an object.",
+        rules=("3.0.12", "3.0.12a"),
+        candidates=cand.clear,
+    ),
     Action(
         "put_under",
         (
@@ -150,6 +158,7 @@ FAB_ACTIONS = (
         _put_under,
         doc="Make a card a sub-card: a new object with its top-card's visibility.",
         rules=("3.0.14", "3.0.14b", "3.0.14c", "3.0.14d"),
+        candidates=cand.put_under,
     ),
     Action(
         "play",
@@ -157,6 +166,7 @@ FAB_ACTIONS = (
         _play,
         doc="Put a card on the stack as a card-layer; refused unless it may be played.",
         rules=("1.3.1b", "1.6.2a", "3.0.4e", "3.0.9c", "3.3.4"),
+        candidates=cand.play,
     ),
     Action(
         "pitch",
@@ -168,6 +178,7 @@ FAB_ACTIONS = (
         doc="Pitch a card: move it from its owner's hand to their pitch zone; the same "
         "events as that move.",
         rules=("3.14.1", "3.14.2"),
+        candidates=cand.pitch,
     ),
     Action(
         "add_layer",
@@ -185,6 +196,7 @@ FAB_ACTIONS = (
         _add_layer,
         doc="Put an activated- or triggered-layer on the stack; as: names the layer.",
         rules=("1.6.1a", "1.6.1b", "3.15.4"),
+        candidates=cand.add_layer,
     ),
     Action(
         "remove_layer",
@@ -193,6 +205,7 @@ FAB_ACTIONS = (
         doc="Remove a layer: a card-layer is cleared, a non-card layer ceases.",
         rules=("3.15.6",),
         turn_player=True,
+        candidates=cand.remove_layer,
     ),
     Action(
         "resolve",
@@ -203,6 +216,7 @@ FAB_ACTIONS = (
         # At a table, resolving stands for "every player passed": the turn
         # player's to say.
         turn_player=True,
+        candidates=cand.resolve,
     ),
     Action(
         "create_token",
@@ -222,6 +236,7 @@ FAB_ACTIONS = (
         "as: names the token.",
         rules=("8.1.8a", "8.5.41d", "8.5.41e"),
         actor="controller",
+        candidates=cand.create_token,
     ),
     Action(
         "create_zone",
@@ -238,6 +253,7 @@ FAB_ACTIONS = (
         doc="A new zone of a type for a player.",
         rules=("3.0.10",),
         actor=None,
+        candidates=cand.create_zone,
     ),
     Action(
         "remove_zone",
@@ -255,6 +271,7 @@ FAB_ACTIONS = (
         doc="A zone of a player ceases to exist; its cards are cleared.",
         rules=("3.0.10b", "3.0.10c"),
         actor=None,
+        candidates=cand.remove_zone,
     ),
 )
 
