@@ -353,6 +353,11 @@ def test_the_legal_endpoint_answers_the_seats_acts_with_the_view_rules() -> None
         bob = get(created["seats"]["bob"]).json()
         assert not any("end_turn" in entry["act"] for entry in bob["legal"])
         assert get(created["spectator"]).json() == {"number": 0, "legal": []}
+        only = client.get(
+            f"/api/tables/{table}/legal?actions=play,draw",
+            headers={"Authorization": f"Bearer {created['seats']['alice']}"},
+        ).json()["legal"]
+        assert {name for entry in only for name in entry["act"]} == {"play", "draw"}
         assert client.get(f"/api/tables/{table}/legal").status_code == 401
         for answer in (get("x" * 32), get(created["seats"]["alice"], "nosuchtable")):
             assert answer.status_code == 404

@@ -127,7 +127,7 @@ def legal_actions(
         seen: set[Any] = set()
         for given in action.candidates(game, player):
             args = _args(action, given, player)
-            key = _frozen(args)
+            key = _key(args)
             if key in seen:
                 continue
             seen.add(key)
@@ -208,6 +208,17 @@ def _all_visible(game: Game, player: str, action: Action, args: Mapping[str, Any
         if param.kind is ParamKind.CARDS and not all(game.may_look(player, c) for c in value):
             return False
     return True
+
+
+def _key(args: dict[str, Any]) -> Any:
+    """A key for a candidate's arguments: the values in parameter order, which
+    is the order of a completed candidate's keys."""
+    key = tuple(args.values())
+    try:
+        hash(key)
+    except TypeError:  # a mapping among them (an ongoing bonus)
+        return _frozen(args)
+    return key
 
 
 def _frozen(value: Any) -> Any:

@@ -245,7 +245,9 @@ async def _read(server: Server, request: Request, what: str) -> Response:
         number, view = await server.hub.read(live, lambda t: (t.number, t.view(viewer)))
         return JSONResponse({"number": number, "view": view})
     if what == "legal":
-        number, legal = await server.hub.read(live, lambda t: (t.number, t.legal(viewer)))
+        names = request.query_params.get("actions")
+        wanted = [n.strip() for n in names.split(",") if n.strip()] if names else None
+        number, legal = await server.hub.read(live, lambda t: (t.number, t.legal(viewer, wanted)))
         return JSONResponse({"number": number, "legal": legal})
     number, entries = await server.hub.read(live, lambda t: (t.number, t.log(viewer, 0)))
     return JSONResponse({"number": number, "log": entries})
