@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
@@ -109,3 +110,10 @@ def test_the_readme_activates_the_venv_before_any_bare_command() -> None:
     assert commands
     for line in commands:
         assert ".venv/bin/" not in line, line
+
+
+def test_the_readme_python_example_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    (code,) = re.findall(r"^```python\n(.*?)^```", text, flags=re.M | re.S)
+    monkeypatch.chdir(ROOT)  # it names a scenario file of the repository
+    exec(compile(code, "README.md", "exec"), {})
