@@ -117,3 +117,12 @@ def test_the_readme_python_example_runs(monkeypatch: pytest.MonkeyPatch) -> None
     (code,) = re.findall(r"^```python\n(.*?)^```", text, flags=re.M | re.S)
     monkeypatch.chdir(ROOT)  # it names a scenario file of the repository
     exec(compile(code, "README.md", "exec"), {})
+
+
+def test_a_table_id_is_never_read_as_an_option(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``cardzones export ID`` must take any id: none starts with ``-``."""
+    from cardzones.table import tokens
+
+    drawn = iter(["-dash", "--two", "Xok"])
+    monkeypatch.setattr(tokens.secrets, "token_urlsafe", lambda n: next(drawn))
+    assert tokens.new_table_id() == "Xok"
