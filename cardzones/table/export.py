@@ -222,3 +222,35 @@ def seat_history(
             {"event": table.number, "seat": action.seat, "log": table.log(viewer, table.number - 1)}
         )
     return SeatHistory(viewer, table.number, events, table.view(viewer), table.log(viewer, 0))
+
+
+def replay_steps(
+    store: Store, table_id: str, viewer: str | None, upto: int | None = None
+) -> list[dict[str, Any]]:
+    """The game step by step as ``viewer`` (None: the spectator) saw it: the
+    view at the start (event 0), then after each event its acting seat, the
+    view and the new log entries, as that viewer got them then. Made only from
+    views and redacted logs, like :func:`seat_history`.
+
+    >>> from cardzones.table.host import Host
+    >>> store = Store("sqlite://")
+    >>> store.migrate()
+    >>> host = Host(store)
+    >>> created = host.create(Creation("fab", ("alice", "bob"), 7, {}, {"alice.deck": ["A"]}))
+    >>> table = host.load(created.table_id)
+    >>> _ = host.act(table, "alice", {"move": {"card": "alice.deck[0]", "to": "alice.hand"}})
+    >>> steps = replay_steps(store, created.table_id, "bob")
+    >>> [s["event"] for s in steps], [e.get("card") for e in steps[1]["log"]]
+    ([0, 1], [None])
+    """
+    creation = store.creation(table_id)
+    if creation is None:
+        raise ExportError(f"no table {table_id!r} in {store.describe()}")
+    if viewer is not None and viewer not in creation.players:
+        raise ExportError(f"{viewer!r} is not a seat; seats are {', '.join(creation.players)}")
+    table = Table.start(table_id, creation)
+    steps: list[dict[str, Any]] = [{"event": 0, "view": table.view(viewer), "log": []}]
+    for action in store.actions(table_id, 0, upto):
+        table.replay(action.act)
+        steps.append(table.event_frame(viewer, action.seat))
+    return steps

@@ -34,6 +34,7 @@ from cardzones.kernel.views import log_size, log_view, view
 from cardzones.rulesets import get_ruleset
 from cardzones.table.acts import Applied, Refusal, TableContext, apply_act, apply_stored
 from cardzones.table.creation import Creation
+from cardzones.table.store import Finished
 
 #: The form of a snapshot this version writes and reads.
 SNAPSHOT_FORMAT = "cardzones-table/1"
@@ -66,6 +67,8 @@ class Table:
         self.number = number
         #: the log's size after each event: ``marks[n]`` after event n
         self.marks = marks
+        #: the table's end, once a seat finished the game: no act follows it
+        self.finished: Finished | None = None
 
     @classmethod
     def start(cls, table_id: str, creation: Creation) -> Table:
