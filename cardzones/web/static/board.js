@@ -25,6 +25,9 @@
                   land_of_redemption: "redemption", set_aside: "setaside", deck: "deck",
                   discard: "discard", reserve: "reserve", banish: "banish", hand: "hand" },
   };
+  // Piles a rule set names as a destination, and the zone that shows each:
+  // fab's soul is under its player's hero (3.11.5).
+  const PILES = { fab: { hero: "soul" } };
   const LABELS = { land_of_bondage: "land of bondage", land_of_redemption: "land of redemption",
                    set_aside: "set-aside area", field_of_battle: "field of battle",
                    combat_chain: "combat chain", permanent: "permanents" };
@@ -220,7 +223,17 @@
     return Boolean(state.seat) && !state.replay && !state.finished && state.connection === "connected";
   }
 
+  // A card being dragged keeps its element: what arrives meanwhile is drawn
+  // when the drag ends.
+  let dragging = false;
+  let renderLater = false;
+
   function render() {
+    if (dragging) {
+      renderLater = true;
+      return;
+    }
+    renderLater = false;
     const view = shownView();
     const board = clear($("board"));
     renderBar(view);
@@ -340,20 +353,33 @@
       zone.objects.forEach((obj, i) => cards.appendChild(cardEl(view, zone, obj, obj.id || `${zone.zone}[${i}]`)));
     }
     node.appendChild(cards);
-    if (canAct()) {
-      node.addEventListener("dragover", (ev) => {
-        ev.preventDefault();
-        node.classList.add("drop");
-      });
-      node.addEventListener("dragleave", () => node.classList.remove("drop"));
-      node.addEventListener("drop", (ev) => {
-        ev.preventDefault();
-        node.classList.remove("drop");
-        const ref = ev.dataTransfer.getData("text/plain");
-        if (ref) act({ move: { card: ref, to: zone.zone } }, ref);
-      });
+    const pile = (PILES[view.ruleset] || {})[zone.type];
+    if (pile && zone.owner) {
+      // A drop target for the pile, in the zone's title row.
+      const strip = h("span", { class: "pile-drop", "data-zone": `${zone.owner}.${pile}` }, pile);
+      node.firstChild.insertBefore(strip, node.firstChild.lastChild);
+      dropTarget(strip, `${zone.owner}.${pile}`);
     }
+    dropTarget(node, zone.zone);
     return node;
+  }
+
+  // Dropping a card on a zone (or a pile) moves it there: one move act.
+  function dropTarget(node, to) {
+    if (!canAct()) return;
+    node.addEventListener("dragover", (ev) => {
+      ev.preventDefault();
+      ev.stopPropagation();
+      node.classList.add("drop");
+    });
+    node.addEventListener("dragleave", () => node.classList.remove("drop"));
+    node.addEventListener("drop", (ev) => {
+      ev.preventDefault();
+      ev.stopPropagation();
+      node.classList.remove("drop");
+      const ref = ev.dataTransfer.getData("text/plain");
+      if (ref) act({ move: { card: ref, to } }, ref);
+    });
   }
 
   function mine(obj, zone) {
@@ -385,7 +411,7 @@
       node.appendChild(h("span", { class: "back-mark", "aria-label": "a card you may not see" }));
     } else {
       node.appendChild(h("div", { class: "name", text: obj.name }));
-      if (obj.types && obj.types.length) node.appendChild(h("div", { class: "types", text: obj.types.join(" · ") }));
+      if (obj.types && obj.types.length) node.appendChild(h("div", { class: "types", text: obj.types.join(" · ").replace(/_/g, " ") }));
       const s = stats(obj);
       if (s.length) node.appendChild(h("div", { class: "stats" }, s));
       if (classes.includes("facedown")) node.appendChild(h("div", { class: "face-note", text: "face down" }));
@@ -404,6 +430,11 @@
           ev.dataTransfer.setData("text/plain", ref);
           ev.dataTransfer.effectAllowed = "move";
           ev.stopPropagation();
+          dragging = true;
+        });
+        node.addEventListener("dragend", () => {
+          dragging = false;
+          if (renderLater) render();
         });
       }
       node.addEventListener("click", (ev) => {
@@ -723,6 +754,9 @@
     }
   });
   document.addEventListener("click", (ev) => {
+    // A click outside the menu and the form closes them (a menu item that
+    // opened the form is gone from the page by now).
+    if (!ev.target.isConnected) return;
     if (!$("menu").contains(ev.target) && !$("form").contains(ev.target)) closeMenus();
   });
   document.addEventListener("keydown", (ev) => {
