@@ -299,6 +299,53 @@ def coverage(
         raise typer.Exit(1)
 
 
+# ----------------------------------------------------------------------
+# The online table
+# ----------------------------------------------------------------------
+
+_DB_HELP = "the database: a SQLite file (the default) or postgresql://user@host/db"
+
+
+def _bench_table(
+    db: str | None, tables: int | None, seconds: float | None, quick: bool, as_json: bool
+) -> None:
+    _table_extra()
+    from rich.table import Table as RichTable
+
+    from cardzones.table.store import StoreError
+    from cardzones.web.load import report_lines, run_table_bench
+
+    if db is not None:
+        _open_store(db).close()  # a bad URL is a clear error before any server starts
+    try:
+        with console.status("cardzones bench --table: the table, then the floors"):
+            figures = run_table_bench(db, tables, seconds, quick=quick)
+    except StoreError as exc:
+        errors.print(f"[red]error[/red]: {escape(str(exc))}", soft_wrap=True)
+        raise typer.Exit(2) from None
+    if as_json:
+        print(json.dumps(figures))
+        return
+    ratios = figures["ratios"]
+    out = RichTable(
+        title=(
+            f"cardzones bench --table ({figures['store']}, {figures['tables']} tables, "
+            f"{figures['connections']} seats, {figures['seconds']:g} s a phase)"
+        ),
+        caption=(
+            f"acts/s: {ratios['acts_per_echo_frame']:.3f} of the echo's frames/s, "
+            f"{ratios['acts_per_commit']:.3f} of the store's commits/s; "
+            f"p50 {ratios['p50_vs_echo']:.1f}x the echo's, {ratios['p50_vs_commit']:.1f}x a "
+            f"commit's; {figures['table']['refused']} refused"
+        ),
+    )
+    for column in ("", "per second", "p50 ms", "p99 ms"):
+        out.add_column(column, justify="right" if column else "left")
+    for row in report_lines(figures):
+        out.add_row(*row)
+    console.print(out)
+
+
 @app.command()
 def bench(
     quick: Annotated[bool, typer.Option("--quick", help="a short run (under 45 s)")] = False,
@@ -306,8 +353,28 @@ def bench(
     objects: Annotated[
         str, typer.Option("--objects", help="sizes of position, e.g. 126,500,2000 for growth")
     ] = "126",
+    table: Annotated[
+        bool,
+        typer.Option("--table", help="the table server under load, against echo and store floors"),
+    ] = False,
+    db: Annotated[
+        str | None, typer.Option("--db", help="with --table: " + _DB_HELP + " (a new file)")
+    ] = None,
+    tables: Annotated[
+        int | None, typer.Option("--tables", min=1, help="with --table: tables at once")
+    ] = None,
+    seconds: Annotated[
+        float | None, typer.Option("--seconds", min=0.1, help="with --table: each phase's time")
+    ] = None,
 ) -> None:
-    """Measure moves, undo, copies and views against floors measured in the same run."""
+    """Measure moves, undo, copies and views against floors measured in the same run.
+
+    With --table: many tables at once over loopback, acts per second and
+    act-to-ack latency, against a bare WebSocket echo and a bare
+    insert-and-commit on the same store."""
+    if table:
+        _bench_table(db, tables, seconds, quick, as_json)
+        return
     from cardzones.bench import parse_sizes, report, run_bench
 
     try:
@@ -319,13 +386,6 @@ def bench(
         print(json.dumps(figures))
     else:
         console.print(report(figures))
-
-
-# ----------------------------------------------------------------------
-# The online table
-# ----------------------------------------------------------------------
-
-_DB_HELP = "the database: a SQLite file (the default) or postgresql://user@host/db"
 
 
 def _table_extra() -> None:

@@ -1,6 +1,6 @@
 // Building the page from data without ever parsing it as HTML: every text
 // goes in through textContent or a text node, every attribute through
-// setAttribute. Nothing here reads or writes innerHTML.
+// setAttribute. Nothing here parses a text as markup.
 "use strict";
 
 window.h = function h(tag, attrs, ...children) {
