@@ -201,6 +201,9 @@ class Table:
     def screenshots(self, ruleset: str) -> None:
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         for viewer in self.viewers.values():
+            # A fresh page: Chromium may still paint the image of the last drag.
+            viewer.page.reload()
+            viewer.connected()
             viewer.page.screenshot(path=SCREENSHOTS / f"{ruleset}-{viewer.label}.png")
         alice = self.viewers["alice"].page
         alice.set_viewport_size(PHONE)
