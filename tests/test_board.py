@@ -376,3 +376,42 @@ def test_reload_and_a_server_restart_keep_the_game(browser: Any, tmp_path: Path)
     finally:
         table.close()
         server.stop()
+
+
+def test_the_create_page_makes_a_table_and_shows_each_seats_link(
+    browser: Any, server: ThreadServer
+) -> None:
+    context = browser.new_context(viewport=PHONE)
+    context.set_default_timeout(WAIT_MS)
+    try:
+        page = context.new_page()
+        page.goto(server.url + "/")
+        page.wait_for_selector("#ruleset option[value=redemption]", state="attached")
+        page.fill(
+            "#scenario", "ruleset: redemption\nplayers: [ann, ben]\nsetup:\n  ann.hand: [Gideon]\n"
+        )
+        page.click("#create button[type=submit]")
+        page.wait_for_selector("#links:not([hidden])")
+        links = {
+            field.get_attribute("data-seat"): field.input_value()
+            for field in page.locator("#link-list input.link").all()
+        }
+        assert set(links) == {"ann", "ben", "spectator"}
+        assert all(
+            link.startswith(server.url + "/play/") and "#" in link for link in links.values()
+        )
+        # A bad start is refused with the server's message, and no links.
+        page.goto(server.url + "/")
+        page.wait_for_selector("#ruleset option[value=fab]", state="attached")
+        page.fill("#scenario", "ruleset: fab\nsetup:\n  alice.nope: [A]\n")
+        page.click("#create button[type=submit]")
+        page.wait_for_selector("#error:not([hidden])")
+        assert "scenario line" in page.inner_text("#error")
+        assert page.locator("#links").is_hidden()
+        # The seat's link opens its board, as that seat.
+        page.goto(links["ann"])
+        page.wait_for_selector("#conn[data-state=connected]")
+        assert page.inner_text("#who") == "you are ann"
+        assert page.locator('[data-zone="ann.hand"] .card .name').all_inner_texts() == ["Gideon"]
+    finally:
+        context.close()
