@@ -382,14 +382,29 @@ def _ratio(a: float, b: float) -> float:
     return round(a / b, 3) if b else 0.0
 
 
-def report_lines(result: dict[str, Any]) -> list[tuple[str, str, str, str]]:
-    """Rows of (what, per second, p50 ms, p99 ms) for a report."""
-    rows = []
-    for key, label, unit in (
-        ("table", "acts (table)", "acts_per_s"),
-        ("echo", "echo floor", "frames_per_s"),
-        ("insert_commit", "insert+commit floor", "commits_per_s"),
-    ):
-        part = result[key]
-        rows.append((label, f"{part[unit]:,.0f}", f"{part['p50_ms']:.2f}", f"{part['p99_ms']:.2f}"))
-    return rows
+def main(argv: list[str] | None = None) -> int:
+    """The program ``cardzones bench --table`` runs (the command line starts
+    the web layer by name, as ``serve`` does): the figures as one JSON object
+    on stdout, or the reason on stderr and exit status 2."""
+    import argparse
+    import sys
+
+    from cardzones.errors import CardzonesError
+
+    parser = argparse.ArgumentParser(prog="cardzones bench --table")
+    parser.add_argument("--db")
+    parser.add_argument("--tables", type=int)
+    parser.add_argument("--seconds", type=float)
+    parser.add_argument("--quick", action="store_true")
+    args = parser.parse_args(argv)
+    try:
+        figures = run_table_bench(args.db, args.tables, args.seconds, quick=args.quick)
+    except CardzonesError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    print(json.dumps(figures))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
