@@ -113,7 +113,15 @@ class Viewer:
         return self.page.locator(f'#board [data-zone="{zone}"]').first
 
     def drag(self, source: Any, zone: str) -> None:
-        source.drag_to(self.zone(zone))
+        """Drag a card to a zone. A synthetic drag cannot scroll the page, so
+        a board taller than the screen is shown whole for the drag."""
+        height = int(self.page.evaluate("() => document.documentElement.scrollHeight"))
+        if height > LAPTOP["height"]:
+            self.page.set_viewport_size({"width": LAPTOP["width"], "height": height})
+        try:
+            source.drag_to(self.zone(zone))
+        finally:
+            self.page.set_viewport_size(LAPTOP)
 
     def menu(self, card: Any, action: str, fields: dict[str, str] | None = None) -> None:
         """Click a card, pick an action from its menu, fill in the form, do it."""
