@@ -15,6 +15,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from cardzones.cli_cards import cards_app
 from cardzones.errors import CardzonesError
 from cardzones.scenario.runner import INVALID, PASS, Outcome, exit_code, find_scenarios, run_file
 
@@ -23,6 +24,7 @@ app = typer.Typer(
     no_args_is_help=True,
     help="cardzones: a rules engine for card locations (Flesh and Blood, Redemption).",
 )
+app.add_typer(cards_app, name="cards")
 console = Console(highlight=False)
 errors = Console(stderr=True, highlight=False)
 

@@ -4,7 +4,7 @@ errors."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardzones.errors import ScenarioError
 from cardzones.kernel.cards import CardDef, Dest
@@ -12,6 +12,9 @@ from cardzones.kernel.game import Game
 from cardzones.kernel.objects import UNDER
 from cardzones.scenario.loader import YList, YMap
 from cardzones.scenario.refs import CardRef, ZoneRef, parse_card, parse_zone
+
+if TYPE_CHECKING:
+    from cardzones.cards.lookup import CardLookup
 
 PSEUDO_ZONES = {"fab": ("arena", "soul"), "redemption": ()}
 
@@ -29,11 +32,19 @@ def line_of(node: Any, key: Any) -> int | None:
 class Context:
     """Everything a step may refer to."""
 
-    def __init__(self, game: Game, ruleset: str, file: str, cards: dict[str, CardDef]) -> None:
+    def __init__(
+        self,
+        game: Game,
+        ruleset: str,
+        file: str,
+        cards: dict[str, CardDef],
+        card_data: CardLookup | None = None,
+    ) -> None:
         self.game = game
         self.ruleset = ruleset
         self.file = file
         self.cards = cards
+        self.card_data = card_data
         self.labels: dict[str, int] = {}
         self.marks: dict[str, tuple[int, int]] = {}
         self.effects: dict[str, Any] = {}
@@ -66,7 +77,13 @@ class Context:
 
     # -- cards -----------------------------------------------------------
 
-    def card_def(self, name: str) -> CardDef:
+    def card_def(self, name: str, entry: YMap | None = None) -> CardDef:
+        """The card a name stands for: under ``cards:``, from the card index with
+        ``card_data:`` (``entry``, a setup entry, may pick a ``pitch``), or vanilla."""
+        if self.card_data is not None or (entry is not None and "pitch" in entry):
+            from cardzones.scenario.card_data import indexed_card
+
+            return indexed_card(self, name, entry)
         found = self.cards.get(name)
         return found if found is not None else self.game.card_def(name)
 
