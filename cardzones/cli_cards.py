@@ -368,4 +368,5 @@ def deck(
     print(yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100), end="")
     if inventory:
         names = ", ".join(e["card"] for e in inventory)
-        print(f"# inventory (in no zone, 4.1.6): {names}")
+        what = "inventory, in no zone (4.1.6)" if position.ruleset == "fab" else "in no zone"
+        print(f"# {what}: {names}")

@@ -28,7 +28,7 @@ as inventory (4.1.6). The deck's order comes from ``random.Random(seed)``.
 ... Weapons: Dawnblade
 ... 3 Snatch (red)
 ... ''')
->>> [(e.name, e.count, e.pitch, e.line) for e in deck.entries]
+>>> [(e.name or e.names, e.count, e.pitch, e.line) for e in deck.entries]
 [('Dorinthea Ironsong', 1, None, 2), ('Dawnblade', 1, None, 3), ('Snatch', 3, 1, 4)]
 """
 
@@ -208,9 +208,14 @@ def read_fab_deck(text: str, file: str = "<deck>") -> DeckList:
     """Read a fab deck list in any of the text forms above."""
     entries: list[DeckEntry] = []
     section = "main"
-    for number, raw in enumerate(text.splitlines(), 1):
-        line = " ".join(raw.replace("\u00a0", " ").split())
+    lines = [" ".join(raw.replace("\u00a0", " ").split()) for raw in text.splitlines()]
+    # Exports put the deck's name and format above the "Hero:" line (FaBDB
+    # without a label): there, a line without a count names no card.
+    hero_line = next((i for i, line in enumerate(lines) if line.lower().startswith("hero:")), 0)
+    for number, line in enumerate(lines, 1):
         if not line or line.startswith(("#", "//")):
+            continue
+        if number <= hero_line and not _COUNT_FIRST.match(line):
             continue
         if _HEADING.match(line):
             section = "out"

@@ -231,6 +231,8 @@ def _read_fab_json(text: str, file: str, progress: Progress) -> Rows:
             if text[pos] != ",":
                 raise ImportFailed(f"{file}:{_line(text, pos)}: expected , or ] between cards")
             pos = _skip_space(text, pos + 1)
+            if pos >= total:
+                break
         first = False
         line += text.count("\n", counted, pos)
         counted = pos

@@ -11,7 +11,7 @@ cards or the new ones and a failed import leaves the old ones in place.
 >>> snatch = CardRecord("fab", CardDef("Snatch", frozenset({"action", "attack"}),
 ...                     {"pitch": 1, "power": 4}), pitch=1)
 >>> with CardIndex.create(home) as index:
-...     index.replace("fab", [snatch], ImportInfo("fab-json", "card.json", read=1))
+...     _ = index.replace("fab", [snatch], ImportInfo("fab-json", "card.json", read=1))
 ...     [r.cdef.stats["power"] for r in index.lookup("fab", "snatch")]
 [4]
 """
@@ -187,10 +187,19 @@ class CardIndex:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             db = sqlite3.connect(path, timeout=30, isolation_level=None)
-            db.executescript(_SCHEMA)
-            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            if version == 0:
+                db.executescript(
+                    f"BEGIN; {_SCHEMA} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"
+                )
         except (OSError, sqlite3.Error) as exc:
             raise CardDataError(f"cannot open the card index {path}: {exc}") from None
+        if version not in (0, SCHEMA_VERSION):
+            db.close()
+            raise CardDataError(
+                f"the card index {path} was made by another version of cardzones; "
+                "remove it and import the cards again"
+            )
         return cls(db, path)
 
     @classmethod
