@@ -84,7 +84,10 @@ def _print_report(report: ImportReport, origin: str | None = None) -> None:
         f"in {report.seconds:.2f} s"
     )
     for problem in report.problems[:SHOWN_PROBLEMS]:
-        errors.print(f"{escape(report.file)}:{escape(str(problem))}", soft_wrap=True)
+        errors.print(
+            f"{escape(report.file)}:{problem.line}: {escape(problem.message)}; skipped",
+            soft_wrap=True,
+        )
     if report.skipped > SHOWN_PROBLEMS:
         errors.print(f"... and {report.skipped - SHOWN_PROBLEMS} more skipped rows")
     console.print(f"card index: {escape(str(report.index))}")

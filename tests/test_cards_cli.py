@@ -48,7 +48,7 @@ def test_import_says_what_it_read_and_skipped(runner: CliRunner, tmp_path: Path)
     code, out = run(runner, "import", str(bad), "--format", "redemption-lackey")
     assert code == 0
     assert "imported 47 redemption cards" in out and "read 48, skipped 1" in out
-    assert f"{bad}:line 3: 2 columns, but the header has 16; skipped" in out
+    assert f"{bad}:3: 2 columns, but the header has 16; skipped" in out
 
 
 def test_import_refuses_bad_input_with_exit_2(runner: CliRunner, tmp_path: Path) -> None:
