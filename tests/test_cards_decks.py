@@ -189,3 +189,17 @@ def test_bad_files() -> None:
         read_lackey_deck("<html></html>", "x.dek")
     with pytest.raises(DeckListError, match="is not a count"):
         read_fab_deck("0 Snatch (red)")
+
+
+def test_definitions_give_each_card_once_and_each_pitch_apart() -> None:
+    deck = read_fab_deck("Hero: Dorinthea Ironsong\n2 Snatch (red)\n1 Snatch (blue)\nDawnblade\n")
+    definitions = start_position(deck).definitions()
+    assert definitions["Snatch (pitch 1)"]["power"] == 4
+    assert definitions["Snatch (pitch 3)"]["power"] == 2
+    assert definitions["Dawnblade"]["types"] == ["2h", "sword", "warrior", "weapon"]
+    assert set(definitions) == {
+        "Dorinthea Ironsong",
+        "Snatch (pitch 1)",
+        "Snatch (pitch 3)",
+        "Dawnblade",
+    }

@@ -134,7 +134,7 @@ class StartPosition:
             out.setdefault(placed.zone, []).append(placed.entry())
         return out
 
-    def cards_section(self) -> dict[str, dict[str, Any]]:
+    def definitions(self) -> dict[str, dict[str, Any]]:
         """The engine's definition of each card, as its public description
         (:meth:`CardDef.to_json`), by name; a fab name with several pitches
         lists each under ``NAME (pitch N)``."""

@@ -76,6 +76,13 @@ class CardLookup:
     def close(self) -> None:
         self._index.close()
 
+    def __del__(self) -> None:
+        # A scenario keeps its lookup as long as its outcome lives; close the
+        # connection with it rather than leave that to the garbage collector.
+        index = getattr(self, "_index", None)
+        if index is not None:
+            index.close()
+
     def __enter__(self) -> CardLookup:
         return self
 
