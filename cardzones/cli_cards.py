@@ -16,7 +16,7 @@ import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 import yaml
@@ -28,6 +28,9 @@ from cardzones.cards.errors import CardDataError, NoCardIndex
 from cardzones.cards.importers import FORMATS, ImportReport
 from cardzones.cards.index import CardIndex, CardRecord, card_to_json, index_path
 from cardzones.rulesets import RULESETS
+
+if TYPE_CHECKING:
+    from rich.progress import TaskID
 
 cards_app = typer.Typer(
     no_args_is_help=True,
@@ -48,33 +51,34 @@ def _fail(message: str) -> typer.Exit:
 
 
 @contextmanager
-def _progress(label: str, show: bool) -> Iterator[Callable[[int, int], None] | None]:
-    """A Rich progress bar on a terminal, as a (done, total) callback."""
+def _progress(*labels: str, show: bool = True) -> Iterator[list[Callable[[int, int], None] | None]]:
+    """One Rich progress display on a terminal, with a bar for each label that
+    appears when its (done, total) callback is first called."""
     if not show or not errors.is_terminal:
-        yield None
+        yield [None for _ in labels]
         return
-    from rich.progress import (
-        BarColumn,
-        DownloadColumn,
-        Progress,
-        TextColumn,
-        TimeRemainingColumn,
-    )
+    from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 
     with Progress(
         TextColumn("{task.description}"),
         BarColumn(),
-        DownloadColumn() if label.startswith("download") else TextColumn(""),
+        DownloadColumn(),
         TimeRemainingColumn(),
         console=errors,
         transient=True,
     ) as bar:
-        task = bar.add_task(label, total=None)
 
-        def update(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total or None)
+        def callback(label: str) -> Callable[[int, int], None]:
+            task: list[TaskID] = []
 
-        yield update
+            def update(done: int, total: int) -> None:
+                if not task:
+                    task.append(bar.add_task(label, total=total or None))
+                bar.update(task[0], completed=done, total=total or None)
+
+            return update
+
+        yield [callback(label) for label in labels]
 
 
 def _print_report(report: ImportReport, origin: str | None = None) -> None:
@@ -110,7 +114,7 @@ def import_(
         raise _fail(f"{path}: no such file")
     big = path.stat().st_size >= BIG_FILE
     try:
-        with _progress(f"reading {path.name}", big) as progress:
+        with _progress(f"reading {path.name}", show=big) as (progress,):
             report = import_file(path, fmt, progress=progress)
     except CardDataError as exc:
         raise _fail(str(exc)) from None
@@ -134,10 +138,7 @@ def update(
     if game not in RULESETS:
         raise _fail(f"unknown game {game!r}; games are {', '.join(RULESETS)}")
     try:
-        with (
-            _progress(f"downloading {game}", True) as fetched,
-            _progress("importing", True) as read,
-        ):
+        with _progress(f"downloading {game}", "importing") as (fetched, read):
             report = do_update(game, url=url, download_progress=fetched, import_progress=read)
     except CardDataError as exc:
         raise _fail(str(exc)) from None
@@ -210,6 +211,9 @@ def search(
         return
     if not found:
         console.print(f"no card matches {escape(text)!r}")
+        near = _closest(text, games)
+        if near:
+            console.print(f"closest names: {escape(', '.join(map(repr, near)))}")
         raise typer.Exit(1)
     table = Table("game", "name", "pitch / set", "types", "stats", box=None)
     for record in found:
@@ -239,8 +243,6 @@ def show(
     Types, subtypes and stats are in the engine's words. A name with several
     pitches or printings shows each; an unknown name lists the closest names.
     """
-    from cardzones.cards.lookup import CardLookup
-
     with _open_index() as index:
         games = _games(index, ruleset)
         found: list[CardRecord] = []
@@ -251,10 +253,7 @@ def show(
             found += records
         imports = {game: index.info(game) for game in games}
     if not found:
-        near: list[str] = []
-        for game in games:
-            with CardLookup(game) as lookup:
-                near += lookup.closest(name)
+        near = _closest(name, games)
         what = f"{name!r} with pitch {pitch}" if pitch is not None else repr(name)
         hint = f"; closest: {', '.join(map(repr, near))}" if near else ""
         raise _fail(f"no card called {what} in the card index{hint}")
@@ -264,6 +263,16 @@ def show(
     for record in found:
         info = imports.get(record.ruleset)
         _show_record(record, f"{info.file} ({info.imported_at})" if info else "?")
+
+
+def _closest(name: str, games: list[str]) -> list[str]:
+    from cardzones.cards.lookup import CardLookup
+
+    near: list[str] = []
+    for game in games:
+        with CardLookup(game) as lookup:
+            near += lookup.closest(name)
+    return near
 
 
 def _show_record(record: CardRecord, imported: str) -> None:

@@ -101,6 +101,8 @@ def test_search(runner: CliRunner) -> None:
     assert code in (0, 1)
     code, out = run(runner, "search", "xyzzy")
     assert code == 1 and "no card matches" in out
+    code, out = run(runner, "search", "Snach")
+    assert code == 1 and "closest names: 'Snatch'" in out
 
 
 def test_commands_need_an_index(runner: CliRunner) -> None:

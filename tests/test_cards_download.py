@@ -160,3 +160,20 @@ def test_the_command_line(server: str, home: Path, monkeypatch: pytest.MonkeyPat
     assert "Traceback" not in result.output
     result = runner.invoke(app, ["cards", "update", "mtg"])
     assert result.exit_code == 2 and "unknown game 'mtg'" in result.output
+
+
+def test_on_a_terminal_the_download_and_the_import_show_progress(
+    server: str, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+
+    from rich.console import Console
+
+    from cardzones import cli_cards
+
+    screen = io.StringIO()
+    monkeypatch.setattr(cli_cards, "errors", Console(file=screen, force_terminal=True, width=80))
+    monkeypatch.setenv(BASE_VARIABLE, server)
+    result = CliRunner().invoke(app, ["cards", "update", "fab"])
+    assert result.exit_code == 0, result.output
+    assert "downloading fab" in screen.getvalue() and "importing" in screen.getvalue()
