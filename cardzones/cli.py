@@ -1,6 +1,7 @@
-"""The command line: ``cardzones check``, ``run``, ``demo``, ``coverage`` and ``bench``.
+"""The command line: ``cardzones check``, ``run``, ``demo``, ``coverage``, ``bench``,
+and the online table's ``serve``, ``export`` and ``replay``.
 
-Exit codes follow SCENARIOS.md: 0 every expectation holds, 1 an expectation
+Exit codes follow docs/scenarios.md: 0 every expectation holds, 1 an expectation
 failed, 2 a file is invalid. No command prints a traceback for bad input.
 """
 
@@ -168,19 +169,26 @@ def demo() -> None:
 @app.command()
 def coverage(
     paths: Annotated[list[Path] | None, typer.Argument(help="scenario folders")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="one JSON object")] = False,
 ) -> None:
     """Print every rule id the rule sets implement and the scenarios that name it.
     Exit 1 if an id has none."""
-    from cardzones.coverage import coverage_table, missing
+    from cardzones.coverage import coverage_json, coverage_report, coverage_rows, missing
 
-    table, rows = coverage_table(paths or [Path("scenarios")])
-    console.print(table)
+    rows = coverage_rows(paths or [Path("scenarios")])
     gaps = missing(rows)
-    per_ruleset = {r.ruleset: 0 for r in rows}
-    for row in rows:
-        per_ruleset[row.ruleset] += 1
-    counts = ", ".join(f"{n} {name}" for name, n in per_ruleset.items())
-    console.print(f"{len(rows)} rule ids ({counts}); {len(rows) - len(gaps)} named by a scenario")
+    if as_json:
+        print(json.dumps(coverage_json(rows), indent=2))
+    else:
+        for part in coverage_report(rows, console.width):
+            console.print(part)
+        per_ruleset = {r.ruleset: 0 for r in rows}
+        for row in rows:
+            per_ruleset[row.ruleset] += 1
+        counts = ", ".join(f"{n} {name}" for name, n in per_ruleset.items())
+        console.print(
+            f"{len(rows)} rule ids ({counts}); {len(rows) - len(gaps)} named by a scenario"
+        )
     if gaps:
         errors.print(f"[red]{len(gaps)} rule id(s) without a scenario:[/red] {', '.join(gaps)}")
         raise typer.Exit(1)
@@ -199,6 +207,172 @@ def bench(
         print(json.dumps(figures))
     else:
         console.print(report(figures))
+
+
+# ----------------------------------------------------------------------
+# The online table
+# ----------------------------------------------------------------------
+
+_DB_HELP = "the database: a SQLite file (the default) or postgresql://user@host/db"
+
+
+def _table_extra() -> None:
+    try:
+        import sqlalchemy  # noqa: F401
+    except ImportError:
+        errors.print("the table needs its extra: pip install 'cardzones[table]'")
+        raise typer.Exit(2) from None
+
+
+def _open_store(db: str) -> Any:
+    from cardzones.table.store import Store, StoreError
+
+    try:
+        store = Store(db)
+        store.migrate()
+    except StoreError as exc:
+        errors.print(f"[red]error[/red]: {escape(str(exc))}", soft_wrap=True)
+        raise typer.Exit(2) from None
+    return store
+
+
+def _default_db() -> str:
+    from cardzones.table.store import DEFAULT_DB
+
+    return DEFAULT_DB
+
+
+@app.command()
+def serve(
+    db: Annotated[str | None, typer.Option("--db", help=_DB_HELP)] = None,
+    host: Annotated[str, typer.Option("--host", help="the address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="the port to listen on")] = 8000,
+    workers: Annotated[
+        int, typer.Option("--workers", min=1, help="server processes (several need Postgres)")
+    ] = 1,
+    origin: Annotated[
+        list[str] | None,
+        typer.Option("--origin", help="another web origin whose pages may open the WebSocket"),
+    ] = None,
+    log_level: Annotated[str, typer.Option("--log-level", help="uvicorn's log level")] = "info",
+) -> None:
+    """Start the table server: the HTTP API and WebSocket of docs/protocol.md."""
+    _table_extra()
+    import os
+
+    import uvicorn
+
+    db = db or _default_db()
+    store = _open_store(db)
+    if workers > 1 and not store.postgres:
+        errors.print(
+            "[red]error[/red]: --workers above 1 needs Postgres (--db postgresql://...): "
+            "with SQLite, one process serves every table, since processes sharing a "
+            "file could not tell each other about new events",
+            soft_wrap=True,
+        )
+        raise typer.Exit(2)
+    where = store.describe()
+    store.close()
+    os.environ["CARDZONES_DB"] = db
+    os.environ["CARDZONES_ORIGINS"] = " ".join(origin or ())
+    console.print(
+        f"cardzones table server on http://{host}:{port} "
+        f"({escape(where)}, {workers} worker{'s' if workers > 1 else ''})"
+    )
+    uvicorn.run(
+        "cardzones.web.app:app_from_env",
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers,
+        log_level=log_level,
+    )
+
+
+@app.command()
+def export(
+    table: Annotated[str, typer.Argument(help="the table id")],
+    db: Annotated[str | None, typer.Option("--db", help=_DB_HELP)] = None,
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="write here instead of printing")
+    ] = None,
+) -> None:
+    """Write a table's game as a scenario file that `cardzones check` runs.
+
+    The file holds the seed and every hidden card: it is for after the game."""
+    _table_extra()
+    from cardzones.table.export import ExportError, export_scenario
+
+    store = _open_store(db or _default_db())
+    try:
+        text = export_scenario(store, table)
+    except (ExportError, CardzonesError) as exc:
+        errors.print(f"[red]error[/red]: {escape(str(exc))}", soft_wrap=True)
+        raise typer.Exit(2) from None
+    finally:
+        store.close()
+    if output is None:
+        print(text, end="")
+    else:
+        output.write_text(text, encoding="utf-8")
+        console.print(f"wrote {escape(str(output))}")
+
+
+@app.command()
+def replay(
+    table: Annotated[str, typer.Argument(help="the table id")],
+    as_seat: Annotated[
+        str, typer.Option("--as", help="the seat whose game to show, or 'spectator'")
+    ],
+    db: Annotated[str | None, typer.Option("--db", help=_DB_HELP)] = None,
+    upto: Annotated[int | None, typer.Option("--upto", help="stop after this event")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+) -> None:
+    """Print a table's game as one seat saw it: each event's log, then its board."""
+    _table_extra()
+    from cardzones.board import render
+    from cardzones.table.export import ExportError, seat_history
+
+    store = _open_store(db or _default_db())
+    viewer = None if as_seat == "spectator" else as_seat
+    try:
+        history = seat_history(store, table, viewer, upto)
+    except (ExportError, CardzonesError) as exc:
+        errors.print(f"[red]error[/red]: {escape(str(exc))}", soft_wrap=True)
+        raise typer.Exit(2) from None
+    finally:
+        store.close()
+    if as_json:
+        print(
+            json.dumps(
+                {
+                    "seat": history.viewer,
+                    "number": history.number,
+                    "events": history.events,
+                    "view": history.view,
+                },
+                indent=2,
+            )
+        )
+        return
+    for event in history.events:
+        console.print(f"[bold]event {event['event']}[/bold] ({escape(event['seat'])})")
+        for entry in event["log"]:
+            console.print("  " + escape(_entry_text(entry)))
+    title = f"table {table} after event {history.number}, as {as_seat} saw it"
+    console.print(render(history.view, history.log, title=title))
+
+
+def _entry_text(entry: dict[str, Any]) -> str:
+    card = entry.get("card", {}).get("name") if isinstance(entry.get("card"), dict) else None
+    if entry.get("event") in ("moved", "ceased", "flipped", "created"):
+        what = card or "a card"
+        where = " -> ".join(str(entry[k]) for k in ("from", "to") if entry.get(k))
+        return f"{entry['event']}: {what} {where}"
+    if entry.get("event") == "shuffled":
+        return f"shuffled {entry.get('zone')}"
+    return f"{entry.get('event')}: {entry.get('note', '')}"
 
 
 def main() -> Any:

@@ -285,3 +285,27 @@ def game_from_json(data: dict[str, Any], ruleset: Ruleset | None = None) -> Game
     game._journal = None
     game._marks = None
     return game
+
+
+def value_to_json(value: Any) -> dict[str, Any]:
+    """Any value a game may hold (records, tuples, dicts of them) as JSON-ready
+    data, for state kept beside a game, such as the handles of its effects.
+
+    >>> value_from_json(value_to_json({"e1": ("kernel", 3)}))
+    {'e1': ('kernel', 3)}
+    """
+    enc = _Encoder()
+    data = enc.encode(value)
+    return {"format": FORMAT, "shared": enc.shared, "value": data}
+
+
+def value_from_json(data: dict[str, Any], ruleset: Ruleset | None = None) -> Any:
+    """The value :func:`value_to_json` wrote. Zone specs of ``ruleset`` are
+    shared with it, as :func:`game_from_json` does."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise SerialError(f"not a saved cardzones value (format {FORMAT})")
+    if ruleset is None:
+        from cardzones.kernel.ruleset import Ruleset as _Base
+
+        ruleset = _Base()
+    return _Decoder(list(data.get("shared", [])), ruleset).decode(data.get("value"))

@@ -28,6 +28,7 @@ import json
 import operator
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from cardzones.errors import UnknownReference
 from cardzones.kernel.cards import CardDef
 from cardzones.kernel.events import CEASED, CREATED, FLIPPED, MOVED, SHUFFLED, Event, iter_log
 from cardzones.kernel.objects import PLACED, Obj
@@ -499,6 +500,73 @@ def _board(game: Game, player: str | None, omniscient: bool) -> dict[str, Any]:
     return out
 
 
+def shown_cards(game: Game, player: str | None, zid: int) -> list[int]:
+    """The top-level cards of a zone in the order ``player``'s view lists them.
+
+    In an ordered zone that is the zone's own order; in an unordered one, the
+    objects the player may look at by their handle, then the hidden ones (see
+    :func:`_sort_key`). So ``ZONE[i]`` can mean the i-th object the player is
+    shown, and never depends on anything the player may not see beyond what
+    its view already shows.
+    """
+    cards = game._contents.get(zid, ())
+    if game._zinfo[zid].spec.ordered:
+        return list(cards)
+    summary = _summary(game)
+    shown: list[tuple[dict[str, Any], int]] = []
+    hidden: list[tuple[dict[str, Any], int]] = []
+    for card in cards:
+        if game.may_look(player, card):
+            shown.append(({"id": _shown_handle(game, player, card, summary)}, card))
+        else:
+            # A hidden entry shows only its pile, and is ordered by that.
+            hidden.append(
+                (_show(game, player, card, False) if card in game._kids else HIDDEN, card)
+            )
+    shown.sort(key=lambda pair: str(pair[0]["id"]))
+    hidden.sort(key=lambda pair: _sort_key(pair[0]))  # stable: stored order among equals
+    return [card for _, card in shown + hidden]
+
+
+def _shown_handle(game: Game, player: str | None, card: int, summary: _Summary) -> str:
+    """The handle ``player``'s view shows for an object they may look at."""
+    obj: Obj = game._objs[card]
+    return _handle_for(game, player, card, obj, summary) or game.handle(card)
+
+
+def card_for_handle(game: Game, player: str | None, handle: str) -> int:
+    """The card that ``player``'s current view shows with the handle ``handle``.
+
+    Only a handle that this viewer's view gives now names a card: a handle of
+    another viewer, an old handle, or a made-up one is refused with the same
+    :class:`UnknownReference`, whatever card it may once have named, so that the
+    refusal tells the viewer nothing.
+
+    >>> from cardzones import new_game
+    >>> game = new_game("fab", ["alice", "bob"])
+    >>> card = game.new_card(game.card_def("Snatch"), game.zone("alice", "hand"))
+    >>> handle = next(z for z in view(game, "alice")["zones"] if z["zone"] == "alice.hand")
+    >>> card_for_handle(game, "alice", handle["objects"][0]["id"]) == card
+    True
+    >>> card_for_handle(game, "bob", handle["objects"][0]["id"])
+    Traceback (most recent call last):
+    ...
+    cardzones.errors.UnknownReference: no such card
+    """
+    summary = _summary(game)
+    kids = game._kids
+    stack: list[int] = []
+    for row in _layout(game):
+        stack.extend(game._contents.get(row.zid, ()))
+    while stack:
+        card = stack.pop()
+        if game.may_look(player, card) and _shown_handle(game, player, card, summary) == handle:
+            return card
+        # The pile under or on a card is shown whether or not the card is.
+        stack.extend(kids.get(card, ()))
+    raise UnknownReference("no such card")
+
+
 def view(game: Game, player: str | None) -> dict[str, Any]:
     """What ``player`` (None: a spectator) may know of the game now, JSON-ready.
 
@@ -606,16 +674,33 @@ def _event_card(game: Game, event: Event, identities: Identities) -> dict[str, A
     return None if known is None else {"name": known[1].name}
 
 
-def log_view(game: Game, player: str | None) -> list[dict[str, Any]]:
-    """The event log as ``player`` (None: a spectator) may know it, oldest first.
+def log_view(game: Game, player: str | None, since: int = 0) -> list[dict[str, Any]]:
+    """The event log as ``player`` (None: a spectator) may know it, oldest first;
+    with ``since``, only the entries from that sequence number (``seq``) on.
 
     An entry never changes once written (except that a zone is named as it is
-    numbered now), so a player's log only grows.
+    numbered now), so a player's log only grows, and the entries since a number
+    are exactly what was added to it after that number.
     """
     if player is not None:
         game.check_player(player)
     identities = _identities(game)
-    return [event_view(game, player, e, identities) for e in iter_log(game._vars["log"])]
+    if since <= 0:
+        events: Any = iter_log(game._vars["log"])
+    else:
+        newer: list[Event] = []
+        node = game._vars["log"]
+        while node is not None and node[0].seq >= since:
+            newer.append(node[0])
+            node = node[1]
+        events = reversed(newer)
+    return [event_view(game, player, e, identities) for e in events]
+
+
+def log_size(game: Game) -> int:
+    """How many entries the log holds: the ``seq`` the next event will get."""
+    head = game._vars["log"]
+    return 0 if head is None else int(head[0].seq) + 1
 
 
 def omniscient_log(game: Game) -> list[dict[str, Any]]:

@@ -176,6 +176,29 @@ def load_text(text: str, file: str = "<scenario>") -> Any:
         loader.dispose()
 
 
+def from_data(value: Any, file: str = "<data>") -> Any:
+    """Plain data (as JSON gives it) as the nodes a loaded file has, so that the
+    scenario layer reads it as it reads a file. The nodes have no lines.
+
+    >>> node = from_data({"move": {"card": "alice.deck[0]", "to": "alice.hand"}})
+    >>> isinstance(node["move"], YMap), node["move"].line_of("to")
+    (True, 0)
+    """
+    if isinstance(value, dict):
+        out = YMap()
+        out.file = file
+        out.key_lines = {}
+        for key, item in value.items():
+            out[key] = from_data(item, file)
+        return out
+    if isinstance(value, list):
+        seq = YList(from_data(item, file) for item in value)
+        seq.file = file
+        seq.item_lines = []
+        return seq
+    return value
+
+
 def load_file(path: str | Path) -> Any:
     path = Path(path)
     try:

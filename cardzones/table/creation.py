@@ -1,0 +1,199 @@
+"""A table's creation record: the rule set, the players, the seed and the start
+position, everything needed to build its game before the first act.
+
+The start position is a scenario file's ``cards`` and ``setup``, kept as JSON
+in the order they were given (setup order decides the engine's card numbers,
+so it is part of the game). The seed is secret: it decides every shuffle and
+keys the handles of views. It is kept in the store and never sent.
+
+>>> record = creation_from_request({"ruleset": "fab", "players": ["alice", "bob"],
+...                                  "seed": 7, "setup": {"alice.hand": ["Snatch"]}})
+>>> record.players, record.seed
+(('alice', 'bob'), 7)
+>>> ctx = record.build()
+>>> [z["objects"] for z in ctx.game.view("bob")["zones"] if z["zone"] == "alice.hand"]
+[[{'hidden': True}]]
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from cardzones.errors import CardzonesError, ScenarioError
+from cardzones.kernel.game import Game
+from cardzones.rulesets import get_ruleset
+from cardzones.scenario.loader import from_data, load_text
+from cardzones.scenario.runner import Scenario
+from cardzones.table.acts import TableContext
+
+#: The keys of ``POST /api/tables``.
+BODY_KEYS = ("ruleset", "players", "seed", "cards", "setup")
+SCENARIO_KEY = "scenario"
+#: Where a JSON start position "is", for the scenario layer's messages.
+_FILE = "<table>"
+
+
+class CreationError(CardzonesError):
+    """A request to create a table is wrong; the message says what."""
+
+
+def random_seed() -> int:
+    """A new secret seed: 63 random bits."""
+    return secrets.randbits(63)
+
+
+@dataclass(frozen=True)
+class Creation:
+    """What a table starts from."""
+
+    ruleset: str
+    players: tuple[str, ...]
+    seed: int
+    cards: dict[str, Any]
+    setup: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as JSON-ready data. Secret-bearing: it holds the seed."""
+        return {
+            "ruleset": self.ruleset,
+            "players": list(self.players),
+            "seed": self.seed,
+            "cards": self.cards,
+            "setup": self.setup,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Creation:
+        return cls(
+            str(data["ruleset"]),
+            tuple(data["players"]),
+            int(data["seed"]),
+            dict(data.get("cards") or {}),
+            dict(data.get("setup") or {}),
+        )
+
+    def scenario(self, name: str = "table", steps: list[Any] | None = None) -> dict[str, Any]:
+        """The record as a scenario document (plain data)."""
+        doc: dict[str, Any] = {"name": name, "ruleset": self.ruleset}
+        doc["players"] = list(self.players)
+        doc["seed"] = self.seed
+        if self.cards:
+            doc["cards"] = self.cards
+        if self.setup:
+            doc["setup"] = self.setup
+        doc["steps"] = steps or []
+        return doc
+
+    def build(self) -> TableContext:
+        """The game at the start, in the context that stored acts run in.
+
+        Raises :class:`CreationError` when the start position is not valid.
+        """
+        scenario = _scenario(from_data(self.scenario(), _FILE), _FILE)
+        return _set_up(scenario, self.setup_error)
+
+    @staticmethod
+    def setup_error(exc: ScenarioError) -> CreationError:
+        return CreationError(exc.message)
+
+
+def _scenario(doc: Any, file: str) -> Scenario:
+    try:
+        return Scenario.from_doc(doc, file)
+    except ScenarioError as exc:
+        raise CreationError(exc.message) from None
+
+
+def _set_up(scenario: Scenario, error: Any) -> TableContext:
+    game = Game(get_ruleset(scenario.ruleset), scenario.players, scenario.seed)
+    ctx = TableContext(game, scenario.ruleset, scenario.file, scenario.cards)
+    try:
+        scenario.setup(ctx)
+    except ScenarioError as exc:
+        raise error(exc) from None
+    except CardzonesError as exc:
+        raise CreationError(str(exc)) from None
+    ctx.seated = True
+    # Setup is not an act: nothing before it can be rolled back to.
+    game.forget_history()
+    return ctx
+
+
+def creation_from_request(body: Any) -> Creation:
+    """The creation record a ``POST /api/tables`` body asks for.
+
+    Raises :class:`CreationError` naming what is wrong (for a scenario text,
+    with its line); nothing is created then.
+    """
+    if not isinstance(body, dict):
+        raise CreationError("the body is a JSON object")
+    unknown = sorted(k for k in body if k not in (*BODY_KEYS, SCENARIO_KEY))
+    if unknown:
+        raise CreationError(
+            f"unknown key(s) {', '.join(map(repr, unknown))}; the keys are "
+            + ", ".join((*BODY_KEYS, SCENARIO_KEY))
+        )
+    if SCENARIO_KEY in body:
+        others = [k for k in BODY_KEYS if k in body]
+        if others:
+            raise CreationError(
+                f"give either scenario or {', '.join(BODY_KEYS)}, not both "
+                f"(found {', '.join(others)})"
+            )
+        return _from_scenario_text(body[SCENARIO_KEY])
+    if "ruleset" not in body:
+        raise CreationError("ruleset is required (fab or redemption)")
+    seed = body.get("seed")
+    if seed is None:
+        seed = random_seed()
+    doc = {
+        "name": "table",
+        "ruleset": body["ruleset"],
+        "players": body.get("players", ["alice", "bob"]),
+        "seed": seed,
+        "cards": body.get("cards") or {},
+        "setup": body.get("setup") or {},
+        "steps": [],
+    }
+    scenario = _scenario(from_data(doc, _FILE), _FILE)
+    for key in ("cards", "setup"):
+        if not isinstance(doc[key], dict):
+            raise CreationError(f"{key} is a JSON object, as in a scenario file")
+    record = Creation(scenario.ruleset, scenario.players, scenario.seed, doc["cards"], doc["setup"])
+    record.build()
+    return record
+
+
+def _from_scenario_text(text: Any) -> Creation:
+    file = "scenario"
+    if not isinstance(text, str):
+        raise CreationError("scenario is the text of a scenario file")
+
+    def at_line(exc: ScenarioError) -> CreationError:
+        where = f"scenario line {exc.line}" if exc.line else "scenario"
+        return CreationError(f"{where}: {exc.message}")
+
+    try:
+        doc = load_text(text, file)
+    except ScenarioError as exc:
+        raise at_line(exc) from None
+    if isinstance(doc, dict):
+        # Its steps are not used, so a text may leave them (and the name) out.
+        doc.setdefault("name", "table")
+        doc.setdefault("steps", [])
+        if "seed" not in doc:
+            doc["seed"] = random_seed()
+    try:
+        scenario = Scenario.from_doc(doc, file)
+    except ScenarioError as exc:
+        raise at_line(exc) from None
+    _set_up(scenario, at_line)
+    try:
+        cards = json.loads(json.dumps(doc.get("cards") or {}))
+        setup = json.loads(json.dumps(doc.get("setup") or {}))
+    except (TypeError, ValueError):
+        raise CreationError("scenario: its cards or setup hold a value JSON cannot carry") from None
+    return Creation(scenario.ruleset, scenario.players, scenario.seed, cards, setup)

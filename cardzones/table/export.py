@@ -1,0 +1,218 @@
+"""A played game as a scenario file, and a game as one seat saw it.
+
+:func:`export_scenario` writes the cards and the start position of the
+creation record (every setup card labelled with ``as:``), the stored acts as
+steps that name their cards by those labels, and the final board as ``expect``
+steps. ``cardzones check`` runs it, so a real game becomes a ruling test. The
+file holds the seed, which a game needs to replay its shuffles: it is for
+after the game, like the store itself.
+
+:func:`seat_history` gives the game as one seat (or the spectator) saw it:
+each event with the log entries that viewer got for it, and the view at the
+end. It is made only from views and redacted logs, so it never shows what the
+viewer could not see at that moment.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+from cardzones.errors import CardzonesError
+from cardzones.kernel.game import Game
+from cardzones.kernel.objects import UNDER
+from cardzones.table.acts import apply_stored
+from cardzones.table.creation import Creation
+from cardzones.table.store import Store
+from cardzones.table.table import Table
+
+_PHYSICAL = re.compile(r"^#(\d+)$")
+#: Actions whose ``as:`` labels the card they make.
+_MAKERS = ("create_token", "add_layer")
+
+
+class ExportError(CardzonesError):
+    """The table cannot be written as a scenario."""
+
+
+def _labels_in(value: Any, out: set[str]) -> None:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key == "as" and isinstance(item, str | int):
+                out.add(str(item))
+            else:
+                _labels_in(item, out)
+    elif isinstance(value, list):
+        for item in value:
+            _labels_in(item, out)
+
+
+class _Namer:
+    """Labels that no card or effect of the game uses yet."""
+
+    def __init__(self, taken: set[str]) -> None:
+        self.taken = taken
+        self.n = 0
+
+    def __call__(self, prefix: str) -> str:
+        while True:
+            self.n += 1
+            label = f"{prefix}{self.n}"
+            if label not in self.taken:
+                self.taken.add(label)
+                return label
+
+
+def _labelled_setup(setup: dict[str, Any], namer: _Namer) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for zone, entries in setup.items():
+        if not isinstance(entries, list):
+            out[zone] = entries
+            continue
+        labelled = []
+        for entry in entries:
+            if isinstance(entry, str):
+                entry = {"card": entry}
+            if isinstance(entry, dict) and "as" not in entry:
+                entry = {**entry, "as": namer("c")}
+            labelled.append(entry)
+        out[zone] = labelled
+    return out
+
+
+def _where(game: Game, card: int) -> str | None:
+    """A scenario reference to a card that has no label, by where it is now."""
+    obj = game.obj(card)
+    zone = game.zone_name(obj.zone)
+    if obj.host is None:
+        return f"{zone}[{game.contents(obj.zone).index(card)}]"
+    host = game.obj(obj.host)
+    if obj.rel == UNDER and host.host is None and game.zone_info(obj.zone).type == "hero":
+        pile = [k for k in game.kids(obj.host) if game.obj(k).rel == UNDER]
+        return f"{game.zone_info(obj.zone).owner}.soul[{pile.index(card)}]"
+    return None
+
+
+def _rewrite(value: Any, game: Game, names: dict[int, str]) -> Any:
+    if isinstance(value, str):
+        found = _PHYSICAL.match(value)
+        if found is None:
+            return value
+        card = int(found.group(1))
+        if card in names:
+            return f"${names[card]}"
+        where = _where(game, card) if game.exists(card) else None
+        if where is None:
+            raise ExportError(f"a step names a card that has no label and no position ({value})")
+        return where
+    if isinstance(value, dict):
+        return {k: _rewrite(v, game, names) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_rewrite(v, game, names) for v in value]
+    return value
+
+
+def scenario_of(table_id: str, creation: Creation, acts: list[dict[str, Any]]) -> dict[str, Any]:
+    """The scenario document of a game: its start, its acts and its final board."""
+    taken: set[str] = set()
+    _labels_in(creation.setup, taken)
+    for act in acts:
+        _labels_in(act, taken)
+    namer = _Namer(taken)
+    start = Creation(
+        creation.ruleset,
+        creation.players,
+        creation.seed,
+        creation.cards,
+        _labelled_setup(creation.setup, namer),
+    )
+    ctx = start.build()
+    game = ctx.game
+    names = {card: label for label, card in ctx.labels.items()}
+    steps: list[dict[str, Any]] = []
+    for act in acts:
+        ((name, args),) = act.items()
+        step_args = _rewrite(args, game, names)
+        before = set(game.cards())
+        apply_stored(ctx, act)
+        made = [c for c in game.cards() if c not in before]
+        if name in _MAKERS and len(made) == 1:
+            label = str(step_args["as"]) if "as" in step_args else namer("t")
+            step_args = {**step_args, "as": label}
+            names[made[0]] = label
+        steps.append({name: step_args})
+    steps.extend(_final_board(game, names))
+    doc = start.scenario(f"table {table_id}", steps)
+    return doc
+
+
+def _final_board(game: Game, names: dict[int, str]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    state: dict[str, Any] = {"turn": game.turn, "turn_player": game.turn_player}
+    if game.phase is not None:
+        state["phase"] = game.phase
+    out.append({"expect": state})
+    for zid in game.all_zones():
+        cards = [game.obj(c).cdef.name for c in game.contents(zid)]
+        out.append({"expect": {"zone": game.zone_name(zid), "cards": cards}})
+    for card, label in names.items():
+        if game.exists(card):
+            obj = game.obj(card)
+            out.append(
+                {
+                    "expect": {
+                        "card": f"${label}",
+                        "in": game.zone_name(obj.zone),
+                        "public": obj.public,
+                    }
+                }
+            )
+        else:
+            out.append({"expect": {"card": f"${label}", "exists": False}})
+    return out
+
+
+def export_scenario(store: Store, table_id: str) -> str:
+    """The table as the text of a scenario file."""
+    creation = store.creation(table_id)
+    if creation is None:
+        raise ExportError(f"no table {table_id!r} in {store.describe()}")
+    acts = [a.act for a in store.actions(table_id)]
+    doc = scenario_of(table_id, creation, acts)
+    text = yaml.safe_dump(
+        doc, sort_keys=False, allow_unicode=True, width=100, default_flow_style=None
+    )
+    return f"# The game of table {table_id}, exported from its event store.\n{text}"
+
+
+@dataclass(frozen=True)
+class SeatHistory:
+    """A game as one viewer saw it."""
+
+    viewer: str | None
+    number: int
+    events: list[dict[str, Any]]
+    view: dict[str, Any]
+    log: list[dict[str, Any]]
+
+
+def seat_history(
+    store: Store, table_id: str, viewer: str | None, upto: int | None = None
+) -> SeatHistory:
+    """The game as ``viewer`` (None: the spectator) saw it, up to event ``upto``."""
+    creation = store.creation(table_id)
+    if creation is None:
+        raise ExportError(f"no table {table_id!r} in {store.describe()}")
+    if viewer is not None and viewer not in creation.players:
+        raise ExportError(f"{viewer!r} is not a seat; seats are {', '.join(creation.players)}")
+    table = Table.start(table_id, creation)
+    events: list[dict[str, Any]] = []
+    for action in store.actions(table_id, 0, upto):
+        table.replay(action.act)
+        events.append(
+            {"event": table.number, "seat": action.seat, "log": table.log(viewer, table.number - 1)}
+        )
+    return SeatHistory(viewer, table.number, events, table.view(viewer), table.log(viewer, 0))

@@ -1,0 +1,144 @@
+"""What a server process does with tables, without any web code: create them,
+tell who a token is, load them from the store, bring them up to date, and turn
+a seat's act into the next stored event.
+
+An act becomes an event in this order: apply it to the game in memory (the
+rules may refuse it, and then nothing changes), append it to the store with
+the next number and commit; only then is it the table's event, to be
+acknowledged and sent to the viewers. If another writer took that number
+first, the act is taken back, the events not yet seen are loaded and applied,
+and the act is tried again on the new state, where the rules may now refuse
+it. Events that arrive this way are reported as they are applied, so that
+each viewer gets each event once and in order.
+
+>>> from cardzones.table.creation import Creation
+>>> from cardzones.table.store import Store
+>>> store = Store("sqlite://")
+>>> store.migrate()
+>>> host = Host(store)
+>>> created = host.create(Creation("fab", ("alice", "bob"), 7, {}, {"alice.deck": ["A"]}))
+>>> table = host.load(created.table_id)
+>>> host.act(table, "alice", {"move": {"card": "alice.deck[0]", "to": "alice.hand"}}).number
+1
+>>> host.load(created.table_id).game.to_json() == table.game.to_json()
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from cardzones.kernel.game import MoveResult
+from cardzones.table.creation import Creation
+from cardzones.table.store import Conflict, Seat, Store, StoredAction
+from cardzones.table.table import ReplayError, Table, rebuild
+from cardzones.table.tokens import new_table_id, new_token, token_digest
+
+#: A snapshot is kept after every this many actions.
+SNAPSHOT_EVERY = 50
+
+#: Called after each event applied from the store: the table, and the action.
+OnEvent = Callable[[Table, StoredAction], None]
+
+
+@dataclass(frozen=True)
+class Created:
+    """A new table and its tokens. The tokens exist only here: the store keeps
+    their digests."""
+
+    table_id: str
+    seats: dict[str, str]
+    spectator: str
+
+
+@dataclass(frozen=True)
+class Done:
+    """An act that is now an event."""
+
+    number: int
+    result: MoveResult
+
+
+class Host:
+    """The tables of one store, as one server process serves them."""
+
+    def __init__(self, store: Store, snapshot_every: int = SNAPSHOT_EVERY) -> None:
+        self.store = store
+        self.snapshot_every = snapshot_every
+
+    def create(self, creation: Creation) -> Created:
+        """Store a new table; its tokens are made here and returned once."""
+        table_id = new_table_id()
+        tokens = {player: new_token() for player in creation.players}
+        spectator = new_token()
+        self.store.create_table(
+            table_id,
+            creation,
+            {p: token_digest(t) for p, t in tokens.items()},
+            token_digest(spectator),
+        )
+        return Created(table_id, tokens, spectator)
+
+    def seat(self, table_id: str, token: str) -> Seat | None:
+        """Who ``token`` is at the table, or None (wrong token or no such table)."""
+        return self.store.seat(table_id, token)
+
+    def load(self, table_id: str, upto: int | None = None) -> Table | None:
+        """The table as stored (after event ``upto``, when given), from its
+        newest usable snapshot and the actions after it."""
+        creation = self.store.creation(table_id)
+        if creation is None:
+            return None
+        snapshot = self.store.snapshot(table_id, upto)
+        if snapshot is not None:
+            try:
+                start = int(snapshot["number"])
+                acts = [a.act for a in self.store.actions(table_id, start, upto)]
+                return rebuild(table_id, creation, acts, snapshot)
+            except (ReplayError, KeyError, ValueError, TypeError):
+                pass  # a snapshot this version cannot use: replay everything
+        acts = [a.act for a in self.store.actions(table_id, 0, upto)]
+        return rebuild(table_id, creation, acts)
+
+    def catch_up(self, table: Table, on_event: OnEvent | None = None) -> int:
+        """Apply the stored events the table has not seen; returns how many."""
+        count = 0
+        for action in self.store.actions(table.id, table.number):
+            if action.number != table.number + 1:
+                raise ReplayError(f"table {table.id}: event {table.number + 1} is missing")
+            table.replay(action.act)
+            count += 1
+            if on_event is not None:
+                on_event(table, action)
+        return count
+
+    def act(
+        self, table: Table, seat: str | None, act: Any, on_event: OnEvent | None = None
+    ) -> Done:
+        """Make ``seat``'s act the table's next event, stored and committed.
+
+        Raises :class:`~cardzones.table.acts.Refusal` when the rules or the
+        table refuse it; events of other writers found on the way have been
+        applied and reported by then.
+        """
+        self.catch_up(table, on_event)
+        while True:
+            pending = table.try_act(seat, act)
+            assert seat is not None  # a spectator's act is refused above
+            try:
+                self.store.append(table.id, table.number + 1, seat, pending.applied.stored)
+            except Conflict:
+                # Another writer took the number: take the act back, apply what
+                # they wrote, and try again on the new state.
+                table.abandon(pending)
+                self.catch_up(table, on_event)
+                continue
+            except BaseException:
+                table.abandon(pending)
+                raise
+            number = table.commit(pending)
+            if self.snapshot_every and number % self.snapshot_every == 0:
+                self.store.save_snapshot(table.id, number, table.snapshot())
+            return Done(number, pending.applied.result)

@@ -1,0 +1,59 @@
+"""The store's tables, as SQLAlchemy Core describes them. The migrations in
+``migrations/versions`` make them; this module is what the code reads and
+writes through, and a test checks that the two agree."""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+metadata = sa.MetaData()
+
+#: One row per table: its creation record (secret-bearing: it holds the seed).
+tables = sa.Table(
+    "tables",
+    metadata,
+    sa.Column("id", sa.String(64), primary_key=True),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("ruleset", sa.String(32), nullable=False),
+    sa.Column("creation", sa.Text, nullable=False),
+)
+
+#: One row per seat and one for the spectator: the digest of its token.
+seats = sa.Table(
+    "seats",
+    metadata,
+    sa.Column(
+        "table_id", sa.String(64), sa.ForeignKey("tables.id", ondelete="CASCADE"), nullable=False
+    ),
+    sa.Column("role", sa.String(16), nullable=False),
+    sa.Column("player", sa.String(200), nullable=True),
+    sa.Column("token_digest", sa.String(64), nullable=False),
+    sa.PrimaryKeyConstraint("table_id", "token_digest"),
+)
+
+#: The numbered actions of each table: ``(table_id, number)`` is the key, so a
+#: second writer of the same number fails instead of writing twice.
+actions = sa.Table(
+    "actions",
+    metadata,
+    sa.Column(
+        "table_id", sa.String(64), sa.ForeignKey("tables.id", ondelete="CASCADE"), nullable=False
+    ),
+    sa.Column("number", sa.Integer, nullable=False),
+    sa.Column("seat", sa.String(200), nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Column("act", sa.Text, nullable=False),
+    sa.PrimaryKeyConstraint("table_id", "number"),
+)
+
+#: The table's state after some actions, so that a restart replays only the rest.
+snapshots = sa.Table(
+    "snapshots",
+    metadata,
+    sa.Column(
+        "table_id", sa.String(64), sa.ForeignKey("tables.id", ondelete="CASCADE"), nullable=False
+    ),
+    sa.Column("number", sa.Integer, nullable=False),
+    sa.Column("state", sa.Text, nullable=False),
+    sa.PrimaryKeyConstraint("table_id", "number"),
+)

@@ -1,0 +1,323 @@
+"""The event store: SQLite by default, Postgres by URL.
+
+The store keeps the inputs of each game, not its states: the creation record
+(rule set, players, seed, start position), the digests of its seat tokens, and
+its actions, numbered from 1, each with its seat, its time and the stored act
+(:mod:`cardzones.table.acts`). A snapshot of the table every few actions makes
+a restart cheap; replaying the actions from the creation record or from a
+snapshot rebuilds the game exactly.
+
+``(table, number)`` is the primary key of the actions, and an act is appended
+with the number after the last one its writer has seen. A writer that lost the
+race to another gets :class:`Conflict`, reloads the actions it has not seen,
+and tries again: nothing is written twice and no number is skipped.
+
+SQLite runs in WAL mode with full synchronous commits, so an acknowledged
+action survives a killed process (and a power cut), and a half-written one is
+never seen. With Postgres, a commit also sends ``NOTIFY cardzones`` with
+``TABLE:NUMBER``, which :meth:`Store.notifications` yields to every server
+process that listens.
+
+Schema changes are Alembic migrations (``migrations/versions``), run by
+:meth:`Store.migrate` when a server starts.
+
+>>> store = Store("sqlite://")
+>>> store.migrate()
+>>> from cardzones.table.creation import Creation
+>>> store.create_table("t1", Creation("fab", ("alice", "bob"), 7, {}, {}), {"alice": "d1"}, "d0")
+>>> store.append("t1", 1, "alice", {"end_turn": {}})
+>>> store.append("t1", 1, "alice", {"end_turn": {}})
+Traceback (most recent call last):
+...
+cardzones.table.store.Conflict: table t1 already has an action 1
+>>> [a.number for a in store.actions("t1")]
+[1]
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import URL, Engine, make_url
+from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError
+from sqlalchemy.pool import StaticPool
+
+from cardzones.errors import CardzonesError
+from cardzones.table.creation import Creation
+from cardzones.table.schema import actions, seats, snapshots, tables
+from cardzones.table.tokens import matches
+
+#: The database a server uses when given none: a SQLite file in the current folder.
+DEFAULT_DB = "cardzones-tables.sqlite3"
+#: The channel of Postgres notifications.
+CHANNEL = "cardzones"
+SEAT, SPECTATOR = "seat", "spectator"
+#: A digest no token has, compared against when a table does not exist, so that
+#: a missing table costs the same as a wrong token.
+_NO_DIGEST = "0" * 64
+
+
+class StoreError(CardzonesError):
+    """The database cannot be used: a bad URL, or it cannot be reached."""
+
+
+class Conflict(CardzonesError):
+    """Another writer stored an action with this number first."""
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Who a token is: a player's seat, or the spectator (``player`` None)."""
+
+    player: str | None
+
+
+@dataclass(frozen=True)
+class StoredAction:
+    """One numbered action of a table."""
+
+    number: int
+    seat: str
+    at: float
+    act: dict[str, Any]
+
+
+def database_url(text: str) -> URL:
+    """The SQLAlchemy URL of a ``--db`` value: a ``postgresql://`` URL (driven by
+    psycopg 3), a ``sqlite:///`` URL, or the path of a SQLite file."""
+    if "://" not in text:
+        return URL.create("sqlite", database=str(Path(text)))
+    try:
+        url = make_url(text)
+    except ArgumentError:
+        raise StoreError(f"not a database URL: {safe_text(text)}") from None
+    if url.drivername in ("postgresql", "postgres", "postgresql+psycopg"):
+        return url.set(drivername="postgresql+psycopg")
+    if url.drivername == "sqlite":
+        return url
+    raise StoreError(
+        f"unsupported database {url.drivername!r}: use postgresql://... or a SQLite file"
+    )
+
+
+def safe_text(text: str) -> str:
+    """A database URL with its password hidden, for messages."""
+    try:
+        return make_url(text).render_as_string(hide_password=True)
+    except ArgumentError:
+        return "<database URL>"
+
+
+class Store:
+    """The event store of every table, on one database."""
+
+    def __init__(self, url: str | URL = DEFAULT_DB) -> None:
+        self.url = url if isinstance(url, URL) else database_url(url)
+        self.engine = _engine(self.url)
+
+    @property
+    def postgres(self) -> bool:
+        return self.url.get_backend_name() == "postgresql"
+
+    def describe(self) -> str:
+        return self.url.render_as_string(hide_password=True)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # -- schema ----------------------------------------------------------------
+
+    def migrate(self) -> None:
+        """Bring the schema to the newest version. Several processes may call
+        it at once: on Postgres they take turns under an advisory lock."""
+        from alembic import command
+        from alembic.config import Config
+
+        config = Config()
+        config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+        try:
+            with self.engine.begin() as conn:
+                if self.postgres:
+                    conn.execute(sa.select(sa.func.pg_advisory_xact_lock(0x6361_7264_7A6F)))
+                config.attributes["connection"] = conn
+                command.upgrade(config, "head")
+        except OperationalError as exc:
+            raise StoreError(f"cannot use the database {self.describe()}: {exc.orig}") from None
+
+    # -- tables and seats ----------------------------------------------------------
+
+    def create_table(
+        self,
+        table_id: str,
+        creation: Creation,
+        seat_digests: dict[str, str],
+        spectator_digest: str,
+    ) -> None:
+        """Store a new table with the digests of its tokens, all or nothing."""
+        rows: list[dict[str, str | None]] = [
+            {"table_id": table_id, "role": SEAT, "player": p, "token_digest": d}
+            for p, d in seat_digests.items()
+        ]
+        rows.append(
+            {
+                "table_id": table_id,
+                "role": SPECTATOR,
+                "player": None,
+                "token_digest": spectator_digest,
+            }
+        )
+        with self.engine.begin() as conn:
+            conn.execute(
+                tables.insert().values(
+                    id=table_id,
+                    created=time.time(),
+                    ruleset=creation.ruleset,
+                    creation=json.dumps(creation.to_json()),
+                )
+            )
+            conn.execute(seats.insert(), rows)
+
+    def creation(self, table_id: str) -> Creation | None:
+        with self.engine.connect() as conn:
+            text = conn.execute(
+                sa.select(tables.c.creation).where(tables.c.id == table_id)
+            ).scalar_one_or_none()
+        return None if text is None else Creation.from_json(json.loads(text))
+
+    def table_ids(self) -> list[str]:
+        with self.engine.connect() as conn:
+            return list(conn.execute(sa.select(tables.c.id).order_by(tables.c.created)).scalars())
+
+    def seat(self, table_id: str, token: str) -> Seat | None:
+        """Who ``token`` is at ``table_id``, or None, the same way whether the
+        token is wrong or the table does not exist. Every digest of the table
+        is compared in constant time."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(seats.c.role, seats.c.player, seats.c.token_digest).where(
+                    seats.c.table_id == table_id
+                )
+            ).all()
+        found: Seat | None = None
+        candidates: list[tuple[str, str | None, str]] = [tuple(r) for r in rows]
+        for role, player, digest in candidates or [(SPECTATOR, None, _NO_DIGEST)]:
+            if matches(token, digest) and digest != _NO_DIGEST:
+                found = Seat(player if role == SEAT else None)
+        return found
+
+    # -- actions ---------------------------------------------------------------------
+
+    def append(self, table_id: str, number: int, seat: str, act: dict[str, Any]) -> None:
+        """Store action ``number`` of the table and commit it (with Postgres, and
+        notify the other processes in the same transaction). Raises
+        :class:`Conflict` if that number is taken; nothing is written then."""
+        row = {
+            "table_id": table_id,
+            "number": number,
+            "seat": seat,
+            "at": time.time(),
+            "act": json.dumps(act, separators=(",", ":")),
+        }
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(actions.insert().values(**row))
+                if self.postgres:
+                    conn.execute(sa.select(sa.func.pg_notify(CHANNEL, f"{table_id}:{number}")))
+        except IntegrityError:
+            raise Conflict(f"table {table_id} already has an action {number}") from None
+
+    def actions(self, table_id: str, after: int = 0, upto: int | None = None) -> list[StoredAction]:
+        """The actions numbered after ``after`` (up to ``upto``), in order."""
+        query = (
+            sa.select(actions.c.number, actions.c.seat, actions.c.at, actions.c.act)
+            .where(actions.c.table_id == table_id, actions.c.number > after)
+            .order_by(actions.c.number)
+        )
+        if upto is not None:
+            query = query.where(actions.c.number <= upto)
+        with self.engine.connect() as conn:
+            rows = conn.execute(query).all()
+        return [StoredAction(n, s, at, json.loads(a)) for n, s, at, a in rows]
+
+    def head(self, table_id: str) -> int:
+        """The number of the table's last action (0: none yet)."""
+        with self.engine.connect() as conn:
+            value = conn.execute(
+                sa.select(sa.func.max(actions.c.number)).where(actions.c.table_id == table_id)
+            ).scalar()
+        return int(value or 0)
+
+    # -- snapshots ---------------------------------------------------------------------
+
+    def save_snapshot(self, table_id: str, number: int, state: dict[str, Any]) -> None:
+        """Keep the table's state after action ``number``; a second one of the
+        same number is ignored."""
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    snapshots.insert().values(
+                        table_id=table_id, number=number, state=json.dumps(state)
+                    )
+                )
+        except IntegrityError:
+            pass
+
+    def snapshot(self, table_id: str, upto: int | None = None) -> dict[str, Any] | None:
+        """The newest snapshot of the table (at or before ``upto``)."""
+        query = (
+            sa.select(snapshots.c.state)
+            .where(snapshots.c.table_id == table_id)
+            .order_by(snapshots.c.number.desc())
+            .limit(1)
+        )
+        if upto is not None:
+            query = query.where(snapshots.c.number <= upto)
+        with self.engine.connect() as conn:
+            text = conn.execute(query).scalar_one_or_none()
+        return None if text is None else dict(json.loads(text))
+
+    # -- notifications -----------------------------------------------------------------
+
+    async def notifications(self) -> AsyncIterator[tuple[str, int]]:
+        """With Postgres, every ``(table, number)`` committed by any process,
+        as it is committed. Ends when the connection is lost."""
+        import psycopg
+
+        libpq = self.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        async with await psycopg.AsyncConnection.connect(libpq, autocommit=True) as conn:
+            await conn.execute(f"LISTEN {CHANNEL}")
+            async for note in conn.notifies():
+                table_id, _, number = note.payload.rpartition(":")
+                if number.isdigit():
+                    yield table_id, int(number)
+
+
+def _engine(url: URL) -> Engine:
+    if url.get_backend_name() == "sqlite":
+        memory = url.database in (None, "", ":memory:")
+        if not memory and url.database is not None:
+            Path(url.database).parent.mkdir(parents=True, exist_ok=True)
+        options: dict[str, Any] = {"connect_args": {"check_same_thread": False, "timeout": 30}}
+        if memory:
+            options["poolclass"] = StaticPool  # one connection: the memory is the database
+        engine = sa.create_engine(url, **options)
+        sa.event.listen(engine, "connect", _sqlite_pragmas)
+        return engine
+    return sa.create_engine(url, pool_pre_ping=True)
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    # WAL: readers never block the writer, and a commit is one append to the log.
+    cursor.execute("PRAGMA journal_mode=WAL")
+    # FULL: a commit is on disk before it returns, so an acknowledged action
+    # survives a killed process and a power cut alike.
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()

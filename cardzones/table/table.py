@@ -1,0 +1,201 @@
+"""A table: one game, its creation record, and its numbered events.
+
+A new table is at number 0; each act the rules accept becomes the next event
+(1, 2, 3, ...). The table holds the live game and what it needs to answer its
+viewers: the view of each seat (or the spectator's public view) and the log
+entries of any run of events as that viewer sees them.
+
+An act is applied in two steps so that the store decides whether it happened:
+:meth:`Table.try_act` applies it and returns a :class:`Pending`; the caller
+stores it, then :meth:`Table.commit` makes it the next event, or
+:meth:`Table.abandon` puts the game back exactly as it was.
+
+>>> from cardzones.table.creation import Creation
+>>> table = Table.start("t1", Creation("fab", ("alice", "bob"), 7, {}, {"alice.deck": ["A", "B"]}))
+>>> pending = table.try_act("alice", {"move": {"card": "alice.deck[0]", "to": "alice.hand"}})
+>>> table.commit(pending)
+1
+>>> [z["count"] for z in table.view("bob")["zones"] if z["zone"] == "alice.hand"]
+[1]
+>>> [entry["event"] for entry in table.log("bob", after=0)]
+['moved']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from cardzones.errors import CardzonesError
+from cardzones.kernel.game import Game
+from cardzones.kernel.serial import value_from_json, value_to_json
+from cardzones.kernel.state import Checkpoint
+from cardzones.kernel.views import log_size, log_view, view
+from cardzones.rulesets import get_ruleset
+from cardzones.table.acts import Applied, Refusal, TableContext, apply_act, apply_stored
+from cardzones.table.creation import Creation
+
+#: The form of a snapshot this version writes and reads.
+SNAPSHOT_FORMAT = "cardzones-table/1"
+
+
+class ReplayError(CardzonesError):
+    """A stored act could not be replayed: the store does not hold this game."""
+
+
+@dataclass(frozen=True)
+class Pending:
+    """An act applied to the game but not yet an event."""
+
+    applied: Applied
+    checkpoint: Checkpoint
+    labels: tuple[dict[str, int], dict[str, Any]]
+    number: int
+
+
+class Table:
+    """One game at a table, with its events numbered from 1."""
+
+    def __init__(
+        self, table_id: str, creation: Creation, ctx: TableContext, number: int, marks: list[int]
+    ) -> None:
+        self.id = table_id
+        self.creation = creation
+        self.ctx = ctx
+        #: the number of the last event
+        self.number = number
+        #: the log's size after each event: ``marks[n]`` after event n
+        self.marks = marks
+
+    @classmethod
+    def start(cls, table_id: str, creation: Creation) -> Table:
+        """The table at number 0."""
+        ctx = creation.build()
+        return cls(table_id, creation, ctx, 0, [log_size(ctx.game)])
+
+    @property
+    def game(self) -> Game:
+        """The live game. Secret-bearing: send only views and logs."""
+        return self.ctx.game
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.game.players
+
+    # -- acts --------------------------------------------------------------
+
+    def try_act(self, seat: str | None, act: Any) -> Pending:
+        """Apply ``seat``'s act; raises :class:`Refusal`, changing nothing."""
+        checkpoint = self.game.checkpoint()
+        labels = self.ctx.state()
+        applied = apply_act(self.ctx, seat, act)
+        return Pending(applied, checkpoint, labels, self.number)
+
+    def abandon(self, pending: Pending) -> None:
+        """Put the game back as it was before ``pending``."""
+        self.game.rollback(pending.checkpoint)
+        self.ctx.restore(pending.labels)
+
+    def commit(self, pending: Pending) -> int:
+        """Make ``pending`` the next event; returns its number."""
+        if pending.number != self.number:
+            raise ReplayError("an act was committed on top of another")
+        return self._advance()
+
+    def replay(self, stored: dict[str, Any]) -> int:
+        """Apply a stored act as the next event (a restart, another worker's act)."""
+        try:
+            apply_stored(self.ctx, stored)
+        except Refusal as exc:
+            raise ReplayError(
+                f"event {self.number + 1} of table {self.id} replays as refused: {exc}"
+            ) from None
+        return self._advance()
+
+    def _advance(self) -> int:
+        self.number += 1
+        self.marks.append(log_size(self.game))
+        # A table never undoes a committed event; the journal would only grow.
+        self.game.forget_history()
+        return self.number
+
+    # -- what viewers get ----------------------------------------------------
+
+    def view(self, viewer: str | None) -> dict[str, Any]:
+        """The view of a seat (None: the spectator's public view) now."""
+        return view(self.game, viewer)
+
+    def log(self, viewer: str | None, after: int = 0) -> list[dict[str, Any]]:
+        """The log entries of the events after ``after`` up to now, as ``viewer``
+        sees them."""
+        after = max(0, min(after, self.number))
+        return log_view(self.game, viewer, since=self.marks[after])
+
+    def event_frame(self, viewer: str | None, actor: str) -> dict[str, Any]:
+        """The frame of the last event for ``viewer``."""
+        return {
+            "event": self.number,
+            "seat": actor,
+            "view": self.view(viewer),
+            "log": self.log(viewer, self.number - 1),
+        }
+
+    # -- snapshots -------------------------------------------------------------
+
+    def snapshot(self) -> dict[str, Any]:
+        """The table's state as JSON-ready data. Secret-bearing."""
+        return {
+            "format": SNAPSHOT_FORMAT,
+            "number": self.number,
+            "game": self.game.to_json(),
+            "context": value_to_json({"labels": self.ctx.labels, "effects": self.ctx.effects}),
+            "marks": list(self.marks),
+        }
+
+    @classmethod
+    def from_snapshot(cls, table_id: str, creation: Creation, data: dict[str, Any]) -> Table:
+        if data.get("format") != SNAPSHOT_FORMAT:
+            raise ReplayError(f"not a table snapshot ({SNAPSHOT_FORMAT})")
+        ruleset = get_ruleset(creation.ruleset)
+        game = Game.from_json(data["game"], ruleset)
+        base = creation.build()
+        ctx = TableContext(game, creation.ruleset, base.file, base.cards)
+        ctx.seated = True
+        _share_cards(ctx)
+        extra = value_from_json(data["context"], ruleset)
+        ctx.labels = dict(extra["labels"])
+        ctx.effects = dict(extra["effects"])
+        return cls(table_id, creation, ctx, int(data["number"]), [int(m) for m in data["marks"]])
+
+
+def _share_cards(ctx: TableContext) -> None:
+    """Make the context's card definitions the loaded game's own objects where
+    they are equal: a card made after a restart then shares its definition
+    with the cards of its name made before, as it did in the live game, and
+    the two games save alike."""
+    game = ctx.game
+    found = {id(o.cdef): o.cdef for o in game._objs.values()}
+    for event in game.events():
+        if event.lki is not None:
+            found.setdefault(id(event.lki.obj.cdef), event.lki.obj.cdef)
+    for cdef in found.values():
+        own = ctx.cards.get(cdef.name)
+        if own is not None and own is not cdef and own == cdef:
+            ctx.cards[cdef.name] = cdef
+
+
+def rebuild(
+    table_id: str,
+    creation: Creation,
+    acts: list[dict[str, Any]],
+    snapshot: dict[str, Any] | None = None,
+) -> Table:
+    """The table after ``acts`` (the stored acts after the snapshot, if one is
+    given; all of them otherwise)."""
+    if snapshot is not None:
+        table = Table.from_snapshot(table_id, creation, snapshot)
+    else:
+        table = Table.start(table_id, creation)
+    for stored in acts:
+        table.replay(stored)
+    return table

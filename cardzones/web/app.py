@@ -1,0 +1,429 @@
+"""The table server: the HTTP API and the WebSocket of the table protocol
+(docs/protocol.md), as a Starlette app.
+
+>>> from starlette.testclient import TestClient
+>>> app = create_app("sqlite://")
+>>> with TestClient(app) as client:
+...     answer = client.post("/api/tables", json={"ruleset": "fab", "setup": {"alice.hand": ["A"]}})
+...     token = answer.json()["seats"]["alice"]
+...     view = client.get(f"/api/tables/{answer.json()['table']}/view",
+...                       headers={"Authorization": f"Bearer {token}"})
+>>> answer.status_code, view.json()["number"]
+(201, 0)
+
+The server knows who is asking from the token alone: a seat token opens that
+seat's view, the spectator token the public view, and nothing else a client
+says changes that.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import time
+from collections import deque
+from collections.abc import AsyncIterator, Sequence
+from typing import Any
+from urllib.parse import urlsplit
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route, WebSocketRoute
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from cardzones.table.creation import CreationError, creation_from_request
+from cardzones.table.host import Host
+from cardzones.table.store import DEFAULT_DB, Store
+from cardzones.web import pages
+from cardzones.web.hub import Connection, Hub, dumps
+
+log = logging.getLogger("cardzones.web")
+
+#: The largest frame a client may send, in bytes (PROTOCOL: 65,536).
+MAX_FRAME = 65_536
+#: A connection that sends more than this many frames in any second is closed.
+MAX_RATE = 100
+#: The largest body of ``POST /api/tables``.
+MAX_BODY = 1 << 20
+#: How long a new WebSocket has to say hello, in seconds.
+HELLO_TIMEOUT = 30.0
+
+#: WebSocket close codes of the protocol.
+BAD_FRAME, UNAUTHORIZED, BAD_ORIGIN, TOO_FAST = 4400, 4401, 4403, 4429
+
+#: The one answer to a token that does not open a table, whether the token is
+#: wrong or the table does not exist.
+NOT_OPENED = "no such table, or the token does not open it"
+ACT_KEYS = frozenset({"act", "id", "after"})
+HELLO_KEYS = frozenset({"hello", "after"})
+
+
+class Server:
+    """What the app's endpoints share: the store, the host and the hub."""
+
+    def __init__(self, store: Store, origins: Sequence[str]) -> None:
+        self.store = store
+        self.host = Host(store)
+        self.hub = Hub(self.host)
+        self.origins = frozenset(o.rstrip("/").lower() for o in origins)
+
+
+def create_app(
+    db: str = DEFAULT_DB, *, origins: Sequence[str] = (), snapshot_every: int | None = None
+) -> Starlette:
+    """The table server on the database ``db`` (a SQLite file by default, or a
+    ``postgresql://`` URL). Its schema is brought up to date first.
+
+    ``origins`` lists the web origins (``https://example.org``) besides the
+    server's own whose pages may open its WebSocket.
+    """
+    store = Store(db)
+    store.migrate()
+    server = Server(store, origins)
+    if snapshot_every is not None:
+        server.host.snapshot_every = snapshot_every
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        follower = None
+        if store.postgres:
+            follower = asyncio.create_task(server.hub.follow(store.notifications))
+        try:
+            yield
+        finally:
+            if follower is not None:
+                follower.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await follower
+            store.close()
+
+    async def create_table(request: Request) -> Response:
+        return await _create_table(server, request)
+
+    async def table_view(request: Request) -> Response:
+        return await _read(server, request, "view")
+
+    async def table_log(request: Request) -> Response:
+        return await _read(server, request, "log")
+
+    async def table_socket(websocket: WebSocket) -> None:
+        await _socket(server, websocket)
+
+    app = Starlette(
+        routes=[
+            Route("/", pages.home),
+            Route("/play/{table_id}", pages.play),
+            Route("/api/tables", create_table, methods=["POST"]),
+            Route("/api/tables/{table_id}/view", table_view),
+            Route("/api/tables/{table_id}/log", table_log),
+            WebSocketRoute("/api/tables/{table_id}/ws", table_socket),
+        ],
+        exception_handlers={HTTPException: _http_error, Exception: _internal_error},
+        middleware=[Middleware(_Headers)],
+        lifespan=lifespan,
+    )
+    app.state.server = server
+    return app
+
+
+def app_from_env() -> Starlette:
+    """The app as ``cardzones serve`` starts it in each worker: the database in
+    ``CARDZONES_DB``, the allowed origins in ``CARDZONES_ORIGINS`` (spaces
+    between them)."""
+    return create_app(
+        os.environ.get("CARDZONES_DB", DEFAULT_DB),
+        origins=os.environ.get("CARDZONES_ORIGINS", "").split(),
+    )
+
+
+# ----------------------------------------------------------------------
+# HTTP
+# ----------------------------------------------------------------------
+
+
+def _error(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status, headers=headers)
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    return _error(exc.status_code, str(exc.detail), dict(exc.headers or {}))
+
+
+async def _internal_error(request: Request, exc: Exception) -> Response:
+    log.error("internal error on %s %s", request.method, request.url.path, exc_info=exc)
+    return _error(500, "internal error")
+
+
+class _Headers:
+    """Headers every answer carries: nothing is cached (answers hold views and
+    tokens), and no page of the server leaks its address to another site."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                headers += [
+                    (b"cache-control", b"no-store"),
+                    (b"referrer-policy", b"no-referrer"),
+                    (b"x-content-type-options", b"nosniff"),
+                ]
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+async def _create_table(server: Server, request: Request) -> Response:
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            return _error(413, f"the body is larger than {MAX_BODY} bytes")
+    try:
+        data = json.loads(body)
+    except (ValueError, UnicodeDecodeError) as exc:
+        return _error(400, f"the body is not valid JSON: {exc}")
+    try:
+        creation = await run_in_threadpool(creation_from_request, data)
+    except CreationError as exc:
+        return _error(400, str(exc))
+    created = await run_in_threadpool(server.host.create, creation)
+    table = created.table_id
+    links = {p: f"/play/{table}#{t}" for p, t in created.seats.items()}
+    links["spectator"] = f"/play/{table}#{created.spectator}"
+    log.info("table %s created (%s, %d players)", table, creation.ruleset, len(creation.players))
+    return JSONResponse(
+        {"table": table, "seats": created.seats, "spectator": created.spectator, "links": links},
+        status_code=201,
+    )
+
+
+def _bearer(request: Request) -> str | None:
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token:
+        return None
+    return token
+
+
+async def _read(server: Server, request: Request, what: str) -> Response:
+    token = _bearer(request)
+    if token is None:
+        return _error(
+            401,
+            "give the seat's token: Authorization: Bearer TOKEN",
+            {"WWW-Authenticate": "Bearer"},
+        )
+    table_id = request.path_params["table_id"]
+    seat = await run_in_threadpool(server.host.seat, table_id, token)
+    live = await server.hub.open(table_id) if seat is not None else None
+    if seat is None or live is None:
+        return _error(404, NOT_OPENED)
+    viewer = seat.player
+    if what == "view":
+        number, view = await server.hub.read(live, lambda t: (t.number, t.view(viewer)))
+        return JSONResponse({"number": number, "view": view})
+    number, entries = await server.hub.read(live, lambda t: (t.number, t.log(viewer, 0)))
+    return JSONResponse({"number": number, "log": entries})
+
+
+# ----------------------------------------------------------------------
+# The WebSocket
+# ----------------------------------------------------------------------
+
+
+def _origin_allowed(server: Server, websocket: WebSocket) -> bool:
+    """A page may open the socket from the server's own origin or from one the
+    server was told to allow. A client that is not a browser sends no Origin;
+    its token is all that counts."""
+    origin = websocket.headers.get("origin")
+    if origin is None:
+        return True
+    origin = origin.strip().rstrip("/").lower()
+    if origin in server.origins:
+        return True
+    parts = urlsplit(origin)
+    host = websocket.headers.get("host", "").lower()
+    return parts.scheme in ("http", "https") and bool(host) and parts.netloc == host
+
+
+class _Frames:
+    """A connection's incoming frames, checked for size and rate."""
+
+    def __init__(self, websocket: WebSocket) -> None:
+        self.websocket = websocket
+        self.times: deque[float] = deque()
+
+    async def next(self) -> str | bytes | None:
+        """The next frame, its raw bytes when it is too large, or None when the
+        client left."""
+        message = await self.websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            return None
+        now = time.monotonic()
+        self.times.append(now)
+        while self.times and now - self.times[0] >= 1.0:
+            self.times.popleft()
+        text = message.get("text")
+        if text is None:
+            data = message.get("bytes") or b""
+            if len(data) > MAX_FRAME:
+                return b"too large"
+            try:
+                return str(data.decode("utf-8"))
+            except UnicodeDecodeError:
+                return "\x00not utf-8"
+        if len(text) > MAX_FRAME or len(text.encode("utf-8", "surrogatepass")) > MAX_FRAME:
+            return b"too large"
+        return str(text)
+
+    @property
+    def too_fast(self) -> bool:
+        return len(self.times) > MAX_RATE
+
+
+def _parse(frame: str | bytes) -> tuple[dict[str, Any] | None, str | None]:
+    """A frame as a JSON object, or the error to answer it with."""
+    if isinstance(frame, bytes):
+        return None, f"the frame is larger than {MAX_FRAME} bytes"
+    try:
+        data = json.loads(frame)
+    except ValueError:
+        return None, "the frame is not valid JSON"
+    if not isinstance(data, dict):
+        return None, "a frame is a JSON object"
+    return data, None
+
+
+async def _refuse(websocket: WebSocket, message: str, code: int) -> None:
+    await websocket.send_text(dumps({"error": message}))
+    await websocket.close(code=code)
+
+
+async def _socket(server: Server, websocket: WebSocket) -> None:
+    if not _origin_allowed(server, websocket):
+        # Before the handshake: the browser gets 403 and the page no socket.
+        await websocket.close(code=BAD_ORIGIN)
+        return
+    await websocket.accept()
+    frames = _Frames(websocket)
+    try:
+        first = await asyncio.wait_for(frames.next(), HELLO_TIMEOUT)
+    except (TimeoutError, WebSocketDisconnect):
+        with contextlib.suppress(Exception):
+            await websocket.close(code=BAD_FRAME)
+        return
+    if first is None:
+        return
+    hello, problem = _parse(first)
+    if hello is not None:
+        problem = _hello_problem(hello)
+    if hello is None or problem is not None:
+        await _refuse(websocket, problem or "the first frame is a hello", BAD_FRAME)
+        return
+    table_id = websocket.path_params["table_id"]
+    seat = await run_in_threadpool(server.host.seat, table_id, hello["hello"])
+    live = await server.hub.open(table_id) if seat is not None else None
+    if seat is None or live is None:
+        await _refuse(websocket, NOT_OPENED, UNAUTHORIZED)
+        return
+    conn = Connection(websocket, seat.player)
+    await server.hub.join(live, conn, int(hello.get("after", 0)))
+    sender = asyncio.create_task(conn.run_sender())
+    try:
+        await _serve(server, live, conn, frames, sender)
+    finally:
+        server.hub.leave(live, conn)
+        if not sender.done():
+            conn.close(1000)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(sender, 5.0)
+            sender.cancel()
+
+
+def _hello_problem(hello: dict[str, Any]) -> str | None:
+    extra = sorted(set(hello) - HELLO_KEYS)
+    if "hello" not in hello:
+        return 'the first frame is {"hello": TOKEN, "after": N}'
+    if extra:
+        return f"unknown key(s) in the hello: {', '.join(map(repr, extra))}"
+    token = hello["hello"]
+    if not isinstance(token, str) or not token:
+        return "hello: is the seat's token"
+    after = hello.get("after", 0)
+    if isinstance(after, bool) or not isinstance(after, int) or after < 0:
+        return "after: is the last event number seen (0 or more)"
+    return None
+
+
+async def _serve(
+    server: Server, live: Any, conn: Connection, frames: _Frames, sender: asyncio.Task[None]
+) -> None:
+    receiver: asyncio.Task[str | bytes | None] | None = None
+    while True:
+        receiver = asyncio.ensure_future(frames.next())
+        done, _ = await asyncio.wait({receiver, sender}, return_when=asyncio.FIRST_COMPLETED)
+        if receiver not in done:
+            receiver.cancel()
+            return  # the sender closed the connection
+        try:
+            frame = receiver.result()
+        except WebSocketDisconnect:
+            return
+        if frame is None:
+            return
+        if frames.too_fast:
+            conn.send(dumps({"error": f"more than {MAX_RATE} frames in a second"}))
+            conn.close(TOO_FAST)
+            return
+        data, problem = _parse(frame)
+        if data is None:
+            conn.send(dumps({"error": problem}))
+            continue
+        extra = sorted(set(data) - ACT_KEYS)
+        if extra:
+            conn.send(
+                dumps(
+                    {
+                        "error": f"unknown key(s) {', '.join(map(repr, extra))}; a frame "
+                        'after the welcome is {"act": ..., "id": ..., "after": N}'
+                    }
+                )
+            )
+            continue
+        if "act" not in data:
+            conn.send(
+                dumps({"error": 'a frame after the welcome is {"act": ..., "id": ..., "after": N}'})
+            )
+            continue
+        request = data.get("id")
+        if request is not None and (
+            isinstance(request, bool) or not isinstance(request, str | int)
+        ):
+            conn.send(dumps({"refused": None, "error": "id: is a text or a number"}))
+            continue
+        after = data.get("after", 0)
+        if isinstance(after, bool) or not isinstance(after, int) or after < 0:
+            conn.send(dumps({"refused": request, "error": "after: is the last event number seen"}))
+            continue
+        if conn.viewer is None:
+            conn.send(dumps({"refused": request, "error": "a spectator cannot act"}))
+            continue
+        await server.hub.act(live, conn, request, data["act"])

@@ -1,0 +1,247 @@
+"""The tables a server process has open, the connections to each, and the
+order in which frames reach them.
+
+Each open table has one lock. Everything that changes a table or adds a
+connection to it happens under that lock, in a worker thread (the store and
+the engine are synchronous), and leaves behind the frames to send. Each
+connection has a queue that one task drains, so a connection gets its frames
+in the order they were queued: the events caught up from the store, the ack
+of its own act, then that act's event. A connection remembers the last event
+it was sent and is never sent an event twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from starlette.concurrency import run_in_threadpool
+from starlette.websockets import WebSocket
+
+from cardzones.table.acts import Refusal
+from cardzones.table.host import Done, Host
+from cardzones.table.store import StoredAction
+from cardzones.table.table import Table
+
+log = logging.getLogger("cardzones.web")
+
+T = TypeVar("T")
+
+#: Open tables without connections kept in memory, newest first out last.
+IDLE_TABLES = 64
+#: Frames a connection may have waiting before it is dropped as too slow.
+QUEUE_LIMIT = 1000
+#: The close code for a client that does not read its frames.
+SLOW_CLIENT = 1008
+
+
+def dumps(frame: dict[str, Any]) -> str:
+    return json.dumps(frame, separators=(",", ":"))
+
+
+class Connection:
+    """One WebSocket of one viewer (a seat, or the spectator: None)."""
+
+    def __init__(self, websocket: WebSocket, viewer: str | None) -> None:
+        self.websocket = websocket
+        self.viewer = viewer
+        #: the number of the last event this connection was sent (or welcomed at)
+        self.last = 0
+        self.queue: asyncio.Queue[str | int] = asyncio.Queue()
+        self.closed = False
+
+    def send(self, text: str) -> None:
+        """Queue one frame."""
+        if self.closed:
+            return
+        if self.queue.qsize() >= QUEUE_LIMIT:
+            self.close(SLOW_CLIENT)
+            return
+        self.queue.put_nowait(text)
+
+    def close(self, code: int) -> None:
+        """Queue the close, after the frames already queued."""
+        if not self.closed:
+            self.closed = True
+            self.queue.put_nowait(code)
+
+    async def run_sender(self) -> None:
+        """Send the queued frames until the close."""
+        while True:
+            item = await self.queue.get()
+            if isinstance(item, int):
+                await self.websocket.close(code=item)
+                return
+            await self.websocket.send_text(item)
+
+
+@dataclass
+class Live:
+    """An open table: the table, its lock and its connections."""
+
+    table: Table
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    connections: set[Connection] = field(default_factory=set)
+
+
+#: The frames of one event, by viewer.
+EventFrames = tuple[int, dict[str | None, str]]
+
+
+class Hub:
+    """The open tables of this process."""
+
+    def __init__(self, host: Host) -> None:
+        self.host = host
+        self.tables: OrderedDict[str, Live] = OrderedDict()
+        self._opening: dict[str, asyncio.Lock] = {}
+
+    async def open(self, table_id: str) -> Live | None:
+        """The open table, loaded from the store if need be (None: no such table)."""
+        live = self.tables.get(table_id)
+        if live is None:
+            lock = self._opening.setdefault(table_id, asyncio.Lock())
+            async with lock:
+                live = self.tables.get(table_id)
+                if live is None:
+                    table = await run_in_threadpool(self.host.load, table_id)
+                    if table is None:
+                        self._opening.pop(table_id, None)
+                        return None
+                    live = self.tables[table_id] = Live(table)
+            self._opening.pop(table_id, None)
+            self._forget_idle()
+        self.tables.move_to_end(table_id)
+        return live
+
+    def _forget_idle(self) -> None:
+        idle = [k for k, v in self.tables.items() if not v.connections and not v.lock.locked()]
+        for table_id in idle[: max(0, len(idle) - IDLE_TABLES)]:
+            del self.tables[table_id]
+
+    # -- under the table's lock -------------------------------------------------
+
+    @staticmethod
+    def _frames(table: Table, viewers: set[str | None], actor: str) -> dict[str | None, str]:
+        return {v: dumps(table.event_frame(v, actor)) for v in viewers}
+
+    def _collector(
+        self, live: Live
+    ) -> tuple[list[EventFrames], Callable[[Table, StoredAction], None]]:
+        viewers = {c.viewer for c in live.connections}
+        events: list[EventFrames] = []
+
+        def on_event(table: Table, action: StoredAction) -> None:
+            events.append((action.number, self._frames(table, viewers, action.seat)))
+
+        return events, on_event
+
+    @staticmethod
+    def _deliver(live: Live, events: list[EventFrames]) -> None:
+        for number, frames in events:
+            for conn in live.connections:
+                if number > conn.last:
+                    conn.send(frames[conn.viewer])
+                    conn.last = number
+
+    async def catch_up(self, live: Live) -> None:
+        """Apply and send the events other processes stored. Takes the lock."""
+        async with live.lock:
+            events, on_event = self._collector(live)
+            await run_in_threadpool(self.host.catch_up, live.table, on_event)
+            self._deliver(live, events)
+
+    async def join(self, live: Live, conn: Connection, after: int) -> None:
+        """Welcome a connection with the view now and the log after ``after``,
+        and add it to the table, so that it gets every later event once."""
+        async with live.lock:
+            events, on_event = self._collector(live)
+            await run_in_threadpool(self.host.catch_up, live.table, on_event)
+            self._deliver(live, events)
+
+            def welcome() -> str:
+                table = live.table
+                return dumps(
+                    {
+                        "welcome": {
+                            "seat": conn.viewer,
+                            "number": table.number,
+                            "view": table.view(conn.viewer),
+                            "log": table.log(conn.viewer, after),
+                        }
+                    }
+                )
+
+            text = await run_in_threadpool(welcome)
+            conn.last = live.table.number
+            live.connections.add(conn)
+            conn.send(text)
+
+    def leave(self, live: Live, conn: Connection) -> None:
+        live.connections.discard(conn)
+
+    async def act(self, live: Live, conn: Connection, request: Any, act: Any) -> None:
+        """Apply a seat's act: the sender gets its ack or refusal first, then
+        every connection gets the event."""
+        async with live.lock:
+            events, on_event = self._collector(live)
+            viewers = {c.viewer for c in live.connections}
+
+            def run() -> tuple[Done, dict[str | None, str]] | Refusal:
+                try:
+                    done = self.host.act(live.table, conn.viewer, act, on_event)
+                except Refusal as refusal:
+                    return refusal
+                actor = conn.viewer
+                assert actor is not None
+                return done, self._frames(live.table, viewers, actor)
+
+            try:
+                outcome = await run_in_threadpool(run)
+            except Exception:
+                log.exception("table %s: an act could not be stored", live.table.id)
+                outcome = Refusal("the table cannot store acts now; try again")
+            self._deliver(live, events)
+            if isinstance(outcome, Refusal):
+                frame: dict[str, Any] = {"refused": request, "error": outcome.message}
+                if outcome.rule is not None:
+                    frame["rule"] = outcome.rule
+                conn.send(dumps(frame))
+                return
+            done, frames = outcome
+            conn.send(dumps({"ack": request, "number": done.number, "result": done.result.value}))
+            self._deliver(live, [(done.number, frames)])
+
+    async def read(self, live: Live, what: Callable[[Table], T]) -> T:
+        """Something about the table once it is up to date with the store."""
+        async with live.lock:
+            events, on_event = self._collector(live)
+            await run_in_threadpool(self.host.catch_up, live.table, on_event)
+            self._deliver(live, events)
+            return await run_in_threadpool(what, live.table)
+
+    # -- notifications from other processes ---------------------------------------
+
+    async def follow(self, notifications: Callable[[], Any]) -> None:
+        """Forward the events other processes commit (Postgres ``NOTIFY``) to
+        this process's connections, for as long as the server runs."""
+        while True:
+            try:
+                # After a (re)connect, events may have been missed: catch up all.
+                for live in list(self.tables.values()):
+                    if live.connections:
+                        await self.catch_up(live)
+                async for table_id, number in notifications():
+                    found = self.tables.get(table_id)
+                    if found is not None and found.connections and number > found.table.number:
+                        await self.catch_up(found)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("listening for other processes' events failed (%s); retrying", exc)
+            await asyncio.sleep(1.0)

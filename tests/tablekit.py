@@ -1,0 +1,303 @@
+"""What the table tests share: start positions with a unique name on every
+card, clients for the in-process app and for a real server, a server process
+that can be killed, and random acts made from what a seat's view shows."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import httpx
+from conftest import free_port
+from starlette.testclient import TestClient, WebSocketTestSession
+
+# ----------------------------------------------------------------------
+# Start positions
+# ----------------------------------------------------------------------
+
+
+def card_name(n: int) -> str:
+    """A name no other card has, and that is in no other name: each private
+    card can be looked for in every frame."""
+    return f"Kx{n:04d}q"
+
+
+def fab_body(
+    seed: int = 7, deck: int = 8, hand: int = 3, names: list[str] | None = None
+) -> dict[str, Any]:
+    """A fab table: a hero and a weapon each, a deck and a hand of look-alike
+    attacks (only their names differ), and a card in each banished zone."""
+    pool = iter(names or [card_name(n) for n in range(1, 200)])
+    cards: dict[str, Any] = {
+        "Hero A": {"types": ["hero"]},
+        "Hero B": {"types": ["hero"]},
+        "Ward": {"types": ["token", "aura"]},
+    }
+    setup: dict[str, Any] = {}
+    for player, hero in (("alice", "Hero A"), ("bob", "Hero B")):
+        setup[f"{player}.hero"] = [hero]
+        for zone, count in (("deck", deck), ("hand", hand), ("banished", 1)):
+            entries = []
+            for _ in range(count):
+                name = next(pool)
+                cards[name] = {"types": ["action", "attack"], "power": 4, "defense": 2}
+                entries.append(name)
+            setup[f"{player}.{zone}"] = entries
+    return {
+        "ruleset": "fab",
+        "players": ["alice", "bob"],
+        "seed": seed,
+        "cards": cards,
+        "setup": setup,
+    }
+
+
+def redemption_body(
+    seed: int = 7, deck: int = 8, hand: int = 3, names: list[str] | None = None
+) -> dict[str, Any]:
+    """A Redemption table: decks and hands of look-alike heroes, and a hero and
+    an evil character in play for each player."""
+    pool = iter(names or [card_name(n) for n in range(1, 200)])
+    cards: dict[str, Any] = {}
+    setup: dict[str, Any] = {}
+    for player in ("alice", "bob"):
+        for zone, count in (("deck", deck), ("hand", hand)):
+            entries = []
+            for _ in range(count):
+                name = next(pool)
+                cards[name] = {"type": "hero", "brigade": "blue", "strength": 3, "toughness": 3}
+                entries.append(name)
+            setup[f"{player}.{zone}"] = entries
+        hero, evil = next(pool), next(pool)
+        cards[hero] = {"type": "hero", "brigade": "red", "strength": 5, "toughness": 5}
+        cards[evil] = {
+            "type": "evil_character",
+            "brigade": "crimson",
+            "strength": 4,
+            "toughness": 4,
+        }
+        setup[f"{player}.territory"] = [hero, evil]
+    return {
+        "ruleset": "redemption",
+        "players": ["alice", "bob"],
+        "seed": seed,
+        "cards": cards,
+        "setup": setup,
+    }
+
+
+BODIES = {"fab": fab_body, "redemption": redemption_body}
+
+
+# ----------------------------------------------------------------------
+# Clients
+# ----------------------------------------------------------------------
+
+
+def create(client: Any, body: dict[str, Any]) -> dict[str, Any]:
+    answer = client.post("/api/tables", json=body)
+    assert answer.status_code == 201, answer.text
+    created: dict[str, Any] = answer.json()
+    return created
+
+
+class Seat:
+    """One WebSocket of the in-process app, with every frame it received."""
+
+    def __init__(self, ws: WebSocketTestSession, name: str | None) -> None:
+        self.ws = ws
+        self.name = name
+        self.frames: list[dict[str, Any]] = []
+        self.view: dict[str, Any] = {}
+        self.number = 0
+
+    def receive(self) -> dict[str, Any]:
+        frame: dict[str, Any] = self.ws.receive_json()
+        self.frames.append(frame)
+        if "welcome" in frame:
+            self.view, self.number = frame["welcome"]["view"], frame["welcome"]["number"]
+        if "event" in frame:
+            assert frame["event"] == self.number + 1, (self.number, frame["event"])
+            self.view, self.number = frame["view"], frame["event"]
+        return frame
+
+    def hello(self, token: str, after: int = 0) -> dict[str, Any]:
+        self.ws.send_json({"hello": token, "after": after})
+        return self.receive()
+
+
+@contextmanager
+def seated(client: TestClient, created: dict[str, Any]) -> Iterator[dict[str | None, Seat]]:
+    """A connection for each seat and one for the spectator, welcomed."""
+    table = created["table"]
+    with (
+        client.websocket_connect(f"/api/tables/{table}/ws") as a,
+        client.websocket_connect(f"/api/tables/{table}/ws") as b,
+        client.websocket_connect(f"/api/tables/{table}/ws") as s,
+    ):
+        seats = {"alice": Seat(a, "alice"), "bob": Seat(b, "bob"), None: Seat(s, None)}
+        for name, seat in seats.items():
+            token = created["spectator"] if name is None else created["seats"][name]
+            assert "welcome" in seat.hello(token)
+        yield seats
+
+
+def act(
+    seats: dict[str | None, Seat], actor: str, step: dict[str, Any], request: str = "r"
+) -> dict[str, Any]:
+    """Send an act and read every frame it causes: the answer, and an event
+    for each connection when it was applied."""
+    seats[actor].ws.send_json({"act": step, "id": request, "after": seats[actor].number})
+    answer = seats[actor].receive()
+    if "ack" in answer:
+        for seat in seats.values():
+            frame = seat.receive()
+            assert frame.get("event") == answer["number"], frame
+    return answer
+
+
+# ----------------------------------------------------------------------
+# Random acts, from a seat's view only
+# ----------------------------------------------------------------------
+
+FAB_KINDS = ("move",) * 6 + ("flip", "shuffle", "end_turn", "play", "clear", "create_token")
+RED_KINDS = ("move",) * 6 + ("flip", "shuffle", "end_turn", "discard", "phase", "set_aside")
+PHASES = ("draw", "upkeep", "preparation", "battle", "discard")
+
+
+def card_refs(view: dict[str, Any], seat: str, mine: bool) -> list[str]:
+    """Ways the seat can name a card: the handle of each object it sees, and
+    ``ZONE[i]`` for every position of a zone. With ``mine``, only its own."""
+    out: list[str] = []
+
+    def walk(obj: dict[str, Any]) -> None:
+        if "id" in obj and (not mine or obj.get("controller", obj.get("owner")) == seat):
+            out.append(obj["id"])
+        for pile in ("under", "placed"):
+            for kid in obj.get(pile, ()):
+                walk(kid)
+
+    for zone in view["zones"]:
+        if mine and zone["owner"] != seat:
+            for obj in zone["objects"]:
+                walk(obj)
+            continue
+        for i in range(zone["count"]):
+            out.append(f"{zone['zone']}[{i}]")
+        for obj in zone["objects"]:
+            walk(obj)
+    return out
+
+
+def random_act(view: dict[str, Any], seat: str, pick: Any) -> dict[str, Any]:
+    """A random act for ``seat`` made only from its view; ``pick(n)`` draws an
+    integer in [0, n). Most are legal; some the rules or the table refuse."""
+    ruleset = view["ruleset"]
+    kinds = FAB_KINDS if ruleset == "fab" else RED_KINDS
+    kind = kinds[pick(len(kinds))]
+    mine = card_refs(view, seat, mine=pick(8) != 0)
+    zones = [z["zone"] for z in view["zones"]]
+    own_zones = [z["zone"] for z in view["zones"] if z["owner"] == seat]
+    card = mine[pick(len(mine))] if mine else f"{seat}.deck[0]"
+    if kind == "move":
+        dest = zones[pick(len(zones))] if pick(3) == 0 else own_zones[pick(len(own_zones))]
+        step: dict[str, Any] = {"card": card, "to": dest}
+        if pick(3) == 0:
+            step["face"] = ("up", "down")[pick(2)]
+        return {"move": step}
+    if kind == "flip":
+        return {"flip": {"card": card, "face": ("up", "down")[pick(2)]}}
+    if kind == "shuffle":
+        return {"shuffle": {"zone": f"{seat}.deck"}}
+    if kind == "end_turn":
+        return {"end_turn": {}}
+    if kind == "phase":
+        return {"phase": PHASES[pick(len(PHASES))]}
+    if kind == "create_token":
+        return {"create_token": {"card": "Ward", "to": "permanent"}}
+    if kind == "set_aside":
+        return {"set_aside": {"cards": [card], "duration": 1 + pick(2)}}
+    return {kind: {"card": card}}
+
+
+# ----------------------------------------------------------------------
+# A real server
+# ----------------------------------------------------------------------
+
+
+class ServerProcess:
+    """``cardzones serve`` in a process of its own, on 127.0.0.1."""
+
+    def __init__(self, db: str, *args: str, port: int | None = None) -> None:
+        self.db = db
+        self.args = args
+        self.port = port or free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 30.0) -> ServerProcess:
+        command = [sys.executable, "-m", "cardzones.cli", "serve", "--db", self.db]
+        command += ["--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning"]
+        self.proc = subprocess.Popen(
+            [*command, *self.args],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            start_new_session=True,
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server stopped at start (exit {self.proc.returncode})")
+            try:
+                if httpx.get(self.url + "/", timeout=1.0).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.05)
+        self.kill()
+        raise RuntimeError("the server did not start in time")
+
+    def kill(self) -> None:
+        """SIGKILL, to the server and every worker it started."""
+        if self.proc is not None and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(10)
+        self.proc = None
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        self.proc = None
+
+    def __enter__(self) -> ServerProcess:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def create(self, body: dict[str, Any]) -> dict[str, Any]:
+        with httpx.Client(base_url=self.url, timeout=10.0) as client:
+            return create(client, body)
+
+
+def frames_text(frames: list[dict[str, Any]]) -> str:
+    return json.dumps(frames, sort_keys=True)

@@ -1,0 +1,283 @@
+"""A seat's act, from what its view shows to an engine call: handles that name
+a card for one viewer only, ``ZONE[i]`` in the order the view lists, the seat
+policy, refusals that change nothing and reveal nothing, the stored form; and
+the game written out as a scenario (``cardzones export``) and as a seat saw
+it (``cardzones replay``)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from tablekit import BODIES, fab_body, random_act, redemption_body
+from typer.testing import CliRunner
+
+from cardzones.cli import app
+from cardzones.errors import UnknownReference
+from cardzones.kernel.views import card_for_handle, shown_cards, view
+from cardzones.scenario.runner import PASS, run_file, same_state
+from cardzones.table.acts import Refusal, TableContext, apply_act, bind_act
+from cardzones.table.creation import creation_from_request
+from cardzones.table.host import Host
+from cardzones.table.store import Store
+
+
+def table_ctx(body: dict[str, Any]) -> TableContext:
+    return creation_from_request(body).build()
+
+
+def objects(game: Any, viewer: str | None, zone: str) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = next(z for z in view(game, viewer)["zones"] if z["zone"] == zone)[
+        "objects"
+    ]
+    return found
+
+
+# ----------------------------------------------------------------------
+# Handles and positions, for one viewer
+# ----------------------------------------------------------------------
+
+
+def test_a_handle_names_a_card_only_for_a_viewer_whose_view_gives_it() -> None:
+    ctx = table_ctx(fab_body())
+    game = ctx.game
+    for entry in objects(game, "alice", "alice.hand"):
+        card = card_for_handle(game, "alice", entry["id"])
+        assert game.obj(card).cdef.name == entry["name"]
+        for other in ("bob", None):
+            with pytest.raises(UnknownReference, match=r"^no such card$"):
+                card_for_handle(game, other, entry["id"])
+    # a public card: everyone's view gives the same handle
+    hero = objects(game, None, "alice.hero")[0]["id"]
+    assert {card_for_handle(game, v, hero) for v in ("alice", "bob", None)} == {
+        card_for_handle(game, None, hero)
+    }
+
+
+def test_an_old_handle_names_nothing() -> None:
+    ctx = table_ctx(fab_body())
+    handle = objects(ctx.game, "alice", "alice.hand")[0]["id"]
+    apply_act(ctx, "alice", {"move": {"card": handle, "to": "alice.deck"}})
+    apply_act(ctx, "alice", {"move": {"card": "alice.deck[0]", "to": "alice.hand"}})
+    # the same card is back in alice's hand, as a card she saw come from her deck
+    with pytest.raises(UnknownReference):
+        card_for_handle(ctx.game, "alice", handle)
+
+
+def test_zone_positions_follow_the_order_the_view_lists() -> None:
+    ctx = table_ctx(fab_body())
+    game = ctx.game
+    for viewer in ("alice", "bob", None):
+        for zone in view(game, viewer)["zones"]:
+            zid = game.all_zones()[
+                [z["zone"] for z in view(game, viewer)["zones"]].index(zone["zone"])
+            ]
+            cards = shown_cards(game, viewer, zid)
+            assert len(cards) == zone["count"]
+            for card, entry in zip(cards, zone["objects"], strict=True):
+                if "id" in entry:
+                    assert card_for_handle(game, viewer, entry["id"]) == card
+    hand = objects(game, "alice", "alice.hand")
+    applied = apply_act(ctx, "alice", {"move": {"card": "alice.hand[1]", "to": "alice.graveyard"}})
+    assert applied.result.value == "moved"
+    assert objects(game, "alice", "alice.graveyard")[0]["name"] == hand[1]["name"]
+
+
+# ----------------------------------------------------------------------
+# The seat policy and refusals
+# ----------------------------------------------------------------------
+
+
+def refused(ctx: TableContext, seat: str | None, step: Any) -> Refusal:
+    before = ctx.game.copy()
+    labels = ctx.state()
+    with pytest.raises(Refusal) as caught:
+        apply_act(ctx, seat, step)
+    assert same_state(before, ctx.game)
+    assert ctx.state() == labels
+    return caught.value
+
+
+def test_acts_on_anothers_cards_are_refused() -> None:
+    ctx = table_ctx(fab_body())
+    hero = objects(ctx.game, "alice", "bob.hero")[0]["id"]
+    banished = objects(ctx.game, "alice", "bob.banished")
+    assert (
+        "may act only on cards alice controls"
+        in refused(ctx, "alice", {"flip": {"card": hero, "face": "down"}}).message
+    )
+    assert (
+        "may act only on cards"
+        in refused(ctx, "alice", {"modify": {"card": hero, "power": 1}}).message
+    )
+    assert (
+        "acts for itself only"
+        in refused(ctx, "alice", {"play": {"card": "alice.hand[0]", "by": "bob"}}).message
+    )
+    assert (
+        "only to its own zones" in refused(ctx, "alice", {"shuffle": {"zone": "bob.deck"}}).message
+    )
+    assert "a spectator cannot act" in refused(ctx, None, {"end_turn": {}}).message
+    assert banished  # a public card of bob's: named, but not alice's to move
+    assert (
+        "may act only on cards"
+        in refused(ctx, "alice", {"move": {"card": "bob.banished[0]", "to": "bob.hand"}}).message
+    )
+
+
+def test_a_refusal_about_a_hidden_card_is_the_same_whatever_the_card() -> None:
+    # bob's hand differs between the two games; alice's refusals do not
+    names = [f"Kx{n:04d}q" for n in range(1, 200)]
+    one, two = fab_body(names=names), fab_body(names=names)
+    two["setup"]["bob.hand"] = list(reversed(two["setup"]["bob.hand"]))
+    for step in (
+        {"move": {"card": "bob.hand[0]", "to": "alice.hand"}},
+        {"flip": {"card": "bob.hand[2]", "face": "up"}},
+        {"play": {"card": "bob.deck[0]"}},
+        {"move": {"card": "bob.hand[5]", "to": "alice.hand"}},
+    ):
+        messages = {refused(table_ctx(body), "alice", step).message for body in (one, two)}
+        assert len(messages) == 1, messages
+        assert "Kx" not in messages.pop()
+
+
+def test_a_refusal_names_cards_as_the_seat_named_them() -> None:
+    ctx = table_ctx(redemption_body())
+    handle = objects(ctx.game, "alice", "alice.hand")[0]["id"]
+    message = refused(ctx, "alice", {"set_aside": {"cards": [handle]}}).message
+    assert "#" not in message
+    refusal = refused(ctx, "alice", {"return": {"cards": ["alice.territory[0]"]}})
+    assert refusal.rule == "set-aside/definition" and "#" not in refusal.message
+
+
+def test_the_stored_act_replays_to_the_same_game() -> None:
+    for ruleset in ("fab", "redemption"):
+        live, again = table_ctx(BODIES[ruleset]()), table_ctx(BODIES[ruleset]())
+        rng = random.Random(5)
+        for _ in range(60):
+            seat = live.game.turn_player if rng.random() < 0.7 else rng.choice(["alice", "bob"])
+            step = random_act(view(live.game, seat), seat, rng.randrange)
+            try:
+                bound = bind_act(live.game, seat, step)
+                apply_act(live, seat, step)
+            except Refusal:
+                continue
+            from cardzones.table.acts import apply_stored
+
+            apply_stored(again, bound.stored)
+        assert live.game.to_json() == again.game.to_json()
+
+
+# ----------------------------------------------------------------------
+# Export and replay
+# ----------------------------------------------------------------------
+
+
+def played(tmp_path: Path, ruleset: str, count: int = 60) -> tuple[str, str]:
+    db = str(tmp_path / "t.sqlite3")
+    store = Store(db)
+    store.migrate()
+    host = Host(store)
+    created = host.create(creation_from_request(BODIES[ruleset](seed=9)))
+    table = host.load(created.table_id)
+    assert table is not None
+    rng = random.Random(8)
+    for _ in range(count):
+        seat = table.game.turn_player if rng.random() < 0.7 else rng.choice(["alice", "bob"])
+        with contextlib.suppress(Refusal):
+            host.act(table, seat, random_act(table.view(seat), seat, rng.randrange))
+    store.close()
+    return db, created.table_id
+
+
+@pytest.mark.parametrize("ruleset", ["fab", "redemption"])
+def test_export_writes_a_scenario_that_check_passes(tmp_path: Path, ruleset: str) -> None:
+    db, table = played(tmp_path, ruleset)
+    out = tmp_path / "game.scenario.yaml"
+    result = CliRunner().invoke(app, ["export", table, "--db", db, "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    doc = yaml.safe_load(out.read_text())
+    assert all("as" in entry for entries in doc["setup"].values() for entry in entries)
+    assert any("expect" in step for step in doc["steps"])
+    assert not any("#" in json.dumps(step) for step in doc["steps"])
+    outcome = run_file(out)
+    assert outcome.status == PASS, outcome.describe()
+    check = CliRunner().invoke(app, ["check", str(out)])
+    assert check.exit_code == 0
+
+
+def test_an_exported_expectation_fails_when_the_game_differs(tmp_path: Path) -> None:
+    db, table = played(tmp_path, "fab", 30)
+    text = CliRunner().invoke(app, ["export", table, "--db", db]).output
+    doc = yaml.safe_load(text)
+    # without its moves, the game ends elsewhere: the final board must say so
+    doc["steps"] = [s for s in doc["steps"] if "move" not in s]
+    out = tmp_path / "broken.scenario.yaml"
+    out.write_text(yaml.safe_dump(doc))
+    assert run_file(out).status != PASS
+
+
+def test_replay_shows_the_game_as_one_seat_saw_it(tmp_path: Path) -> None:
+    db, table = played(tmp_path, "fab", 40)
+    runner = CliRunner()
+    alice = json.loads(
+        runner.invoke(app, ["replay", table, "--db", db, "--as", "alice", "--json"]).output
+    )
+    bob = json.loads(
+        runner.invoke(app, ["replay", table, "--db", db, "--as", "bob", "--json"]).output
+    )
+    store = Store(db)
+    live = Host(store).load(table)
+    assert live is not None
+    assert alice["view"] == json.loads(json.dumps(live.view("alice")))
+    assert bob["view"] == json.loads(json.dumps(live.view("bob")))
+    game = live.game
+    hidden = {game.obj(c).cdef.name for c in game.cards() if not game.may_look("bob", c)}
+    assert hidden
+    assert not any(name in json.dumps(bob["view"]) for name in hidden)
+    assert [e["event"] for e in alice["events"]] == list(range(1, live.number + 1))
+    early = json.loads(
+        runner.invoke(
+            app, ["replay", table, "--db", db, "--as", "spectator", "--upto", "3", "--json"]
+        ).output
+    )
+    assert early["number"] == 3 and early["seat"] is None
+    text = runner.invoke(app, ["replay", table, "--db", db, "--as", "bob"])
+    assert text.exit_code == 0 and "event 1" in text.output
+    wrong = runner.invoke(app, ["replay", table, "--db", db, "--as", "carol"])
+    assert wrong.exit_code == 2 and "not a seat" in wrong.output
+    store.close()
+
+
+# ----------------------------------------------------------------------
+# Layers
+# ----------------------------------------------------------------------
+
+
+def _imports(path: Path) -> set[str]:
+    import ast
+
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            out.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            out.add(node.module)
+    return out
+
+
+def test_layers_point_down_only() -> None:
+    root = Path(__file__).parent.parent / "cardzones"
+    web = ("starlette", "uvicorn", "httpx", "websockets", "cardzones.web")
+    for path in (root / "table").rglob("*.py"):
+        bad = {m for m in _imports(path) if m.startswith(web)}
+        assert not bad, f"{path} imports web code: {bad}"
+    for layer in ("kernel", "rulesets", "scenario"):
+        for path in (root / layer).rglob("*.py"):
+            bad = {m for m in _imports(path) if m.startswith(("cardzones.table", "cardzones.web"))}
+            assert not bad, f"{path} imports a layer above it: {bad}"
