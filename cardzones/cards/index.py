@@ -209,8 +209,14 @@ class CardIndex:
         if not path.is_file():
             raise NoCardIndex(f"there is no card index at {path}")
         try:
+            # Read-only, and usable from any thread: a table's game may look a
+            # card up (create_token) in a worker thread other than its creator's.
             db = sqlite3.connect(
-                f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=30, isolation_level=None
+                f"{path.resolve().as_uri()}?mode=ro",
+                uri=True,
+                timeout=30,
+                isolation_level=None,
+                check_same_thread=False,
             )
             version = db.execute("PRAGMA user_version").fetchone()[0]
         except sqlite3.Error as exc:

@@ -30,6 +30,7 @@ cardzones.cards.errors.UnknownCard: no fab card called 'Snach' in the card index
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import re
 from dataclasses import replace
@@ -81,7 +82,8 @@ class CardLookup:
         # connection with it rather than leave that to the garbage collector.
         index = getattr(self, "_index", None)
         if index is not None:
-            index.close()
+            with contextlib.suppress(Exception):
+                index.close()
 
     def __enter__(self) -> CardLookup:
         return self

@@ -66,7 +66,7 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardzones.errors import CardzonesError, IllegalAction, ScenarioError, UnknownReference
 from cardzones.kernel.cards import CardDef
@@ -77,6 +77,9 @@ from cardzones.scenario.actions import action_table
 from cardzones.scenario.context import Context
 from cardzones.scenario.loader import from_data
 from cardzones.scenario.refs import parse_card, parse_zone
+
+if TYPE_CHECKING:
+    from cardzones.cards.lookup import CardLookup
 
 log = logging.getLogger(__name__)
 
@@ -187,8 +190,15 @@ class TableContext(Context):
     up (``seated``), a card is named only as ``#N``, a physical card, which only
     :func:`bind_act` writes."""
 
-    def __init__(self, game: Game, ruleset: str, file: str, cards: dict[str, CardDef]) -> None:
-        super().__init__(game, ruleset, file, cards)
+    def __init__(
+        self,
+        game: Game,
+        ruleset: str,
+        file: str,
+        cards: dict[str, CardDef],
+        card_data: CardLookup | None = None,
+    ) -> None:
+        super().__init__(game, ruleset, file, cards, card_data)
         self.seated = False
 
     def card(self, node: Any, key: Any, value: Any = None) -> int:
