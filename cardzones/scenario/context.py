@@ -10,6 +10,7 @@ from cardzones.errors import ScenarioError
 from cardzones.kernel.cards import CardDef, Dest
 from cardzones.kernel.game import Game
 from cardzones.kernel.objects import UNDER
+from cardzones.scenario.card_data import indexed_card
 from cardzones.scenario.loader import YList, YMap
 from cardzones.scenario.refs import CardRef, ZoneRef, parse_card, parse_zone
 
@@ -81,8 +82,6 @@ class Context:
         """The card a name stands for: under ``cards:``, from the card index with
         ``card_data:`` (``entry``, a setup entry, may pick a ``pitch``), or vanilla."""
         if self.card_data is not None or (entry is not None and "pitch" in entry):
-            from cardzones.scenario.card_data import indexed_card
-
             return indexed_card(self, name, entry)
         found = self.cards.get(name)
         return found if found is not None else self.game.card_def(name)
