@@ -9,14 +9,18 @@ for set-up and expectations, with ``file:line`` errors.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardzones.errors import IllegalAction, ScenarioError
 from cardzones.kernel.actions import ArgumentError, PathStep
 from cardzones.kernel.cards import CardDef, Dest
 from cardzones.kernel.game import Game
+from cardzones.scenario.card_data import indexed_card
 from cardzones.scenario.loader import YList, YMap
 from cardzones.scenario.refs import CardRef, ZoneRef, parse_card, parse_zone
+
+if TYPE_CHECKING:
+    from cardzones.cards.lookup import CardLookup
 
 
 def line_of(node: Any, key: Any) -> int | None:
@@ -45,11 +49,19 @@ def line_at(node: Any, path: tuple[PathStep, ...]) -> int | None:
 class Context:
     """Everything a step may refer to."""
 
-    def __init__(self, game: Game, ruleset: str, file: str, cards: dict[str, CardDef]) -> None:
+    def __init__(
+        self,
+        game: Game,
+        ruleset: str,
+        file: str,
+        cards: dict[str, CardDef],
+        card_data: CardLookup | None = None,
+    ) -> None:
         self.game = game
         self.ruleset = ruleset
         self.file = file
         self.cards = cards
+        self.card_data = card_data
         self.labels: dict[str, int] = {}
         self.marks: dict[str, tuple[int, int]] = {}
         self.effects: dict[str, Any] = {}
@@ -87,7 +99,11 @@ class Context:
 
     # -- cards -----------------------------------------------------------
 
-    def card_def(self, name: str) -> CardDef:
+    def card_def(self, name: str, entry: YMap | None = None) -> CardDef:
+        """The card a name stands for: under ``cards:``, from the card index with
+        ``card_data:`` (``entry``, a setup entry, may pick a ``pitch``), or vanilla."""
+        if self.card_data is not None or (entry is not None and "pitch" in entry):
+            return indexed_card(self, name, entry)
         found = self.cards.get(name)
         return found if found is not None else self.game.card_def(name)
 

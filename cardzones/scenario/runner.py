@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cardzones.cards.lookup import CardLookup
 from cardzones.errors import (
     CardzonesError,
     IllegalAction,
@@ -34,15 +35,27 @@ from cardzones.kernel.objects import TOP
 from cardzones.kernel.results import MoveResult
 from cardzones.rulesets.registry import get_ruleset, ruleset_names
 from cardzones.scenario import expect
+from cardzones.scenario.card_data import read_card_data
 from cardzones.scenario.cards import parse_card
 from cardzones.scenario.context import Context
 from cardzones.scenario.loader import YList, YMap, load_file, load_text
 
-TOP_KEYS = {"name", "rules", "ruleset", "players", "seed", "cards", "setup", "steps"}
+TOP_KEYS = {"name", "rules", "ruleset", "players", "seed", "cards", "card_data", "setup", "steps"}
 #: The keys of a set-up entry in any rule set; ``under``, ``onto`` and
 #: ``permanent_controller`` only where the rule set has them (its
-#: ``attach_keys`` and ``permanent_control``).
-ENTRY_KEYS = {"card", "as", "face", "owner", "controller", "permanent_controller", "under", "onto"}
+#: ``attach_keys`` and ``permanent_control``); ``pitch`` picks a colour of a
+#: card from the card index (``card_data:``).
+ENTRY_KEYS = {
+    "card",
+    "as",
+    "face",
+    "owner",
+    "controller",
+    "permanent_controller",
+    "under",
+    "onto",
+    "pitch",
+}
 #: Keys any action may carry (docs/scenarios.md, Results, errors and labels):
 #: the runner's, not the action's.
 COMMON = frozenset({"result", "error", "as"})
@@ -99,6 +112,7 @@ class Scenario:
     seed: int
     rules: list[str]
     cards: dict[str, CardDef]
+    card_data: CardLookup | None = None
 
     @classmethod
     def load(cls, path: str | Path) -> Scenario:
@@ -185,13 +199,14 @@ class Scenario:
                 # A value that is not a mapping has no line of its own: use the card's.
                 line = cards_node.line_of(card_name) if isinstance(cards_node, YMap) else 1
                 raise ScenarioError(exc.message, file=file, line=line) from None
-        return cls(file, doc, name.strip(), ruleset, tuple(players), seed, rules, cards)
+        card_data = read_card_data(doc, ruleset, file)
+        return cls(file, doc, name.strip(), ruleset, tuple(players), seed, rules, cards, card_data)
 
     # ------------------------------------------------------------------
 
     def new_context(self) -> Context:
         game = Game(get_ruleset(self.ruleset), self.players, self.seed)
-        return Context(game, self.ruleset, self.file, self.cards)
+        return Context(game, self.ruleset, self.file, self.cards, self.card_data)
 
     def setup(self, ctx: Context) -> None:
         """Put the starting cards in place. Setup obeys each zone's limits and
@@ -235,7 +250,7 @@ class Scenario:
             name, opts, node, key = entry["card"], entry, entry, "card"
         else:
             raise ctx.fail(entries, i, f"a setup entry is a card name or a mapping, not {entry!r}")
-        cdef = ctx.card_def(name)
+        cdef = ctx.card_def(name, opts)
         owner = opts.get("owner")
         controller = opts.get("controller")
         pcontrol = opts.get("permanent_controller")

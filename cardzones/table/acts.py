@@ -70,7 +70,7 @@ import logging
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from cardzones.errors import CardzonesError, IllegalAction, ScenarioError, UnknownReference
 from cardzones.kernel.actions import (
@@ -90,6 +90,9 @@ from cardzones.kernel.results import MoveResult
 from cardzones.kernel.views import card_for_handle, shown_cards
 from cardzones.scenario.context import Context, Refs
 from cardzones.scenario.refs import parse_card
+
+if TYPE_CHECKING:
+    from cardzones.cards.lookup import CardLookup
 
 log = logging.getLogger(__name__)
 
@@ -193,8 +196,15 @@ class TableContext(Context):
     scenario's, and then (``seated``) a card is named only as ``#N``. The
     labels that ``as:`` gives effects are kept here, for ``negate``."""
 
-    def __init__(self, game: Game, ruleset: str, file: str, cards: dict[str, CardDef]) -> None:
-        super().__init__(game, ruleset, file, cards)
+    def __init__(
+        self,
+        game: Game,
+        ruleset: str,
+        file: str,
+        cards: dict[str, CardDef],
+        card_data: CardLookup | None = None,
+    ) -> None:
+        super().__init__(game, ruleset, file, cards, card_data)
         self.seated = False
         self.refs = StoredRefs(self)
 

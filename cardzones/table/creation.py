@@ -3,8 +3,11 @@ position, everything needed to build its game before the first act.
 
 The start position is a scenario file's ``cards`` and ``setup``, kept as JSON
 in the order they were given (setup order decides the engine's card numbers,
-so it is part of the game). The seed is secret: it decides every shuffle and
-keys the handles of views. It is kept in the store and never sent.
+so it is part of the game), and its ``card_data`` when names not under
+``cards`` are real cards from the card index (docs/cards.md); a deck list's
+start position (:func:`cardzones.cards.decks.scenario_data`) is one. The seed
+is secret: it decides every shuffle and keys the handles of views. It is kept
+in the store and never sent.
 
 >>> record = creation_from_request({"ruleset": "fab", "players": ["alice", "bob"],
 ...                                  "seed": 7, "setup": {"alice.hand": ["Snatch"]}})
@@ -30,7 +33,7 @@ from cardzones.scenario.runner import Scenario
 from cardzones.table.acts import TableContext
 
 #: The keys of ``POST /api/tables``.
-BODY_KEYS = ("ruleset", "players", "seed", "cards", "setup")
+BODY_KEYS = ("ruleset", "players", "seed", "cards", "card_data", "setup")
 SCENARIO_KEY = "scenario"
 #: Where a JSON start position "is", for the scenario layer's messages.
 _FILE = "<table>"
@@ -54,16 +57,20 @@ class Creation:
     seed: int
     cards: dict[str, Any]
     setup: dict[str, Any]
+    card_data: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The record as JSON-ready data. Secret-bearing: it holds the seed."""
-        return {
+        out = {
             "ruleset": self.ruleset,
             "players": list(self.players),
             "seed": self.seed,
             "cards": self.cards,
             "setup": self.setup,
         }
+        if self.card_data:
+            out["card_data"] = self.card_data
+        return out
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Creation:
@@ -73,6 +80,7 @@ class Creation:
             int(data["seed"]),
             dict(data.get("cards") or {}),
             dict(data.get("setup") or {}),
+            data.get("card_data"),
         )
 
     def scenario(self, name: str = "table", steps: list[Any] | None = None) -> dict[str, Any]:
@@ -82,6 +90,8 @@ class Creation:
         doc["seed"] = self.seed
         if self.cards:
             doc["cards"] = self.cards
+        if self.card_data:
+            doc["card_data"] = self.card_data
         if self.setup:
             doc["setup"] = self.setup
         doc["steps"] = steps or []
@@ -109,7 +119,7 @@ def _scenario(doc: Any, file: str) -> Scenario:
 
 def _set_up(scenario: Scenario, error: Any) -> TableContext:
     game = Game(get_ruleset(scenario.ruleset), scenario.players, scenario.seed)
-    ctx = TableContext(game, scenario.ruleset, scenario.file, scenario.cards)
+    ctx = TableContext(game, scenario.ruleset, scenario.file, scenario.cards, scenario.card_data)
     try:
         scenario.setup(ctx)
     except ScenarioError as exc:
@@ -158,11 +168,20 @@ def creation_from_request(body: Any) -> Creation:
         "setup": body.get("setup") or {},
         "steps": [],
     }
+    if body.get("card_data") is not None:
+        doc["card_data"] = body["card_data"]
     scenario = _scenario(from_data(doc, _FILE), _FILE)
     for key in ("cards", "setup"):
         if not isinstance(doc[key], dict):
             raise CreationError(f"{key} is a JSON object, as in a scenario file")
-    record = Creation(scenario.ruleset, scenario.players, scenario.seed, doc["cards"], doc["setup"])
+    record = Creation(
+        scenario.ruleset,
+        scenario.players,
+        scenario.seed,
+        doc["cards"],
+        doc["setup"],
+        doc.get("card_data"),
+    )
     record.build()
     return record
 
@@ -196,4 +215,5 @@ def _from_scenario_text(text: Any) -> Creation:
         setup = json.loads(json.dumps(doc.get("setup") or {}))
     except (TypeError, ValueError):
         raise CreationError("scenario: its cards or setup hold a value JSON cannot carry") from None
-    return Creation(scenario.ruleset, scenario.players, scenario.seed, cards, setup)
+    card_data = doc.get("card_data") if isinstance(doc, dict) else None
+    return Creation(scenario.ruleset, scenario.players, scenario.seed, cards, setup, card_data)

@@ -134,6 +134,7 @@ def scenario_of(table_id: str, creation: Creation, acts: list[dict[str, Any]]) -
         creation.seed,
         creation.cards,
         _labelled_setup(creation.setup, namer),
+        creation.card_data,
     )
     ctx = start.build()
     game = ctx.game
