@@ -1,6 +1,8 @@
 """The ``card_data:`` key: names not under ``cards:`` come from the card index,
 ``pitch`` picks a colour, and every problem is an invalid file with its line.
-The index is the repository's fixtures, imported by the root conftest.py."""
+The index is the repository's fixtures, imported by the pytest plugin
+(``cardzones_card_files``). Real cards are also written down as ``cards:``
+entries, a card of several colours as a list of definitions."""
 
 from __future__ import annotations
 
@@ -11,7 +13,12 @@ from pathlib import Path
 import pytest
 
 from cardzones.cards.importers import import_file
-from cardzones.cards.index import HOME_VARIABLE
+from cardzones.cards.index import HOME_VARIABLE, CardIndex
+from cardzones.errors import ScenarioError
+from cardzones.kernel.cards import CardDef
+from cardzones.rulesets import get_ruleset
+from cardzones.scenario.cards import card_entry, parse_card
+from cardzones.scenario.loader import from_data
 from cardzones.scenario.runner import INVALID, PASS, run_text
 
 FAB = """\
@@ -142,3 +149,102 @@ def test_a_missing_index_says_which_command_imports_the_cards(
     import_file(Path(__file__).parent / "fixtures" / "cards" / "redemption-carddata.txt")
     line, message = invalid(FAB)
     assert line == 3 and "has no fab cards" in message
+
+
+# ----------------------------------------------------------------------
+# Real cards written down as cards: entries
+# ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("ruleset", ["fab", "redemption"])
+def test_every_card_of_the_fixtures_is_written_as_a_cards_entry_that_reads_back(
+    ruleset: str,
+) -> None:
+    """What a table's record and an exported game keep of each card is the
+    card: written as a cards: entry and read back, it is equal in every part."""
+    rules = get_ruleset(ruleset)
+    with CardIndex.open() as index:
+        records = list(index.records(ruleset))
+    assert len(records) > 40
+    for record in records:
+        entry = card_entry(record.cdef, rules)
+        assert parse_card(record.name, from_data(entry), rules) == record.cdef, record.name
+
+
+def test_a_card_the_rule_set_cannot_write_is_refused_not_changed() -> None:
+    odd = CardDef("Odd", frozenset({"hero"}), {"luck": 3})
+    with pytest.raises(ScenarioError, match="Odd cannot be written as a redemption cards: entry"):
+        card_entry(odd, get_ruleset("redemption"))
+
+
+SNATCHES = """\
+name: Snatch in two colours, written down
+ruleset: fab
+cards:
+  Snatch:
+    - {types: [generic, action, attack], pitch: 1, power: 4}
+    - {types: [generic, action, attack], pitch: 3, power: 2}
+setup:
+  alice.hand: [{card: Snatch, pitch: 1, as: red}, {card: Snatch, pitch: 3, as: blue}]
+steps:
+  - expect: {card: $red, power: 4}
+  - expect: {card: $blue, power: 2}
+"""
+
+
+def test_a_list_of_definitions_is_picked_by_pitch_as_the_index_is() -> None:
+    outcome = run_text(SNATCHES)
+    assert outcome.status == PASS, outcome.describe()
+    one = SNATCHES.replace("    - {types: [generic, action, attack], pitch: 3, power: 2}\n", "")
+    one = one.replace(", {card: Snatch, pitch: 3, as: blue}", "").replace(
+        "  - expect: {card: $blue, power: 2}\n", ""
+    )
+    assert run_text(one).status == PASS  # a list of one, and pitch: that matches it
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "line", "message"),
+    [
+        (", pitch: 3, as: blue", ", as: blue", 8, "Snatch has 2 definitions under cards:: give"),
+        ("pitch: 3, as: blue", "pitch: 2, as: blue", 8, "Snatch has no pitch 2 under cards:"),
+        ("pitch: 3, power: 2", "pitch: 1, power: 2", 6, "two definitions have pitch 1"),
+        ("pitch: 3, power: 2", "power: 2", 6, "each of its definitions gives its own pitch:"),
+        (
+            "  - expect: {card: $red, power: 4}\n",
+            "  - create_token: {card: Snatch, to: arena}\n",
+            10,
+            "Snatch has 2 definitions under cards:",
+        ),
+    ],
+)
+def test_a_bad_list_of_definitions_is_an_invalid_file(
+    old: str, new: str, line: int, message: str
+) -> None:
+    got_line, got = invalid(SNATCHES.replace(old, new))
+    assert got_line == line and message in got
+
+
+def test_a_single_definition_with_another_pitch_is_not_picked() -> None:
+    text = (
+        SNATCHES.replace("    - {types: [generic, action, attack], pitch: 3, power: 2}\n", "")
+        .replace("  Snatch:\n    - {", "  Snatch: {")
+        .replace("power: 4}\nsetup", "power: 4}\nsetup")
+    )
+    line, message = invalid(text)
+    assert line == 6 and message == "Snatch is defined under cards: with pitch 1"
+
+
+def test_redemption_lists_of_definitions_and_types() -> None:
+    base = (
+        "name: x\nruleset: redemption\ncards:\n  C: BODY\n"
+        "setup:\n  alice.territory: [C]\nsteps: []\n"
+    )
+    assert run_text(base.replace("BODY", "{type: [hero, evil_character]}")).status == PASS
+    assert run_text(base.replace("BODY", "{type: lost soul, alignment: neutral}")).status == PASS
+    line, message = invalid(base.replace("BODY", "{type: [hero, villain]}"))
+    assert line == 4 and "type is one or more of hero, evil_character" in message
+    assert "not 'villain'" in message
+    line, message = invalid(base.replace("BODY", "[{type: hero}]"))
+    assert line == 4 and "redemption cards have none" in message
+    line, message = invalid(base.replace("BODY", "{type: []}"))
+    assert line == 4 and "type: give the card's type" in message

@@ -1,4 +1,5 @@
-"""The ``card_data:`` key: real cards from the card index, by name.
+"""The ``card_data:`` key: real cards from the card index, by name; and
+``pitch:``, which picks a card's colour.
 
 With ``card_data: fab`` (or ``redemption``, the same as ``ruleset:``), a card
 name that is not under ``cards:`` is looked up in the card index
@@ -6,7 +7,9 @@ name that is not under ``cards:`` is looked up in the card index
 pick a fab card's colour with ``pitch: 1|2|3``; a name with several pitches
 and no pitch is an invalid file that names the options, and so is a name the
 index does not have (with the closest names). Without the key, nothing
-changes.
+changes. ``pitch:`` picks the same way among the definitions of a name that
+has several under ``cards:`` (a list, one per pitch), which is how a start
+position's real cards are written down without the index.
 
 >>> from cardzones.scenario.runner import run_text
 >>> outcome = run_text('''
@@ -56,20 +59,29 @@ def read_card_data(doc: YMap, ruleset: str, file: str) -> CardLookup | None:
         raise ScenarioError(f"card_data: {exc}", file=file, line=line) from None
 
 
-def indexed_card(ctx: Context, name: str, entry: YMap | None) -> CardDef:
-    """The card a name (and a setup entry's ``pitch``) stands for: from
-    ``cards:``, else from the card index."""
+def named_card(ctx: Context, name: str, entry: YMap | None) -> CardDef:
+    """The card a name (and a set-up entry's ``pitch``) stands for: under
+    ``cards:`` (one definition, or one of several by its pitch), else from the
+    card index. A card from the index is kept in ``ctx.resolved``, so that the
+    start position can be written down without the index
+    (:mod:`cardzones.scenario.definitions`)."""
     has_pitch = entry is not None and "pitch" in entry
-    if name in ctx.cards:
-        if has_pitch:
-            raise ctx.fail(
-                entry, "pitch", f"{name} is defined under cards:, so pitch: has nothing to pick"
-            )
-        return ctx.cards[name]
-    if has_pitch and ctx.ruleset != "fab":
+    if has_pitch and not any(p.name == "pitch" for p in ctx.game.ruleset.card_params):
         raise ctx.fail(
             entry, "pitch", f"pitch: picks the colour of a fab card, not a {ctx.ruleset} one"
         )
+    pitch = _pitch(ctx, entry) if has_pitch else None
+    if name in ctx.variants:
+        return _variant(ctx, name, entry, pitch)
+    if name in ctx.cards:
+        cdef = ctx.cards[name]
+        if pitch is not None and cdef.stat("pitch") != pitch:
+            if cdef.stat("pitch") is None:
+                message = f"{name} is defined under cards:, so pitch: has nothing to pick"
+            else:
+                message = f"{name} is defined under cards: with pitch {cdef.stat('pitch')}"
+            raise ctx.fail(entry, "pitch", message)
+        return cdef
     lookup: CardLookup | None = ctx.card_data
     if lookup is None:
         raise ctx.fail(
@@ -77,11 +89,31 @@ def indexed_card(ctx: Context, name: str, entry: YMap | None) -> CardDef:
             "pitch",
             "pitch: picks a colour of a card from the card index; it needs card_data: fab",
         )
-    pitch = _pitch(ctx, entry) if has_pitch else None
     try:
-        return lookup.card_def(name, pitch)
+        cdef = lookup.card_def(name, pitch)
     except CardDataError as exc:
         raise ctx.fail(entry, "card", str(exc)) from None
+    ctx.resolved.setdefault(name, {})[cdef.stat("pitch")] = cdef
+    return cdef
+
+
+def _variant(ctx: Context, name: str, entry: YMap | None, pitch: int | None) -> CardDef:
+    """One of the definitions of a name with several under ``cards:``."""
+    defs = ctx.variants[name]
+    if pitch is None:
+        raise ctx.fail(
+            entry,
+            "card",
+            f"{name} has {len(defs)} definitions under cards:: give pitch: "
+            + options_text(sorted(defs)),
+        )
+    if pitch not in defs:
+        raise ctx.fail(
+            entry,
+            "pitch",
+            f"{name} has no pitch {pitch} under cards:; give {options_text(sorted(defs))}",
+        )
+    return defs[pitch]
 
 
 def _pitch(ctx: Context, entry: Any) -> int:

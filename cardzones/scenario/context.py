@@ -15,7 +15,7 @@ from cardzones.errors import IllegalAction, ScenarioError
 from cardzones.kernel.actions import ArgumentError, PathStep
 from cardzones.kernel.cards import CardDef, Dest
 from cardzones.kernel.game import Game
-from cardzones.scenario.card_data import indexed_card
+from cardzones.scenario.card_data import named_card
 from cardzones.scenario.loader import YList, YMap
 from cardzones.scenario.refs import CardRef, ZoneRef, parse_card, parse_zone
 
@@ -56,12 +56,17 @@ class Context:
         file: str,
         cards: dict[str, CardDef],
         card_data: CardLookup | None = None,
+        variants: dict[str, dict[int, CardDef]] | None = None,
     ) -> None:
         self.game = game
         self.ruleset = ruleset
         self.file = file
         self.cards = cards
         self.card_data = card_data
+        #: names with several definitions under ``cards:``, by pitch
+        self.variants = variants if variants is not None else {}
+        #: every card the card index gave, by name and pitch (:mod:`card_data`)
+        self.resolved: dict[str, dict[int | None, CardDef]] = {}
         self.labels: dict[str, int] = {}
         self.marks: dict[str, tuple[int, int]] = {}
         self.effects: dict[str, Any] = {}
@@ -100,10 +105,15 @@ class Context:
     # -- cards -----------------------------------------------------------
 
     def card_def(self, name: str, entry: YMap | None = None) -> CardDef:
-        """The card a name stands for: under ``cards:``, from the card index with
-        ``card_data:`` (``entry``, a setup entry, may pick a ``pitch``), or vanilla."""
-        if self.card_data is not None or (entry is not None and "pitch" in entry):
-            return indexed_card(self, name, entry)
+        """The card a name stands for: under ``cards:`` (``entry``, a set-up
+        entry, may pick one of several definitions by its ``pitch``), from the
+        card index with ``card_data:``, or else a vanilla card."""
+        if (
+            self.card_data is not None
+            or name in self.variants
+            or (entry is not None and "pitch" in entry)
+        ):
+            return named_card(self, name, entry)
         found = self.cards.get(name)
         return found if found is not None else self.game.card_def(name)
 
