@@ -51,6 +51,9 @@ __all__ = [
     "options_text",
 ]
 
+#: The type of a token card (fab 8.1.8a; a Redemption Lost Soul Token).
+TOKEN = "token"
+
 #: How to get each game's cards into the index, for messages.
 UPDATE_HINT = "cardzones cards update {ruleset}"
 IMPORT_HINT = "cardzones cards import FILE"
@@ -129,6 +132,11 @@ class CardLookup:
         scenario's references and expectations match the name it uses)."""
         cdef = self.find(name, pitch).cdef
         return cdef if cdef.name == name else replace(cdef, name=name)
+
+    def tokens(self) -> list[CardDef]:
+        """Every token card of the game (a card with the type ``token``), in
+        the order of their names and pitches."""
+        return [r.cdef for r in self._index.records(self.ruleset) if TOKEN in r.cdef.types]
 
     def closest(self, name: str, count: int = 5) -> list[str]:
         """The names nearest to ``name``: close spellings, then names that contain it."""
