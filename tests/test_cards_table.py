@@ -301,6 +301,24 @@ def test_a_table_without_card_data_names_only_its_token_cards_too() -> None:
     }
 
 
+def test_a_token_of_several_colours_asks_for_the_colour_in_plain_words() -> None:
+    body = {
+        "ruleset": "fab",
+        "cards": {
+            "Spark": [
+                {"types": ["token", "aura"], "pitch": 1},
+                {"types": ["token", "aura"], "pitch": 3},
+            ]
+        },
+        "setup": {"alice.hand": ["A"]},
+    }
+    ctx = creation_from_request(body).build()
+    assert ctx.tokens == {"Spark"}
+    assert refusal(ctx, "alice", "Spark") == (
+        "card: Spark has 2 definitions under cards:: give pitch: 1 (red) or 3 (blue)"
+    )
+
+
 # ----------------------------------------------------------------------
 # Over HTTP
 # ----------------------------------------------------------------------

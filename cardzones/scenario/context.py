@@ -247,7 +247,10 @@ class Refs:
         return value
 
     def card_def(self, name: str) -> CardDef:
-        return self.ctx.card_def(name)
+        try:
+            return self.ctx.card_def(name)
+        except ScenarioError as exc:  # a name the card index or cards: cannot give
+            raise ArgumentError(exc.message) from None
 
     def effect(self, label: Any) -> Any:
         effects = self.ctx.effects

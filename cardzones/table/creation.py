@@ -183,10 +183,12 @@ def creation_from_request(body: Any) -> Creation:
     }
     if body.get("card_data") is not None:
         doc["card_data"] = body["card_data"]
+    scenario = _scenario(from_data(doc, _FILE), _FILE)
     for key in ("cards", "setup"):
         if not isinstance(doc[key], dict):
+            if scenario.card_data is not None:
+                scenario.card_data.close()
             raise CreationError(f"{key} is a JSON object, as in a scenario file")
-    scenario = _scenario(from_data(doc, _FILE), _FILE)
     return _record(scenario, doc["cards"], doc["setup"], Creation.setup_error)
 
 
@@ -243,8 +245,8 @@ def _record(
         except CardzonesError as exc:
             raise CreationError(str(exc)) from None
         ruleset = ctx.game.ruleset
-        tokens = token_cards(lookup, ruleset) if _names_cards(ruleset) else {}
         try:
+            tokens = token_cards(lookup, ruleset) if _names_cards(ruleset) else {}
             written = {**written_cards(ctx), **tokens}
         except ScenarioError as exc:
             raise CreationError(exc.message) from None
