@@ -84,7 +84,8 @@ def _print_report(report: ImportReport, origin: str | None = None) -> None:
     console.print(
         f"imported {report.imported} {report.ruleset} cards from {escape(origin or report.file)} "
         f"({report.format}): read {report.read}, skipped {report.skipped}, "
-        f"in {report.seconds:.2f} s"
+        f"in {report.seconds:.2f} s",
+        soft_wrap=True,
     )
     for problem in report.problems[:SHOWN_PROBLEMS]:
         errors.print(
@@ -93,7 +94,8 @@ def _print_report(report: ImportReport, origin: str | None = None) -> None:
         )
     if report.skipped > SHOWN_PROBLEMS:
         errors.print(f"... and {report.skipped - SHOWN_PROBLEMS} more skipped rows")
-    console.print(f"card index: {escape(str(report.index))}")
+    # A path is printed whole, never folded, so that it can be copied.
+    console.print(f"card index: {escape(str(report.index))}", soft_wrap=True)
 
 
 @cards_app.command("import")
@@ -339,7 +341,7 @@ def status(as_json: Annotated[bool, typer.Option("--json", help="print JSON")] =
     if as_json:
         print(json.dumps({"index": str(path), "games": rows}, indent=2))
         return
-    console.print(f"card index: {escape(str(path))}")
+    console.print(f"card index: {escape(str(path))}", soft_wrap=True)
     if not rows:
         console.print(
             "no cards yet: `cardzones cards update fab|redemption` or `cardzones cards import FILE`"
@@ -348,7 +350,8 @@ def status(as_json: Annotated[bool, typer.Option("--json", help="print JSON")] =
     for row in rows:
         console.print(
             f"{row['ruleset']}: {row['cards']} cards from {escape(row['file'])} ({row['format']}, "
-            f"read {row['read']}, skipped {row['skipped']}), imported {row['imported_at']}"
+            f"read {row['read']}, skipped {row['skipped']}), imported {row['imported_at']}",
+            soft_wrap=True,
         )
 
 
