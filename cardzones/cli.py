@@ -16,6 +16,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from cardzones.cli_cards import cards_app
 from cardzones.errors import CardzonesError
 from cardzones.scenario.runner import INVALID, PASS, Outcome, exit_code, find_scenarios, run_file
 
@@ -25,6 +26,7 @@ app = typer.Typer(
     help="cardzones: a rules engine for card locations (Flesh and Blood, Redemption, and "
     "any rule set installed beside it: see `cardzones rulesets`).",
 )
+app.add_typer(cards_app, name="cards")
 console = Console(highlight=False)
 errors = Console(stderr=True, highlight=False)
 

@@ -5,7 +5,10 @@ creation record (every setup card labelled with ``as:``), the stored acts as
 steps that name their cards by those labels, and the final board as ``expect``
 steps. ``cardzones check`` runs it, so a real game becomes a ruling test. The
 file holds the seed, which a game needs to replay its shuffles: it is for
-after the game, like the store itself.
+after the game, like the store itself. A table made from card data is written
+with the cards its record keeps, not with ``card_data:``, so the file runs
+without a card index, and runs the same whatever an index holds; of the token
+cards the record keeps, only those the game created are written.
 
 :func:`seat_history` gives the game as one seat (or the spectator) saw it:
 each event with the log entries that viewer got for it, and the view at the
@@ -16,7 +19,7 @@ viewer could not see at that moment.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import yaml
@@ -134,8 +137,11 @@ def scenario_of(table_id: str, creation: Creation, acts: list[dict[str, Any]]) -
         creation.seed,
         creation.cards,
         _labelled_setup(creation.setup, namer),
+        creation.card_data,
     )
     ctx = start.build()
+    if start.card_data is not None:
+        start = replace(start, cards=_used_cards(start.cards, start.setup, acts))
     game = ctx.game
     names = {card: label for label, card in ctx.labels.items()}
     steps: list[dict[str, Any]] = []
@@ -153,6 +159,28 @@ def scenario_of(table_id: str, creation: Creation, acts: list[dict[str, Any]]) -
     steps.extend(_final_board(game, names))
     doc = start.scenario(f"table {table_id}", steps)
     return doc
+
+
+def _used_cards(
+    cards: dict[str, Any], setup: dict[str, Any], acts: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """The cards a start position defines that its set-up or an act names: a
+    definition no card of the game uses changes nothing."""
+    names: set[str] = set()
+    _strings(setup, names)
+    _strings(acts, names)
+    return {name: entry for name, entry in cards.items() if name in names}
+
+
+def _strings(value: Any, out: set[str]) -> None:
+    if isinstance(value, str):
+        out.add(value)
+    elif isinstance(value, dict):
+        for item in value.values():
+            _strings(item, out)
+    elif isinstance(value, list):
+        for item in value:
+            _strings(item, out)
 
 
 def _final_board(game: Game, names: dict[int, str]) -> list[dict[str, Any]]:

@@ -161,9 +161,7 @@ class Table:
             raise ReplayError(f"not a table snapshot ({SNAPSHOT_FORMAT})")
         ruleset = get_ruleset(creation.ruleset)
         game = Game.from_json(data["game"], ruleset)
-        base = creation.build()
-        ctx = TableContext(game, creation.ruleset, base.file, base.cards)
-        ctx.seated = True
+        ctx = creation.build().with_game(game)
         _share_cards(ctx)
         extra = value_from_json(data["context"], ruleset)
         ctx.labels = dict(extra["labels"])
@@ -185,6 +183,10 @@ def _share_cards(ctx: TableContext) -> None:
         own = ctx.cards.get(cdef.name)
         if own is not None and own is not cdef and own == cdef:
             ctx.cards[cdef.name] = cdef
+        colours = ctx.variants.get(cdef.name)
+        pitch = cdef.stat("pitch")
+        if colours is not None and pitch is not None and colours.get(pitch) == cdef:
+            colours[pitch] = cdef
 
 
 def rebuild(
