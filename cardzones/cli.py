@@ -16,6 +16,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from cardzones.cli_cards import cards_app
 from cardzones.errors import CardzonesError
 from cardzones.scenario.runner import INVALID, PASS, Outcome, exit_code, find_scenarios, run_file
 
@@ -25,6 +26,7 @@ app = typer.Typer(
     help="cardzones: a rules engine for card locations (Flesh and Blood, Redemption, and "
     "any rule set installed beside it: see `cardzones rulesets`).",
 )
+app.add_typer(cards_app, name="cards")
 console = Console(highlight=False)
 errors = Console(stderr=True, highlight=False)
 
@@ -373,6 +375,67 @@ def coverage(
         raise typer.Exit(1)
 
 
+# ----------------------------------------------------------------------
+# The online table
+# ----------------------------------------------------------------------
+
+_DB_HELP = "the database: a SQLite file (the default) or postgresql://user@host/db"
+
+
+def _bench_table(
+    db: str | None, tables: int | None, seconds: float | None, quick: bool, as_json: bool
+) -> None:
+    """Run the load benchmark of the web layer (cardzones/web/load.py) as its
+    own program, as ``serve`` runs the app: nothing imports the web layer."""
+    _table_extra()
+    import subprocess
+    import sys
+
+    from rich.table import Table as RichTable
+
+    if db is not None:
+        _open_store(db).close()  # a bad URL is a clear error before any server starts
+    command = [sys.executable, "-m", "cardzones.web.load"]
+    for flag, value in (("--db", db), ("--tables", tables), ("--seconds", seconds)):
+        if value is not None:
+            command += [flag, str(value)]
+    if quick:
+        command.append("--quick")
+    with console.status("cardzones bench --table: the table, then the floors"):
+        done = subprocess.run(command, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        reason = done.stderr.strip().splitlines()[-1:] or [f"exit status {done.returncode}"]
+        errors.print(f"[red]error[/red]: {escape(reason[0])}", soft_wrap=True)
+        raise typer.Exit(2)
+    figures = json.loads(done.stdout)
+    if as_json:
+        print(json.dumps(figures))
+        return
+    ratios = figures["ratios"]
+    out = RichTable(
+        title=(
+            f"cardzones bench --table ({figures['store']}, {figures['tables']} tables, "
+            f"{figures['connections']} seats, {figures['seconds']:g} s a phase)"
+        ),
+        caption=(
+            f"acts/s: {ratios['acts_per_echo_frame']:.3f} of the echo's frames/s, "
+            f"{ratios['acts_per_commit']:.3f} of the store's commits/s; "
+            f"p50 {ratios['p50_vs_echo']:.1f}x the echo's, {ratios['p50_vs_commit']:.1f}x a "
+            f"commit's; {figures['table']['refused']} refused"
+        ),
+    )
+    for column in ("", "per second", "p50 ms", "p99 ms"):
+        out.add_column(column, justify="right" if column else "left")
+    for key, label, unit in (
+        ("table", "acts (table)", "acts_per_s"),
+        ("echo", "echo floor", "frames_per_s"),
+        ("insert_commit", "insert+commit floor", "commits_per_s"),
+    ):
+        part = figures[key]
+        out.add_row(label, f"{part[unit]:,.0f}", f"{part['p50_ms']:.2f}", f"{part['p99_ms']:.2f}")
+    console.print(out)
+
+
 @app.command()
 def bench(
     quick: Annotated[bool, typer.Option("--quick", help="a short run (under 45 s)")] = False,
@@ -380,8 +443,28 @@ def bench(
     objects: Annotated[
         str, typer.Option("--objects", help="sizes of position, e.g. 126,500,2000 for growth")
     ] = "126",
+    table: Annotated[
+        bool,
+        typer.Option("--table", help="the table server under load, against echo and store floors"),
+    ] = False,
+    db: Annotated[
+        str | None, typer.Option("--db", help="with --table: " + _DB_HELP + " (a new file)")
+    ] = None,
+    tables: Annotated[
+        int | None, typer.Option("--tables", min=1, help="with --table: tables at once")
+    ] = None,
+    seconds: Annotated[
+        float | None, typer.Option("--seconds", min=0.1, help="with --table: each phase's time")
+    ] = None,
 ) -> None:
-    """Measure moves, undo, copies and views against floors measured in the same run."""
+    """Measure moves, undo, copies and views against floors measured in the same run.
+
+    With --table: many tables at once over loopback, acts per second and
+    act-to-ack latency, against a bare WebSocket echo and a bare
+    insert-and-commit on the same store."""
+    if table:
+        _bench_table(db, tables, seconds, quick, as_json)
+        return
     from cardzones.bench import parse_sizes, report, run_bench
 
     try:
@@ -393,13 +476,6 @@ def bench(
         print(json.dumps(figures))
     else:
         console.print(report(figures))
-
-
-# ----------------------------------------------------------------------
-# The online table
-# ----------------------------------------------------------------------
-
-_DB_HELP = "the database: a SQLite file (the default) or postgresql://user@host/db"
 
 
 def _table_extra() -> None:

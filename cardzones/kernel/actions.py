@@ -70,7 +70,9 @@ class ParamKind(StrEnum):
     POSITION = "position"  #: top, bottom or an index from the top (0 or more)
     NAME = "name"  #: a card name -> the CardDef it names
     WORD = "word"  #: one word -> lower case, without surrounding spaces
-    WORDS = "words"  #: a list of words (or one) -> a tuple, lower case, spaces as underscores
+    #: a list of words (or one) -> a tuple, lower case, spaces as underscores;
+    #: with ``options``, each word is one of them
+    WORDS = "words"
     EFFECT = "effect"  #: an effect label -> the handle an earlier action returned
     ACTION = "action"  #: a nested action on this action's card, without its card -> BoundAction
     MAPPING = "mapping"  #: nested parameters (``fields``) -> a dict
@@ -125,7 +127,8 @@ class Param:
     """One parameter of an action (or one field of a MAPPING parameter).
 
     ``default`` is the value when the parameter is left out (None for most
-    kinds). ``options`` are the values of a CHOICE. ``fields`` and ``one_of``
+    kinds). ``options`` are the values of a CHOICE, or the words a WORDS
+    parameter may hold (any word, when there are none). ``fields`` and ``one_of``
     describe the nested parameters of a MAPPING. ``role`` says what the
     parameter is to the acting player (:class:`Role`); a card parameter is
     ``Role.ACTS_ON`` unless it is given another.
@@ -486,7 +489,16 @@ def _value(
         words = [value] if isinstance(value, str) else value
         if not isinstance(words, list | tuple) or not all(isinstance(w, str) and w for w in words):
             raise ArgumentError(f"{name} must be a list of words, not {value!r}", path)
-        return tuple(w.strip().lower().replace(" ", "_") for w in words)
+        out = tuple(w.strip().lower().replace(" ", "_") for w in words)
+        for word in out:
+            if param.options and word not in param.options:
+                options = ", ".join(map(str, param.options))
+                raise ArgumentError(
+                    f"{name} is one or more of {options}, not {word!r}"
+                    f"{_did_you_mean(word, param.options)}",
+                    path,
+                )
+        return out
     if kind is ParamKind.CARD:
         return _ask(_need(resolver, param).card, value, path)
     if kind is ParamKind.CARDS:

@@ -96,6 +96,15 @@ class Ruleset:
         :attr:`card_params` (resolved, or its default)."""
         return CardDef(name, abilities=tuple(abilities))
 
+    def card_fields(self, cdef: CardDef) -> dict[str, Any]:
+        """The card data that :meth:`make_card` makes ``cdef`` from again (its
+        abilities aside): how a card from elsewhere, such as a card database,
+        is written down as card data. A rule set that overrides
+        :meth:`make_card` overrides this too; what this gives is checked by
+        making the card again, so a card it cannot write is refused, never
+        changed."""
+        return {}
+
     # -- the game ----------------------------------------------------------
 
     def setup_game(self, game: Game) -> None:

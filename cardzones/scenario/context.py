@@ -9,14 +9,18 @@ for set-up and expectations, with ``file:line`` errors.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardzones.errors import IllegalAction, ScenarioError
 from cardzones.kernel.actions import ArgumentError, PathStep
 from cardzones.kernel.cards import CardDef, Dest
 from cardzones.kernel.game import Game
+from cardzones.scenario.card_data import named_card
 from cardzones.scenario.loader import YList, YMap
 from cardzones.scenario.refs import CardRef, ZoneRef, parse_card, parse_zone
+
+if TYPE_CHECKING:
+    from cardzones.cards.lookup import CardLookup
 
 
 def line_of(node: Any, key: Any) -> int | None:
@@ -49,11 +53,24 @@ class Context:
     #: player: a scenario file says where its ``players:`` list is.
     players_hint = ""
 
-    def __init__(self, game: Game, ruleset: str, file: str, cards: dict[str, CardDef]) -> None:
+    def __init__(
+        self,
+        game: Game,
+        ruleset: str,
+        file: str,
+        cards: dict[str, CardDef],
+        card_data: CardLookup | None = None,
+        variants: dict[str, dict[int, CardDef]] | None = None,
+    ) -> None:
         self.game = game
         self.ruleset = ruleset
         self.file = file
         self.cards = cards
+        self.card_data = card_data
+        #: names with several definitions under ``cards:``, by pitch
+        self.variants = variants if variants is not None else {}
+        #: every card the card index gave, by name and pitch (:mod:`card_data`)
+        self.resolved: dict[str, dict[int | None, CardDef]] = {}
         self.labels: dict[str, int] = {}
         self.marks: dict[str, tuple[int, int]] = {}
         self.effects: dict[str, Any] = {}
@@ -105,7 +122,16 @@ class Context:
 
     # -- cards -----------------------------------------------------------
 
-    def card_def(self, name: str) -> CardDef:
+    def card_def(self, name: str, entry: YMap | None = None) -> CardDef:
+        """The card a name stands for: under ``cards:`` (``entry``, a set-up
+        entry, may pick one of several definitions by its ``pitch``), from the
+        card index with ``card_data:``, or else a vanilla card."""
+        if (
+            self.card_data is not None
+            or name in self.variants
+            or (entry is not None and "pitch" in entry)
+        ):
+            return named_card(self, name, entry)
         found = self.cards.get(name)
         return found if found is not None else self.game.card_def(name)
 
@@ -239,7 +265,10 @@ class Refs:
         return value
 
     def card_def(self, name: str) -> CardDef:
-        return self.ctx.card_def(name)
+        try:
+            return self.ctx.card_def(name)
+        except ScenarioError as exc:  # a name the card index or cards: cannot give
+            raise ArgumentError(exc.message) from None
 
     def effect(self, label: Any) -> Any:
         effects = self.ctx.effects

@@ -53,6 +53,13 @@ action of any rule set gets the same policy:
   top of its own deck): whose such a card is, is itself private, so a seat may
   not name one elsewhere. This holds for every card parameter.
 - A zone parameter with the role ``OWN_ZONE`` must be one of the seat's zones.
+- A card named by its name (``ParamKind.NAME``: fab's ``create_token``) must be
+  one of the table's token cards: a card of its start position with the type
+  ``token`` (a table made from card data keeps every token card of the game).
+  The other cards of the start position are where the hidden cards are: if a
+  seat could name them, the answer (a token with that card's printed types,
+  or a refusal) would tell it whether the card is in the game. Any other name
+  gets the same refusal, with the closest token names.
 - An action with ``turn_player`` belongs to the turn player: the turn player
   ends the turn, moves it through its phases, ends the battle and resolves the
   stack (a table's shortcut for "every player passed").
@@ -67,6 +74,7 @@ at all.
 
 from __future__ import annotations
 
+import difflib
 import logging
 import re
 from collections.abc import Callable, Mapping
@@ -91,7 +99,11 @@ from cardzones.kernel.results import MoveResult
 from cardzones.kernel.seats import acts_on, may_name, owns_zone, turn_refusal
 from cardzones.kernel.views import card_for_handle, shown_cards
 from cardzones.scenario.context import Context, Refs
+from cardzones.scenario.loader import YMap
 from cardzones.scenario.refs import parse_card
+
+#: The type of a token card (fab 8.1.8a).
+TOKEN = "token"
 
 log = logging.getLogger(__name__)
 
@@ -193,12 +205,57 @@ class StoredRefs(_TableRefs):
 class TableContext(Context):
     """The scenario layer's context for a table's game: its set-up runs as a
     scenario's, and then (``seated``) a card is named only as ``#N``. The
-    labels that ``as:`` gives effects are kept here, for ``negate``."""
+    labels that ``as:`` gives effects are kept here, for ``negate``.
 
-    def __init__(self, game: Game, ruleset: str, file: str, cards: dict[str, CardDef]) -> None:
-        super().__init__(game, ruleset, file, cards)
+    A seat names a card only to create a token, and only one of the table's
+    token cards (:attr:`tokens`): the cards of the start position are where
+    the hidden cards are, so what a seat is told about a name never depends
+    on them.
+
+    A table never reads the card index: a start position made from card data
+    has every card written down under ``cards`` (``variants``: a card's
+    colours) when the table is created, the game's token cards included. Such
+    a table is ``closed``: a name that is not among its cards is refused
+    rather than made a vanilla card."""
+
+    def __init__(
+        self,
+        game: Game,
+        ruleset: str,
+        file: str,
+        cards: dict[str, CardDef],
+        variants: dict[str, dict[int, CardDef]] | None = None,
+        *,
+        closed: bool = False,
+    ) -> None:
+        super().__init__(game, ruleset, file, cards, None, variants)
         self.seated = False
+        self.closed = closed
         self.refs = StoredRefs(self)
+        #: The names a seat may give (``create_token``): the cards whose every
+        #: definition is a token card.
+        defs = [(n, [c]) for n, c in cards.items()]
+        defs += [(n, list(v.values())) for n, v in self.variants.items()]
+        self.tokens = frozenset(n for n, cs in defs if all(TOKEN in c.types for c in cs))
+
+    def with_game(self, game: Game) -> TableContext:
+        """A context with the same cards for another game of this table (one
+        restored from a snapshot), seated."""
+        ctx = TableContext(
+            game,
+            self.ruleset,
+            self.file,
+            dict(self.cards),
+            {name: dict(colours) for name, colours in self.variants.items()},
+            closed=self.closed,
+        )
+        ctx.seated = True
+        return ctx
+
+    def card_def(self, name: str, entry: YMap | None = None) -> CardDef:
+        if self.closed and name not in self.cards and name not in self.variants:
+            raise ScenarioError(f"{name!r} is not one of this table's cards", file=self.file)
+        return super().card_def(name, entry)
 
     def state(self) -> tuple[dict[str, int], dict[str, Any]]:
         """The labels and effect labels, to restore after a refused act."""
@@ -222,10 +279,26 @@ class SeatRefs(_TableRefs):
     labels other seats gave. ``names`` keeps how the seat named each card, so
     that messages name it the same way."""
 
-    def __init__(self, ctx: Context, seat: str) -> None:
+    def __init__(self, ctx: TableContext, seat: str) -> None:
         super().__init__(ctx)
+        self.table = ctx
         self.seat = seat
         self.names: dict[int, str] = {}
+
+    def card_def(self, name: str) -> CardDef:
+        # A seat names a card only to create a token, and the answer depends on
+        # the name and the table's token cards alone: the other cards of the
+        # start position are where the hidden cards are.
+        tokens = self.table.tokens
+        if name not in tokens:
+            close = difflib.get_close_matches(name.casefold(), [t.casefold() for t in tokens])
+            near = sorted(t for t in tokens if t.casefold() in close)
+            hint = f"; closest: {', '.join(map(repr, near))}" if near else ""
+            raise _Unplaced(
+                f"{name!r} is not a token card of this table (a seat names a card "
+                f"only to create a token){hint}"
+            )
+        return super().card_def(name)
 
     def card(self, value: Any) -> int:
         if not isinstance(value, str) or not value.strip():

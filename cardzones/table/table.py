@@ -35,6 +35,7 @@ from cardzones.kernel.views import log_size, log_view, view
 from cardzones.rulesets import get_ruleset
 from cardzones.table.acts import Applied, Refusal, TableContext, apply_act, apply_stored
 from cardzones.table.creation import Creation
+from cardzones.table.store import Finished
 
 #: The form of a snapshot this version writes and reads.
 SNAPSHOT_FORMAT = "cardzones-table/1"
@@ -67,6 +68,8 @@ class Table:
         self.number = number
         #: the log's size after each event: ``marks[n]`` after event n
         self.marks = marks
+        #: the table's end, once a seat finished the game: no act follows it
+        self.finished: Finished | None = None
 
     @classmethod
     def start(cls, table_id: str, creation: Creation) -> Table:
@@ -179,9 +182,7 @@ class Table:
             raise ReplayError(f"not a table snapshot ({SNAPSHOT_FORMAT})")
         ruleset = get_ruleset(creation.ruleset)
         game = Game.from_json(data["game"], ruleset)
-        base = creation.build()
-        ctx = TableContext(game, creation.ruleset, base.file, base.cards)
-        ctx.seated = True
+        ctx = creation.build().with_game(game)
         _share_cards(ctx)
         extra = value_from_json(data["context"], ruleset)
         ctx.labels = dict(extra["labels"])
@@ -203,6 +204,10 @@ def _share_cards(ctx: TableContext) -> None:
         own = ctx.cards.get(cdef.name)
         if own is not None and own is not cdef and own == cdef:
             ctx.cards[cdef.name] = cdef
+        colours = ctx.variants.get(cdef.name)
+        pitch = cdef.stat("pitch")
+        if colours is not None and pitch is not None and colours.get(pitch) == cdef:
+            colours[pitch] = cdef
 
 
 def rebuild(

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 _OWN_CARDS_ONLY = {"banished": "3.4.2", "graveyard": "3.8.2"}
 
 #: The numeric properties of a fab card, in the order card data lists them.
-STATS = ("power", "defense", "pitch", "cost", "life", "intellect")
+STATS = ("power", "defense", "pitch", "cost", "life", "intellect", "arcane")
 
 #: The fields of fab card data (types, subtypes and traits in one list).
 CARD_PARAMS = (
@@ -74,6 +74,13 @@ class FabRuleset(Ruleset):
             frozenset(fields.get("keywords", ())),
             tuple(abilities),
         )
+
+    def card_fields(self, cdef: CardDef) -> dict[str, Any]:
+        out: dict[str, Any] = {"types": sorted(cdef.types)}
+        out.update((stat, cdef.stats[stat]) for stat in STATS if stat in cdef.stats)
+        if cdef.keywords:
+            out["keywords"] = sorted(cdef.keywords)
+        return out
 
     def resolve_pseudo(self, game: Game, obj: Obj, dest: Dest, by: str) -> Dest | None:
         if dest.type == "arena":
