@@ -31,6 +31,40 @@ console = Console(highlight=False)
 errors = Console(stderr=True, highlight=False)
 
 
+def _version() -> str:
+    """The installed version of cardzones (the package's own when not installed)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("cardzones")
+    except PackageNotFoundError:
+        from cardzones import __version__
+
+        return __version__
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        console.print(f"cardzones {_version()}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            callback=_print_version,
+            is_eager=True,
+            help="print the version of cardzones and exit",
+        ),
+    ] = False,
+) -> None:
+    """cardzones: a rules engine for card locations (Flesh and Blood, Redemption, and
+    any rule set installed beside it: see `cardzones rulesets`)."""
+
+
 def _where(outcome: Outcome) -> str:
     # File names and messages are the user's text, never Rich markup.
     where = f"{outcome.file}:{outcome.line}" if outcome.line is not None else outcome.file
@@ -80,13 +114,18 @@ def run(
     file: Annotated[Path, typer.Argument(help="one scenario file")],
     as_player: Annotated[str | None, typer.Option("--as", help="show this player's view")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the view as JSON")] = False,
+    legal: Annotated[
+        bool, typer.Option("--legal", help="with --as: also the actions that player may take now")
+    ] = False,
 ) -> None:
     """Run one scenario and show the final board and the event log.
 
     Without --as the board is the author's: every card, hidden ones included.
     With --as PLAYER it is exactly what that player may know, and nothing else
     is printed: a failure is reported by its place only, since its message may
-    name cards that player may not see.
+    name cards that player may not see. With --legal, the actions that player
+    may take in the final position follow, each as a step naming cards as the
+    player's view does.
     """
     from cardzones.board import render
     from cardzones.kernel.views import log_view, omniscient_log, omniscient_view, view
@@ -103,16 +142,51 @@ def run(
             soft_wrap=True,
         )
         raise typer.Exit(2)
+    if legal and as_player is None:
+        errors.print("[red]INVALID[/red] --legal needs --as PLAYER: legal actions are a player's")
+        raise typer.Exit(2)
     if as_player is None:
         board, log = omniscient_view(game), omniscient_log(game)
     else:
         board, log = view(game, as_player), log_view(game, as_player)
+    acts = _legal_acts(ctx, as_player) if legal and as_player is not None else None
     if as_json:
-        print(json.dumps({"view": board, "log": log}, indent=2))
+        out: dict[str, Any] = {"view": board, "log": log}
+        if acts is not None:
+            out["legal"] = acts
+        print(json.dumps(out, indent=2))
     else:
         console.print(render(board, log, title=outcome.name or str(file)))
+        if acts is not None:
+            console.print(_legal_table(acts, as_player or ""))
     _report_as(outcome, as_player, quiet=as_json)
     raise typer.Exit(outcome.exit_code)
+
+
+def _legal_acts(ctx: Any, player: str) -> list[dict[str, Any]]:
+    """The legal actions of ``player`` in the context's game, as steps."""
+    out: list[dict[str, Any]] = []
+    for action in ctx.game.legal_actions(player):
+        try:
+            act = action.to_json(ctx.game, ctx.effects)
+        except CardzonesError:
+            continue  # an effect without a label: no step can name it
+        out.append({"act": act, "result": None if action.result is None else action.result.value})
+    return out
+
+
+def _legal_table(acts: list[dict[str, Any]], player: str) -> Any:
+    from rich.table import Table
+
+    table = Table(title=f"what {player} may do now: {len(acts)} actions", title_justify="left")
+    table.add_column("action", style="bold")
+    table.add_column("arguments", overflow="fold")
+    table.add_column("result")
+    for entry in acts:
+        ((name, args),) = entry["act"].items()
+        shown = ", ".join(f"{k}: {json.dumps(v)}" for k, v in args.items())
+        table.add_row(escape(name), escape(shown), entry["result"] or "[dim]-[/dim]")
+    return table
 
 
 def _report_as(outcome: Outcome, player: str | None, quiet: bool = False) -> None:

@@ -237,7 +237,7 @@ def test_a_single_definition_with_another_pitch_is_not_picked() -> None:
 def test_redemption_lists_of_definitions_and_types() -> None:
     base = (
         "name: x\nruleset: redemption\ncards:\n  C: BODY\n"
-        "setup:\n  alice.territory: [C]\nsteps: []\n"
+        "setup:\n  alice.territory: [C]\nsteps: [{expect: {zone: alice.territory, count: 1}}]\n"
     )
     assert run_text(base.replace("BODY", "{type: [hero, evil_character]}")).status == PASS
     assert run_text(base.replace("BODY", "{type: lost soul, alignment: neutral}")).status == PASS

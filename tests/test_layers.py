@@ -45,7 +45,7 @@ PREFIXES = {
     "cardzones.rulesets.common": RULESET,
     "cardzones.rulesets.registry": REGISTRY,
     "cardzones.rulesets": REGISTRY,  # the package itself; its sub-packages are rule sets
-    "cardzones": REGISTRY,  # the package itself: the public API in one place
+    "cardzones": SCENARIO,  # the package itself: the public API in one place, scenarios included
     "cardzones.cards": CARDS,
     "cardzones.scenario": SCENARIO,
     "cardzones.table": TABLE,

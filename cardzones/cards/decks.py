@@ -183,7 +183,13 @@ def scenario_data(
         "players": [p.player for p in positions],
         "seed": positions[0].seed,
         "setup": setup,
-        "steps": [],
+        # A scenario shows something hold: here, that every deck is in place.
+        "steps": [
+            {"expect": {"zone": zone, "count": len(cards)}}
+            for zone, cards in setup.items()
+            if zone.endswith(".deck")
+        ]
+        or [{"expect": {"turn": 1}}],
     }
 
 

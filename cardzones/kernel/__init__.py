@@ -32,6 +32,7 @@ from cardzones.kernel.actions import (
     action_table,
     bind,
     bind_fields,
+    complete,
 )
 from cardzones.kernel.cards import (
     Ability,
@@ -47,6 +48,7 @@ from cardzones.kernel.cards import (
 from cardzones.kernel.effects import END_OF_TURN, Effect, EffectRef
 from cardzones.kernel.events import Event, Snapshot
 from cardzones.kernel.game import Game
+from cardzones.kernel.legal import LegalAction, candidate_actions, legal_actions
 from cardzones.kernel.objects import (
     ACTIVATED,
     CARD,
@@ -61,6 +63,14 @@ from cardzones.kernel.objects import (
 from cardzones.kernel.records import Records
 from cardzones.kernel.results import MoveResult
 from cardzones.kernel.ruleset import ADMITTED, Admission, Ruleset
+from cardzones.kernel.seats import (
+    actable_cards,
+    acts_on,
+    may_name,
+    nameable_cards,
+    owns_zone,
+    seat_refusal,
+)
 from cardzones.kernel.standard import (
     BY,
     END_TURN,
@@ -69,6 +79,7 @@ from cardzones.kernel.standard import (
     SHUFFLE,
     UNTIL,
     Mover,
+    draw_action,
     kernel_move,
     modify_action,
     move_action,
@@ -109,6 +120,7 @@ __all__ = [
     "Game",
     "HistoryCondition",
     "IllegalAction",
+    "LegalAction",
     "MoveResult",
     "Mover",
     "NeedsChoice",
@@ -129,11 +141,21 @@ __all__ = [
     "UnknownReference",
     "ZoneInfo",
     "ZoneSpec",
+    "actable_cards",
     "acting",
     "action_table",
+    "acts_on",
     "bind",
     "bind_fields",
+    "candidate_actions",
+    "complete",
+    "draw_action",
     "kernel_move",
+    "legal_actions",
+    "may_name",
     "modify_action",
     "move_action",
+    "nameable_cards",
+    "owns_zone",
+    "seat_refusal",
 ]

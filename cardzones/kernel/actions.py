@@ -36,6 +36,7 @@ of the offending key.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -467,7 +468,10 @@ def _value(
     if kind is ParamKind.CHOICE:
         if not _hashable(value) or value not in param.options:
             options = ", ".join(map(str, param.options))
-            raise ArgumentError(f"{name} is one of {options}, not {value!r}", path)
+            raise ArgumentError(
+                f"{name} is one of {options}, not {value!r}{_did_you_mean(value, param.options)}",
+                path,
+            )
         return value
     if kind is ParamKind.POSITION:
         if value in ("top", "bottom"):
@@ -489,7 +493,11 @@ def _value(
         for word in out:
             if param.options and word not in param.options:
                 options = ", ".join(map(str, param.options))
-                raise ArgumentError(f"{name} is one or more of {options}, not {word!r}", path)
+                raise ArgumentError(
+                    f"{name} is one or more of {options}, not {word!r}"
+                    f"{_did_you_mean(word, param.options)}",
+                    path,
+                )
         return out
     if kind is ParamKind.CARD:
         return _ask(_need(resolver, param).card, value, path)
@@ -521,6 +529,15 @@ def _value(
     if kind is ParamKind.ACTION:
         return _nested(param, value, resolver, table, reserved, path)
     raise ArgumentError(f"{name}: unknown parameter kind {kind!r}", path)
+
+
+def _did_you_mean(value: Any, options: Iterable[Any]) -> str:
+    """`` (did you mean X?)`` for a text close to one of ``options``, or nothing."""
+    if not isinstance(value, str):
+        return ""
+    words = [str(o) for o in options]
+    close = difflib.get_close_matches(value.strip().lower(), words, n=1, cutoff=0.75)
+    return f" (did you mean {close[0]}?)" if close else ""
 
 
 def _hashable(value: Any) -> bool:
@@ -587,6 +604,33 @@ def _nested(
     except ArgumentError as exc:
         raise exc.under((*path, key)) from None
     return BoundAction(nested, MappingProxyType(bound))
+
+
+def complete(action: Action, args: Mapping[str, Any]) -> dict[str, Any]:
+    """The arguments ``action.run`` takes, from ``args`` given as the binder
+    makes them (card ids, zone ids, :class:`~cardzones.kernel.cards.Dest`,
+    ...): every parameter, a left-out one at its default. Unlike :func:`bind`,
+    it resolves nothing and checks only the keys: an unknown one or a missing
+    required one raises :class:`ArgumentError`.
+
+    >>> from cardzones.kernel.standard import FLIP
+    >>> complete(FLIP, {"card": 7, "face": "up"})
+    {'card': 7, 'face': 'up', 'by': None}
+    """
+    names = {p.name for p in action.params}
+    for key in args:
+        if key not in names:
+            allowed = ", ".join(sorted(names)) or "none"
+            raise ArgumentError(f"unknown key {key!r} in {action.name}; allowed: {allowed}", (key,))
+    out: dict[str, Any] = {}
+    for param in action.params:
+        if param.name in args:
+            out[param.name] = args[param.name]
+        elif param.required:
+            raise ArgumentError(f"{action.name} needs {param.name}:", (param.name,))
+        else:
+            out[param.name] = param.default
+    return out
 
 
 def acting(game: Game, args: Mapping[str, Any], name: str = "by") -> str:

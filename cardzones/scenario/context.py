@@ -49,6 +49,10 @@ def line_at(node: Any, path: tuple[PathStep, ...]) -> int | None:
 class Context:
     """Everything a step may refer to."""
 
+    #: Where the players come from, for messages about a name that is not a
+    #: player: a scenario file says where its ``players:`` list is.
+    players_hint = ""
+
     def __init__(
         self,
         game: Game,
@@ -74,6 +78,20 @@ class Context:
         self.refs = Refs(self)
 
     # -- errors --------------------------------------------------------
+
+    def not_a_player(self, value: Any, what: str = "") -> str:
+        """The message for a name that is not a player: the players, and where
+        they are listed.
+
+        >>> from cardzones import new_game
+        >>> ctx = Context(new_game("fab", ["alice", "bob"]), "fab", "s.yaml", {})
+        >>> ctx.not_a_player("carol")
+        "'carol' is not a player; the players are alice, bob"
+        """
+        hint = f" {self.players_hint}" if self.players_hint else ""
+        return f"{what or repr(value)} is not a player; the players are " + (
+            f"{', '.join(self.game.players)}{hint}"
+        )
 
     def fail(self, node: Any, key: Any, message: str) -> ScenarioError:
         return ScenarioError(message, file=self.file, line=line_of(node, key))
@@ -243,7 +261,7 @@ class Refs:
 
     def player(self, value: Any) -> str:
         if not isinstance(value, str) or value not in self.game.players:
-            raise ArgumentError(f"{value!r} is not a player ({', '.join(self.game.players)})")
+            raise ArgumentError(self.ctx.not_a_player(value))
         return value
 
     def card_def(self, name: str) -> CardDef:
@@ -281,7 +299,7 @@ class Refs:
             why = f" ({rule})" if rule else ""
             raise ArgumentError(f"{ref.type} is not a zone; it is only a destination{why}")
         if ref.owner not in (None, "owner", "you", *game.players):
-            raise ArgumentError(f"unknown player {ref.owner!r} in {value!r}")
+            raise ArgumentError(self.ctx.not_a_player(ref.owner, f"{ref.owner!r} in {value!r}"))
         if ref.owner in ("owner", "you") and not dest:
             raise ArgumentError(f"{value!r}: {ref.owner}. is only for destinations")
         spec = ruleset.zone_specs.get(ref.type)
@@ -301,7 +319,7 @@ class Refs:
     def pile_host(self, ref: ZoneRef) -> int:
         owner = ref.owner
         if owner is None or owner not in self.game.players:
-            raise ArgumentError(f"{owner!r} is not a player")
+            raise ArgumentError(self.ctx.not_a_player(owner))
         try:
             return self.game.ruleset.pile_host(self.game, owner, ref.type)
         except IllegalAction as exc:

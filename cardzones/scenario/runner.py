@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -181,6 +182,7 @@ class Scenario:
         if not isinstance(rules, list) or not all(isinstance(r, str | int | float) for r in rules):
             raise fail(doc, "rules", "rules: must be a list of rule ids")
         rules = [str(r) for r in rules]
+        _check_rule_ids(doc, rules, found, fail)
         if not isinstance(doc["steps"], list):
             raise fail(doc, "steps", "steps: must be a list")
         cards_node = doc.get("cards", {})
@@ -224,7 +226,16 @@ class Scenario:
 
     def new_context(self) -> Context:
         game = Game(get_ruleset(self.ruleset), self.players, self.seed)
-        return Context(game, self.ruleset, self.file, self.cards, self.card_data, self.variants)
+        ctx = Context(game, self.ruleset, self.file, self.cards, self.card_data, self.variants)
+        ctx.players_hint = self.players_hint()
+        return ctx
+
+    def players_hint(self) -> str:
+        """Where this file's players come from, for messages about a name that
+        is not one."""
+        if "players" in self.doc:
+            return f"(listed by players: at line {self.doc.line_of('players')})"
+        return "(the default, as the file has no players: list)"
 
     def setup(self, ctx: Context) -> None:
         """Put the starting cards in place. Setup obeys each zone's limits and
@@ -278,7 +289,7 @@ class Scenario:
             ("permanent_controller", pcontrol),
         ):
             if v is not None and v not in game.players:
-                raise ctx.fail(opts, k, f"{k}: {v!r} is not a player")
+                raise ctx.fail(opts, k, f"{k}: {ctx.not_a_player(v)}")
         ruleset = game.ruleset
         if pcontrol is not None and not ruleset.permanent_control:
             raise ctx.fail(
@@ -366,6 +377,13 @@ class Scenario:
             self.setup(ctx)
             table = ctx.game.ruleset.actions
             steps = self.doc["steps"]
+            if not steps:
+                raise ctx.fail(
+                    self.doc,
+                    "steps",
+                    "steps: is empty: a scenario needs at least one step, an action or an "
+                    "expect: (see docs/scenarios.md)",
+                )
             for number, step in enumerate(steps, 1):
                 line = steps.line_of(number - 1) or line
                 self._step(ctx, table, steps, number, step)
@@ -515,6 +533,30 @@ class Scenario:
             return action.run(ctx.game, bound)
         except ArgumentError as exc:
             raise ctx.fail_at(args, exc, line) from None
+
+
+def _check_rule_ids(doc: YMap, rules: list[str], ruleset: Any, fail: Any) -> None:
+    """Every id under ``rules:`` is one the rule set knows: one it implements
+    or one of its texts it leaves out. A rule set that lists no ids is not
+    checked."""
+    known = [*ruleset.rules, *ruleset.excluded_rules]
+    if not known:
+        return
+    node = doc.get("rules")
+    for i, rule in enumerate(rules):
+        if rule in known:
+            continue
+        close = difflib.get_close_matches(rule, known, n=3, cutoff=0.6)
+        hint = f"; the closest are {', '.join(close)}" if close else ""
+        if isinstance(node, YList) and isinstance(node[i], float):
+            hint += "; quote rule ids, since YAML reads 3.10 as the number 3.1"
+        message = (
+            f"rules: {rule!r} is not a rule id of {ruleset.name}{hint} "
+            f"(cardzones coverage -r {ruleset.name} lists them all)"
+        )
+        if isinstance(node, YList):
+            raise ScenarioError(message, file=doc.file, line=node.line_of(i))
+        raise fail(doc, "rules", message)
 
 
 def _variants(

@@ -34,7 +34,8 @@ The seat policy
 
 The engine checks the rules with the acting player set to the seat. On top of
 that, a seat may act only on what is its own, as a player at a physical table
-would. What is whose is read from each action's parameters in the rule set's
+would: the kernel's seat policy (:mod:`cardzones.kernel.seats`), which legal
+actions follow too. What is whose is read from each action's parameters in the rule set's
 table (:class:`~cardzones.kernel.actions.Role`, ``Action.turn_player``), so an
 action of any rule set gets the same policy:
 
@@ -95,6 +96,7 @@ from cardzones.kernel.actions import (
 from cardzones.kernel.cards import CardDef, Dest
 from cardzones.kernel.game import Game
 from cardzones.kernel.results import MoveResult
+from cardzones.kernel.seats import acts_on, may_name, owns_zone, turn_refusal
 from cardzones.kernel.views import card_for_handle, shown_cards
 from cardzones.scenario.context import Context, Refs
 from cardzones.scenario.loader import YMap
@@ -303,8 +305,7 @@ class SeatRefs(_TableRefs):
             raise _Unplaced("a card is named by the id its view gives, or by ZONE[i]")
         text = value.strip()
         card = self._find(text)
-        game, seat = self.game, self.seat
-        if not game.may_look(seat, card) and game.zone_info(game.location(card)).owner != seat:
+        if not may_name(self.game, self.seat, card):
             raise _Unplaced(
                 f"{value}: a card you may not look at can be named only in your own zones"
             )
@@ -459,8 +460,9 @@ def _label(value: Any) -> str:
 
 
 def _turn(action: Action, game: Game, seat: str) -> None:
-    if action.turn_player and game.turn_player != seat:
-        raise Refusal(f"{action.name} is the turn player's, and it is {game.turn_player}'s turn")
+    problem = turn_refusal(game, seat, action)
+    if problem is not None:
+        raise Refusal(problem)
 
 
 @dataclass
@@ -511,8 +513,7 @@ class _Policy:
             stored = [f"#{card}" for card in bound]
             return stored[0] if isinstance(raw, str) else stored
         if param.role is Role.OWN_ZONE:
-            owner = bound.owner if isinstance(bound, Dest) else self.game.zone_info(bound).owner
-            if owner != self.seat:
+            if not owns_zone(self.game, self.seat, bound):
                 raise Refusal(f"{_where(path)}: {raw!r}: a seat may do this only to its own zones")
             return raw
         if kind is ParamKind.MAPPING and isinstance(raw, Mapping):
@@ -536,12 +537,10 @@ class _Policy:
     def card(self, param: Param, card: int, path: tuple[PathStep, ...]) -> None:
         if param.role is not Role.ACTS_ON:
             return
-        game, seat = self.game, self.seat
-        if not game.may_look(seat, card):
-            return  # named in the seat's own zone, which the resolver checked
-        obj = game.obj(card)
-        whose = obj.controller if obj.controller is not None else obj.owner
-        if whose != seat:
+        seat = self.seat
+        # A card the seat may not look at was named in its own zone, which the
+        # resolver checked (may_name).
+        if not acts_on(self.game, seat, card):
             raise Refusal(
                 f"{_where(path)}: {self.refs.names.get(card, 'a card')}: {seat} may act only "
                 f"on cards {seat} controls, or owns when they have no controller"

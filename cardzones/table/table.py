@@ -23,6 +23,7 @@ stores it, then :meth:`Table.commit` makes it the next event, or
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -133,6 +134,26 @@ class Table:
         sees them."""
         after = max(0, min(after, self.number))
         return log_view(self.game, viewer, since=self.marks[after])
+
+    def legal(
+        self, viewer: str | None, actions: Iterable[str] | None = None
+    ) -> list[dict[str, Any]]:
+        """The acts the seat ``viewer`` may send now, each as the act it sends
+        (naming cards by the handles of its own view) and the result trying it
+        gave (None where that could tell a card the seat may not look at):
+        :meth:`Game.legal_actions <cardzones.kernel.game.Game.legal_actions>`,
+        of the ``actions`` named or of all. The spectator may send none."""
+        if viewer is None:
+            return []
+        out: list[dict[str, Any]] = []
+        for action in self.game.legal_actions(viewer, actions):
+            try:
+                act = action.to_json(self.game, self.ctx.effects)
+            except CardzonesError:
+                continue  # an effect no label names: the seat cannot name it either
+            result = action.result.value if action.result is not None else None
+            out.append({"act": act, "result": result})
+        return out
 
     def event_frame(self, viewer: str | None, actor: str) -> dict[str, Any]:
         """The frame of the last event for ``viewer``."""

@@ -118,6 +118,9 @@ def create_app(
     async def table_log(request: Request) -> Response:
         return await _read(server, request, "log")
 
+    async def table_legal(request: Request) -> Response:
+        return await _read(server, request, "legal")
+
     async def table_socket(websocket: WebSocket) -> None:
         await _socket(server, websocket)
 
@@ -136,6 +139,7 @@ def create_app(
             Route("/api/tables", create_table, methods=["POST"]),
             Route("/api/tables/{table_id}/view", table_view),
             Route("/api/tables/{table_id}/log", table_log),
+            Route("/api/tables/{table_id}/legal", table_legal),
             Route("/api/tables/{table_id}/history", table_history),
             Route("/api/tables/{table_id}/finish", table_finish, methods=["POST"]),
             WebSocketRoute("/api/tables/{table_id}/ws", table_socket),
@@ -324,6 +328,11 @@ async def _read(server: Server, request: Request, what: str) -> Response:
     if what == "view":
         number, view = await server.hub.read(live, lambda t: (t.number, t.view(viewer)))
         return JSONResponse({"number": number, "view": view})
+    if what == "legal":
+        names = request.query_params.get("actions")
+        wanted = [n.strip() for n in names.split(",") if n.strip()] if names else None
+        number, legal = await server.hub.read(live, lambda t: (t.number, t.legal(viewer, wanted)))
+        return JSONResponse({"number": number, "legal": legal})
     number, entries = await server.hub.read(live, lambda t: (t.number, t.log(viewer, 0)))
     return JSONResponse({"number": number, "log": entries})
 

@@ -7,12 +7,12 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from cardzones.kernel.actions import Param, ParamKind
+from cardzones.kernel.actions import ArgumentError, Param, ParamKind
 from cardzones.kernel.cards import Ability, CardDef, Dest
 from cardzones.kernel.objects import CARD, MACRO, TRIGGERED, UNDER, Obj
 from cardzones.kernel.ruleset import ADMITTED, Admission, Ruleset
 from cardzones.rulesets.fab import layers
-from cardzones.rulesets.fab.cards import becomes_permanent, is_deck_card
+from cardzones.rulesets.fab.cards import becomes_permanent, is_deck_card, type_problem
 from cardzones.rulesets.fab.equip import equip_admission
 from cardzones.rulesets.fab.layers import LayerRef, put_triggers_on_stack
 from cardzones.rulesets.fab.moves import hero_of
@@ -63,9 +63,13 @@ class FabRuleset(Ruleset):
         self, name: str, fields: Mapping[str, Any], abilities: Sequence[Ability] = ()
     ) -> CardDef:
         stats = {k: fields[k] for k in STATS if fields.get(k) is not None}
+        types = fields.get("types", ("action",))
+        problem = type_problem(types)
+        if problem is not None:
+            raise ArgumentError(problem, ("types",))
         return CardDef(
             name,
-            frozenset(fields.get("types", ("action",))),
+            frozenset(types),
             stats,
             frozenset(fields.get("keywords", ())),
             tuple(abilities),
