@@ -136,9 +136,25 @@ def test_an_unknown_rule_id_is_invalid_and_names_the_closest() -> None:
 
 
 def test_an_unquoted_rule_id_read_as_a_number_says_to_quote_it() -> None:
-    outcome = run_text("name: x\nruleset: fab\nrules: [3.10]\nsteps: [{expect: {turn: 1}}]\n")
+    # YAML reads 1.10 as 1.1, which no text has.
+    outcome = run_text("name: x\nruleset: fab\nrules: [1.10]\nsteps: [{expect: {turn: 1}}]\n")
     assert outcome.status == INVALID
     assert "quote rule ids" in outcome.message
+
+
+def test_rules_cited_in_words_or_by_a_section_heading_are_taken_as_they_are() -> None:
+    # A rules text without numbered ids (Redemption's) is cited in words, as in
+    # the bundled example; a fab section heading ("3.7 Deck") names a whole zone;
+    # rules of the texts that the engine does not list as implemented (1.2.3b)
+    # are still rules.
+    for ruleset, rules in (
+        ("redemption", '["place: movement of placed cards"]'),
+        ("fab", '["3.7", "1.2.3b", "3.0.9 (a new object)"]'),
+    ):
+        outcome = run_text(
+            f"name: x\nruleset: {ruleset}\nrules: {rules}\nsteps: [{{expect: {{turn: 1}}}}]\n"
+        )
+        assert outcome.status == PASS, outcome.describe()
 
 
 def test_an_unknown_redemption_rule_id_names_the_closest() -> None:

@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -536,23 +537,26 @@ class Scenario:
 
 
 def _check_rule_ids(doc: YMap, rules: list[str], ruleset: Any, fail: Any) -> None:
-    """Every id under ``rules:`` is one the rule set knows: one it implements
-    or one of its texts it leaves out. A rule set that lists no ids is not
-    checked."""
-    known = [*ruleset.rules, *ruleset.excluded_rules]
-    if not known:
+    """Every entry under ``rules:`` written as a rule id of the rule set is one
+    of the ids of its rules texts. Other entries cite a rule in words
+    (``"place: movement of placed cards"``) and are taken as they are: a rules
+    text without numbered ids is cited that way. A rule set that gives no id
+    form is not checked."""
+    pattern = ruleset.rule_id_pattern
+    known = ruleset.text_ids
+    if pattern is None or not known:
         return
     node = doc.get("rules")
     for i, rule in enumerate(rules):
-        if rule in known:
+        if rule in known or not re.fullmatch(pattern, rule):
             continue
-        close = difflib.get_close_matches(rule, known, n=3, cutoff=0.6)
+        close = difflib.get_close_matches(rule, sorted(known), n=3, cutoff=0.6)
         hint = f"; the closest are {', '.join(close)}" if close else ""
         if isinstance(node, YList) and isinstance(node[i], float):
             hint += "; quote rule ids, since YAML reads 3.10 as the number 3.1"
         message = (
             f"rules: {rule!r} is not a rule id of {ruleset.name}{hint} "
-            f"(cardzones coverage -r {ruleset.name} lists them all)"
+            f"(cardzones coverage -r {ruleset.name} lists the implemented ones)"
         )
         if isinstance(node, YList):
             raise ScenarioError(message, file=doc.file, line=node.line_of(i))

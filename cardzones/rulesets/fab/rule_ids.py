@@ -395,3 +395,7 @@ RELATED_IDS: tuple[str, ...] = (
     "8.1.8",
     "8.1.8a",
 )
+
+#: The section headings of chapter 3 ("3.7 Deck"), which a scenario may cite
+#: for a whole zone.
+SECTION_IDS: tuple[str, ...] = ("3", *(f"3.{n}" for n in range(17)))

@@ -16,7 +16,13 @@ from cardzones.rulesets.fab.cards import becomes_permanent, is_deck_card, type_p
 from cardzones.rulesets.fab.equip import equip_admission
 from cardzones.rulesets.fab.layers import LayerRef, put_triggers_on_stack
 from cardzones.rulesets.fab.moves import hero_of
-from cardzones.rulesets.fab.rule_ids import NOT_ENGINE_RULES, RULES
+from cardzones.rulesets.fab.rule_ids import (
+    CHAPTER_3_IDS,
+    NOT_ENGINE_RULES,
+    RELATED_IDS,
+    RULES,
+    SECTION_IDS,
+)
 from cardzones.rulesets.fab.table import ACTIONS
 from cardzones.rulesets.fab.zones import ZONE_SPECS
 
@@ -55,6 +61,8 @@ class FabRuleset(Ruleset):
     attach_keys = MappingProxyType({"under": UNDER})
     rules = RULES
     excluded_rules = NOT_ENGINE_RULES
+    text_ids = frozenset((*SECTION_IDS, *CHAPTER_3_IDS, *RELATED_IDS, *RULES))
+    rule_id_pattern = r"\d+(\.\d+)*[a-z]?"
 
     def default_card(self, name: str) -> CardDef:
         return CardDef(name, types=frozenset({"action"}))

@@ -62,6 +62,8 @@ class RedemptionRuleset(Ruleset):
     attach_keys = MappingProxyType({"onto": PLACED})
     permanent_control = True
     rules = RULES
+    text_ids = frozenset(RULES)
+    rule_id_pattern = r"(place|set-aside)/[a-z0-9-]+"
 
     def default_card(self, name: str) -> CardDef:
         return default_card(name)
