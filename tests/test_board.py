@@ -38,9 +38,12 @@ from boardkit import (
     board_body,
     frames_text,
     page_blobs,
+    real_board_body,
     secrets_of,
     thread_server,
 )
+
+from cardzones.cards.index import HOME_VARIABLE
 
 if not CHROMIUM.exists():
     pytest.skip(CHROMIUM_MISSING, allow_module_level=True)
@@ -50,6 +53,11 @@ sync_api = pytest.importorskip("playwright.sync_api")
 WAIT_MS = 15_000
 REFUSAL_JS = "() => JSON.stringify(window.cardzonesBoard.refusal)"
 LAPTOP = {"width": 1366, "height": 900}
+#: Scrolls the board so that the zones between the players are just below the bar.
+SCROLL_TO_MIDDLE_JS = """() => {
+  const top = document.querySelector('#board .shared').getBoundingClientRect().top;
+  window.scrollBy(0, top - document.querySelector('#bar').offsetHeight - 4);
+}"""
 PHONE = {"width": 390, "height": 844}
 
 
@@ -109,6 +117,11 @@ class Viewer:
     def card(self, zone: str, index: int = 0) -> Any:
         return self.page.locator(f'#board [data-zone="{zone}"] .cards > .card').nth(index)
 
+    def named(self, zone: str, name: str) -> Any:
+        """The first card of a zone with that name on its face."""
+        face = self.page.locator(":scope > .name", has_text=name)
+        return self.page.locator(f'#board [data-zone="{zone}"] .cards > .card', has=face).first
+
     def zone(self, zone: str) -> Any:
         return self.page.locator(f'#board [data-zone="{zone}"]').first
 
@@ -123,10 +136,18 @@ class Viewer:
         finally:
             self.page.set_viewport_size(LAPTOP)
 
-    def menu(self, card: Any, action: str, fields: dict[str, str] | None = None) -> None:
-        """Click a card, pick an action from its menu, fill in the form, do it."""
+    def menu(
+        self,
+        card: Any,
+        action: str,
+        fields: dict[str, str] | None = None,
+        param: str | None = None,
+    ) -> None:
+        """Click a card, pick an action from its menu (with the card as
+        ``param``, when the action takes several cards), fill in the form, do it."""
         card.click()
-        self.page.locator(f'#menu button[data-action="{action}"]').first.click()
+        which = f'[data-param="{param}"]' if param else ""
+        self.page.locator(f'#menu button[data-action="{action}"]{which}').first.click()
         self.submit(fields)
 
     def actions(self, action: str, fields: dict[str, str] | None = None) -> None:
@@ -140,7 +161,9 @@ class Viewer:
         for name, value in (fields or {}).items():
             field = form.locator(f'[name="{name}"]')
             if field.evaluate("e => e.tagName") == "SELECT":
-                field.select_option(value)
+                # A card is chosen by what the option says: "Assyria (alice.territory)".
+                has = field.evaluate("(e, v) => [...e.options].some(o => o.value === v)", value)
+                field.select_option(value) if has else field.select_option(label=value)
             else:
                 field.fill(value)
         form.locator("button[type=submit]").click()
@@ -206,17 +229,25 @@ class Table:
             assert not viewer.errors, viewer.errors
         self.checks += 1
 
-    def screenshots(self, ruleset: str) -> None:
+    def screenshots(self, prefix: str) -> None:
+        """Each viewer's whole board on a laptop screen, and alice's on a phone:
+        the screen that shows the middle of the table and her own area, and
+        the whole page."""
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         for viewer in self.viewers.values():
             # A fresh page: Chromium may still paint the image of the last drag.
             viewer.page.reload()
             viewer.connected()
-            viewer.page.screenshot(path=SCREENSHOTS / f"{ruleset}-{viewer.label}.png")
+            viewer.page.screenshot(
+                path=SCREENSHOTS / f"{prefix}-{viewer.label}.png", full_page=True
+            )
         alice = self.viewers["alice"].page
         alice.set_viewport_size(PHONE)
-        alice.screenshot(path=SCREENSHOTS / f"{ruleset}-alice-phone.png", full_page=True)
+        alice.screenshot(path=SCREENSHOTS / f"{prefix}-alice-phone-full.png", full_page=True)
+        alice.evaluate(SCROLL_TO_MIDDLE_JS)
+        alice.screenshot(path=SCREENSHOTS / f"{prefix}-alice-phone.png")
         alice.set_viewport_size(LAPTOP)
+        self.check()
 
     def close(self) -> None:
         for viewer in self.viewers.values():
@@ -309,6 +340,88 @@ def play_redemption(t: Table) -> None:
 GAMES = {"fab": play_fab, "redemption": play_redemption}
 
 
+def play_fab_real(t: Table) -> None:
+    """Dorinthea's first acts: a draw, a pitch, an attack on the combat chain
+    and an action on the stack."""
+    alice = t["alice"]
+    alice.drag(alice.card("alice.deck"), "alice.hand")
+    t.applied()
+    alice.drag(alice.named("alice.hand", "Sink Below"), "alice.pitch")
+    t.applied()
+    alice.menu(alice.named("alice.hand", "Snatch"), "play")
+    t.applied()
+    alice.menu(alice.named("stack", "Snatch"), "move", {"to": "combat_chain"})
+    t.applied()
+    alice.menu(alice.named("alice.hand", "Steelblade Supremacy"), "play")
+    t.applied()
+    assert names_in(t[None], "combat_chain") == ["Snatch"]
+    assert names_in(t["bob"], "stack") == ["Steelblade Supremacy"]
+
+
+def play_redemption_real(t: Table) -> None:
+    """A draw, a Lost Soul placed in a site, and a hero set aside by an
+    enhancement in the preparation phase."""
+    alice = t["alice"]
+    alice.drag(alice.card("alice.deck"), "alice.hand")
+    t.applied()
+    dread = alice.named("alice.land_of_bondage", 'Lost Soul "Dread"')
+    alice.menu(dread, "place", {"onto": "Assyria (alice.territory)"}, param="cards")
+    t.applied()
+    alice.actions("phase", {"phase": "preparation"})
+    t.applied()
+    abraham = alice.named("alice.territory", "Abraham (CoW)")
+    fields = {"source": "Pleading for the City (alice.hand)", "duration": "1"}
+    alice.menu(abraham, "set_aside", fields, param="cards")
+    t.applied()
+    assert sorted(names_in(t["bob"], "alice.set_aside")) == [
+        "Abraham (CoW)",
+        "Pleading for the City",
+    ]
+    site = t[None].named("alice.territory", "Assyria")
+    assert site.locator(".tucked.placed .name").all_inner_texts() == [
+        'Lost Soul "Dread" [Exodus 15:16 - K]'
+    ]
+
+
+REAL_GAMES = {"fab": play_fab_real, "redemption": play_redemption_real}
+
+
+@pytest.mark.parametrize("ruleset", sorted(REAL_GAMES))
+def test_a_board_of_real_cards_leaks_nothing_and_is_photographed(
+    browser: Any, server: ThreadServer, ruleset: str
+) -> None:
+    """The README's screenshots: a realistic position of real cards from the
+    card fixtures, after a few acts, each checked for leaks like any game."""
+    table = Table(server, browser, real_board_body(ruleset))
+    try:
+        REAL_GAMES[ruleset](table)
+        assert table.checks > table.number
+        table.screenshots(ruleset)
+        # Nothing on a card's face spills out of it or is cut off.
+        for viewer in table.viewers.values():
+            assert viewer.page.evaluate(OVERFLOW_JS) == []
+    finally:
+        table.close()
+
+
+#: The parts of card faces that stick out of their card, or whose text is cut.
+OVERFLOW_JS = """() => {
+  const out = [];
+  for (const card of document.querySelectorAll('#board .card')) {
+    const box = card.getBoundingClientRect();
+    for (const part of card.querySelectorAll('.name, .types, .keywords, .stat, .face-note')) {
+      const r = part.getBoundingClientRect();
+      if (!part.getClientRects().length) continue;  // not shown
+      if (r.left < box.left - 0.5 || r.right > box.right + 0.5
+          || part.scrollWidth > part.clientWidth + 1) {
+        out.push(card.dataset.ref + ': ' + part.textContent);
+      }
+    }
+  }
+  return out;
+}"""
+
+
 @pytest.mark.parametrize("ruleset", sorted(GAMES))
 def test_a_whole_game_by_drag_and_menu_leaks_nothing_and_replays_from_any_seat(
     browser: Any, server: ThreadServer, ruleset: str
@@ -317,7 +430,9 @@ def test_a_whole_game_by_drag_and_menu_leaks_nothing_and_replays_from_any_seat(
     try:
         GAMES[ruleset](table)
         assert table.checks > table.number  # a check after every act, refused or not
-        table.screenshots(ruleset)
+        table.screenshots(f"{ruleset}-leak-test")
+        for viewer in table.viewers.values():
+            assert viewer.page.evaluate(OVERFLOW_JS) == []
         final = {v: names_in(table[v], "bob.hand") for v in VIEWERS}
         assert final["alice"] == final[None] == []  # bob's hand shows backs only
         # Until the game is finished, alice replays it only as she saw it.
@@ -421,5 +536,83 @@ def test_the_create_page_makes_a_table_and_shows_each_seats_link(
         page.wait_for_selector("#conn[data-state=connected]")
         assert page.inner_text("#who") == "you are ann"
         assert page.locator('[data-zone="ann.hand"] .card .name').all_inner_texts() == ["Gideon"]
+    finally:
+        context.close()
+
+
+def test_the_create_page_makes_a_table_from_deck_lists(
+    browser: Any, server: ThreadServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    context = browser.new_context(viewport=LAPTOP)
+    context.set_default_timeout(WAIT_MS)
+    decks = Path(__file__).parent / "fixtures" / "decks"
+    try:
+        page = context.new_page()
+        page.goto(server.url + "/")
+        page.wait_for_selector("#ruleset option[value=fab]", state="attached")
+        page.select_option("#ruleset", "fab")
+        page.check("input[name=from][value=decks]")
+        page.fill("#seed", "5")
+        # alice's list typed in, bob's chosen as a file
+        page.fill("textarea.deck[data-player=alice]", (decks / "dorinthea.fabdb.txt").read_text())
+        page.set_input_files('input[aria-label="bob\'s deck list file"]', decks / "azalea.txt")
+        bob_list = "textarea.deck[data-player=bob]"
+        page.wait_for_function(
+            f"() => document.querySelector('{bob_list}').value.includes('Azalea')"
+        )
+        # A bad list first: the server's message with the list and its line, no links.
+        alice_list = page.input_value("textarea.deck[data-player=alice]")
+        page.fill(
+            "textarea.deck[data-player=alice]", alice_list.replace("Driving Blade", "Drivng Blade")
+        )
+        page.click("#create button[type=submit]")
+        page.wait_for_selector("#error:not([hidden])")
+        error = page.inner_text("#error")
+        assert "decks.alice:10: no fab card called 'Drivng Blade'" in error
+        assert "closest: 'Driving Blade'" in error
+        assert page.locator("#links").is_hidden()
+        page.fill("textarea.deck[data-player=alice]", alice_list)
+        page.click("#create button[type=submit]")
+        page.wait_for_selector("#links:not([hidden])")
+        assert page.locator("#error").is_hidden()
+        links = {
+            field.get_attribute("data-seat"): field.input_value()
+            for field in page.locator("#link-list input.link").all()
+        }
+        assert set(links) == {"alice", "bob", "spectator"}
+        # alice's link: her hero, weapon and equipment in their zones, her deck a pile.
+        page.goto(links["alice"])
+        page.wait_for_selector("#conn[data-state=connected]")
+        face = '[data-zone="{}"] .cards > .card > .name'
+        assert page.locator(face.format("alice.hero")).all_inner_texts() == ["Dorinthea Ironsong"]
+        assert page.locator(face.format("alice.weapon.1")).all_inner_texts() == ["Dawnblade"]
+        assert page.locator(face.format("bob.weapon.2")).all_inner_texts() == ["Crow's Nest"]
+        assert page.inner_text('[data-zone="alice.deck"] .pile-count') == "15"
+        # Redemption: LackeyCCG files for both players.
+        page.goto(server.url + "/")
+        page.wait_for_selector("#ruleset option[value=redemption]", state="attached")
+        page.select_option("#ruleset", "redemption")
+        page.check("input[name=from][value=decks]")
+        assert "LackeyCCG" in page.inner_text("#decks-help")
+        for player in ("alice", "bob"):
+            label = f"{player}'s deck list file"
+            page.set_input_files(f'input[aria-label="{label}"]', decks / "k-starter-part.dek")
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('textarea.deck')]"
+            ".every(a => a.value.includes('<deck'))"
+        )
+        page.click("#create button[type=submit]")
+        page.wait_for_selector("#links:not([hidden])")
+        bob = page.locator('#link-list input.link[data-seat="bob"]').input_value()
+        page.goto(bob)
+        page.wait_for_selector("#conn[data-state=connected]")
+        reserve = page.locator(face.format("bob.reserve")).all_inner_texts()
+        assert sorted(reserve) == ["Covenant with David [K]", "Pharaoh's Curse"]
+        assert page.locator('[data-zone="alice.reserve"] .card.back').count() == 2
+        # A server whose card index has no cards offers no deck lists.
+        monkeypatch.setenv(HOME_VARIABLE, str(tmp_path / "no-index"))
+        page.goto(server.url + "/")
+        page.wait_for_selector("#ruleset option[value=fab]", state="attached")
+        assert page.locator("#from-decks-label").is_hidden()
     finally:
         context.close()

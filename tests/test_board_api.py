@@ -37,7 +37,9 @@ def test_rulesets_serve_each_action_table_as_its_json() -> None:
     for name in ("fab", "redemption"):
         expected = [a.to_json() for a in get_ruleset(name).actions.values()]
         assert by_name[name] == expected
-    assert answer["deck_lists"] is False
+    # The run's card index holds both games' cards (test_table_decks.py: none).
+    assert answer["deck_lists"] is True
+    assert all(r["deck_lists"] is True for r in answer["rulesets"])
 
 
 def test_pages_load_only_the_servers_own_scripts_and_styles(client: TestClient) -> None:

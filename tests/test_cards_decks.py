@@ -161,14 +161,17 @@ def test_card_lines(line: str, name: str, count: int, pitch: int | None) -> None
 
 def test_problems_are_listed_with_their_lines() -> None:
     deck = read_fab_deck(
-        "Hero: Dorinthea Ironsong\n3 Snatch\n2 Snach (red)\n1 Dawnblade (red)\n", "d.txt"
+        "Hero: Dorinthea Ironsong\n3 Snatch\n2 Snach (red)\n1 Dawnblade (red)\n"
+        "2 Endless Arrow (blue)\n",
+        "d.txt",
     )
     with pytest.raises(DeckListError) as failed:
         start_position(deck)
     assert str(failed.value).split("\n") == [
-        "d.txt:2: Snatch has 3 pitches: give pitch: 1 (red), 2 (yellow) or 3 (blue)",
+        "d.txt:2: Snatch comes in red, yellow and blue: write the colour, as in 3 Snatch (red)",
         "d.txt:3: no fab card called 'Snach' in the card index; closest: 'Snatch'",
-        "d.txt:4: Dawnblade has no pitch; leave pitch out",
+        "d.txt:4: Dawnblade has no colour; write it without (red)",
+        "d.txt:5: Endless Arrow comes in red, not blue",
     ]
 
 

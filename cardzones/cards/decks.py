@@ -42,9 +42,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cardzones.cards.errors import CardDataError, DeckListError
+from cardzones.cards.errors import CardDataError, DeckListError, UnknownCard
 from cardzones.cards.index import CardRecord
-from cardzones.cards.lookup import CardLookup
+from cardzones.cards.lookup import COLOUR_OF, CardLookup
 from cardzones.kernel.cards import CardDef
 from cardzones.kernel.game import Game
 from cardzones.kernel.objects import Obj
@@ -336,10 +336,35 @@ def _resolve(deck: DeckList, cards: CardLookup) -> list[tuple[DeckEntry, CardRec
                 record = cards.find(entry.name, entry.pitch, card_set=entry.set)
                 found.extend((entry, record) for _ in range(entry.count))
         except CardDataError as exc:
-            problems.append(f"{deck.file}:{entry.line}: {exc}")
+            problems.append(f"{deck.file}:{entry.line}: {_in_list_words(deck, entry, exc, cards)}")
     if problems:
         raise DeckListError("\n".join(problems))
     return found
+
+
+def _in_list_words(deck: DeckList, entry: DeckEntry, exc: CardDataError, cards: CardLookup) -> str:
+    """A fab card's colour in a deck list's words, "Snatch (red)", rather than a
+    scenario's ``pitch: 1``; every other problem as the card index says it."""
+    if deck.ruleset != "fab" or entry.names is not None or isinstance(exc, UnknownCard):
+        return str(exc)
+    pitches = cards.pitches(entry.name)
+    if not pitches:
+        return str(exc)
+    name = cards.find(entry.name, pitches[0]).name
+    if pitches == [None]:
+        if entry.pitch is None:
+            return str(exc)
+        return f"{name} has no colour; write it without ({COLOUR_OF.get(entry.pitch, entry.pitch)})"
+    colours = [COLOUR_OF[p] for p in pitches if p in COLOUR_OF]
+    if len(colours) != len(pitches):
+        return str(exc)
+    some = colours[0] if len(colours) == 1 else ", ".join(colours[:-1]) + " and " + colours[-1]
+    if entry.pitch is None:
+        return (
+            f"{name} comes in {some}: write the colour, as in {entry.count} {name} ({colours[0]})"
+        )
+    wrong = COLOUR_OF.get(entry.pitch, str(entry.pitch))
+    return f"{name} comes in {some}, not {wrong}"
 
 
 def _split_names(text: str, cards: CardLookup) -> list[str]:

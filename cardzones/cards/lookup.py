@@ -127,6 +127,14 @@ class CardLookup:
         """Whether some card is called ``name`` (or has it as another name)."""
         return bool(self._index.lookup(self.ruleset, name))
 
+    def pitches(self, name: str) -> list[int | None]:
+        """The pitches of the one card called ``name``, lowest first (``[None]``
+        for a card without one); empty when no card, or several, have the name."""
+        found = self._index.lookup(self.ruleset, name)
+        if len({r.name for r in found}) != 1:
+            return []
+        return sorted({r.pitch for r in found}, key=lambda p: -1 if p is None else p)
+
     def card_def(self, name: str, pitch: int | None = None) -> CardDef:
         """The card's :class:`CardDef`, called ``name`` as written (so that a
         scenario's references and expectations match the name it uses)."""

@@ -7,7 +7,8 @@ so it is part of the game). The seed is secret: it decides every shuffle and
 keys the handles of views. It is kept in the store and never sent.
 
 A start position may name real cards with ``card_data`` (docs/cards.md); a
-deck list's start position (:func:`cardzones.cards.decks.scenario_data`) does.
+deck list's start position (:func:`cardzones.cards.decks.scenario_data`) does,
+and so does a body's ``decks`` (:mod:`cardzones.table.deck_lists`).
 The record is self-contained all the same: when the table is created, every
 card the set-up takes from the card index is written down under ``cards``, in
 the scenario format's words (a card used in several colours as a list of
@@ -42,9 +43,11 @@ from cardzones.scenario.definitions import token_cards, written_cards
 from cardzones.scenario.loader import from_data, load_text
 from cardzones.scenario.runner import Scenario
 from cardzones.table.acts import TableContext
+from cardzones.table.deck_lists import KEY as DECKS
+from cardzones.table.deck_lists import DeckListRefused, deck_document
 
 #: The keys of ``POST /api/tables``.
-BODY_KEYS = ("ruleset", "players", "seed", "cards", "card_data", "setup")
+BODY_KEYS = ("ruleset", "players", "seed", "cards", "card_data", "setup", DECKS)
 SCENARIO_KEY = "scenario"
 #: Where a JSON start position "is", for the scenario layer's messages.
 _FILE = "<table>"
@@ -172,6 +175,8 @@ def creation_from_request(body: Any) -> Creation:
     seed = body.get("seed")
     if seed is None:
         seed = random_seed()
+    if DECKS in body:
+        return _from_decks(body, seed)
     doc = {
         "name": "table",
         "ruleset": body["ruleset"],
@@ -190,6 +195,26 @@ def creation_from_request(body: Any) -> Creation:
                 scenario.card_data.close()
             raise CreationError(f"{key} is a JSON object, as in a scenario file")
     return _record(scenario, doc["cards"], doc["setup"], Creation.setup_error)
+
+
+def _from_decks(body: dict[str, Any], seed: Any) -> Creation:
+    """The record of a body whose ``decks`` give the start position."""
+    others = [k for k in ("cards", "setup") if k in body]
+    if others:
+        raise CreationError(
+            f"decks give the whole start position; leave out {' and '.join(others)}"
+        )
+    # The rule set, the players and the seed are checked as a scenario's.
+    check: dict[str, Any] = {"name": "table", "ruleset": body["ruleset"], "seed": seed}
+    if body.get("players") is not None:
+        check["players"] = body["players"]
+    _scenario(from_data({**check, "steps": []}, _FILE), _FILE)
+    try:
+        doc = deck_document({**body, "seed": seed})
+    except DeckListRefused as exc:
+        raise CreationError(str(exc)) from None
+    scenario = _scenario(from_data(doc, _FILE), _FILE)
+    return _record(scenario, {}, doc["setup"], Creation.setup_error)
 
 
 def _from_scenario_text(text: Any) -> Creation:

@@ -41,6 +41,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from cardzones.rulesets import get_ruleset, ruleset_names
 from cardzones.table.creation import CreationError, creation_from_request
+from cardzones.table.deck_lists import deck_list_games
 from cardzones.table.export import ExportError, replay_steps
 from cardzones.table.host import Host
 from cardzones.table.store import DEFAULT_DB, Seat, Store
@@ -65,8 +66,6 @@ BAD_FRAME, UNAUTHORIZED, BAD_ORIGIN, TOO_FAST = 4400, 4401, 4403, 4429
 #: wrong or the table does not exist.
 NOT_OPENED = "no such table, or the token does not open it"
 ACT_KEYS = frozenset({"act", "id", "after"})
-#: Whether ``POST /api/tables`` takes deck lists (the card data's deck reader).
-DECK_LISTS = False
 HELLO_KEYS = frozenset({"hello", "after"})
 
 
@@ -234,13 +233,21 @@ async def _create_table(server: Server, request: Request) -> Response:
 
 async def rulesets(request: Request) -> Response:
     """The installed rule sets, each with its action table (what a board
-    offers in its menus), and whether deck lists can start a table. Public:
-    it holds no game."""
+    offers in its menus) and whether its deck lists can start a table (the
+    server's card index holds its cards; asked afresh each time, so that an
+    import while the server runs counts). Public: it holds no game."""
+    decks = await run_in_threadpool(deck_list_games)
     out = []
     for name in ruleset_names():
         table = get_ruleset(name).actions
-        out.append({"name": name, "actions": [a.to_json() for a in table.values()]})
-    return JSONResponse({"rulesets": out, "deck_lists": DECK_LISTS})
+        out.append(
+            {
+                "name": name,
+                "actions": [a.to_json() for a in table.values()],
+                "deck_lists": name in decks,
+            }
+        )
+    return JSONResponse({"rulesets": out, "deck_lists": bool(decks)})
 
 
 def _bearer(request: Request) -> str | None:

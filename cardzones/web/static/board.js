@@ -14,8 +14,8 @@
   const token = () => location.hash.slice(1);
 
   // Properties of a view object that are not shown as stats.
-  const META = new Set(["id", "name", "types", "public", "owner", "controller", "under",
-                        "placed", "equipped_to", "hidden"]);
+  const META = new Set(["id", "name", "types", "keywords", "public", "owner", "controller",
+                        "under", "placed", "equipped_to", "hidden"]);
   // Where each zone type sits on a player's mat (board.css names the areas).
   const AREAS = {
     fab: { head: "head", chest: "chest", arms: "arms", legs: "legs", hero: "hero",
@@ -393,9 +393,10 @@
     const out = [];
     for (const [key, value] of Object.entries(obj)) {
       if (META.has(key) || value === null || typeof value === "object" && !Array.isArray(value)) continue;
-      out.push(h("span", { class: "stat", "data-stat": key },
+      const text = Array.isArray(value) ? value.join(", ").replace(/_/g, " ") : String(value);
+      out.push(h("span", { class: "stat", "data-stat": key, "data-value": text },
                  h("span", { class: "k", text: key.replace(/_/g, " ") }),
-                 h("span", { class: "v", text: Array.isArray(value) ? value.join(", ") : value })));
+                 h("span", { class: "v", text })));
     }
     return out;
   }
@@ -412,6 +413,9 @@
     } else {
       node.appendChild(h("div", { class: "name", text: obj.name }));
       if (obj.types && obj.types.length) node.appendChild(h("div", { class: "types", text: obj.types.join(" · ").replace(/_/g, " ") }));
+      if (Array.isArray(obj.keywords) && obj.keywords.length) {
+        node.appendChild(h("div", { class: "keywords", text: obj.keywords.join(" · ").replace(/_/g, " ") }));
+      }
       const s = stats(obj);
       if (s.length) node.appendChild(h("div", { class: "stats" }, s));
       if (classes.includes("facedown")) node.appendChild(h("div", { class: "face-note", text: "face down" }));

@@ -4,20 +4,54 @@
 (function () {
   const $ = (id) => document.getElementById(id);
   const form = $("create");
-  let decks = false;
+  // The rule sets whose deck lists the server reads (its card index has their cards).
+  const deckGames = new Set();
+  const HELP = {
+    fab: "One card a line, as deck builders export them: Hero: Dorinthea Ironsong, "
+      + "Weapons: Dawnblade, 3 Snatch (red). FaBrary's and FaBDB's exports read as they are.",
+    redemption: "A LackeyCCG deck file (.dek): its Deck is the deck, its Reserve the reserve.",
+  };
+  const PLACEHOLDER = {
+    fab: "Hero: Dorinthea Ironsong\nWeapons: Dawnblade\n3 Snatch (red)",
+    redemption: "<deck version=\"2.0\">\n  <superzone name=\"Deck\">\n    <card><name>Son of God [K]</name></card> ...",
+  };
 
   function showFrom() {
     const from = form.elements.from.value;
     for (const name of ["scenario", "setup", "decks"]) $("from-" + name).hidden = from !== name;
   }
 
-  function deckFields(players) {
-    const box = clear($("from-decks"));
-    for (const player of players) {
-      box.appendChild(
-        h("label", {}, `${player}'s deck list`,
-          h("textarea", { rows: 6, spellcheck: "false", "data-player": player, class: "deck" })));
+  function showDecks() {
+    // Deck lists are a choice only for a rule set whose cards the server has.
+    const ruleset = $("ruleset").value;
+    const offered = deckGames.has(ruleset);
+    $("from-decks-label").hidden = !offered;
+    if (!offered && form.elements.from.value === "decks") form.elements.from.value = "scenario";
+    $("decks-help").textContent = HELP[ruleset] || "";
+    for (const area of document.querySelectorAll("textarea.deck")) {
+      area.placeholder = PLACEHOLDER[ruleset] || "";
     }
+    showFrom();
+  }
+
+  function deckFields(players) {
+    // Keep what was typed for a player still named.
+    const typed = {};
+    for (const area of document.querySelectorAll("textarea.deck")) typed[area.dataset.player] = area.value;
+    const box = clear($("deck-fields"));
+    for (const player of players) {
+      const area = h("textarea", { rows: 6, spellcheck: "false", "data-player": player, class: "deck",
+                                   "aria-label": `${player}'s deck list` });
+      area.value = typed[player] || "";
+      const file = h("input", { type: "file", accept: ".txt,.dek,text/plain",
+                                "aria-label": `${player}'s deck list file` });
+      file.addEventListener("change", async () => {
+        if (file.files[0]) area.value = await file.files[0].text();
+      });
+      box.appendChild(h("div", { class: "deck-field" },
+                        h("span", { class: "deck-player", text: `${player}'s deck list` }), file, area));
+    }
+    showDecks();
   }
 
   function players() {
@@ -29,9 +63,8 @@
     const data = await answer.json();
     for (const ruleset of data.rulesets) {
       $("ruleset").appendChild(h("option", { value: ruleset.name, text: ruleset.name }));
+      if (ruleset.deck_lists) deckGames.add(ruleset.name);
     }
-    decks = Boolean(data.deck_lists);
-    $("from-decks-label").hidden = !decks;
     deckFields(players());
   }
 
@@ -96,6 +129,7 @@
     if (ev.target.name === "from") showFrom();
   });
   $("players").addEventListener("input", () => deckFields(players()));
+  $("ruleset").addEventListener("change", showDecks);
   $("scenario-file").addEventListener("change", async (ev) => {
     const file = ev.target.files[0];
     if (file) $("scenario").value = await file.text();
