@@ -4,9 +4,18 @@ Zones, visibility, object identity, cards under and on other cards, placement
 and set-aside areas, with two rule sets: Flesh and Blood and Redemption, and
 any other rule set installed beside them.
 
-This module is the public API in one place: the kernel's public surface (the
-game, what a rule set is made of, action tables; see :mod:`cardzones.kernel`),
-the rule set registry, and the errors.
+This module is the public API in one place (docs/api.md is the guide):
+
+- the game and what a rule set is made of: the kernel's public surface
+  (:mod:`cardzones.kernel`), with :class:`Game` and its methods (moves,
+  ``act`` for the rule set's actions, copies, undo, saved games,
+  ``legal_actions``), action tables and the seat policy;
+- the rule set registry: :func:`new_game`, :func:`load_game`,
+  :func:`get_ruleset` and the rest;
+- player views and logs (:func:`view`, :func:`log_view`, ...);
+- scenario files from Python (:func:`run_file`, :func:`run_text`,
+  :class:`Scenario`, :class:`Outcome`);
+- the errors, all rooted in :class:`CardzonesError`.
 
 >>> from cardzones import new_game
 >>> game = new_game("fab", ["alice", "bob"])
@@ -19,6 +28,15 @@ from __future__ import annotations
 from cardzones.errors import ScenarioError
 from cardzones.kernel import *  # noqa: F403 - the kernel's public surface, listed in its __all__
 from cardzones.kernel import __all__ as _kernel_names
+from cardzones.kernel.views import (
+    card_for_handle,
+    handle_for,
+    log_view,
+    name_for,
+    omniscient_log,
+    omniscient_view,
+    view,
+)
 from cardzones.rulesets.registry import (
     RulesetError,
     get_ruleset,
@@ -28,16 +46,29 @@ from cardzones.rulesets.registry import (
     ruleset_names,
     unregister_ruleset,
 )
+from cardzones.scenario.runner import Outcome, Scenario, find_scenarios, run_file, run_text
 
 __all__ = [
     *_kernel_names,
+    "Outcome",
     "RulesetError",
+    "Scenario",
     "ScenarioError",
+    "card_for_handle",
+    "find_scenarios",
     "get_ruleset",
+    "handle_for",
     "load_game",
+    "log_view",
+    "name_for",
     "new_game",
+    "omniscient_log",
+    "omniscient_view",
     "register_ruleset",
     "ruleset_names",
+    "run_file",
+    "run_text",
     "unregister_ruleset",
+    "view",
 ]
 __version__ = "0.1.0"

@@ -1,5 +1,6 @@
 """The benchmark behind ``cardzones bench``: moves, undo, copies and views,
-each against a floor measured in plain CPython in the same run, and scenarios.
+each against a floor measured in plain CPython in the same run, legal actions
+(per candidate tried, against a move and its undo), and scenarios.
 
 Each figure is reported with its floor and the ratio of the two, as the
 ratio holds from run to run on a shared machine where the figures do not. The
@@ -708,6 +709,23 @@ def time_view(game: Game, samples: int, player: str = "alice") -> tuple[float, f
     return view_us, floor_us, count_dicts(shown)
 
 
+def time_legal(game: Game, samples: int, player: str = "alice") -> tuple[float, int, int]:
+    """Microseconds per :meth:`Game.legal_actions` of one player, how many
+    candidates it tried (after the seat policy) and how many it listed."""
+    from cardzones.kernel.legal import candidate_actions
+    from cardzones.kernel.seats import seat_refusal
+
+    tried = sum(
+        1
+        for action, args in candidate_actions(game, player)
+        if seat_refusal(game, player, action, args) is None
+        and not (action.turn_player and game.turn_player != player)
+    )
+    listed = len(game.legal_actions(player))
+    (legal_us,) = per_call_us([lambda: game.legal_actions(player)], samples)
+    return legal_us, tried, listed
+
+
 def example_files() -> list[Path]:
     """The scenario files bundled with the package."""
     root = resources.files("cardzones") / "examples"
@@ -747,6 +765,11 @@ KEYS = (
     "view_floor_us",
     "view_ratio",
     "view_dicts",
+    "legal_ms",
+    "legal_tried",
+    "legal_listed",
+    "legal_per_try_us",
+    "legal_try_ratio",
     "scenarios_per_s",
 )
 
@@ -828,7 +851,7 @@ def run_bench(
         return max(1, int((short if quick else full) * scale))
 
     rounds = n(10, 8)
-    figures = ("moves", "undo", "copies", "views")
+    figures = ("moves", "undo", "copies", "views", "legal")
     with _progress(progress) as bar:
         task = bar.add_task("", total=len(sizes) + rounds * (len(sizes) * len(figures) + 1))
         positions = []
@@ -879,6 +902,9 @@ def _measure(figure: str, pos: _Position, n: Callable[[int, int], int]) -> dict[
     if figure == "copies":
         copy_us, floor, deep = time_copy(pos.game, pos.pristine, n(100, 50))
         return {"copy_us": copy_us, "copy_floor_us": floor, "deepcopy_us": deep}
+    if figure == "legal":
+        legal_us, tried, listed = time_legal(pos.game, n(3, 2))
+        return {"legal_us": legal_us, "legal_tried": tried, "legal_listed": listed}
     view_us, floor, dicts = time_view(pos.game, n(200, 100))
     return {"view_us": view_us, "view_floor_us": floor, "view_dicts": dicts}
 
@@ -887,6 +913,7 @@ def _figures(objects: int, best: dict[str, float]) -> dict[str, Any]:
     move, floor = best["move_us"], best["move_floor_us"]
     copy_us, copy_floor, deep = best["copy_us"], best["copy_floor_us"], best["deepcopy_us"]
     view_us, view_floor = best["view_us"], best["view_floor_us"]
+    per_try = best["legal_us"] / max(1, best["legal_tried"])
     return {
         "objects": objects,
         "moves_per_s": round(1e6 / move),
@@ -904,6 +931,11 @@ def _figures(objects: int, best: dict[str, float]) -> dict[str, Any]:
         "view_floor_us": round(view_floor, 2),
         "view_ratio": round(view_us / view_floor, 2),
         "view_dicts": int(best["view_dicts"]),
+        "legal_ms": round(best["legal_us"] / 1e3, 2),
+        "legal_tried": int(best["legal_tried"]),
+        "legal_listed": int(best["legal_listed"]),
+        "legal_per_try_us": round(per_try, 2),
+        "legal_try_ratio": round(per_try / (move + best["undo_us"]), 2),
     }
 
 
@@ -916,6 +948,13 @@ _ROWS = (
     ("copy, µs", "copy_us", "copy_floor_us", "bare copy", "copy_ratio"),
     ("view, µs", "view_us", "view_floor_us", "bare view", "view_ratio"),
     ("copy against deepcopy, µs", "copy_us", "deepcopy_us", "deepcopy", "copy_speedup_vs_deepcopy"),
+    (
+        "legal actions, µs per try",
+        "legal_per_try_us",
+        "move_undo_us",
+        "move + undo",
+        "legal_try_ratio",
+    ),
 )
 
 
@@ -940,17 +979,24 @@ def report(result: dict[str, Any]) -> Table:
         title=f"cardzones bench (fab, {result['objects']} objects)",
         caption=(
             f"{result['moves_per_s']:,} moves/s, {result['scenarios_per_s']:,} scenarios/s; "
-            f"the view shows {result['view_dicts']:,} dicts. Ratios are to floors "
+            f"the view shows {result['view_dicts']:,} dicts; legal actions take "
+            f"{result['legal_ms']:,} ms ({result['legal_tried']:,} tries, "
+            f"{result['legal_listed']:,} listed). Ratios are to floors "
             "measured in the same run (docs/performance.md)."
         ),
     )
     for column in ("figure", "engine", "floor", "the floor", "ratio", "target"):
         table.add_column(column, justify="left" if column in ("figure", "the floor") else "right")
     for label, engine, floor, floor_name, ratio in _ROWS:
+        base = (
+            round(result["move_us"] + result["undo_us"], 3)
+            if floor == "move_undo_us"
+            else result[floor]
+        )
         table.add_row(
             label,
             f"{result[engine]:,}",
-            f"{result[floor]:,}",
+            f"{base:,}",
             floor_name,
             f"{result[ratio]:,}×",
             _target(ratio, result[ratio]),
@@ -973,6 +1019,9 @@ _GROWTH_ROWS = (
     ("copy ratio", "copy_ratio", None),
     ("view ratio", "view_ratio", None),
     ("copy against deepcopy", "copy_speedup_vs_deepcopy", None),
+    ("legal actions, ms", "legal_ms", None),
+    ("legal actions, candidates tried", "legal_tried", None),
+    ("legal actions, µs per try", "legal_per_try_us", None),
 )
 
 

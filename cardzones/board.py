@@ -11,7 +11,10 @@ from rich.table import Table
 from rich.text import Text
 
 
-def _card_text(obj: dict[str, Any]) -> Text:
+def _card_text(obj: dict[str, Any], zone_public: bool) -> Text:
+    """One object as a line. Its face is named only where it is not the zone's
+    default: a private card in a public zone is face down, a public one in a
+    private zone face up; a card in one's own hand is neither."""
     if obj.get("hidden"):
         return Text("(hidden)", style="dim italic")
     text = Text(str(obj["name"]), style="bold" if obj.get("public") else "yellow")
@@ -23,8 +26,9 @@ def _card_text(obj: dict[str, Any]) -> Text:
         details.append(", ".join(obj["keywords"]))
     if obj.get("kind"):
         details.append(f"{obj['kind']} layer")
-    if not obj.get("public"):
-        details.append("face down")
+    public = bool(obj.get("public"))
+    if public != zone_public:
+        details.append("face up" if public else "face down")
     if obj.get("equipped_to") and len(obj["equipped_to"]) > 1:
         details.append("equipped to " + " + ".join(obj["equipped_to"]))
     if details:
@@ -39,11 +43,11 @@ def _zone_lines(zone: dict[str, Any]) -> Text:
             out.append("\n")
         if zone["ordered"]:
             out.append(f"{i}. ", style="dim")
-        out.append_text(_card_text(obj))
+        out.append_text(_card_text(obj, zone["public"]))
         for key, word in (("under", "under"), ("placed", "on it")):
             for kid in obj.get(key, []):
                 out.append(f"\n   └ {word}: ", style="cyan")
-                out.append_text(_card_text(kid))
+                out.append_text(_card_text(kid, zone["public"]))
     return out
 
 
@@ -65,10 +69,13 @@ def board(view: dict[str, Any], title: str | None = None) -> RenderableType:
 
 
 def log_table(log: list[dict[str, Any]], limit: int | None = None) -> RenderableType:
+    """The log as a table; with ``limit``, only its last entries, and the title
+    says how many of how many it shows."""
     table = Table(show_header=True, header_style="bold", expand=True)
     for column in ("#", "turn", "event", "from", "to", "card"):
         table.add_column(column)
-    entries = log[-limit:] if limit else log
+    trimmed = limit is not None and 0 < limit < len(log)
+    entries = log[-limit:] if trimmed and limit is not None else log
     for entry in entries:
         card = entry.get("card")
         name = Text("")
@@ -84,7 +91,10 @@ def log_table(log: list[dict[str, Any]], limit: int | None = None) -> Renderable
             str(entry.get("to") or entry.get("note") or ""),
             name,
         )
-    return Panel(table, title="event log")
+    title = "event log"
+    if trimmed:
+        title += f": the last {len(entries)} of {len(log)} entries"
+    return Panel(table, title=title)
 
 
 def render(

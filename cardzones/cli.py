@@ -16,6 +16,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from cardzones.cli_cards import cards_app
 from cardzones.errors import CardzonesError
 from cardzones.scenario.runner import INVALID, PASS, Outcome, exit_code, find_scenarios, run_file
 
@@ -25,8 +26,43 @@ app = typer.Typer(
     help="cardzones: a rules engine for card locations (Flesh and Blood, Redemption, and "
     "any rule set installed beside it: see `cardzones rulesets`).",
 )
+app.add_typer(cards_app, name="cards")
 console = Console(highlight=False)
 errors = Console(stderr=True, highlight=False)
+
+
+def _version() -> str:
+    """The installed version of cardzones (the package's own when not installed)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("cardzones")
+    except PackageNotFoundError:
+        from cardzones import __version__
+
+        return __version__
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        console.print(f"cardzones {_version()}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            callback=_print_version,
+            is_eager=True,
+            help="print the version of cardzones and exit",
+        ),
+    ] = False,
+) -> None:
+    """cardzones: a rules engine for card locations (Flesh and Blood, Redemption, and
+    any rule set installed beside it: see `cardzones rulesets`)."""
 
 
 def _where(outcome: Outcome) -> str:
@@ -81,6 +117,9 @@ def run(
         typer.Option("--as", help="show only what this player may know (checks nothing)"),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the view as JSON")] = False,
+    legal: Annotated[
+        bool, typer.Option("--legal", help="with --as: also the actions that player may take now")
+    ] = False,
 ) -> None:
     """Run one scenario and show the final board and the event log.
 
@@ -93,7 +132,9 @@ def run(
     checking any expectation (a step that cannot be applied changes nothing),
     so the board, the output and the exit code (0) are the same whether an
     expectation about a hidden card holds or not. To check a file, use
-    `cardzones check FILE`; to show a player's view of it, `run --as`.
+    `cardzones check FILE`; to show a player's view of it, `run --as`. With
+    --legal, the actions that player may take in the final position follow,
+    each as a step naming cards as the player's view does.
     """
     from cardzones.board import render
     from cardzones.kernel.views import log_document, omniscient_log, omniscient_view, view
@@ -110,14 +151,23 @@ def run(
             soft_wrap=True,
         )
         raise typer.Exit(2)
+    if legal and as_player is None:
+        errors.print("[red]INVALID[/red] --legal needs --as PLAYER: legal actions are a player's")
+        raise typer.Exit(2)
     if as_player is None:
         board, log = omniscient_view(game), omniscient_log(game)
     else:
         board, log = view(game, as_player), log_document(game, as_player)["entries"]
+    acts = _legal_acts(ctx, as_player) if legal and as_player is not None else None
     if as_json:
-        print(json.dumps({"format": RUN_FORMAT, "view": board, "log": log}, indent=2))
+        out: dict[str, Any] = {"format": RUN_FORMAT, "view": board, "log": log}
+        if acts is not None:
+            out["legal"] = acts
+        print(json.dumps(out, indent=2))
     else:
         console.print(render(board, log, title=outcome.name or str(file)))
+        if acts is not None:
+            console.print(_legal_table(acts, as_player or ""))
     if as_player is None:
         _report(outcome, quiet=as_json)
         raise typer.Exit(outcome.exit_code)
@@ -132,6 +182,32 @@ def run(
 
 #: The form of ``cardzones run --json``: the view and log of docs/json.md.
 RUN_FORMAT = "cardzones-run/1"
+
+
+def _legal_acts(ctx: Any, player: str) -> list[dict[str, Any]]:
+    """The legal actions of ``player`` in the context's game, as steps."""
+    out: list[dict[str, Any]] = []
+    for action in ctx.game.legal_actions(player):
+        try:
+            act = action.to_json(ctx.game, ctx.effects)
+        except CardzonesError:
+            continue  # an effect without a label: no step can name it
+        out.append({"act": act, "result": None if action.result is None else action.result.value})
+    return out
+
+
+def _legal_table(acts: list[dict[str, Any]], player: str) -> Any:
+    from rich.table import Table
+
+    table = Table(title=f"what {player} may do now: {len(acts)} actions", title_justify="left")
+    table.add_column("action", style="bold")
+    table.add_column("arguments", overflow="fold")
+    table.add_column("result")
+    for entry in acts:
+        ((name, args),) = entry["act"].items()
+        shown = ", ".join(f"{k}: {json.dumps(v)}" for k, v in args.items())
+        table.add_row(escape(name), escape(shown), entry["result"] or "[dim]-[/dim]")
+    return table
 
 
 def _report_as(outcome: Outcome, player: str | None, quiet: bool = False) -> None:
@@ -320,6 +396,67 @@ def coverage(
         raise typer.Exit(1)
 
 
+# ----------------------------------------------------------------------
+# The online table
+# ----------------------------------------------------------------------
+
+_DB_HELP = "the database: a SQLite file (the default) or postgresql://user@host/db"
+
+
+def _bench_table(
+    db: str | None, tables: int | None, seconds: float | None, quick: bool, as_json: bool
+) -> None:
+    """Run the load benchmark of the web layer (cardzones/web/load.py) as its
+    own program, as ``serve`` runs the app: nothing imports the web layer."""
+    _table_extra()
+    import subprocess
+    import sys
+
+    from rich.table import Table as RichTable
+
+    if db is not None:
+        _open_store(db).close()  # a bad URL is a clear error before any server starts
+    command = [sys.executable, "-m", "cardzones.web.load"]
+    for flag, value in (("--db", db), ("--tables", tables), ("--seconds", seconds)):
+        if value is not None:
+            command += [flag, str(value)]
+    if quick:
+        command.append("--quick")
+    with console.status("cardzones bench --table: the table, then the floors"):
+        done = subprocess.run(command, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        reason = done.stderr.strip().splitlines()[-1:] or [f"exit status {done.returncode}"]
+        errors.print(f"[red]error[/red]: {escape(reason[0])}", soft_wrap=True)
+        raise typer.Exit(2)
+    figures = json.loads(done.stdout)
+    if as_json:
+        print(json.dumps(figures))
+        return
+    ratios = figures["ratios"]
+    out = RichTable(
+        title=(
+            f"cardzones bench --table ({figures['store']}, {figures['tables']} tables, "
+            f"{figures['connections']} seats, {figures['seconds']:g} s a phase)"
+        ),
+        caption=(
+            f"acts/s: {ratios['acts_per_echo_frame']:.3f} of the echo's frames/s, "
+            f"{ratios['acts_per_commit']:.3f} of the store's commits/s; "
+            f"p50 {ratios['p50_vs_echo']:.1f}x the echo's, {ratios['p50_vs_commit']:.1f}x a "
+            f"commit's; {figures['table']['refused']} refused"
+        ),
+    )
+    for column in ("", "per second", "p50 ms", "p99 ms"):
+        out.add_column(column, justify="right" if column else "left")
+    for key, label, unit in (
+        ("table", "acts (table)", "acts_per_s"),
+        ("echo", "echo floor", "frames_per_s"),
+        ("insert_commit", "insert+commit floor", "commits_per_s"),
+    ):
+        part = figures[key]
+        out.add_row(label, f"{part[unit]:,.0f}", f"{part['p50_ms']:.2f}", f"{part['p99_ms']:.2f}")
+    console.print(out)
+
+
 @app.command()
 def bench(
     quick: Annotated[bool, typer.Option("--quick", help="a short run (under 45 s)")] = False,
@@ -327,8 +464,28 @@ def bench(
     objects: Annotated[
         str, typer.Option("--objects", help="sizes of position, e.g. 126,500,2000 for growth")
     ] = "126",
+    table: Annotated[
+        bool,
+        typer.Option("--table", help="the table server under load, against echo and store floors"),
+    ] = False,
+    db: Annotated[
+        str | None, typer.Option("--db", help="with --table: " + _DB_HELP + " (a new file)")
+    ] = None,
+    tables: Annotated[
+        int | None, typer.Option("--tables", min=1, help="with --table: tables at once")
+    ] = None,
+    seconds: Annotated[
+        float | None, typer.Option("--seconds", min=0.1, help="with --table: each phase's time")
+    ] = None,
 ) -> None:
-    """Measure moves, undo, copies and views against floors measured in the same run."""
+    """Measure moves, undo, copies and views against floors measured in the same run.
+
+    With --table: many tables at once over loopback, acts per second and
+    act-to-ack latency, against a bare WebSocket echo and a bare
+    insert-and-commit on the same store."""
+    if table:
+        _bench_table(db, tables, seconds, quick, as_json)
+        return
     from cardzones.bench import parse_sizes, report, run_bench
 
     try:
@@ -340,13 +497,6 @@ def bench(
         print(json.dumps(figures))
     else:
         console.print(report(figures))
-
-
-# ----------------------------------------------------------------------
-# The online table
-# ----------------------------------------------------------------------
-
-_DB_HELP = "the database: a SQLite file (the default) or postgresql://user@host/db"
 
 
 def _table_extra() -> None:

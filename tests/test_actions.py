@@ -4,6 +4,7 @@ the one binder that checks and resolves their arguments."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -297,9 +298,12 @@ def test_a_later_action_replaces_one_of_the_same_name() -> None:
 @pytest.mark.parametrize("name", SHIPPED)
 def test_each_shipped_rule_set_has_one_table_with_the_shared_actions(name: str) -> None:
     table = get_ruleset(name).actions
-    for shared in ("move", "shuffle", "flip", "modify", "grant", "end_turn"):
+    for shared in ("move", "draw", "shuffle", "flip", "modify", "grant", "end_turn"):
         assert shared in table
-    assert table["shuffle"] is SHUFFLE and table["flip"] is FLIP
+        assert table[shared].candidates is not None, f"{shared} lists no candidates"
+    # the kernel's own actions, with the rule set's candidates for legal actions
+    assert replace(table["shuffle"], candidates=None) == SHUFFLE
+    assert replace(table["flip"], candidates=None) == FLIP
     for action in table.values():
         assert action.to_json()["name"] == action.name
 
@@ -351,3 +355,10 @@ def test_scenario_errors_from_the_binder_say_file_line_and_key() -> None:
     assert outcome.status == INVALID
     assert outcome.line == 8
     assert "unknown label $nobody" in outcome.message
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_every_action_of_a_shipped_rule_set_lists_its_candidates(name: str) -> None:
+    """Legal actions are built from each action's candidates: none is left out."""
+    missing = [a.name for a in get_ruleset(name).actions.values() if a.candidates is None]
+    assert missing == []

@@ -246,3 +246,14 @@ def test_parse_sizes() -> None:
     assert bench.parse_sizes("126,500,2000") == [126, 500, 2000]
     with pytest.raises(ValueError, match="at least 126"):
         bench.parse_sizes("100")
+
+
+def test_legal_actions_are_measured_per_try_against_a_move_and_its_undo() -> None:
+    figures = _tiny(quick=True)
+    assert figures["legal_listed"] <= figures["legal_tried"]
+    assert figures["legal_listed"] > 100  # the standard position offers many
+    per_try = figures["legal_ms"] * 1e3 / figures["legal_tried"]
+    assert figures["legal_per_try_us"] == pytest.approx(per_try, rel=0.05)
+    base = figures["move_us"] + figures["undo_us"]
+    assert figures["legal_try_ratio"] == pytest.approx(figures["legal_per_try_us"] / base, rel=0.05)
+    assert "legal actions, µs per try" in _text(figures)

@@ -177,7 +177,9 @@ def _used(ruleset: str | None = None) -> Iterator[tuple[str, ...]]:
         for key in doc:
             yield ("top", key)
         for body in (doc.get("cards") or {}).values():
-            yield from _card_keys(doc["ruleset"], body or {})
+            # A card of several colours has a list of definitions.
+            for one in body if isinstance(body, list) else [body]:
+                yield from _card_keys(doc["ruleset"], one or {})
         for entries in (doc.get("setup") or {}).values():
             for entry in entries or []:
                 if isinstance(entry, dict):

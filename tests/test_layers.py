@@ -1,8 +1,11 @@
 """Imports point down only: the command line and web, then the table server,
-then the scenario layer, then the rule set registry, then the rule sets, then
-the kernel. A rule set imports only the kernel (and, for the two shipped ones,
-what they share); the kernel names no game, and neither do the scenario layer,
-the table and the web, which find rule sets through the registry. The table
+then the scenario layer, then the card index, then the rule set registry, then
+the rule sets, then the kernel. A rule set imports only the kernel (and, for
+the two shipped ones, what they share); the kernel names no game, and neither
+do the scenario layer, the table and the web, which find rule sets through the
+registry. The card index reads the databases of the two shipped games, so it
+may name their rule sets; the layers above reach those games' card data only
+through it. The table
 imports no web code, and only the web and the command line import the table.
 Outside the kernel, no module imports a name of the kernel's that starts with
 an underscore.
@@ -23,11 +26,12 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "cardzones"
 PLUGIN = ROOT / "tests" / "plugins" / "patience_dist"
 
-KERNEL, RULESET, REGISTRY, SCENARIO, TABLE, TOP = range(6)
+KERNEL, RULESET, REGISTRY, CARDS, SCENARIO, TABLE, TOP = range(7)
 LAYER_NAMES = {
     KERNEL: "the kernel",
     RULESET: "a rule set",
     REGISTRY: "the rule set registry",
+    CARDS: "the card index",
     SCENARIO: "the scenario layer",
     TABLE: "the table server",
     TOP: "the command line or the web",
@@ -42,10 +46,12 @@ PREFIXES = {
     "cardzones.rulesets.common": RULESET,
     "cardzones.rulesets.registry": REGISTRY,
     "cardzones.rulesets": REGISTRY,  # the package itself; its sub-packages are rule sets
-    "cardzones": REGISTRY,  # the package itself: the public API in one place
+    "cardzones": SCENARIO,  # the package itself: the public API in one place, scenarios included
+    "cardzones.cards": CARDS,
     "cardzones.scenario": SCENARIO,
     "cardzones.table": TABLE,
     "cardzones.cli": TOP,
+    "cardzones.cli_cards": TOP,
     "cardzones.web": TOP,
     "cardzones.board": TOP,
     "cardzones.bench": TOP,
@@ -213,6 +219,9 @@ def _check_text(source: str, name: str, layer: int, own: str | None) -> list[str
         ),
         ("cardzones.rulesets.registry", "from cardzones.scenario import run_file\n", "above"),
         ("cardzones.kernel.views", "from ..rulesets import fab\n", "a layer above"),
+        ("cardzones.cards.lookup", "from cardzones.scenario.loader import YMap\n", "above"),
+        ("cardzones.cards.decks", "from cardzones.table.creation import Creation\n", "above"),
+        ("cardzones.rulesets.fab.carddata", "from cardzones.cards.index import x\n", "above"),
     ],
 )
 def test_the_checker_finds_bad_imports(name: str, source: str, expected: str) -> None:
@@ -240,6 +249,23 @@ def test_the_checker_allows_good_imports() -> None:
             "cardzones.scenario.runner",
             SCENARIO,
             None,
+        )
+        == []
+    )
+    # The card index reads the shipped games' databases through their rule sets.
+    assert (
+        _check_text(
+            "from cardzones.rulesets.fab import carddata\n"
+            "from cardzones.rulesets import new_game\n",
+            "cardzones.cards.importers",
+            CARDS,
+            None,
+        )
+        == []
+    )
+    assert (
+        _check_text(
+            "from cardzones.cards import CardLookup\n", "cardzones.scenario.x", SCENARIO, None
         )
         == []
     )
@@ -294,6 +320,8 @@ def test_the_table_layers_exist() -> None:
     names = {name for _, name in package_modules()}
     assert layer_of("cardzones.table.acts") == TABLE and "cardzones.table.acts" in names
     assert layer_of("cardzones.web.app") == TOP and "cardzones.web.app" in names
+    assert layer_of("cardzones.cards.lookup") == CARDS and "cardzones.cards.lookup" in names
+    assert layer_of("cardzones.cli_cards") == TOP and "cardzones.cli_cards" in names
 
 
 @pytest.mark.parametrize(
@@ -305,6 +333,12 @@ def test_the_table_layers_exist() -> None:
         ("cardzones.cli", "from cardzones.web.app import app\n", "imports the web layer"),
         ("cardzones.table.acts", "from cardzones.rulesets.fab import moves\n", "registry"),
         ("cardzones.scenario.runner", "from cardzones.rulesets.redemption import x\n", "registry"),
+        (
+            "cardzones.scenario.card_data",
+            "from cardzones.rulesets.fab.carddata import x\n",
+            "registry",
+        ),
+        ("cardzones.cards.lookup", "from cardzones.table.store import Store\n", "table server"),
     ],
 )
 def test_the_table_checker_finds_bad_imports(name: str, source: str, expected: str) -> None:

@@ -33,6 +33,8 @@ from cardzones import (
 )
 from cardzones.kernel.cards import CardDef
 from cardzones.rulesets import RulesetError, ruleset_origin
+from cardzones.scenario.cards import card_entry, parse_card
+from cardzones.scenario.loader import from_data
 from cardzones.scenario.runner import FAIL, INVALID, PASS, run_file, run_text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -135,6 +137,14 @@ def test_a_saved_game_keeps_its_records(installed: None) -> None:
     loaded = load_game(data)
     assert isinstance(loaded, Game) and loaded.same_state(game)
     assert loaded.records.get(("turned", "alice")) == game.records.get(("turned", "alice"))
+
+
+def test_its_cards_are_written_down_and_read_back(installed: None) -> None:
+    ruleset = get_ruleset("patience")
+    queen = CardDef("Queen", frozenset({"spades"}), {"rank": 12})
+    entry = card_entry(queen, ruleset)
+    assert entry == {"suit": "spades", "rank": 12}
+    assert parse_card("Queen", from_data(entry), ruleset) == queen
 
 
 def _cli(*args: str, installed: bool = True) -> subprocess.CompletedProcess[str]:

@@ -236,6 +236,7 @@ def _policy(
 #: Who may do what).
 SHARED_POLICY = {
     "move": _policy("card"),
+    "draw": _policy(actor="player"),
     "shuffle": _policy(own_zones="zone"),
     "flip": _policy("card"),
     "modify": _policy("card", actor=None),
@@ -248,6 +249,7 @@ POLICY = {
         "clear": _policy("card"),
         "put_under": _policy("card top"),
         "play": _policy("card"),
+        "pitch": _policy("card"),
         "add_layer": _policy("source"),
         "remove_layer": _policy(turn=True),
         "resolve": _policy(turn=True),

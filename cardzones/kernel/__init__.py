@@ -32,6 +32,7 @@ from cardzones.kernel.actions import (
     action_table,
     bind,
     bind_fields,
+    complete,
 )
 from cardzones.kernel.cards import (
     Ability,
@@ -47,6 +48,7 @@ from cardzones.kernel.cards import (
 from cardzones.kernel.effects import END_OF_TURN, Effect, EffectRef
 from cardzones.kernel.events import Event, Snapshot
 from cardzones.kernel.game import Game
+from cardzones.kernel.legal import LegalAction, candidate_actions, legal_actions
 from cardzones.kernel.naming import name_for
 from cardzones.kernel.objects import (
     ACTIVATED,
@@ -62,6 +64,14 @@ from cardzones.kernel.objects import (
 from cardzones.kernel.records import Records
 from cardzones.kernel.results import MoveResult
 from cardzones.kernel.ruleset import ADMITTED, BLANK_CARD, Admission, Ruleset
+from cardzones.kernel.seats import (
+    actable_cards,
+    acts_on,
+    may_name,
+    nameable_cards,
+    owns_zone,
+    seat_refusal,
+)
 from cardzones.kernel.standard import (
     BY,
     END_TURN,
@@ -70,6 +80,7 @@ from cardzones.kernel.standard import (
     SHUFFLE,
     UNTIL,
     Mover,
+    draw_action,
     kernel_move,
     modify_action,
     move_action,
@@ -111,6 +122,7 @@ __all__ = [
     "Game",
     "HistoryCondition",
     "IllegalAction",
+    "LegalAction",
     "MoveResult",
     "Mover",
     "NeedsChoice",
@@ -131,12 +143,22 @@ __all__ = [
     "UnknownReference",
     "ZoneInfo",
     "ZoneSpec",
+    "actable_cards",
     "acting",
     "action_table",
+    "acts_on",
     "bind",
     "bind_fields",
+    "candidate_actions",
+    "complete",
+    "draw_action",
     "kernel_move",
+    "legal_actions",
+    "may_name",
     "modify_action",
     "move_action",
     "name_for",
+    "nameable_cards",
+    "owns_zone",
+    "seat_refusal",
 ]

@@ -36,6 +36,7 @@ of the offending key.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -69,7 +70,9 @@ class ParamKind(StrEnum):
     POSITION = "position"  #: top, bottom or an index from the top (0 or more)
     NAME = "name"  #: a card name -> the CardDef it names
     WORD = "word"  #: one word -> lower case, without surrounding spaces
-    WORDS = "words"  #: a list of words (or one) -> a tuple, lower case, spaces as underscores
+    #: a list of words (or one) -> a tuple, lower case, spaces as underscores;
+    #: with ``options``, each word is one of them
+    WORDS = "words"
     EFFECT = "effect"  #: an effect label -> the handle an earlier action returned
     ACTION = "action"  #: a nested action on this action's card, without its card -> BoundAction
     MAPPING = "mapping"  #: nested parameters (``fields``) -> a dict
@@ -124,7 +127,8 @@ class Param:
     """One parameter of an action (or one field of a MAPPING parameter).
 
     ``default`` is the value when the parameter is left out (None for most
-    kinds). ``options`` are the values of a CHOICE. ``fields`` and ``one_of``
+    kinds). ``options`` are the values of a CHOICE, or the words a WORDS
+    parameter may hold (any word, when there are none). ``fields`` and ``one_of``
     describe the nested parameters of a MAPPING. ``role`` says what the
     parameter is to the acting player (:class:`Role`); a card parameter is
     ``Role.ACTS_ON`` unless it is given another.
@@ -464,7 +468,10 @@ def _value(
     if kind is ParamKind.CHOICE:
         if not _hashable(value) or value not in param.options:
             options = ", ".join(map(str, param.options))
-            raise ArgumentError(f"{name} is one of {options}, not {value!r}", path)
+            raise ArgumentError(
+                f"{name} is one of {options}, not {value!r}{_did_you_mean(value, param.options)}",
+                path,
+            )
         return value
     if kind is ParamKind.POSITION:
         if value in ("top", "bottom"):
@@ -482,7 +489,16 @@ def _value(
         words = [value] if isinstance(value, str) else value
         if not isinstance(words, list | tuple) or not all(isinstance(w, str) and w for w in words):
             raise ArgumentError(f"{name} must be a list of words, not {value!r}", path)
-        return tuple(w.strip().lower().replace(" ", "_") for w in words)
+        out = tuple(w.strip().lower().replace(" ", "_") for w in words)
+        for word in out:
+            if param.options and word not in param.options:
+                options = ", ".join(map(str, param.options))
+                raise ArgumentError(
+                    f"{name} is one or more of {options}, not {word!r}"
+                    f"{_did_you_mean(word, param.options)}",
+                    path,
+                )
+        return out
     if kind is ParamKind.CARD:
         return _ask(_need(resolver, param).card, value, path)
     if kind is ParamKind.CARDS:
@@ -513,6 +529,15 @@ def _value(
     if kind is ParamKind.ACTION:
         return _nested(param, value, resolver, table, reserved, path)
     raise ArgumentError(f"{name}: unknown parameter kind {kind!r}", path)
+
+
+def _did_you_mean(value: Any, options: Iterable[Any]) -> str:
+    """`` (did you mean X?)`` for a text close to one of ``options``, or nothing."""
+    if not isinstance(value, str):
+        return ""
+    words = [str(o) for o in options]
+    close = difflib.get_close_matches(value.strip().lower(), words, n=1, cutoff=0.75)
+    return f" (did you mean {close[0]}?)" if close else ""
 
 
 def _hashable(value: Any) -> bool:
@@ -579,6 +604,33 @@ def _nested(
     except ArgumentError as exc:
         raise exc.under((*path, key)) from None
     return BoundAction(nested, MappingProxyType(bound))
+
+
+def complete(action: Action, args: Mapping[str, Any]) -> dict[str, Any]:
+    """The arguments ``action.run`` takes, from ``args`` given as the binder
+    makes them (card ids, zone ids, :class:`~cardzones.kernel.cards.Dest`,
+    ...): every parameter, a left-out one at its default. Unlike :func:`bind`,
+    it resolves nothing and checks only the keys: an unknown one or a missing
+    required one raises :class:`ArgumentError`.
+
+    >>> from cardzones.kernel.standard import FLIP
+    >>> complete(FLIP, {"card": 7, "face": "up"})
+    {'card': 7, 'face': 'up', 'by': None}
+    """
+    names = {p.name for p in action.params}
+    for key in args:
+        if key not in names:
+            allowed = ", ".join(sorted(names)) or "none"
+            raise ArgumentError(f"unknown key {key!r} in {action.name}; allowed: {allowed}", (key,))
+    out: dict[str, Any] = {}
+    for param in action.params:
+        if param.name in args:
+            out[param.name] = args[param.name]
+        elif param.required:
+            raise ArgumentError(f"{action.name} needs {param.name}:", (param.name,))
+        else:
+            out[param.name] = param.default
+    return out
 
 
 def acting(game: Game, args: Mapping[str, Any], name: str = "by") -> str:

@@ -33,9 +33,9 @@ standard.py), player views (views.py) and saved games (serial.py).
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardzones.errors import CardzonesError, IllegalAction, UnknownReference
 from cardzones.kernel import attached, create, effects, log, pipeline, queries, triggers
@@ -47,6 +47,10 @@ from cardzones.kernel.results import MoveResult
 from cardzones.kernel.ruleset import Ruleset
 from cardzones.kernel.state import VARS, State
 from cardzones.kernel.zones import ZoneInfo
+
+if TYPE_CHECKING:
+    from cardzones.kernel.actions import ActionResult
+    from cardzones.kernel.legal import LegalAction
 
 
 class Game(State):
@@ -333,6 +337,45 @@ class Game(State):
                 and found in self.effects_on(found.card)
             )
         return self.ruleset.handle_active(self, handle)
+
+    # ------------------------------------------------------------------
+    # Actions of the rule set's table
+    # ------------------------------------------------------------------
+
+    def act(self, name: str, /, **args: Any) -> ActionResult:
+        """Take the action ``name`` of the rule set's table, one action: its
+        arguments are given as the action's ``run`` takes them (card ids, zone
+        ids, :class:`~cardzones.kernel.cards.Dest`, card definitions), and a
+        left-out one is at its default (``by``: the turn player). As in a
+        scenario, it acts for whoever ``by`` names and the rules alone decide;
+        a refusal raises :class:`~cardzones.errors.IllegalAction` and changes
+        nothing. A parameter named like a Python keyword is given as
+        ``**{"in": zone}``.
+
+        >>> from cardzones import new_game
+        >>> game = new_game("fab", ["alice", "bob"])
+        >>> card = game.new_card(game.card_def("Snatch"), game.zone("alice", "hand"))
+        >>> game.act("play", card=card, by="alice").result.value
+        'moved'
+        """
+        from cardzones.kernel.actions import complete
+
+        action = self.ruleset.actions.get(name)
+        if action is None:
+            raise UnknownReference(
+                f"unknown action {name!r} for {self.ruleset.name}; actions are "
+                + ", ".join(sorted(self.ruleset.actions))
+            )
+        return action.run(self, complete(action, args))
+
+    def legal_actions(self, player: str, actions: Iterable[str] | None = None) -> list[LegalAction]:
+        """The actions of the rule set's table that ``player``, acting for
+        themselves, may take now, each ready to apply and with a step form
+        (see :mod:`cardzones.kernel.legal`); ``actions`` limits it to those
+        names. The game is as it was when this returns."""
+        from cardzones.kernel.legal import legal_actions
+
+        return legal_actions(self, player, actions)
 
     # ------------------------------------------------------------------
     # Identity for views

@@ -70,7 +70,11 @@ class Ruleset:
     - ``permanent_control``: whether cards have a permanent controller apart
       from their controller;
     - ``rules`` and ``excluded_rules``: the rule ids it implements, and those
-      of its texts it leaves out with the reason (``cardzones coverage``).
+      of its texts it leaves out with the reason (``cardzones coverage``);
+    - ``text_ids``: every id its rules texts have, headings included, and
+      ``rule_id_pattern``: the form of such an id. A scenario's ``rules:``
+      entry of that form must be one of the ids; any other entry is a
+      citation in words (``"place: movement of placed cards"``).
     """
 
     name = "base"
@@ -85,6 +89,8 @@ class Ruleset:
     permanent_control = False
     rules: Mapping[str, str] = {}
     excluded_rules: Mapping[str, str] = {}
+    text_ids: frozenset[str] = frozenset()
+    rule_id_pattern: str | None = None
 
     # -- cards -------------------------------------------------------------
 
@@ -98,6 +104,15 @@ class Ruleset:
         """The card that card data describes: ``fields`` has every one of
         :attr:`card_params` (resolved, or its default)."""
         return CardDef(name, abilities=tuple(abilities))
+
+    def card_fields(self, cdef: CardDef) -> dict[str, Any]:
+        """The card data that :meth:`make_card` makes ``cdef`` from again (its
+        abilities aside): how a card from elsewhere, such as a card database,
+        is written down as card data. A rule set that overrides
+        :meth:`make_card` overrides this too; what this gives is checked by
+        making the card again, so a card it cannot write is refused, never
+        changed."""
+        return {}
 
     # -- the game ----------------------------------------------------------
 

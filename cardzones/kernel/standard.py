@@ -1,5 +1,5 @@
 """Actions every rule set may put in its table, game-agnostic: the general
-move, shuffle, flip, modify, grant and end_turn.
+move, draw, shuffle, flip, modify, grant and end_turn.
 
 A rule set with its own way of moving (a pseudo destination, a move it must
 remember) makes its ``move`` with :func:`move_action` and its own mover; the
@@ -21,15 +21,18 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
+from cardzones.errors import CardzonesError, IllegalAction
 from cardzones.kernel.actions import (
     Action,
     ActionResult,
+    ArgumentError,
     BoundAction,
     OneOf,
     Param,
     ParamKind,
     Role,
     acting,
+    complete,
 )
 from cardzones.kernel.cards import Dest, Position
 from cardzones.kernel.effects import END_OF_TURN, EffectRef
@@ -205,6 +208,79 @@ GRANT = Action(
     doc="Give the card's current object a keyword.",
     actor=None,
 )
+
+
+class _Stopped(CardzonesError):
+    """A step of a compound action did not happen: roll the whole back."""
+
+    def __init__(self, done: ActionResult) -> None:
+        super().__init__(done.result.value)
+        self.done = done
+
+
+def draw_action(
+    move: Action,
+    *,
+    source: str = "deck",
+    to: str = "hand",
+    rules: tuple[str, ...] = (),
+) -> Action:
+    """``draw``: the shorthand for ``count`` moves of the top card of the
+    player's ``source`` zone to their ``to`` zone, each made by ``move`` (the
+    rule set's own) with ``by:`` the player, so it logs exactly the events
+    those moves log. It is one action: refused when the zone holds fewer
+    cards than ``count``, and when a move does not happen (it fails, 3.0.11)
+    none does and the draw gives that result.
+
+    >>> from cardzones import new_game
+    >>> game = new_game("fab", ["alice", "bob"])
+    >>> deck = game.zone("alice", "deck")
+    >>> for name in ("A", "B", "C"):
+    ...     _ = game.new_card(game.card_def(name), deck, position="bottom")
+    >>> draw = game.ruleset.actions["draw"]
+    >>> draw.run(game, {"player": "alice", "count": 2}).result.value
+    'moved'
+    >>> [game.obj(c).name for c in game.contents(game.zone("alice", "hand"))]
+    ['A', 'B']
+    """
+
+    def run(game: Game, args: Mapping[str, Any]) -> ActionResult:
+        player = acting(game, args, "player")
+        count = args["count"]
+        if count < 1:
+            raise ArgumentError("count must be 1 or more", ("count",))
+        zid = game.zone(player, source)
+        held = len(game.contents(zid)) if zid is not None else 0
+        if held < count:
+            raise IllegalAction(
+                f"{player}'s {source} has {held} card(s): {player} cannot draw {count}"
+            )
+        assert zid is not None
+        try:
+            with game.atomic():
+                for _ in range(count):
+                    top = game.contents(zid)[0]
+                    done = move.run(
+                        game, complete(move, {"card": top, "to": Dest(to, player), "by": player})
+                    )
+                    if done.result is not MoveResult.MOVED:
+                        raise _Stopped(done)
+        except _Stopped as stopped:
+            return ActionResult(stopped.done.result)
+        return ActionResult(MoveResult.MOVED)
+
+    return Action(
+        "draw",
+        (
+            Param("player", K.PLAYER, doc="the player who draws (default: the turn player)"),
+            Param("count", K.INT, default=1, doc="how many cards, one at a time from the top"),
+        ),
+        run,
+        doc=f"Draw: move the top card of the player's {source} to their {to}, count times; "
+        f"the same events as those moves.",
+        rules=rules,
+        actor="player",
+    )
 
 
 def _end_turn(game: Game, args: Mapping[str, Any]) -> ActionResult:

@@ -584,6 +584,24 @@ def card_for_handle(game: Game, player: str | None, handle: str) -> int:
     raise UnknownReference("no such card")
 
 
+def handle_for(game: Game, player: str | None, card: int) -> str | None:
+    """The handle ``player``'s view shows for the card now, the inverse of
+    :func:`card_for_handle`; None when the player may not look at the card
+    (their view shows it with no handle).
+
+    >>> from cardzones import new_game
+    >>> game = new_game("fab", ["alice", "bob"])
+    >>> card = game.new_card(game.card_def("Snatch"), game.zone("alice", "hand"))
+    >>> card_for_handle(game, "alice", handle_for(game, "alice", card)) == card
+    True
+    >>> print(handle_for(game, "bob", card))
+    None
+    """
+    if not game.may_look(player, card):
+        return None
+    return _shown_handle(game, player, card, _summary(game))
+
+
 def view(game: Game, player: str | None) -> dict[str, Any]:
     """What ``player`` (None: a spectator) may know of the game now, JSON-ready.
 

@@ -1,25 +1,166 @@
 """What the rule sets that ship with cardzones share: the actions of both
-tables (move, shuffle, flip, modify, grant, end_turn), built from the kernel's
-standard actions.
+tables (move, draw, shuffle, flip, modify, grant, end_turn), built from the
+kernel's standard actions, with their candidates for legal actions.
 
 ``modify`` takes the numeric properties of both games, so that one scenario
 vocabulary serves both: ``power``, ``defense``, ``pitch`` and ``cost`` (fab) and
 ``strength`` and ``toughness`` (redemption).
 
+A candidates function (``Action.candidates``) lists the arguments a player
+could give an action now, from what that player may know alone
+(:func:`~cardzones.kernel.seats.nameable_cards` and
+:func:`~cardzones.kernel.seats.actable_cards`); :meth:`Game.legal_actions
+<cardzones.kernel.game.Game.legal_actions>` keeps those the seat policy and
+the rules allow. The candidates are a finite, useful space, not every value
+an argument could take: a move goes to each of the player's zones and the
+shared ones (and to the bottom of an ordered one of theirs), with the
+default face and cause; a modify is +1 or -1 to a printed number.
+
 >>> from cardzones.kernel.standard import move_action
 >>> sorted(action.name for action in shared_actions(move_action()))
-['end_turn', 'flip', 'grant', 'modify', 'move', 'shuffle']
+['draw', 'end_turn', 'flip', 'grant', 'modify', 'move', 'shuffle']
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
 from cardzones.kernel.actions import Action
-from cardzones.kernel.standard import END_TURN, FLIP, GRANT, SHUFFLE, modify_action
+from cardzones.kernel.cards import Dest
+from cardzones.kernel.seats import actable_cards, nameable_cards
+from cardzones.kernel.standard import END_TURN, FLIP, GRANT, SHUFFLE, draw_action, modify_action
+
+if TYPE_CHECKING:
+    from cardzones.kernel.game import Game
 
 #: The numeric properties ``modify`` may change.
 MODIFY_STATS = ("power", "defense", "strength", "toughness", "pitch", "cost")
 
+Candidate = dict[str, Any]
+
 
 def shared_actions(move: Action) -> tuple[Action, ...]:
-    """The actions both shipped rule sets have, with the rule set's own ``move``."""
-    return (move, SHUFFLE, FLIP, modify_action(MODIFY_STATS), GRANT, END_TURN)
+    """The actions both shipped rule sets have, with the rule set's own
+    ``move``, each with its candidates."""
+    move = replace(move, candidates=move_candidates)
+    return (
+        move,
+        replace(draw_action(move), candidates=draw_candidates),
+        replace(SHUFFLE, candidates=shuffle_candidates),
+        replace(FLIP, candidates=flip_candidates),
+        replace(modify_action(MODIFY_STATS), candidates=modify_candidates),
+        replace(GRANT, candidates=grant_candidates),
+        replace(END_TURN, candidates=end_turn_candidates),
+    )
+
+
+# ----------------------------------------------------------------------
+# What candidates are made of
+# ----------------------------------------------------------------------
+
+
+def destinations(game: Game, player: str) -> list[tuple[Dest, bool]]:
+    """Where a player's move may go: each of their zone types and each shared
+    one, the rule set's destinations that are not zones (fab's ``arena``) and
+    its piles of theirs (fab's soul); with whether the zone is ordered and
+    theirs, where the bottom is a place of its own."""
+    ruleset = game.ruleset
+    out: list[tuple[Dest, bool]] = []
+    for spec in ruleset.zone_specs.values():
+        if spec.shared:
+            out.append((Dest(spec.type), False))
+        else:
+            out.append((Dest(spec.type, player), spec.ordered))
+    out.extend((Dest(pseudo), False) for pseudo in ruleset.destinations)
+    out.extend((Dest(pile, player), False) for pile in ruleset.piles)
+    return out
+
+
+def visible(game: Game, player: str, cards: list[int]) -> list[int]:
+    """The cards of ``cards`` the player may look at."""
+    return [card for card in cards if game.may_look(player, card)]
+
+
+def own_zones(game: Game, player: str) -> list[int]:
+    """The zones the player owns, in the order of the layout."""
+    return [z for z in game.all_zones() if game.zone_info(z).owner == player]
+
+
+def in_zone_of_type(game: Game, card: int, ztype: str, owner: str | None) -> bool:
+    """Whether the card is a top-level card of one of ``owner``'s zones of ``ztype``."""
+    info = game.zone_info(game.location(card))
+    return info.type == ztype and info.owner == owner and game.host(card) is None
+
+
+# ----------------------------------------------------------------------
+# The shared actions' candidates
+# ----------------------------------------------------------------------
+
+
+def move_candidates(game: Game, player: str) -> Iterator[Candidate]:
+    """Each card the player acts on, to each destination but the zone it is
+    in (see :func:`destinations`)."""
+    places = destinations(game, player)
+    for card in actable_cards(game, player):
+        for dest, bottom in places:
+            if in_zone_of_type(game, card, dest.type, dest.owner):
+                continue
+            yield {"card": card, "to": dest}
+            if bottom:
+                yield {"card": card, "to": dest, "position": "bottom"}
+
+
+def draw_candidates(game: Game, player: str) -> Iterator[Candidate]:
+    """One card, for the player."""
+    yield {"player": player}
+
+
+def shuffle_candidates(game: Game, player: str) -> Iterator[Candidate]:
+    """Each ordered zone of the player's that holds two cards or more."""
+    for zid in own_zones(game, player):
+        if game.zone_info(zid).spec.ordered and len(game.contents(zid)) > 1:
+            yield {"zone": zid}
+
+
+def flip_candidates(game: Game, player: str) -> Iterator[Candidate]:
+    """Each card the player acts on, turned to the other face (a card they may
+    not look at, face up)."""
+    for card in actable_cards(game, player):
+        public = game.may_look(player, card) and game.is_public(card)
+        yield {"card": card, "face": "down" if public else "up"}
+
+
+def modify_candidates(game: Game, player: str) -> Iterator[Candidate]:
+    """+1 and -1 to each printed number of each public card the player acts on."""
+    for card in actable_cards(game, player):
+        if not game.is_public(card):
+            continue
+        for stat in game.obj(card).cdef.stats:
+            if stat in MODIFY_STATS:
+                yield {"card": card, stat: 1}
+                yield {"card": card, stat: -1}
+
+
+def grant_candidates(game: Game, player: str) -> Iterator[Candidate]:
+    """Each public card the player acts on, with each keyword a card they may
+    look at has and it does not."""
+    words = sorted(
+        {w for c in nameable_cards(game, player) if game.may_look(player, c) for w in _kw(game, c)}
+    )
+    for card in actable_cards(game, player):
+        if game.is_public(card):
+            had = game.keywords(card)
+            for word in words:
+                if word not in had:
+                    yield {"card": card, "keyword": word}
+
+
+def _kw(game: Game, card: int) -> frozenset[str]:
+    return frozenset(game.obj(card).cdef.keywords)
+
+
+def end_turn_candidates(game: Game, player: str) -> Iterator[Candidate]:
+    """Ending the turn, with the cards it moves in the order they lie."""
+    yield {}

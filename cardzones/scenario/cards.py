@@ -3,7 +3,18 @@
 The fields of a card are the rule set's (:attr:`Ruleset.card_params
 <cardzones.kernel.ruleset.Ruleset.card_params>`), checked by the same binder as
 the arguments of actions; ``abilities`` are the kernel's, and the same in every
-rule set."""
+rule set. :func:`card_entry` writes a card the other way, as the ``cards:``
+entry that defines it: how a card from the card index is kept in a table's
+creation record and in an exported scenario.
+
+>>> from cardzones.rulesets import get_ruleset
+>>> fab = get_ruleset("fab")
+>>> edge = CardDef("Edge of Autumn", frozenset({"ninja", "weapon", "sword", "2h"}), {"power": 1})
+>>> card_entry(edge, fab)
+{'types': ['2h', 'ninja', 'sword', 'weapon'], 'power': 1}
+>>> parse_card("Edge of Autumn", from_data(card_entry(edge, fab)), fab) == edge
+True
+"""
 
 from __future__ import annotations
 
@@ -22,7 +33,7 @@ from cardzones.kernel.cards import (
 )
 from cardzones.kernel.ruleset import Ruleset
 from cardzones.scenario.context import line_at
-from cardzones.scenario.loader import YMap
+from cardzones.scenario.loader import YMap, from_data
 from cardzones.scenario.refs import parse_zone
 
 
@@ -160,3 +171,65 @@ def _trigger(body: Any, zone_types: set[str], pseudo: set[str]) -> Trigger:
     types_any = frozenset(_words(when, "types_any", when.get("types_any", [])))
     dest = ability_dest(do, "to", do.get("to"), zone_types | pseudo)
     return Trigger(to, from_, types_any, controlled == "you", dest)
+
+
+# ----------------------------------------------------------------------
+# The other way: a card as its cards: entry
+# ----------------------------------------------------------------------
+
+
+def card_entry(cdef: CardDef, ruleset: Ruleset) -> dict[str, Any]:
+    """The ``cards:`` entry (plain data) that defines ``cdef`` in ``ruleset``,
+    under its name. The entry is read back and must make the same card: a
+    card that card data cannot say in full is refused with a
+    :class:`ScenarioError`, never written down changed."""
+    entry = dict(ruleset.card_fields(cdef))
+    if cdef.abilities:
+        entry["abilities"] = [_ability_entry(a) for a in cdef.abilities]
+    try:
+        again = parse_card(cdef.name, from_data(entry), ruleset)
+    except ScenarioError as exc:
+        again, problem = None, exc.message
+    else:
+        problem = "it reads back as another card"
+    if again != cdef:
+        raise ScenarioError(
+            f"{cdef.name} cannot be written as a {ruleset.name} cards: entry: {problem}"
+        )
+    return entry
+
+
+def _ability_entry(ability: Ability) -> dict[str, Any]:
+    if isinstance(ability, Replacement):
+        instead: dict[str, Any] = {"to": str(ability.to), "position": ability.position}
+        if ability.face is not None:
+            instead["face"] = ability.face
+        return {
+            "replace": {
+                "moved_to": ability.moved_to,
+                "from": ability.from_ or "any",
+                "instead": instead,
+            }
+        }
+    if isinstance(ability, PlayFrom):
+        play: dict[str, Any] = {"zone": ability.zone, "face_down": ability.face_down}
+        cond = ability.condition
+        if cond is not None:
+            when: dict[str, Any] = {"this_turn": cond.this_turn}
+            if cond.moved_from is not None:
+                when["moved_from"] = cond.moved_from
+            if cond.to is not None:
+                when["to"] = cond.to
+            play["if"] = when
+        return {"play_from": play}
+    trigger: dict[str, Any] = {}
+    if ability.from_ is not None:
+        trigger["from"] = ability.from_
+    if ability.to is not None:
+        trigger["to"] = ability.to
+    if ability.types_any:
+        trigger["types_any"] = sorted(ability.types_any)
+    if ability.controlled_by_you:
+        trigger["controlled_by"] = "you"
+    do = {"to": str(ability.do)} if ability.do is not None else {}
+    return {"trigger": {"when": trigger, "do": do}}

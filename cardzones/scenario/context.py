@@ -9,14 +9,18 @@ for set-up and expectations, with ``file:line`` errors.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardzones.errors import IllegalAction, ScenarioError
 from cardzones.kernel.actions import ArgumentError, PathStep
 from cardzones.kernel.cards import CardDef, Dest
 from cardzones.kernel.game import Game
+from cardzones.scenario.card_data import named_card
 from cardzones.scenario.loader import YList, YMap
 from cardzones.scenario.refs import CardRef, ZoneRef, parse_card, parse_zone
+
+if TYPE_CHECKING:
+    from cardzones.cards.lookup import CardLookup
 
 
 def line_of(node: Any, key: Any) -> int | None:
@@ -45,11 +49,28 @@ def line_at(node: Any, path: tuple[PathStep, ...]) -> int | None:
 class Context:
     """Everything a step may refer to."""
 
-    def __init__(self, game: Game, ruleset: str, file: str, cards: dict[str, CardDef]) -> None:
+    #: Where the players come from, for messages about a name that is not a
+    #: player: a scenario file says where its ``players:`` list is.
+    players_hint = ""
+
+    def __init__(
+        self,
+        game: Game,
+        ruleset: str,
+        file: str,
+        cards: dict[str, CardDef],
+        card_data: CardLookup | None = None,
+        variants: dict[str, dict[int, CardDef]] | None = None,
+    ) -> None:
         self.game = game
         self.ruleset = ruleset
         self.file = file
         self.cards = cards
+        self.card_data = card_data
+        #: names with several definitions under ``cards:``, by pitch
+        self.variants = variants if variants is not None else {}
+        #: every card the card index gave, by name and pitch (:mod:`card_data`)
+        self.resolved: dict[str, dict[int | None, CardDef]] = {}
         self.labels: dict[str, int] = {}
         self.marks: dict[str, tuple[int, int]] = {}
         self.effects: dict[str, Any] = {}
@@ -57,6 +78,20 @@ class Context:
         self.refs = Refs(self)
 
     # -- errors --------------------------------------------------------
+
+    def not_a_player(self, value: Any, what: str = "") -> str:
+        """The message for a name that is not a player: the players, and where
+        they are listed.
+
+        >>> from cardzones import new_game
+        >>> ctx = Context(new_game("fab", ["alice", "bob"]), "fab", "s.yaml", {})
+        >>> ctx.not_a_player("carol")
+        "'carol' is not a player; the players are alice, bob"
+        """
+        hint = f" {self.players_hint}" if self.players_hint else ""
+        return f"{what or repr(value)} is not a player; the players are " + (
+            f"{', '.join(self.game.players)}{hint}"
+        )
 
     def fail(self, node: Any, key: Any, message: str) -> ScenarioError:
         return ScenarioError(message, file=self.file, line=line_of(node, key))
@@ -87,7 +122,16 @@ class Context:
 
     # -- cards -----------------------------------------------------------
 
-    def card_def(self, name: str) -> CardDef:
+    def card_def(self, name: str, entry: YMap | None = None) -> CardDef:
+        """The card a name stands for: under ``cards:`` (``entry``, a set-up
+        entry, may pick one of several definitions by its ``pitch``), from the
+        card index with ``card_data:``, or else a vanilla card."""
+        if (
+            self.card_data is not None
+            or name in self.variants
+            or (entry is not None and "pitch" in entry)
+        ):
+            return named_card(self, name, entry)
         found = self.cards.get(name)
         return found if found is not None else self.game.card_def(name)
 
@@ -217,11 +261,14 @@ class Refs:
 
     def player(self, value: Any) -> str:
         if not isinstance(value, str) or value not in self.game.players:
-            raise ArgumentError(f"{value!r} is not a player ({', '.join(self.game.players)})")
+            raise ArgumentError(self.ctx.not_a_player(value))
         return value
 
     def card_def(self, name: str) -> CardDef:
-        return self.ctx.card_def(name)
+        try:
+            return self.ctx.card_def(name)
+        except ScenarioError as exc:  # a name the card index or cards: cannot give
+            raise ArgumentError(exc.message) from None
 
     def effect(self, label: Any) -> Any:
         effects = self.ctx.effects
@@ -252,7 +299,7 @@ class Refs:
             why = f" ({rule})" if rule else ""
             raise ArgumentError(f"{ref.type} is not a zone; it is only a destination{why}")
         if ref.owner not in (None, "owner", "you", *game.players):
-            raise ArgumentError(f"unknown player {ref.owner!r} in {value!r}")
+            raise ArgumentError(self.ctx.not_a_player(ref.owner, f"{ref.owner!r} in {value!r}"))
         if ref.owner in ("owner", "you") and not dest:
             raise ArgumentError(f"{value!r}: {ref.owner}. is only for destinations")
         spec = ruleset.zone_specs.get(ref.type)
@@ -272,7 +319,7 @@ class Refs:
     def pile_host(self, ref: ZoneRef) -> int:
         owner = ref.owner
         if owner is None or owner not in self.game.players:
-            raise ArgumentError(f"{owner!r} is not a player")
+            raise ArgumentError(self.ctx.not_a_player(owner))
         try:
             return self.game.ruleset.pile_host(self.game, owner, ref.type)
         except IllegalAction as exc:

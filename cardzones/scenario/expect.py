@@ -133,8 +133,11 @@ def _zone(ctx: Context, node: YMap) -> str | None:
 
 def _players(ctx: Context, node: YMap, key: str) -> list[str]:
     value = node[key]
-    if not isinstance(value, list) or not all(v in ctx.game.players for v in value):
+    if not isinstance(value, list):
         raise ctx.fail(node, key, f"{key} must be a list of players")
+    for player in value:
+        if player not in ctx.game.players:
+            raise ctx.fail(node, key, f"{key}: {ctx.not_a_player(player)}")
     return list(value)
 
 
@@ -270,7 +273,7 @@ def _check_keywords(ctx: Context, node: YMap, key: str, card: int, obj: Any) -> 
 def _check_controller(ctx: Context, node: YMap, key: str, card: int, obj: Any) -> str | None:
     want = node[key]
     if want is not None and want not in ctx.game.players:
-        raise ctx.fail(node, key, f"{want!r} is not a player")
+        raise ctx.fail(node, key, f"{key}: {ctx.not_a_player(want)}")
     return (
         None if want == obj.controller else f"controller should be {want}, found {obj.controller}"
     )
@@ -449,7 +452,7 @@ def _effect(ctx: Context, node: YMap) -> str | None:
 def _view(ctx: Context, node: YMap) -> str | None:
     player = node["view"]
     if player not in ctx.game.players and player is not None:
-        raise ctx.fail(node, "view", f"{player!r} is not a player")
+        raise ctx.fail(node, "view", f"view: {ctx.not_a_player(player)}")
     if "zone" not in node or "shows" not in node:
         raise ctx.fail(node, None, "expect view needs zone: and shows:")
     ref = ctx.zone_ref(node, "zone")
@@ -484,6 +487,8 @@ def _game(ctx: Context, node: YMap) -> str | None:
         raise ctx.fail(node, None, "expect needs a subject")
     if "phase" in node and node["phase"] != game.phase:
         return f"phase should be {node['phase']}, found {game.phase}"
+    if "turn_player" in node and node["turn_player"] not in game.players:
+        raise ctx.fail(node, "turn_player", f"turn_player: {ctx.not_a_player(node['turn_player'])}")
     if "turn_player" in node and node["turn_player"] != game.turn_player:
         return f"turn_player should be {node['turn_player']}, found {game.turn_player}"
     if "turn" in node and ctx.integer(node, "turn") != game.turn:

@@ -8,6 +8,7 @@ mapping, sequence and key so that errors can say ``file:line``.
 
 from __future__ import annotations
 
+import re
 import reprlib
 from pathlib import Path
 from typing import Any
@@ -45,8 +46,61 @@ _SHORT.repr_YList = _SHORT.repr_list  # type: ignore[attr-defined]
 _SHORT.repr_YMap = _SHORT.repr_dict  # type: ignore[attr-defined]
 
 
+#: Inside a flow collection (``{...}``, ``[...]``), a card reference ``ZONE[i]``
+#: directly after a plain scalar: ``alice.deck[0]``, ``alice.deck[-1]``.
+_INDEX = re.compile(r"\[-?\d+\]")
+_BREAKS = "\0 \t\r\n\x85\u2028\u2029"
+
+
 class _Loader(yaml.SafeLoader):
     file = "<scenario>"
+
+    def scan_plain(self) -> yaml.ScalarToken:
+        """PyYAML's plain scalar scanner, which also reads ``ZONE[i]`` whole
+        inside a flow collection: ``{card: alice.deck[0], to: alice.hand}``.
+
+        YAML ends a plain scalar at ``[`` there, so the text would be an error
+        otherwise; a ``[`` straight after the scalar's last character and
+        followed by an index and ``]`` is taken as part of it instead. This is
+        the method of ``yaml.scanner.Scanner`` (PyYAML 6) with that one change.
+        """
+        chunks: list[str] = []
+        start_mark = self.get_mark()
+        end_mark = start_mark
+        indent = self.indent + 1
+        spaces: Any = []
+        while True:
+            length = 0
+            if self.peek() == "#":
+                break
+            while True:
+                ch = self.peek(length)
+                if self.flow_level and ch == "[" and length:
+                    found = _INDEX.match(self.prefix(length + 24), length)
+                    if found is not None:
+                        length = found.end()
+                        continue
+                if (
+                    ch in _BREAKS
+                    or (
+                        ch == ":"
+                        and self.peek(length + 1) in _BREAKS + (",[]{}" if self.flow_level else "")
+                    )
+                    or (self.flow_level and ch in ",?[]{}")
+                ):
+                    break
+                length += 1
+            if length == 0:
+                break
+            self.allow_simple_key = False
+            chunks.extend(spaces)
+            chunks.append(self.prefix(length))
+            self.forward(length)
+            end_mark = self.get_mark()
+            spaces = self.scan_plain_spaces(indent, start_mark)
+            if not spaces or self.peek() == "#" or (not self.flow_level and self.column < indent):
+                break
+        return yaml.ScalarToken("".join(chunks), True, start_mark, end_mark)
 
 
 def _construct_value(loader: _Loader, node: yaml.Node) -> Any:
@@ -145,8 +199,29 @@ def _check_size(doc: Any, file: str) -> None:
     size(doc)
 
 
+#: The largest scenario file, in bytes. The biggest real ruling is a few
+#: kilobytes; a larger file is refused before it is read or parsed.
+MAX_BYTES = 1_000_000
+
+
+def _too_big(size: int, file: str) -> ScenarioError:
+    return ScenarioError(
+        f"the file is {size:,} bytes, over the limit of {MAX_BYTES:,} bytes (1 MB) "
+        "for a scenario file",
+        file=file,
+        line=1,
+    )
+
+
 def load_text(text: str, file: str = "<scenario>") -> Any:
-    """Parse YAML text; a syntax error becomes a :class:`ScenarioError` with its line."""
+    """Parse YAML text; a syntax error becomes a :class:`ScenarioError` with its line.
+
+    A text over :data:`MAX_BYTES` (in UTF-8) is refused before it is parsed.
+    """
+    if len(text) * 4 > MAX_BYTES:  # cheap first: at most four bytes a character
+        size = len(text.encode("utf-8", "surrogatepass"))
+        if size > MAX_BYTES:
+            raise _too_big(size, file)
     try:
         # The reader checks the characters as soon as it is made.
         loader = _Loader(text)
@@ -200,8 +275,13 @@ def from_data(value: Any, file: str = "<data>") -> Any:
 
 
 def load_file(path: str | Path) -> Any:
+    """Read and parse a scenario file. A file over :data:`MAX_BYTES` is refused
+    at once, before it is read."""
     path = Path(path)
     try:
+        size = path.stat().st_size
+        if size > MAX_BYTES:
+            raise _too_big(size, str(path))
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
         raise ScenarioError("the file is not UTF-8 text", file=str(path), line=1) from None

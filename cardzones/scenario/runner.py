@@ -16,11 +16,14 @@
 from __future__ import annotations
 
 import contextlib
+import difflib
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cardzones.cards.lookup import CardLookup
 from cardzones.errors import (
     CardzonesError,
     IllegalAction,
@@ -33,17 +36,30 @@ from cardzones.kernel.cards import CardDef
 from cardzones.kernel.game import Game
 from cardzones.kernel.objects import TOP
 from cardzones.kernel.results import MoveResult
+from cardzones.kernel.ruleset import Ruleset
 from cardzones.rulesets.registry import get_ruleset, ruleset_names
 from cardzones.scenario import expect
+from cardzones.scenario.card_data import read_card_data
 from cardzones.scenario.cards import parse_card
 from cardzones.scenario.context import Context
 from cardzones.scenario.loader import YList, YMap, load_file, load_text
 
-TOP_KEYS = {"name", "rules", "ruleset", "players", "seed", "cards", "setup", "steps"}
+TOP_KEYS = {"name", "rules", "ruleset", "players", "seed", "cards", "card_data", "setup", "steps"}
 #: The keys of a set-up entry in any rule set; ``under``, ``onto`` and
 #: ``permanent_controller`` only where the rule set has them (its
-#: ``attach_keys`` and ``permanent_control``).
-ENTRY_KEYS = {"card", "as", "face", "owner", "controller", "permanent_controller", "under", "onto"}
+#: ``attach_keys`` and ``permanent_control``); ``pitch`` picks a colour of a
+#: card from the card index (``card_data:``).
+ENTRY_KEYS = {
+    "card",
+    "as",
+    "face",
+    "owner",
+    "controller",
+    "permanent_controller",
+    "under",
+    "onto",
+    "pitch",
+}
 #: Keys any action may carry (docs/scenarios.md, Results, errors and labels):
 #: the runner's, not the action's.
 COMMON = frozenset({"result", "error", "as"})
@@ -100,6 +116,9 @@ class Scenario:
     seed: int
     rules: list[str]
     cards: dict[str, CardDef]
+    card_data: CardLookup | None = None
+    #: names with several definitions under ``cards:``, by pitch
+    variants: dict[str, dict[int, CardDef]] = field(default_factory=dict)
 
     @classmethod
     def load(cls, path: str | Path) -> Scenario:
@@ -165,6 +184,7 @@ class Scenario:
         if not isinstance(rules, list) or not all(isinstance(r, str | int | float) for r in rules):
             raise fail(doc, "rules", "rules: must be a list of rule ids")
         rules = [str(r) for r in rules]
+        _check_rule_ids(doc, rules, found, fail)
         if not isinstance(doc["steps"], list):
             raise fail(doc, "steps", "steps: must be a list")
         cards_node = doc.get("cards", {})
@@ -172,21 +192,37 @@ class Scenario:
             cards_node = {}
         if not isinstance(cards_node, dict):
             raise fail(doc, "cards", "cards: must map card names to definitions")
-        cards = {}
+        cards: dict[str, CardDef] = {}
+        variants: dict[str, dict[int, CardDef]] = {}
         for card_name, body in cards_node.items():
+            # A value that is not a mapping has no line of its own: use the card's.
+            line = cards_node.line_of(card_name) if isinstance(cards_node, YMap) else 1
+            if isinstance(body, list):
+                variants[card_name] = _variants(card_name, body, found, file, line)
+                continue
             if body is None:
                 body = YMap()
                 body.key_lines = {}
-                body.line = cards_node.line_of(card_name) if isinstance(cards_node, YMap) else 1
+                body.line = line
             try:
                 cards[card_name] = parse_card(card_name, body, found)
             except ScenarioError as exc:
                 if exc.line is not None:
                     raise
-                # A value that is not a mapping has no line of its own: use the card's.
-                line = cards_node.line_of(card_name) if isinstance(cards_node, YMap) else 1
                 raise ScenarioError(exc.message, file=file, line=line) from None
-        return cls(file, doc, name.strip(), ruleset, tuple(players), seed, rules, cards)
+        card_data = read_card_data(doc, ruleset, file)
+        return cls(
+            file,
+            doc,
+            name.strip(),
+            ruleset,
+            tuple(players),
+            seed,
+            rules,
+            cards,
+            card_data,
+            variants,
+        )
 
     # ------------------------------------------------------------------
 
@@ -195,7 +231,16 @@ class Scenario:
         its shuffles (0 when it gives none, so that a scenario is reproducible);
         its handles are keyed by ``handle_key``, a new secret when not given."""
         game = Game(get_ruleset(self.ruleset), self.players, self.seed, handle_key)
-        return Context(game, self.ruleset, self.file, self.cards)
+        ctx = Context(game, self.ruleset, self.file, self.cards, self.card_data, self.variants)
+        ctx.players_hint = self.players_hint()
+        return ctx
+
+    def players_hint(self) -> str:
+        """Where this file's players come from, for messages about a name that
+        is not one."""
+        if "players" in self.doc:
+            return f"(listed by players: at line {self.doc.line_of('players')})"
+        return "(the default, as the file has no players: list)"
 
     def setup(self, ctx: Context) -> None:
         """Put the starting cards in place. Setup obeys each zone's limits and
@@ -239,7 +284,7 @@ class Scenario:
             name, opts, node, key = entry["card"], entry, entry, "card"
         else:
             raise ctx.fail(entries, i, f"a setup entry is a card name or a mapping, not {entry!r}")
-        cdef = ctx.card_def(name)
+        cdef = ctx.card_def(name, opts)
         owner = opts.get("owner")
         controller = opts.get("controller")
         pcontrol = opts.get("permanent_controller")
@@ -249,7 +294,7 @@ class Scenario:
             ("permanent_controller", pcontrol),
         ):
             if v is not None and v not in game.players:
-                raise ctx.fail(opts, k, f"{k}: {v!r} is not a player")
+                raise ctx.fail(opts, k, f"{k}: {ctx.not_a_player(v)}")
         ruleset = game.ruleset
         if pcontrol is not None and not ruleset.permanent_control:
             raise ctx.fail(
@@ -344,6 +389,13 @@ class Scenario:
             self.setup(ctx)
             table = ctx.game.ruleset.actions
             steps = self.doc["steps"]
+            if not steps:
+                raise ctx.fail(
+                    self.doc,
+                    "steps",
+                    "steps: is empty: a scenario needs at least one step, an action or an "
+                    "expect: (see docs/scenarios.md)",
+                )
             for number, step in enumerate(steps, 1):
                 line = steps.line_of(number - 1) or line
                 if check:
@@ -507,6 +559,76 @@ class Scenario:
             return action.run(ctx.game, bound)
         except ArgumentError as exc:
             raise ctx.fail_at(args, exc, line) from None
+
+
+def _check_rule_ids(doc: YMap, rules: list[str], ruleset: Any, fail: Any) -> None:
+    """Every entry under ``rules:`` written as a rule id of the rule set is one
+    of the ids of its rules texts. Other entries cite a rule in words
+    (``"place: movement of placed cards"``) and are taken as they are: a rules
+    text without numbered ids is cited that way. A rule set that gives no id
+    form is not checked."""
+    pattern = ruleset.rule_id_pattern
+    known = ruleset.text_ids
+    if pattern is None or not known:
+        return
+    node = doc.get("rules")
+    for i, rule in enumerate(rules):
+        if rule in known or not re.fullmatch(pattern, rule):
+            continue
+        close = difflib.get_close_matches(rule, sorted(known), n=3, cutoff=0.6)
+        hint = f"; the closest are {', '.join(close)}" if close else ""
+        if isinstance(node, YList) and isinstance(node[i], float):
+            hint += "; quote rule ids, since YAML reads 3.10 as the number 3.1"
+        message = (
+            f"rules: {rule!r} is not a rule id of {ruleset.name}{hint} "
+            f"(cardzones coverage -r {ruleset.name} lists the implemented ones)"
+        )
+        if isinstance(node, YList):
+            raise ScenarioError(message, file=doc.file, line=node.line_of(i))
+        raise fail(doc, "rules", message)
+
+
+def _variants(
+    name: str, items: list[Any], ruleset: Ruleset, file: str, line: int | None
+) -> dict[int, CardDef]:
+    """The definitions of a card with several colours, one per pitch (the
+    colours of a fab card, as the card index has them); a set-up entry picks
+    one with ``pitch:``."""
+    if not any(p.name == "pitch" for p in ruleset.card_params):
+        raise ScenarioError(
+            f"card {name!r}: a list of definitions is for cards that differ by pitch, "
+            f"and {ruleset.name} cards have none",
+            file=file,
+            line=line,
+        )
+    if not items:
+        raise ScenarioError(
+            f"card {name!r}: the list of its definitions is empty", file=file, line=line
+        )
+    out: dict[int, CardDef] = {}
+    for i, body in enumerate(items):
+        where = items.line_of(i) if isinstance(items, YList) else line
+        if not isinstance(body, dict):
+            raise ScenarioError(
+                f"card {name!r} must be a mapping, got {body!r}", file=file, line=where
+            )
+        try:
+            cdef = parse_card(name, body, ruleset)
+        except ScenarioError as exc:
+            raise ScenarioError(exc.message, file=file, line=exc.line or where) from None
+        pitch = cdef.stat("pitch")
+        if pitch is None:
+            raise ScenarioError(
+                f"card {name!r}: each of its definitions gives its own pitch:",
+                file=file,
+                line=where,
+            )
+        if pitch in out:
+            raise ScenarioError(
+                f"card {name!r}: two definitions have pitch {pitch}", file=file, line=where
+            )
+        out[pitch] = cdef
+    return out
 
 
 def same_state(a: Game, b: Game) -> bool:

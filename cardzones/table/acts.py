@@ -34,7 +34,8 @@ The seat policy
 
 The engine checks the rules with the acting player set to the seat. On top of
 that, a seat may act only on what is its own, as a player at a physical table
-would. What is whose is read from each action's parameters in the rule set's
+would: the kernel's seat policy (:mod:`cardzones.kernel.seats`), which legal
+actions follow too. What is whose is read from each action's parameters in the rule set's
 table (:class:`~cardzones.kernel.actions.Role`, ``Action.turn_player``), so an
 action of any rule set gets the same policy:
 
@@ -52,6 +53,13 @@ action of any rule set gets the same policy:
   top of its own deck): whose such a card is, is itself private, so a seat may
   not name one elsewhere. This holds for every card parameter.
 - A zone parameter with the role ``OWN_ZONE`` must be one of the seat's zones.
+- A card named by its name (``ParamKind.NAME``: fab's ``create_token``) must be
+  one of the table's token cards: a card of its start position with the type
+  ``token`` (a table made from card data keeps every token card of the game).
+  The other cards of the start position are where the hidden cards are: if a
+  seat could name them, the answer (a token with that card's printed types,
+  or a refusal) would tell it whether the card is in the game. Any other name
+  gets the same refusal, with the closest token names.
 - An action with ``turn_player`` belongs to the turn player: the turn player
   ends the turn, moves it through its phases, ends the battle and resolves the
   stack (a table's shortcut for "every player passed").
@@ -66,6 +74,7 @@ at all.
 
 from __future__ import annotations
 
+import difflib
 import logging
 import re
 from collections.abc import Callable, Mapping
@@ -87,9 +96,14 @@ from cardzones.kernel.actions import (
 from cardzones.kernel.cards import CardDef, Dest
 from cardzones.kernel.game import Game
 from cardzones.kernel.results import MoveResult
+from cardzones.kernel.seats import acts_on, may_name, owns_zone, turn_refusal
 from cardzones.kernel.views import card_for_handle, shown_cards
 from cardzones.scenario.context import Context, Refs
+from cardzones.scenario.loader import YMap
 from cardzones.scenario.refs import parse_card
+
+#: The type of a token card (fab 8.1.8a).
+TOKEN = "token"
 
 log = logging.getLogger(__name__)
 
@@ -191,12 +205,57 @@ class StoredRefs(_TableRefs):
 class TableContext(Context):
     """The scenario layer's context for a table's game: its set-up runs as a
     scenario's, and then (``seated``) a card is named only as ``#N``. The
-    labels that ``as:`` gives effects are kept here, for ``negate``."""
+    labels that ``as:`` gives effects are kept here, for ``negate``.
 
-    def __init__(self, game: Game, ruleset: str, file: str, cards: dict[str, CardDef]) -> None:
-        super().__init__(game, ruleset, file, cards)
+    A seat names a card only to create a token, and only one of the table's
+    token cards (:attr:`tokens`): the cards of the start position are where
+    the hidden cards are, so what a seat is told about a name never depends
+    on them.
+
+    A table never reads the card index: a start position made from card data
+    has every card written down under ``cards`` (``variants``: a card's
+    colours) when the table is created, the game's token cards included. Such
+    a table is ``closed``: a name that is not among its cards is refused
+    rather than made a vanilla card."""
+
+    def __init__(
+        self,
+        game: Game,
+        ruleset: str,
+        file: str,
+        cards: dict[str, CardDef],
+        variants: dict[str, dict[int, CardDef]] | None = None,
+        *,
+        closed: bool = False,
+    ) -> None:
+        super().__init__(game, ruleset, file, cards, None, variants)
         self.seated = False
+        self.closed = closed
         self.refs = StoredRefs(self)
+        #: The names a seat may give (``create_token``): the cards whose every
+        #: definition is a token card.
+        defs = [(n, [c]) for n, c in cards.items()]
+        defs += [(n, list(v.values())) for n, v in self.variants.items()]
+        self.tokens = frozenset(n for n, cs in defs if all(TOKEN in c.types for c in cs))
+
+    def with_game(self, game: Game) -> TableContext:
+        """A context with the same cards for another game of this table (one
+        restored from a snapshot), seated."""
+        ctx = TableContext(
+            game,
+            self.ruleset,
+            self.file,
+            dict(self.cards),
+            {name: dict(colours) for name, colours in self.variants.items()},
+            closed=self.closed,
+        )
+        ctx.seated = True
+        return ctx
+
+    def card_def(self, name: str, entry: YMap | None = None) -> CardDef:
+        if self.closed and name not in self.cards and name not in self.variants:
+            raise ScenarioError(f"{name!r} is not one of this table's cards", file=self.file)
+        return super().card_def(name, entry)
 
     def state(self) -> tuple[dict[str, int], dict[str, Any]]:
         """The labels and effect labels, to restore after a refused act."""
@@ -220,18 +279,33 @@ class SeatRefs(_TableRefs):
     labels other seats gave. ``names`` keeps how the seat named each card, so
     that messages name it the same way."""
 
-    def __init__(self, ctx: Context, seat: str) -> None:
+    def __init__(self, ctx: TableContext, seat: str) -> None:
         super().__init__(ctx)
+        self.table = ctx
         self.seat = seat
         self.names: dict[int, str] = {}
+
+    def card_def(self, name: str) -> CardDef:
+        # A seat names a card only to create a token, and the answer depends on
+        # the name and the table's token cards alone: the other cards of the
+        # start position are where the hidden cards are.
+        tokens = self.table.tokens
+        if name not in tokens:
+            close = difflib.get_close_matches(name.casefold(), [t.casefold() for t in tokens])
+            near = sorted(t for t in tokens if t.casefold() in close)
+            hint = f"; closest: {', '.join(map(repr, near))}" if near else ""
+            raise _Unplaced(
+                f"{name!r} is not a token card of this table (a seat names a card "
+                f"only to create a token){hint}"
+            )
+        return super().card_def(name)
 
     def card(self, value: Any) -> int:
         if not isinstance(value, str) or not value.strip():
             raise _Unplaced("a card is named by the id its view gives, or by ZONE[i]")
         text = value.strip()
         card = self._find(text)
-        game, seat = self.game, self.seat
-        if not game.may_look(seat, card) and game.zone_info(game.location(card)).owner != seat:
+        if not may_name(self.game, self.seat, card):
             raise _Unplaced(
                 f"{value}: a card you may not look at can be named only in your own zones"
             )
@@ -386,8 +460,9 @@ def _label(value: Any) -> str:
 
 
 def _turn(action: Action, game: Game, seat: str) -> None:
-    if action.turn_player and game.turn_player != seat:
-        raise Refusal(f"{action.name} is the turn player's, and it is {game.turn_player}'s turn")
+    problem = turn_refusal(game, seat, action)
+    if problem is not None:
+        raise Refusal(problem)
 
 
 @dataclass
@@ -438,8 +513,7 @@ class _Policy:
             stored = [f"#{card}" for card in bound]
             return stored[0] if isinstance(raw, str) else stored
         if param.role is Role.OWN_ZONE:
-            owner = bound.owner if isinstance(bound, Dest) else self.game.zone_info(bound).owner
-            if owner != self.seat:
+            if not owns_zone(self.game, self.seat, bound):
                 raise Refusal(f"{_where(path)}: {raw!r}: a seat may do this only to its own zones")
             return raw
         if kind is ParamKind.MAPPING and isinstance(raw, Mapping):
@@ -463,12 +537,10 @@ class _Policy:
     def card(self, param: Param, card: int, path: tuple[PathStep, ...]) -> None:
         if param.role is not Role.ACTS_ON:
             return
-        game, seat = self.game, self.seat
-        if not game.may_look(seat, card):
-            return  # named in the seat's own zone, which the resolver checked
-        obj = game.obj(card)
-        whose = obj.controller if obj.controller is not None else obj.owner
-        if whose != seat:
+        seat = self.seat
+        # A card the seat may not look at was named in its own zone, which the
+        # resolver checked (may_name).
+        if not acts_on(self.game, seat, card):
             raise Refusal(
                 f"{_where(path)}: {self.refs.names.get(card, 'a card')}: {seat} may act only "
                 f"on cards {seat} controls, or owns when they have no controller"

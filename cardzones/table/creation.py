@@ -10,6 +10,18 @@ handles of views, so that a table built again from its record (a restart, a
 replay) gives every viewer the handles it gave before. Both are kept in the
 store and never sent.
 
+A start position may name real cards with ``card_data`` (docs/cards.md); a
+deck list's start position (:func:`cardzones.cards.decks.scenario_data`) does,
+and so does a body's ``decks`` (:mod:`cardzones.table.deck_lists`).
+The record is self-contained all the same: when the table is created, every
+card the set-up takes from the card index is written down under ``cards``, in
+the scenario format's words (a card used in several colours as a list of
+definitions, one per pitch), and so is every token card of the game when its
+actions name cards (fab's ``create_token``). Building, replaying, restoring and
+exporting the table never read the index again, so they give the same game
+whatever it holds later. ``card_data`` stays in the record to say where the
+cards came from, and makes the table closed (:class:`TableContext`).
+
 >>> record = creation_from_request({"ruleset": "fab", "players": ["alice", "bob"],
 ...                                  "seed": 7, "setup": {"alice.hand": ["Snatch"]}})
 >>> record.players, record.seed
@@ -27,14 +39,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cardzones.errors import CardzonesError, ScenarioError
+from cardzones.kernel.actions import ParamKind
 from cardzones.kernel.game import Game, new_handle_key
+from cardzones.kernel.ruleset import Ruleset
 from cardzones.rulesets import get_ruleset, ruleset_names
+from cardzones.scenario.definitions import token_cards, written_cards
 from cardzones.scenario.loader import from_data, load_text
 from cardzones.scenario.runner import Scenario
 from cardzones.table.acts import TableContext
+from cardzones.table.deck_lists import KEY as DECKS
+from cardzones.table.deck_lists import DeckListRefused, deck_document
 
 #: The keys of ``POST /api/tables``.
-BODY_KEYS = ("ruleset", "players", "seed", "cards", "setup", "handle_key")
+BODY_KEYS = ("ruleset", "players", "seed", "cards", "card_data", "setup", DECKS, "handle_key")
 SCENARIO_KEY = "scenario"
 #: Where a JSON start position "is", for the scenario layer's messages.
 _FILE = "<table>"
@@ -58,13 +75,14 @@ class Creation:
     seed: int
     cards: dict[str, Any]
     setup: dict[str, Any]
+    card_data: str | None = None
     #: keys the handles of the table's views; a new secret by default
     handle_key: str = field(default_factory=new_handle_key)
 
     def to_json(self) -> dict[str, Any]:
         """The record as JSON-ready data. Secret-bearing: it holds the seed and
         the handle key."""
-        return {
+        out = {
             "ruleset": self.ruleset,
             "players": list(self.players),
             "seed": self.seed,
@@ -72,6 +90,9 @@ class Creation:
             "cards": self.cards,
             "setup": self.setup,
         }
+        if self.card_data:
+            out["card_data"] = self.card_data
+        return out
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Creation:
@@ -84,11 +105,14 @@ class Creation:
             int(data["seed"]),
             dict(data.get("cards") or {}),
             dict(data.get("setup") or {}),
+            data.get("card_data"),
             str(key) if key else new_handle_key(),
         )
 
     def scenario(self, name: str = "table", steps: list[Any] | None = None) -> dict[str, Any]:
-        """The record as a scenario document (plain data)."""
+        """The record as a scenario document (plain data). It has no
+        ``card_data``: its ``cards`` hold every card, so it runs without the
+        card index."""
         doc: dict[str, Any] = {"name": name, "ruleset": self.ruleset}
         doc["players"] = list(self.players)
         doc["seed"] = self.seed
@@ -105,7 +129,12 @@ class Creation:
         Raises :class:`CreationError` when the start position is not valid.
         """
         scenario = _scenario(from_data(self.scenario(), _FILE), _FILE)
-        return _set_up(scenario, self.setup_error, self.handle_key)
+        return _set_up(
+            scenario,
+            self.setup_error,
+            self.handle_key,
+            closed=self.card_data is not None,
+        )
 
     @staticmethod
     def setup_error(exc: ScenarioError) -> CreationError:
@@ -119,9 +148,13 @@ def _scenario(doc: Any, file: str) -> Scenario:
         raise CreationError(exc.message) from None
 
 
-def _set_up(scenario: Scenario, error: Any, handle_key: str | None = None) -> TableContext:
+def _set_up(
+    scenario: Scenario, error: Any, handle_key: str | None = None, *, closed: bool = False
+) -> TableContext:
     game = Game(get_ruleset(scenario.ruleset), scenario.players, scenario.seed, handle_key)
-    ctx = TableContext(game, scenario.ruleset, scenario.file, scenario.cards)
+    ctx = TableContext(
+        game, scenario.ruleset, scenario.file, scenario.cards, scenario.variants, closed=closed
+    )
     try:
         scenario.setup(ctx)
     except ScenarioError as exc:
@@ -169,6 +202,8 @@ def creation_from_request(body: Any) -> Creation:
     # game); a real table leaves it out and the server draws a secret one.
     if handle_key is None:
         handle_key = new_handle_key()
+    if DECKS in body:
+        return _from_decks(body, seed, handle_key)
     doc = {
         "name": "table",
         "ruleset": body["ruleset"],
@@ -178,15 +213,35 @@ def creation_from_request(body: Any) -> Creation:
         "setup": body.get("setup") or {},
         "steps": [],
     }
+    if body.get("card_data") is not None:
+        doc["card_data"] = body["card_data"]
     scenario = _scenario(from_data(doc, _FILE), _FILE)
     for key in ("cards", "setup"):
         if not isinstance(doc[key], dict):
+            if scenario.card_data is not None:
+                scenario.card_data.close()
             raise CreationError(f"{key} is a JSON object, as in a scenario file")
-    record = Creation(
-        scenario.ruleset, scenario.players, scenario.seed, doc["cards"], doc["setup"], handle_key
-    )
-    record.build()
-    return record
+    return _record(scenario, doc["cards"], doc["setup"], Creation.setup_error, handle_key)
+
+
+def _from_decks(body: dict[str, Any], seed: Any, handle_key: str) -> Creation:
+    """The record of a body whose ``decks`` give the start position."""
+    others = [k for k in ("cards", "setup") if k in body]
+    if others:
+        raise CreationError(
+            f"decks give the whole start position; leave out {' and '.join(others)}"
+        )
+    # The rule set, the players and the seed are checked as a scenario's.
+    check: dict[str, Any] = {"name": "table", "ruleset": body["ruleset"], "seed": seed}
+    if body.get("players") is not None:
+        check["players"] = body["players"]
+    _scenario(from_data({**check, "steps": []}, _FILE), _FILE)
+    try:
+        doc = deck_document({**body, "seed": seed})
+    except DeckListRefused as exc:
+        raise CreationError(str(exc)) from None
+    scenario = _scenario(from_data(doc, _FILE), _FILE)
+    return _record(scenario, {}, doc["setup"], Creation.setup_error, handle_key)
 
 
 def _from_scenario_text(text: Any, handle_key: str | None = None) -> Creation:
@@ -212,17 +267,69 @@ def _from_scenario_text(text: Any, handle_key: str | None = None) -> Creation:
         scenario = Scenario.from_doc(doc, file)
     except ScenarioError as exc:
         raise at_line(exc) from None
-    _set_up(scenario, at_line)
     try:
         cards = json.loads(json.dumps(doc.get("cards") or {}))
         setup = json.loads(json.dumps(doc.get("setup") or {}))
     except (TypeError, ValueError):
+        if scenario.card_data is not None:
+            scenario.card_data.close()
         raise CreationError("scenario: its cards or setup hold a value JSON cannot carry") from None
-    return Creation(
-        scenario.ruleset,
-        scenario.players,
-        scenario.seed,
-        cards,
-        setup,
-        handle_key or new_handle_key(),
-    )
+    return _record(scenario, cards, setup, at_line, handle_key or new_handle_key())
+
+
+def _record(
+    scenario: Scenario,
+    cards: dict[str, Any],
+    setup: dict[str, Any],
+    error: Any,
+    handle_key: str,
+) -> Creation:
+    """The creation record of a checked start position, with every card it
+    takes from the card index written down (the module's docstring); checked
+    by building its game."""
+    lookup = scenario.card_data
+    if lookup is None:
+        record = Creation(
+            scenario.ruleset, scenario.players, scenario.seed, cards, setup, None, handle_key
+        )
+        _set_up(scenario, error, handle_key)
+        return record
+    try:
+        ctx = scenario.new_context(handle_key)
+        try:
+            scenario.setup(ctx)
+        except ScenarioError as exc:
+            raise error(exc) from None
+        except CardzonesError as exc:
+            raise CreationError(str(exc)) from None
+        ruleset = ctx.game.ruleset
+        try:
+            tokens = token_cards(lookup, ruleset) if _names_cards(ruleset) else {}
+            written = {**written_cards(ctx), **tokens}
+        except ScenarioError as exc:
+            raise CreationError(exc.message) from None
+        # The cards the start position defines itself win, as in a scenario.
+        record = Creation(
+            scenario.ruleset,
+            scenario.players,
+            scenario.seed,
+            {**written, **cards},
+            setup,
+            lookup.ruleset,
+            handle_key,
+        )
+    finally:
+        lookup.close()
+    if not record.build().game.same_state(ctx.game):
+        raise CreationError("the start position's cards could not be written down as they are")
+    return record
+
+
+def _names_cards(ruleset: Ruleset) -> bool:
+    """Whether an action of the rule set takes a card by its name (fab's
+    ``create_token``): then a table keeps the game's token cards."""
+
+    def names(params: Any) -> bool:
+        return any(p.kind is ParamKind.NAME or names(p.fields) for p in params)
+
+    return any(names(action.params) for action in ruleset.actions.values())

@@ -5,7 +5,10 @@ creation record (every setup card labelled with ``as:``), the stored acts as
 steps that name their cards by those labels, and the final board as ``expect``
 steps. ``cardzones check`` runs it, so a real game becomes a ruling test. The
 file holds the seed, which a game needs to replay its shuffles: it is for
-after the game, like the store itself.
+after the game, like the store itself. A table made from card data is written
+with the cards its record keeps, not with ``card_data:``, so the file runs
+without a card index, and runs the same whatever an index holds; of the token
+cards the record keeps, only those the game created are written.
 
 :func:`seat_history` gives the game as one seat (or the spectator) saw it:
 each event with the log entries that viewer got for it, and the view at the
@@ -16,7 +19,7 @@ viewer could not see at that moment.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import yaml
@@ -134,9 +137,12 @@ def scenario_of(table_id: str, creation: Creation, acts: list[dict[str, Any]]) -
         creation.seed,
         creation.cards,
         _labelled_setup(creation.setup, namer),
+        creation.card_data,
         creation.handle_key,
     )
     ctx = start.build()
+    if start.card_data is not None:
+        start = replace(start, cards=_used_cards(start.cards, start.setup, acts))
     game = ctx.game
     names = {card: label for label, card in ctx.labels.items()}
     steps: list[dict[str, Any]] = []
@@ -154,6 +160,28 @@ def scenario_of(table_id: str, creation: Creation, acts: list[dict[str, Any]]) -
     steps.extend(_final_board(game, names))
     doc = start.scenario(f"table {table_id}", steps)
     return doc
+
+
+def _used_cards(
+    cards: dict[str, Any], setup: dict[str, Any], acts: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """The cards a start position defines that its set-up or an act names: a
+    definition no card of the game uses changes nothing."""
+    names: set[str] = set()
+    _strings(setup, names)
+    _strings(acts, names)
+    return {name: entry for name, entry in cards.items() if name in names}
+
+
+def _strings(value: Any, out: set[str]) -> None:
+    if isinstance(value, str):
+        out.add(value)
+    elif isinstance(value, dict):
+        for item in value.values():
+            _strings(item, out)
+    elif isinstance(value, list):
+        for item in value:
+            _strings(item, out)
 
 
 def _final_board(game: Game, names: dict[int, str]) -> list[dict[str, Any]]:
@@ -223,3 +251,35 @@ def seat_history(
             {"event": table.number, "seat": action.seat, "log": table.log(viewer, table.number - 1)}
         )
     return SeatHistory(viewer, table.number, events, table.view(viewer), table.log(viewer, 0))
+
+
+def replay_steps(
+    store: Store, table_id: str, viewer: str | None, upto: int | None = None
+) -> list[dict[str, Any]]:
+    """The game step by step as ``viewer`` (None: the spectator) saw it: the
+    view at the start (event 0), then after each event its acting seat, the
+    view and the new log entries, as that viewer got them then. Made only from
+    views and redacted logs, like :func:`seat_history`.
+
+    >>> from cardzones.table.host import Host
+    >>> store = Store("sqlite://")
+    >>> store.migrate()
+    >>> host = Host(store)
+    >>> created = host.create(Creation("fab", ("alice", "bob"), 7, {}, {"alice.deck": ["A"]}))
+    >>> table = host.load(created.table_id)
+    >>> _ = host.act(table, "alice", {"move": {"card": "alice.deck[0]", "to": "alice.hand"}})
+    >>> steps = replay_steps(store, created.table_id, "bob")
+    >>> [s["event"] for s in steps], [e.get("card") for e in steps[1]["log"]]
+    ([0, 1], [None])
+    """
+    creation = store.creation(table_id)
+    if creation is None:
+        raise ExportError(f"no table {table_id!r} in {store.describe()}")
+    if viewer is not None and viewer not in creation.players:
+        raise ExportError(f"{viewer!r} is not a seat; seats are {', '.join(creation.players)}")
+    table = Table.start(table_id, creation)
+    steps: list[dict[str, Any]] = [{"event": 0, "view": table.view(viewer), "log": []}]
+    for action in store.actions(table_id, 0, upto):
+        table.replay(action.act)
+        steps.append(table.event_frame(viewer, action.seat))
+    return steps

@@ -31,13 +31,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardzones.kernel.game import MoveResult
+from cardzones.table.acts import Refusal
 from cardzones.table.creation import Creation
-from cardzones.table.store import Conflict, Seat, Store, StoredAction
+from cardzones.table.store import Conflict, Finished, GameOver, Seat, Store, StoredAction
 from cardzones.table.table import ReplayError, Table, rebuild
 from cardzones.table.tokens import new_table_id, new_token, token_digest
 
 #: A snapshot is kept after every this many actions.
 SNAPSHOT_EVERY = 50
+
+#: The refusal of an act at a finished table.
+GAME_OVER = "the game is over: a seat finished it, and it takes no more acts"
 
 #: Called after each event applied from the store: the table, and the action.
 OnEvent = Callable[[Table, StoredAction], None]
@@ -91,6 +95,11 @@ class Host:
         creation = self.store.creation(table_id)
         if creation is None:
             return None
+        table = self._rebuild(table_id, creation, upto)
+        table.finished = self.store.finished(table_id)
+        return table
+
+    def _rebuild(self, table_id: str, creation: Creation, upto: int | None) -> Table:
         snapshot = self.store.snapshot(table_id, upto)
         if snapshot is not None:
             try:
@@ -101,6 +110,13 @@ class Host:
                 pass  # a snapshot this version cannot use: replay everything
         acts = [a.act for a in self.store.actions(table_id, 0, upto)]
         return rebuild(table_id, creation, acts)
+
+    def finish(self, table: Table, seat: str) -> Finished:
+        """End the game at ``seat``'s word, after the last stored event: the
+        table takes no act after it, and its players may replay it from any
+        seat's point of view. Finishing a finished table changes nothing."""
+        table.finished = self.store.finish(table.id, seat)
+        return table.finished
 
     def catch_up(self, table: Table, on_event: OnEvent | None = None) -> int:
         """Apply the stored events the table has not seen; returns how many."""
@@ -125,6 +141,8 @@ class Host:
         """
         self.catch_up(table, on_event)
         while True:
+            if table.finished is not None:
+                raise Refusal(GAME_OVER)
             pending = table.try_act(seat, act)
             assert seat is not None  # a spectator's act is refused above
             try:
@@ -135,6 +153,11 @@ class Host:
                 table.abandon(pending)
                 self.catch_up(table, on_event)
                 continue
+            except GameOver:
+                # Another process finished the table first.
+                table.abandon(pending)
+                table.finished = self.store.finished(table.id)
+                raise Refusal(GAME_OVER) from None
             except BaseException:
                 table.abandon(pending)
                 raise

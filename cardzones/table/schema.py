@@ -16,6 +16,11 @@ tables = sa.Table(
     sa.Column("created", sa.Float, nullable=False),
     sa.Column("ruleset", sa.String(32), nullable=False),
     sa.Column("creation", sa.Text, nullable=False),
+    # Set once, when a seat finishes the game: no act is taken after it, and
+    # its players may replay it from any seat's point of view.
+    sa.Column("finished_at", sa.Float, nullable=True),
+    sa.Column("finished_by", sa.String(200), nullable=True),
+    sa.Column("finished_number", sa.Integer, nullable=True),
 )
 
 #: One row per seat and one for the spectator: the digest of its token.

@@ -71,11 +71,27 @@ class Conflict(CardzonesError):
     """Another writer stored an action with this number first."""
 
 
+class GameOver(CardzonesError):
+    """The table is finished: it takes no more actions."""
+
+
 @dataclass(frozen=True)
 class Seat:
     """Who a token is: a player's seat, or the spectator (``player`` None)."""
 
     player: str | None
+
+
+@dataclass(frozen=True)
+class Finished:
+    """A table's end: the seat that finished the game, after which event, and when."""
+
+    by: str
+    number: int
+    at: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"by": self.by, "number": self.number, "at": self.at}
 
 
 @dataclass(frozen=True)
@@ -211,12 +227,45 @@ class Store:
                 found = Seat(player if role == SEAT else None)
         return found
 
+    def finish(self, table_id: str, seat: str) -> Finished:
+        """Mark the table finished by ``seat`` after its last stored action,
+        unless it already is; returns its end either way (the first one
+        stands). With Postgres, the other processes are told
+        (``TABLE:finished``)."""
+        head = (
+            sa.select(sa.func.coalesce(sa.func.max(actions.c.number), 0))
+            .where(actions.c.table_id == table_id)
+            .scalar_subquery()
+        )
+        with self.engine.begin() as conn:
+            conn.execute(
+                tables.update()
+                .where(tables.c.id == table_id, tables.c.finished_at.is_(None))
+                .values(finished_at=time.time(), finished_by=seat, finished_number=head)
+            )
+            if self.postgres:
+                conn.execute(sa.select(sa.func.pg_notify(CHANNEL, f"{table_id}:finished")))
+        found = self.finished(table_id)
+        assert found is not None
+        return found
+
+    def finished(self, table_id: str) -> Finished | None:
+        """The table's end, or None while it is being played."""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                sa.select(
+                    tables.c.finished_by, tables.c.finished_number, tables.c.finished_at
+                ).where(tables.c.id == table_id, tables.c.finished_at.is_not(None))
+            ).one_or_none()
+        return None if row is None else Finished(str(row[0]), int(row[1]), float(row[2]))
+
     # -- actions ---------------------------------------------------------------------
 
     def append(self, table_id: str, number: int, seat: str, act: dict[str, Any]) -> None:
         """Store action ``number`` of the table and commit it (with Postgres, and
         notify the other processes in the same transaction). Raises
-        :class:`Conflict` if that number is taken; nothing is written then."""
+        :class:`Conflict` if that number is taken, :class:`GameOver` if the table
+        is finished; nothing is written then."""
         row = {
             "table_id": table_id,
             "number": number,
@@ -224,9 +273,16 @@ class Store:
             "at": time.time(),
             "act": json.dumps(act, separators=(",", ":")),
         }
+        # Appended only while the table is not finished, in the same statement,
+        # so that no act lands after the end another process recorded.
+        values = sa.select(*(sa.literal(v).label(k) for k, v in row.items())).where(
+            ~sa.exists().where(tables.c.id == table_id, tables.c.finished_at.is_not(None))
+        )
         try:
             with self.engine.begin() as conn:
-                conn.execute(actions.insert().values(**row))
+                done = conn.execute(actions.insert().from_select(list(row), values))
+                if done.rowcount == 0:
+                    raise GameOver(f"table {table_id} is finished")
                 if self.postgres:
                     conn.execute(sa.select(sa.func.pg_notify(CHANNEL, f"{table_id}:{number}")))
         except IntegrityError:
@@ -284,9 +340,10 @@ class Store:
 
     # -- notifications -----------------------------------------------------------------
 
-    async def notifications(self) -> AsyncIterator[tuple[str, int]]:
+    async def notifications(self) -> AsyncIterator[tuple[str, int | None]]:
         """With Postgres, every ``(table, number)`` committed by any process,
-        as it is committed. Ends when the connection is lost."""
+        as it is committed, and ``(table, None)`` when a table is finished.
+        Ends when the connection is lost."""
         import psycopg
 
         libpq = self.url.set(drivername="postgresql").render_as_string(hide_password=False)
@@ -296,6 +353,8 @@ class Store:
                 table_id, _, number = note.payload.rpartition(":")
                 if number.isdigit():
                     yield table_id, int(number)
+                elif number == "finished":
+                    yield table_id, None
 
 
 def _engine(url: URL) -> Engine:

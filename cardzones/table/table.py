@@ -23,6 +23,7 @@ stores it, then :meth:`Table.commit` makes it the next event, or
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,6 +35,7 @@ from cardzones.kernel.views import log_size, log_view, view
 from cardzones.rulesets import get_ruleset
 from cardzones.table.acts import Applied, Refusal, TableContext, apply_act, apply_stored
 from cardzones.table.creation import Creation
+from cardzones.table.store import Finished
 
 #: The form of a snapshot this version writes and reads.
 SNAPSHOT_FORMAT = "cardzones-table/1"
@@ -66,6 +68,8 @@ class Table:
         self.number = number
         #: the log's size after each event: ``marks[n]`` after event n
         self.marks = marks
+        #: the table's end, once a seat finished the game: no act follows it
+        self.finished: Finished | None = None
 
     @classmethod
     def start(cls, table_id: str, creation: Creation) -> Table:
@@ -131,6 +135,26 @@ class Table:
         after = max(0, min(after, self.number))
         return log_view(self.game, viewer, since=self.marks[after])
 
+    def legal(
+        self, viewer: str | None, actions: Iterable[str] | None = None
+    ) -> list[dict[str, Any]]:
+        """The acts the seat ``viewer`` may send now, each as the act it sends
+        (naming cards by the handles of its own view) and the result trying it
+        gave (None where that could tell a card the seat may not look at):
+        :meth:`Game.legal_actions <cardzones.kernel.game.Game.legal_actions>`,
+        of the ``actions`` named or of all. The spectator may send none."""
+        if viewer is None:
+            return []
+        out: list[dict[str, Any]] = []
+        for action in self.game.legal_actions(viewer, actions):
+            try:
+                act = action.to_json(self.game, self.ctx.effects)
+            except CardzonesError:
+                continue  # an effect no label names: the seat cannot name it either
+            result = action.result.value if action.result is not None else None
+            out.append({"act": act, "result": result})
+        return out
+
     def event_frame(self, viewer: str | None, actor: str) -> dict[str, Any]:
         """The frame of the last event for ``viewer``."""
         return {
@@ -158,9 +182,7 @@ class Table:
             raise ReplayError(f"not a table snapshot ({SNAPSHOT_FORMAT})")
         ruleset = get_ruleset(creation.ruleset)
         game = Game.from_json(data["game"], ruleset)
-        base = creation.build()
-        ctx = TableContext(game, creation.ruleset, base.file, base.cards)
-        ctx.seated = True
+        ctx = creation.build().with_game(game)
         _share_cards(ctx)
         extra = value_from_json(data["context"], ruleset)
         ctx.labels = dict(extra["labels"])
@@ -182,6 +204,10 @@ def _share_cards(ctx: TableContext) -> None:
         own = ctx.cards.get(cdef.name)
         if own is not None and own is not cdef and own == cdef:
             ctx.cards[cdef.name] = cdef
+        colours = ctx.variants.get(cdef.name)
+        pitch = cdef.stat("pitch")
+        if colours is not None and pitch is not None and colours.get(pitch) == cdef:
+            colours[pitch] = cdef
 
 
 def rebuild(

@@ -30,8 +30,12 @@ def new_token() -> str:
 
 
 def new_table_id() -> str:
-    """A new table id."""
-    return secrets.token_urlsafe(TABLE_ID_BYTES)
+    """A new table id. It never starts with ``-``, which a command line would
+    take for an option (``cardzones export ID``)."""
+    while True:
+        table_id = secrets.token_urlsafe(TABLE_ID_BYTES)
+        if not table_id.startswith("-"):
+            return table_id
 
 
 def token_digest(token: str) -> str:

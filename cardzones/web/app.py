@@ -35,15 +35,18 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Route, WebSocketRoute
+from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from cardzones.rulesets import get_ruleset, ruleset_names
 from cardzones.table.creation import CreationError, creation_from_request
+from cardzones.table.deck_lists import deck_list_games
+from cardzones.table.export import ExportError, replay_steps
 from cardzones.table.host import Host
-from cardzones.table.store import DEFAULT_DB, Store
+from cardzones.table.store import DEFAULT_DB, Seat, Store
 from cardzones.web import pages
-from cardzones.web.hub import Connection, Hub, dumps
+from cardzones.web.hub import Connection, Hub, Live, dumps
 
 log = logging.getLogger("cardzones.web")
 
@@ -114,16 +117,30 @@ def create_app(
     async def table_log(request: Request) -> Response:
         return await _read(server, request, "log")
 
+    async def table_legal(request: Request) -> Response:
+        return await _read(server, request, "legal")
+
     async def table_socket(websocket: WebSocket) -> None:
         await _socket(server, websocket)
+
+    async def table_finish(request: Request) -> Response:
+        return await _finish(server, request)
+
+    async def table_history(request: Request) -> Response:
+        return await _history(server, request)
 
     app = Starlette(
         routes=[
             Route("/", pages.home),
             Route("/play/{table_id}", pages.play),
+            Mount("/static", pages.static_files(), name="static"),
+            Route("/api/rulesets", rulesets),
             Route("/api/tables", create_table, methods=["POST"]),
             Route("/api/tables/{table_id}/view", table_view),
             Route("/api/tables/{table_id}/log", table_log),
+            Route("/api/tables/{table_id}/legal", table_legal),
+            Route("/api/tables/{table_id}/history", table_history),
+            Route("/api/tables/{table_id}/finish", table_finish, methods=["POST"]),
             WebSocketRoute("/api/tables/{table_id}/ws", table_socket),
         ],
         exception_handlers={HTTPException: _http_error, Exception: _internal_error},
@@ -214,6 +231,25 @@ async def _create_table(server: Server, request: Request) -> Response:
     )
 
 
+async def rulesets(request: Request) -> Response:
+    """The installed rule sets, each with its action table (what a board
+    offers in its menus) and whether its deck lists can start a table (the
+    server's card index holds its cards; asked afresh each time, so that an
+    import while the server runs counts). Public: it holds no game."""
+    decks = await run_in_threadpool(deck_list_games)
+    out = []
+    for name in ruleset_names():
+        table = get_ruleset(name).actions
+        out.append(
+            {
+                "name": name,
+                "actions": [a.to_json() for a in table.values()],
+                "deck_lists": name in decks,
+            }
+        )
+    return JSONResponse({"rulesets": out, "deck_lists": bool(decks)})
+
+
 def _bearer(request: Request) -> str | None:
     header = request.headers.get("authorization", "")
     scheme, _, token = header.partition(" ")
@@ -223,7 +259,8 @@ def _bearer(request: Request) -> str | None:
     return token
 
 
-async def _read(server: Server, request: Request, what: str) -> Response:
+async def _opened(server: Server, request: Request) -> tuple[Seat, Live] | Response:
+    """The seat the request's token opens and its table, or the answer to give."""
     token = _bearer(request)
     if token is None:
         return _error(
@@ -236,10 +273,73 @@ async def _read(server: Server, request: Request, what: str) -> Response:
     live = await server.hub.open(table_id) if seat is not None else None
     if seat is None or live is None:
         return _error(404, NOT_OPENED)
+    return seat, live
+
+
+async def _finish(server: Server, request: Request) -> Response:
+    opened = await _opened(server, request)
+    if isinstance(opened, Response):
+        return opened
+    seat, live = opened
+    if seat.player is None:
+        return _error(403, "a spectator cannot finish the game")
+    finished = await server.hub.finish(live, seat.player)
+    return JSONResponse({"finished": finished})
+
+
+async def _history(server: Server, request: Request) -> Response:
+    """A replay of the game as one viewer saw it, step by step. A seat replays
+    from its own point of view at any time, and once the game is finished
+    from any seat's (``?as=SEAT``, or ``spectator``); the spectator only from
+    its own. Nothing in it is more than that viewer was shown at the time."""
+    opened = await _opened(server, request)
+    if isinstance(opened, Response):
+        return opened
+    seat, live = opened
+    own = seat.player
+    wanted = request.query_params.get("as")
+    viewer = own if wanted is None else (None if wanted == "spectator" else wanted)
+    finished = await server.hub.read(live, lambda t: t.finished)
+    if viewer != own:
+        players = live.table.players
+        if viewer is not None and viewer not in players:
+            return _error(400, f"as: {wanted!r} is not a seat; seats are {', '.join(players)}")
+        if own is None:
+            return _error(403, "a spectator replays the game from the spectator's view only")
+        if finished is None:
+            return _error(
+                403,
+                "until the game is finished, a seat replays it from its own point of view only",
+            )
+    upto = finished.number if finished is not None else live.table.number
+    try:
+        steps = await run_in_threadpool(replay_steps, server.store, live.table.id, viewer, upto)
+    except ExportError as exc:
+        return _error(400, str(exc))
+    return JSONResponse(
+        {
+            "seat": viewer,
+            "number": upto,
+            "finished": None if finished is None else finished.to_json(),
+            "steps": steps,
+        }
+    )
+
+
+async def _read(server: Server, request: Request, what: str) -> Response:
+    opened = await _opened(server, request)
+    if isinstance(opened, Response):
+        return opened
+    seat, live = opened
     viewer = seat.player
     if what == "view":
         number, view = await server.hub.read(live, lambda t: (t.number, t.view(viewer)))
         return JSONResponse({"number": number, "view": view})
+    if what == "legal":
+        names = request.query_params.get("actions")
+        wanted = [n.strip() for n in names.split(",") if n.strip()] if names else None
+        number, legal = await server.hub.read(live, lambda t: (t.number, t.legal(viewer, wanted)))
+        return JSONResponse({"number": number, "legal": legal})
     number, entries = await server.hub.read(live, lambda t: (t.number, t.log(viewer, 0)))
     return JSONResponse({"number": number, "log": entries})
 

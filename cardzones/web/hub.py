@@ -166,6 +166,8 @@ class Hub:
 
             def welcome() -> str:
                 table = live.table
+                if table.finished is None:  # finished by another process meanwhile?
+                    table.finished = self.host.store.finished(table.id)
                 return dumps(
                     {
                         "welcome": {
@@ -173,6 +175,9 @@ class Hub:
                             "number": table.number,
                             "view": table.view(conn.viewer),
                             "log": table.log(conn.viewer, after),
+                            "finished": None
+                            if table.finished is None
+                            else table.finished.to_json(),
                         }
                     }
                 )
@@ -217,6 +222,39 @@ class Hub:
             conn.send(dumps({"ack": request, "number": done.number, "result": done.result.value}))
             self._deliver(live, [(done.number, frames)])
 
+    async def finish(self, live: Live, seat: str) -> dict[str, Any]:
+        """End the game at ``seat``'s word; every connection hears it once."""
+        async with live.lock:
+            events, on_event = self._collector(live)
+            await run_in_threadpool(self.host.catch_up, live.table, on_event)
+            self._deliver(live, events)
+            already = live.table.finished is not None
+            finished = await run_in_threadpool(self.host.finish, live.table, seat)
+            if not already:
+                self._announce(live)
+            return finished.to_json()
+
+    @staticmethod
+    def _announce(live: Live) -> None:
+        assert live.table.finished is not None
+        text = dumps({"finished": live.table.finished.to_json()})
+        for conn in live.connections:
+            conn.send(text)
+
+    async def finished_elsewhere(self, live: Live) -> None:
+        """Another process finished the table: catch up and tell this one's
+        connections."""
+        async with live.lock:
+            events, on_event = self._collector(live)
+            await run_in_threadpool(self.host.catch_up, live.table, on_event)
+            self._deliver(live, events)
+            if live.table.finished is None:
+                live.table.finished = await run_in_threadpool(
+                    self.host.store.finished, live.table.id
+                )
+                if live.table.finished is not None:
+                    self._announce(live)
+
     async def read(self, live: Live, what: Callable[[Table], T]) -> T:
         """Something about the table once it is up to date with the store."""
         async with live.lock:
@@ -238,7 +276,11 @@ class Hub:
                         await self.catch_up(live)
                 async for table_id, number in notifications():
                     found = self.tables.get(table_id)
-                    if found is not None and found.connections and number > found.table.number:
+                    if found is None:
+                        continue
+                    if number is None:
+                        await self.finished_elsewhere(found)
+                    elif found.connections and number > found.table.number:
                         await self.catch_up(found)
             except asyncio.CancelledError:
                 raise

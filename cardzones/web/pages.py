@@ -1,38 +1,54 @@
-"""The server's pages. The board comes later; until then ``/play/ID`` says how
-to reach the table with the protocol, and never reads the token in its link
-(the fragment stays in the browser)."""
+"""The server's pages: the board's two pages and its static files.
+
+``/`` is the page that creates a table and shows the seat and spectator links;
+``/play/ID`` is the board. Both are plain HTML that load ``/static/board.css``
+and a script of their own; nothing is inlined and nothing comes from another
+site. The board reads the seat's token from the link's fragment (``#TOKEN``),
+which the browser never sends to the server, so no page, log line or request
+path holds a token.
+
+Every page carries a strict Content-Security-Policy: scripts, styles, images
+and connections only from the server itself, no inline script or style, no
+plugin, no frame, no form sent elsewhere.
+"""
 
 from __future__ import annotations
 
+from functools import cache
+from importlib.resources import files
+
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
+from starlette.staticfiles import StaticFiles
 
-_STYLE = "body{font:16px/1.5 system-ui,sans-serif;max-width:40em;margin:3em auto;padding:0 1em}"
-#: No script, no frame, nothing loaded from elsewhere.
-_POLICY = {"content-security-policy": "default-src 'none'; style-src 'unsafe-inline'"}
+#: The board's files, shipped in the package (no build step).
+STATIC = files("cardzones.web") / "static"
+
+#: Only the server's own scripts, styles and sockets; nothing inline, nothing
+#: from elsewhere. ``connect-src 'self'`` covers the same origin's ws:/wss:.
+POLICY = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+    "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+_HEADERS = {"content-security-policy": POLICY, "x-frame-options": "DENY"}
 
 
-def _page(title: str, body: str) -> HTMLResponse:
-    html = (
-        f"<!doctype html><html lang=en><meta charset=utf-8><title>{title}</title>"
-        f"<style>{_STYLE}</style><h1>{title}</h1>{body}</html>"
-    )
-    return HTMLResponse(html, headers=_POLICY)
+@cache
+def _html(name: str) -> str:
+    return (STATIC / name).read_text(encoding="utf-8")
+
+
+def static_files() -> StaticFiles:
+    """The board's scripts and styles under ``/static``."""
+    return StaticFiles(directory=str(STATIC))
 
 
 async def home(request: Request) -> HTMLResponse:
-    return _page(
-        "cardzones table server",
-        "<p>Create a table with <code>POST /api/tables</code>; each player gets a "
-        "secret link. The table protocol is described in the project's "
-        "<code>docs/protocol.md</code>.</p>",
-    )
+    """The page that creates a table."""
+    return HTMLResponse(_html("create.html"), headers=_HEADERS)
 
 
 async def play(request: Request) -> HTMLResponse:
-    return _page(
-        "cardzones table",
-        "<p>This is a seat's link. The board is not served yet: a client connects "
-        "to <code>/api/tables/ID/ws</code> and says hello with the token after "
-        "the <code>#</code> of this link.</p>",
-    )
+    """The board of one table. The page is the same for every seat: who is
+    looking is decided by the token in the fragment, over the WebSocket."""
+    return HTMLResponse(_html("play.html"), headers=_HEADERS)

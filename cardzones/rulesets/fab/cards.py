@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable
 
 from cardzones.kernel.cards import CardDef
@@ -21,6 +22,21 @@ DECK_TYPES = frozenset(
         "mentor",
         "resource",
         DECK_CARD,
+    }
+)
+#: The card types (1.3.2): those of hero-, token- and deck-cards (1.3.2a-c) and
+#: of arena-cards. A card's list of types, subtypes and traits names at least
+#: one of them; the other words are free (classes, talents, subtypes).
+CARD_TYPES = frozenset(
+    {
+        *DECK_TYPES,
+        "hero",
+        "token",
+        "equipment",
+        "weapon",
+        "demi-hero",
+        "companion",
+        "macro",
     }
 )
 #: 1.3.3: deck-card subtypes that make a permanent in the arena.
@@ -90,6 +106,36 @@ def becomes_permanent(cdef: CardDef, zone_type: str) -> bool:
     if not is_deck_card(cdef) or is_hero_card(cdef) or is_token_card(cdef):
         return True
     return zone_type != "combat_chain" and not cdef.types.isdisjoint(PERMANENT_SUBTYPES)
+
+
+def type_problem(words: Iterable[str]) -> str | None:
+    """Why a list of types, subtypes and traits looks mistyped, or None.
+
+    A list that names no card type (1.3.2) is an arena-card's (1.3.2d), so it is
+    accepted, unless one of its words is close to a card type: then that word
+    is taken for a slip, and the message names it and the card types.
+
+    >>> type_problem(["action", "attack"]) is None, type_problem(["shadow", "ally"]) is None
+    (True, True)
+    >>> print(type_problem(["acton", "attack"]))
+    types: [acton, attack] names no card type: 'acton' is not one (did you mean action?); \
+the card types are action, attack_reaction, block, companion, defense_reaction, demi-hero, \
+equipment, hero, instant, macro, mentor, resource, token, weapon
+    """
+    words = list(words)
+    if not CARD_TYPES.isdisjoint(words):
+        return None
+    slips = []
+    for word in words:
+        close = difflib.get_close_matches(word, sorted(CARD_TYPES), n=1, cutoff=0.8)
+        if close:
+            slips.append(f"{word!r} is not one (did you mean {close[0]}?)")
+    if not slips:
+        return None
+    return (
+        f"types: [{', '.join(words)}] names no card type: {'; '.join(slips)}; "
+        f"the card types are {', '.join(sorted(CARD_TYPES))}"
+    )
 
 
 def card_types(words: Iterable[str]) -> frozenset[str]:

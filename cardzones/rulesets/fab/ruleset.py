@@ -7,16 +7,27 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from cardzones.kernel.actions import Param, ParamKind
+from cardzones.kernel.actions import ArgumentError, Param, ParamKind
 from cardzones.kernel.cards import Ability, CardDef, Dest
 from cardzones.kernel.objects import CARD, MACRO, TRIGGERED, UNDER, Obj
 from cardzones.kernel.ruleset import ADMITTED, Admission, Ruleset
 from cardzones.rulesets.fab import layers
-from cardzones.rulesets.fab.cards import becomes_permanent, is_deck_card, private_card
+from cardzones.rulesets.fab.cards import (
+    becomes_permanent,
+    is_deck_card,
+    private_card,
+    type_problem,
+)
 from cardzones.rulesets.fab.equip import equip_admission
 from cardzones.rulesets.fab.layers import LayerRef, put_triggers_on_stack
 from cardzones.rulesets.fab.moves import hero_of
-from cardzones.rulesets.fab.rule_ids import NOT_ENGINE_RULES, RULES
+from cardzones.rulesets.fab.rule_ids import (
+    CHAPTER_3_IDS,
+    NOT_ENGINE_RULES,
+    RELATED_IDS,
+    RULES,
+    SECTION_IDS,
+)
 from cardzones.rulesets.fab.table import ACTIONS
 from cardzones.rulesets.fab.zones import ZONE_SPECS
 
@@ -26,7 +37,7 @@ if TYPE_CHECKING:
 _OWN_CARDS_ONLY = {"banished": "3.4.2", "graveyard": "3.8.2"}
 
 #: The numeric properties of a fab card, in the order card data lists them.
-STATS = ("power", "defense", "pitch", "cost", "life", "intellect")
+STATS = ("power", "defense", "pitch", "cost", "life", "intellect", "arcane")
 
 #: The fields of fab card data (types, subtypes and traits in one list).
 CARD_PARAMS = (
@@ -55,6 +66,8 @@ class FabRuleset(Ruleset):
     attach_keys = MappingProxyType({"under": UNDER})
     rules = RULES
     excluded_rules = NOT_ENGINE_RULES
+    text_ids = frozenset((*SECTION_IDS, *CHAPTER_3_IDS, *RELATED_IDS, *RULES))
+    rule_id_pattern = r"\d+(\.\d+)*[a-z]?"
 
     def default_card(self, name: str) -> CardDef:
         return CardDef(name, types=frozenset({"action"}))
@@ -63,13 +76,24 @@ class FabRuleset(Ruleset):
         self, name: str, fields: Mapping[str, Any], abilities: Sequence[Ability] = ()
     ) -> CardDef:
         stats = {k: fields[k] for k in STATS if fields.get(k) is not None}
+        types = fields.get("types", ("action",))
+        problem = type_problem(types)
+        if problem is not None:
+            raise ArgumentError(problem, ("types",))
         return CardDef(
             name,
-            frozenset(fields.get("types", ("action",))),
+            frozenset(types),
             stats,
             frozenset(fields.get("keywords", ())),
             tuple(abilities),
         )
+
+    def card_fields(self, cdef: CardDef) -> dict[str, Any]:
+        out: dict[str, Any] = {"types": sorted(cdef.types)}
+        out.update((stat, cdef.stats[stat]) for stat in STATS if stat in cdef.stats)
+        if cdef.keywords:
+            out["keywords"] = sorted(cdef.keywords)
+        return out
 
     def resolve_pseudo(self, game: Game, obj: Obj, dest: Dest, by: str) -> Dest | None:
         if dest.type == "arena":

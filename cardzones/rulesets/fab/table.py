@@ -1,5 +1,5 @@
 """The fab action table: the shared actions, with fab's own move (the hero's
-soul as a destination, 3.11.5), and clear, put_under, play, add_layer,
+soul as a destination, 3.11.5), and clear, put_under, play, pitch, add_layer,
 remove_layer, resolve, create_token, create_zone and remove_zone.
 
 >>> sorted(ACTIONS)[:4]
@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from cardzones.errors import IllegalAction
 from cardzones.kernel.actions import (
     NO_CARD,
     Action,
@@ -21,12 +22,15 @@ from cardzones.kernel.actions import (
     Role,
     acting,
     action_table,
+    complete,
 )
 from cardzones.kernel.cards import Dest, Position
 from cardzones.kernel.results import MoveResult
 from cardzones.kernel.standard import BY, move_action
+from cardzones.kernel.views import name_for
 from cardzones.rulesets.common import shared_actions
 from cardzones.rulesets.fab import actions as fab
+from cardzones.rulesets.fab import candidates as cand
 from cardzones.rulesets.fab import layers
 
 if TYPE_CHECKING:
@@ -90,6 +94,25 @@ def _resolve(game: Game, args: Mapping[str, Any]) -> ActionResult:
         return ActionResult(layers.resolve_top(game, acting(game, args)))
 
 
+def _pitch(game: Game, args: Mapping[str, Any]) -> ActionResult:
+    """Pitch: the move of a card from a hand to its owner's pitch zone, made by
+    the hand's owner; so it logs the events that move logs (3.14.1, 3.14.2)."""
+    card = args["card"]
+    obj = game.obj(card)
+    info = game.zone_info(obj.zone)
+    by: str | None = args["by"]
+    if info.type != "hand" or obj.host is not None or info.owner is None:
+        who = by if by is not None else game.turn_player
+        raise IllegalAction(
+            f"a card is pitched from its owner's hand, and {name_for(game, who, card)} is in "
+            f"{game.zone_name(obj.zone)}"
+        )
+    if by is not None and by != info.owner:
+        raise IllegalAction(f"only {info.owner} pitches from {game.zone_name(obj.zone)}")
+    args = complete(MOVE, {"card": card, "to": Dest("pitch", info.owner), "by": info.owner})
+    return MOVE.run(game, args)
+
+
 def _create_token(game: Game, args: Mapping[str, Any]) -> ActionResult:
     dest: Dest = args["to"]
     if dest.type == "soul":
@@ -117,7 +140,14 @@ def _remove_zone(game: Game, args: Mapping[str, Any]) -> ActionResult:
 
 
 FAB_ACTIONS = (
-    Action("clear", (CARD, BY), _clear, doc="Clear an object.", rules=("3.0.12", "3.0.12a")),
+    Action(
+        "clear",
+        (CARD, BY),
+        _clear,
+        doc="Clear an object.",
+        rules=("3.0.12", "3.0.12a"),
+        candidates=cand.clear,
+    ),
     Action(
         "put_under",
         (
@@ -128,6 +158,7 @@ FAB_ACTIONS = (
         _put_under,
         doc="Make a card a sub-card: a new object with its top-card's visibility.",
         rules=("3.0.14", "3.0.14b", "3.0.14c", "3.0.14d"),
+        candidates=cand.put_under,
     ),
     Action(
         "play",
@@ -135,6 +166,19 @@ FAB_ACTIONS = (
         _play,
         doc="Put a card on the stack as a card-layer; refused unless it may be played.",
         rules=("1.3.1b", "1.6.2a", "3.0.4e", "3.0.9c", "3.3.4"),
+        candidates=cand.play,
+    ),
+    Action(
+        "pitch",
+        (
+            CARD,
+            Param("by", K.PLAYER, doc="the player who pitches it (default: the hand's owner)"),
+        ),
+        _pitch,
+        doc="Pitch a card: move it from its owner's hand to their pitch zone; the same "
+        "events as that move.",
+        rules=("3.14.1", "3.14.2"),
+        candidates=cand.pitch,
     ),
     Action(
         "add_layer",
@@ -152,6 +196,7 @@ FAB_ACTIONS = (
         _add_layer,
         doc="Put an activated- or triggered-layer on the stack; as: names the layer.",
         rules=("1.6.1a", "1.6.1b", "3.15.4"),
+        candidates=cand.add_layer,
     ),
     Action(
         "remove_layer",
@@ -160,6 +205,7 @@ FAB_ACTIONS = (
         doc="Remove a layer: a card-layer is cleared, a non-card layer ceases.",
         rules=("3.15.6",),
         turn_player=True,
+        candidates=cand.remove_layer,
     ),
     Action(
         "resolve",
@@ -170,6 +216,7 @@ FAB_ACTIONS = (
         # At a table, resolving stands for "every player passed": the turn
         # player's to say.
         turn_player=True,
+        candidates=cand.resolve,
     ),
     Action(
         "create_token",
@@ -189,6 +236,7 @@ FAB_ACTIONS = (
         "as: names the token.",
         rules=("8.1.8a", "8.5.41d", "8.5.41e"),
         actor="controller",
+        candidates=cand.create_token,
     ),
     Action(
         "create_zone",
@@ -205,6 +253,7 @@ FAB_ACTIONS = (
         doc="A new zone of a type for a player.",
         rules=("3.0.10",),
         actor=None,
+        candidates=cand.create_zone,
     ),
     Action(
         "remove_zone",
@@ -222,6 +271,7 @@ FAB_ACTIONS = (
         doc="A zone of a player ceases to exist; its cards are cleared.",
         rules=("3.0.10b", "3.0.10c"),
         actor=None,
+        candidates=cand.remove_zone,
     ),
 )
 

@@ -24,6 +24,14 @@ CARD_TYPES = (
     "artifact",
 )
 
+#: Every type a card may have: a curse is an evil enhancement or an artifact
+#: and a covenant a good one, so each has those types too; a token (a Lost
+#: Soul Token) has the type it is a token of as well.
+ALL_TYPES = (*CARD_TYPES, "curse", "covenant", "token")
+
+#: good, evil, or neutral: a card of both alignments (GE/EE).
+ALIGNMENTS = ("good", "evil", "neutral")
+
 #: Characters are heroes and evil characters; enhancements are played on them.
 CHARACTER_TYPES = frozenset({"hero", "evil_character"})
 

@@ -7,12 +7,12 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from cardzones.kernel.actions import Param, ParamKind
+from cardzones.kernel.actions import ArgumentError, Param, ParamKind
 from cardzones.kernel.cards import Ability, CardDef
 from cardzones.kernel.effects import Effect
 from cardzones.kernel.objects import PLACED, Obj
 from cardzones.kernel.ruleset import Ruleset
-from cardzones.rulesets.redemption.cards import CARD_TYPES, default_card
+from cardzones.rulesets.redemption.cards import ALIGNMENTS, ALL_TYPES, default_card
 from cardzones.rulesets.redemption.negate import label_active
 from cardzones.rulesets.redemption.place import carry_placed
 from cardzones.rulesets.redemption.records import EffectHandle
@@ -26,14 +26,27 @@ if TYPE_CHECKING:
     from cardzones.kernel.game import Game
 
 
+_STATS = ("strength", "toughness")
+
 #: The fields of Redemption card data.
 CARD_PARAMS = (
-    Param("type", ParamKind.CHOICE, default="hero", options=CARD_TYPES, doc="the card type"),
+    Param(
+        "type",
+        ParamKind.WORDS,
+        default=("hero",),
+        options=ALL_TYPES,
+        doc="the card type, or a list of them for a card of several (Hero/Evil Character)",
+    ),
     Param("brigade", ParamKind.WORDS, default=(), doc="its brigades"),
     Param("class", ParamKind.WORDS, default=(), doc="its classes, such as territory"),
     Param("strength", ParamKind.INT, doc="the printed strength"),
     Param("toughness", ParamKind.INT, doc="the printed toughness"),
-    Param("alignment", ParamKind.CHOICE, options=("good", "evil"), doc="good or evil"),
+    Param(
+        "alignment",
+        ParamKind.CHOICE,
+        options=ALIGNMENTS,
+        doc="good, evil, or neutral for a card of both (GE/EE)",
+    ),
 )
 
 
@@ -49,6 +62,8 @@ class RedemptionRuleset(Ruleset):
     attach_keys = MappingProxyType({"onto": PLACED})
     permanent_control = True
     rules = RULES
+    text_ids = frozenset(RULES)
+    rule_id_pattern = r"(place|set-aside)/[a-z0-9-]+"
 
     def default_card(self, name: str) -> CardDef:
         return default_card(name)
@@ -56,16 +71,31 @@ class RedemptionRuleset(Ruleset):
     def make_card(
         self, name: str, fields: Mapping[str, Any], abilities: Sequence[Ability] = ()
     ) -> CardDef:
-        stats = {k: fields[k] for k in ("strength", "toughness") if fields.get(k) is not None}
+        stats = {k: fields[k] for k in _STATS if fields.get(k) is not None}
+        types = fields.get("type", ("hero",))
+        if not types:
+            raise ArgumentError("type: give the card's type", ("type",))
         return CardDef(
             name,
-            frozenset({fields.get("type") or "hero"}),
+            frozenset(types),
             stats,
             brigades=frozenset(fields.get("brigade", ())),
             classes=frozenset(fields.get("class", ())),
             alignment=fields.get("alignment"),
             abilities=tuple(abilities),
         )
+
+    def card_fields(self, cdef: CardDef) -> dict[str, Any]:
+        types = sorted(cdef.types)
+        out: dict[str, Any] = {"type": types[0] if len(types) == 1 else types}
+        if cdef.brigades:
+            out["brigade"] = sorted(cdef.brigades)
+        if cdef.classes:
+            out["class"] = sorted(cdef.classes)
+        out.update((stat, cdef.stats[stat]) for stat in _STATS if stat in cdef.stats)
+        if cdef.alignment is not None:
+            out["alignment"] = cdef.alignment
+        return out
 
     def new_controller(
         self, game: Game, obj: Obj, zid: int, by: str | None, played: bool

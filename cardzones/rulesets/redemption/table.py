@@ -3,7 +3,7 @@
 set_aside, return, negate, dominant, discard, phase and end_battle.
 
 >>> sorted(ACTIONS)[:5]
-['discard', 'dominant', 'end_battle', 'end_turn', 'flip']
+['discard', 'dominant', 'draw', 'end_battle', 'end_turn']
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from cardzones.kernel.actions import (
 from cardzones.kernel.cards import Dest, Position
 from cardzones.kernel.standard import BY, move_action
 from cardzones.rulesets.common import shared_actions
+from cardzones.rulesets.redemption import candidates as cand
 from cardzones.rulesets.redemption.moves import discard, relocate
 from cardzones.rulesets.redemption.negate import negate
 from cardzones.rulesets.redemption.place import place
@@ -173,6 +174,7 @@ REDEMPTION_ACTIONS = (
         doc="Place cards onto a card or in a zone; as: names the effect.",
         rules=("place/definition", "place/default-targets-in-play", "place/order-choice"),
         one_of=(OneOf(("onto", "in"), exactly=True),),
+        candidates=cand.place,
     ),
     Action(
         "set_aside",
@@ -200,6 +202,7 @@ REDEMPTION_ACTIONS = (
         _set_aside,
         doc="Set cards aside; as: names the effect.",
         rules=("set-aside/definition", "set-aside/area-permanent-controller"),
+        candidates=cand.set_aside,
     ),
     Action(
         "return",
@@ -216,6 +219,7 @@ REDEMPTION_ACTIONS = (
         _return,
         doc="Return set-aside cards to their permanent controller's territory.",
         rules=("set-aside/return-to-territory", "set-aside/own-return-preparation"),
+        candidates=cand.return_,
     ),
     Action(
         "negate",
@@ -223,6 +227,7 @@ REDEMPTION_ACTIONS = (
         _negate,
         doc="Negate an effect: its ongoing ability ends; cards it relocated return.",
         rules=("place/return-conditions", "set-aside/no-negate-after-return"),
+        candidates=cand.negate,
     ),
     Action(
         "dominant",
@@ -234,12 +239,14 @@ REDEMPTION_ACTIONS = (
         _dominant,
         doc="Play a dominant from hand on a set-aside card.",
         rules=("set-aside/dominant-discards", "set-aside/dominant-enhancement-discarded"),
+        candidates=cand.dominant,
     ),
     Action(
         "discard",
         (Param("card", K.CARD, required=True, doc="the card"), BY),
         _discard,
         doc="Move a card to its owner's discard pile; as: names the move.",
+        candidates=cand.discard,
     ),
     Action(
         "phase",
@@ -250,6 +257,7 @@ REDEMPTION_ACTIONS = (
         actor=None,
         bare="phase",
         turn_player=True,
+        candidates=cand.phase,
     ),
     Action(
         "end_battle",
@@ -259,6 +267,7 @@ REDEMPTION_ACTIONS = (
         rules=("set-aside/enhancement-in-battle-joins-at-end",),
         actor=None,
         turn_player=True,
+        candidates=cand.end_battle,
     ),
 )
 

@@ -127,6 +127,10 @@ class PatienceRuleset(Ruleset):
             name, frozenset({fields["suit"]}), {"rank": fields["rank"]}, abilities=tuple(abilities)
         )
 
+    def card_fields(self, cdef: CardDef) -> dict[str, Any]:
+        (suit,) = cdef.types
+        return {"suit": suit, "rank": cdef.stats["rank"]}
+
     def admit(self, game: Game, obj: Obj, zid: int, by: str | None) -> Admission:
         """patience/foundation: an ace on an empty foundation, then the suit in order."""
         if game.zone_info(zid).type != "foundation":

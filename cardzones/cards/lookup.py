@@ -1,0 +1,221 @@
+"""Find a card by name in the card index, as scenarios, deck lists and the
+command line name them.
+
+A fab name with several pitches needs the pitch; a Redemption name printed in
+several sets is found when every printing is the same card for the engine,
+and otherwise needs its full name. A name that is not found lists the closest
+names there are.
+
+>>> import tempfile
+>>> from cardzones.kernel.cards import CardDef
+>>> from cardzones.cards.index import CardIndex, CardRecord, ImportInfo
+>>> home = Path(tempfile.mkdtemp())
+>>> def snatch(pitch, power):
+...     cdef = CardDef("Snatch", frozenset({"action"}), {"pitch": pitch, "power": power})
+...     return CardRecord("fab", cdef, pitch, str(pitch))
+>>> with CardIndex.create(home) as index:
+...     _ = index.replace("fab", [snatch(1, 4), snatch(3, 2)], ImportInfo("fab-json", "x"))
+>>> cards = CardLookup("fab", home)
+>>> cards.find("snatch", pitch=3).cdef.stats["power"]
+2
+>>> cards.find("Snatch")
+Traceback (most recent call last):
+...
+cardzones.cards.errors.AmbiguousCard: Snatch has 2 pitches: give pitch: 1 (red) or 3 (blue)
+>>> cards.find("Snach")
+Traceback (most recent call last):
+...
+cardzones.cards.errors.UnknownCard: no fab card called 'Snach' in the card index; closest: 'Snatch'
+"""
+
+from __future__ import annotations
+
+import contextlib
+import difflib
+import re
+from dataclasses import replace
+from pathlib import Path
+
+from cardzones.cards.errors import AmbiguousCard, CardDataError, NoCardIndex, UnknownCard
+from cardzones.cards.index import GAMES, CardIndex, CardRecord, index_path, name_key
+from cardzones.kernel.cards import CardDef
+from cardzones.rulesets.fab.carddata import COLOUR_OF, describe_pitch, options_text
+
+# The colours of fab cards and how messages offer them are the fab rule set's;
+# the layers above the card index take them from here.
+__all__ = [
+    "COLOUR_OF",
+    "CardLookup",
+    "describe_pitch",
+    "missing_data_message",
+    "options_text",
+]
+
+#: The type of a token card (fab 8.1.8a; a Redemption Lost Soul Token).
+TOKEN = "token"
+
+#: How to get each game's cards into the index, for messages.
+UPDATE_HINT = "cardzones cards update {ruleset}"
+IMPORT_HINT = "cardzones cards import FILE"
+
+
+def missing_data_message(ruleset: str, path: Path) -> str:
+    """What to say when the index has no cards of a game: which command imports them."""
+    return (
+        f"the card index has no {ruleset} cards (looked in {path}; set CARDZONES_HOME to "
+        f"use another folder); import them with `{UPDATE_HINT.format(ruleset=ruleset)}`, or "
+        f"with `{IMPORT_HINT}` for a file you downloaded"
+    )
+
+
+class CardLookup:
+    """Cards of one game by name, from the index in ``home`` (``$CARDZONES_HOME``)."""
+
+    def __init__(self, ruleset: str, home: Path | None = None) -> None:
+        if ruleset not in GAMES:
+            raise CardDataError(f"unknown game {ruleset!r}; games are {', '.join(GAMES)}")
+        self.ruleset = ruleset
+        try:
+            self._index = CardIndex.open(home)
+        except NoCardIndex:
+            raise NoCardIndex(missing_data_message(ruleset, index_path(home))) from None
+        if self._index.count(ruleset) == 0:
+            path = self._index.path
+            self._index.close()
+            raise NoCardIndex(missing_data_message(ruleset, path))
+        self._names: list[str] | None = None
+        self._cache: dict[tuple[str, int | None], CardRecord] = {}
+
+    def close(self) -> None:
+        self._index.close()
+
+    def __del__(self) -> None:
+        # A scenario keeps its lookup as long as its outcome lives; close the
+        # connection with it rather than leave that to the garbage collector.
+        index = getattr(self, "_index", None)
+        if index is not None:
+            with contextlib.suppress(Exception):
+                index.close()
+
+    def __enter__(self) -> CardLookup:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def find(
+        self, name: str, pitch: int | None = None, *, card_set: str | None = None
+    ) -> CardRecord:
+        """The one card ``name`` (and ``pitch``, fab) names, or an error that says
+        what is missing: :class:`UnknownCard` or :class:`AmbiguousCard`.
+        ``card_set`` prefers the Redemption printing of that set, as a
+        LackeyCCG deck names it."""
+        if card_set:
+            try:
+                return self._cached(f"{name} (set {card_set})", pitch)
+            except UnknownCard:
+                pass  # no printing of that set: any printing will do
+        return self._cached(name, pitch)
+
+    def _cached(self, name: str, pitch: int | None) -> CardRecord:
+        key = (name_key(name), pitch)
+        if key not in self._cache:
+            self._cache[key] = self._find(name, pitch)
+        return self._cache[key]
+
+    def exists(self, name: str) -> bool:
+        """Whether some card is called ``name`` (or has it as another name)."""
+        return bool(self._index.lookup(self.ruleset, name))
+
+    def pitches(self, name: str) -> list[int | None]:
+        """The pitches of the one card called ``name``, lowest first (``[None]``
+        for a card without one); empty when no card, or several, have the name."""
+        found = self._index.lookup(self.ruleset, name)
+        if len({r.name for r in found}) != 1:
+            return []
+        return sorted({r.pitch for r in found}, key=lambda p: -1 if p is None else p)
+
+    def card_def(self, name: str, pitch: int | None = None) -> CardDef:
+        """The card's :class:`CardDef`, called ``name`` as written (so that a
+        scenario's references and expectations match the name it uses)."""
+        cdef = self.find(name, pitch).cdef
+        return cdef if cdef.name == name else replace(cdef, name=name)
+
+    def tokens(self) -> list[CardDef]:
+        """Every token card of the game (a card with the type ``token``), in
+        the order of their names and pitches."""
+        return [r.cdef for r in self._index.records(self.ruleset) if TOKEN in r.cdef.types]
+
+    def closest(self, name: str, count: int = 5) -> list[str]:
+        """The names nearest to ``name``: close spellings, then names that contain it."""
+        if self._names is None:
+            self._names = self._index.names(self.ruleset)
+        keys = {name_key(n): n for n in self._names}
+        wanted = name_key(name)
+        close = difflib.get_close_matches(wanted, list(keys), n=count, cutoff=0.6)
+        near = [keys[k] for k in close]
+        if len(near) < count and len(wanted) >= 3:
+            near += [n for k, n in keys.items() if wanted in k and n not in near]
+        return near[:count]
+
+    def _find(self, name: str, pitch: int | None) -> CardRecord:
+        found = self._index.lookup(self.ruleset, name)
+        with_set = _WITH_SET.match(name)
+        if not found and with_set is not None:
+            wanted = with_set[2].strip().casefold()
+            found = [
+                r
+                for r in self._index.lookup(self.ruleset, with_set[1])
+                if r.variant.casefold() == wanted
+            ]
+        if not found:
+            closest = self.closest(name)
+            hint = f"; closest: {', '.join(map(repr, closest))}" if closest else ""
+            raise UnknownCard(
+                f"no {self.ruleset} card called {name!r} in the card index{hint}", closest
+            )
+        names = list(dict.fromkeys(r.name for r in found))
+        if self.ruleset == "fab":
+            return self._fab(name, pitch, found, names)
+        if pitch is not None:
+            raise CardDataError(f"pitch is a fab card's; {name} is a Redemption card")
+        if all(r.same_card(found[0]) for r in found[1:]):
+            return found[0]
+        options = [_printing(r) for r in found]
+        raise AmbiguousCard(
+            f"{name!r} names {len(found)} different cards: {', '.join(options)}; "
+            "write one of them as it is written here",
+            options,
+        )
+
+    def _fab(
+        self, name: str, pitch: int | None, found: list[CardRecord], names: list[str]
+    ) -> CardRecord:
+        if len(names) > 1:
+            raise AmbiguousCard(
+                f"{name!r} names {len(names)} cards: {', '.join(names)}; write the full name",
+                names,
+            )
+        pitches = sorted({r.pitch for r in found}, key=lambda p: -1 if p is None else p)
+        if pitch is not None:
+            chosen = [r for r in found if r.pitch == pitch]
+            if chosen:
+                return chosen[0]
+            if pitches == [None]:
+                raise CardDataError(f"{names[0]} has no pitch; leave pitch out")
+            raise CardDataError(f"{names[0]} has no pitch {pitch}; give {options_text(pitches)}")
+        if len(pitches) > 1:
+            raise AmbiguousCard(
+                f"{names[0]} has {len(pitches)} pitches: give pitch: {options_text(pitches)}",
+                [str(p) for p in pitches],
+            )
+        return found[0]
+
+
+#: A Redemption name with the set it was printed in: "Archippus (set TPC)".
+_WITH_SET = re.compile(r"^(.*\S)\s+\(set ([^()]+)\)$")
+
+
+def _printing(record: CardRecord) -> str:
+    where = record.variant or "?"
+    return f"{record.name} (set {where})"

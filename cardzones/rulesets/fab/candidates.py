@@ -1,0 +1,120 @@
+"""The candidates of fab's own actions, for legal actions (see
+:mod:`cardzones.rulesets.common`): what a player could ask now, from what they
+may know alone. The rules then keep the legal ones.
+
+>>> from cardzones import new_game
+>>> game = new_game("fab", ["alice", "bob"])
+>>> card = game.new_card(game.card_def("Snatch"), game.zone("alice", "hand"))
+>>> list(play(game, "alice")) == [{"card": card}], list(play(game, "bob"))
+(True, [])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from cardzones.kernel.cards import CardDef, Dest
+from cardzones.kernel.seats import actable_cards, nameable_cards
+from cardzones.rulesets.common import Candidate, in_zone_of_type, own_zones, visible
+from cardzones.rulesets.fab import layers
+from cardzones.rulesets.fab.cards import is_token_card
+
+if TYPE_CHECKING:
+    from cardzones.kernel.game import Game
+
+
+def clear(game: Game, player: str) -> Iterator[Candidate]:
+    """Each card the player acts on (3.0.12)."""
+    for card in actable_cards(game, player):
+        yield {"card": card}
+
+
+def put_under(game: Game, player: str) -> Iterator[Candidate]:
+    """Each top-level card the player acts on, under each of their permanents
+    and cards on the stack (3.0.14)."""
+    mine = actable_cards(game, player)
+    tops = [
+        c
+        for c in visible(game, player, mine)
+        if game.host(c) is None
+        and (game.is_permanent(c) or game.zone_info(game.location(c)).type == "stack")
+    ]
+    for card in mine:
+        if game.host(card) is not None:
+            continue
+        for top in tops:
+            if top != card:
+                yield {"card": card, "top": top}
+
+
+def play(game: Game, player: str) -> Iterator[Candidate]:
+    """Each card the player may look at and may play (3.3.4, 3.0.4e, 3.0.9c)."""
+    for card in visible(game, player, actable_cards(game, player)):
+        if game.may_play(card, player):
+            yield {"card": card}
+
+
+def pitch(game: Game, player: str) -> Iterator[Candidate]:
+    """Each card in the player's hand (3.14.2 decides which the pitch zone takes)."""
+    for card in visible(game, player, actable_cards(game, player)):
+        if in_zone_of_type(game, card, "hand", player):
+            yield {"card": card}
+
+
+def add_layer(game: Game, player: str) -> Iterator[Candidate]:
+    """An activated- and a triggered-layer from each public card the player
+    controls in the arena (1.6.1b)."""
+    for card in actable_cards(game, player):
+        if game.is_public(card) and game.in_arena(card):
+            yield {"kind": "activated", "source": card}
+            yield {"kind": "triggered", "source": card}
+
+
+def remove_layer(game: Game, player: str) -> Iterator[Candidate]:
+    """Each layer of the stack, by its number (3.15.6)."""
+    for number in range(1, len(layers.layers(game)) + 1):
+        yield {"layer": number}
+
+
+def resolve(game: Game, player: str) -> Iterator[Candidate]:
+    """The top layer, when there is one (3.15.5)."""
+    if layers.layers(game):
+        yield {}
+
+
+def create_token(game: Game, player: str) -> Iterator[Candidate]:
+    """Each token the player may look at a card of, in the arena and in each of
+    their equipment and weapon zones (8.1.8a, 8.5.41d)."""
+    tokens: dict[str, CardDef] = {}
+    for card in visible(game, player, nameable_cards(game, player)):
+        cdef = game.obj(card).cdef
+        if is_token_card(cdef):
+            tokens.setdefault(cdef.name, cdef)
+    places = [Dest("arena")]
+    places += [
+        Dest(spec.type, player)
+        for spec in game.ruleset.zone_specs.values()
+        if not spec.shared and (spec.equipment or spec.type == "weapon")
+    ]
+    for cdef in tokens.values():
+        for dest in places:
+            yield {"card": cdef, "to": dest}
+
+
+def create_zone(game: Game, player: str) -> Iterator[Candidate]:
+    """A new zone of each of the player's zone types (3.0.10)."""
+    for spec in game.ruleset.zone_specs.values():
+        if not spec.shared:
+            yield {"zone": Dest(spec.type, player)}
+
+
+def remove_zone(game: Game, player: str) -> Iterator[Candidate]:
+    """Each type of which the player has a zone (3.0.10b); which one, when
+    several could cease, is a choice (3.0.10c)."""
+    seen: set[str] = set()
+    for zid in own_zones(game, player):
+        ztype = game.zone_info(zid).type
+        if ztype not in seen:
+            seen.add(ztype)
+            yield {"zone": Dest(ztype, player)}

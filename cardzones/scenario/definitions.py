@@ -1,0 +1,48 @@
+"""A start position's real cards, written down: every card a scenario took from
+the card index, as the ``cards:`` entries that define it.
+
+A scenario with ``card_data:`` reads the card index as it is when it runs. A
+start position that must give the same game later, whatever the index holds
+then (a table's creation record, an exported game), keeps the cards instead:
+:func:`written_cards` gives the ``cards:`` entries of every card the set-up
+took from the index, in the scenario format's own words, so that the same
+start position without ``card_data:`` makes exactly the same game. A name used
+with several pitches gets a list of definitions, one per pitch, and each
+set-up entry's ``pitch:`` picks among them as it picked in the index.
+
+:func:`token_cards` writes down the token cards of the index the same way:
+what a game may create later by name (fab's ``create_token``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from cardzones.cards.lookup import CardLookup
+from cardzones.kernel.cards import CardDef
+from cardzones.kernel.ruleset import Ruleset
+from cardzones.scenario.cards import card_entry
+from cardzones.scenario.context import Context
+
+
+def written_cards(ctx: Context) -> dict[str, Any]:
+    """The ``cards:`` entries of every card ``ctx`` took from the card index,
+    by the name the scenario gave it."""
+    ruleset = ctx.game.ruleset
+    return {name: _entry(defs.values(), ruleset) for name, defs in ctx.resolved.items()}
+
+
+def token_cards(lookup: CardLookup, ruleset: Ruleset) -> dict[str, Any]:
+    """The ``cards:`` entries of every token card of the game in the card index."""
+    by_name: dict[str, dict[int | None, CardDef]] = {}
+    for cdef in lookup.tokens():
+        by_name.setdefault(cdef.name, {})[cdef.stat("pitch")] = cdef
+    return {name: _entry(defs.values(), ruleset) for name, defs in sorted(by_name.items())}
+
+
+def _entry(defs: Iterable[CardDef], ruleset: Ruleset) -> Any:
+    ordered = sorted(defs, key=lambda c: (c.stat("pitch") is not None, c.stat("pitch") or 0))
+    if len(ordered) == 1:
+        return card_entry(ordered[0], ruleset)
+    return [card_entry(cdef, ruleset) for cdef in ordered]

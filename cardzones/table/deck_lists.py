@@ -1,0 +1,154 @@
+"""A table started from deck lists: ``"decks": {"alice": "DECK LIST", ...}`` in
+a ``POST /api/tables`` body.
+
+Each player's list is read by the card index's deck reader
+(:mod:`cardzones.cards.decks`): a fab list as text ("3 Snatch (red)", FaBrary's
+and FaBDB's exports), a Redemption list as a LackeyCCG ``.dek`` file. The hero
+and equipment go to their zones, the rest becomes the deck, shuffled by the
+table's seed. The result is a scenario document with ``card_data``, which the
+table's creation turns into a self-contained record like any other
+(:mod:`cardzones.table.creation`): the cards are looked up once, now.
+
+Every problem of every list is reported at once, each with the list and its
+line (``decks.alice:4: ...``); nothing is created then. A server without
+those cards in its card index reads no deck lists, and says which command
+imports them.
+
+>>> deck_document({"ruleset": "fab", "decks": {"alice": 7}})
+Traceback (most recent call last):
+...
+cardzones.table.deck_lists.DeckListRefused: decks.alice: is the text of a deck list, not 7
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from cardzones.cards.decks import (
+    DeckList,
+    StartPosition,
+    read_fab_deck,
+    read_lackey_deck,
+    scenario_data,
+    start_position,
+)
+from cardzones.cards.errors import CardDataError, DeckListError
+from cardzones.cards.index import GAMES, CardIndex
+from cardzones.cards.lookup import IMPORT_HINT, UPDATE_HINT, CardLookup
+from cardzones.errors import CardzonesError
+from cardzones.rulesets import ruleset_names
+
+KEY = "decks"
+#: The most cards one deck list may put in a game. A constructed deck holds a
+#: few dozen; the bound keeps one request from making a game of millions.
+MAX_CARDS = 1000
+#: The body keys a deck-list table takes (``decks`` gives the whole start
+#: position, so ``cards`` and ``setup`` are not among them).
+KEYS = ("ruleset", "players", "seed", "card_data", KEY)
+
+
+class DeckListRefused(CardzonesError):
+    """A body's deck lists cannot start a table; the message says why."""
+
+
+def deck_list_games() -> tuple[str, ...]:
+    """The rule sets whose deck lists can start a table now: those whose cards
+    the card index (``$CARDZONES_HOME``) holds."""
+    try:
+        index = CardIndex.open()
+    except CardDataError:
+        return ()
+    installed = ruleset_names()
+    try:
+        with index:
+            return tuple(g for g in GAMES if g in installed and index.count(g) > 0)
+    except sqlite3.Error:
+        return ()
+
+
+def unavailable(ruleset: str) -> str:
+    """Why a server without the cards of ``ruleset`` reads no deck lists of it."""
+    if ruleset not in GAMES:
+        return f"deck lists are read for {' and '.join(GAMES)} tables, not for {ruleset}"
+    return (
+        f"deck lists are not available: the server's card index has no {ruleset} cards; "
+        f"whoever runs the server imports them with `{UPDATE_HINT.format(ruleset=ruleset)}`, "
+        f"or with `{IMPORT_HINT}` for a file downloaded beforehand"
+    )
+
+
+def deck_document(body: dict[str, Any]) -> dict[str, Any]:
+    """The scenario document (with ``card_data``) that starts the players of
+    ``body`` from their deck lists, in the order of ``players``. ``body`` has
+    ``ruleset``, ``players``, ``seed`` and ``card_data`` already checked by the
+    scenario layer's rules, except that ``players`` may be absent: then the
+    players are the lists' own, in the order given.
+
+    Raises :class:`DeckListRefused` naming every problem.
+    """
+    ruleset = body["ruleset"]
+    decks = body[KEY]
+    if not isinstance(decks, dict) or not decks:
+        raise DeckListRefused("decks: is an object, one deck list per player: {PLAYER: TEXT}")
+    for player, text in decks.items():
+        if not isinstance(text, str):
+            raise DeckListRefused(f"decks.{player}: is the text of a deck list, not {text!r}")
+    card_data = body.get("card_data", ruleset)
+    if card_data != ruleset:
+        raise DeckListRefused(
+            f"card_data: {card_data!r} does not match ruleset: {ruleset} "
+            "(deck lists take their cards from the ruleset's card data)"
+        )
+    players = list(body.get("players") or decks)
+    missing = [p for p in players if p not in decks]
+    if missing:
+        raise DeckListRefused(f"decks: no deck list for {', '.join(missing)}")
+    strangers = [p for p in decks if p not in players]
+    if strangers:
+        raise DeckListRefused(
+            f"decks: {', '.join(map(repr, strangers))} is not a player; "
+            f"the players are {', '.join(players)}"
+        )
+    if ruleset not in GAMES:
+        raise DeckListRefused(unavailable(ruleset))
+    try:
+        lookup = CardLookup(ruleset)
+    except CardDataError:
+        raise DeckListRefused(unavailable(ruleset)) from None
+    seed = body["seed"]
+    positions: list[StartPosition] = []
+    problems: list[str] = []
+    with lookup:
+        for player in players:
+            try:
+                deck = read_list(ruleset, decks[player], f"decks.{player}")
+                positions.append(start_position(deck, player, seed, lookup=lookup))
+            except CardDataError as exc:
+                problems.append(str(exc))
+    if problems:
+        raise DeckListRefused("\n".join(problems))
+    doc = scenario_data(positions, "table")
+    doc["seed"] = seed
+    return doc
+
+
+def read_list(ruleset: str, text: str, file: str) -> DeckList:
+    """One deck list's text, read in the form its game's lists have."""
+    if ruleset == "redemption":
+        if not text.lstrip().startswith("<"):
+            what = "is empty" if not text.strip() else "is not one"
+            raise DeckListError(
+                f"{file}: a Redemption deck list is a LackeyCCG .dek file "
+                f"(XML that starts with <deck>); this {what}"
+            )
+        deck = read_lackey_deck(text, file)
+    else:
+        deck = read_fab_deck(text, file)
+    cards = sum(entry.count for entry in deck.entries if entry.names is None)
+    cards += sum(entry.names.count(",") + 1 for entry in deck.entries if entry.names)
+    if cards > MAX_CARDS:
+        raise DeckListError(
+            f"{file}: {cards} cards; a deck list at a table holds {MAX_CARDS} at most"
+        )
+    return deck

@@ -1,0 +1,410 @@
+"""``cardzones bench --table``: many tables at once over loopback, against two
+floors measured in the same run.
+
+- **The table.** A table server (the app of ``cardzones serve``, on uvicorn, in
+  a process of its own on 127.0.0.1) with ``tables`` tables. Each table has
+  two seat connections, and each seat plays a seeded stream of legal acts: it
+  draws, discards, puts its graveyard back under its deck, and ends its turn
+  when the turn is its own, each act chosen by the table's own random
+  generator from what the seat's view allows. A seat sends one act, waits for
+  its ack, and sends the next. Measured: acts acknowledged per second (every
+  seat of every table together) and the act-to-ack latency, p50 and p99.
+- **The echo floor.** The same number of WebSockets to a bare echo endpoint
+  through the same stack (Starlette on uvicorn, in its own process), each
+  sending frames of the same size and waiting for each echo: frames per
+  second and round-trip latency. It is what the network stack alone costs.
+- **The store floor.** A bare insert-and-commit of an act row into the same
+  store (SQLite with WAL and full syncs, or Postgres), one after another:
+  commits per second and latency. It is what the durability alone costs.
+
+Every phase runs for a bounded time (``seconds``), after a short warm-up, and
+the figures are reported with their ratios to the floors.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import multiprocessing
+import random
+import socket
+import statistics
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+#: How many tables, and how long each phase runs, by default and in a quick run.
+TABLES, SECONDS = 32, 8.0
+QUICK_TABLES, QUICK_SECONDS = 4, 0.8
+#: A warm-up before each measured phase, in seconds (a fraction of the phase).
+WARMUP = 0.25
+#: The cards of each seat's deck in a benchmark table.
+DECK = 40
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+# ----------------------------------------------------------------------
+# The servers, each in a process of its own
+# ----------------------------------------------------------------------
+
+
+def echo_app() -> Any:
+    """A bare WebSocket echo through the same stack as the table server."""
+    from starlette.applications import Starlette
+    from starlette.routing import WebSocketRoute
+    from starlette.websockets import WebSocket, WebSocketDisconnect
+
+    async def echo(websocket: WebSocket) -> None:
+        await websocket.accept()
+        with contextlib.suppress(WebSocketDisconnect):
+            while True:
+                await websocket.send_text(await websocket.receive_text())
+
+    return Starlette(routes=[WebSocketRoute("/echo", echo)])
+
+
+def _serve(kind: str, db: str, port: int) -> None:
+    import uvicorn
+
+    from cardzones.web.app import create_app
+
+    app = echo_app() if kind == "echo" else create_app(db)
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="error")
+
+
+@contextlib.contextmanager
+def _server(kind: str, db: str = "") -> Iterator[str]:
+    """A server process on 127.0.0.1; yields its address; stops it after."""
+    port = _free_port()
+    context = multiprocessing.get_context("spawn")
+    process = context.Process(target=_serve, args=(kind, db, port), daemon=True)
+    process.start()
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            if not process.is_alive():
+                raise RuntimeError(f"the {kind} server stopped at start")
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                    break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"the {kind} server did not start") from None
+                time.sleep(0.05)
+        yield url
+    finally:
+        process.terminate()
+        process.join(10)
+        if process.is_alive():
+            process.kill()
+            process.join(5)
+
+
+# ----------------------------------------------------------------------
+# Measurements
+# ----------------------------------------------------------------------
+
+
+@dataclass
+class Sample:
+    """Latencies of the requests completed inside the measured window."""
+
+    latencies: list[float] = field(default_factory=list)
+    refused: int = 0
+
+    def figures(self, seconds: float, unit: str) -> dict[str, Any]:
+        ordered = sorted(self.latencies)
+        count = len(ordered)
+        return {
+            f"{unit}_per_s": round(count / seconds, 1),
+            "count": count,
+            "p50_ms": round(_quantile(ordered, 0.50) * 1000, 3),
+            "p99_ms": round(_quantile(ordered, 0.99) * 1000, 3),
+            "mean_ms": round(statistics.fmean(ordered) * 1000, 3) if ordered else 0.0,
+        }
+
+
+def _quantile(ordered: list[float], q: float) -> float:
+    if not ordered:
+        return 0.0
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+class _Window:
+    """The measured window: requests that complete inside it are counted."""
+
+    def __init__(self, warmup: float, seconds: float) -> None:
+        now = time.perf_counter()
+        self.start = now + warmup
+        self.end = self.start + seconds
+
+    def count(self, started: float, done: float) -> bool:
+        return self.start <= started and done <= self.end
+
+    @property
+    def over(self) -> bool:
+        return time.perf_counter() >= self.end
+
+
+# ----------------------------------------------------------------------
+# The table
+# ----------------------------------------------------------------------
+
+
+def table_body(seed: int) -> dict[str, Any]:
+    """A benchmark table: a hero and a deck of look-alike attacks each."""
+    cards = {
+        "Hero": {"types": ["hero"], "life": 20},
+        "Strike": {"types": ["action", "attack"], "power": 4, "defense": 3, "pitch": 1},
+    }
+    setup: dict[str, Any] = {}
+    for player in ("alice", "bob"):
+        setup[f"{player}.hero"] = ["Hero"]
+        setup[f"{player}.deck"] = ["Strike"] * DECK
+    return {"ruleset": "fab", "seed": seed, "cards": cards, "setup": setup}
+
+
+class _Seat:
+    """One seat's connection: it plays, and reads every frame it gets."""
+
+    def __init__(self, name: str, rng: random.Random) -> None:
+        self.name = name
+        self.rng = rng
+        self.view: dict[str, Any] = {}
+        self.number = 0
+        self.waiting: asyncio.Future[dict[str, Any]] | None = None
+        self.event = asyncio.Event()
+
+    def counts(self) -> dict[str, int]:
+        return {z["zone"]: z["count"] for z in self.view.get("zones", ())}
+
+    def next_act(self) -> dict[str, Any]:
+        """A legal act, drawn from what the seat's view allows."""
+        me, counts = self.name, self.counts()
+        choices: list[dict[str, Any]] = []
+        if counts.get(f"{me}.deck", 0):
+            choices += [{"move": {"card": f"{me}.deck[0]", "to": f"{me}.hand"}}] * 3
+        if counts.get(f"{me}.hand", 0):
+            choices += [{"move": {"card": f"{me}.hand[0]", "to": f"{me}.graveyard"}}] * 2
+        if counts.get(f"{me}.graveyard", 0):
+            choices += [
+                {"move": {"card": f"{me}.graveyard[0]", "to": f"{me}.deck", "position": "bottom"}}
+            ]
+        if self.view.get("turn_player") == me:
+            choices.append({"end_turn": {}})
+        return self.rng.choice(choices)
+
+    async def read(self, ws: Any) -> None:
+        async for text in ws:
+            frame = json.loads(text)
+            if "welcome" in frame:
+                self.view, self.number = frame["welcome"]["view"], frame["welcome"]["number"]
+            elif "event" in frame:
+                self.view, self.number = frame["view"], frame["event"]
+                self.event.set()
+            elif ("ack" in frame or "refused" in frame) and self.waiting is not None:
+                self.waiting.set_result(frame)
+
+
+async def _play(ws_url: str, token: str, seat: _Seat, window: _Window, sample: Sample) -> None:
+    import websockets
+
+    async with websockets.connect(ws_url, max_size=None) as ws:
+        reader = asyncio.create_task(seat.read(ws))
+        seat.waiting = asyncio.get_running_loop().create_future()
+        await ws.send(json.dumps({"hello": token, "after": 0}))
+        while not seat.view:
+            await asyncio.sleep(0.005)
+        n = 0
+        while not window.over:
+            n += 1
+            seat.waiting = asyncio.get_running_loop().create_future()
+            frame = {"act": seat.next_act(), "id": n, "after": seat.number}
+            started = time.perf_counter()
+            await ws.send(json.dumps(frame))
+            answer = await seat.waiting
+            done = time.perf_counter()
+            if "refused" in answer:
+                sample.refused += 1
+                continue
+            if window.count(started, done):
+                sample.latencies.append(done - started)
+            # The act's event follows its ack: the next act is chosen from the
+            # view after it.
+            while seat.number < answer["number"]:
+                await seat.event.wait()
+                seat.event.clear()
+        reader.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await reader
+
+
+async def _tables_phase(url: str, tables: int, seconds: float, seed: int) -> Sample:
+    sample = Sample()
+    rng = random.Random(seed)
+    async with httpx.AsyncClient(base_url=url, timeout=30.0) as client:
+        created = []
+        for _ in range(tables):
+            answer = await client.post("/api/tables", json=table_body(rng.randrange(1 << 31)))
+            answer.raise_for_status()
+            created.append(answer.json())
+    window = _Window(seconds * WARMUP, seconds)
+    ws_base = url.replace("http://", "ws://")
+    players = []
+    for table in created:
+        for name, token in table["seats"].items():
+            seat = _Seat(name, random.Random(rng.randrange(1 << 31)))
+            ws_url = f"{ws_base}/api/tables/{table['table']}/ws"
+            players.append(_play(ws_url, token, seat, window, sample))
+    await asyncio.gather(*players)
+    return sample
+
+
+async def _echo_phase(url: str, connections: int, seconds: float) -> Sample:
+    import websockets
+
+    sample = Sample()
+    window = _Window(seconds * WARMUP, seconds)
+    # A frame the size of a seat's act.
+    text = json.dumps(
+        {"act": {"move": {"card": "alice.deck[0]", "to": "alice.hand"}}, "id": 1, "after": 10}
+    )
+
+    async def one() -> None:
+        async with websockets.connect(url.replace("http://", "ws://") + "/echo") as ws:
+            while not window.over:
+                started = time.perf_counter()
+                await ws.send(text)
+                await ws.recv()
+                done = time.perf_counter()
+                if window.count(started, done):
+                    sample.latencies.append(done - started)
+
+    await asyncio.gather(*(one() for _ in range(connections)))
+    return sample
+
+
+def _store_phase(db: str, seconds: float) -> Sample:
+    """Bare inserts of an act row, each committed on its own, into the store."""
+    from cardzones.table.creation import Creation
+    from cardzones.table.schema import actions
+    from cardzones.table.store import Store
+
+    store = Store(db)
+    store.migrate()
+    table_id = f"bench-floor-{random.randrange(1 << 40):x}"
+    store.create_table(table_id, Creation("fab", ("alice", "bob"), 0, {}, {}), {}, "0" * 64)
+    act = json.dumps({"move": {"card": "#17", "to": "alice.hand", "by": "alice"}})
+    sample = Sample()
+    window = _Window(seconds * WARMUP, seconds)
+    number = 0
+    try:
+        while not window.over:
+            number += 1
+            started = time.perf_counter()
+            with store.engine.begin() as conn:
+                conn.execute(
+                    actions.insert().values(
+                        table_id=table_id, number=number, seat="alice", at=time.time(), act=act
+                    )
+                )
+            done = time.perf_counter()
+            if window.count(started, done):
+                sample.latencies.append(done - started)
+    finally:
+        store.close()
+    return sample
+
+
+# ----------------------------------------------------------------------
+# The run
+# ----------------------------------------------------------------------
+
+
+def run_table_bench(
+    db: str | None = None,
+    tables: int | None = None,
+    seconds: float | None = None,
+    quick: bool = False,
+    seed: int = 1,
+) -> dict[str, Any]:
+    """Measure the table, the echo floor and the store floor; ``db`` is a
+    ``postgresql://`` URL or a SQLite file (a new one in a temporary folder
+    when None)."""
+    tables = tables or (QUICK_TABLES if quick else TABLES)
+    seconds = seconds or (QUICK_SECONDS if quick else SECONDS)
+    with tempfile.TemporaryDirectory(prefix="cardzones-bench-") as folder:
+        store_db = db or str(Path(folder) / "bench.sqlite3")
+        from cardzones.table.store import Store
+
+        kind = "postgres" if Store(store_db).postgres else "sqlite"
+        with _server("table", store_db) as url:
+            table = asyncio.run(_tables_phase(url, tables, seconds, seed))
+        with _server("echo") as url:
+            echo = asyncio.run(_echo_phase(url, tables * 2, seconds))
+        store = _store_phase(store_db, seconds)
+    acts = table.figures(seconds, "acts")
+    floor_echo = echo.figures(seconds, "frames")
+    floor_store = store.figures(seconds, "commits")
+    acts["refused"] = table.refused
+    return {
+        "store": kind,
+        "tables": tables,
+        "connections": tables * 2,
+        "seconds": seconds,
+        "table": acts,
+        "echo": floor_echo,
+        "insert_commit": floor_store,
+        "ratios": {
+            "acts_per_echo_frame": _ratio(acts["acts_per_s"], floor_echo["frames_per_s"]),
+            "acts_per_commit": _ratio(acts["acts_per_s"], floor_store["commits_per_s"]),
+            "p50_vs_echo": _ratio(acts["p50_ms"], floor_echo["p50_ms"]),
+            "p99_vs_echo": _ratio(acts["p99_ms"], floor_echo["p99_ms"]),
+            "p50_vs_commit": _ratio(acts["p50_ms"], floor_store["p50_ms"]),
+            "p99_vs_commit": _ratio(acts["p99_ms"], floor_store["p99_ms"]),
+        },
+    }
+
+
+def _ratio(a: float, b: float) -> float:
+    return round(a / b, 3) if b else 0.0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The program ``cardzones bench --table`` runs (the command line starts
+    the web layer by name, as ``serve`` does): the figures as one JSON object
+    on stdout, or the reason on stderr and exit status 2."""
+    import argparse
+    import sys
+
+    from cardzones.errors import CardzonesError
+
+    parser = argparse.ArgumentParser(prog="cardzones bench --table")
+    parser.add_argument("--db")
+    parser.add_argument("--tables", type=int)
+    parser.add_argument("--seconds", type=float)
+    parser.add_argument("--quick", action="store_true")
+    args = parser.parse_args(argv)
+    try:
+        figures = run_table_bench(args.db, args.tables, args.seconds, quick=args.quick)
+    except CardzonesError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    print(json.dumps(figures))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,773 @@
+// The board: one seat's (or the spectator's) view of one table, kept up to
+// date over the table protocol's WebSocket (docs/protocol.md).
+//
+// What the page holds is what the server sent this viewer: the engine's view
+// and the log as this viewer may know them. It never asks for more, and it
+// renders with DOM APIs and textContent only. The token comes from the
+// link's fragment, which the browser never sends to a server; it goes only
+// into the hello frame and the Authorization header.
+"use strict";
+
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const TABLE = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
+  const token = () => location.hash.slice(1);
+
+  // Properties of a view object that are not shown as stats.
+  const META = new Set(["id", "name", "types", "keywords", "public", "owner", "controller",
+                        "under", "placed", "equipped_to", "hidden"]);
+  // Where each zone type sits on a player's mat (board.css names the areas).
+  const AREAS = {
+    fab: { head: "head", chest: "chest", arms: "arms", legs: "legs", hero: "hero",
+           weapon: "weapon", arsenal: "arsenal", deck: "deck", graveyard: "graveyard",
+           banished: "banished", pitch: "pitch", hand: "hand" },
+    redemption: { territory: "territory", land_of_bondage: "bondage",
+                  land_of_redemption: "redemption", set_aside: "setaside", deck: "deck",
+                  discard: "discard", reserve: "reserve", banish: "banish", hand: "hand" },
+  };
+  // Piles a rule set names as a destination, and the zone that shows each:
+  // fab's soul is under its player's hero (3.11.5).
+  const PILES = { fab: { hero: "soul" } };
+  const LABELS = { land_of_bondage: "land of bondage", land_of_redemption: "land of redemption",
+                   set_aside: "set-aside area", field_of_battle: "field of battle",
+                   combat_chain: "combat chain", permanent: "permanents" };
+
+  // Everything the board knows, all of it from the server for this viewer.
+  const state = {
+    table: TABLE,
+    seat: undefined,       // a player's name, or null for the spectator
+    number: 0,             // the last event number seen
+    view: null,
+    log: [],
+    finished: null,
+    actions: null,         // the rule set's action table (GET /api/rulesets)
+    legal: null,           // the engine's legal actions, where the server offers them
+    refusal: null,         // {ref, error, rule}: the last refused act, shown by its card
+    connection: "connecting",
+    replay: null,          // {as, steps, index} while replaying
+  };
+  Object.defineProperty(window, "cardzonesBoard", { value: state });
+
+  let socket = null;
+  let attempts = 0;
+  let requests = 0;
+  const sent = new Map();  // request id -> the card ref it was about
+  let legalOffered = true;
+
+  // ------------------------------------------------------------------
+  // The connection
+  // ------------------------------------------------------------------
+
+  function setConnection(name, text) {
+    state.connection = name;
+    const badge = $("conn");
+    badge.dataset.state = name;
+    badge.textContent = text || name;
+  }
+
+  function connect() {
+    if (!token()) {
+      setConnection("closed", "no seat");
+      notice("This link has no token after its #: ask for your seat's link.");
+      return;
+    }
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const ws = new WebSocket(`${scheme}://${location.host}/api/tables/${encodeURIComponent(TABLE)}/ws`);
+    socket = ws;
+    ws.addEventListener("open", () => {
+      ws.send(JSON.stringify({ hello: token(), after: state.view ? state.number : 0 }));
+    });
+    ws.addEventListener("message", (ev) => {
+      let frame;
+      try {
+        frame = JSON.parse(ev.data);
+      } catch (_) {
+        return;
+      }
+      receive(frame);
+    });
+    ws.addEventListener("close", (ev) => {
+      if (socket !== ws) return;
+      socket = null;
+      if (ev.code === 4401) {
+        setConnection("closed", "not a seat");
+        notice("This link does not open a table: ask for your seat's link again.");
+        return;
+      }
+      // Anything else (a restart, a lost network) is tried again, waiting
+      // longer each time, up to 8 s, with some jitter so that every seat of
+      // a restarted server does not come back in the same instant.
+      const delay = Math.min(8000, 250 * 2 ** attempts) * (0.75 + Math.random() * 0.5);
+      attempts += 1;
+      setConnection("reconnecting", "reconnecting…");
+      setTimeout(connect, delay);
+    });
+  }
+
+  function receive(frame) {
+    if (frame.welcome) {
+      const w = frame.welcome;
+      attempts = 0;
+      // A first welcome holds the whole log; a reconnect's, the entries after
+      // the number it said hello with.
+      state.log = state.view ? state.log.concat(w.log) : w.log.slice();
+      state.seat = w.seat;
+      state.number = w.number;
+      state.view = w.view;
+      state.finished = w.finished || null;
+      setConnection("connected");
+      hideNotice();
+      refreshLegal();
+      render();
+    } else if (typeof frame.event === "number") {
+      if (frame.event <= state.number) return;
+      state.number = frame.event;
+      state.view = frame.view;
+      state.log = state.log.concat(frame.log);
+      refreshLegal();
+      render();
+    } else if ("ack" in frame) {
+      sent.delete(frame.ack);
+    } else if ("refused" in frame) {
+      const ref = sent.get(frame.refused);
+      sent.delete(frame.refused);
+      state.refusal = { ref: ref || null, error: frame.error, rule: frame.rule || null };
+      render();
+    } else if (frame.finished) {
+      state.finished = frame.finished;
+      render();
+    } else if (frame.error) {
+      notice(frame.error);
+    }
+  }
+
+  function act(step, ref) {
+    if (!socket || socket.readyState !== WebSocket.OPEN || state.connection !== "connected") {
+      notice("Not connected: the act was not sent. The board reconnects by itself.");
+      return;
+    }
+    requests += 1;
+    const id = `c${requests}`;
+    sent.set(id, ref || null);
+    state.refusal = null;
+    socket.send(JSON.stringify({ act: step, id, after: state.number }));
+    closeMenus();
+    render();
+  }
+
+  async function api(path, options) {
+    const init = Object.assign({ headers: {} }, options || {});
+    init.headers.Authorization = `Bearer ${token()}`;
+    const answer = await fetch(`/api/tables/${encodeURIComponent(TABLE)}/${path}`, init);
+    const data = await answer.json().catch(() => ({}));
+    return { status: answer.status, data };
+  }
+
+  async function loadActions() {
+    const answer = await fetch("/api/rulesets");
+    const data = await answer.json();
+    state.actions = {};
+    for (const ruleset of data.rulesets) {
+      state.actions[ruleset.name] = ruleset.actions;
+    }
+    render();
+  }
+
+  // The engine's legal actions, when the server has GET .../legal; without
+  // it, the menus are made from the action table's parameters alone.
+  async function refreshLegal() {
+    if (!legalOffered || !state.seat || state.replay) return;
+    const number = state.number;
+    const { status, data } = await api("legal").catch(() => ({ status: 0, data: null }));
+    if (status !== 200) {
+      if (status === 404 || status === 405) legalOffered = false;
+      state.legal = null;
+      return;
+    }
+    if (number !== state.number) return;
+    state.legal = Array.isArray(data) ? data : data.legal || data.actions || null;
+  }
+
+  // ------------------------------------------------------------------
+  // Notices
+  // ------------------------------------------------------------------
+
+  function notice(text) {
+    const box = $("notice");
+    box.textContent = text;
+    box.hidden = false;
+  }
+
+  function hideNotice() {
+    $("notice").hidden = true;
+  }
+
+  // ------------------------------------------------------------------
+  // Rendering
+  // ------------------------------------------------------------------
+
+  function shownView() {
+    return state.replay ? state.replay.steps[state.replay.index].view : state.view;
+  }
+
+  function shownLog() {
+    if (!state.replay) return state.log;
+    return state.replay.steps.slice(1, state.replay.index + 1).flatMap((s) => s.log);
+  }
+
+  function viewer() {
+    return state.replay ? state.replay.as : state.seat;
+  }
+
+  function canAct() {
+    return Boolean(state.seat) && !state.replay && !state.finished && state.connection === "connected";
+  }
+
+  // A card being dragged keeps its element: what arrives meanwhile is drawn
+  // when the drag ends.
+  let dragging = false;
+  let renderLater = false;
+
+  function render() {
+    if (dragging) {
+      renderLater = true;
+      return;
+    }
+    renderLater = false;
+    const view = shownView();
+    const board = clear($("board"));
+    renderBar(view);
+    renderLog();
+    if (!view) return;
+    board.dataset.ruleset = view.ruleset;
+    const players = view.players;
+    const me = viewer() && players.includes(viewer()) ? viewer() : players[0];
+    const others = players.filter((p) => p !== me);
+    for (const player of others) board.appendChild(mat(view, player, "top"));
+    board.appendChild(shared(view));
+    board.appendChild(mat(view, me, "bottom"));
+    showRefusal();
+  }
+
+  function renderBar(view) {
+    const who = $("who");
+    if (state.replay) {
+      who.textContent = `replay as ${state.replay.as === null ? "spectator" : state.replay.as}`;
+    } else if (state.seat === undefined) {
+      who.textContent = "";
+    } else {
+      who.textContent = state.seat === null ? "spectator" : `you are ${state.seat}`;
+    }
+    const turn = $("turn");
+    if (view) {
+      const parts = [`turn ${view.turn}`, `${view.turn_player}'s turn`];
+      if (view.phase) parts.push(view.phase);
+      if (state.finished && !state.replay) parts.push(`game over (finished by ${state.finished.by})`);
+      turn.textContent = parts.join(" · ");
+    }
+    $("actions-btn").hidden = !canAct();
+    $("finish-btn").hidden = !(state.seat && !state.finished && !state.replay);
+  }
+
+  function renderLog() {
+    const list = clear($("log"));
+    for (const entry of shownLog()) list.appendChild(h("li", { class: `entry ${entry.event}` }, entryText(entry)));
+    list.scrollTop = list.scrollHeight;
+  }
+
+  function entryText(entry) {
+    const parts = [];
+    if (entry.by) parts.push(`${entry.by}:`);
+    parts.push(entry.event);
+    if (entry.card && entry.card.name) parts.push(entry.card.name);
+    else if (entry.event === "moved" || entry.event === "flipped") parts.push("a card");
+    if (entry.from || entry.to) parts.push([entry.from, entry.to].filter(Boolean).join(" → "));
+    if (entry.zone) parts.push(entry.zone);
+    if (entry.note) parts.push(`(${entry.note})`);
+    return parts.join(" ");
+  }
+
+  function zonesOf(view, owner) {
+    return view.zones.filter((z) => z.owner === owner);
+  }
+
+  function mat(view, player, side) {
+    const areas = AREAS[view.ruleset] || {};
+    const box = h("section", { class: `mat ${side}`, "data-player": player,
+                               "aria-label": `${player}'s area` });
+    box.dataset.ruleset = view.ruleset;
+    box.appendChild(h("h2", { class: "player", text: player }));
+    const grid = h("div", { class: "slots" });
+    const hand = h("div", { class: "hand-row" });
+    for (const zone of zonesOf(view, player)) {
+      const node = zoneEl(view, zone);
+      const area = areas[zone.type];
+      if (zone.type === "hand") {
+        hand.appendChild(node);
+        continue;
+      }
+      if (area) {
+        const number = zone.zone.split(".")[2];
+        node.dataset.area = number ? `${area}${number}` : area;
+      }
+      grid.appendChild(node);
+    }
+    if (side === "top") box.append(hand, grid);
+    else box.append(grid, hand);
+    return box;
+  }
+
+  function shared(view) {
+    const box = h("section", { class: "shared", "aria-label": "between the players" });
+    for (const zone of zonesOf(view, null)) box.appendChild(zoneEl(view, zone));
+    return box;
+  }
+
+  function zoneTitle(zone) {
+    const [, type, number] = zone.zone.includes(".") ? zone.zone.split(".") : [null, zone.zone];
+    const label = LABELS[zone.type] || (type || zone.type).replace(/_/g, " ");
+    return number ? `${label} ${number}` : label;
+  }
+
+  function isPile(zone) {
+    // A deck is a face-down pile: it shows as a count, with its top to take.
+    return zone.ordered && !zone.public && zone.type === "deck";
+  }
+
+  function zoneEl(view, zone) {
+    const node = h("div", { class: `zone z-${zone.type}`, "data-zone": zone.zone,
+                            "aria-label": zone.zone });
+    node.appendChild(h("div", { class: "zone-title" }, zoneTitle(zone),
+                       h("span", { class: "count", text: zone.count })));
+    const cards = h("div", { class: "cards" });
+    if (isPile(zone)) {
+      if (zone.count > 0) {
+        const top = zone.objects[0];
+        const el = top && !top.hidden ? cardEl(view, zone, top, `${zone.zone}[0]`)
+          : cardEl(view, zone, { hidden: true }, `${zone.zone}[0]`);
+        el.classList.add("pile");
+        el.appendChild(h("span", { class: "pile-count", text: zone.count }));
+        cards.appendChild(el);
+      }
+    } else {
+      zone.objects.forEach((obj, i) => cards.appendChild(cardEl(view, zone, obj, obj.id || `${zone.zone}[${i}]`)));
+    }
+    node.appendChild(cards);
+    const pile = (PILES[view.ruleset] || {})[zone.type];
+    if (pile && zone.owner) {
+      // A drop target for the pile, in the zone's title row.
+      const strip = h("span", { class: "pile-drop", "data-zone": `${zone.owner}.${pile}` }, pile);
+      node.firstChild.insertBefore(strip, node.firstChild.lastChild);
+      dropTarget(strip, `${zone.owner}.${pile}`);
+    }
+    dropTarget(node, zone.zone);
+    return node;
+  }
+
+  // Dropping a card on a zone (or a pile) moves it there: one move act.
+  function dropTarget(node, to) {
+    if (!canAct()) return;
+    node.addEventListener("dragover", (ev) => {
+      ev.preventDefault();
+      ev.stopPropagation();
+      node.classList.add("drop");
+    });
+    node.addEventListener("dragleave", () => node.classList.remove("drop"));
+    node.addEventListener("drop", (ev) => {
+      ev.preventDefault();
+      ev.stopPropagation();
+      node.classList.remove("drop");
+      const ref = ev.dataTransfer.getData("text/plain");
+      if (ref) act({ move: { card: ref, to } }, ref);
+    });
+  }
+
+  function mine(obj, zone) {
+    const seat = state.seat;
+    if (!seat) return false;
+    if (obj.hidden) return zone.owner === seat;  // named only in its own zones
+    return (obj.controller || obj.owner) === seat;
+  }
+
+  function stats(obj) {
+    const out = [];
+    for (const [key, value] of Object.entries(obj)) {
+      if (META.has(key) || value === null || typeof value === "object" && !Array.isArray(value)) continue;
+      const text = Array.isArray(value) ? value.join(", ").replace(/_/g, " ") : String(value);
+      out.push(h("span", { class: "stat", "data-stat": key, "data-value": text },
+                 h("span", { class: "k", text: key.replace(/_/g, " ") }),
+                 h("span", { class: "v", text })));
+    }
+    return out;
+  }
+
+  function cardEl(view, zone, obj, ref, pile) {
+    const classes = ["card"];
+    if (obj.hidden) classes.push("back");
+    else if (!obj.public && zone.public) classes.push("facedown");
+    if (pile) classes.push(pile);
+    const node = h("div", { class: classes.join(" "), tabindex: "0" });
+    if (ref) node.dataset.ref = ref;
+    if (obj.hidden) {
+      node.appendChild(h("span", { class: "back-mark", "aria-label": "a card you may not see" }));
+    } else {
+      node.appendChild(h("div", { class: "name", text: obj.name }));
+      if (obj.types && obj.types.length) node.appendChild(h("div", { class: "types", text: obj.types.join(" · ").replace(/_/g, " ") }));
+      if (Array.isArray(obj.keywords) && obj.keywords.length) {
+        node.appendChild(h("div", { class: "keywords", text: obj.keywords.join(" · ").replace(/_/g, " ") }));
+      }
+      const s = stats(obj);
+      if (s.length) node.appendChild(h("div", { class: "stats" }, s));
+      if (classes.includes("facedown")) node.appendChild(h("div", { class: "face-note", text: "face down" }));
+    }
+    // Sub-cards (under) and placed cards are tucked under their card.
+    for (const [key, label] of [["under", "under"], ["placed", "placed"]]) {
+      if (!obj[key] || !obj[key].length) continue;
+      const tuck = h("div", { class: `tucked ${key}`, "aria-label": label });
+      for (const kid of obj[key]) tuck.appendChild(cardEl(view, zone, kid, kid.id || null, "kid"));
+      node.appendChild(tuck);
+    }
+    if (ref && canAct() && !pile) {
+      if (mine(obj, zone)) {
+        node.draggable = true;
+        node.addEventListener("dragstart", (ev) => {
+          ev.dataTransfer.setData("text/plain", ref);
+          ev.dataTransfer.effectAllowed = "move";
+          ev.stopPropagation();
+          dragging = true;
+        });
+        node.addEventListener("dragend", () => {
+          dragging = false;
+          if (renderLater) render();
+        });
+      }
+      node.addEventListener("click", (ev) => {
+        ev.stopPropagation();
+        cardMenu(view, zone, obj, ref, node);
+      });
+    } else if (ref && canAct() && pile === "kid") {
+      node.addEventListener("click", (ev) => {
+        ev.stopPropagation();
+        cardMenu(view, zone, obj, ref, node);
+      });
+    }
+    return node;
+  }
+
+  function showRefusal() {
+    const refusal = state.refusal;
+    if (!refusal || state.replay) return;
+    const text = refusal.rule ? `${refusal.error} [rule ${refusal.rule}]` : refusal.error;
+    const bubble = h("div", { class: "refusal", role: "alert" }, text);
+    if (refusal.rule) bubble.dataset.rule = refusal.rule;
+    let target = null;
+    for (const node of document.querySelectorAll("#board [data-ref]")) {
+      if (node.dataset.ref === refusal.ref) target = node;
+    }
+    if (target) target.appendChild(bubble);
+    else $("board").prepend(bubble);
+  }
+
+  // ------------------------------------------------------------------
+  // Menus and the action form
+  // ------------------------------------------------------------------
+
+  function table() {
+    const view = state.view;
+    return view && state.actions ? state.actions[view.ruleset] || [] : [];
+  }
+
+  function closeMenus() {
+    $("menu").hidden = true;
+    clear($("menu"));
+    $("form").hidden = true;
+    clear($("form"));
+  }
+
+  function place(box, anchor) {
+    const rect = anchor.getBoundingClientRect();
+    box.hidden = false;
+    const width = box.offsetWidth;
+    const left = Math.max(4, Math.min(rect.left + window.scrollX, window.scrollX + innerWidth - width - 4));
+    box.style.left = `${left}px`;
+    box.style.top = `${rect.bottom + window.scrollY + 4}px`;
+  }
+
+  function cardParams(action) {
+    return action.params.filter((p) => p.kind === "card" || p.kind === "cards");
+  }
+
+  // The actions of the table that can take this card: for each card
+  // parameter whose role allows it (acts_on: the seat's own card; target:
+  // anyone's), one entry with that parameter filled in.
+  function offers(obj, zone) {
+    const out = [];
+    for (const action of table()) {
+      if (action.turn_player && state.view.turn_player !== state.seat) continue;
+      for (const param of cardParams(action)) {
+        if (param.role === "acts_on" && !mine(obj, zone)) continue;
+        if (obj.hidden && zone.owner !== state.seat) continue;
+        if (!param.required && cardParams(action).some((p) => p.required && p !== param)) continue;
+        out.push({ action, param });
+      }
+    }
+    return out;
+  }
+
+  function legalFor(ref) {
+    if (!Array.isArray(state.legal)) return [];
+    return state.legal.filter((step) => JSON.stringify(step).includes(JSON.stringify(ref)));
+  }
+
+  function cardMenu(view, zone, obj, ref, anchor) {
+    closeMenus();
+    const menu = $("menu");
+    const title = obj.hidden ? `${zoneTitle(zone)}: a card` : obj.name;
+    menu.appendChild(h("div", { class: "menu-title", text: title }));
+    for (const step of legalFor(ref)) {
+      const name = Object.keys(step)[0];
+      menu.appendChild(h("button", { type: "button", role: "menuitem", class: "legal",
+                                     "data-action": name, text: describe(step),
+                                     onclick: () => act(step, ref) }));
+    }
+    const list = offers(obj, zone);
+    const many = (action) => list.filter((o) => o.action === action).length > 1;
+    for (const { action, param } of list) {
+      const label = many(action) ? `${action.name} (as ${param.name})` : action.name;
+      menu.appendChild(h("button", {
+        type: "button", role: "menuitem", "data-action": action.name, "data-param": param.name,
+        text: label, title: action.doc || "",
+        onclick: () => openForm(action, { [param.name]: param.kind === "cards" ? [ref] : ref }, ref, anchor),
+      }));
+    }
+    if (!list.length) menu.appendChild(h("div", { class: "menu-empty", text: "nothing to do with this card" }));
+    place(menu, anchor);
+  }
+
+  function describe(step) {
+    const name = Object.keys(step)[0];
+    const args = step[name];
+    if (!args || typeof args !== "object") return `${name} ${args ?? ""}`.trim();
+    return `${name} ${Object.entries(args).map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join(", ")}`;
+  }
+
+  function actionsMenu(anchor) {
+    closeMenus();
+    const menu = $("menu");
+    menu.appendChild(h("div", { class: "menu-title", text: "Actions" }));
+    for (const step of Array.isArray(state.legal) ? state.legal : []) {
+      const name = Object.keys(step)[0];
+      if (cardParams(table().find((a) => a.name === name) || { params: [] }).length) continue;
+      menu.appendChild(h("button", { type: "button", role: "menuitem", class: "legal",
+                                     text: describe(step), onclick: () => act(step, null) }));
+    }
+    for (const action of table()) {
+      if (action.turn_player && state.view.turn_player !== state.seat) continue;
+      menu.appendChild(h("button", { type: "button", role: "menuitem", "data-action": action.name,
+                                     text: action.name, title: action.doc || "",
+                                     onclick: () => openForm(action, {}, null, anchor) }));
+    }
+    place(menu, anchor);
+  }
+
+  // Every way the seat may name a card now: the handles its view gives and
+  // the positions of its own zones' cards it may not see.
+  function cardChoices(role) {
+    const out = [];
+    const view = state.view;
+    const walk = (zone, obj, ref) => {
+      if (ref && (role !== "acts_on" || mine(obj, zone))) {
+        const name = obj.hidden ? `a card in ${zone.zone}` : `${obj.name} (${zone.zone})`;
+        out.push([ref, name]);
+      }
+      for (const key of ["under", "placed"]) for (const kid of obj[key] || []) walk(zone, kid, kid.id || null);
+    };
+    for (const zone of view.zones) {
+      zone.objects.forEach((obj, i) => walk(zone, obj, obj.id || (zone.owner === state.seat ? `${zone.zone}[${i}]` : null)));
+    }
+    return out;
+  }
+
+  function zoneNames() {
+    return state.view.zones.map((z) => z.zone);
+  }
+
+  function field(param, value) {
+    const id = `f-${param.name}`;
+    const label = h("label", { for: id, text: param.name + (param.required ? " *" : "") });
+    let input;
+    if (param.kind === "card" || param.kind === "cards") {
+      input = h("select", { id, name: param.name, multiple: param.kind === "cards" });
+      if (param.kind === "card" && !param.required) input.appendChild(h("option", { value: "", text: "—" }));
+      for (const [ref, name] of cardChoices(param.role)) {
+        const option = h("option", { value: ref, text: name });
+        const chosen = Array.isArray(value) ? value.includes(ref) : value === ref;
+        if (chosen) option.selected = true;
+        input.appendChild(option);
+      }
+    } else if (param.kind === "choice") {
+      input = h("select", { id, name: param.name });
+      if (!param.required) input.appendChild(h("option", { value: "", text: param.default ? `— (${param.default})` : "—" }));
+      for (const option of param.options || []) input.appendChild(h("option", { value: option, text: option }));
+    } else if (param.kind === "bool") {
+      input = h("input", { id, name: param.name, type: "checkbox" });
+    } else if (param.kind === "player") {
+      input = h("select", { id, name: param.name });
+      input.appendChild(h("option", { value: "", text: "—" }));
+      for (const p of state.view.players) input.appendChild(h("option", { value: p, text: p }));
+    } else if (param.kind === "mapping") {
+      input = h("textarea", { id, name: param.name, rows: 2, placeholder: "JSON, e.g. {\"card\": ID, \"toughness\": \"+2\"}" });
+    } else {
+      input = h("input", { id, name: param.name, autocomplete: "off" });
+      const lists = { zone: zoneNames(), dest: zoneNames(), zone_name: zoneNames(),
+                      position: ["top", "bottom"] };
+      if (lists[param.kind]) {
+        const listId = `${id}-list`;
+        input.setAttribute("list", listId);
+        label.appendChild(h("datalist", { id: listId },
+                            lists[param.kind].map((v) => h("option", { value: v }))));
+      }
+      if (param.default !== undefined) input.placeholder = String(param.default);
+    }
+    input.dataset.kind = param.kind;
+    if (param.doc) input.title = param.doc;
+    return h("div", { class: "field" }, label, input);
+  }
+
+  function openForm(action, given, ref, anchor) {
+    closeMenus();
+    const form = $("form");
+    form.appendChild(h("div", { class: "menu-title", text: action.name }));
+    if (action.doc) form.appendChild(h("p", { class: "doc", text: action.doc }));
+    const shown = action.params.filter((p) => p.name !== action.actor && p.kind !== "action");
+    for (const param of shown) form.appendChild(field(param, given[param.name]));
+    form.appendChild(h("div", { class: "form-buttons" },
+                       h("button", { type: "submit", text: "Do it" }),
+                       h("button", { type: "button", text: "Cancel", onclick: closeMenus })));
+    form.onsubmit = (ev) => {
+      ev.preventDefault();
+      const args = {};
+      for (const param of shown) {
+        const input = form.elements[param.name];
+        if (!input) continue;
+        let value;
+        if (param.kind === "cards") value = Array.from(input.selectedOptions).map((o) => o.value);
+        else if (param.kind === "bool") value = input.checked ? true : undefined;
+        else value = input.value.trim();
+        if (value === undefined || value === "" || (Array.isArray(value) && !value.length)) continue;
+        if (param.kind === "int") value = Number(value);
+        if (param.kind === "mapping") {
+          try {
+            value = JSON.parse(value);
+          } catch (_) {
+            notice(`${param.name}: not valid JSON`);
+            return;
+          }
+        }
+        args[param.name] = value;
+      }
+      act({ [action.name]: args }, ref);
+    };
+    place(form, anchor);
+    const first = form.querySelector("select, input, textarea");
+    if (first) first.focus();
+  }
+
+  // ------------------------------------------------------------------
+  // Replay
+  // ------------------------------------------------------------------
+
+  async function openReplay(as) {
+    const query = as === undefined ? "" : `?as=${encodeURIComponent(as === null ? "spectator" : as)}`;
+    const { status, data } = await api(`history${query}`);
+    if (status !== 200) {
+      notice(data.error || `the replay could not be loaded (HTTP ${status})`);
+      return;
+    }
+    closeMenus();
+    state.replay = { as: data.seat, steps: data.steps, index: data.steps.length - 1 };
+    const select = clear($("replay-as"));
+    const own = state.seat;
+    const choices = state.finished && own ? [...state.view.players, null] : [own];
+    for (const who of choices) {
+      const option = h("option", { value: who === null ? "spectator" : who,
+                                   text: who === null ? "spectator" : who });
+      if (who === data.seat) option.selected = true;
+      select.appendChild(option);
+    }
+    select.disabled = choices.length < 2;
+    const range = $("replay-step");
+    range.max = String(data.steps.length - 1);
+    $("replay-bar").hidden = false;
+    document.body.classList.add("replaying");
+    step(state.replay.index);
+  }
+
+  function step(index) {
+    const replay = state.replay;
+    if (!replay) return;
+    replay.index = Math.max(0, Math.min(index, replay.steps.length - 1));
+    $("replay-step").value = String(replay.index);
+    const current = replay.steps[replay.index];
+    const by = current.seat ? ` (${current.seat})` : "";
+    $("replay-pos").textContent = `event ${current.event} of ${replay.steps.length - 1}${by}`;
+    render();
+  }
+
+  function closeReplay() {
+    state.replay = null;
+    $("replay-bar").hidden = true;
+    document.body.classList.remove("replaying");
+    render();
+  }
+
+  // ------------------------------------------------------------------
+  // Wiring
+  // ------------------------------------------------------------------
+
+  $("actions-btn").addEventListener("click", (ev) => {
+    ev.stopPropagation();
+    actionsMenu(ev.currentTarget);
+  });
+  $("replay-btn").addEventListener("click", () => openReplay(undefined));
+  $("replay-as").addEventListener("change", (ev) => {
+    const value = ev.target.value;
+    openReplay(value === "spectator" ? null : value);
+  });
+  $("replay-first").addEventListener("click", () => step(0));
+  $("replay-prev").addEventListener("click", () => step(state.replay.index - 1));
+  $("replay-next").addEventListener("click", () => step(state.replay.index + 1));
+  $("replay-last").addEventListener("click", () => step(Infinity));
+  $("replay-step").addEventListener("input", (ev) => step(Number(ev.target.value)));
+  $("replay-close").addEventListener("click", closeReplay);
+  const finish = $("finish-btn");
+  finish.addEventListener("click", async () => {
+    // Two clicks: finishing cannot be undone.
+    if (finish.dataset.confirm !== "yes") {
+      finish.dataset.confirm = "yes";
+      finish.textContent = "Really finish?";
+      return;
+    }
+    finish.dataset.confirm = "";
+    finish.textContent = "Finish game";
+    const { status, data } = await api("finish", { method: "POST" });
+    if (status !== 200) notice(data.error || `HTTP ${status}`);
+    else {
+      state.finished = data.finished;
+      render();
+    }
+  });
+  document.addEventListener("click", (ev) => {
+    // A click outside the menu and the form closes them (a menu item that
+    // opened the form is gone from the page by now).
+    if (!ev.target.isConnected) return;
+    if (!$("menu").contains(ev.target) && !$("form").contains(ev.target)) closeMenus();
+  });
+  document.addEventListener("keydown", (ev) => {
+    if (ev.key === "Escape") closeMenus();
+  });
+  window.addEventListener("hashchange", () => location.reload());
+
+  loadActions();
+  connect();
+})();

@@ -1,0 +1,63 @@
+"""``cardzones bench --table`` in its quick form, on SQLite and on Postgres: it
+runs to the end, plays only legal acts, and reports every figure with its
+ratios to the floors measured in the same run. No timing is asserted."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+KEYS = {"store", "tables", "connections", "seconds", "table", "echo", "insert_commit", "ratios"}
+
+
+def bench(*args: str) -> dict[str, Any]:
+    done = subprocess.run(
+        [sys.executable, "-m", "cardzones.cli", "bench", "--table", "--quick", "--json", *args],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    figures: dict[str, Any] = json.loads(done.stdout)
+    return figures
+
+
+def check(figures: dict[str, Any], store: str) -> None:
+    assert set(figures) == KEYS
+    assert figures["store"] == store
+    assert figures["connections"] == 2 * figures["tables"]
+    assert figures["table"]["count"] > 0 and figures["table"]["refused"] == 0
+    assert figures["echo"]["count"] > 0 and figures["insert_commit"]["count"] > 0
+    for part, unit in (("table", "acts"), ("echo", "frames"), ("insert_commit", "commits")):
+        assert figures[part][f"{unit}_per_s"] > 0
+        assert 0 < figures[part]["p50_ms"] <= figures[part]["p99_ms"]
+    ratios = figures["ratios"]
+    assert ratios["acts_per_echo_frame"] == pytest.approx(
+        figures["table"]["acts_per_s"] / figures["echo"]["frames_per_s"], abs=1e-3
+    )
+    assert all(value > 0 for value in ratios.values())
+
+
+def test_bench_table_on_sqlite() -> None:
+    check(bench("--tables", "3"), "sqlite")
+
+
+def test_bench_table_on_postgres(postgres_url: str) -> None:
+    check(bench("--tables", "3", "--db", postgres_url), "postgres")
+
+
+def test_bench_table_names_a_bad_database_without_a_traceback() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "cardzones.cli", "bench", "--table", "--db", "mysql://x/y"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert "unsupported database" in done.stderr and "Traceback" not in done.stderr
