@@ -16,7 +16,8 @@ def _game_after(ruleset: str, setup: str, steps: list[str]) -> object:
     text = f"name: x\nruleset: {ruleset}\nseed: 3\nsetup: {setup}\nsteps:\n" + "".join(
         f"  - {step}\n" for step in steps
     )
-    outcome = run_text(text)
+    # One handle key for every game here, so that their views can be compared.
+    outcome = run_text(text, handle_key="same key")
     assert outcome.status == PASS, outcome.describe()
     assert outcome.context is not None
     return outcome.context.game
