@@ -24,7 +24,7 @@ from test_noninterference import FAB, REDEMPTION, Harness, handles, run_action
 
 from cardzones import new_game
 from cardzones.errors import CardzonesError, IllegalAction, NeedsChoice
-from cardzones.kernel.cards import CardDef, Dest, PlayFrom
+from cardzones.kernel.cards import CardDef, Dest, PlayFrom, Trigger
 from cardzones.kernel.game import Game
 from cardzones.kernel.objects import PLACED
 from cardzones.kernel.views import card_for_handle
@@ -477,3 +477,35 @@ def test_handle_key_a_rebuilt_table_gives_the_same_handles() -> None:
     assert snap.view("bob") == table.view("bob")
     other = creation_from_request({"ruleset": "fab", "setup": {"alice.deck": ["A", "B"]}})
     assert other.handle_key != record.handle_key
+
+
+# -- Class: order. What happens together is ordered by what all can see -------
+
+
+def test_order_triggers_that_fire_together_follow_public_objects_not_card_numbers() -> None:
+    """Two triggers of one move go on the stack in an order that does not depend
+    on hidden history: a face-down look-alike's card number (given when it was
+    made, unseen) must not decide whether its trigger goes before another's
+    (3.0.9: a card that becomes public is a new object; only what bob saw of it
+    since then may order it)."""
+    aura = CardDef(
+        "Aura",
+        frozenset({"action", "aura"}),
+        abilities=(Trigger(to="graveyard", from_="arena", do=Dest("soul", "you")),),
+    )
+    other = CardDef("Other", frozenset({"action", "aura"}), abilities=aura.abilities)
+    seen = []
+    for top_is_newer in (False, True):
+        game = _fab_game()
+        deck, permanent = game.zone("alice", "deck"), game.zone(None, "permanent")
+        graveyard = game.zone("alice", "graveyard")
+        assert deck is not None and permanent is not None and graveyard is not None
+        game.new_card(aura, deck, owner="alice")
+        game.new_card(other, permanent, owner="alice", public=True)
+        # The same deck to every eye; only the unseen card numbers differ.
+        game.new_card(aura, deck, owner="alice", position="top" if top_is_newer else "bottom")
+        fodder = game.new_card(CardDef("Fodder", frozenset({"action", "aura"})), permanent)
+        fab.move(game, game.contents(deck)[0], permanent, "alice", face="up")
+        fab.move(game, fodder, graveyard, "alice")
+        seen.append((json.dumps(game.view("bob"), sort_keys=True), json.dumps(game.log("bob"))))
+    assert seen[0] == seen[1]

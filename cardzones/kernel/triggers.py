@@ -32,9 +32,13 @@ def _note_triggers(game: Game, event: Event) -> None:
     assert event.src is not None and event.dst is not None
     src_info: ZoneInfo = game._zinfo[event.src]
     dst_info: ZoneInfo = game._zinfo[event.dst]
-    for watcher in game._vars["watchers"]:
-        source: Obj | None = game._objs.get(watcher)
-        if source is None or not source.public or source.rel == UNDER:
+    objs = game._objs
+    sources = [objs[w] for w in game._vars["watchers"] if w in objs]
+    if len(sources) > 1:
+        sources.sort(key=lambda o: _place(game, o))
+    for source in sources:
+        watcher = source.card
+        if not source.public or source.rel == UNDER:
             continue  # 3.0.4e: a private source does not apply
         if not game._zinfo[source.zone].spec.in_arena:
             continue
@@ -53,6 +57,23 @@ def _note_triggers(game: Game, event: Event) -> None:
                 continue
             pending = (watcher, i, event.card, event.new_oid, source.controller)
             game._put(VARS, "pending", (*game._vars["pending"], pending))
+
+
+def _place(game: Game, obj: Obj) -> tuple[int, ...]:
+    """Where a source lies, as every player sees it: its zone in the order of
+    the zones, its place in that zone, and its place under or on its host.
+
+    Triggers that one move sets off are noted in this order (their players
+    would choose one; the engine's must not depend on what some cannot see).
+    Card numbers and object ids will not do: a card number is given when the
+    card is made and an object id when it enters a zone, both possibly out of
+    sight, and an object keeps its id when it comes into the arena (3.0.9), so
+    either would tell which of two hidden look-alikes a public source is."""
+    if obj.host is None:
+        layout: tuple[int, ...] = game._vars["layout"]
+        return (layout.index(obj.zone), game._contents[obj.zone].index(obj.card))
+    host = game._objs[obj.host]
+    return (*_place(game, host), game._kids[host.card].index(obj.card))
 
 
 def take_pending_triggers(game: Game) -> tuple[Pending, ...]:
