@@ -246,8 +246,7 @@ def load_text(text: str, file: str = "<scenario>") -> Any:
             # Real card names carry brackets (LackeyCCG's "Abandoned [K]"); a
             # space before the '[' makes it a list inside [...] or {...}.
             problem += (
-                "; inside [...] or {...} a name holding brackets is quoted, "
-                "as in [\"Abandoned [K]\"]"
+                '; inside [...] or {...} a name holding brackets is quoted, as in ["Abandoned [K]"]'
             )
         raise ScenarioError(f"invalid YAML: {problem}", file=file, line=line) from None
     except yaml.YAMLError as exc:
