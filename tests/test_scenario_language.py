@@ -122,6 +122,19 @@ def test_an_unquoted_zone_index_in_a_step_names_the_card() -> None:
     assert outcome.status == PASS, outcome.describe()
 
 
+def test_a_name_with_brackets_unquoted_in_a_flow_list_says_to_quote_it() -> None:
+    text = (
+        "name: x\nruleset: redemption\ncards:\n  'Abandoned [K]': {type: hero}\n"
+        "setup: {alice.hand: [Abandoned [K]]}\nsteps:\n  - expect: {turn: 1}\n"
+    )
+    outcome = run_text(text)
+    assert outcome.status == INVALID
+    assert outcome.line == 5
+    assert 'a name holding brackets is quoted, as in ["Abandoned [K]"]' in outcome.message
+    quoted = run_text(text.replace("[Abandoned [K]]", "['Abandoned [K]']"))
+    assert quoted.status == PASS, quoted.describe()
+
+
 # -- rules: ----------------------------------------------------------------
 
 
