@@ -417,9 +417,6 @@ def _zone_entry(
     return out
 
 
-_PUBLIC = operator.attrgetter("public")
-_OWNER = operator.attrgetter("owner")
-
 #: From how many objects a zone is first checked for being wholly hidden.
 _MANY = 8
 
@@ -460,12 +457,11 @@ def _player_zones(
         may_look_private = player is not None and owner_may_look
         zone_owner_looks = may_look_private and player == info.owner
         if len(cards) > _MANY and not zone_owner_looks:
-            zone_objs = list(map(objs.__getitem__, cards))
-            if (
-                not any(map(_PUBLIC, zone_objs))
-                and not (may_look_private and player in map(_OWNER, zone_objs))
-                and piles.keys().isdisjoint(cards)
-            ):
+            for card in cards:
+                obj: Obj = objs[card]
+                if obj.public or (may_look_private and player == obj.owner) or card in piles:
+                    break
+            else:
                 # Every object is hidden and none has a pile (a deck, an
                 # opponent's hand): one bare entry each, whatever the cards are.
                 zone["objects"] = [{"hidden": True} for _ in cards]
@@ -476,7 +472,7 @@ def _player_zones(
         hidden: list[dict[str, Any]] = []
         hidden_piles = False
         for card in cards:
-            obj: Obj = objs[card]
+            obj = objs[card]
             if obj.public or zone_owner_looks or (may_look_private and player == obj.owner):
                 # Without effects on the card, a description is a copy of the one
                 # cached for its record and layout (_props, inlined).
