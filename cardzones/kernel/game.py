@@ -144,7 +144,28 @@ class Game(State):
         The copy keeps the undo history.
         """
         other = Game.__new__(Game)
-        self._copy_into(other)
+        # The state's maps (state.py), in one function, as copies are made in
+        # bulk by searches: zones, effects and records are shared, and from now
+        # on each of the two games copies such a map before its first write to
+        # it (State._own); the others are copied now. ``_w`` lists the maps in
+        # the order of State._maps, with None for a shared one.
+        objs, contents, kids, vars_ = self._objs, self._contents, self._kids, self._vars
+        if not self._lent:
+            self._w = (objs, contents, None, None, kids, None, None, vars_, None)
+            self._lent = True
+        other._objs = objs = objs.copy()
+        other._contents = contents = contents.copy()
+        other._kids = kids = kids.copy()
+        other._vars = vars_ = vars_.copy()
+        other._w = (objs, contents, None, None, kids, None, None, vars_, None)
+        other._lent = True
+        other._zones = self._zones
+        other._zinfo = self._zinfo
+        other._effects = self._effects
+        other._fx_by_card = self._fx_by_card
+        other._rules = self._rules
+        other._journal = self._journal
+        other._marks = self._marks
         other.ruleset = self.ruleset
         other.players = self.players
         other.seed = self.seed

@@ -109,6 +109,7 @@ class State:
         "_fx_by_card",
         "_journal",
         "_kids",
+        "_lent",
         "_marks",
         "_objs",
         "_rules",
@@ -131,6 +132,8 @@ class State:
         # The maps as written to, in the order of _maps: None for a map that
         # is shared with a copy and must be copied before a write (_own).
         self._w: tuple[dict[Any, Any] | None, ...] = self._maps
+        # Whether every seldom-written map is shared (None in _w).
+        self._lent = False
         self._journal: Journal = None
         self._marks: Any = None
 
@@ -158,6 +161,7 @@ class State:
             w = list(self._w)
             w[m] = d
             self._w = tuple(w)
+            self._lent = False
         return d
 
     def _own_all(self) -> None:
@@ -264,21 +268,3 @@ class State:
             raise IllegalAction("nothing to undo")
         head, marks = self._marks
         self._rollback(head, marks)
-
-    def _copy_into(self, other: State) -> None:
-        objs, contents, kids, vars_ = self._objs, self._contents, self._kids, self._vars
-        # Zones, effects and records are shared: from now on each of the two
-        # copies such a map before its first write to it (_own).
-        self._w = (objs, contents, None, None, kids, None, None, vars_, None)
-        other._objs = objs = objs.copy()
-        other._contents = contents = contents.copy()
-        other._kids = kids = kids.copy()
-        other._vars = vars_ = vars_.copy()
-        other._w = (objs, contents, None, None, kids, None, None, vars_, None)
-        other._zones = self._zones
-        other._zinfo = self._zinfo
-        other._effects = self._effects
-        other._fx_by_card = self._fx_by_card
-        other._rules = self._rules
-        other._journal = self._journal
-        other._marks = self._marks
