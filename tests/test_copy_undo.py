@@ -162,7 +162,8 @@ def _new_zone(p: int) -> Action:
 def _remove_zone(p: int, z: int) -> Action:
     def run(game: Game) -> object:
         zones = game.zones_of(_player(game, p), "weapon")
-        game.remove_zone(zones[z % len(zones)])
+        if zones:
+            game.remove_zone(zones[z % len(zones)])
         return None
 
     return run
