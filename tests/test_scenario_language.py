@@ -16,7 +16,8 @@ def _game_after(ruleset: str, setup: str, steps: list[str]) -> object:
     text = f"name: x\nruleset: {ruleset}\nseed: 3\nsetup: {setup}\nsteps:\n" + "".join(
         f"  - {step}\n" for step in steps
     )
-    outcome = run_text(text)
+    # One handle key for every game here, so that their views can be compared.
+    outcome = run_text(text, handle_key="same key")
     assert outcome.status == PASS, outcome.describe()
     assert outcome.context is not None
     return outcome.context.game
@@ -119,6 +120,19 @@ def test_an_unquoted_zone_index_in_a_step_names_the_card() -> None:
         "  - expect: {zone: alice.graveyard, cards: [C]}\n"
     )
     assert outcome.status == PASS, outcome.describe()
+
+
+def test_a_name_with_brackets_unquoted_in_a_flow_list_says_to_quote_it() -> None:
+    text = (
+        "name: x\nruleset: redemption\ncards:\n  'Abandoned [K]': {type: hero}\n"
+        "setup: {alice.hand: [Abandoned [K]]}\nsteps:\n  - expect: {turn: 1}\n"
+    )
+    outcome = run_text(text)
+    assert outcome.status == INVALID
+    assert outcome.line == 5
+    assert 'a name holding brackets is quoted, as in ["Abandoned [K]"]' in outcome.message
+    quoted = run_text(text.replace("[Abandoned [K]]", "['Abandoned [K]']"))
+    assert quoted.status == PASS, quoted.describe()
 
 
 # -- rules: ----------------------------------------------------------------

@@ -37,6 +37,8 @@ def _words(command: str) -> list[str]:
 def test_the_readme_has_the_two_set_up_commands() -> None:
     demo, tests = _readme_commands()
     assert demo[-1] == ".venv/bin/cardzones demo"
+    # Both install the online table, so that `cardzones serve` runs after either.
+    assert _words(demo[1]) == [".venv/bin/pip", "install", "-e", ".[table]"]
     assert tests[0] == "python3 -m venv .venv"
     assert _words(tests[1]) == [".venv/bin/pip", "install", "-e", ".[test]"]
 

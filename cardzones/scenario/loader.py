@@ -242,6 +242,12 @@ def load_text(text: str, file: str = "<scenario>") -> Any:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else 1
         problem = exc.problem or exc.context or "invalid YAML"
+        if "got '['" in problem:
+            # Real card names carry brackets (LackeyCCG's "Abandoned [K]"); a
+            # space before the '[' makes it a list inside [...] or {...}.
+            problem += (
+                '; inside [...] or {...} a name holding brackets is quoted, as in ["Abandoned [K]"]'
+            )
         raise ScenarioError(f"invalid YAML: {problem}", file=file, line=line) from None
     except yaml.YAMLError as exc:
         raise ScenarioError(f"invalid YAML: {exc}", file=file, line=1) from None

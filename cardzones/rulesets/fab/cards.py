@@ -11,18 +11,9 @@ from cardzones.kernel.cards import CardDef
 #: more (see :func:`private_card`). Card data cannot give this type: its types
 #: never hold a space.
 DECK_CARD = "deck card"
-#: 1.3.2c: the types that make a deck-card (and the private deck-card's mark).
+#: 1.3.2c: the types that make a deck-card.
 DECK_TYPES = frozenset(
-    {
-        "action",
-        "attack_reaction",
-        "block",
-        "defense_reaction",
-        "instant",
-        "mentor",
-        "resource",
-        DECK_CARD,
-    }
+    {"action", "attack_reaction", "block", "defense_reaction", "instant", "mentor", "resource"}
 )
 #: The card types (1.3.2): those of hero-, token- and deck-cards (1.3.2a-c) and
 #: of arena-cards. A card's list of types, subtypes and traits names at least
@@ -58,8 +49,8 @@ def is_token_card(cdef: CardDef) -> bool:
 
 
 def is_deck_card(cdef: CardDef) -> bool:
-    """1.3.2c."""
-    return not cdef.types.isdisjoint(DECK_TYPES)
+    """1.3.2c (a private deck-card has only its mark, :data:`DECK_CARD`)."""
+    return not cdef.types.isdisjoint(DECK_TYPES) or DECK_CARD in cdef.types
 
 
 def is_arena_card(cdef: CardDef) -> bool:
