@@ -13,8 +13,8 @@ from cardzones.kernel.objects import CARD, MACRO, TRIGGERED, UNDER, Obj
 from cardzones.kernel.ruleset import ADMITTED, Admission, Ruleset
 from cardzones.rulesets.fab import layers
 from cardzones.rulesets.fab.cards import (
-    DECK_TYPES,
     becomes_permanent,
+    is_deck_card,
     private_card,
     type_problem,
 )
@@ -140,7 +140,7 @@ class FabRuleset(Ruleset):
                 return Admission(
                     f"{game.zone_name(zid)} can only contain its owner's cards", rule=rule
                 )
-            if cdef.types.isdisjoint(DECK_TYPES):  # is_deck_card, 1.3.2c
+            if not is_deck_card(cdef):
                 return Admission(f"{game.zone_name(zid)} can only contain deck-cards", rule=rule)
             if ztype == "arsenal" and any(c != obj.card for c in game.contents(zid)):
                 return Admission(f"{game.zone_name(zid)} is not empty", rule="3.3.2a")
