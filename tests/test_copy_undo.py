@@ -392,3 +392,21 @@ def test_seldom_written_maps_are_copied_before_the_first_write() -> None:
     assert original.records.get("before") == 1
     assert _same(copy, pinned)
     assert _serialised(copy) == text
+
+
+def test_maps_stay_in_order_when_keys_come_and_go_many_times() -> None:
+    # Trying an action and rolling it back adds and removes the same keys over
+    # and over; the maps are compacted now and then (State._removed), which
+    # must keep every key in its place.
+    game = _fresh()
+    initial, text = _snapshot(game), _serialised(game)
+    hand = game.zones_of("alice", "hand")[0]
+    for _ in range(200):
+        point = game.checkpoint()
+        game.create_zone("alice", "weapon")
+        game.new_card(AURA, hand, owner="alice")
+        game.rollback(point)
+    assert _same(game, initial)
+    assert [list(m) for m in game._maps] == [list(m) for m in initial]
+    assert _serialised(game) == text
+    assert _same(game.copy(), initial)

@@ -107,6 +107,7 @@ class State:
         "_contents",
         "_effects",
         "_fx_by_card",
+        "_holes",
         "_journal",
         "_kids",
         "_lent",
@@ -134,6 +135,8 @@ class State:
         self._w: tuple[dict[Any, Any] | None, ...] = self._maps
         # Whether every seldom-written map is shared (None in _w).
         self._lent = False
+        # Keys removed from each map since it was last compacted (_removed).
+        self._holes: list[int] | None = None
         self._journal: Journal = None
         self._marks: Any = None
 
@@ -192,6 +195,26 @@ class State:
                     break
                 after += 1
             self._journal = (m, key, _Removed(d.pop(key), after), self._journal)
+            self._removed(m, d)
+
+    def _removed(self, m: int, d: dict[Any, Any]) -> None:
+        """Count a key removed from map ``m`` (``d``), and compact the map once
+        there have been more removals than it has keys.
+
+        A removed key leaves a hole in a dict until it grows again, and a map
+        with many holes takes ``dict.copy``'s slow path, several times slower:
+        trying actions and rolling them back (legal actions) adds and removes
+        the same keys over and over. Compacting keeps the order of the keys."""
+        # A copy starts without the slot (Game.copy sets no more than it must).
+        holes = getattr(self, "_holes", None)
+        if holes is None:
+            holes = self._holes = [0] * len(_NAMES)
+        holes[m] += 1
+        if holes[m] > len(d) + 8:
+            holes[m] = 0
+            items = list(d.items())
+            d.clear()  # the same dict: the state's attributes refer to it
+            d.update(items)
 
     def _next(self, counter: str) -> int:
         """Take the next value of a journaled counter."""
@@ -231,6 +254,7 @@ class State:
                 maps = self._w
             if old is _MISSING:
                 del d[key]
+                self._removed(m, d)
             elif old.__class__ is _Removed:
                 old.restore(d, key)
             else:
