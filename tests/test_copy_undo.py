@@ -155,6 +155,29 @@ def _new_aura(p: int) -> Action:
     return run
 
 
+def _new_zone(p: int) -> Action:
+    return lambda game: game.create_zone(_player(game, p), "weapon")
+
+
+def _remove_zone(p: int, z: int) -> Action:
+    def run(game: Game) -> object:
+        zones = game.zones_of(_player(game, p), "weapon")
+        if zones:
+            game.remove_zone(zones[z % len(zones)])
+        return None
+
+    return run
+
+
+def _record(p: int, value: int) -> Action:
+    def run(game: Game) -> object:
+        with game.atomic():
+            game.records.put(("bench", _player(game, p)), value)
+        return value
+
+    return run
+
+
 _index = st.integers(min_value=0, max_value=10_000)
 _face = st.sampled_from([None, "up", "down"])
 
@@ -178,6 +201,10 @@ actions = st.one_of(
     st.just(_resolve),
     st.builds(_new_aura, _index),
     st.just(lambda game: game.end_turn()),
+    # Zones, effects and records are shared by a copy until either one writes.
+    st.builds(_new_zone, _index),
+    st.builds(_remove_zone, _index, _index),
+    st.builds(_record, _index, st.integers(0, 3)),
 )
 
 
@@ -331,3 +358,55 @@ def test_undo_puts_a_removed_object_back_in_its_place() -> None:
     assert token not in game.cards()
     game.undo()
     assert list(game.cards()) == order
+
+
+def test_seldom_written_maps_are_copied_before_the_first_write() -> None:
+    # A copy shares the zones, effects and records with its original until
+    # one of the two writes to them; each write, and each undo of a write made
+    # before the copy, must stay in the game that made it.
+    original = _fresh()
+    card = original.contents(original.zones_of("alice", "graveyard")[0])[0]
+    with original.atomic():
+        original.records.put("before", 1)
+    copy = original.copy()
+    pinned, text = _snapshot(original), _serialised(original)
+    zone = copy.create_zone("alice", "weapon")
+    with copy.atomic():
+        copy.add_effect(card, "modify", mods=[("power", 1)], until="end_of_turn")
+        copy.records.put("after", 2)
+    copy.undo()
+    copy.undo()  # the new zone
+    copy.undo()  # the record put before the copy
+    assert "before" not in copy.records
+    assert zone not in copy.all_zones()
+    assert _same(original, pinned)
+    assert _serialised(original) == text
+    # And the reverse: the original writes, the copy keeps what it had.
+    pinned, text = _snapshot(copy), _serialised(copy)
+    original.create_zone("bob", "weapon")
+    with original.atomic():
+        original.records.put("before", 3)
+        original.add_effect(card, "modify", mods=[("power", 2)], until="end_of_turn")
+    original.undo()
+    original.undo()
+    assert original.records.get("before") == 1
+    assert _same(copy, pinned)
+    assert _serialised(copy) == text
+
+
+def test_maps_stay_in_order_when_keys_come_and_go_many_times() -> None:
+    # Trying an action and rolling it back adds and removes the same keys over
+    # and over; the maps are compacted now and then (State._removed), which
+    # must keep every key in its place.
+    game = _fresh()
+    initial, text = _snapshot(game), _serialised(game)
+    hand = game.zones_of("alice", "hand")[0]
+    for _ in range(200):
+        point = game.checkpoint()
+        game.create_zone("alice", "weapon")
+        game.new_card(AURA, hand, owner="alice")
+        game.rollback(point)
+    assert _same(game, initial)
+    assert [list(m) for m in game._maps] == [list(m) for m in initial]
+    assert _serialised(game) == text
+    assert _same(game.copy(), initial)

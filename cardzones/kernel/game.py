@@ -33,8 +33,7 @@ standard.py), player views (views.py) and saved games (serial.py).
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from cardzones.errors import CardzonesError, IllegalAction, UnknownReference
@@ -144,7 +143,28 @@ class Game(State):
         The copy keeps the undo history.
         """
         other = Game.__new__(Game)
-        self._copy_into(other)
+        # The state's maps (state.py), in one function, as copies are made in
+        # bulk by searches: zones, effects and records are shared, and from now
+        # on each of the two games copies such a map before its first write to
+        # it (State._own); the others are copied now. ``_w`` lists the maps in
+        # the order of State._maps, with None for a shared one.
+        objs, contents, kids, vars_ = self._objs, self._contents, self._kids, self._vars
+        if not self._lent:
+            self._w = (objs, contents, None, None, kids, None, None, vars_, None)
+            self._lent = True
+        other._objs = objs = objs.copy()
+        other._contents = contents = contents.copy()
+        other._kids = kids = kids.copy()
+        other._vars = vars_ = vars_.copy()
+        other._w = (objs, contents, None, None, kids, None, None, vars_, None)
+        other._lent = True
+        other._zones = self._zones
+        other._zinfo = self._zinfo
+        other._effects = self._effects
+        other._fx_by_card = self._fx_by_card
+        other._rules = self._rules
+        other._journal = self._journal
+        other._marks = self._marks
         other.ruleset = self.ruleset
         other.players = self.players
         other.seed = self.seed
@@ -160,8 +180,7 @@ class Game(State):
     def __copy__(self) -> Game:
         return self.copy()
 
-    @contextmanager
-    def atomic(self) -> Iterator[None]:
+    def atomic(self) -> Atomic:
         """Run several steps as one action: all of it happens, or none of it.
 
         A refused step rolls the whole action back, and :meth:`undo` undoes
@@ -171,27 +190,7 @@ class Game(State):
         action: a refused step rolls back to where this block began, and the
         enclosing action goes on or is refused as a whole.
         """
-        head = self._journal
-        if self._depth:
-            self._depth += 1
-            try:
-                yield
-            except CardzonesError:
-                self._abort(head)
-                raise
-            finally:
-                self._depth -= 1
-            return
-        self._depth = 1
-        try:
-            yield
-            self.ruleset.after_action(self)
-        except CardzonesError:
-            self._abort(head)
-            raise
-        finally:
-            self._depth = 0
-        self._commit(head)
+        return Atomic(self)
 
     def same_state(self, other: Game) -> bool:
         """Whether two games hold exactly the same state (every map, the log
@@ -442,6 +441,44 @@ class Game(State):
             f"<Game {self.ruleset.name} turn {self.turn} ({self.turn_player}) "
             f"{len(self._objs)} objects>"
         )
+
+
+class Atomic:
+    """The context of :meth:`Game.atomic`. A class rather than a generator, as
+    every flip, clear and rule set action opens one."""
+
+    __slots__ = ("_game", "_head")
+
+    def __init__(self, game: Game) -> None:
+        self._game = game
+
+    def __enter__(self) -> None:
+        game = self._game
+        self._head = game._journal
+        game._depth += 1
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, tb: Any
+    ) -> None:
+        game = self._game
+        head = self._head
+        if game._depth > 1:  # a step of an enclosing action
+            game._depth -= 1
+            if kind is not None and issubclass(kind, CardzonesError):
+                game._abort(head)
+            return
+        try:
+            if kind is None:
+                game.ruleset.after_action(game)
+        except CardzonesError:
+            game._abort(head)
+            raise
+        finally:
+            game._depth = 0
+        if kind is None:
+            game._commit(head)
+        elif issubclass(kind, CardzonesError):
+            game._abort(head)
 
 
 def new_handle_key() -> str:

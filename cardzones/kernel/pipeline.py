@@ -33,13 +33,13 @@ called on its own and one step of the enclosing action inside
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from cardzones.errors import CardzonesError, IllegalAction, NeedsChoice, UnknownReference
 from cardzones.kernel.cards import Dest, Position
 from cardzones.kernel.contents import _detach, _insert
 from cardzones.kernel.effects import _end_bound_effects, end_effect
-from cardzones.kernel.events import CEASED, FLIPPED, MOVED, SHUFFLED
+from cardzones.kernel.events import CEASED, FLIPPED, MOVED, SHUFFLED, Snapshot
 from cardzones.kernel.identity import renew
 from cardzones.kernel.log import _log, _snapshot
 from cardzones.kernel.objects import CARD, TOP, UNDER, Obj, Origin
@@ -54,6 +54,10 @@ if TYPE_CHECKING:
 #: Builds a record from a tuple of all its fields, skipping the keyword handling
 #: of the generated ``__new__``: records are made on every move.
 _new_record = tuple.__new__
+
+#: Where a record holds its visibility: an object moving with a new one is
+#: rebuilt with ``_new_record``, not ``Obj._replace``, which takes four times as long.
+_AT = Obj._fields.index("public")
 
 # Enum members looked up once: the move pipeline returns one on every call.
 _MOVED, _NO_MOVE, _CEASED = MoveResult.MOVED, MoveResult.NO_MOVE, MoveResult.CEASED
@@ -119,9 +123,21 @@ def _move(
     if obj is None:
         raise UnknownReference(f"card {card} does not exist")
     zid = dest if isinstance(dest, int) else resolve_destination(game, obj, dest, by, choose_zone)
-    public = _visibility_at(game, obj, zid, face)
+    # A zone id or None (no such zone): any key of the zone records' dict.
+    zinfo: dict[Any, ZoneInfo] = game._zinfo
+    info: ZoneInfo | None = zinfo.get(zid)
+    # _visibility_at, inlined: every move asks it.
+    if face is not None:
+        public = face == "up"
+    elif info is not None:
+        public = info.spec.public
+    else:
+        public = obj.public
     if obj.cdef.abilities and (obj.public or public):
+        before = zid
         zid, position, public = _replace_destination(game, obj, zid, position, public, by)
+        if zid != before:
+            info = zinfo.get(zid)
     if zid == obj.zone and obj.rel == TOP:
         _change_face(game, obj, public, by, cause)
         return _NO_MOVE
@@ -129,11 +145,15 @@ def _move(
     if ruleset.ceases_on_move(game, obj, zid):
         _cease(game, obj, by, cause)
         return _CEASED
-    if zid is None or not game.zone_exists(zid):
+    # zone_exists, inlined: a removed zone keeps its record (3.0.10).
+    if info is None or zid not in game._zones.get((info.owner, info.spec.type), ()):
         return _cannot_contain(game, obj, by, cause)
     # The object as it moves, with the visibility 3.0.8 gave it: the rules
     # judge a private one by what they may know of it (3.0.7a).
-    adm = ruleset.admit(game, obj if obj.public is public else obj._replace(public=public), zid, by)
+    moving = obj
+    if obj.public is not public:
+        moving = _new_record(Obj, obj[:_AT] + (public,) + obj[_AT + 1 :])  # noqa: RUF005
+    adm = ruleset.admit(game, moving, zid, by)
     if adm.reason is not None:
         return _cannot_contain(game, obj, by, cause)
     _transfer(game, obj, zid, position, public, cause, by, adm.equip, played)
@@ -321,15 +341,24 @@ def _transfer(
     sub-cards and placed cards at once, reset it, and log the move."""
     card = obj.card
     src = obj.zone
-    lki = _snapshot(game, obj)  # 1.2.3, 3.0.7a
-    _detach(game, obj)  # 3.0.7: leaving and entering are one step
+    # 1.2.3, 3.0.7a: _snapshot, inlined for an object with no effects on it.
+    fx = game._fx_by_card
+    lki = _snapshot(game, obj) if fx and card in fx else _new_record(Snapshot, (obj, ()))
+    # 3.0.7: leaving and entering are one step.
+    if obj.host is None:  # _detach from a zone, inlined
+        contents = game._contents
+        current = contents[src]
+        i = current.index(card)
+        game._journal = (CONTENTS, src, current, game._journal)  # an inlined _put
+        contents[src] = current[1:] if i == 0 else current[:i] + current[i + 1 :]
+    else:
+        _detach(game, obj)
     ruleset = game.ruleset
     zinfo = game._zinfo
-    entering = (
-        zinfo[zid].spec.resets if game._plain_resets else ruleset.resets_on_enter(game, obj, zid)
-    )
+    spec = zinfo[zid].spec
+    entering = spec.resets if game._plain_resets else ruleset.resets_on_enter(game, obj, zid)
     oid, origin, reset = renew(
-        game, obj, public, entering, zinfo[src].spec.type, zinfo[zid].spec.type, cause, by
+        game, obj, public, entering, zinfo[src].spec.type, spec.type, cause, by
     )
     controller = ruleset.new_controller(game, obj, zid, by, played)
     new: Obj = _new_record(

@@ -150,12 +150,12 @@ class Ruleset:
         self, game: Game, obj: Obj, zid: int, by: str | None, played: bool
     ) -> str | None:
         """The controller of ``obj`` once it is in ``zid`` (1.2.1b, 1.3.1b)."""
-        zone_info = game.zone_info
-        if not zone_info(zid).spec.controlled:
+        zinfo = game._zinfo  # asked on every move: the records, not zone_info
+        if not zinfo[zid].spec.controlled:
             return None
         if played:
             return by
-        if obj.controller is not None and zone_info(obj.zone).spec.controlled:
+        if obj.controller is not None and zinfo[obj.zone].spec.controlled:
             return obj.controller
         return obj.owner
 

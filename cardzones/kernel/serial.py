@@ -290,6 +290,8 @@ def restore(game: Game, data: dict[str, Any]) -> None:
     players and seed, by the saved one, and forget its history."""
     decoder = _Decoder(list(data["shared"]), game.ruleset)
     state = data["state"]
+    game._own_all()  # the maps are filled in place below
+    game._own_all()  # the maps are filled in place below
     for name, target in zip(MAPS, game._maps, strict=True):
         if not isinstance(target, dict):
             raise SerialError(f"the game's {name} map is not a dict")

@@ -3,8 +3,10 @@ undo journal.
 
 Every write goes through :meth:`State._put` or :meth:`State._pop`, which record
 the previous value in a journal. The journal is a persistent linked list of
-tuples, so :meth:`State.copy` shares it with the copy; copying the state costs
-one ``dict.copy`` per map, and undoing a step costs one write per change.
+tuples, so a copy shares it; copying the state costs one ``dict.copy`` per map
+that changes with nearly every action, and undoing a step costs one write per
+change. The maps that change seldom (zones, effects, the rule set's records)
+are shared by a copy and its original until either one writes to one of them.
 
 >>> s = State()
 >>> s._put(VARS, "turn", 2)
@@ -26,6 +28,19 @@ from cardzones.errors import IllegalAction
 OBJS, CONTENTS, ZONES, ZINFO, KIDS, EFFECTS, FX_BY_CARD, VARS, RULES = range(9)
 
 _MISSING: Any = object()
+
+#: The attribute that holds each map, in the order of State._maps.
+_NAMES = (
+    "_objs",
+    "_contents",
+    "_zones",
+    "_zinfo",
+    "_kids",
+    "_effects",
+    "_fx_by_card",
+    "_vars",
+    "_rules",
+)
 
 Journal = tuple[int, Any, Any, "Journal"] | None
 
@@ -59,7 +74,7 @@ class _Removed:
             # in a dict, which would otherwise make ``dict.copy`` take its slow path.
             items = list(d.items())
             items.insert(len(items) - after, (key, self.value))
-            d.clear()  # the same dict: the game's tuple of maps refers to it
+            d.clear()  # the same dict: the state's attributes refer to it
             d.update(items)
 
 
@@ -92,13 +107,15 @@ class State:
         "_contents",
         "_effects",
         "_fx_by_card",
+        "_holes",
         "_journal",
         "_kids",
-        "_maps",
+        "_lent",
         "_marks",
         "_objs",
         "_rules",
         "_vars",
+        "_w",
         "_zinfo",
         "_zones",
     )
@@ -113,12 +130,20 @@ class State:
         self._fx_by_card: dict[int, tuple[int, ...]] = {}
         self._vars: dict[str, Any] = {}
         self._rules: dict[Any, Any] = {}
-        self._bind_maps()
+        # The maps as written to, in the order of _maps: None for a map that
+        # is shared with a copy and must be copied before a write (_own).
+        self._w: tuple[dict[Any, Any] | None, ...] = self._maps
+        # Whether every seldom-written map is shared (None in _w).
+        self._lent = False
+        # Keys removed from each map since it was last compacted (_removed).
+        self._holes: list[int] | None = None
         self._journal: Journal = None
         self._marks: Any = None
 
-    def _bind_maps(self) -> None:
-        self._maps = (
+    @property
+    def _maps(self) -> tuple[dict[Any, Any], ...]:
+        """Every map, in the order of the indexes (OBJS, CONTENTS, ...)."""
+        return (
             self._objs,
             self._contents,
             self._zones,
@@ -130,15 +155,37 @@ class State:
             self._rules,
         )
 
+    def _own(self, m: int) -> dict[Any, Any]:
+        """Map ``m``, copied first if it is shared with a copy of this state."""
+        d = self._w[m]
+        if d is None:
+            d = getattr(self, _NAMES[m]).copy()
+            setattr(self, _NAMES[m], d)
+            w = list(self._w)
+            w[m] = d
+            self._w = tuple(w)
+            self._lent = False
+        return d
+
+    def _own_all(self) -> None:
+        """Make every map this state's own, before writes that do not go
+        through :meth:`_put` or :meth:`_pop` (loading a saved game)."""
+        for m in range(len(_NAMES)):
+            self._own(m)
+
     # -- journaled writes -------------------------------------------------
 
     def _put(self, m: int, key: Any, value: Any) -> None:
-        d = self._maps[m]
+        d = self._w[m]
+        if d is None:
+            d = self._own(m)
         self._journal = (m, key, d.get(key, _MISSING), self._journal)
         d[key] = value
 
     def _pop(self, m: int, key: Any) -> None:
-        d = self._maps[m]
+        d = self._w[m]
+        if d is None:
+            d = self._own(m)
         if key in d:
             # Undo puts the key back where it was: the order of a map shows when
             # it is iterated (``Game.cards()``, a saved game), so it is state too.
@@ -148,6 +195,26 @@ class State:
                     break
                 after += 1
             self._journal = (m, key, _Removed(d.pop(key), after), self._journal)
+            self._removed(m, d)
+
+    def _removed(self, m: int, d: dict[Any, Any]) -> None:
+        """Count a key removed from map ``m`` (``d``), and compact the map once
+        there have been more removals than it has keys.
+
+        A removed key leaves a hole in a dict until it grows again, and a map
+        with many holes takes ``dict.copy``'s slow path, several times slower:
+        trying actions and rolling them back (legal actions) adds and removes
+        the same keys over and over. Compacting keeps the order of the keys."""
+        # A copy starts without the slot (Game.copy sets no more than it must).
+        holes = getattr(self, "_holes", None)
+        if holes is None:
+            holes = self._holes = [0] * len(_NAMES)
+        holes[m] += 1
+        if holes[m] > len(d) + 8:
+            holes[m] = 0
+            items = list(d.items())
+            d.clear()  # the same dict: the state's attributes refer to it
+            d.update(items)
 
     def _next(self, counter: str) -> int:
         """Take the next value of a journaled counter."""
@@ -178,15 +245,20 @@ class State:
     def _rollback(self, target: Journal, marks: Any) -> None:
         """:meth:`rollback` to a point known to be in this game's history."""
         j = self._journal
-        maps = self._maps
+        maps = self._w
         while j is not target:
             m, key, old, j = j  # type: ignore[misc]
+            d = maps[m]
+            if d is None:
+                d = self._own(m)
+                maps = self._w
             if old is _MISSING:
-                del maps[m][key]
+                del d[key]
+                self._removed(m, d)
             elif old.__class__ is _Removed:
-                old.restore(maps[m], key)
+                old.restore(d, key)
             else:
-                maps[m][key] = old
+                d[key] = old
         self._journal = target
         self._marks = marks
 
@@ -220,17 +292,3 @@ class State:
             raise IllegalAction("nothing to undo")
         head, marks = self._marks
         self._rollback(head, marks)
-
-    def _copy_into(self, other: State) -> None:
-        other._objs = self._objs.copy()
-        other._contents = self._contents.copy()
-        other._zones = self._zones.copy()
-        other._zinfo = self._zinfo.copy()
-        other._kids = self._kids.copy()
-        other._effects = self._effects.copy()
-        other._fx_by_card = self._fx_by_card.copy()
-        other._vars = self._vars.copy()
-        other._rules = self._rules.copy()
-        other._bind_maps()
-        other._journal = self._journal
-        other._marks = self._marks

@@ -26,6 +26,7 @@ import functools
 import hashlib
 import json
 import operator
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from cardzones.errors import UnknownReference
@@ -373,34 +374,41 @@ def _row(game: Game, zid: int) -> _ZoneRow:
 #: tuple, which is replaced whenever a zone is made or removed. A zone's record
 #: never changes and its name depends on the layout alone, so one entry serves
 #: every game that shares the tuple (copies, and undo back to it).
-_LAYOUTS: dict[int, tuple[tuple[int, ...], list[_ZoneRow]]] = {}
+#: With the rows, each zone's place among them by its name (a view's
+#: ``by_name``), which a view copies.
+_LAYOUTS: dict[int, tuple[tuple[int, ...], list[_ZoneRow], dict[str, int]]] = {}
 _LAYOUT_LIMIT = 64
 
 
 def _layout(game: Game) -> list[_ZoneRow]:
+    return _layout_entry(game)[1]
+
+
+def _layout_entry(game: Game) -> tuple[tuple[int, ...], list[_ZoneRow], dict[str, int]]:
     layout = game._vars["layout"]
     hit = _LAYOUTS.get(id(layout))
     if hit is not None and hit[0] is layout:
-        return hit[1]
+        return hit
     rows = [_row(game, zid) for zid in layout]
     if len(_LAYOUTS) >= _LAYOUT_LIMIT:
         _LAYOUTS.pop(next(iter(_LAYOUTS)))
-    _LAYOUTS[id(layout)] = (layout, rows)
-    return rows
+    hit = _LAYOUTS[id(layout)] = (
+        layout,
+        rows,
+        {row.header["zone"]: i for i, row in enumerate(rows)},
+    )
+    return hit
 
 
 def _zone_entry(
     game: Game, player: str | None, row: _ZoneRow, omniscient: bool, summary: _Summary | None
 ) -> dict[str, Any]:
+    if not omniscient:
+        return _player_zones(game, player, (row,), summary or _summary(game))[0]
     cards = game._contents.get(row.zid)
-    if not cards:
-        objects: list[dict[str, Any]] = []
-    elif omniscient:
-        objects = [_show(game, player, c, True, summary) for c in cards]
-        if not row.ordered:
-            objects.sort(key=_sort_key)
-    else:
-        objects = _objects(game, player, row, cards, summary or _summary(game))
+    objects = [_show(game, player, c, True, summary) for c in cards] if cards else []
+    if not row.ordered:
+        objects.sort(key=_sort_key)
     out = row.header.copy()
     out["count"] = len(objects)
     out["objects"] = objects
@@ -409,86 +417,159 @@ def _zone_entry(
     return out
 
 
-_PUBLIC = operator.attrgetter("public")
-_OWNER = operator.attrgetter("owner")
-
 #: From how many objects a zone is first checked for being wholly hidden.
 _MANY = 8
 
 
-def _objects(
-    game: Game, player: str | None, row: _ZoneRow, cards: tuple[int, ...], summary: _Summary
+def _player_zones(
+    game: Game, player: str | None, rows: Sequence[_ZoneRow], summary: _Summary
 ) -> list[dict[str, Any]]:
-    """The top-level objects of one zone for a player, in the order the view
-    shows them.
+    """The entries of ``rows`` for a player (or a spectator), in the order
+    the view shows each zone's objects.
 
-    This is :func:`_show` over the zone with :meth:`Game.may_look` (3.0.3a)
-    decided once for the zone rather than once per object, and the canonical
-    order of :func:`_sort_key` built directly, since a view is built many
-    times a second."""
+    This is :func:`_show` over every zone with :meth:`Game.may_look` (3.0.3a)
+    decided once per zone rather than once per object, and the canonical
+    order of :func:`_sort_key` built directly; what depends on the game and
+    not on the zone is looked up once for the whole view, since a view is
+    built many times a second."""
     objs = game._objs
     piles = game._kids
-    # A private object here may be looked at by its owner, or by the zone's
-    # owner, unless the zone forbids it (3.7.4).
-    may_look_private = player is not None and row.owner_may_look
-    zone_owner_looks = may_look_private and player == row.info.owner
-    if len(cards) > _MANY and not zone_owner_looks:
-        zone_objs = list(map(objs.__getitem__, cards))
-        if (
-            not any(map(_PUBLIC, zone_objs))
-            and not (may_look_private and player in map(_OWNER, zone_objs))
-            and piles.keys().isdisjoint(cards)
-        ):
-            # Every object is hidden and none has a pile (a deck, an opponent's
-            # hand): one bare entry each, the same whatever the cards are.
-            return [{"hidden": True} for _ in cards]
-    ordered = row.ordered
+    contents = game._contents
     layout = game._vars["layout"]
     public_ids = summary.public
     own_ids = summary.own
     fx = game._fx_by_card
-    # Without effects on these cards, a description is a copy of the one cached
-    # for its record and layout (_props, inlined for the common case).
-    cache = {} if fx and not fx.keys().isdisjoint(cards) else game._shown
+    cache = game._shown
     out: list[dict[str, Any]] = []
-    hidden: list[dict[str, Any]] = []
-    hidden_piles = False
-    for card in cards:
-        obj: Obj = objs[card]
-        if obj.public or zone_owner_looks or (may_look_private and player == obj.owner):
-            cached = cache.get(card)
-            if cached is not None and cached[0] is obj and cached[1] is layout:
-                shown = cached[2].copy()
+    for zid, info, header, ordered, owner_may_look, equipment in rows:
+        zone = header.copy()
+        out.append(zone)
+        cards = contents.get(zid)
+        if not cards:
+            zone["count"] = 0
+            zone["objects"] = []
+            if equipment:
+                zone["empty"] = not game.equipped_in(zid)
+            continue
+        zone["count"] = len(cards)
+        # A private object here may be looked at by its owner, or by the zone's
+        # owner, unless the zone forbids it (3.7.4).
+        may_look_private = player is not None and owner_may_look
+        zone_owner_looks = may_look_private and player == info.owner
+        if len(cards) > _MANY and not zone_owner_looks:
+            for card in cards:
+                obj: Obj = objs[card]
+                if obj.public or (may_look_private and player == obj.owner) or card in piles:
+                    break
             else:
-                shown = _props(game, card, obj, layout)
-            if obj.public:
-                handle = public_ids.get(card)
-            elif player == obj.owner:
-                handle = own_ids.get(card)
+                # Every object is hidden and none has a pile (a deck, an
+                # opponent's hand): one bare entry each, whatever the cards are.
+                zone["objects"] = [{"hidden": True} for _ in cards]
+                if equipment:
+                    zone["empty"] = False
+                continue
+        objects: list[dict[str, Any]] = []
+        hidden: list[dict[str, Any]] = []
+        hidden_piles = False
+        for card in cards:
+            obj = objs[card]
+            if obj.public or zone_owner_looks or (may_look_private and player == obj.owner):
+                # Without effects on the card, a description is a copy of the one
+                # cached for its record and layout (_props, inlined).
+                cached = cache.get(card)
+                if (
+                    cached is not None
+                    and cached[0] is obj
+                    and cached[1] is layout
+                    and not (fx and card in fx)
+                ):
+                    shown = cached[2].copy()
+                else:
+                    shown = _props(game, card, obj, layout)
+                if obj.public:
+                    handle = public_ids.get(card)
+                elif player == obj.owner:
+                    handle = own_ids.get(card)
+                else:
+                    handle = _handle_for(game, player, card, obj, summary)
+                if handle is not None:
+                    shown["id"] = handle
+                objects.append(shown)
             else:
-                handle = _handle_for(game, player, card, obj, summary)
-            if handle is not None:
-                shown["id"] = handle
-            out.append(shown)
-        else:
-            shown = {"hidden": True}
-            if ordered:
-                out.append(shown)
-            else:
-                hidden.append(shown)
-                hidden_piles = hidden_piles or card in piles
-        if card in piles:
-            _add_pile(game, player, card, False, shown, summary)
-    if ordered:
-        return out
-    # Unordered: the canonical order of _sort_key, public entries by id, then
-    # the hidden ones, which differ only in their piles.
-    if len(out) > 1:
-        out.sort(key=_BY_ID)
-    if hidden_piles:
-        hidden.sort(key=_sort_key)
-    out.extend(hidden)
+                shown = {"hidden": True}
+                if ordered:
+                    objects.append(shown)
+                else:
+                    hidden.append(shown)
+                    hidden_piles = hidden_piles or card in piles
+            if card in piles:
+                _player_pile(game, player, card, shown, summary)
+        if not ordered:
+            # Unordered: the canonical order of _sort_key, public entries by id,
+            # then the hidden ones, which differ only in their piles.
+            if len(objects) > 1:
+                objects.sort(key=_BY_ID)
+            if hidden:
+                if hidden_piles:
+                    hidden.sort(key=_sort_key)
+                objects.extend(hidden)
+        zone["objects"] = objects
+        if equipment:
+            zone["empty"] = False
     return out
+
+
+def _player_pile(
+    game: Game, player: str | None, card: int, shown: dict[str, Any], summary: _Summary
+) -> None:
+    """:func:`_add_pile` for a player's view: the cards under or on ``card``,
+    each decided by 3.0.3a on its own record, described as the objects of
+    :func:`_player_zones` are."""
+    objs = game._objs
+    piles = game._kids
+    zinfo = game._zinfo
+    layout = game._vars["layout"]
+    fx = game._fx_by_card
+    cache = game._shown
+    under: list[dict[str, Any]] = []
+    placed: list[dict[str, Any]] = []
+    for kid in piles[card]:
+        obj: Obj = objs[kid]
+        if obj.public:
+            look = True
+        elif player is None:
+            look = False
+        else:  # Game.may_look, for a record at hand
+            info: ZoneInfo = zinfo[obj.zone]
+            look = info.spec.owner_may_look and (player == obj.owner or player == info.owner)
+        if look:
+            cached = cache.get(kid)
+            if (
+                cached is not None
+                and cached[0] is obj
+                and cached[1] is layout
+                and not (fx and kid in fx)
+            ):
+                entry = cached[2].copy()
+            else:
+                entry = _props(game, kid, obj, layout)
+            if obj.public:
+                handle = summary.public.get(kid)
+            elif player == obj.owner:
+                handle = summary.own.get(kid)
+            else:
+                handle = _handle_for(game, player, kid, obj, summary)
+            if handle is not None:
+                entry["id"] = handle
+        else:
+            entry = {"hidden": True}
+        if kid in piles:
+            _player_pile(game, player, kid, entry, summary)
+        (placed if obj.rel == PLACED else under).append(entry)
+    if under:
+        shown["under"] = under
+    if placed:
+        shown["placed"] = placed
 
 
 #: The version of the view's form (docs/json.md, cardzones/schema/view.schema.json).
@@ -499,7 +580,7 @@ LOG_FORMAT = "cardzones-log/1"
 
 def _board(game: Game, player: str | None, omniscient: bool) -> dict[str, Any]:
     summary = _summary(game)
-    rows = _layout(game)
+    _, rows, by_name = _layout_entry(game)
     out: dict[str, Any] = {
         "format": VIEW_FORMAT,
         "ruleset": game.ruleset.name,
@@ -508,9 +589,13 @@ def _board(game: Game, player: str | None, omniscient: bool) -> dict[str, Any]:
         "turn": game.turn,
         "turn_player": game.turn_player,
         "phase": game.phase,
-        "zones": [_zone_entry(game, player, row, omniscient, summary) for row in rows],
+        "zones": (
+            [_zone_entry(game, player, row, True, summary) for row in rows]
+            if omniscient
+            else _player_zones(game, player, rows, summary)
+        ),
         # Each zone's place in ``zones``, by its name: ``zones[by_name["alice.hand"]]``.
-        "by_name": {row.header["zone"]: i for i, row in enumerate(rows)},
+        "by_name": by_name.copy(),
     }
     if omniscient:
         out["omniscient"] = True

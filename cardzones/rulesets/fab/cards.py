@@ -75,6 +75,8 @@ _PRIVATE = {
     "deck": CardDef("", frozenset({DECK_CARD})),
     "arena": CardDef(""),
 }
+_PRIVATE_HERO, _PRIVATE_TOKEN = _PRIVATE["hero"], _PRIVATE["token"]
+_PRIVATE_DECK, _PRIVATE_ARENA = _PRIVATE["deck"], _PRIVATE["arena"]
 
 
 def private_card(cdef: CardDef) -> CardDef:
@@ -89,7 +91,12 @@ def private_card(cdef: CardDef) -> CardDef:
     >>> private_card(aura).types == {DECK_CARD}, becomes_permanent(private_card(aura), "permanent")
     (True, False)
     """
-    return _PRIVATE[category(cdef)]
+    # category(), without its name: every hook asks this of private cards.
+    if is_hero_card(cdef):
+        return _PRIVATE_HERO
+    if is_token_card(cdef):
+        return _PRIVATE_TOKEN
+    return _PRIVATE_DECK if is_deck_card(cdef) else _PRIVATE_ARENA
 
 
 def becomes_permanent(cdef: CardDef, zone_type: str) -> bool:

@@ -125,13 +125,14 @@ class FabRuleset(Ruleset):
         is only its category, so no limit can tell one private card of a
         category from another."""
         info = game.zone_info(zid)
-        ztype = info.type
+        spec = info.spec
+        ztype = spec.type
         cdef = game.characteristics(obj)
-        if cdef.has_type("token") and obj.kind == CARD and not info.spec.in_arena:
+        if "token" in cdef.types and obj.kind == CARD and not spec.in_arena:
             return Admission("a token exists only in the arena", rule="8.1.8a")
         if ztype == "stack":
             return ADMITTED  # 3.15.3: cards and non-card layers
-        if obj.kind != CARD and not (obj.kind == MACRO and info.spec.in_arena):
+        if obj.kind != CARD and not (obj.kind == MACRO and spec.in_arena):
             return Admission(f"a {obj.kind} layer can only exist on the stack", rule="1.6.2b")
         rule = _OWN_DECK_CARDS_ONLY.get(ztype)
         if rule is not None:
@@ -163,7 +164,7 @@ class FabRuleset(Ruleset):
             return ADMITTED
         if ztype == "combat_chain":
             return ADMITTED  # 3.6.2: cards (and attack-proxies)
-        if info.spec.equipment:
+        if spec.equipment:
             return equip_admission(game, obj, zid)
         return ADMITTED
 
@@ -171,11 +172,12 @@ class FabRuleset(Ruleset):
         """8.1.8a: a token leaving the arena (not as a sub-card) ceases to exist;
         1.5.3: so does a macro; 1.6.2b: a non-card layer exists only on the stack."""
         spec = game.zone_info(dest_zid).spec if dest_zid is not None else None
-        if obj.kind in ("activated", TRIGGERED):
+        kind = obj.kind
+        if kind == "activated" or kind == TRIGGERED:
             return spec is None or spec.type != "stack"
-        if game.characteristics(obj).has_type("token") or obj.kind == MACRO:
-            return spec is None or not spec.in_arena
-        return False
+        if spec is not None and spec.in_arena:
+            return False  # neither a token nor a macro ceases in the arena
+        return kind == MACRO or "token" in game.characteristics(obj).types
 
     def is_permanent(self, game: Game, obj: Obj) -> bool:
         """1.3.3, 1.3.3a: a card in the arena that is a hero-, arena- or token-card,
