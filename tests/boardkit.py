@@ -5,6 +5,7 @@ the check that a page holds nothing its viewer may not see."""
 
 from __future__ import annotations
 
+import asyncio
 import html
 import json
 import os
@@ -243,8 +244,16 @@ class ThreadServer:
         return created
 
     def game(self, table: str) -> Game:
-        """The live game of a table: secret-bearing, for the checks only."""
-        game: Game = self.app.state.server.hub.tables[table].table.game
+        """A copy of a table's game, taken under the table's lock: secret-bearing,
+        for the checks only. Not the live game itself: while the server answers
+        a page's ``/legal`` it tries acts on it and takes them back, and a check
+        reading it then would see a card where no act ever put it."""
+        assert self.server is not None
+        hub = self.app.state.server.hub
+        live = hub.tables[table]
+        loop = self.server.servers[0].get_loop()
+        copied = asyncio.run_coroutine_threadsafe(hub.read(live, lambda t: t.game.copy()), loop)
+        game: Game = copied.result(timeout=20)
         return game
 
 
