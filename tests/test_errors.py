@@ -37,6 +37,20 @@ def test_needs_choice_lists_the_options_3_0_10a() -> None:
     assert same_state(before, game)
 
 
+@pytest.mark.parametrize("ztype", ["stack", "combat_chain", "permanent"])
+def test_a_shared_zone_does_not_cease_to_exist_3_0_10b(ztype: str) -> None:
+    """3.0.10b and c speak of the zone of a player; a shared zone is no
+    player's, so it is refused, as creating one is (3.0.10)."""
+    game = new_game("fab")
+    before = game.copy()
+    with pytest.raises(IllegalAction) as info:
+        actions.remove_zone(game, "alice", ztype, None)
+    assert info.value.rule == "3.0.10b"
+    assert "shared by all players" in str(info.value)
+    assert same_state(before, game)
+    assert game.zone(None, ztype) is not None
+
+
 def test_a_failed_effect_move_changes_nothing_3_0_11() -> None:
     game = new_game("fab")
     card = game.new_card(game.card_def("Snatch"), game.zone("alice", "hand"))

@@ -148,8 +148,15 @@ def create_zone(game: Game, owner: str, ztype: str) -> int:
 def remove_zone(game: Game, owner: str, ztype: str, choose_zone: int | None) -> MoveResult:
     """A zone of a player ceases to exist. With one zone of the type, its cards
     are cleared (3.0.10b); with several, an empty one goes, or else the player
-    chooses one and its cards are cleared (3.0.10c)."""
-    zids = game.zones_of(owner, ztype)
+    chooses one and its cards are cleared (3.0.10c). Only a player's zone
+    ceases to exist: a shared zone is no player's."""
+    if game.spec(ztype).shared:
+        raise IllegalAction(
+            f"the {ztype} zone is shared by all players, not {owner}'s: only a player's "
+            "zone ceases to exist",
+            rule="3.0.10b",
+        )
+    zids = game.zones_of(game.check_player(owner), ztype)
     if not zids:
         raise IllegalAction(f"{owner} has no {ztype} zone", rule="3.0.10b")
     if len(zids) == 1:
