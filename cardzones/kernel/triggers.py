@@ -33,12 +33,10 @@ def _note_triggers(game: Game, event: Event) -> None:
     src_info: ZoneInfo = game._zinfo[event.src]
     dst_info: ZoneInfo = game._zinfo[event.dst]
     objs = game._objs
-    sources = [objs[w] for w in game._vars["watchers"] if w in objs]
-    if len(sources) > 1:
-        sources.sort(key=lambda o: _place(game, o))
-    for source in sources:
-        watcher = source.card
-        if not source.public or source.rel == UNDER:
+    matched: list[tuple[Obj, int]] = []
+    for watcher in game._vars["watchers"]:
+        source: Obj | None = objs.get(watcher)
+        if source is None or not source.public or source.rel == UNDER:
             continue  # 3.0.4e: a private source does not apply
         if not game._zinfo[source.zone].spec.in_arena:
             continue
@@ -55,8 +53,14 @@ def _note_triggers(game: Game, event: Event) -> None:
                 continue
             if trig.controlled_by_you and moved.controller != source.controller:
                 continue
-            pending = (watcher, i, event.card, event.new_oid, source.controller)
-            game._put(VARS, "pending", (*game._vars["pending"], pending))
+            matched.append((source, i))
+    if not matched:
+        return
+    if len(matched) > 1:
+        # Stable: a source's own triggers keep the order of its abilities.
+        matched.sort(key=lambda m: _place(game, m[0]))
+    new = tuple((s.card, i, event.card, event.new_oid, s.controller) for s, i in matched)
+    game._put(VARS, "pending", (*game._vars["pending"], *new))
 
 
 def _place(game: Game, obj: Obj) -> tuple[int, ...]:
