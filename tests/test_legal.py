@@ -35,6 +35,7 @@ from cardzones.cli import app
 from cardzones.errors import CardzonesError
 from cardzones.kernel.cards import CardDef, Dest
 from cardzones.kernel.game import Game
+from cardzones.kernel.legal import _frozen as frozen
 from cardzones.table.acts import Refusal, apply_act
 from cardzones.table.creation import creation_from_request
 from cardzones.web.app import NOT_OPENED, create_app
@@ -43,20 +44,8 @@ HARNESS_NAMES = sorted(HARNESSES)
 PLAYERS = ("alice", "bob")
 
 
-def _frozen(value: Any) -> Any:
-    if isinstance(value, dict):
-        return tuple(sorted((k, _frozen(v)) for k, v in value.items()))
-    if isinstance(value, list | tuple):
-        return tuple(_frozen(v) for v in value)
-    try:
-        hash(value)
-    except TypeError:  # a card definition: its text says what it is
-        return repr(value)
-    return value
-
-
 def _key(name: str, args: Any) -> Any:
-    return (name, _frozen(dict(args)))
+    return (name, frozen(dict(args)))
 
 
 def random_game(data: st.DataObject, ruleset: str) -> Game:
