@@ -59,6 +59,7 @@ from cardzones.kernel.objects import (
     TRIGGERED,
     UNDER,
     Obj,
+    ObjRef,
     Origin,
 )
 from cardzones.kernel.records import Records
@@ -127,6 +128,7 @@ __all__ = [
     "Mover",
     "NeedsChoice",
     "Obj",
+    "ObjRef",
     "OneOf",
     "Origin",
     "Param",
