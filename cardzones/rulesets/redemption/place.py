@@ -243,6 +243,11 @@ def carry_placed(game: Game, before: Obj, after: Obj, reset: bool) -> None:
             game.move(kid, Dest(LAND_OF_BONDAGE, keeper), cause="rule")
         elif is_lost_soul(host) and _left_original_land(game, kid, before, after):
             game.move(kid, Dest(DISCARD, "owner"), cause="rule")
+        elif after.zone == before.zone and not reset and kobj.public == after.public:
+            # Relocated with its host within one zone (placed on a card there),
+            # it changes nothing of its own, but is relocated: so are the cards
+            # on it, and the exceptions apply to them.
+            carry_placed(game, kobj, kobj, False)
         else:
             # It shares its host's visibility there, and becomes a new object
             # when the host did or when it turns private.
