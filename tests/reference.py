@@ -26,6 +26,7 @@ def reference_view(game: Game, observer: str | None) -> list[dict[str, Any]]:
         under = [entry(k) for k in game.kids(card) if game.obj(k).rel != PLACED]
         placed = [entry(k) for k in game.kids(card) if game.obj(k).rel == PLACED]
         if under:
+            under.sort(key=views._sort_key)  # sub-cards are a collection (3.11.5)
             shown["under"] = under
         if placed:
             shown["placed"] = placed

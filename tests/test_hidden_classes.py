@@ -509,3 +509,83 @@ def test_order_triggers_that_fire_together_follow_public_objects_not_card_number
         fab.move(game, fodder, graveyard, "alice")
         seen.append((json.dumps(game.view("bob"), sort_keys=True), json.dumps(game.log("bob"))))
     assert seen[0] == seen[1]
+
+
+def test_order_triggers_of_look_alikes_that_arrived_unseen_follow_what_all_saw() -> None:
+    """Two face-down look-alikes enter an unordered zone (the combat chain,
+    3.6.1) in an order nobody but alice saw; once both are public, a move sets
+    off a trigger of each. The order of those triggers on the stack must not
+    follow the order the cards arrived in, which would tell bob which of the
+    two unseen moves (one from the deck, one from the hand) brought which
+    card: only what every player saw may order them."""
+    aura = CardDef(
+        "Aura One",
+        frozenset({"action", "aura"}),
+        abilities=(Trigger(to="graveyard", from_="arena", do=Dest("soul", "you")),),
+    )
+    other = CardDef("Aura Two", aura.types, abilities=aura.abilities)
+    seen = []
+    for one_first in (True, False):
+        game = _fab_game()
+        hand, deck = game.zone("alice", "hand"), game.zone("alice", "deck")
+        chain, permanent = game.zone(None, "combat_chain"), game.zone(None, "permanent")
+        assert hand is not None and deck is not None and chain is not None
+        assert permanent is not None
+        one = game.new_card(aura, hand if one_first else deck, owner="alice")
+        two = game.new_card(other, deck if one_first else hand, owner="alice")
+        fodder = game.new_card(CardDef("Fodder", frozenset({"action", "aura"})), permanent)
+        # The deck's card, then the hand's, each face down: bob sees the same.
+        fab.move(game, game.contents(deck)[0], chain, "alice", face="down")
+        fab.move(game, game.contents(hand)[0], chain, "alice", face="down")
+        game.flip(one, "up", by="alice")
+        game.flip(two, "up", by="alice")
+        fab.move(game, fodder, Dest("graveyard", "owner"), "alice")
+        assert len(fab.layers.layers(game)) == 2
+        seen.append((json.dumps(game.view("bob"), sort_keys=True), json.dumps(game.log("bob"))))
+    assert seen[0] == seen[1]
+
+
+def test_order_sub_cards_that_arrived_unseen_are_revealed_in_no_arrival_order() -> None:
+    """The same class in a pile: two cards go under a face-down ally (3.0.14),
+    one from the deck and one from the hand, as private sub-cards (3.0.14d),
+    so bob sees two private moves. Turning the ally face up reveals both; the
+    order its pile is listed in, and the order the reveals are logged in, must
+    not be the order they arrived (a soul is a collection, 3.11.5)."""
+    ally = CardDef("Ally", frozenset({"generic", "ally", "token"}))
+    seen = []
+    for x_first in (True, False):
+        game = _fab_game()
+        hand, deck = game.zone("alice", "hand"), game.zone("alice", "deck")
+        permanent = game.zone(None, "permanent")
+        assert hand is not None and deck is not None and permanent is not None
+        top = game.new_card(ally, permanent, owner="alice", public=False)
+        game.new_card(CardDef("X", frozenset({"action"})), hand if x_first else deck)
+        game.new_card(CardDef("Y", frozenset({"action"})), deck if x_first else hand)
+        fab.put_under(game, game.contents(deck)[0], top, "alice")
+        fab.put_under(game, game.contents(hand)[0], top, "alice")
+        game.flip(top, "up", by="alice")
+        fab.move(game, top, Dest("combat_chain"), "alice")
+        seen.append((json.dumps(game.view("bob"), sort_keys=True), json.dumps(game.log("bob"))))
+    assert seen[0] == seen[1]
+
+
+def test_order_a_hidden_sub_card_has_no_place_among_the_ones_a_player_sees() -> None:
+    """Under a face-down ally, alice may look at her own sub-card but not at
+    bob's (3.0.3a, 3.0.14d): where bob's hidden card is listed among the pile
+    in her view must not depend on which card it is."""
+    ally = CardDef("Ally", frozenset({"generic", "ally", "token"}))
+    seen = []
+    for name in ("Aardvark", "Zebra"):
+        game = _fab_game()
+        permanent = game.zone(None, "permanent")
+        hand, other = game.zone("alice", "hand"), game.zone("bob", "hand")
+        assert permanent is not None and hand is not None and other is not None
+        top = game.new_card(ally, permanent, owner="alice", public=False)
+        mine = game.new_card(CardDef("Middle", frozenset({"action"})), hand)
+        theirs = game.new_card(CardDef(name, frozenset({"action"})), other, owner="bob")
+        fab.put_under(game, theirs, top, "bob")
+        fab.put_under(game, mine, top, "alice")
+        seen.append(json.dumps(game.view("alice"), sort_keys=True))
+        legal = [a.to_json(game) for a in game.legal_actions("alice")]
+        seen.append(json.dumps(legal, sort_keys=True))
+    assert seen[0] == seen[2] and seen[1] == seen[3]

@@ -5,10 +5,11 @@ pipeline (pipeline.py) or by attaching (attached.py), never directly."""
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING
 
-from cardzones.kernel.cards import Position
-from cardzones.kernel.objects import Obj
+from cardzones.kernel.cards import CardDef, Position
+from cardzones.kernel.objects import UNDER, Obj
 from cardzones.kernel.state import CONTENTS, KIDS, OBJS
 
 if TYPE_CHECKING:
@@ -52,11 +53,27 @@ def _detach(game: Game, obj: Obj) -> None:
 
 
 def _attach_record(game: Game, card: int, host: int, rel: int, position: Position) -> None:
-    """Record ``card`` as under or on ``host`` (``rel``), at ``position`` in its pile."""
+    """Record ``card`` as under or on ``host`` (``rel``), at ``position`` in its
+    pile; a sub-card (``UNDER``) at its place in :func:`pile_key` order instead.
+
+    Sub-cards are a collection (3.0.14, 3.11.5), and a card may become one out
+    of sight (under a private top-card, 3.0.14d): kept in the order they
+    arrived, the pile would tell, once its cards are revealed together (the
+    top-card turned face up, moved, or gone, and its pile with it), which
+    hidden arrival brought which card. So a sub-card goes after every sub-card
+    of the pile that comes before it or is equal in :func:`pile_key` order,
+    which depends on the printed card alone."""
     obj: Obj = game._objs[card]
     game._put(OBJS, card, obj._replace(host=host, rel=rel))
     pile = game._kids.get(host, ())
-    if position == "bottom":
+    if rel == UNDER:
+        objs = game._objs
+        key = pile_key(obj.cdef)
+        # A count, not a search: the rest of the pile is in this order too,
+        # except where a test has traded two cards' places.
+        i = sum(1 for k in pile if objs[k].rel != UNDER or pile_key(objs[k].cdef) <= key)
+        pile = (*pile[:i], card, *pile[i:])
+    elif position == "bottom":
         pile = (*pile, card)
     elif position == "top":
         pile = (card, *pile)
@@ -64,6 +81,29 @@ def _attach_record(game: Game, card: int, host: int, rel: int, position: Positio
         i = max(0, min(int(position), len(pile)))
         pile = (*pile[:i], card, *pile[i:])
     game._put(KIDS, host, pile)
+
+
+#: Pile keys by the identity of their card: (card, key). A card is immutable.
+_PILE_KEYS: dict[int, tuple[CardDef, tuple[str, str]]] = {}
+
+
+def pile_key(cdef: CardDef) -> tuple[str, str]:
+    """The order of sub-cards in a pile (:func:`_attach_record`): by the
+    printed card, its name first. Cards that are alike here are alike to
+    every player once revealed, so their order among themselves tells
+    nothing.
+
+    >>> pile_key(CardDef("Snatch", frozenset({"action"}))) < pile_key(CardDef("Tome"))
+    True
+    """
+    hit = _PILE_KEYS.get(id(cdef))
+    if hit is not None and hit[0] is cdef:
+        return hit[1]
+    key = (cdef.name, json.dumps(cdef.to_json(), sort_keys=True))
+    if len(_PILE_KEYS) >= 4096:
+        _PILE_KEYS.pop(next(iter(_PILE_KEYS)))
+    _PILE_KEYS[id(cdef)] = (cdef, key)
+    return key
 
 
 def _layout(game: Game) -> tuple[int, ...]:

@@ -133,10 +133,12 @@ def _value_refusal(game: Game, player: str, param: Param, value: Any, where: str
 # ----------------------------------------------------------------------
 
 
-def _with_piles(game: Game, card: int) -> Iterator[int]:
+def _with_piles(game: Game, player: str, card: int) -> Iterator[int]:
+    from cardzones.kernel.views import shown_pile
+
     yield card
-    for kid in game.kids(card):
-        yield from _with_piles(game, kid)
+    for kid in shown_pile(game, player, card):
+        yield from _with_piles(game, player, kid)
 
 
 def nameable_cards(game: Game, player: str) -> list[int]:
@@ -152,7 +154,7 @@ def nameable_cards(game: Game, player: str) -> list[int]:
         mine = game.zone_info(zid).owner == player
         hidden_named = False
         for top in shown_cards(game, player, zid):
-            for card in _with_piles(game, top):
+            for card in _with_piles(game, player, top):
                 if game.obj(card).kind != CARD:
                     continue
                 if game.may_look(player, card):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cardzones.kernel.events import Event
+from cardzones.kernel.events import CREATED, Event
 from cardzones.kernel.objects import UNDER, Obj
 from cardzones.kernel.state import VARS
 from cardzones.kernel.zones import ZoneInfo
@@ -67,19 +67,60 @@ def _note_triggers(game: Game, event: Event) -> None:
 
 def _place(game: Game, obj: Obj) -> tuple[int, ...]:
     """Where a source lies, as every player sees it: its zone in the order of
-    the zones, its place in that zone, and its place under or on its host.
+    the zones, then its place in that zone, and its place under or on its host.
 
     Triggers that one move sets off are noted in this order (their players
     would choose one; the engine's must not depend on what some cannot see).
     Card numbers and object ids will not do: a card number is given when the
     card is made and an object id when it enters a zone, both possibly out of
     sight, and an object keeps its id when it comes into the arena (3.0.9), so
-    either would tell which of two hidden look-alikes a public source is."""
+    either would tell which of two hidden look-alikes a public source is. Nor
+    will the order an unordered zone keeps its cards in: it is the order they
+    arrived, and a card may arrive face down. Its place there is when it
+    became the public object it is (:func:`public_since`), which every player
+    watched; the place in an ordered zone, and in a pile, is public."""
     if obj.host is None:
         layout: tuple[int, ...] = game._vars["layout"]
-        return (layout.index(obj.zone), game._contents[obj.zone].index(obj.card))
+        zone = layout.index(obj.zone)
+        if game._zinfo[obj.zone].spec.ordered:
+            return (zone, game._contents[obj.zone].index(obj.card))
+        return (zone, public_since(game, obj.card))
     host = game._objs[obj.host]
     return (*_place(game, host), game._kids[host.card].index(obj.card))
+
+
+def public_since(game: Game, card: int) -> int:
+    """The sequence number of the event at which the card's object became the
+    public object it is now (it was turned or moved face up, or created, or it
+    became a new object while public), which every player saw; -1 when it has
+    been public since the setup. Only for a public object.
+
+    Among public objects, an order by this number depends only on what every
+    player saw, unlike the order an unordered zone keeps its cards in.
+
+    >>> from cardzones import new_game
+    >>> game = new_game("fab", ["alice", "bob"])
+    >>> card = game.new_card(game.card_def("Snatch"), game.zone("alice", "hand"))
+    >>> public_since(game, game.new_card(game.card_def("Snatch"), game.zone("alice", "pitch")))
+    -1
+    >>> _ = game.move(card, game.zone("alice", "pitch"))
+    >>> public_since(game, card) == game.events()[-1].seq
+    True
+    """
+    node = game._vars["log"]
+    while node is not None:
+        event: Event = node[0]
+        node = node[1]
+        if event.card != card:
+            continue
+        if event.kind == CREATED:
+            return int(event.seq)
+        lki = event.lki
+        if lki is None or event.new_oid is None:
+            continue
+        if not lki.obj.public or event.new_oid != lki.obj.oid:
+            return int(event.seq)
+    return -1
 
 
 def take_pending_triggers(game: Game) -> tuple[Pending, ...]:

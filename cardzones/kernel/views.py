@@ -299,8 +299,10 @@ def _add_pile(
     shown: dict[str, Any],
     summary: _Summary | None = None,
 ) -> None:
-    # A pile under or on a card lies in the order it was built, which every
-    # player watched (each arrival is a public event), so it is kept.
+    # Cards placed on a card lie in the order they were placed, which every
+    # player watched (each is placed face up), so it is kept. Sub-cards are a
+    # collection (3.0.14, 3.11.5) that may have been built out of sight (under
+    # a private top-card, 3.0.14d): they are listed as an unordered zone is.
     objs = game._objs
     under: list[dict[str, Any]] = []
     placed: list[dict[str, Any]] = []
@@ -308,6 +310,7 @@ def _add_pile(
         pile = placed if objs[kid].rel == PLACED else under
         pile.append(_show(game, player, kid, omniscient, summary))
     if under:
+        under.sort(key=_sort_key)
         shown["under"] = under
     if placed:
         shown["placed"] = placed
@@ -567,6 +570,7 @@ def _player_pile(
             _player_pile(game, player, kid, entry, summary)
         (placed if obj.rel == PLACED else under).append(entry)
     if under:
+        under.sort(key=_sort_key)  # a collection, as in _add_pile
         shown["under"] = under
     if placed:
         shown["placed"] = placed
@@ -628,6 +632,32 @@ def shown_cards(game: Game, player: str | None, zid: int) -> list[int]:
     shown.sort(key=lambda pair: str(pair[0]["id"]))
     hidden.sort(key=lambda pair: _sort_key(pair[0]))  # stable: stored order among equals
     return [card for _, card in shown + hidden]
+
+
+def shown_pile(game: Game, player: str | None, card: int) -> list[int]:
+    """The cards under or on ``card`` in the order ``player``'s view lists
+    them: its sub-cards as an unordered zone's objects (:func:`_add_pile`),
+    then the cards placed on it, in the order they were placed."""
+    kids = game._kids.get(card, ())
+    if not kids:
+        return []
+    objs = game._objs
+    placed = [k for k in kids if objs[k].rel == PLACED]
+    under = [k for k in kids if objs[k].rel != PLACED]
+    if len(under) > 1:
+        summary = _summary(game)
+        keyed = [
+            (
+                _sort_key({"id": _shown_handle(game, player, k, summary)})
+                if game.may_look(player, k)
+                else _sort_key(_show(game, player, k, False) if k in game._kids else HIDDEN),
+                k,
+            )
+            for k in under
+        ]
+        keyed.sort(key=lambda pair: pair[0])  # stable: stored order among equals
+        under = [k for _, k in keyed]
+    return under + placed
 
 
 def _shown_handle(game: Game, player: str | None, card: int, summary: _Summary) -> str:
