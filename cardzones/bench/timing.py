@@ -175,8 +175,8 @@ def time_view(game: Game, samples: int, player: str = "alice") -> tuple[float, f
 def time_legal(game: Game, samples: int, player: str = "alice") -> tuple[float, int, int]:
     """Microseconds per :meth:`Game.legal_actions` of one player, how many
     candidates it tried (after the seat policy) and how many it listed."""
-    from cardzones.kernel.legal import candidate_actions
-    from cardzones.kernel.seats import seat_refusal
+    from cardzones.acts.binding import seat_refusal
+    from cardzones.acts.legal import candidate_actions
 
     tried = sum(
         1

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from cardzones.acts.actions import ArgumentError, PathStep
 from cardzones.errors import IllegalAction, ScenarioError
-from cardzones.kernel.actions import ArgumentError, PathStep
 from cardzones.kernel.cards import CardDef, Dest
 from cardzones.kernel.game import Game
 from cardzones.scenario.card_data import named_card
