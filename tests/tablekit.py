@@ -182,8 +182,22 @@ def act(
 # ----------------------------------------------------------------------
 
 FAB_KINDS = ("move",) * 6 + ("flip", "shuffle", "end_turn", "play", "clear", "create_token")
-RED_KINDS = ("move",) * 6 + ("flip", "shuffle", "end_turn", "discard", "phase", "set_aside")
+RED_KINDS = ("move",) * 6 + (
+    "flip",
+    "shuffle",
+    "end_turn",
+    "discard",
+    "phase",
+    "set_aside",
+    "place",
+    "place",
+    "negate",
+)
 PHASES = ("draw", "upkeep", "preparation", "battle", "discard")
+#: Zones in play, where Redemption's place and set-aside abilities find their targets.
+IN_PLAY = ("territory", "land_of_bondage", "field_of_battle")
+#: The effect labels random acts give and negate: a few, so that some exist.
+LABELS = ("e0", "e1", "e2")
 
 
 def card_refs(view: dict[str, Any], seat: str, mine: bool) -> list[str]:
@@ -231,13 +245,50 @@ def random_act(view: dict[str, Any], seat: str, pick: Any) -> dict[str, Any]:
     if kind == "shuffle":
         return {"shuffle": {"zone": f"{seat}.deck"}}
     if kind == "end_turn":
-        return {"end_turn": {}}
+        # fab: the order of the pitched cards going to the bottom of the decks
+        # (4.4.3c), some of them, as this seat names them.
+        pitched = [
+            obj["id"]
+            for zone in view["zones"]
+            if zone["zone"].endswith(".pitch")
+            for obj in zone["objects"]
+            if "id" in obj
+        ]
+        order = [pitched.pop(pick(len(pitched))) for _ in range(pick(len(pitched) + 1))]
+        return {"end_turn": {"order": order} if order else {}}
     if kind == "phase":
         return {"phase": PHASES[pick(len(PHASES))]}
     if kind == "create_token":
         return {"create_token": {"card": "Ward", "to": "permanent"}}
+    in_play = [
+        obj
+        for zone in view["zones"]
+        if zone["zone"].split(".")[-1] in IN_PLAY
+        for obj in zone["objects"]
+        if "id" in obj
+    ]
+    other = in_play[pick(len(in_play))]["id"] if in_play else card
+    own = [obj["id"] for obj in in_play if obj.get("controller") == seat]
+    if kind in ("set_aside", "place") and own and pick(4):
+        # Mostly a card the targets may be: one of the seat's own in play.
+        card = own[pick(len(own))]
     if kind == "set_aside":
-        return {"set_aside": {"cards": [card], "duration": 1 + pick(2)}}
+        step = {"cards": [card], "duration": 1 + pick(2), "as": LABELS[pick(len(LABELS))]}
+        if pick(2):
+            step["ongoing"] = {"card": card, "strength": 1 + pick(2)}
+        return {"set_aside": step}
+    if kind == "place":
+        step = {"cards": [card], "as": LABELS[pick(len(LABELS))]}
+        if pick(2):
+            step["onto"] = other
+        else:
+            where = IN_PLAY[pick(len(IN_PLAY))]
+            step["in"] = where if where == "field_of_battle" else f"{seat}.{where}"
+        if pick(2):
+            step["ongoing"] = {"card": other, "strength": 1 + pick(2), "toughness": 1}
+        return {"place": step}
+    if kind == "negate":
+        return {"negate": {"effect": LABELS[pick(len(LABELS))]}}
     return {kind: {"card": card}}
 
 

@@ -29,7 +29,12 @@ Within each game, after every step, for every observer:
 - an undo shows the observer exactly the view and log they had before.
 
 The actions include the cases where other engines leaked: shuffles, cards
-going face down, returns to hand, undo, copies, and saving and loading.
+going face down, returns to hand, undo, copies, and saving and loading; and
+Redemption's effects that remember cards (places with bonuses, set-asides,
+labelled moves, their negations) with those cards going out of sight. The
+cards a record, a bonus or a labelled move was about may trade places once
+they have gone out of sight: records follow objects, and only public ones
+(3.0.9, 3.0.9a, 3.0.9b), so nothing may follow such a card any more.
 
 The rule set is a parameter: each rule set gives a :class:`Harness` with its
 card pool, its setup, its actions and how to run them.
@@ -38,6 +43,7 @@ card pool, its setup, its actions and how to run them.
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -54,7 +60,7 @@ from cardzones.errors import CardzonesError
 from cardzones.kernel.cards import CardDef, Dest, HistoryCondition, PlayFrom, Replacement, Trigger
 from cardzones.kernel.events import iter_log
 from cardzones.kernel.game import Game
-from cardzones.kernel.objects import CARD, UNDER
+from cardzones.kernel.objects import CARD, UNDER, ObjRef
 from cardzones.kernel.state import CONTENTS, KIDS, OBJS
 from cardzones.kernel.views import omniscient_view
 
@@ -83,6 +89,9 @@ class Harness:
     perform: Callable[[Game, Action], str]
     #: the player who acts, or None (an undo, a copy)
     actor: Callable[[Game, Action], str | None]
+    #: whether the rule set's effects remember cards in its records (then
+    #: half the trades wait for a card a record was about)
+    records: bool = False
 
 
 def all_cards(game: Game) -> list[int]:
@@ -154,8 +163,25 @@ def perform_shared(game: Game, kind: str, b: int, c: int, card: int | None, by: 
         face = ("up", "down")[b % 2]
         return "nothing" if card is None else str(game.flip(card, face, by=by).value)
     if kind == "end_turn":
-        return str(game.end_turn().value)
+        return str(game.end_turn(end_of_turn_order(game, b, c)).value)
     return None
+
+
+def end_of_turn_order(game: Game, b: int, c: int) -> list[int]:
+    """An order for the cards the end of the turn puts away, as the players
+    choose it (fab's pitch zones, 4.4.3c): some of them, in a drawn order;
+    the others keep theirs. Empty for a rule set without such a choice."""
+    if "pitch" not in game.ruleset.zone_specs:
+        return []
+    pitched = [card for player in game.players for card in game.contents(_pitch(game, player))]
+    random.Random(b).shuffle(pitched)
+    return pitched[: c % (len(pitched) + 1)]
+
+
+def _pitch(game: Game, player: str) -> int:
+    zid = game.zone(player, "pitch")
+    assert zid is not None
+    return zid
 
 
 # -- fab ----------------------------------------------------------------
@@ -534,11 +560,17 @@ RED_KINDS = (
     "end_battle",
     "place_on_private",
     "set_aside_private",
+    "hide_named",
+    "place_and_hide",
+    "play_from_hand",
     "undo",
     "copy",
     "save_load",
 )
 RED_WEIGHTS = {
+    "hide_named": 3,
+    "place_and_hide": 3,
+    "play_from_hand": 3,
     "place_on_private": 2,
     "set_aside_private": 2,
     "move": 5,
@@ -548,8 +580,8 @@ RED_WEIGHTS = {
     "return_to_hand": 2,
     "shuffle": 3,
     "flip": 3,
-    "place_onto": 3,
-    "place_in": 2,
+    "place_onto": 4,
+    "place_in": 3,
     "set_aside": 3,
     "undo": 3,
 }
@@ -559,10 +591,11 @@ red_actor = actor_for(("end_turn", "phase", "end_battle"))
 
 
 def red_perform(game: Game, action: Action) -> str:
+    from cardzones.kernel.effects import EffectRef
     from cardzones.rulesets.redemption.moves import discard, relocate
     from cardzones.rulesets.redemption.negate import negate
     from cardzones.rulesets.redemption.place import place
-    from cardzones.rulesets.redemption.records import EffectHandle
+    from cardzones.rulesets.redemption.records import EffectHandle, Ongoing
     from cardzones.rulesets.redemption.set_aside import (
         end_battle,
         play_dominant,
@@ -585,6 +618,13 @@ def red_perform(game: Game, action: Action) -> str:
         with game.atomic():
             result, _ = relocate(game, target, dest, by, label=("m" if e % 2 else None), **kw)
         return str(result.value)
+
+    def ongoing(target: int | None) -> Ongoing | None:
+        """Often a paired bonus: on a card of the game, or on the target."""
+        bonus_on = pick(cards, e // 8) if (e // 4) % 2 else target
+        if (e // 2) % 2 or bonus_on is None:
+            return None
+        return Ongoing(bonus_on, (("strength", 1 + d % 2), ("toughness", 1)))
 
     if kind == "move":
         return move(card, pick(game.all_zones(), b), position=POSITIONS[c % 5], face=FACES[d % 3])
@@ -609,10 +649,14 @@ def red_perform(game: Game, action: Action) -> str:
             game.add_effect(card, "modify", mods=[("strength", 1 + b % 2)], until="end_of_turn")
         return "done"
     if kind in ("place_onto", "place_in"):
+        if (p // 2) % 2:
+            # Often a card in play: the targets of a place ability must be.
+            card = pick([x for x in cards if game.in_play(x)], a)
         if card is None:
             return "nothing"
         chosen = [card] + ([pick(cards, d)] if c % 3 == 0 and pick(cards, d) != card else [])
         source = pick(cards, e) if e % 2 else None
+        colon = source in chosen and (c // 3) % 2 == 1
         if kind == "place_onto":
             result, _ = place(
                 game,
@@ -621,6 +665,8 @@ def red_perform(game: Game, action: Action) -> str:
                 onto=pick(cards, b),
                 source=source,
                 order=chosen if len(chosen) > 1 else None,
+                ongoing=ongoing(pick(cards, b)),
+                colon=colon,
             )
         else:
             zone = ("territory", "land_of_bondage", "field_of_battle", "deck")[b % 4]
@@ -631,8 +677,42 @@ def red_perform(game: Game, action: Action) -> str:
                 into=Dest(zone, by),
                 source=source,
                 order=chosen if len(chosen) > 1 else None,
+                ongoing=ongoing(card),
+                colon=colon,
             )
         return str(result.value)
+    if kind == "hide_named":
+        # A card an effect was about goes out of sight: to its owner's hand,
+        # or face down where it is. Records, bonuses and labelled moves must
+        # not follow it (the traded cards are often such a card).
+        # A card a record follows now, so a public one: which card a record
+        # once named is what the two games may differ in, and the act must
+        # name the same place in both.
+        followed = tracked(game)
+        target = pick([x for x in cards if x in followed], b)
+        if target is None:
+            return "nothing"
+        if c % 2:
+            return str(game.flip(target, "down", by=by).value)
+        return move(target, Dest("hand", "owner"))
+    if kind == "place_and_hide":
+        # One of the player's cards in play is placed, with a bonus, and
+        # goes to its owner's hand: its record and bonus are about an object
+        # that is gone, and the hand may hold a look-alike.
+        mine = [x for x in cards if game.in_play(x) and game.obj(x).controller == by]
+        target = pick(mine, a)
+        if target is None:
+            return "nothing"
+        with game.atomic():
+            zone = ("territory", "land_of_bondage", "field_of_battle")[b % 3]
+            place(game, [target], by=by, into=Dest(zone, by), ongoing=ongoing(target))
+            relocate(game, target, Dest("hand", "owner"), by, label=("m" if c % 2 else None))
+        return "done"
+    if kind == "play_from_hand":
+        # A hand card comes into play, face down or up: the card that went
+        # out of sight, or its look-alike.
+        zone = ("territory", "land_of_bondage", "field_of_battle")[b % 3]
+        return move(in_zone(game, by, "hand", a), Dest(zone, by), face=("down", "up")[c % 2])
     private = [x for x in cards if not game.is_public(x) and game.in_play(x)]
     if kind == "place_on_private":
         host = pick(private, b)
@@ -644,14 +724,22 @@ def red_perform(game: Game, action: Action) -> str:
         if target is None:
             return "nothing"
         source = in_zone(game, by, "hand", b) if c % 2 else None
-        result, _ = set_aside(game, [target], by=by, source=source, played_on=target)
+        result, _ = set_aside(
+            game, [target], by=by, source=source, played_on=target, ongoing=ongoing(target)
+        )
         return str(result.value)
     if kind == "set_aside":
         if card is None:
             return "nothing"
         source = pick(cards, b) if b % 2 else None
         result, _ = set_aside(
-            game, [card], by=by, source=source, duration=(None, 1, 2)[c % 3], in_battle=bool(d % 2)
+            game,
+            [card],
+            by=by,
+            source=source,
+            duration=(None, 1, 2)[c % 3],
+            in_battle=bool(d % 2),
+            ongoing=ongoing(card),
         )
         return str(result.value)
     if kind == "return":
@@ -659,15 +747,17 @@ def red_perform(game: Game, action: Action) -> str:
             return "nothing"
         return str(return_cards(game, [card], by=by, cause=("own", "effect")[b % 2]).value)
     if kind == "negate":
-        handles_ = sorted(
-            k
+        # Every effect made so far: place, set-aside and remembered moves, and
+        # the kernel's bonuses (modify), ended or not.
+        effects: list[Any] = sorted(
+            EffectHandle(k[0], k[1])
             for k in game._rules
             if isinstance(k, tuple) and len(k) == 2 and k[0] in ("place", "set_aside", "move")
         )
-        if not handles_:
+        effects += [EffectRef(eid) for eid in range(1, game._vars["next_eid"])]
+        if not effects:
             return "nothing"
-        key = pick(handles_, b)
-        return str(negate(game, EffectHandle(key[0], key[1]), by=by).value)
+        return str(negate(game, pick(effects, b), by=by).value)
     if kind == "dominant":
         target = pick(cards, b)
         if card is None or target is None:
@@ -680,7 +770,9 @@ def red_perform(game: Game, action: Action) -> str:
     raise AssertionError(f"unknown action {kind}")
 
 
-REDEMPTION = Harness("redemption", red_build, red_setup, red_action, red_perform, red_actor)
+REDEMPTION = Harness(
+    "redemption", red_build, red_setup, red_action, red_perform, red_actor, records=True
+)
 
 
 #: Every rule set's harness, by rule set name.
@@ -785,15 +877,57 @@ def _ints(value: Any, out: set[int]) -> None:
             _ints(item, out)
 
 
+def _refs(value: Any, out: set[ObjRef]) -> None:
+    if isinstance(value, ObjRef):
+        out.add(value)
+    elif isinstance(value, tuple | list | frozenset | set):
+        for item in value:
+            _refs(item, out)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _refs(key, out)
+            _refs(item, out)
+
+
 def tracked(game: Game) -> set[int]:
-    """Every number the rule set's records and the objects' own data hold:
-    among them, the cards the rules follow by identity, such as the card a
-    card was placed on, which every player watched. Trading such a card for
-    another would change what the players know, so it is never traded."""
-    out: set[int] = set()
-    _ints(game._rules, out)
+    """The cards the rules follow by identity, which every player watched
+    (the card another was placed on, the object an effect still references),
+    so trading them for others would change what the players know.
+
+    A rule set's records name objects (:class:`~cardzones.kernel.ObjRef`),
+    and follow one only while the card is still that public object: a card
+    that went out of sight, became a new object, or came back, is not what a
+    record names, and may trade places with another (the records, bonuses
+    and labelled moves that were about it must not follow it). The objects'
+    own data (fab's triggered layers) are taken as following every card
+    number they hold."""
+    refs: set[ObjRef] = set()
+    _refs(game._rules, refs)
+    out = {r.card for r in refs if game.referent(r) is not None}
     for obj in game._objs.values():
         _ints(obj.data, out)
+    return out
+
+
+def named_once(game: Game) -> set[int]:
+    """The cards a rule set's record names or once named: an object it
+    follows or followed, a placed card, the card of a bonus."""
+    out: set[int] = set()
+
+    def walk(value: Any) -> None:
+        if isinstance(value, tuple) and hasattr(value, "_fields"):
+            card = getattr(value, "card", None)
+            if isinstance(card, int) and not isinstance(card, bool):
+                out.add(card)
+        if isinstance(value, tuple | list):
+            for item in value:
+                walk(item)
+
+    for key, value in game._rules.items():
+        walk(key)
+        walk(value)
+        if isinstance(key, tuple) and len(key) == 2 and key[0] == "placed_at":
+            out.add(key[1])
     return out
 
 
@@ -1027,8 +1161,13 @@ def check_noninterference(
     for step, action in enumerate(actions, start=1):
         if b is None and step > swap_at:
             pairs = hidden_pairs(a, observer, exact)
+            # In half the examples, the trade waits for a card an effect was
+            # about (a record, a bonus or a labelled move named it): what
+            # they follow is what could tell two hidden cards apart.
+            if harness.records and choice % 2:
+                pairs = [pair for pair in pairs if named_once(a) & set(pair)]
             if pairs:
-                c1, c2 = pick(pairs, choice)
+                c1, c2 = pick(pairs, choice // 2)
                 names = {a._objs[c1].cdef.name, a._objs[c2].cdef.name}
                 traded = (c1, c2)
                 note(f"step {step}: {names} trade places, hidden from {observer}")
@@ -1037,6 +1176,8 @@ def check_noninterference(
                     if exact
                     else "two hidden cards alike as private objects traded places"
                 )
+                if named_once(a) & {c1, c2}:
+                    hypothesis_event("a traded card is one a record or bonus was about")
                 b = a.copy()
                 trade_places(b, c1, c2)
                 since = _next_seq(a)

@@ -41,6 +41,7 @@ from cardzones.kernel.objects import (
     TRIGGERED,
     UNDER,
     Obj,
+    ObjRef,
     Origin,
 )
 from cardzones.kernel.records import Records
@@ -75,6 +76,7 @@ __all__ = [
     "MoveResult",
     "NeedsChoice",
     "Obj",
+    "ObjRef",
     "Origin",
     "PlayFrom",
     "Position",

@@ -101,7 +101,10 @@ def _attach_with_pile(
     reset: bool,
 ) -> None:
     new = _attach(game, obj, top, rel, position, by, cause, public, reset)
-    if rel != UNDER and new.zone != obj.zone and obj.card in game._kids:
+    # Placed on a card is a place of its own: a card placed on another one is
+    # relocated even within its zone, and the rule set says where the cards on
+    # it go (a sub-card's own sub-cards joined the new top-card above).
+    if rel != UNDER and obj.card in game._kids:
         game.ruleset.move_children(game, obj, new, reset)
 
 

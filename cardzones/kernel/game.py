@@ -264,6 +264,8 @@ class Game(State):
     obj = queries.obj
     find = queries.find
     exists = queries.exists
+    ref = queries.ref
+    referent = queries.referent
     cards = queries.cards
     location = queries.location
     kids = queries.kids

@@ -64,3 +64,21 @@ class Obj(NamedTuple):
     @property
     def is_card(self) -> bool:
         return self.kind == CARD
+
+
+class ObjRef(NamedTuple):
+    """One object, as an effect or a rule set's record names it: a physical
+    card as the object it was when it was named.
+
+    An effect that moves an object references the new object only "as long
+    as the object remains a public object" (3.0.9a, 3.0.9b), and a new object
+    has no relation to its previous existence (3.0.9). So a record names an
+    object, never a card: once the card is a new object, or the object is
+    private, the reference names nothing (:meth:`Game.referent`). A private
+    object is named with ``oid`` None, which names nothing at all: the rules
+    cannot follow it, since no other player can either. Keep the card's
+    number for where the card is now, never for what the record is about.
+    """
+
+    card: int
+    oid: int | None

@@ -21,7 +21,7 @@ from cardzones.errors import UnknownReference
 from cardzones.kernel.cards import CardDef
 from cardzones.kernel.effects import Effect
 from cardzones.kernel.events import Snapshot
-from cardzones.kernel.objects import UNDER, Obj
+from cardzones.kernel.objects import UNDER, Obj, ObjRef
 from cardzones.kernel.zones import ZoneInfo, ZoneSpec
 
 if TYPE_CHECKING:
@@ -146,6 +146,37 @@ def find(game: Game, card: int) -> Obj | None:
 
 def exists(game: Game, card: int) -> bool:
     return card in game._objs
+
+
+def ref(game: Game, card: int) -> ObjRef:
+    """The card's object now, as a record names it: with its object id while
+    it is public, and naming nothing while it is private (see :class:`ObjRef`)."""
+    found = obj(game, card)
+    return ObjRef(card, found.oid if found.public else None)
+
+
+def referent(game: Game, named: ObjRef | None) -> Obj | None:
+    """The object a reference names, or None: the card is still that object
+    and it is public (3.0.9, 3.0.9a, 3.0.9b). A card that became a new object,
+    even one that came back where it was, is not the object a record named.
+
+    >>> from cardzones import new_game
+    >>> game = new_game("redemption")
+    >>> card = game.new_card(game.card_def("Moses"), game.zone("alice", "territory"))
+    >>> named = game.ref(card)
+    >>> game.referent(named) is game.obj(card)
+    True
+    >>> _ = game.move(card, game.zone("alice", "hand"))
+    >>> _ = game.move(card, game.zone("alice", "territory"))
+    >>> game.referent(named) is None
+    True
+    """
+    if named is None or named.oid is None:
+        return None
+    found: Obj | None = game._objs.get(named.card)
+    if found is None or found.oid != named.oid or not found.public:
+        return None
+    return found
 
 
 def cards(game: Game) -> Iterable[int]:

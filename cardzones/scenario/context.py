@@ -3,7 +3,7 @@ and the references of the scenario format (docs/scenarios.md, References) turned
 into ids.
 
 :class:`Refs` resolves the arguments of actions for the action tables' binder
-(:func:`cardzones.kernel.actions.bind`); :class:`Context` has the same lookups
+(:func:`cardzones.acts.binding.bind`); :class:`Context` has the same lookups
 for set-up and expectations, with ``file:line`` errors.
 """
 
@@ -222,7 +222,7 @@ class Context:
 
 class Refs:
     """The scenario format's references, as the binder of the action tables
-    asks for them (:class:`cardzones.kernel.actions.Resolver`). Each method
+    asks for them (:class:`cardzones.acts.binding.Resolver`). Each method
     raises :class:`ArgumentError`, whose path the binder fills in."""
 
     def __init__(self, ctx: Context) -> None:

@@ -3,27 +3,28 @@ what a player sends into a change of the game.
 
 An act is one step of the scenario step language with the rule set's actions,
 as JSON: ``{"move": {"card": "o628dc6a8bcab", "to": "alice.graveyard"}}``. The
-actions are the rule set's own action table (``game.ruleset.actions``), the
-same one the scenario runner and ``cardzones actions`` read; the table keeps
-no list of actions. Applying an act takes three steps:
+actions are the rule set's own action table (``Ruleset.actions``), the same
+one the scenario runner and ``cardzones actions`` read; the table keeps no
+list of actions. Applying an act (:func:`apply_act`) takes two steps:
 
-1. **Bind** it for the seat (:func:`bind_act`) with the kernel's binder
-   (:func:`~cardzones.kernel.actions.bind`) and the seat's resolver,
-   :class:`SeatRefs`. A card is named by the handle (``id``) that the seat's
-   own view gives it, or by ``ZONE[i]``, the i-th object of that zone as the
-   seat's view lists it. Nothing else names a card: no ``$label``, no
-   ``NAME@ZONE`` (both would let a seat follow or find a card it may not see).
-   A handle the seat's view does not give now, including one another viewer's
-   view gives, is refused as ``no such card``, whatever card it may name for
-   someone else. The seat policy below is checked on the bound arguments.
-2. The bound act is the **stored act**: the same step with every card named by
-   its physical card (``#17``) and the acting player written out. It is
-   secret-bearing (a physical card follows a card through every hidden
-   stretch), never sent to a player, and it replays exactly, whatever handles
-   views give in the future.
-3. **Apply** the stored act (:func:`apply_stored`): bind it again with
-   :class:`StoredRefs`, which reads ``#N``, and run the action. Replay applies
-   stored acts the same way, so a replayed game is the game that was played.
+1. **Bind** it for the seat (:func:`bind_act`) in the one pass of
+   :func:`~cardzones.acts.binding.bind`, with the seat's resolver,
+   :class:`SeatRefs`, and the seat policy. A card is named by the handle
+   (``id``) that the seat's own view gives it, or by ``ZONE[i]``, the i-th
+   object of that zone as the seat's view lists it. Nothing else names a
+   card: no ``$label``, no ``NAME@ZONE`` (both would let a seat follow or find
+   a card it may not see). A handle the seat's view does not give now,
+   including one another viewer's view gives, is refused as ``no such card``,
+   whatever card it may name for someone else. The same pass checks the seat
+   policy below as it resolves each value, and writes the **stored act**: the
+   same step with every card named by its physical card (``#17``) and the
+   acting player written out. The stored act is secret-bearing (a physical
+   card follows a card through every hidden stretch), never sent to a
+   player, and it replays exactly, whatever handles views give in the future.
+2. **Run** the action with the bound arguments. Replay and export apply
+   stored acts (:func:`apply_stored`): bound with :class:`StoredRefs`, which
+   reads ``#N``, and run the same way, so a replayed game is the game that was
+   played.
 
 Any refusal raises :class:`Refusal`, with the engine's message and rule id when
 a rule refused it. A refusal leaves the game exactly as it was, and its message
@@ -34,9 +35,9 @@ The seat policy
 
 The engine checks the rules with the acting player set to the seat. On top of
 that, a seat may act only on what is its own, as a player at a physical table
-would: the kernel's seat policy (:mod:`cardzones.kernel.seats`), which legal
-actions follow too. What is whose is read from each action's parameters in the rule set's
-table (:class:`~cardzones.kernel.actions.Role`, ``Action.turn_player``), so an
+would: the seat policy (:mod:`cardzones.acts.seats`), which legal actions
+follow too. What is whose is read from each action's parameters in the rule
+set's table (:class:`~cardzones.acts.actions.Role`, ``Action.turn_player``), so an
 action of any rule set gets the same policy:
 
 - The action's **actor** parameter (``by``) is the seat: left out, it is
@@ -255,7 +256,7 @@ class TableContext(Context):
 
 
 class SeatRefs(_TableRefs):
-    """The seat's resolver for :func:`~cardzones.kernel.actions.bind`: a card is
+    """The seat's resolver for :func:`~cardzones.acts.binding.bind`: a card is
     named by the handle the seat's own view gives it, or by ``ZONE[i]`` in the
     order its view lists the zone; a card it may not look at only in its own
     zones. Zones, players, card names and effect labels are read as in a

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from cardzones.kernel.cards import Dest, Position
 from cardzones.kernel.results import MoveResult
 from cardzones.rulesets.redemption import records
-from cardzones.rulesets.redemption.place import current_placement
+from cardzones.rulesets.redemption.place import current_placement, relocated_from
 from cardzones.rulesets.redemption.records import MOVE, EffectHandle, MoveRecord, Relocated
 from cardzones.rulesets.redemption.zones import DISCARD
 
@@ -37,6 +37,7 @@ def relocate(
     None. One step of the caller's action."""
     remember = remember or label is not None
     before = current_placement(game, card) if remember else None
+    was = game.obj(card)
     result = game.move(
         card, dest, position=position, face=face, cause=cause, by=by, choose_zone=choose_zone
     )
@@ -44,8 +45,7 @@ def relocate(
         return result, None
     relocated: tuple[Relocated, ...] = ()
     if before is not None and game.exists(card) and result is MoveResult.MOVED:
-        obj = game.obj(card)
-        relocated = (Relocated(card, before, obj.zone, obj.host),)
+        relocated = (relocated_from(game, card, was, before),)
     rid = records.new_id(game)
     records.put(game, MOVE, rid, MoveRecord(rid, relocated))
     return result, EffectHandle(MOVE, rid)

@@ -8,19 +8,16 @@ from typing import TYPE_CHECKING, Any
 
 from cardzones.errors import IllegalAction
 from cardzones.kernel.effects import EffectRef
-from cardzones.kernel.objects import PLACED
 from cardzones.kernel.results import MoveResult
 from cardzones.rulesets.redemption import records
-from cardzones.rulesets.redemption.place import attach_placed, place_holds
+from cardzones.rulesets.redemption.place import place_holds, put_back
 from cardzones.rulesets.redemption.records import (
-    IN,
     MOVE,
     PLACE,
     SET_ASIDE,
     EffectHandle,
     MoveRecord,
     PlaceRecord,
-    Relocated,
     SetAsideRecord,
 )
 from cardzones.rulesets.redemption.set_aside import negate_set_aside, set_aside_holds
@@ -69,42 +66,16 @@ def _negate_place(game: Game, rec: PlaceRecord, by: str) -> None:
     if rec.eid is not None:
         game.end_effect(rec.eid)
     records.put(game, PLACE, rec.rid, rec._replace(negated=True))
-    put_back(game, rec.relocated, by)
+    for entry in rec.relocated:
+        put_back(game, entry, by)
 
 
 def _negate_move(game: Game, rec: MoveRecord, by: str) -> None:
     if rec.negated:
         return
     records.put(game, MOVE, rec.rid, rec._replace(negated=True))
-    put_back(game, rec.relocated, by)
-
-
-def put_back(game: Game, relocated: tuple[Relocated, ...], by: str) -> None:
-    """Return each relocated card to where it was placed, if it is still where
-    the negated effect put it and that place is still there.
-
-    "Where the effect put it" is the card it was placed on, wherever that card
-    has gone since (placed cards follow their card), or, for a card put in a
-    zone, that zone as an ordinary card of it (place/return-conditions)."""
-    for entry in relocated:
-        if not still_where_put(game, entry):
-            continue
-        if entry.placement.kind == IN:
-            if game.zone_exists(entry.placement.ref):
-                game.move(entry.card, entry.placement.ref, face="up", by=by)
-        elif game.exists(entry.placement.ref):
-            attach_placed(game, entry.card, entry.placement.ref, by)
-
-
-def still_where_put(game: Game, entry: Relocated) -> bool:
-    """Whether the relocated card is still where the effect put it: on the
-    same card (wherever that card is now), or in the same zone and on no card."""
-    obj = game.find(entry.card)
-    if obj is None:
-        return False
-    if entry.host is not None:
-        return obj.host == entry.host and obj.rel == PLACED
-    return obj.host is None and obj.zone == entry.zone
+    for entry in rec.relocated:
+        put_back(game, entry, by)
 
 
 def label_active(game: Game, handle: EffectHandle) -> bool:

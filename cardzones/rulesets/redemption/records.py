@@ -9,16 +9,25 @@ Keys of the ``RULES`` map:
 - ``("place", id)``: a :class:`PlaceRecord`, one per place ability used;
 - ``("set_aside", id)``: a :class:`SetAsideRecord`, one per set-aside ability;
 - ``("move", id)``: a :class:`MoveRecord`, one per labelled relocation;
-- ``("placed_at", card)``: a :class:`PlacedAt`, where a placed card's host was
-  when the card was placed on it;
+- ``("placed_at", card)``: a :class:`PlacedAt`, the last time the card was
+  placed on a card: that card, where it was then, and the placing's number;
 - ``PLACE_IDS``, ``LIVE_SET_ASIDES``: the ids of the place records, and of the
   set-aside records that are not finished yet;
-- ``NEXT_ID``: the next record id.
+- ``NEXT_ID``, ``NEXT_PLACING``: the next record id, the next placing number.
+
+A record names a card as an object (:class:`~cardzones.kernel.objects.ObjRef`),
+never by its physical number alone: a new object is a new thing (3.0.9), and
+an effect follows an object only while it is public (3.0.9a, 3.0.9b), so a
+card that went where no one could follow it and came back is not the card a
+record is about. Only a placed card's own number is kept, under
+``("placed_at", card)``, for where that card is now.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NamedTuple
+
+from cardzones.kernel.objects import ObjRef
 
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game
@@ -31,16 +40,17 @@ SET_ASIDE = "set_aside"
 MOVE = "move"
 
 NEXT_ID = "next_record"
+NEXT_PLACING = "next_placing"
 PLACE_IDS = "place_ids"
 LIVE_SET_ASIDES = "live_set_asides"
 
 
 class Loc(NamedTuple):
-    """Where a card was placed: on a card (``ON``, ``ref`` is the host card) or
-    in a zone (``IN``, ``ref`` is the zone id)."""
+    """Where a card was placed: on a card (``ON``, ``ref`` is that card as
+    the object it was then) or in a zone (``IN``, ``ref`` is the zone id)."""
 
     kind: str
-    ref: int
+    ref: ObjRef | int
 
 
 class Ongoing(NamedTuple):
@@ -58,59 +68,76 @@ class EffectHandle(NamedTuple):
 
 
 class Relocated(NamedTuple):
-    """A placed card an effect took away from where it was placed: ``placement``
-    is that place, and ``zone`` and ``host`` where the effect put it."""
+    """A placed card an effect took away from where it was placed.
 
-    card: int
+    ``card`` is the object the effect made of it, which the effect follows
+    only while it stays that public object (3.0.9b); ``was`` is the object id
+    it had where it was placed, and ``placement`` that place. ``zone`` and
+    ``host`` are where the effect put it, and ``placing`` the placing that put
+    it on ``host`` (see :class:`PlacedAt`)."""
+
+    card: ObjRef
+    was: int
     placement: Loc
     zone: int
-    host: int | None
+    host: ObjRef | None = None
+    placing: int | None = None
 
 
 class PlacedAt(NamedTuple):
-    """The host a card was placed on, and the zone the host was in then."""
+    """The last time a card was placed on a card: the card under it, the zone
+    that card was in then, and a number of its own for that placing, so that
+    a record can tell a card that stayed where it was placed from one that
+    left and came back."""
 
-    host: int
+    host: ObjRef
     zone: int
+    placing: int
 
 
 class PlaceRecord(NamedTuple):
-    """One use of a place ability: the cards, where each was placed, and the
-    paired ongoing effect (``eid``) if any."""
+    """One use of a place ability: the objects it placed, where each was
+    placed (with the placing that put it on a card), and the paired ongoing
+    effect (``eid``, on the object ``bonus_oid`` of ``ongoing.card``) if any."""
 
     rid: int
-    cards: tuple[int, ...]
+    cards: tuple[ObjRef, ...]
     locs: tuple[Loc, ...]
-    source: int | None
+    placings: tuple[int | None, ...]
+    source: ObjRef | None
     colon: bool
     eid: int | None
     relocated: tuple[Relocated, ...]
     negated: bool = False
+    ongoing: Ongoing | None = None
+    bonus_oid: int | None = None
 
 
 class SetAsideRecord(NamedTuple):
     """One use of a set-aside ability.
 
-    ``oids`` are the objects the targets became in the set-aside area: a target
-    still counts as set aside by this ability only while it is that object
-    there, so a card that left, even if it came back, ends the set-aside for
-    good (set-aside/paired-ongoing, set-aside/premature-no-benefit). ``counted``
-    is the number of the setter's upkeeps counted so far.
+    ``cards`` are the objects the targets became in the set-aside area: a
+    target still counts as set aside by this ability only while it is that
+    object there, so a card that left, even if it came back, ends the
+    set-aside for good (set-aside/paired-ongoing, set-aside/premature-no-benefit).
+    ``counted`` is the number of the setter's upkeeps counted so far;
+    ``relocated`` the placed cards it took from where they were placed, which
+    go back there if it is negated (place/return-conditions).
     """
 
     rid: int
     by: str
-    cards: tuple[int, ...]
-    oids: tuple[int, ...]
+    cards: tuple[ObjRef, ...]
     duration: int | None
     start_turn: int
     counted: int = 0
-    enhancement: int | None = None
+    enhancement: ObjRef | None = None
     area: int | None = None
     in_battle: bool = False
     eid: int | None = None
     negated: bool = False
     done: bool = False
+    relocated: tuple[Relocated, ...] = ()
 
     @property
     def due(self) -> bool:
@@ -141,10 +168,25 @@ def start(
     handle = EffectHandle(kind, new_id(game))
     if ongoing is None:
         return handle, None
-    eid = game.add_effect(
-        ongoing.card, "ongoing", mods=ongoing.mods, bound=False, label=label, data=handle
+    return handle, bonus(game, ongoing, handle, label)
+
+
+def bonus(game: Game, ongoing: Ongoing, handle: EffectHandle, label: str | None = None) -> int:
+    """Start the bonus of an ongoing ability on its card's object now. It is
+    on that object alone (3.0.9): a card that becomes a new object, in a hand
+    or anywhere else, comes back without it, whichever card it is. While the
+    object lasts, the bonus applies exactly while its ability's condition
+    holds (the rule set's ``effect_active``)."""
+    return game.add_effect(
+        ongoing.card, "ongoing", mods=ongoing.mods, bound=True, label=label, data=handle
     )
-    return handle, eid
+
+
+def new_placing(game: Game) -> int:
+    """A number for one placing of a card on a card (:class:`PlacedAt`)."""
+    n: int = game.records.get(NEXT_PLACING, 1)
+    game.records.put(NEXT_PLACING, n + 1)
+    return n
 
 
 def get(game: Game, kind: str, rid: int) -> Any:

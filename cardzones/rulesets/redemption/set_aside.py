@@ -27,6 +27,7 @@ from cardzones.rulesets.redemption.cards import (
     is_enhancement,
     is_territory_class,
 )
+from cardzones.rulesets.redemption.place import current_placement, put_back, relocated_from
 from cardzones.rulesets.redemption.records import (
     LIVE_SET_ASIDES,
     SET_ASIDE,
@@ -72,10 +73,10 @@ def still_set_aside(game: Game, rec: SetAsideRecord) -> tuple[int, ...]:
     """The targets that are still set aside by this ability: each still the
     object it became in the set-aside area, and still there."""
     out = []
-    for card, oid in zip(rec.cards, rec.oids, strict=True):
-        obj = game.find(card)
-        if obj is not None and obj.oid == oid and is_set_aside(game, card):
-            out.append(card)
+    for named in rec.cards:
+        obj = game.referent(named)
+        if obj is not None and is_set_aside(game, named.card):
+            out.append(named.card)
     return tuple(out)
 
 
@@ -190,6 +191,9 @@ def _set_aside(
     areas = _areas(game, cards)
     enh_area = _enhancement_area(game, enhancement, areas, area)
 
+    # A placed card it takes away goes back where it was placed if the
+    # set-aside ability is negated (place/return-conditions).
+    before = {card: (current_placement(game, card), game.obj(card)) for card in cards}
     for card in cards:
         game.move(card, areas[card], by=by)
     if enhancement is not None:
@@ -204,18 +208,22 @@ def _set_aside(
 
     handle, eid = records.start(game, SET_ASIDE, ongoing, label)
     rid = handle.rid
-    oids = tuple(game.obj(card).oid for card in cards)
+    relocated = tuple(
+        relocated_from(game, card, obj, was)
+        for card, (was, obj) in before.items()
+        if was is not None and game.exists(card)
+    )
     rec = SetAsideRecord(
         rid,
         by,
-        cards,
-        oids,
+        tuple(game.ref(card) for card in cards),
         duration,
         game.turn,
-        enhancement=enhancement,
+        enhancement=None if enhancement is None else game.ref(enhancement),
         area=enh_area,
         in_battle=in_battle and enhancement is not None,
         eid=eid,
+        relocated=relocated,
     )
     records.put(game, SET_ASIDE, rid, rec)
     records.add_id(game, LIVE_SET_ASIDES, rid)
@@ -417,9 +425,9 @@ def finish(game: Game, rec: SetAsideRecord) -> SetAsideRecord:
     rec = rec._replace(done=True)
     records.put(game, SET_ASIDE, rec.rid, rec)
     records.drop_id(game, LIVE_SET_ASIDES, rec.rid)
-    enh = rec.enhancement
-    if enh is not None and game.exists(enh) and not rec.in_battle and is_set_aside(game, enh):
-        discard(game, enh, rec.by)
+    enh = game.referent(rec.enhancement)
+    if enh is not None and not rec.in_battle and is_set_aside(game, enh.card):
+        discard(game, enh.card, rec.by)
     return rec
 
 
@@ -479,12 +487,14 @@ def negate_set_aside(game: Game, rec: SetAsideRecord, by: str) -> None:
     if rec.eid is not None:
         game.end_effect(rec.eid)
     for card in held:
-        return_one(game, card, by, "effect")
-    enh = rec.enhancement
-    if enh is not None and game.exists(enh):
-        ztype = game.zone_info(game.obj(enh).zone).type
-        if ztype in (SET_ASIDE_ZONE, FIELD_OF_BATTLE):
-            discard(game, enh, by)
+        # The Place text decides where a placed card goes once the effect
+        # that relocated it is negated: back where it was placed
+        # (place/return-conditions); any other card returns to territory.
+        named = game.ref(card)
+        entry = next((e for e in rec.relocated if e.card == named), None)
+        if entry is None or not put_back(game, entry, by):
+            return_one(game, card, by, "effect")
+    _discard_enhancement(game, rec, by)
     current: SetAsideRecord = records.get(game, SET_ASIDE, rec.rid)
     finish(game, current._replace(negated=True, in_battle=False))
 
@@ -527,12 +537,17 @@ def _negate_after_dominant(game: Game, rec: SetAsideRecord, by: str) -> None:
     # The target was the last card it held: only the enhancement is left to go.
     if rec.eid is not None:
         game.end_effect(rec.eid)
-    enh = rec.enhancement
-    if enh is not None and game.exists(enh):
-        ztype = game.zone_info(game.obj(enh).zone).type
-        if ztype in (SET_ASIDE_ZONE, FIELD_OF_BATTLE):
-            discard(game, enh, by)
+    _discard_enhancement(game, rec, by)
     finish(game, rec._replace(negated=True, in_battle=False))
+
+
+def _discard_enhancement(game: Game, rec: SetAsideRecord, by: str) -> None:
+    """A negated set-aside's enhancement is discarded and has no effect
+    (set-aside/dominant-enhancement-discarded), if it is still the object
+    that joined its cards or waits in battle to join them."""
+    enh = game.referent(rec.enhancement)
+    if enh is not None and game.zone_info(enh.zone).type in (SET_ASIDE_ZONE, FIELD_OF_BATTLE):
+        discard(game, enh.card, by)
 
 
 def end_battle(game: Game) -> MoveResult:
@@ -546,12 +561,16 @@ def end_battle(game: Game) -> MoveResult:
         for rec in live_records(game):
             if not rec.in_battle or rec.enhancement is None:
                 continue
-            enh = rec.enhancement
-            records.put(game, SET_ASIDE, rec.rid, rec._replace(in_battle=False))
-            if not game.exists(enh) or game.obj(enh).zone != fob:
+            rec = rec._replace(in_battle=False)
+            records.put(game, SET_ASIDE, rec.rid, rec)
+            found = game.referent(rec.enhancement)
+            if found is None or found.zone != fob:
                 continue
+            enh = found.card
             if still_set_aside(game, rec) and rec.area is not None:
                 game.move(enh, rec.area, face="up", cause="rule", by=rec.by)
+                # It joins its cards as the object it is there now.
+                records.put(game, SET_ASIDE, rec.rid, rec._replace(enhancement=game.ref(enh)))
             else:
                 discard(game, enh, rec.by)
         for card in _enhancements(game, game.contents(fob)):
