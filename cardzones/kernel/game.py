@@ -316,6 +316,7 @@ class Game(State):
     take_pending_triggers = triggers.take_pending_triggers
     log_event = log.log_event
     events = log.events
+    moved_since = log.moved_since
 
     @property
     def records(self) -> Records:

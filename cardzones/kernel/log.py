@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cardzones.kernel.events import Event, Snapshot, iter_log
+from cardzones.kernel.events import CEASED, MOVED, Event, Snapshot, iter_log
 from cardzones.kernel.objects import Obj
 from cardzones.kernel.queries import effects_on
 from cardzones.kernel.state import VARS
@@ -74,6 +74,37 @@ def log_event(game: Game, kind: str, note: str = "", by: str | None = None) -> E
 def events(game: Game) -> list[Event]:
     """The whole log, oldest first. Secret-bearing: see views.py for a player's log."""
     return list(iter_log(game._vars["log"]))
+
+
+def moved_since(game: Game, card: int, seq: int) -> bool:
+    """Whether the card has changed zone (or ceased to exist) since the event
+    numbered ``seq``: a later ``moved`` or ``ceased`` event is about it.
+
+    An object keeps its id when it enters an arena zone or the stack (3.0.9),
+    so the id alone cannot tell that it moved; an ability that references the
+    object a move produced loses it when the object "moves to another zone"
+    (3.0.9a), whichever zone that is.
+
+    >>> from cardzones import new_game
+    >>> game = new_game("fab", ["alice", "bob"])
+    >>> card = game.new_card(game.card_def("Snatch"), game.zone(None, "combat_chain"), public=True)
+    >>> seen = game.log_event("phase", "now").seq
+    >>> oid = game.obj(card).oid
+    >>> game.moved_since(card, seen)
+    False
+    >>> _ = game.move(card, game.zone(None, "stack"))
+    >>> game.moved_since(card, seen), game.obj(card).oid == oid
+    (True, True)
+    """
+    node = game._vars["log"]
+    while node is not None:
+        event: Event = node[0]
+        if event.seq <= seq:
+            return False
+        if event.card == card and (event.kind == MOVED or event.kind == CEASED):
+            return True
+        node = node[1]
+    return False
 
 
 def _snapshot(game: Game, obj: Obj) -> Snapshot:

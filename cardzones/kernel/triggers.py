@@ -2,8 +2,9 @@
 noted as the move happens, and the rule set puts them on its stack when the
 action is over (:func:`take_pending_triggers`).
 
-A trigger keeps the object id the move produced, so its effect can tell
-whether "it" is still the same object when it resolves.
+A trigger keeps the object id the move produced and the move's event, so its
+effect can tell whether "it" is still the same object, where the move left it,
+when it resolves (:meth:`Game.moved_since`).
 """
 
 from __future__ import annotations
@@ -19,8 +20,9 @@ if TYPE_CHECKING:
     from cardzones.kernel.game import Game
 
 #: A noted trigger: (source card, ability index, moved card, the object id the
-#: move produced, controller of the source).
-Pending = tuple[int, int, int, int, str]
+#: move produced, controller of the source, the sequence number of the move's
+#: event).
+Pending = tuple[int, int, int, int, str, int]
 
 
 def _note_triggers(game: Game, event: Event) -> None:
@@ -59,7 +61,7 @@ def _note_triggers(game: Game, event: Event) -> None:
     if len(matched) > 1:
         # Stable: a source's own triggers keep the order of its abilities.
         matched.sort(key=lambda m: _place(game, m[0]))
-    new = tuple((s.card, i, event.card, event.new_oid, s.controller) for s, i in matched)
+    new = tuple((s.card, i, event.card, event.new_oid, s.controller, event.seq) for s, i in matched)
     game._put(VARS, "pending", (*game._vars["pending"], *new))
 
 
@@ -82,7 +84,8 @@ def _place(game: Game, obj: Obj) -> tuple[int, ...]:
 
 def take_pending_triggers(game: Game) -> tuple[Pending, ...]:
     """The triggers noted since the last call: (source, ability index, card,
-    object id it produced, controller of the source)."""
+    object id it produced, controller of the source, sequence number of the
+    move's event)."""
     pending: tuple[Pending, ...] = game._vars["pending"]
     if pending:
         game._put(VARS, "pending", ())

@@ -16,12 +16,14 @@ if TYPE_CHECKING:
 
 class LayerData(NamedTuple):
     """What a non-card layer remembers: its source, and for a triggered layer
-    the trigger and the object it references (3.0.9a)."""
+    the trigger, the object it references and the event of the move that
+    produced it (3.0.9a)."""
 
     source: int | None
     trigger: Trigger | None = None
     ref_card: int | None = None
     ref_oid: int | None = None
+    ref_event: int | None = None
 
 
 class LayerRef(NamedTuple):
@@ -110,7 +112,13 @@ def resolve_top(game: Game, by: str) -> MoveResult:
     current = game.contents(stack(game))
     if not current:
         raise IllegalAction("the stack is empty: there is no layer to resolve", rule="3.15.5")
-    card = current[0]
+    return resolve_layer(game, current[0], by)
+
+
+def resolve_layer(game: Game, card: int, by: str) -> MoveResult:
+    """What resolving the layer ``card`` does (:func:`resolve_top` resolves
+    the top one, 3.15.5): a card-layer goes to its owner's graveyard; a
+    triggered layer does what its trigger says and then leaves the stack."""
     obj = game.obj(card)
     if obj.kind == CARD:
         game.move(card, Dest("graveyard", "owner"), cause="rule", by=by)
@@ -125,7 +133,9 @@ def resolve_top(game: Game, by: str) -> MoveResult:
 
 def _resolve_trigger(game: Game, layer_obj: Obj, data: LayerData) -> None:
     """3.0.9a: "it" is the new object the move produced, only while it still
-    exists as that object and is public. Otherwise the layer does nothing."""
+    exists as that object, is public, and has not moved to another zone since.
+    Otherwise the layer does nothing. An object keeps its id when it moves
+    into an arena zone (3.0.9), so the layer asks whether it moved at all."""
     trigger = data.trigger
     if trigger is None or trigger.do is None or data.ref_card is None:
         return
@@ -134,17 +144,24 @@ def _resolve_trigger(game: Game, layer_obj: Obj, data: LayerData) -> None:
     target = game.obj(data.ref_card)
     if target.oid != data.ref_oid or not target.public:
         return
+    if data.ref_event is not None and game.moved_since(data.ref_card, data.ref_event):
+        return
     controller = layer_obj.controller or layer_obj.owner or game.turn_player
     move_to(game, data.ref_card, trigger.do, controller)
 
 
 def put_triggers_on_stack(game: Game) -> None:
     """Triggered effects go on the stack right after the action that triggered them."""
-    for source, index, card, oid, controller in game.take_pending_triggers():
+    for source, index, card, oid, controller, seq in game.take_pending_triggers():
         src = game.find(source)
         if src is None:
             continue
         trigger = src.cdef.triggers[index]
         _push_layer(
-            game, src.cdef, TRIGGERED, LayerData(source, trigger, card, oid), controller, controller
+            game,
+            src.cdef,
+            TRIGGERED,
+            LayerData(source, trigger, card, oid, seq),
+            controller,
+            controller,
         )
