@@ -9,7 +9,10 @@ This module is the public API in one place (docs/api.md is the guide):
 - the game and what a rule set is made of: the kernel's public surface
   (:mod:`cardzones.kernel`), with :class:`Game` and its methods (moves,
   ``act`` for the rule set's actions, copies, undo, saved games,
-  ``legal_actions``), action tables and the seat policy;
+  ``legal_actions``); action tables, the one pass that binds an act, the
+  seat policy and legal actions (:mod:`cardzones.acts`); and
+  :class:`Ruleset`, the class a game subclasses
+  (:mod:`cardzones.rulesets.base`);
 - the rule set registry: :func:`new_game`, :func:`load_game`,
   :func:`get_ruleset` and the rest;
 - player views and logs (:func:`view`, :func:`log_view`, ...);
@@ -25,6 +28,8 @@ This module is the public API in one place (docs/api.md is the guide):
 
 from __future__ import annotations
 
+from cardzones.acts import *  # noqa: F403 - action tables and the seat gate, listed in its __all__
+from cardzones.acts import __all__ as _acts_names
 from cardzones.errors import ScenarioError
 from cardzones.kernel import *  # noqa: F403 - the kernel's public surface, listed in its __all__
 from cardzones.kernel import __all__ as _kernel_names
@@ -37,6 +42,7 @@ from cardzones.kernel.views import (
     omniscient_view,
     view,
 )
+from cardzones.rulesets.base import Ruleset as Ruleset  # the class a game subclasses
 from cardzones.rulesets.registry import (
     RulesetError,
     get_ruleset,
@@ -50,6 +56,7 @@ from cardzones.scenario.runner import Outcome, Scenario, find_scenarios, run_fil
 
 __all__ = [
     *_kernel_names,
+    *(name for name in _acts_names if name not in _kernel_names),
     "Outcome",
     "RulesetError",
     "Scenario",

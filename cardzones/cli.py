@@ -406,7 +406,7 @@ _DB_HELP = "the database: a SQLite file (the default) or postgresql://user@host/
 def _bench_table(
     db: str | None, tables: int | None, seconds: float | None, quick: bool, as_json: bool
 ) -> None:
-    """Run the load benchmark of the web layer (cardzones/web/load.py) as its
+    """Run the table server's load benchmark (cardzones/bench/table.py) as its
     own program, as ``serve`` runs the app: nothing imports the web layer."""
     _table_extra()
     import subprocess
@@ -416,7 +416,7 @@ def _bench_table(
 
     if db is not None:
         _open_store(db).close()  # a bad URL is a clear error before any server starts
-    command = [sys.executable, "-m", "cardzones.web.load"]
+    command = [sys.executable, "-m", "cardzones.bench.table"]
     for flag, value in (("--db", db), ("--tables", tables), ("--seconds", seconds)):
         if value is not None:
             command += [flag, str(value)]

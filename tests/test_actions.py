@@ -10,7 +10,10 @@ from typing import Any
 import pytest
 
 from cardzones import Game, MoveResult, get_ruleset, new_game, ruleset_names
-from cardzones.kernel.actions import (
+from cardzones.acts import (
+    END_TURN,
+    FLIP,
+    SHUFFLE,
     Action,
     ActionResult,
     ArgumentError,
@@ -21,9 +24,9 @@ from cardzones.kernel.actions import (
     Role,
     action_table,
     bind,
+    move_action,
 )
 from cardzones.kernel.cards import CardDef, Dest
-from cardzones.kernel.standard import END_TURN, FLIP, SHUFFLE, move_action
 from cardzones.scenario.runner import INVALID, run_text
 
 K = ParamKind

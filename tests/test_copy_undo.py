@@ -22,7 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cardzones.bench import AURA, TOKEN, build_position
+from cardzones.bench.position import AURA, TOKEN, build_position
 from cardzones.errors import CardzonesError
 from cardzones.kernel.cards import Dest
 from cardzones.kernel.game import Game

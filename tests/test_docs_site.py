@@ -91,4 +91,4 @@ def test_the_site_builds_strictly(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr[-4000:]
     assert (tmp_path / "api" / "index.html").exists()
-    assert (tmp_path / "reference" / "cardzones.kernel.legal" / "index.html").exists()
+    assert (tmp_path / "reference" / "cardzones.acts.legal" / "index.html").exists()

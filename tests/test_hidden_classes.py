@@ -51,7 +51,7 @@ def _outcome(action: Any) -> tuple[str, str]:
 # ----------------------------------------------------------------------
 
 #: Engine modules: everything that can refuse an action or ask for a choice.
-_ENGINE = ("cardzones/kernel", "cardzones/rulesets")
+_ENGINE = ("cardzones/kernel", "cardzones/acts", "cardzones/rulesets")
 #: Calls whose arguments are a message to a player.
 _MESSAGES = {"IllegalAction", "NeedsChoice", "UnknownReference", "Admission", "CardzonesError"}
 

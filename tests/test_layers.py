@@ -1,14 +1,16 @@
 """Imports point down only: the command line and web, then the table server,
 then the scenario layer, then the card index, then the rule set registry, then
-the rule sets, then the kernel. A rule set imports only the kernel (and, for
-the two shipped ones, what they share); the kernel names no game, and neither
-do the scenario layer, the table and the web, which find rule sets through the
-registry. The card index reads the databases of the two shipped games, so it
-may name their rule sets; the layers above reach those games' card data only
-through it. The table
-imports no web code, and only the web and the command line import the table.
-Outside the kernel, no module imports a name of the kernel's that starts with
-an underscore.
+the rule sets, then the base class of a rule set, then the action tables
+(``cardzones.acts``: binding, the seat policy, standard and legal actions),
+then the kernel. A rule set imports only the kernel, the action tables and the
+base class (and, for the two shipped ones, what they share); the kernel names
+no game and no action, and neither the scenario layer, the table nor the web
+names a game: they find rule sets through the registry. The card index reads
+the databases of the two shipped games, so it may name their rule sets; the
+layers above reach those games' card data only through it. The table imports
+no web code, and only the web, the command line and the table's load
+benchmark import the table. Outside the kernel, no module imports a name of
+the kernel's that starts with an underscore.
 
 Every module of cardzones is read with ``ast`` and every import checked,
 including those inside functions and under ``TYPE_CHECKING``. The example rule
@@ -26,9 +28,11 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "cardzones"
 PLUGIN = ROOT / "tests" / "plugins" / "patience_dist"
 
-KERNEL, RULESET, REGISTRY, CARDS, SCENARIO, TABLE, TOP = range(7)
+KERNEL, ACTS, BASE, RULESET, REGISTRY, CARDS, SCENARIO, TABLE, TOP = range(9)
 LAYER_NAMES = {
     KERNEL: "the kernel",
+    ACTS: "the action tables",
+    BASE: "the base class of a rule set",
     RULESET: "a rule set",
     REGISTRY: "the rule set registry",
     CARDS: "the card index",
@@ -43,6 +47,8 @@ PREFIXES = {
     "cardzones.kernel": KERNEL,
     "cardzones.errors": KERNEL,
     "cardzones.schema": KERNEL,  # the JSON Schemas of views and logs: data and a loader
+    "cardzones.acts": ACTS,
+    "cardzones.rulesets.base": BASE,
     "cardzones.rulesets.common": RULESET,
     "cardzones.rulesets.registry": REGISTRY,
     "cardzones.rulesets": REGISTRY,  # the package itself; its sub-packages are rule sets
@@ -59,7 +65,14 @@ PREFIXES = {
 }
 
 #: What every rule set may import besides its own package.
-RULESET_MAY_IMPORT = ("cardzones.kernel", "cardzones.errors")
+RULESET_MAY_IMPORT = (
+    "cardzones.kernel",
+    "cardzones.errors",
+    "cardzones.acts",
+    "cardzones.rulesets.base",
+)
+#: The modules of ``cardzones.rulesets`` that are not a rule set of their own.
+NOT_A_RULESET = ("registry", "common", "base")
 #: What the rule sets that ship with cardzones share.
 SHARED = "cardzones.rulesets.common"
 
@@ -75,7 +88,7 @@ def ruleset_package(name: str) -> str | None:
     """``cardzones.rulesets.fab`` for any module of the fab rule set."""
     parts = name.split(".")
     shipped = len(parts) >= 3 and parts[:2] == ["cardzones", "rulesets"]
-    if shipped and parts[2] not in ("registry", "common"):
+    if shipped and parts[2] not in NOT_A_RULESET:
         return ".".join(parts[:3])
     return None
 
@@ -196,6 +209,11 @@ def _check_text(source: str, name: str, layer: int, own: str | None) -> list[str
     "name,source,expected",
     [
         ("cardzones.kernel.game", "from cardzones.rulesets import get_ruleset\n", "a layer above"),
+        ("cardzones.kernel.game", "from cardzones.acts.binding import bind\n", "a layer above"),
+        ("cardzones.kernel.ruleset", "from cardzones.acts import Action\n", "a layer above"),
+        ("cardzones.acts.legal", "from cardzones.rulesets.base import Ruleset\n", "a layer above"),
+        ("cardzones.acts.binding", "from cardzones.scenario.context import Refs\n", "above"),
+        ("cardzones.rulesets.base", "from cardzones.rulesets.fab import table\n", "above"),
         ("cardzones.kernel.serial", "import cardzones.scenario.runner\n", "a layer above"),
         ("cardzones.rulesets.fab.ruleset", "from cardzones.rulesets import new_game\n", "above"),
         (
@@ -235,7 +253,8 @@ def test_the_checker_finds_bad_imports(name: str, source: str, expected: str) ->
 def test_the_checker_allows_good_imports() -> None:
     assert (
         _check_text(
-            "from cardzones.kernel import Ruleset\nfrom cardzones.rulesets.common import x\n"
+            "from cardzones.kernel import ZoneSpec\nfrom cardzones.rulesets.common import x\n"
+            "from cardzones.acts import move_action\nfrom cardzones.rulesets.base import Ruleset\n"
             "from cardzones.rulesets.fab import layers\nfrom . import cards\n",
             "cardzones.rulesets.fab.ruleset",
             RULESET,
@@ -277,8 +296,12 @@ def test_the_checker_allows_good_imports() -> None:
 
 #: What the web layer is built on; the table server uses none of it.
 WEB_PACKAGES = ("starlette", "uvicorn", "httpx", "websockets", "cardzones.web")
-#: The only modules besides its own that may import the table server.
-TABLE_USERS = ("cardzones.web", "cardzones.cli")
+#: The only modules besides its own that may import the table server: the web,
+#: the command line and the table's load benchmark.
+TABLE_USERS = ("cardzones.web", "cardzones.cli", "cardzones.bench")
+#: The only modules besides its own that may import the web layer: the load
+#: benchmark, which serves the web app in a process of its own.
+WEB_USERS = ("cardzones.web", "cardzones.bench")
 
 
 def _within(module: str, prefixes: tuple[str, ...]) -> bool:
@@ -300,7 +323,7 @@ def import_problems(source: str, file: str, name: str) -> list[str]:
             name, ("cardzones.table", *TABLE_USERS)
         ):
             out.append(f"{where}: {name} imports the table server ({module})")
-        if _within(module, ("cardzones.web",)) and not _within(name, ("cardzones.web",)):
+        if _within(module, ("cardzones.web",)) and not _within(name, WEB_USERS):
             out.append(f"{where}: {name} imports the web layer ({module}); nothing does")
         names_a_game = ruleset_package(module) is not None
         if names_a_game and _within(
@@ -520,3 +543,66 @@ def test_the_record_finder_finds_a_hand_made_move() -> None:
         "m.py:4: Origin",
         "m.py:5: Obj",
     ]
+
+
+# ----------------------------------------------------------------------
+# One seat gate, and a kernel of the state alone
+# ----------------------------------------------------------------------
+
+#: The wording of the seat policy's refusals: each is written in one place.
+SEAT_WORDS = (
+    "acts for itself only",
+    "a seat may do this only to its own zones",
+    "may act only on cards",
+    "can be named only in your own zones",
+    "is the turn player's, and it is",
+    "takes an action on the moved card",
+)
+#: The one module that says them.
+SEAT_POLICY = "cardzones.acts.seats"
+
+
+def test_the_seat_policy_is_written_once() -> None:
+    """One seat policy, with one wording: no module but the policy's own
+    words a seat refusal, so the table, legal actions and the scenario layer
+    cannot drift apart."""
+    found = []
+    for path, name in package_modules():
+        if name == SEAT_POLICY:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        docstrings = {
+            id(node.body[0].value)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+            and node.body
+            and isinstance(node.body[0], ast.Expr)
+            and isinstance(node.body[0].value, ast.Constant)
+        }
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                if id(node) in docstrings:
+                    continue
+                for words in SEAT_WORDS:
+                    if words in node.value:
+                        found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {words!r}")
+    assert found == []
+    policy = (PACKAGE / "acts" / "seats.py").read_text(encoding="utf-8")
+    assert all(words in policy for words in SEAT_WORDS)
+
+
+#: The most lines the kernel may hold: state, the move pipeline, identity,
+#: effects and views, and nothing above them.
+KERNEL_LINES = 4700
+
+
+def test_the_kernel_holds_the_state_alone() -> None:
+    lines = sum(
+        len(path.read_text(encoding="utf-8").splitlines())
+        for path in sorted((PACKAGE / "kernel").rglob("*.py"))
+    )
+    assert lines < KERNEL_LINES, f"the kernel has {lines} lines"
+    names = {name for _, name in package_modules()}
+    for gone in ("actions", "standard", "seats", "legal"):
+        assert f"cardzones.kernel.{gone}" not in names
+        assert f"cardzones.acts.{gone}" in names

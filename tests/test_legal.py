@@ -31,11 +31,11 @@ from test_noninterference import HARNESSES, hidden_pairs, pick, run_action, trad
 from typer.testing import CliRunner
 
 from cardzones import IllegalAction, LegalAction, ParamKind, candidate_actions, new_game
+from cardzones.acts.legal import _frozen as frozen
 from cardzones.cli import app
 from cardzones.errors import CardzonesError
 from cardzones.kernel.cards import CardDef, Dest
 from cardzones.kernel.game import Game
-from cardzones.kernel.legal import _frozen as frozen
 from cardzones.table.acts import Refusal, apply_act
 from cardzones.table.creation import creation_from_request
 from cardzones.web.app import NOT_OPENED, create_app

@@ -20,9 +20,9 @@ from tablekit import BODIES, fab_body, random_act, redemption_body
 from typer.testing import CliRunner
 
 from cardzones import get_ruleset, register_ruleset, unregister_ruleset
+from cardzones.acts.actions import Action, Param, Role
 from cardzones.cli import app
 from cardzones.errors import UnknownReference
-from cardzones.kernel.actions import Action, Param, Role
 from cardzones.kernel.views import card_for_handle, shown_cards, view
 from cardzones.scenario.runner import PASS, run_file, same_state
 from cardzones.table.acts import Refusal, TableContext, apply_act, bind_act

@@ -15,8 +15,10 @@ has each of their operations as a method:
 This module holds what concerns the game as a whole: making one, copies,
 actions as atomic units, turns and phases, and the doors to views and saved
 games. Beside it, the kernel has the records (cards.py, objects.py, zones.py,
-events.py), what a rule set gives (ruleset.py), action tables (actions.py,
-standard.py), player views (views.py) and saved games (serial.py).
+events.py), what a rule set gives (ruleset.py), player views (views.py) and
+saved games (serial.py). Action tables are above the kernel
+(:mod:`cardzones.acts`); :meth:`Game.act` and :meth:`Game.legal_actions`
+reach them through the rule set.
 
 >>> from cardzones import new_game
 >>> game = new_game("fab", ["alice", "bob"])
@@ -34,7 +36,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from cardzones.errors import CardzonesError, IllegalAction, UnknownReference
 from cardzones.kernel import attached, create, effects, log, pipeline, queries, triggers
@@ -42,14 +44,10 @@ from cardzones.kernel.effects import EffectRef
 from cardzones.kernel.events import TURN
 from cardzones.kernel.objects import PLACED, TOP, UNDER, Obj
 from cardzones.kernel.records import Records
-from cardzones.kernel.results import MoveResult
+from cardzones.kernel.results import ActionResult, MoveResult
 from cardzones.kernel.ruleset import Ruleset
 from cardzones.kernel.state import VARS, State
 from cardzones.kernel.zones import ZoneInfo
-
-if TYPE_CHECKING:
-    from cardzones.kernel.actions import ActionResult
-    from cardzones.kernel.legal import LegalAction
 
 
 class Game(State):
@@ -360,24 +358,14 @@ class Game(State):
         >>> game.act("play", card=card, by="alice").result.value
         'moved'
         """
-        from cardzones.kernel.actions import complete
+        return self.ruleset.act(self, name, args)
 
-        action = self.ruleset.actions.get(name)
-        if action is None:
-            raise UnknownReference(
-                f"unknown action {name!r} for {self.ruleset.name}; actions are "
-                + ", ".join(sorted(self.ruleset.actions))
-            )
-        return action.run(self, complete(action, args))
-
-    def legal_actions(self, player: str, actions: Iterable[str] | None = None) -> list[LegalAction]:
+    def legal_actions(self, player: str, actions: Iterable[str] | None = None) -> list[Any]:
         """The actions of the rule set's table that ``player``, acting for
         themselves, may take now, each ready to apply and with a step form
-        (see :mod:`cardzones.kernel.legal`); ``actions`` limits it to those
-        names. The game is as it was when this returns."""
-        from cardzones.kernel.legal import legal_actions
-
-        return legal_actions(self, player, actions)
+        (:class:`cardzones.acts.legal.LegalAction`); ``actions`` limits it to
+        those names. The game is as it was when this returns."""
+        return list(self.ruleset.legal_actions(self, player, actions))
 
     # ------------------------------------------------------------------
     # Identity for views

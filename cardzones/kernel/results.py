@@ -1,4 +1,4 @@
-"""What an action did: the scenario key ``result``.
+"""What a move or an action did: the scenario key ``result``.
 
 >>> MoveResult("moved") is MoveResult.MOVED
 True
@@ -7,6 +7,7 @@ True
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Any, NamedTuple
 
 
 class MoveResult(StrEnum):
@@ -26,3 +27,13 @@ class MoveResult(StrEnum):
     CLEARED = "cleared"
     CEASED = "ceased"
     DONE = "done"
+
+
+class ActionResult(NamedTuple):
+    """What an action did: its :class:`MoveResult`, the card it created or
+    named (a token, a layer) and the handle of the effect it created (for
+    ``negate`` and effect expectations), for ``as:`` labels."""
+
+    result: MoveResult
+    card: int | None = None
+    effect: Any = None

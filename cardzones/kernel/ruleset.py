@@ -1,23 +1,24 @@
-"""What a rule set gives the kernel: zone types, card fields and actions as
-data, and a few hooks where data cannot say enough. The kernel never imports a
-rule set; a rule set subclasses :class:`Ruleset` and overrides what its game
-needs (see docs/writing-a-ruleset.md).
+"""What a rule set gives the kernel: zone types as data, and a few hooks
+where data cannot say enough. The kernel never imports a rule set. A game
+subclasses :class:`cardzones.rulesets.base.Ruleset`, which adds what the rest
+of cardzones reads (its action table, its card fields), and overrides what
+its game needs (see docs/writing-a-ruleset.md).
 
 >>> rules = Ruleset()
->>> rules.name, dict(rules.actions), rules.phases
-('base', {}, ())
+>>> rules.name, rules.phases
+('base', ())
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from cardzones.errors import IllegalAction
-from cardzones.kernel.actions import Action, Param
-from cardzones.kernel.cards import Ability, CardDef, Dest
+from cardzones.errors import IllegalAction, UnknownReference
+from cardzones.kernel.cards import CardDef, Dest
 from cardzones.kernel.effects import Effect
 from cardzones.kernel.objects import Obj
+from cardzones.kernel.results import ActionResult
 from cardzones.kernel.zones import ZoneSpec
 
 if TYPE_CHECKING:
@@ -57,9 +58,6 @@ class Ruleset:
     - ``zone_specs``: its zone types (:class:`~cardzones.kernel.zones.ZoneSpec`);
     - ``phases``: the phases of a turn, in order, or none;
     - ``clear_to``: where a cleared object goes (3.0.12);
-    - ``actions``: its action table (:mod:`cardzones.kernel.actions`);
-    - ``card_params``: the fields of its card data, made into a card by
-      :meth:`make_card`;
     - ``destinations``: destinations that are not zones (fab's ``arena``),
       with the rule that names each, resolved by :meth:`resolve_pseudo`;
     - ``piles``: names for the cards under or on one card (fab's ``soul``,
@@ -81,8 +79,6 @@ class Ruleset:
     zone_specs: Mapping[str, ZoneSpec] = {}
     phases: tuple[str, ...] = ()
     clear_to = "graveyard"
-    actions: Mapping[str, Action] = {}
-    card_params: tuple[Param, ...] = ()
     destinations: Mapping[str, str] = {}
     piles: Mapping[str, int] = {}
     attach_keys: Mapping[str, int] = {}
@@ -97,22 +93,6 @@ class Ruleset:
     def default_card(self, name: str) -> CardDef:
         """The card a scenario names without defining it."""
         return CardDef(name)
-
-    def make_card(
-        self, name: str, fields: Mapping[str, Any], abilities: Sequence[Ability] = ()
-    ) -> CardDef:
-        """The card that card data describes: ``fields`` has every one of
-        :attr:`card_params` (resolved, or its default)."""
-        return CardDef(name, abilities=tuple(abilities))
-
-    def card_fields(self, cdef: CardDef) -> dict[str, Any]:
-        """The card data that :meth:`make_card` makes ``cdef`` from again (its
-        abilities aside): how a card from elsewhere, such as a card database,
-        is written down as card data. A rule set that overrides
-        :meth:`make_card` overrides this too; what this gives is checked by
-        making the card again, so a card it cannot write is refused, never
-        changed."""
-        return {}
 
     # -- the game ----------------------------------------------------------
 
@@ -215,3 +195,19 @@ class Ruleset:
 
     def begin_turn(self, game: Game) -> None:
         """The start of a new turn, after the turn player changed."""
+
+    # -- actions -----------------------------------------------------------
+
+    def act(self, game: Game, name: str, args: Mapping[str, Any]) -> ActionResult:
+        """Take the action ``name`` with ``args`` as its ``run`` takes them, one
+        action (:meth:`Game.act`). The kernel has no actions: a rule set's
+        action table is the business of :mod:`cardzones.acts`, which
+        :class:`cardzones.rulesets.base.Ruleset` answers this with."""
+        raise UnknownReference(f"unknown action {name!r}: {self.name} has no actions")
+
+    def legal_actions(
+        self, game: Game, player: str, actions: Iterable[str] | None
+    ) -> Sequence[Any]:
+        """The actions ``player``, acting for themselves, may take now
+        (:meth:`Game.legal_actions`); none without an action table."""
+        return ()

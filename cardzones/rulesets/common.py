@@ -8,15 +8,15 @@ vocabulary serves both: ``power``, ``defense``, ``pitch`` and ``cost`` (fab) and
 
 A candidates function (``Action.candidates``) lists the arguments a player
 could give an action now, from what that player may know alone
-(:func:`~cardzones.kernel.seats.nameable_cards` and
-:func:`~cardzones.kernel.seats.actable_cards`); :meth:`Game.legal_actions
+(:func:`~cardzones.acts.seats.nameable_cards` and
+:func:`~cardzones.acts.seats.actable_cards`); :meth:`Game.legal_actions
 <cardzones.kernel.game.Game.legal_actions>` keeps those the seat policy and
 the rules allow. The candidates are a finite, useful space, not every value
 an argument could take: a move goes to each of the player's zones and the
 shared ones (and to the bottom of an ordered one of theirs), with the
 default face and cause; a modify is +1 or -1 to a printed number.
 
->>> from cardzones.kernel.standard import move_action
+>>> from cardzones.acts.standard import move_action
 >>> sorted(action.name for action in shared_actions(move_action()))
 ['draw', 'end_turn', 'flip', 'grant', 'modify', 'move', 'shuffle']
 """
@@ -27,10 +27,10 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from cardzones.kernel.actions import Action
+from cardzones.acts.actions import Action
+from cardzones.acts.seats import actable_cards, nameable_cards
+from cardzones.acts.standard import END_TURN, FLIP, GRANT, SHUFFLE, draw_action, modify_action
 from cardzones.kernel.cards import Dest
-from cardzones.kernel.seats import actable_cards, nameable_cards
-from cardzones.kernel.standard import END_TURN, FLIP, GRANT, SHUFFLE, draw_action, modify_action
 
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game

@@ -8,7 +8,7 @@ cardzones are found the same way (see ``pyproject.toml``)::
     [project.entry-points."cardzones.rulesets"]
     fab = "cardzones.rulesets.fab:FabRuleset"
 
-An entry point names a :class:`~cardzones.kernel.ruleset.Ruleset` subclass,
+An entry point names a :class:`~cardzones.rulesets.base.Ruleset` subclass,
 an instance, or a function that returns one; its name must be the rule set's
 ``name``. A program may also register a rule set itself with
 :func:`register_ruleset`, which takes precedence over an entry point of the
@@ -29,8 +29,8 @@ from typing import Any
 
 from cardzones.errors import CardzonesError, UnknownReference
 from cardzones.kernel.game import Game
-from cardzones.kernel.ruleset import Ruleset
 from cardzones.kernel.serial import check_format
+from cardzones.rulesets.base import Ruleset
 
 #: The entry-point group rule sets are found in.
 GROUP = "cardzones.rulesets"
@@ -82,7 +82,7 @@ def register_ruleset(source: RulesetSource, *, replace: bool = False) -> Ruleset
     returns one. A name registered already is refused unless ``replace``; a
     registered rule set shadows an entry point of the same name.
 
-    >>> from cardzones.kernel.ruleset import Ruleset
+    >>> from cardzones.rulesets.base import Ruleset
     >>> class Blank(Ruleset):
     ...     name = "blank"
     >>> register_ruleset(Blank).name, "blank" in ruleset_names()

@@ -31,6 +31,7 @@ from cardzones.cards.index import GAMES
 from cardzones.cards.lookup import COLOUR_OF, CardLookup, options_text
 from cardzones.errors import ScenarioError
 from cardzones.kernel.cards import CardDef
+from cardzones.rulesets.base import ruleset_of
 from cardzones.scenario.loader import YMap
 
 if TYPE_CHECKING:
@@ -66,7 +67,7 @@ def named_card(ctx: Context, name: str, entry: YMap | None) -> CardDef:
     start position can be written down without the index
     (:mod:`cardzones.scenario.definitions`)."""
     has_pitch = entry is not None and "pitch" in entry
-    if has_pitch and not any(p.name == "pitch" for p in ctx.game.ruleset.card_params):
+    if has_pitch and not any(p.name == "pitch" for p in ruleset_of(ctx.game).card_params):
         raise ctx.fail(
             entry, "pitch", f"pitch: picks the colour of a fab card, not a {ctx.ruleset} one"
         )

@@ -20,8 +20,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from cardzones.acts.actions import ArgumentError
+from cardzones.acts.binding import bind_fields
 from cardzones.errors import ScenarioError
-from cardzones.kernel.actions import ArgumentError, bind_fields
 from cardzones.kernel.cards import (
     Ability,
     CardDef,
@@ -31,7 +32,7 @@ from cardzones.kernel.cards import (
     Replacement,
     Trigger,
 )
-from cardzones.kernel.ruleset import Ruleset
+from cardzones.rulesets.base import Ruleset
 from cardzones.scenario.context import line_at
 from cardzones.scenario.loader import YMap, from_data
 from cardzones.scenario.refs import parse_zone

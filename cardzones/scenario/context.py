@@ -3,7 +3,7 @@ and the references of the scenario format (docs/scenarios.md, References) turned
 into ids.
 
 :class:`Refs` resolves the arguments of actions for the action tables' binder
-(:func:`cardzones.kernel.actions.bind`); :class:`Context` has the same lookups
+(:func:`cardzones.acts.binding.bind`); :class:`Context` has the same lookups
 for set-up and expectations, with ``file:line`` errors.
 """
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from cardzones.acts.actions import ArgumentError, PathStep
 from cardzones.errors import IllegalAction, ScenarioError
-from cardzones.kernel.actions import ArgumentError, PathStep
 from cardzones.kernel.cards import CardDef, Dest
 from cardzones.kernel.game import Game
 from cardzones.scenario.card_data import named_card
@@ -222,7 +222,7 @@ class Context:
 
 class Refs:
     """The scenario format's references, as the binder of the action tables
-    asks for them (:class:`cardzones.kernel.actions.Resolver`). Each method
+    asks for them (:class:`cardzones.acts.binding.Resolver`). Each method
     raises :class:`ArgumentError`, whose path the binder fills in."""
 
     def __init__(self, ctx: Context) -> None:

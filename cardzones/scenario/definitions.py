@@ -21,7 +21,7 @@ from typing import Any
 
 from cardzones.cards.lookup import CardLookup
 from cardzones.kernel.cards import CardDef
-from cardzones.kernel.ruleset import Ruleset
+from cardzones.rulesets.base import Ruleset, ruleset_of
 from cardzones.scenario.cards import card_entry
 from cardzones.scenario.context import Context
 
@@ -29,7 +29,7 @@ from cardzones.scenario.context import Context
 def written_cards(ctx: Context) -> dict[str, Any]:
     """The ``cards:`` entries of every card ``ctx`` took from the card index,
     by the name the scenario gave it."""
-    ruleset = ctx.game.ruleset
+    ruleset = ruleset_of(ctx.game)
     return {name: _entry(defs.values(), ruleset) for name, defs in ctx.resolved.items()}
 
 

@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cardzones.acts.actions import Action, ActionResult, ArgumentError, table_of
+from cardzones.acts.binding import bind
 from cardzones.cards.lookup import CardLookup
 from cardzones.errors import (
     CardzonesError,
@@ -31,12 +33,11 @@ from cardzones.errors import (
     ScenarioError,
     UnknownReference,
 )
-from cardzones.kernel.actions import Action, ActionResult, ArgumentError, bind
 from cardzones.kernel.cards import CardDef
 from cardzones.kernel.game import Game
 from cardzones.kernel.objects import TOP
 from cardzones.kernel.results import MoveResult
-from cardzones.kernel.ruleset import Ruleset
+from cardzones.rulesets.base import Ruleset
 from cardzones.rulesets.registry import get_ruleset, ruleset_names
 from cardzones.scenario import expect
 from cardzones.scenario.card_data import read_card_data
@@ -387,7 +388,7 @@ class Scenario:
         line: int = self.doc.line_of("setup") if "setup" in self.doc else self.doc.line or 1
         try:
             self.setup(ctx)
-            table = ctx.game.ruleset.actions
+            table = table_of(ctx.game)
             steps = self.doc["steps"]
             if not steps:
                 raise ctx.fail(

@@ -3,27 +3,28 @@ what a player sends into a change of the game.
 
 An act is one step of the scenario step language with the rule set's actions,
 as JSON: ``{"move": {"card": "o628dc6a8bcab", "to": "alice.graveyard"}}``. The
-actions are the rule set's own action table (``game.ruleset.actions``), the
-same one the scenario runner and ``cardzones actions`` read; the table keeps
-no list of actions. Applying an act takes three steps:
+actions are the rule set's own action table (``Ruleset.actions``), the same
+one the scenario runner and ``cardzones actions`` read; the table keeps no
+list of actions. Applying an act (:func:`apply_act`) takes two steps:
 
-1. **Bind** it for the seat (:func:`bind_act`) with the kernel's binder
-   (:func:`~cardzones.kernel.actions.bind`) and the seat's resolver,
-   :class:`SeatRefs`. A card is named by the handle (``id``) that the seat's
-   own view gives it, or by ``ZONE[i]``, the i-th object of that zone as the
-   seat's view lists it. Nothing else names a card: no ``$label``, no
-   ``NAME@ZONE`` (both would let a seat follow or find a card it may not see).
-   A handle the seat's view does not give now, including one another viewer's
-   view gives, is refused as ``no such card``, whatever card it may name for
-   someone else. The seat policy below is checked on the bound arguments.
-2. The bound act is the **stored act**: the same step with every card named by
-   its physical card (``#17``) and the acting player written out. It is
-   secret-bearing (a physical card follows a card through every hidden
-   stretch), never sent to a player, and it replays exactly, whatever handles
-   views give in the future.
-3. **Apply** the stored act (:func:`apply_stored`): bind it again with
-   :class:`StoredRefs`, which reads ``#N``, and run the action. Replay applies
-   stored acts the same way, so a replayed game is the game that was played.
+1. **Bind** it for the seat (:func:`bind_act`) in the one pass of
+   :func:`~cardzones.acts.binding.bind`, with the seat's resolver,
+   :class:`SeatRefs`, and the seat policy. A card is named by the handle
+   (``id``) that the seat's own view gives it, or by ``ZONE[i]``, the i-th
+   object of that zone as the seat's view lists it. Nothing else names a
+   card: no ``$label``, no ``NAME@ZONE`` (both would let a seat follow or find
+   a card it may not see). A handle the seat's view does not give now,
+   including one another viewer's view gives, is refused as ``no such card``,
+   whatever card it may name for someone else. The same pass checks the seat
+   policy below as it resolves each value, and writes the **stored act**: the
+   same step with every card named by its physical card (``#17``) and the
+   acting player written out. The stored act is secret-bearing (a physical
+   card follows a card through every hidden stretch), never sent to a
+   player, and it replays exactly, whatever handles views give in the future.
+2. **Run** the action with the bound arguments. Replay and export apply
+   stored acts (:func:`apply_stored`): bound with :class:`StoredRefs`, which
+   reads ``#N``, and run the same way, so a replayed game is the game that was
+   played.
 
 Any refusal raises :class:`Refusal`, with the engine's message and rule id when
 a rule refused it. A refusal leaves the game exactly as it was, and its message
@@ -34,9 +35,9 @@ The seat policy
 
 The engine checks the rules with the acting player set to the seat. On top of
 that, a seat may act only on what is its own, as a player at a physical table
-would: the kernel's seat policy (:mod:`cardzones.kernel.seats`), which legal
-actions follow too. What is whose is read from each action's parameters in the rule set's
-table (:class:`~cardzones.kernel.actions.Role`, ``Action.turn_player``), so an
+would: the seat policy (:mod:`cardzones.acts.seats`), which legal actions
+follow too. What is whose is read from each action's parameters in the rule
+set's table (:class:`~cardzones.acts.actions.Role`, ``Action.turn_player``), so an
 action of any rule set gets the same policy:
 
 - The action's **actor** parameter (``by``) is the seat: left out, it is
@@ -81,22 +82,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from cardzones.acts.actions import Action, ArgumentError, Param, ParamKind, table_of
+from cardzones.acts.binding import bind, bind_written
+from cardzones.acts.seats import Seat, where
 from cardzones.errors import CardzonesError, IllegalAction, ScenarioError, UnknownReference
-from cardzones.kernel.actions import (
-    Action,
-    ActionResult,
-    ArgumentError,
-    BoundAction,
-    Param,
-    ParamKind,
-    PathStep,
-    Role,
-    bind,
-)
 from cardzones.kernel.cards import CardDef, Dest
 from cardzones.kernel.game import Game
-from cardzones.kernel.results import MoveResult
-from cardzones.kernel.seats import acts_on, may_name, owns_zone, turn_refusal
+from cardzones.kernel.results import ActionResult, MoveResult
+from cardzones.kernel.state import Checkpoint
 from cardzones.kernel.views import card_for_handle, shown_cards
 from cardzones.scenario.context import Context, Refs
 from cardzones.scenario.loader import YMap
@@ -129,17 +122,9 @@ class _Unplaced(ArgumentError):
     about (a resolver's): the refusal puts the argument's path in front."""
 
 
-def _where(path: tuple[PathStep, ...]) -> str:
-    """A path to an argument as a seat reads it: ``ongoing.card``, ``cards[1]``."""
-    out = ""
-    for step in path:
-        out += f"[{step}]" if isinstance(step, int) else (f".{step}" if out else step)
-    return out
-
-
 def _message(exc: ArgumentError) -> str:
     if isinstance(exc, _Unplaced) and exc.path:
-        return f"{_where(exc.path)}: {exc.message}"
+        return f"{where(exc.path)}: {exc.message}"
     return exc.message
 
 
@@ -271,7 +256,7 @@ class TableContext(Context):
 
 
 class SeatRefs(_TableRefs):
-    """The seat's resolver for :func:`~cardzones.kernel.actions.bind`: a card is
+    """The seat's resolver for :func:`~cardzones.acts.binding.bind`: a card is
     named by the handle the seat's own view gives it, or by ``ZONE[i]`` in the
     order its view lists the zone; a card it may not look at only in its own
     zones. Zones, players, card names and effect labels are read as in a
@@ -305,10 +290,6 @@ class SeatRefs(_TableRefs):
             raise _Unplaced("a card is named by the id its view gives, or by ZONE[i]")
         text = value.strip()
         card = self._find(text)
-        if not may_name(self.game, self.seat, card):
-            raise _Unplaced(
-                f"{value}: a card you may not look at can be named only in your own zones"
-            )
         self.names[card] = text
         return card
 
@@ -364,23 +345,61 @@ _NOT_AT_A_TABLE = {
 
 @dataclass
 class Bound:
-    """An act bound for a seat: the stored act, and how the seat named each
-    physical card, so that a message names cards as the seat did."""
+    """An act bound for a seat: the action and its arguments as ``run`` takes
+    them, the stored act, and how the seat named each physical card, so that a
+    message names cards as the seat did."""
 
+    action: Action
+    args: dict[str, Any]
     stored: dict[str, Any]
     names: dict[str, str] = field(default_factory=dict)
 
 
+class _Stored:
+    """Writes the stored act (:class:`~cardzones.acts.binding.Writer`): the act
+    as the seat sent it, with every card as its physical card (``#17``) and
+    the actor written out."""
+
+    def action(
+        self, action: Action, raw: Mapping[str, Any], args: Mapping[str, Any], out: dict[str, Any]
+    ) -> dict[str, Any]:
+        stored = dict(raw)
+        if action.actor is not None:
+            stored[action.actor] = str(args[action.actor])
+        for name, value in out.items():
+            if name != action.actor:
+                stored[name] = value
+        return stored
+
+    def value(self, param: Param, raw: Any, bound: Any, written: Any) -> Any:
+        kind = param.kind
+        if kind is ParamKind.CARD:
+            return f"#{bound}"
+        if kind is ParamKind.CARDS:
+            stored = [f"#{card}" for card in bound]
+            return stored[0] if isinstance(raw, str) else stored
+        if kind is ParamKind.MAPPING and isinstance(raw, Mapping):
+            return {key: written.get(key, value) for key, value in raw.items()}
+        if kind is ParamKind.ACTION and written is not None:
+            return written
+        return raw
+
+
+_STORED = _Stored()
+
+
 def bind_act(ctx: TableContext, seat: str | None, act: Any) -> Bound:
-    """The stored act for ``seat``'s act in the table's game, or a
-    :class:`Refusal`. Nothing changes."""
+    """The bound and stored act for ``seat``'s act in the table's game, or a
+    :class:`Refusal`: the one pass (:func:`~cardzones.acts.binding.bind`)
+    resolves the seat's names, checks the seat policy and writes the stored
+    act. Nothing changes."""
     game = ctx.game
     if seat is None:
         raise Refusal("a spectator cannot act")
     if not isinstance(act, dict) or not act:
         raise Refusal('an act is one action, such as {"move": {"card": ID, "to": ZONE}}')
     _no_labels(act)
-    table = game.ruleset.actions
+    table = table_of(game)
     keys = [k for k in act if k not in _STEP_KEYS]
     for key in keys:
         if key in _NOT_AT_A_TABLE:
@@ -402,14 +421,10 @@ def bind_act(ctx: TableContext, seat: str | None, act: Any) -> Bound:
     if "as" in raw:
         _label(raw["as"])
     refs = SeatRefs(ctx, seat)
-    policy = _Policy(game, seat, refs)
     try:
-        _turn(action, game, seat)
-        if action.actor is not None and action.actor in raw:
-            # Who acts comes first: a seat acting for another hears that alone.
-            policy.actor(action.param(action.actor), raw, ())
-        bound = bind(action, raw, refs, table=table, reserved=_STEP_KEYS)
-        stored = policy.action(action, raw, bound, ())
+        args, stored = bind_written(
+            action, raw, refs, _STORED, table=table, reserved=_STEP_KEYS, seat=Seat(game, seat)
+        )
     except ArgumentError as exc:
         raise Refusal(_message(exc)) from None
     except Refusal:
@@ -420,7 +435,7 @@ def bind_act(ctx: TableContext, seat: str | None, act: Any) -> Bound:
         log.exception("an act could not be bound")
         raise Refusal("internal error: the act was not applied") from None
     names = {f"#{card}": text for card, text in refs.names.items()}
-    return Bound({name: stored}, names)
+    return Bound(action, args, {name: stored}, names)
 
 
 def _no_labels(value: Any) -> None:
@@ -459,132 +474,97 @@ def _label(value: Any) -> str:
     return str(value)
 
 
-def _turn(action: Action, game: Game, seat: str) -> None:
-    problem = turn_refusal(game, seat, action)
-    if problem is not None:
-        raise Refusal(problem)
-
-
-@dataclass
-class _Policy:
-    """The seat policy, read from the roles of an action's parameters; it
-    writes the stored form of the arguments as it goes."""
-
-    game: Game
-    seat: str
-    refs: SeatRefs
-
-    def action(
-        self,
-        action: Action,
-        raw: Mapping[str, Any],
-        bound: Mapping[str, Any],
-        path: tuple[PathStep, ...],
-    ) -> dict[str, Any]:
-        """The stored arguments of ``action``: ``raw`` with every card as
-        ``#N`` and the actor written out, once ``bound`` passes the policy."""
-        _turn(action, self.game, self.seat)
-        stored = dict(raw)
-        if action.actor is not None:
-            stored[action.actor] = self.actor(action.param(action.actor), bound, path)
-        for param in action.params:
-            if param.name in raw and param.name != action.actor:
-                where = (*path, param.name)
-                stored[param.name] = self.value(param, raw[param.name], bound[param.name], where)
-        return stored
-
-    def actor(self, param: Param, bound: Mapping[str, Any], path: tuple[PathStep, ...]) -> str:
-        given = bound[param.name]
-        if given is None:
-            return self.seat
-        if given != self.seat and param.role is not Role.ANY_PLAYER:
-            where = _where((*path, param.name))
-            raise Refusal(f"{where}: {given!r}: a seat acts for itself only ({self.seat})")
-        return str(given)
-
-    def value(self, param: Param, raw: Any, bound: Any, path: tuple[PathStep, ...]) -> Any:
-        kind = param.kind
-        if kind is ParamKind.CARD:
-            self.card(param, bound, path)
-            return f"#{bound}"
-        if kind is ParamKind.CARDS:
-            for i, card in enumerate(bound):
-                self.card(param, card, path if isinstance(raw, str) else (*path, i))
-            stored = [f"#{card}" for card in bound]
-            return stored[0] if isinstance(raw, str) else stored
-        if param.role is Role.OWN_ZONE:
-            if not owns_zone(self.game, self.seat, bound):
-                raise Refusal(f"{_where(path)}: {raw!r}: a seat may do this only to its own zones")
-            return raw
-        if kind is ParamKind.MAPPING and isinstance(raw, Mapping):
-            fields = {sub.name: sub for sub in param.fields}
-            return {
-                key: self.value(fields[key], value, bound[key], (*path, key))
-                if key in fields
-                else value
-                for key, value in raw.items()
-            }
-        if kind is ParamKind.ACTION and isinstance(bound, BoundAction):
-            ((key, args),) = raw.items()
-            if any(p.kind is ParamKind.ACTION for p in bound.action.params):
-                # One action on the card where the move left it: moving it on
-                # (with a then: of its own) is an act of its own.
-                raise Refusal(f"{_where(path)}: takes an action on the moved card, not {key}")
-            nested = self.action(bound.action, args or {}, bound.args, (*path, key))
-            return {key: nested}
-        return raw
-
-    def card(self, param: Param, card: int, path: tuple[PathStep, ...]) -> None:
-        if param.role is not Role.ACTS_ON:
-            return
-        seat = self.seat
-        # A card the seat may not look at was named in its own zone, which the
-        # resolver checked (may_name).
-        if not acts_on(self.game, seat, card):
-            raise Refusal(
-                f"{_where(path)}: {self.refs.names.get(card, 'a card')}: {seat} may act only "
-                f"on cards {seat} controls, or owns when they have no controller"
-            )
-
-
 # ----------------------------------------------------------------------
-# Applying a stored act
+# Applying an act
 # ----------------------------------------------------------------------
 
 _INTERNAL_CARD = re.compile(r"\bcard \d+\b")
 
 
+@dataclass(frozen=True)
+class Applied:
+    """An act that the rules accepted: the stored act, what it did, and what
+    puts the table back as it was before it (the game's checkpoint and the
+    labels), until the act is an event."""
+
+    stored: dict[str, Any]
+    result: MoveResult
+    checkpoint: Checkpoint
+    labels: tuple[dict[str, int], dict[str, Any]]
+
+
+def apply_act(ctx: TableContext, seat: str | None, act: Any) -> Applied:
+    """Apply ``seat``'s act to the table's game, or raise :class:`Refusal` and
+    change nothing: bound once for the seat (:func:`bind_act`), then run.
+
+    >>> from cardzones.table.creation import Creation
+    >>> ctx = Creation("fab", ("alice", "bob"), 7, {}, {"alice.deck": ["A", "B"]}).build()
+    >>> applied = apply_act(ctx, "alice", {"move": {"card": "alice.deck[0]", "to": "alice.hand"}})
+    >>> applied.result.value, applied.stored["move"]["by"]
+    ('moved', 'alice')
+    >>> apply_act(ctx, "bob", {"move": {"card": "alice.deck[0]", "to": "bob.hand"}})
+    Traceback (most recent call last):
+    ...
+    cardzones.table.acts.Refusal: card: alice.deck[0]: a card you may not look at ...
+    """
+    bound = bind_act(ctx, seat, act)
+    ((_, args),) = bound.stored.items()
+    checkpoint, labels = ctx.game.checkpoint(), ctx.state()
+    done = _run(ctx, bound.action, lambda: bound.args, args.get("as"), bound.names, checkpoint)
+    return Applied(bound.stored, done.result, checkpoint, labels)
+
+
 def apply_stored(
     ctx: TableContext, stored: dict[str, Any], names: dict[str, str] | None = None
 ) -> ActionResult:
-    """Apply a stored act to the table's game with the rule set's action, and
-    say what it did. A refusal rolls everything back (the game, the labels)
-    and raises :class:`Refusal`, whose message names a card as ``names`` says
-    the seat named it."""
+    """Apply a stored act to the table's game with the rule set's action (a
+    replay, an export), and say what it did. A refusal rolls everything back
+    (the game, the labels) and raises :class:`Refusal`, whose message names a
+    card as ``names`` says the seat named it."""
     if not isinstance(stored, dict) or len(stored) != 1:
         raise Refusal("a stored act holds exactly one action")
     ((name, args),) = stored.items()
-    table = ctx.game.ruleset.actions
+    table = table_of(ctx.game)
     action = table.get(name)
     if action is None:
         raise Refusal(f"unknown action {name!r}")
+    label = args.get("as") if isinstance(args, dict) else None
+    return _run(
+        ctx,
+        action,
+        lambda: bind(action, args, ctx.refs, table=table, reserved=_STEP_KEYS),
+        label,
+        names or {},
+        ctx.game.checkpoint(),
+    )
+
+
+def _run(
+    ctx: TableContext,
+    action: Action,
+    bound: Callable[[], dict[str, Any]],
+    label: Any,
+    names: dict[str, str],
+    checkpoint: Checkpoint,
+) -> ActionResult:
+    """Run ``action`` with the arguments ``bound`` gives; ``as:`` names what
+    it made. A refusal puts the game back to ``checkpoint``, taken just
+    before, and the labels as they were."""
     game = ctx.game
-    checkpoint = game.checkpoint()
     labels = ctx.state()
 
     def fail(text: str, rule: str | None) -> Refusal:
-        return Refusal(_clean(text, names or {}), rule)
+        return Refusal(_clean(text, names), rule)
 
     try:
-        bound = bind(action, args, ctx.refs, table=table, reserved=_STEP_KEYS)
-        done = action.run(game, bound)
-        if isinstance(args, dict) and args.get("as") is not None:
+        done = action.run(game, bound())
+        if label is not None:
             # as: names what the action made: a card (a token, a layer), an effect, or both.
-            label = _label(args["as"])
+            key = _label(label)
             if done.card is not None:
-                ctx.labels[label] = done.card
+                ctx.labels[key] = done.card
             if done.effect is not None:
-                ctx.effects[label] = done.effect
+                ctx.effects[key] = done.effect
         return done
     except ArgumentError as exc:
         refusal = fail(_message(exc), None)
@@ -609,29 +589,3 @@ def _clean(message: str, names: dict[str, str]) -> str:
         message = message.replace(f"'{stored}'", repr(given)).replace(stored, given)
     message = re.sub(r"#\d+", "a card", message)
     return _INTERNAL_CARD.sub("a card", message)
-
-
-@dataclass(frozen=True)
-class Applied:
-    """An act that the rules accepted: the stored act and what it did."""
-
-    stored: dict[str, Any]
-    result: MoveResult
-
-
-def apply_act(ctx: TableContext, seat: str | None, act: Any) -> Applied:
-    """Apply ``seat``'s act to the table's game, or raise :class:`Refusal` and
-    change nothing.
-
-    >>> from cardzones.table.creation import Creation
-    >>> ctx = Creation("fab", ("alice", "bob"), 7, {}, {"alice.deck": ["A", "B"]}).build()
-    >>> applied = apply_act(ctx, "alice", {"move": {"card": "alice.deck[0]", "to": "alice.hand"}})
-    >>> applied.result.value, applied.stored["move"]["by"]
-    ('moved', 'alice')
-    >>> apply_act(ctx, "bob", {"move": {"card": "alice.deck[0]", "to": "bob.hand"}})
-    Traceback (most recent call last):
-    ...
-    cardzones.table.acts.Refusal: card: alice.deck[0]: a card you may not look at ...
-    """
-    bound = bind_act(ctx, seat, act)
-    return Applied(bound.stored, apply_stored(ctx, bound.stored, bound.names).result)

@@ -38,11 +38,11 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
+from cardzones.acts.actions import ParamKind
 from cardzones.errors import CardzonesError, ScenarioError
-from cardzones.kernel.actions import ParamKind
 from cardzones.kernel.game import Game, new_handle_key
-from cardzones.kernel.ruleset import Ruleset
 from cardzones.rulesets import get_ruleset, ruleset_names
+from cardzones.rulesets.base import Ruleset, ruleset_of
 from cardzones.scenario.definitions import token_cards, written_cards
 from cardzones.scenario.loader import from_data, load_text
 from cardzones.scenario.runner import Scenario
@@ -302,7 +302,7 @@ def _record(
             raise error(exc) from None
         except CardzonesError as exc:
             raise CreationError(str(exc)) from None
-        ruleset = ctx.game.ruleset
+        ruleset = ruleset_of(ctx.game)
         try:
             tokens = token_cards(lookup, ruleset) if _names_cards(ruleset) else {}
             written = {**written_cards(ctx), **tokens}

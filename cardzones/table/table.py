@@ -30,7 +30,6 @@ from typing import Any
 from cardzones.errors import CardzonesError
 from cardzones.kernel.game import Game
 from cardzones.kernel.serial import value_from_json, value_to_json
-from cardzones.kernel.state import Checkpoint
 from cardzones.kernel.views import log_size, log_view, view
 from cardzones.rulesets import get_ruleset
 from cardzones.table.acts import Applied, Refusal, TableContext, apply_act, apply_stored
@@ -50,8 +49,6 @@ class Pending:
     """An act applied to the game but not yet an event."""
 
     applied: Applied
-    checkpoint: Checkpoint
-    labels: tuple[dict[str, int], dict[str, Any]]
     number: int
 
 
@@ -90,15 +87,13 @@ class Table:
 
     def try_act(self, seat: str | None, act: Any) -> Pending:
         """Apply ``seat``'s act; raises :class:`Refusal`, changing nothing."""
-        checkpoint = self.game.checkpoint()
-        labels = self.ctx.state()
         applied = apply_act(self.ctx, seat, act)
-        return Pending(applied, checkpoint, labels, self.number)
+        return Pending(applied, self.number)
 
     def abandon(self, pending: Pending) -> None:
         """Put the game back as it was before ``pending``."""
-        self.game.rollback(pending.checkpoint)
-        self.ctx.restore(pending.labels)
+        self.game.rollback(pending.applied.checkpoint)
+        self.ctx.restore(pending.applied.labels)
 
     def commit(self, pending: Pending) -> int:
         """Make ``pending`` the next event; returns its number."""

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from cardzones.acts.seats import actable_cards, nameable_cards
 from cardzones.kernel.cards import CardDef, Dest
-from cardzones.kernel.seats import actable_cards, nameable_cards
 from cardzones.rulesets.common import Candidate, in_zone_of_type, own_zones, visible
 from cardzones.rulesets.fab import layers
 from cardzones.rulesets.fab.cards import is_token_card

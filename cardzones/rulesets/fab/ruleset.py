@@ -7,10 +7,11 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from cardzones.kernel.actions import ArgumentError, Param, ParamKind
+from cardzones.acts.actions import ArgumentError, Param, ParamKind
 from cardzones.kernel.cards import Ability, CardDef, Dest
 from cardzones.kernel.objects import CARD, MACRO, TRIGGERED, UNDER, Obj
-from cardzones.kernel.ruleset import ADMITTED, Admission, Ruleset
+from cardzones.kernel.ruleset import ADMITTED, Admission
+from cardzones.rulesets.base import Ruleset
 from cardzones.rulesets.fab import layers
 from cardzones.rulesets.fab.cards import (
     becomes_permanent,

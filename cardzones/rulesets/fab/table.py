@@ -11,8 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from cardzones.errors import IllegalAction
-from cardzones.kernel.actions import (
+from cardzones.acts.actions import (
     NO_CARD,
     Action,
     ActionResult,
@@ -24,9 +23,10 @@ from cardzones.kernel.actions import (
     action_table,
     complete,
 )
+from cardzones.acts.standard import BY, move_action
+from cardzones.errors import IllegalAction
 from cardzones.kernel.cards import Dest, Position
 from cardzones.kernel.results import MoveResult
-from cardzones.kernel.standard import BY, move_action
 from cardzones.kernel.views import name_for
 from cardzones.rulesets.common import shared_actions
 from cardzones.rulesets.fab import actions as fab

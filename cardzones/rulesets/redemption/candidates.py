@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from cardzones.acts.seats import actable_cards, nameable_cards
 from cardzones.kernel.cards import Dest
 from cardzones.kernel.effects import EffectRef
-from cardzones.kernel.seats import actable_cards, nameable_cards
 from cardzones.rulesets.common import Candidate, in_zone_of_type, visible
 from cardzones.rulesets.redemption import records
 from cardzones.rulesets.redemption.records import MOVE, NEXT_ID, PLACE, SET_ASIDE, EffectHandle

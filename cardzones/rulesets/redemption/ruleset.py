@@ -7,11 +7,11 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from cardzones.kernel.actions import ArgumentError, Param, ParamKind
+from cardzones.acts.actions import ArgumentError, Param, ParamKind
 from cardzones.kernel.cards import Ability, CardDef
 from cardzones.kernel.effects import Effect
 from cardzones.kernel.objects import PLACED, Obj
-from cardzones.kernel.ruleset import Ruleset
+from cardzones.rulesets.base import Ruleset
 from cardzones.rulesets.redemption.cards import ALIGNMENTS, ALL_TYPES, default_card
 from cardzones.rulesets.redemption.negate import label_active
 from cardzones.rulesets.redemption.place import carry_placed

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from cardzones.kernel.actions import (
+from cardzones.acts.actions import (
     Action,
     ActionResult,
     OneOf,
@@ -21,8 +21,8 @@ from cardzones.kernel.actions import (
     acting,
     action_table,
 )
+from cardzones.acts.standard import BY, move_action
 from cardzones.kernel.cards import Dest, Position
-from cardzones.kernel.standard import BY, move_action
 from cardzones.rulesets.common import shared_actions
 from cardzones.rulesets.redemption import candidates as cand
 from cardzones.rulesets.redemption.moves import discard, relocate

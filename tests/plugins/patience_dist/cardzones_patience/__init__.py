@@ -1,6 +1,8 @@
 """Patience: a tiny card game, the example rule set of cardzones'
 docs/writing-a-ruleset.md. It lives outside cardzones, as a third game
-would, and uses only the kernel's public surface (``cardzones.kernel``).
+would, and uses only the public surface of the kernel (``cardzones.kernel``),
+of action tables (``cardzones.acts``) and of a rule set
+(``cardzones.rulesets.base``).
 
 Each player has a stock (face down: no one may look at it), a waste and a
 foundation (both face up). The player turns cards from the top of their
@@ -14,29 +16,31 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from cardzones.kernel import (
-    ADMITTED,
+from cardzones.acts import (
     BY,
     END_TURN,
     FLIP,
     SHUFFLE,
-    Ability,
     Action,
     ActionResult,
+    Param,
+    ParamKind,
+    acting,
+    action_table,
+    move_action,
+)
+from cardzones.kernel import (
+    ADMITTED,
+    Ability,
     Admission,
     CardDef,
     Game,
     IllegalAction,
     MoveResult,
     Obj,
-    Param,
-    ParamKind,
-    Ruleset,
     ZoneSpec,
-    acting,
-    action_table,
-    move_action,
 )
+from cardzones.rulesets.base import Ruleset
 
 SUITS = ("clubs", "diamonds", "hearts", "spades")
 

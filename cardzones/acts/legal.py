@@ -4,9 +4,10 @@
 <cardzones.kernel.game.Game.legal_actions>`) asks each action of the rule set's
 table for its candidates (``Action.candidates(game, player)``: the arguments
 the player could give now, as the rule set lists them), keeps those the seat
-policy allows the player (:mod:`cardzones.kernel.seats`: the player acts for
+policy allows the player (:mod:`cardzones.acts.seats`: the player acts for
 themselves, on their own cards, and names a card they may not look at only
-by its place in their own zone), and tries each on the game, rolling it back
+by its place in their own zone), checked by the one pass that binds every act
+(:func:`~cardzones.acts.binding.bind`), and tries each on the game, rolling it back
 at once: a refused one (:class:`~cardzones.errors.IllegalAction`) is left out,
 and one that needs a choice of zone (:class:`~cardzones.errors.NeedsChoice`)
 is listed once per option. So every listed action succeeds when applied to
@@ -41,11 +42,13 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from cardzones.errors import CardzonesError, IllegalAction, NeedsChoice
-from cardzones.kernel.actions import Action, ActionResult, BoundAction, Param, ParamKind, complete
+from cardzones.acts.actions import Action, BoundAction, Param, ParamKind, table_of
+from cardzones.acts.binding import RESOLVED, bind, bind_written
+from cardzones.acts.seats import Seat, SeatRefusal
+from cardzones.errors import CardzonesError, NeedsChoice
 from cardzones.kernel.cards import CardDef, Dest
-from cardzones.kernel.results import MoveResult
-from cardzones.kernel.seats import seat_refusal
+from cardzones.kernel.results import ActionResult, MoveResult
+from cardzones.kernel.views import handle_for, shown_cards
 
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game
@@ -76,10 +79,8 @@ class LegalAction:
         player. Refused, it raises :class:`~cardzones.errors.IllegalAction`
         and changes nothing: the seat policy is checked again first, and the
         rules then decide, as the game is now."""
-        problem = seat_refusal(game, self.player, self.action, self.args)
-        if problem is not None:
-            raise IllegalAction(problem)
-        return self.action.run(game, self.args)
+        args = bind(self.action, self.args, RESOLVED, seat=Seat(game, self.player))
+        return self.action.run(game, args)
 
     def to_json(self, game: Game, labels: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """The action as one step of the step language, as the player names
@@ -93,15 +94,8 @@ class LegalAction:
         Raises :class:`~cardzones.errors.CardzonesError` when a value has no
         name here (an effect without a label).
         """
-        out: dict[str, Any] = {}
-        for param in self.action.params:
-            value = self.args.get(param.name)
-            if param.name != self.action.actor and value == param.default:
-                continue
-            if value is None:
-                continue
-            out[param.name] = _raw(game, self.player, param, value, labels or {})
-        return {self.name: out}
+        writer = _Named(game, self.player, labels or {})
+        return {self.name: bind_written(self.action, self.args, RESOLVED, writer)[1]}
 
     def __repr__(self) -> str:
         shown = {k: v for k, v in self.args.items() if v is not None}
@@ -118,21 +112,25 @@ def legal_actions(
     never listed. The game is as it was when this returns."""
     game.check_player(player)
     wanted = None if actions is None else set(actions)
+    seat = Seat(game, player)
     out: list[LegalAction] = []
-    for name, action in game.ruleset.actions.items():
+    for name, action in table_of(game).items():
         if action.candidates is None or (wanted is not None and name not in wanted):
             continue
-        if action.turn_player and game.turn_player != player:
+        try:
+            seat.turn(action)
+        except SeatRefusal:
             continue
         seen: set[Any] = set()
         for given in action.candidates(game, player):
-            args = _args(action, given, player)
+            try:
+                args = bind(action, given, RESOLVED, seat=seat)
+            except SeatRefusal:
+                continue
             key = _key(args)
             if key in seen:
                 continue
             seen.add(key)
-            if seat_refusal(game, player, action, args) is not None:
-                continue
             out.extend(_tried(game, player, action, args, _CHOICE_DEPTH))
     return out
 
@@ -141,17 +139,17 @@ def candidate_actions(game: Game, player: str) -> Iterator[tuple[Action, dict[st
     """Every candidate of the rule set's actions for ``player``, with its
     arguments completed, before the seat policy and the rules are asked: the
     space :func:`legal_actions` chooses from (for tests and tools)."""
-    for action in game.ruleset.actions.values():
+    for action in table_of(game).values():
         if action.candidates is not None:
             for given in action.candidates(game, player):
                 yield action, _args(action, given, player)
 
 
 def _args(action: Action, given: Mapping[str, Any], player: str) -> dict[str, Any]:
-    args = dict(given)
-    if action.actor is not None and args.get(action.actor) is None:
+    args = bind(action, given, RESOLVED)
+    if action.actor is not None and args[action.actor] is None:
         args[action.actor] = player
-    return complete(action, args)
+    return args
 
 
 def _tried(
@@ -241,8 +239,6 @@ def _frozen(value: Any) -> Any:
 def card_name(game: Game, player: str, card: int) -> str:
     """How ``player`` names a card in a step: the handle their view gives it,
     or ``ZONE[i]`` for one they may not look at in a zone of theirs."""
-    from cardzones.kernel.views import handle_for, shown_cards
-
     handle = handle_for(game, player, card)
     if handle is not None:
         return handle
@@ -258,36 +254,57 @@ def dest_name(dest: Dest) -> str:
     return text if dest.index is None else f"{text}.{dest.index}"
 
 
-def _raw(game: Game, player: str, param: Param, value: Any, labels: Mapping[str, Any]) -> Any:
-    kind = param.kind
-    if kind is ParamKind.CARD:
-        return card_name(game, player, value)
-    if kind is ParamKind.CARDS:
-        return [card_name(game, player, c) for c in value]
-    if kind is ParamKind.ZONE:
-        return game.zone_name(value)
-    if kind in (ParamKind.DEST, ParamKind.ZONE_NAME):
-        return dest_name(value)
-    if kind is ParamKind.NAME:
-        assert isinstance(value, CardDef)
-        return value.name
-    if kind is ParamKind.DELTA:
-        return f"{value:+d}"
-    if kind is ParamKind.EFFECT:
-        for label, handle in labels.items():
-            if handle == value:
-                return label
-        raise CardzonesError("an effect without a label has no name in a step")
-    if kind is ParamKind.MAPPING:
-        fields = {p.name: p for p in param.fields}
-        return {
-            k: _raw(game, player, fields[k], v, labels)
-            for k, v in value.items()
-            if v is not None and k in fields
-        }
-    if kind is ParamKind.ACTION:
-        assert isinstance(value, BoundAction)
-        raise CardzonesError("a nested action is not a legal action's argument")
-    if isinstance(value, tuple):
-        return list(value)
-    return value
+class _Named:
+    """Writes a legal action as a step, naming things as the player does
+    (:meth:`LegalAction.to_json`): parameters at their default are left out,
+    the actor is written out."""
+
+    def __init__(self, game: Game, player: str, labels: Mapping[str, Any]) -> None:
+        self.game = game
+        self.player = player
+        self.labels = labels
+
+    def action(
+        self, action: Action, raw: Mapping[str, Any], args: Mapping[str, Any], out: dict[str, Any]
+    ) -> dict[str, Any]:
+        written: dict[str, Any] = {}
+        for param in action.params:
+            value = args.get(param.name)
+            if param.name != action.actor and value == param.default:
+                continue
+            if value is None:
+                continue
+            written[param.name] = out[param.name]
+        return written
+
+    def value(self, param: Param, raw: Any, bound: Any, written: Any) -> Any:
+        if bound is None:
+            return None
+        kind = param.kind
+        game, player = self.game, self.player
+        if kind is ParamKind.CARD:
+            return card_name(game, player, bound)
+        if kind is ParamKind.CARDS:
+            return [card_name(game, player, c) for c in bound]
+        if kind is ParamKind.ZONE:
+            return game.zone_name(bound)
+        if kind in (ParamKind.DEST, ParamKind.ZONE_NAME):
+            return dest_name(bound)
+        if kind is ParamKind.NAME:
+            assert isinstance(bound, CardDef)
+            return bound.name
+        if kind is ParamKind.DELTA:
+            return f"{bound:+d}"
+        if kind is ParamKind.EFFECT:
+            for label, handle in self.labels.items():
+                if handle == bound:
+                    return label
+            raise CardzonesError("an effect without a label has no name in a step")
+        if kind is ParamKind.MAPPING:
+            return {k: v for k, v in written.items() if v is not None}
+        if kind is ParamKind.ACTION:
+            assert isinstance(bound, BoundAction)
+            raise CardzonesError("a nested action is not a legal action's argument")
+        if isinstance(bound, tuple):
+            return list(bound)
+        return bound

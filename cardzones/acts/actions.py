@@ -1,22 +1,21 @@
 """Action tables: what a player or a script may ask a rule set to do, as data.
 
 Each rule set has one table (:attr:`Ruleset.actions
-<cardzones.kernel.ruleset.Ruleset.actions>`), a mapping from action names to
+<cardzones.rulesets.base.Ruleset.actions>`), a mapping from action names to
 :class:`Action` records. An action lists its typed parameters
 (:class:`Param`) and holds the function that does it. Everything that runs
 actions reads the same table: the scenario runner, the command line
-(``cardzones actions``) and a table server. None of them keeps a list of
-actions of its own.
+(``cardzones actions``), legal actions and a table server. None of them keeps
+a list of actions of its own.
 
 Arguments arrive as plain data (YAML, JSON) and are checked and resolved by
-one generic binder, :func:`bind`. It checks keys, required parameters and
-scalar kinds itself, and asks a :class:`Resolver` for whatever names game
-things (cards, zones, players, card names, effect labels): the scenario layer
-has a resolver for ``$label`` and ``NAME@ZONE``, and a server one for view
-handles. A bad argument raises :class:`ArgumentError`, which carries the path
-of the offending key.
+one pass, :func:`~cardzones.acts.binding.bind`, which also checks the seat
+policy where a player acts for themselves (:mod:`cardzones.acts.seats`). A bad
+argument raises :class:`ArgumentError`, which carries the path of the
+offending key.
 
->>> from cardzones.kernel.results import MoveResult
+>>> from cardzones.acts.binding import bind
+>>> from cardzones.kernel.results import ActionResult
 >>> def run_knock(game, args):
 ...     return ActionResult(MoveResult.DONE)
 >>> knock = Action(
@@ -36,16 +35,14 @@ of the offending key.
 
 from __future__ import annotations
 
-import difflib
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from cardzones.errors import CardzonesError
-from cardzones.kernel.cards import CardDef, Dest
-from cardzones.kernel.results import MoveResult
+from cardzones.kernel.results import ActionResult as ActionResult  # what an action did
 
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game
@@ -180,16 +177,6 @@ def _one_of_json(group: OneOf) -> dict[str, Any]:
     return {"names": list(group.names), "exactly": group.exactly}
 
 
-class ActionResult(NamedTuple):
-    """What an action did: its :class:`MoveResult`, the card it created or
-    named (a token, a layer) and the handle of the effect it created (for
-    ``negate`` and effect expectations), for ``as:`` labels."""
-
-    result: MoveResult
-    card: int | None = None
-    effect: Any = None
-
-
 #: The card an action was to create and did not (a token that failed): a
 #: label on it names a card that does not exist.
 NO_CARD = -1
@@ -257,7 +244,7 @@ class Action:
         """The action as JSON-ready data (all but its functions), for clients
         and documentation.
 
-        >>> from cardzones.kernel.standard import FLIP
+        >>> from cardzones.acts.standard import FLIP
         >>> FLIP.to_json()["params"][1]["options"]
         ['up', 'down']
         """
@@ -288,11 +275,15 @@ def action_table(*actions: Action) -> ActionTable:
     name replaces an earlier one, so a rule set can take a shared table and
     put its own variant of an action in it.
 
-    >>> from cardzones.kernel.standard import END_TURN, SHUFFLE
+    >>> from cardzones.acts.standard import END_TURN, SHUFFLE
     >>> sorted(action_table(SHUFFLE, END_TURN))
     ['end_turn', 'shuffle']
     """
     return MappingProxyType({a.name: a for a in actions})
+
+
+#: The table of a rule set without actions.
+NO_ACTIONS: ActionTable = MappingProxyType({})
 
 
 class BoundAction(NamedTuple):
@@ -320,292 +311,6 @@ class ArgumentError(CardzonesError):
         return type(self)(self.message, (*path, *self.path))
 
 
-class Resolver(Protocol):
-    """Turns references in raw arguments into game values, for :func:`bind`.
-
-    Each method raises :class:`ArgumentError` (with an empty path: the binder
-    adds it) when the value names nothing.
-    """
-
-    def card(self, value: Any) -> int:
-        """The card id of a card reference."""
-
-    def zone(self, value: Any) -> int:
-        """The zone id of a reference to a zone that exists."""
-
-    def dest(self, value: Any) -> Dest:
-        """A destination as the rules name it; it need not exist now."""
-
-    def zone_name(self, value: Any) -> Dest:
-        """A player's zone named by owner and type (and number), which need not exist."""
-
-    def player(self, value: Any) -> str:
-        """A player's name."""
-
-    def card_def(self, name: str) -> CardDef:
-        """The card a card name names."""
-
-    def effect(self, label: Any) -> Any:
-        """The effect handle an earlier action returned for that label."""
-
-
-def bind(
-    action: Action,
-    raw: Any,
-    resolver: Resolver | None,
-    *,
-    table: ActionTable | None = None,
-    reserved: frozenset[str] = frozenset(),
-) -> dict[str, Any]:
-    """Check ``raw``, the arguments of ``action`` as plain data, and resolve
-    them: a dict with every parameter of the action.
-
-    ``reserved`` are keys the caller handles itself (the scenario layer's
-    ``result``, ``error`` and ``as``): they are allowed and left out.
-    ``table`` is needed for a nested action (ParamKind.ACTION). Raises
-    :class:`ArgumentError` with the path of the first bad key.
-    """
-    return _bind(
-        action.name, action.params, action.one_of, raw, resolver, table, reserved, frozenset()
-    )
-
-
-def bind_fields(
-    what: str,
-    params: Sequence[Param],
-    raw: Any,
-    resolver: Resolver | None = None,
-    *,
-    reserved: frozenset[str] = frozenset(),
-) -> dict[str, Any]:
-    """:func:`bind` for a list of parameters that is not an action, such as the
-    fields of a rule set's card data; ``what`` names it in messages."""
-    return _bind(what, tuple(params), (), raw, resolver, None, reserved, frozenset())
-
-
-def _bind(
-    what: str,
-    params: tuple[Param, ...],
-    one_of: tuple[OneOf, ...],
-    raw: Any,
-    resolver: Resolver | None,
-    table: ActionTable | None,
-    reserved: frozenset[str],
-    skip: frozenset[str],
-) -> dict[str, Any]:
-    if raw is None:
-        raw = {}
-    if not isinstance(raw, Mapping):
-        raise ArgumentError(f"{what} takes a mapping of its arguments, not {raw!r}")
-    names = {p.name for p in params}
-    for key in raw:
-        if key not in names and key not in reserved:
-            allowed = ", ".join(sorted((names - skip) | reserved))
-            raise ArgumentError(f"unknown key {key!r} in {what}; allowed: {allowed}", (key,))
-    for group in one_of:
-        given = [n for n in group.names if n in raw]
-        listed = ", ".join(group.names)
-        if group.exactly and len(given) != 1:
-            both = " and ".join(f"{n}:" for n in group.names)
-            raise ArgumentError(f"{what} takes exactly one of {both}", tuple(given[1:2]))
-        if not given:
-            raise ArgumentError(f"{what} needs at least one of {listed}")
-    out: dict[str, Any] = {}
-    for param in params:
-        name = param.name
-        if name in skip:
-            continue
-        if name not in raw:
-            if param.required:
-                choices = f" ({' or '.join(map(str, param.options))})" if param.options else ""
-                raise ArgumentError(f"{what} needs {name}:{choices}", (name,))
-            out[name] = param.default
-            continue
-        out[name] = _value(param, raw[name], resolver, table, reserved, (name,))
-    return out
-
-
-def _ask(ask: Callable[[Any], Any], value: Any, path: tuple[PathStep, ...]) -> Any:
-    try:
-        return ask(value)
-    except ArgumentError as exc:
-        raise exc.under(path) from None
-
-
-def _need(resolver: Resolver | None, param: Param) -> Resolver:
-    if resolver is None:
-        raise ArgumentError(f"{param.name}: nothing here can resolve a {param.kind} value")
-    return resolver
-
-
-def _value(
-    param: Param,
-    value: Any,
-    resolver: Resolver | None,
-    table: ActionTable | None,
-    reserved: frozenset[str],
-    path: tuple[PathStep, ...],
-) -> Any:
-    kind = param.kind
-    name = param.name
-    if kind is ParamKind.INT:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ArgumentError(f"{name} must be a whole number, not {value!r}", path)
-        return value
-    if kind is ParamKind.DELTA:
-        if isinstance(value, str):
-            try:
-                return int(value.strip())
-            except ValueError:
-                pass
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ArgumentError(f"{name} must be a number such as +2 or -1, not {value!r}", path)
-        return value
-    if kind is ParamKind.BOOL:
-        if not isinstance(value, bool):
-            raise ArgumentError(f"{name} is true or false, not {value!r}", path)
-        return value
-    if kind is ParamKind.CHOICE:
-        if not _hashable(value) or value not in param.options:
-            options = ", ".join(map(str, param.options))
-            raise ArgumentError(
-                f"{name} is one of {options}, not {value!r}{_did_you_mean(value, param.options)}",
-                path,
-            )
-        return value
-    if kind is ParamKind.POSITION:
-        if value in ("top", "bottom"):
-            return value
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise ArgumentError(
-                f"{name} is top, bottom or an index from the top (0 or more), not {value!r}", path
-            )
-        return value
-    if kind is ParamKind.WORD:
-        if not isinstance(value, str) or not value.strip():
-            raise ArgumentError(f"{name} must be a word such as go_again, not {value!r}", path)
-        return value.strip().lower()
-    if kind is ParamKind.WORDS:
-        words = [value] if isinstance(value, str) else value
-        if not isinstance(words, list | tuple) or not all(isinstance(w, str) and w for w in words):
-            raise ArgumentError(f"{name} must be a list of words, not {value!r}", path)
-        out = tuple(w.strip().lower().replace(" ", "_") for w in words)
-        for word in out:
-            if param.options and word not in param.options:
-                options = ", ".join(map(str, param.options))
-                raise ArgumentError(
-                    f"{name} is one or more of {options}, not {word!r}"
-                    f"{_did_you_mean(word, param.options)}",
-                    path,
-                )
-        return out
-    if kind is ParamKind.CARD:
-        return _ask(_need(resolver, param).card, value, path)
-    if kind is ParamKind.CARDS:
-        return _cards(param, value, _need(resolver, param), path)
-    if kind is ParamKind.ZONE:
-        return _ask(_need(resolver, param).zone, value, path)
-    if kind is ParamKind.DEST:
-        return _ask(_need(resolver, param).dest, value, path)
-    if kind is ParamKind.ZONE_NAME:
-        return _ask(_need(resolver, param).zone_name, value, path)
-    if kind is ParamKind.PLAYER:
-        return _ask(_need(resolver, param).player, value, path)
-    if kind is ParamKind.NAME:
-        if not isinstance(value, str) or not value.strip():
-            raise ArgumentError(f"{name}: is a card's name, not {value!r}", path)
-        return _ask(_need(resolver, param).card_def, value, path)
-    if kind is ParamKind.EFFECT:
-        return _ask(_need(resolver, param).effect, value, path)
-    if kind is ParamKind.MAPPING:
-        if value is not None and not isinstance(value, Mapping):
-            raise ArgumentError(f"{name} takes a mapping, not {value!r}", path)
-        try:
-            return _bind(
-                name, param.fields, param.one_of, value, resolver, None, frozenset(), frozenset()
-            )
-        except ArgumentError as exc:
-            raise exc.under(path) from None
-    if kind is ParamKind.ACTION:
-        return _nested(param, value, resolver, table, reserved, path)
-    raise ArgumentError(f"{name}: unknown parameter kind {kind!r}", path)
-
-
-def _did_you_mean(value: Any, options: Iterable[Any]) -> str:
-    """`` (did you mean X?)`` for a text close to one of ``options``, or nothing."""
-    if not isinstance(value, str):
-        return ""
-    words = [str(o) for o in options]
-    close = difflib.get_close_matches(value.strip().lower(), words, n=1, cutoff=0.75)
-    return f" (did you mean {close[0]}?)" if close else ""
-
-
-def _hashable(value: Any) -> bool:
-    return isinstance(value, Hashable)
-
-
-def _cards(
-    param: Param, value: Any, resolver: Resolver, path: tuple[PathStep, ...]
-) -> tuple[int, ...]:
-    name = param.name
-    if isinstance(value, str):
-        return (_ask(resolver.card, value, path),)
-    if not isinstance(value, list | tuple) or not value:
-        raise ArgumentError(f"{name} must be a list of cards", path)
-    cards = tuple(_ask(resolver.card, v, (*path, i)) for i, v in enumerate(value))
-    if len(set(cards)) != len(cards):
-        raise ArgumentError(f"{name} names the same card twice", path)
-    return cards
-
-
-def _nested(
-    param: Param,
-    value: Any,
-    resolver: Resolver | None,
-    table: ActionTable | None,
-    reserved: frozenset[str],
-    path: tuple[PathStep, ...],
-) -> BoundAction:
-    """A nested action on the enclosing action's card: ``{flip: {face: up}}``."""
-    name = param.name
-    on_cards = sorted(
-        n
-        for n, a in (table or {}).items()
-        if any(p.name == "card" and p.kind is ParamKind.CARD for p in a.params)
-    )
-    if not isinstance(value, Mapping):
-        raise ArgumentError(f"{name}: is an action, such as {{modify: {{power: +1}}}}", path)
-    if len(value) != 1:
-        raise ArgumentError(f"{name}: holds exactly one action", path)
-    key, args = next(iter(value.items()))
-    nested = (table or {}).get(key)
-    if nested is None or key not in on_cards:
-        raise ArgumentError(
-            f"{name}: takes an action on the card ({', '.join(on_cards) or 'none here'}), "
-            f"not {key!r}",
-            (*path, key),
-        )
-    if isinstance(args, Mapping) and "card" in args:
-        raise ArgumentError(
-            f"{name}: applies to the card this action names; leave out card:",
-            (*path, key, "card"),
-        )
-    try:
-        bound = _bind(
-            key,
-            nested.params,
-            nested.one_of,
-            args,
-            resolver,
-            table,
-            reserved,
-            frozenset({"card"}),
-        )
-    except ArgumentError as exc:
-        raise exc.under((*path, key)) from None
-    return BoundAction(nested, MappingProxyType(bound))
-
-
 def complete(action: Action, args: Mapping[str, Any]) -> dict[str, Any]:
     """The arguments ``action.run`` takes, from ``args`` given as the binder
     makes them (card ids, zone ids, :class:`~cardzones.kernel.cards.Dest`,
@@ -613,7 +318,7 @@ def complete(action: Action, args: Mapping[str, Any]) -> dict[str, Any]:
     it resolves nothing and checks only the keys: an unknown one or a missing
     required one raises :class:`ArgumentError`.
 
-    >>> from cardzones.kernel.standard import FLIP
+    >>> from cardzones.acts.standard import FLIP
     >>> complete(FLIP, {"card": 7, "face": "up"})
     {'card': 7, 'face': 'up', 'by': None}
     """
@@ -631,6 +336,14 @@ def complete(action: Action, args: Mapping[str, Any]) -> dict[str, Any]:
         else:
             out[param.name] = param.default
     return out
+
+
+def table_of(game: Game) -> ActionTable:
+    """The action table of the game's rule set: its ``actions``
+    (:attr:`Ruleset.actions <cardzones.rulesets.base.Ruleset.actions>`), or
+    none for a rule set that has no actions."""
+    table = getattr(game.ruleset, "actions", None)
+    return table if isinstance(table, Mapping) else NO_ACTIONS
 
 
 def acting(game: Game, args: Mapping[str, Any], name: str = "by") -> str:

@@ -6,7 +6,6 @@ remember) makes its ``move`` with :func:`move_action` and its own mover; the
 parameters, ``then:`` and the atomic unit stay the same.
 
 >>> from cardzones import new_game
->>> from cardzones.kernel.actions import bind
 >>> game = new_game("fab", ["alice", "bob"])
 >>> card = game.new_card(game.card_def("Snatch"), game.zone("alice", "hand"))
 >>> modify = modify_action(("power",))
@@ -21,10 +20,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
-from cardzones.errors import CardzonesError, IllegalAction
-from cardzones.kernel.actions import (
+from cardzones.acts.actions import (
     Action,
-    ActionResult,
     ArgumentError,
     BoundAction,
     OneOf,
@@ -34,9 +31,10 @@ from cardzones.kernel.actions import (
     acting,
     complete,
 )
+from cardzones.errors import CardzonesError, IllegalAction
 from cardzones.kernel.cards import Dest, Position
 from cardzones.kernel.effects import END_OF_TURN, EffectRef
-from cardzones.kernel.results import MoveResult
+from cardzones.kernel.results import ActionResult, MoveResult
 
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game

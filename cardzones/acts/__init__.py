@@ -1,0 +1,115 @@
+"""What players and scripts do with a game: action tables, and the one pass
+that turns an act into a call of the rules.
+
+- :mod:`cardzones.acts.actions`: action tables as data (:class:`Action`,
+  :class:`Param` and their kinds and roles);
+- :mod:`cardzones.acts.binding`: the one pass that resolves an act's
+  references, checks the seat policy and writes the act back
+  (:func:`bind`);
+- :mod:`cardzones.acts.seats`: the seat policy, what a player acting for
+  themselves may do;
+- :mod:`cardzones.acts.standard`: the actions every rule set may put in its
+  table (move, draw, shuffle, flip, modify, grant, end_turn);
+- :mod:`cardzones.acts.legal`: legal actions, what a player may do now.
+
+The package sits on the kernel and never below it: the kernel keeps the
+state, the move pipeline, identity, effects and views, and names no action.
+A rule set builds its action table from this package
+(:class:`cardzones.rulesets.base.Ruleset`).
+"""
+
+from cardzones.acts.actions import (
+    NO_ACTIONS,
+    NO_CARD,
+    Action,
+    ActionTable,
+    ArgumentError,
+    BoundAction,
+    OneOf,
+    Param,
+    ParamKind,
+    Role,
+    acting,
+    action_table,
+    complete,
+    table_of,
+)
+from cardzones.acts.binding import (
+    RESOLVED,
+    Resolver,
+    Writer,
+    bind,
+    bind_fields,
+    bind_written,
+    seat_refusal,
+)
+from cardzones.acts.legal import LegalAction, candidate_actions, legal_actions
+from cardzones.acts.seats import (
+    Seat,
+    SeatRefusal,
+    actable_cards,
+    acts_on,
+    may_name,
+    nameable_cards,
+    owns_zone,
+)
+from cardzones.acts.standard import (
+    BY,
+    END_TURN,
+    FLIP,
+    GRANT,
+    SHUFFLE,
+    UNTIL,
+    Mover,
+    draw_action,
+    kernel_move,
+    modify_action,
+    move_action,
+)
+from cardzones.kernel.results import ActionResult
+
+__all__ = [
+    "BY",
+    "END_TURN",
+    "FLIP",
+    "GRANT",
+    "NO_ACTIONS",
+    "NO_CARD",
+    "RESOLVED",
+    "SHUFFLE",
+    "UNTIL",
+    "Action",
+    "ActionResult",
+    "ActionTable",
+    "ArgumentError",
+    "BoundAction",
+    "LegalAction",
+    "Mover",
+    "OneOf",
+    "Param",
+    "ParamKind",
+    "Resolver",
+    "Role",
+    "Seat",
+    "SeatRefusal",
+    "Writer",
+    "actable_cards",
+    "acting",
+    "action_table",
+    "acts_on",
+    "bind",
+    "bind_fields",
+    "bind_written",
+    "candidate_actions",
+    "complete",
+    "draw_action",
+    "kernel_move",
+    "legal_actions",
+    "may_name",
+    "modify_action",
+    "move_action",
+    "nameable_cards",
+    "owns_zone",
+    "seat_refusal",
+    "table_of",
+]

@@ -1,0 +1,188 @@
+"""What a player acting for themselves may do: the seat policy, read from the
+action tables alone (:class:`~cardzones.acts.actions.Role`,
+``Action.turn_player``).
+
+A scenario or a script acts for every player and the rules alone decide. A
+host where each player acts only for themselves, as at a physical table (the
+table server, :meth:`Game.legal_actions <cardzones.kernel.game.Game.legal_actions>`),
+adds this policy on top of the rules, never instead of them:
+
+- an action with ``turn_player`` is the turn player's;
+- the action's **actor** is the player: left out it is the player, and it may
+  name no one else, unless its role is ``ANY_PLAYER`` (the rules decide);
+- a card the player may not look at is named only in a zone the player owns
+  (the top of their own deck): whose it is, is itself hidden;
+- a card with the role ``ACTS_ON`` is the player's: one they control, or own
+  when it has no controller (1.2.1b);
+- a card with the role ``TARGET`` may be anyone's: the rules decide;
+- a zone with the role ``OWN_ZONE`` is one of the player's;
+- the same holds inside a nested action (``then:``), which may not nest
+  another.
+
+:class:`Seat` is the policy, checked by the one pass that binds an act
+(:func:`~cardzones.acts.binding.bind` with ``seat=``), value by value, as it
+is resolved. A refusal is a :class:`SeatRefusal`, whose message says which
+argument and why, and names a card only as the player named it.
+
+>>> from cardzones import new_game
+>>> from cardzones.acts.binding import RESOLVED, bind
+>>> game = new_game("fab", ["alice", "bob"])
+>>> card = game.new_card(game.card_def("Snatch"), game.zone("alice", "hand"))
+>>> flip = game.ruleset.actions["flip"]
+>>> bind(flip, {"card": card, "face": "up", "by": "bob"}, RESOLVED, seat=Seat(game, "alice"))
+Traceback (most recent call last):
+...
+cardzones.acts.seats.SeatRefusal: by: 'bob': a seat acts for itself only (alice)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any, NoReturn
+
+from cardzones.acts.actions import Action, Param, ParamKind, PathStep, Role
+from cardzones.errors import IllegalAction
+from cardzones.kernel.cards import Dest
+from cardzones.kernel.objects import CARD
+from cardzones.kernel.views import shown_cards, shown_pile
+
+if TYPE_CHECKING:
+    from cardzones.kernel.game import Game
+
+
+class SeatRefusal(IllegalAction):
+    """The seat policy refuses an act; nothing changed. The message says which
+    argument and why."""
+
+
+def where(path: Sequence[PathStep]) -> str:
+    """A path to an argument as a player reads it: ``ongoing.card``,
+    ``cards[1]``, ``then.flip.by``.
+
+    >>> where(("then", "flip", "by")), where(("cards", 1))
+    ('then.flip.by', 'cards[1]')
+    """
+    out = ""
+    for step in path:
+        out += f"[{step}]" if isinstance(step, int) else (f".{step}" if out else step)
+    return out
+
+
+class Seat:
+    """The seat policy for ``player``, acting for themselves in ``game``."""
+
+    __slots__ = ("game", "player")
+
+    def __init__(self, game: Game, player: str) -> None:
+        self.game = game
+        self.player = player
+
+    def refuse(self, message: str) -> NoReturn:
+        raise SeatRefusal(message)
+
+    def turn(self, action: Action) -> None:
+        """An action with ``turn_player`` is the turn player's."""
+        game = self.game
+        if action.turn_player and game.turn_player != self.player:
+            self.refuse(f"{action.name} is the turn player's, and it is {game.turn_player}'s turn")
+
+    def actor(self, param: Param, given: Any, path: Sequence[PathStep]) -> None:
+        """The actor ``given`` (None: left out, the player) is the player,
+        unless the parameter's role lets them name anyone."""
+        if given is not None and given != self.player and param.role is not Role.ANY_PLAYER:
+            at = where((*path, param.name))
+            self.refuse(f"{at}: {given!r}: a seat acts for itself only ({self.player})")
+
+    def card(self, param: Param, card: int, name: str | None, path: Sequence[PathStep]) -> None:
+        """A card the player named (``name``: as they named it, if known): one
+        they may name at all, and theirs where the parameter acts on it."""
+        game, player = self.game, self.player
+        shown = name or "a card"
+        if not may_name(game, player, card):
+            lead = f"{where(path)}: {name}" if name else where(path)
+            self.refuse(f"{lead}: a card you may not look at can be named only in your own zones")
+        if param.role is Role.ACTS_ON and not acts_on(game, player, card):
+            self.refuse(
+                f"{where(path)}: {shown}: {player} may act only on cards {player} controls, "
+                "or owns when they have no controller"
+            )
+
+    def nested(self, action: Action, key: str, path: Sequence[PathStep]) -> None:
+        """A nested action (``then:``) acts on the card where the enclosing
+        action left it, and nests no action of its own: moving the card on is
+        an act of its own."""
+        if any(p.kind is ParamKind.ACTION for p in action.params):
+            self.refuse(f"{where(path)}: takes an action on the moved card, not {key}")
+
+    def zone(self, param: Param, zone: int | Dest, raw: Any, path: Sequence[PathStep]) -> None:
+        """A zone parameter with the role ``OWN_ZONE`` names one of the player's zones."""
+        if param.role is Role.OWN_ZONE and not owns_zone(self.game, self.player, zone):
+            named = raw if isinstance(raw, str) else _zone_text(self.game, zone)
+            self.refuse(f"{where(path)}: {named!r}: a seat may do this only to its own zones")
+
+
+def _zone_text(game: Game, zone: int | Dest) -> str:
+    return str(zone) if isinstance(zone, Dest) else game.zone_name(zone)
+
+
+def may_name(game: Game, player: str, card: int) -> bool:
+    """Whether ``player`` may name the card at all: they may look at it, or it
+    is in a zone they own (by its position there)."""
+    return game.may_look(player, card) or game.zone_info(game.location(card)).owner == player
+
+
+def acts_on(game: Game, player: str, card: int) -> bool:
+    """Whether the card is ``player``'s to act on: one they control, or own
+    when it has no controller (1.2.1b). A card the player may not look at is
+    named in their own zone (:func:`may_name`), and whose it is stays hidden."""
+    if not game.may_look(player, card):
+        return True
+    obj = game.obj(card)
+    whose = obj.controller if obj.controller is not None else obj.owner
+    return whose == player
+
+
+def owns_zone(game: Game, player: str, zone: int | Dest) -> bool:
+    """Whether the zone (a zone id, or a destination by owner) is ``player``'s."""
+    owner = zone.owner if isinstance(zone, Dest) else game.zone_info(zone).owner
+    return owner == player
+
+
+# ----------------------------------------------------------------------
+# The cards a player may name, for rule sets' candidates
+# ----------------------------------------------------------------------
+
+
+def _with_piles(game: Game, player: str, card: int) -> Iterator[int]:
+    yield card
+    for kid in shown_pile(game, player, card):
+        yield from _with_piles(game, player, kid)
+
+
+def nameable_cards(game: Game, player: str) -> list[int]:
+    """The cards ``player`` may name, in the order their view shows them, zone
+    by zone: every card (not a layer) they may look at, with the cards under
+    or on it, and in each zone of theirs the first card they may not look at
+    (the top of their deck). The list depends only on what the player may
+    know, so candidates built from it reveal nothing."""
+    out: list[int] = []
+    for zid in game.all_zones():
+        mine = game.zone_info(zid).owner == player
+        hidden_named = False
+        for top in shown_cards(game, player, zid):
+            for card in _with_piles(game, player, top):
+                if game.obj(card).kind != CARD:
+                    continue
+                if game.may_look(player, card):
+                    out.append(card)
+                elif mine and card == top and not hidden_named:
+                    out.append(card)
+                    hidden_named = True
+    return out
+
+
+def actable_cards(game: Game, player: str) -> list[int]:
+    """The cards of :func:`nameable_cards` that ``player`` acts on
+    (:func:`acts_on`): theirs, and the hidden first card of each of their
+    zones."""
+    return [c for c in nameable_cards(game, player) if acts_on(game, player, c)]

@@ -1,0 +1,92 @@
+"""The class a game subclasses: everything a rule set gives cardzones.
+
+The kernel asks a rule set about zones (:class:`cardzones.kernel.Ruleset`:
+zone types as data and the hooks of the move pipeline). :class:`Ruleset` adds
+what the rest of cardzones reads: the action table that players and scripts
+act with (:mod:`cardzones.acts`), and the fields of the game's card data.
+docs/writing-a-ruleset.md follows a complete example.
+
+>>> from cardzones.acts import END_TURN, action_table
+>>> class Pile(Ruleset):
+...     name = "pile"
+...     actions = action_table(END_TURN)
+>>> from cardzones.kernel import Game
+>>> game = Game(Pile(), ["alice", "bob"])
+>>> game.act("end_turn").result.value, game.turn_player
+('done', 'bob')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from cardzones.acts.actions import NO_ACTIONS, ActionTable, Param, complete
+from cardzones.acts.legal import LegalAction, legal_actions
+from cardzones.errors import UnknownReference
+from cardzones.kernel import ruleset as kernel
+from cardzones.kernel.cards import Ability, CardDef
+from cardzones.kernel.results import ActionResult
+
+if TYPE_CHECKING:
+    from cardzones.kernel.game import Game
+
+
+class Ruleset(kernel.Ruleset):
+    """A game: the kernel's rule set (zones and the hooks of the move
+    pipeline), with the data the rest of cardzones reads:
+
+    - ``actions``: its action table (:mod:`cardzones.acts`), which scenarios,
+      the table, legal actions and :meth:`Game.act` all take actions from;
+    - ``card_params``: the fields of its card data, made into a card by
+      :meth:`make_card`, and written back by :meth:`card_fields`.
+    """
+
+    actions: ActionTable = NO_ACTIONS
+    card_params: tuple[Param, ...] = ()
+
+    # -- cards -------------------------------------------------------------
+
+    def make_card(
+        self, name: str, fields: Mapping[str, Any], abilities: Sequence[Ability] = ()
+    ) -> CardDef:
+        """The card that card data describes: ``fields`` has every one of
+        :attr:`card_params` (resolved, or its default)."""
+        return CardDef(name, abilities=tuple(abilities))
+
+    def card_fields(self, cdef: CardDef) -> dict[str, Any]:
+        """The card data that :meth:`make_card` makes ``cdef`` from again (its
+        abilities aside): how a card from elsewhere, such as a card database,
+        is written down as card data. A rule set that overrides
+        :meth:`make_card` overrides this too; what this gives is checked by
+        making the card again, so a card it cannot write is refused, never
+        changed."""
+        return {}
+
+    # -- actions -----------------------------------------------------------
+
+    def act(self, game: Game, name: str, args: Mapping[str, Any]) -> ActionResult:
+        """The action ``name`` of :attr:`actions`, with its arguments as its
+        ``run`` takes them, a left-out one at its default (:meth:`Game.act`)."""
+        action = self.actions.get(name)
+        if action is None:
+            raise UnknownReference(
+                f"unknown action {name!r} for {self.name}; actions are "
+                + ", ".join(sorted(self.actions))
+            )
+        return action.run(game, complete(action, args))
+
+    def legal_actions(
+        self, game: Game, player: str, actions: Iterable[str] | None
+    ) -> Sequence[LegalAction]:
+        """What ``player`` may do now (:mod:`cardzones.acts.legal`)."""
+        return legal_actions(game, player, actions)
+
+
+def ruleset_of(game: Game) -> Ruleset:
+    """The rule set of ``game``, as a whole game: refused for a game of a rule
+    set that gives the kernel its zones alone."""
+    found = game.ruleset
+    if not isinstance(found, Ruleset):
+        raise UnknownReference(f"{game.ruleset.name} is a kernel rule set only: it has no actions")
+    return found
