@@ -41,7 +41,8 @@
     log: [],
     finished: null,
     actions: null,         // the rule set's action table (GET /api/rulesets)
-    legal: null,           // the engine's legal actions, where the server offers them
+    legal: null,           // the seat's legal acts ({act, result}) after event legalNumber
+    legalNumber: null,     // the event number state.legal was asked for
     refusal: null,         // {ref, error, rule}: the last refused act, shown by its card
     connection: "connecting",
     replay: null,          // {as, steps, index} while replaying
@@ -53,6 +54,8 @@
   let requests = 0;
   const sent = new Map();  // request id -> the card ref it was about
   let legalOffered = true;
+  let legalAsked = null;   // {number, promise}: the one request for the current position
+  let menuShown = 0;       // counts menus opened, so a late answer fills only its own
 
   // ------------------------------------------------------------------
   // The connection
@@ -117,14 +120,12 @@
       state.finished = w.finished || null;
       setConnection("connected");
       hideNotice();
-      refreshLegal();
       render();
     } else if (typeof frame.event === "number") {
       if (frame.event <= state.number) return;
       state.number = frame.event;
       state.view = frame.view;
       state.log = state.log.concat(frame.log);
-      refreshLegal();
       render();
     } else if ("ack" in frame) {
       sent.delete(frame.ack);
@@ -173,19 +174,31 @@
     render();
   }
 
-  // The engine's legal actions, when the server has GET .../legal; without
-  // it, the menus are made from the action table's parameters alone.
-  async function refreshLegal() {
-    if (!legalOffered || !state.seat || state.replay) return;
+  // The seat's legal acts at the current position (GET .../legal), asked for
+  // only when a menu opens, and once per position: the answer is kept until
+  // the next event. Without the endpoint, the menus are made from the action
+  // table's parameters alone. Resolves to the entries, or null.
+  function loadLegal() {
+    if (!legalOffered || !state.seat || state.replay) return Promise.resolve(null);
     const number = state.number;
-    const { status, data } = await api("legal").catch(() => ({ status: 0, data: null }));
-    if (status !== 200) {
-      if (status === 404 || status === 405) legalOffered = false;
-      state.legal = null;
-      return;
-    }
-    if (number !== state.number) return;
-    state.legal = Array.isArray(data) ? data : data.legal || data.actions || null;
+    if (state.legalNumber === number && Array.isArray(state.legal)) return Promise.resolve(state.legal);
+    if (legalAsked && legalAsked.number === number) return legalAsked.promise;
+    const promise = api("legal").catch(() => ({ status: 0, data: null })).then(({ status, data }) => {
+      if (legalAsked && legalAsked.promise === promise) legalAsked = null;
+      if (status !== 200) {
+        if (status === 404 || status === 405) legalOffered = false;
+        if (status === 429) notice((data && data.error) || "too many requests: try again shortly");
+        return null;
+      }
+      // The answer is for the position the server was at, which may be an
+      // event the board has not been sent yet: kept, and used once the board
+      // is there.
+      state.legal = data.legal;
+      state.legalNumber = data.number;
+      return data.number === state.number ? state.legal : "later";
+    });
+    legalAsked = { number, promise };
+    return promise;
   }
 
   // ------------------------------------------------------------------
@@ -514,22 +527,71 @@
     return out;
   }
 
-  function legalFor(ref) {
-    if (!Array.isArray(state.legal)) return [];
-    return state.legal.filter((step) => JSON.stringify(step).includes(JSON.stringify(ref)));
+  // Whether an act names a card ref anywhere in its arguments.
+  function names(value, ref) {
+    if (value === ref) return true;
+    if (Array.isArray(value)) return value.some((v) => names(v, ref));
+    if (value && typeof value === "object") return Object.values(value).some((v) => names(v, ref));
+    return false;
+  }
+
+  // Whether an act fills in one of its action's card parameters.
+  function takesCard(step) {
+    const name = Object.keys(step)[0];
+    const args = step[name];
+    const action = table().find((a) => a.name === name);
+    if (!action || !args || typeof args !== "object") return false;
+    return cardParams(action).some((p) => args[p.name] !== undefined
+                                       && !(Array.isArray(args[p.name]) && !args[p.name].length));
+  }
+
+  // The one-click entries of a menu: the legal acts (less those whose effect
+  // fails under the rules, 3.0.11, which change nothing) that pass ``keep``.
+  function legalEntries(entries, keep) {
+    return (entries || []).filter((e) => e.result !== "failed" && keep(e.act));
+  }
+
+  // Fills a menu's slot with its one-click entries once /legal answers, if
+  // the menu is still open; asks again when the position moved on meanwhile.
+  function fillLegal(slot, keep, ref, tries = 0) {
+    const shown = menuShown;
+    const number = state.number;
+    loadLegal().then((entries) => {
+      if (shown !== menuShown || !slot.isConnected) return;
+      if ((entries === "later" || number !== state.number) && tries < 20) {
+        setTimeout(() => fillLegal(slot, keep, ref, tries + 1), entries === "later" ? 100 : 0);
+        return;
+      }
+      if (entries === "later") entries = null;
+      clear(slot);
+      slot.removeAttribute("aria-busy");
+      for (const entry of legalEntries(entries, keep)) {
+        const step = entry.act;
+        const name = Object.keys(step)[0];
+        slot.appendChild(h("button", { type: "button", role: "menuitem", class: "legal",
+                                       "data-action": name, "data-act": JSON.stringify(step),
+                                       text: describe(step, ref),
+                                       onclick: () => act(step, ref) }));
+      }
+      slot.dataset.ready = "yes";
+    });
+  }
+
+  function legalSlot() {
+    const slot = h("div", { class: "menu-legal", "aria-busy": "true" });
+    if (legalOffered && state.seat) slot.appendChild(h("div", { class: "menu-empty", text: "…" }));
+    return slot;
   }
 
   function cardMenu(view, zone, obj, ref, anchor) {
     closeMenus();
+    menuShown += 1;
     const menu = $("menu");
     const title = obj.hidden ? `${zoneTitle(zone)}: a card` : obj.name;
     menu.appendChild(h("div", { class: "menu-title", text: title }));
-    for (const step of legalFor(ref)) {
-      const name = Object.keys(step)[0];
-      menu.appendChild(h("button", { type: "button", role: "menuitem", class: "legal",
-                                     "data-action": name, text: describe(step),
-                                     onclick: () => act(step, ref) }));
-    }
+    const slot = legalSlot();
+    menu.appendChild(slot);
+    fillLegal(slot, (step) => names(step, ref), ref);
     const list = offers(obj, zone);
     const many = (action) => list.filter((o) => o.action === action).length > 1;
     for (const { action, param } of list) {
@@ -544,23 +606,24 @@
     place(menu, anchor);
   }
 
-  function describe(step) {
+  // An act in short: its action and arguments, less the acting seat and the
+  // menu's own card.
+  function describe(step, ref) {
     const name = Object.keys(step)[0];
     const args = step[name];
     if (!args || typeof args !== "object") return `${name} ${args ?? ""}`.trim();
-    return `${name} ${Object.entries(args).map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join(", ")}`;
+    const shown = Object.entries(args).filter(([k, v]) => k !== "by" && !(ref && v === ref));
+    return `${name} ${shown.map(([k, v]) => `${k}: ${typeof v === "string" ? v : JSON.stringify(v)}`).join(", ")}`.trim();
   }
 
   function actionsMenu(anchor) {
     closeMenus();
+    menuShown += 1;
     const menu = $("menu");
     menu.appendChild(h("div", { class: "menu-title", text: "Actions" }));
-    for (const step of Array.isArray(state.legal) ? state.legal : []) {
-      const name = Object.keys(step)[0];
-      if (cardParams(table().find((a) => a.name === name) || { params: [] }).length) continue;
-      menu.appendChild(h("button", { type: "button", role: "menuitem", class: "legal",
-                                     text: describe(step), onclick: () => act(step, null) }));
-    }
+    const slot = legalSlot();
+    menu.appendChild(slot);
+    fillLegal(slot, (step) => !takesCard(step), null);
     for (const action of table()) {
       if (action.turn_player && state.view.turn_player !== state.seat) continue;
       menu.appendChild(h("button", { type: "button", role: "menuitem", "data-action": action.name,
