@@ -65,7 +65,10 @@ BAD_FRAME, UNAUTHORIZED, BAD_ORIGIN, TOO_FAST = 4400, 4401, 4403, 4429
 #: wrong or the table does not exist.
 NOT_OPENED = "no such table, or the token does not open it"
 ACT_KEYS = frozenset({"act", "id", "after"})
-HELLO_KEYS = frozenset({"hello", "after"})
+SAY_KEYS = frozenset({"say", "id"})
+HELLO_KEYS = frozenset({"hello", "after", "chat_after"})
+#: What a frame after the welcome looks like, for the messages about bad ones.
+FRAME_FORMS = '{"act": ..., "id": ..., "after": N} or {"say": TEXT, "id": ...}'
 
 
 class Server:
@@ -338,12 +341,14 @@ async def _history(server: Server, request: Request) -> Response:
         steps = await run_in_threadpool(replay_steps, server.store, live.table.id, viewer, upto)
     except ExportError as exc:
         return _error(400, str(exc))
+    chat = await run_in_threadpool(server.store.chat, live.table.id)
     return JSONResponse(
         {
             "seat": viewer,
             "number": upto,
             "finished": None if finished is None else finished.to_json(),
             "steps": steps,
+            "chat": [line.to_json() for line in chat],
         }
     )
 
@@ -467,7 +472,7 @@ async def _socket(server: Server, websocket: WebSocket) -> None:
         await _refuse(websocket, NOT_OPENED, UNAUTHORIZED)
         return
     conn = Connection(websocket, seat.player)
-    await server.hub.join(live, conn, int(hello.get("after", 0)))
+    await server.hub.join(live, conn, int(hello.get("after", 0)), int(hello.get("chat_after", 0)))
     sender = asyncio.create_task(conn.run_sender())
     try:
         await _serve(server, live, conn, frames, sender)
@@ -492,6 +497,9 @@ def _hello_problem(hello: dict[str, Any]) -> str | None:
     after = hello.get("after", 0)
     if isinstance(after, bool) or not isinstance(after, int) or after < 0:
         return "after: is the last event number seen (0 or more)"
+    chat_after = hello.get("chat_after", 0)
+    if isinstance(chat_after, bool) or not isinstance(chat_after, int) or chat_after < 0:
+        return "chat_after: is the number of the last chat line seen (0 or more)"
     return None
 
 
@@ -519,27 +527,32 @@ async def _serve(
         if data is None:
             conn.send(dumps({"error": problem}))
             continue
-        extra = sorted(set(data) - ACT_KEYS)
+        keys = SAY_KEYS if "say" in data else ACT_KEYS
+        extra = sorted(set(data) - keys)
         if extra:
             conn.send(
                 dumps(
                     {
                         "error": f"unknown key(s) {', '.join(map(repr, extra))}; a frame "
-                        'after the welcome is {"act": ..., "id": ..., "after": N}'
+                        f"after the welcome is {FRAME_FORMS}"
                     }
                 )
             )
             continue
-        if "act" not in data:
-            conn.send(
-                dumps({"error": 'a frame after the welcome is {"act": ..., "id": ..., "after": N}'})
-            )
+        if "act" not in data and "say" not in data:
+            conn.send(dumps({"error": f"a frame after the welcome is {FRAME_FORMS}"}))
             continue
         request = data.get("id")
         if request is not None and (
             isinstance(request, bool) or not isinstance(request, str | int)
         ):
             conn.send(dumps({"refused": None, "error": "id: is a text or a number"}))
+            continue
+        if "say" in data:
+            if conn.viewer is None:
+                conn.send(dumps({"refused": request, "error": "a spectator reads the chat only"}))
+            else:
+                await server.hub.say(live, conn, request, data["say"])
             continue
         after = data.get("after", 0)
         if isinstance(after, bool) or not isinstance(after, int) or after < 0:
