@@ -44,6 +44,7 @@ from cardzones.table.creation import CreationError, creation_from_request
 from cardzones.table.deck_lists import deck_list_games
 from cardzones.table.export import ExportError, replay_steps
 from cardzones.table.host import Host
+from cardzones.table.limits import Limits
 from cardzones.table.store import DEFAULT_DB, Seat, Store
 from cardzones.web import pages
 from cardzones.web.hub import Connection, Hub, Live, dumps
@@ -54,8 +55,6 @@ log = logging.getLogger("cardzones.web")
 MAX_FRAME = 65_536
 #: A connection that sends more than this many frames in any second is closed.
 MAX_RATE = 100
-#: The largest body of ``POST /api/tables``.
-MAX_BODY = 1 << 20
 #: How long a new WebSocket has to say hello, in seconds.
 HELLO_TIMEOUT = 30.0
 
@@ -75,7 +74,8 @@ FRAME_FORMS = '{"act": ..., "id": ..., "after": N} or {"say": TEXT, "id": ...}'
 class Server:
     """What the app's endpoints share: the store, the host and the hub."""
 
-    def __init__(self, store: Store, origins: Sequence[str]) -> None:
+    def __init__(self, store: Store, origins: Sequence[str], limits: Limits | None = None) -> None:
+        self.limits = limits or Limits()
         self.store = store
         self.host = Host(store)
         self.hub = Hub(self.host)
@@ -83,17 +83,22 @@ class Server:
 
 
 def create_app(
-    db: str = DEFAULT_DB, *, origins: Sequence[str] = (), snapshot_every: int | None = None
+    db: str = DEFAULT_DB,
+    *,
+    origins: Sequence[str] = (),
+    snapshot_every: int | None = None,
+    limits: Limits | None = None,
 ) -> Starlette:
     """The table server on the database ``db`` (a SQLite file by default, or a
     ``postgresql://`` URL). Its schema is brought up to date first.
 
     ``origins`` lists the web origins (``https://example.org``) besides the
-    server's own whose pages may open its WebSocket.
+    server's own whose pages may open its WebSocket; ``limits`` are the
+    server's limits (:class:`~cardzones.table.limits.Limits`).
     """
     store = Store(db)
     store.migrate()
-    server = Server(store, origins)
+    server = Server(store, origins, limits)
     if snapshot_every is not None:
         server.host.snapshot_every = snapshot_every
 
@@ -157,10 +162,11 @@ def create_app(
 def app_from_env() -> Starlette:
     """The app as ``cardzones serve`` starts it in each worker: the database in
     ``CARDZONES_DB``, the allowed origins in ``CARDZONES_ORIGINS`` (spaces
-    between them)."""
+    between them), the limits in ``CARDZONES_LIMITS`` (``NAME=VALUE`` words)."""
     return create_app(
         os.environ.get("CARDZONES_DB", DEFAULT_DB),
         origins=os.environ.get("CARDZONES_ORIGINS", "").split(),
+        limits=Limits.from_env(os.environ.get("CARDZONES_LIMITS", "")),
     )
 
 
@@ -209,19 +215,35 @@ class _Headers:
         await self.app(scope, receive, send_with_headers)
 
 
+def _over_limit(status: int, message: str, limit: str) -> JSONResponse:
+    return JSONResponse({"error": message, "limit": limit}, status_code=status)
+
+
 async def _create_table(server: Server, request: Request) -> Response:
+    limits = server.limits
+    too_big = _over_limit(
+        413,
+        f"the body is larger than {limits.body_bytes} bytes "
+        f"(cardzones serve {Limits.option('body_bytes')})",
+        "body_bytes",
+    )
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limits.body_bytes:
+        return too_big
     body = b""
     async for chunk in request.stream():
         body += chunk
-        if len(body) > MAX_BODY:
-            return _error(413, f"the body is larger than {MAX_BODY} bytes")
+        if len(body) > limits.body_bytes:
+            return too_big
     try:
         data = json.loads(body)
     except (ValueError, UnicodeDecodeError) as exc:
         return _error(400, f"the body is not valid JSON: {exc}")
     try:
-        creation = await run_in_threadpool(creation_from_request, data)
+        creation = await run_in_threadpool(creation_from_request, data, limits)
     except CreationError as exc:
+        if exc.limit is not None:
+            return _over_limit(400, str(exc), exc.limit)
         return _error(400, str(exc))
     created = await run_in_threadpool(server.host.create, creation)
     table = created.table_id
