@@ -664,14 +664,15 @@
   }
 
   // Fills a menu's slot with its one-click entries once /legal answers, if
-  // the menu is still open; asks again when the position moved on meanwhile.
-  function fillLegal(slot, keep, ref, tries = 0) {
+  // the menu is still open (and places the grown menu again by its anchor);
+  // asks again when the position moved on meanwhile.
+  function fillLegal(slot, keep, ref, anchor, tries = 0) {
     const shown = menuShown;
     const number = state.number;
     loadLegal().then((entries) => {
       if (shown !== menuShown || !slot.isConnected) return;
       if ((entries === "later" || number !== state.number) && tries < 20) {
-        setTimeout(() => fillLegal(slot, keep, ref, tries + 1), entries === "later" ? 100 : 0);
+        setTimeout(() => fillLegal(slot, keep, ref, anchor, tries + 1), entries === "later" ? 100 : 0);
         return;
       }
       if (entries === "later") entries = null;
@@ -686,6 +687,7 @@
                                        onclick: () => act(step, ref) }));
       }
       slot.dataset.ready = "yes";
+      if (anchor.isConnected) place($("menu"), anchor);
     });
   }
 
@@ -703,7 +705,7 @@
     menu.appendChild(h("div", { class: "menu-title", text: title }));
     const slot = legalSlot();
     menu.appendChild(slot);
-    fillLegal(slot, (step) => names(step, ref), ref);
+    fillLegal(slot, (step) => names(step, ref), ref, anchor);
     const list = offers(obj, zone);
     const many = (action) => list.filter((o) => o.action === action).length > 1;
     for (const { action, param } of list) {
@@ -735,7 +737,7 @@
     menu.appendChild(h("div", { class: "menu-title", text: "Actions" }));
     const slot = legalSlot();
     menu.appendChild(slot);
-    fillLegal(slot, (step) => !takesCard(step), null);
+    fillLegal(slot, (step) => !takesCard(step), null, anchor);
     for (const action of table()) {
       if (action.turn_player && state.view.turn_player !== state.seat) continue;
       menu.appendChild(h("button", { type: "button", role: "menuitem", "data-action": action.name,
