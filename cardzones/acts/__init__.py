@@ -31,7 +31,6 @@ from cardzones.acts.actions import (
     Role,
     acting,
     action_table,
-    complete,
     table_of,
 )
 from cardzones.acts.binding import (
@@ -41,6 +40,7 @@ from cardzones.acts.binding import (
     bind,
     bind_fields,
     bind_written,
+    complete,
     seat_refusal,
 )
 from cardzones.acts.legal import LegalAction, candidate_actions, legal_actions
