@@ -32,7 +32,6 @@ from cardzones.acts.actions import (
     Role,
     acting,
     action_table,
-    complete,
     table_of,
 )
 from cardzones.acts.binding import (
@@ -42,6 +41,7 @@ from cardzones.acts.binding import (
     bind,
     bind_fields,
     bind_written,
+    complete,
     seat_refusal,
 )
 from cardzones.acts.legal import (

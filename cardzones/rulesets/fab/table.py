@@ -21,8 +21,8 @@ from cardzones.acts.actions import (
     Role,
     acting,
     action_table,
-    complete,
 )
+from cardzones.acts.binding import complete
 from cardzones.acts.standard import BY, move_action
 from cardzones.errors import IllegalAction
 from cardzones.kernel.cards import Dest, Position
