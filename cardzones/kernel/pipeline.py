@@ -193,6 +193,10 @@ def resolve_destination(
     zids = game._zones.get((owner, dest.type), ())
     if dest.index is not None:
         return zids[dest.index - 1] if 1 <= dest.index <= len(zids) else None
+    listed = zids
+    if game._ceasing in zids:
+        # 3.0.10b, 3.0.10c: the zone that ceases is no place for its own cards.
+        zids = tuple(z for z in zids if z != game._ceasing)
     if len(zids) <= 1:
         if choose_zone is not None and choose_zone not in zids:
             raise IllegalAction(
@@ -206,6 +210,13 @@ def resolve_destination(
     # the zones, the card itself may still fit once it is public there (3.0.8):
     # any zone may then be chosen, and admission decides on it.
     options = [z for z in zids if ruleset.admit(game, obj, z, by).ok]
+    if choose_zone is None and game._chosen:
+        # The choice given to the action, for each card it moves (Game.choosing):
+        # a zone of this type and owner that cannot take the card is refused
+        # below as a choice given to the move itself would be.
+        choose_zone = next((z for z in game._chosen if z in options), None)
+        if choose_zone is None:
+            choose_zone = next((z for z in game._chosen if z in listed), None)
     if choose_zone is not None:
         if choose_zone not in options and (options or obj.public or choose_zone not in zids):
             names = ", ".join(game.zone_name(z) for z in options) or "none"
@@ -309,7 +320,7 @@ def _cannot_contain(game: Game, obj: Obj, by: str, cause: str) -> MoveResult:
     if cause == "clear":
         # The clear itself was replaced to where the object cannot go: its
         # replacements have applied once (3.0.8a), so it goes to the graveyard.
-        graveyard = game.zone(obj.owner, game.ruleset.clear_to)
+        graveyard = resolve_destination(game, obj, Dest(game.ruleset.clear_to, "owner"), by)
         if graveyard is not None and game.ruleset.admit(game, obj, graveyard, by).ok:
             _transfer(
                 game,
@@ -406,8 +417,12 @@ def _clear(game: Game, obj: Obj, by: str | None) -> MoveResult:
     if obj.kind != CARD or obj.is_token:
         _cease(game, obj, by, "rule")
         return MoveResult.CEASED
-    graveyard = game.zone(obj.owner, game.ruleset.clear_to)
-    if graveyard == obj.zone and obj.rel == TOP:
+    # Already in one of its owner's graveyards: there is nothing to move.
+    if (
+        obj.rel == TOP
+        and obj.zone != game._ceasing
+        and obj.zone in game._zones.get((obj.owner, game.ruleset.clear_to), ())
+    ):
         return MoveResult.NO_MOVE
     # The clear is the rule move of 3.0.11 itself: it is never cleared again.
     return _move(

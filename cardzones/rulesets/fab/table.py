@@ -24,7 +24,7 @@ from cardzones.acts.actions import (
 )
 from cardzones.acts.binding import complete
 from cardzones.acts.standard import BY, move_action
-from cardzones.errors import IllegalAction
+from cardzones.errors import IllegalAction, NeedsChoice
 from cardzones.kernel.cards import Dest, Position
 from cardzones.kernel.results import MoveResult
 from cardzones.kernel.views import name_for
@@ -38,6 +38,11 @@ if TYPE_CHECKING:
 
 K = ParamKind
 CARD = Param("card", K.CARD, required=True, doc="the card")
+CHOOSE_GRAVEYARD = Param(
+    "choose_zone",
+    K.ZONE,
+    doc="which of its owner's graveyards a card goes to, when there are several (3.0.10a)",
+)
 
 
 def _move(
@@ -66,8 +71,25 @@ MOVE = move_action(
 )
 
 
+def _chosen(game: Game, args: Mapping[str, Any]) -> tuple[int, ...]:
+    """The graveyard ``choose_zone`` names for the cards the action clears."""
+    choose: int | None = args["choose_zone"]
+    if choose is None:
+        return ()
+    ztype = game.ruleset.clear_to
+    if game.zone_info(choose).type != ztype:
+        raise IllegalAction(
+            f"choose_zone names the {ztype} a card goes to; {game.zone_name(choose)} is not one",
+            rule="3.0.10a",
+        )
+    return (choose,)
+
+
 def _clear(game: Game, args: Mapping[str, Any]) -> ActionResult:
-    return ActionResult(game.clear(args["card"], by=acting(game, args)))
+    # 3.0.12 sends it to "its owner's graveyard"; of several, the owner
+    # chooses (3.0.10a).
+    with game.choosing(_chosen(game, args)):
+        return ActionResult(game.clear(args["card"], by=acting(game, args)))
 
 
 def _put_under(game: Game, args: Mapping[str, Any]) -> ActionResult:
@@ -90,7 +112,9 @@ def _remove_layer(game: Game, args: Mapping[str, Any]) -> ActionResult:
 
 
 def _resolve(game: Game, args: Mapping[str, Any]) -> ActionResult:
-    with game.atomic():
+    # A card-layer goes to its owner's graveyard (3.15.5); of several, the
+    # owner chooses (3.0.10a).
+    with game.atomic(), game.choosing(_chosen(game, args)):
         return ActionResult(layers.resolve_top(game, acting(game, args)))
 
 
@@ -133,19 +157,36 @@ def _create_zone(game: Game, args: Mapping[str, Any]) -> ActionResult:
 def _remove_zone(game: Game, args: Mapping[str, Any]) -> ActionResult:
     zone: Dest = args["zone"]
     assert zone.owner is not None
-    choose = args["choose_zone"]
-    if choose is None and zone.index is not None:
-        choose = game.zone(zone.owner, zone.type, zone.index)
-    return ActionResult(fab.remove_zone(game, zone.owner, zone.type, choose))
+    choose: int | None = args["choose_zone"]
+    victim: int | None = None
+    if zone.index is not None:
+        victim = game.zone(zone.owner, zone.type, zone.index)
+        if victim is None:
+            raise IllegalAction(f"{zone} does not exist", rule="3.0.10")
+    elif choose is not None and choose in game.zones_of(zone.owner, zone.type):
+        # choose_zone names the zone that ceases (3.0.10c) ...
+        victim, choose = choose, None
+    # ... or, of the owner's graveyards, the one its cards go to (3.0.10a).
+    chosen = () if choose is None else (choose,)
+    try:
+        return ActionResult(fab.remove_zone(game, zone.owner, zone.type, victim, chosen=chosen))
+    except NeedsChoice as needed:
+        if victim is None or zone.index is not None or needed.key != "choose_zone":
+            raise
+        raise IllegalAction(
+            f"{needed}; choose_zone named the zone that ceases, so name that one in zone: "
+            f"({game.zone_name(victim)}) and the other choice in choose_zone:",
+            rule=needed.rule,
+        ) from None
 
 
 FAB_ACTIONS = (
     Action(
         "clear",
-        (CARD, BY),
+        (CARD, BY, CHOOSE_GRAVEYARD),
         _clear,
         doc="Clear an object.",
-        rules=("3.0.12", "3.0.12a"),
+        rules=("3.0.10a", "3.0.12", "3.0.12a"),
         candidates=cand.clear,
     ),
     Action(
@@ -209,10 +250,10 @@ FAB_ACTIONS = (
     ),
     Action(
         "resolve",
-        (BY,),
+        (BY, CHOOSE_GRAVEYARD),
         _resolve,
         doc="Resolve the top layer.",
-        rules=("3.15.5", "3.0.9a"),
+        rules=("3.15.5", "3.0.9a", "3.0.10a"),
         # At a table, resolving stands for "every player passed": the turn
         # player's to say.
         turn_player=True,
@@ -265,7 +306,12 @@ FAB_ACTIONS = (
                 role=Role.OWN_ZONE,
                 doc="a player's zone, such as alice.arsenal",
             ),
-            Param("choose_zone", K.ZONE, doc="which one ceases, when there are several"),
+            Param(
+                "choose_zone",
+                K.ZONE,
+                doc="which one ceases, when there are several; or which of the owner's "
+                "graveyards its cards go to (3.0.10a)",
+            ),
         ),
         _remove_zone,
         doc="A zone of a player ceases to exist; its cards are cleared.",
