@@ -45,7 +45,7 @@ from cardzones.table.creation import CreationError, creation_from_request
 from cardzones.table.deck_lists import deck_list_games
 from cardzones.table.export import ExportError, replay_steps
 from cardzones.table.host import Host
-from cardzones.table.limits import Limits
+from cardzones.table.limits import Limits, nesting_over
 from cardzones.table.store import DEFAULT_DB, Seat, Store
 from cardzones.web import pages
 from cardzones.web.hub import Connection, Hub, Live, dumps
@@ -279,8 +279,14 @@ async def _create_table(server: Server, request: Request) -> Response:
     except ClientDisconnect:
         return Response(status_code=400)  # nobody is there to read it
     try:
-        data = json.loads(body)
-    except (ValueError, UnicodeDecodeError) as exc:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return _error(400, f"the body is not valid JSON: it is not UTF-8 ({exc.reason})")
+    if nesting_over(text, limits.json_depth):
+        return _over_limit(400, _too_deep(limits), "json_depth")
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
         return _error(400, f"the body is not valid JSON: {exc}")
     try:
         creation = await run_in_threadpool(creation_from_request, data, limits)
@@ -469,10 +475,19 @@ class _Frames:
         return len(self.times) > MAX_RATE
 
 
-def _parse(frame: str | bytes) -> tuple[dict[str, Any] | None, str | None]:
+def _too_deep(limits: Limits) -> str:
+    return (
+        f"the JSON nests more than {limits.json_depth} levels deep "
+        f"(cardzones serve {Limits.option('json_depth')})"
+    )
+
+
+def _parse(frame: str | bytes, limits: Limits) -> tuple[dict[str, Any] | None, str | None]:
     """A frame as a JSON object, or the error to answer it with."""
     if isinstance(frame, bytes):
         return None, f"the frame is larger than {MAX_FRAME} bytes"
+    if nesting_over(frame, limits.json_depth):
+        return None, _too_deep(limits)
     try:
         data = json.loads(frame)
     except ValueError:
@@ -520,7 +535,7 @@ async def _welcomed(server: Server, websocket: WebSocket) -> None:
         return
     if first is None:
         return
-    hello, problem = _parse(first)
+    hello, problem = _parse(first, server.limits)
     if hello is not None:
         problem = _hello_problem(hello)
     if hello is None or problem is not None:
@@ -613,7 +628,7 @@ async def _serve(
         wait = rate.take(time.monotonic())
         if wait > 0:
             await asyncio.sleep(wait)
-        data, problem = _parse(frame)
+        data, problem = _parse(frame, server.limits)
         if data is None:
             conn.send(dumps({"error": problem}))
             continue
