@@ -10,6 +10,8 @@ that turns an act into a call of the rules.
   themselves may do;
 - :mod:`cardzones.acts.standard`: the actions every rule set may put in its
   table (move, draw, shuffle, flip, modify, grant, end_turn);
+- :mod:`cardzones.acts.counters`: life totals and counters (``life``,
+  ``counter``), for any rule set's table;
 - :mod:`cardzones.acts.legal`: legal actions, what a player may do now.
 
 The package sits on the kernel and never below it: the kernel keeps the
@@ -43,6 +45,7 @@ from cardzones.acts.binding import (
     bind_written,
     seat_refusal,
 )
+from cardzones.acts.counters import counter_action, life_action
 from cardzones.acts.legal import LegalAction, candidate_actions, legal_actions
 from cardzones.acts.seats import (
     Seat,
@@ -102,9 +105,11 @@ __all__ = [
     "bind_written",
     "candidate_actions",
     "complete",
+    "counter_action",
     "draw_action",
     "kernel_move",
     "legal_actions",
+    "life_action",
     "may_name",
     "modify_action",
     "move_action",

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from cardzones.errors import UnknownReference
 from cardzones.kernel.cards import CardDef
-from cardzones.kernel.effects import Effect
+from cardzones.kernel.effects import COUNTER, Counters, Effect
 from cardzones.kernel.events import Snapshot
 from cardzones.kernel.objects import UNDER, Obj, ObjRef
 from cardzones.kernel.zones import ZoneInfo, ZoneSpec
@@ -342,6 +342,25 @@ def keywords(game: Game, card: int) -> frozenset[str]:
     found = obj(game, card)
     extra = [k for e in effects_on(game, card) for k in e.keywords]
     return found.cdef.keywords.union(extra) if extra else found.cdef.keywords
+
+
+def counters(game: Game, card: int) -> dict[str, int]:
+    """The counters on the card's current object, by name, in the order they
+    were first put on it.
+
+    >>> from cardzones import new_game
+    >>> game = new_game("fab", ["alice", "bob"])
+    >>> card = game.new_card(game.card_def("Steam Pistol"), game.zone("alice", "hand"))
+    >>> _ = game.add_effect(card, COUNTER, data=Counters("steam", 2))
+    >>> game.counters(card)
+    {'steam': 2}
+    """
+    out: dict[str, int] = {}
+    for found in effects_on(game, card):
+        data = found.data
+        if found.kind == COUNTER and isinstance(data, Counters):
+            out[data.name] = out.get(data.name, 0) + data.number
+    return out
 
 
 def effect(game: Game, eid: int) -> Effect | None:

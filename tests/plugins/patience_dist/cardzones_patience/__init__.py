@@ -27,6 +27,7 @@ from cardzones.acts import (
     ParamKind,
     acting,
     action_table,
+    counter_action,
     move_action,
 )
 from cardzones.kernel import (
@@ -117,7 +118,7 @@ class PatienceRuleset(Ruleset):
     name = "patience"
     zone_specs = ZONE_SPECS
     clear_to = "waste"
-    actions = action_table(move_action(), SHUFFLE, FLIP, END_TURN, TURN)
+    actions = action_table(move_action(), SHUFFLE, FLIP, END_TURN, TURN, counter_action(()))
     card_params = (
         Param("suit", ParamKind.CHOICE, required=True, options=SUITS, doc="its suit"),
         Param("rank", ParamKind.INT, required=True, doc="1 (the ace) to 13 (the king)"),
