@@ -538,12 +538,74 @@ def serve(
         typer.Option("--origin", help="another web origin whose pages may open the WebSocket"),
     ] = None,
     log_level: Annotated[str, typer.Option("--log-level", help="uvicorn's log level")] = "info",
+    max_body_bytes: Annotated[
+        int | None, typer.Option("--max-body-bytes", min=1, help="bytes of a new table's body")
+    ] = None,
+    max_players: Annotated[
+        int | None, typer.Option("--max-players", min=1, help="players of a table")
+    ] = None,
+    max_name_chars: Annotated[
+        int | None, typer.Option("--max-name-chars", min=1, help="characters of a player's name")
+    ] = None,
+    max_zones: Annotated[
+        int | None, typer.Option("--max-zones", min=1, help="zones a start position fills")
+    ] = None,
+    max_zone_cards: Annotated[
+        int | None, typer.Option("--max-zone-cards", min=1, help="cards of one zone at the start")
+    ] = None,
+    max_cards: Annotated[
+        int | None, typer.Option("--max-cards", min=1, help="cards of a start position")
+    ] = None,
+    max_card_defs: Annotated[
+        int | None, typer.Option("--max-card-defs", min=1, help="card definitions of a table")
+    ] = None,
+    max_json_depth: Annotated[
+        int | None, typer.Option("--max-json-depth", min=2, help="nesting of a body or frame")
+    ] = None,
+    max_creates_per_minute: Annotated[
+        int | None,
+        typer.Option("--max-creates-per-minute", min=1, help="new tables a minute per address"),
+    ] = None,
+    max_seat_sockets: Annotated[
+        int | None, typer.Option("--max-seat-sockets", min=1, help="WebSockets open on one seat")
+    ] = None,
+    max_sockets: Annotated[
+        int | None, typer.Option("--max-sockets", min=1, help="WebSockets open on a process")
+    ] = None,
+    max_seat_frames: Annotated[
+        int | None, typer.Option("--max-seat-frames", min=1, help="frames a second per seat")
+    ] = None,
+    max_request_seconds: Annotated[
+        float | None,
+        typer.Option("--max-request-seconds", min=0.1, help="time to send a request's headers"),
+    ] = None,
 ) -> None:
-    """Start the table server: the HTTP API and WebSocket of docs/protocol.md."""
+    """Start the table server: the HTTP API and WebSocket of docs/protocol.md.
+
+    The --max-* options set its limits (docs/table.md, Limits)."""
     _table_extra()
     import os
 
     import uvicorn
+
+    from cardzones.table.limits import Limits
+
+    given: dict[str, Any] = {
+        "body_bytes": max_body_bytes,
+        "players": max_players,
+        "name_chars": max_name_chars,
+        "zones": max_zones,
+        "zone_cards": max_zone_cards,
+        "cards": max_cards,
+        "card_defs": max_card_defs,
+        "json_depth": max_json_depth,
+        "creates_per_minute": max_creates_per_minute,
+        "seat_sockets": max_seat_sockets,
+        "sockets": max_sockets,
+        "seat_frames": max_seat_frames,
+        "request_seconds": max_request_seconds,
+    }
+    limits = Limits(**{k: v for k, v in given.items() if v is not None})
 
     db = db or _default_db()
     store = _open_store(db)
@@ -559,6 +621,7 @@ def serve(
     store.close()
     os.environ["CARDZONES_DB"] = db
     os.environ["CARDZONES_ORIGINS"] = " ".join(origin or ())
+    os.environ["CARDZONES_LIMITS"] = limits.to_env()
     console.print(
         f"cardzones table server on http://{host}:{port} "
         f"({escape(where)}, {workers} worker{'s' if workers > 1 else ''})"

@@ -33,7 +33,6 @@ from cardzones.acts.actions import (
     Role,
     acting,
     action_table,
-    complete,
     table_of,
 )
 from cardzones.acts.binding import (
@@ -43,6 +42,7 @@ from cardzones.acts.binding import (
     bind,
     bind_fields,
     bind_written,
+    complete,
     seat_refusal,
 )
 from cardzones.acts.counters import counter_action, life_action

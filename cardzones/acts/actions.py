@@ -311,33 +311,6 @@ class ArgumentError(CardzonesError):
         return type(self)(self.message, (*path, *self.path))
 
 
-def complete(action: Action, args: Mapping[str, Any]) -> dict[str, Any]:
-    """The arguments ``action.run`` takes, from ``args`` given as the binder
-    makes them (card ids, zone ids, :class:`~cardzones.kernel.cards.Dest`,
-    ...): every parameter, a left-out one at its default. Unlike :func:`bind`,
-    it resolves nothing and checks only the keys: an unknown one or a missing
-    required one raises :class:`ArgumentError`.
-
-    >>> from cardzones.acts.standard import FLIP
-    >>> complete(FLIP, {"card": 7, "face": "up"})
-    {'card': 7, 'face': 'up', 'by': None}
-    """
-    names = {p.name for p in action.params}
-    for key in args:
-        if key not in names:
-            allowed = ", ".join(sorted(names)) or "none"
-            raise ArgumentError(f"unknown key {key!r} in {action.name}; allowed: {allowed}", (key,))
-    out: dict[str, Any] = {}
-    for param in action.params:
-        if param.name in args:
-            out[param.name] = args[param.name]
-        elif param.required:
-            raise ArgumentError(f"{action.name} needs {param.name}:", (param.name,))
-        else:
-            out[param.name] = param.default
-    return out
-
-
 def table_of(game: Game) -> ActionTable:
     """The action table of the game's rule set: its ``actions``
     (:attr:`Ruleset.actions <cardzones.rulesets.base.Ruleset.actions>`), or

@@ -162,6 +162,20 @@ def bind_written(
     return args, written
 
 
+def complete(action: Action, args: Mapping[str, Any]) -> dict[str, Any]:
+    """The arguments ``action.run`` takes, from ``args`` given as the binder
+    makes them (card ids, zone ids, :class:`~cardzones.kernel.cards.Dest`,
+    ...): every parameter, a left-out one at its default. It is :func:`bind`
+    with the values already resolved: nothing is looked up, and an unknown
+    key or a missing required one raises :class:`ArgumentError`.
+
+    >>> from cardzones.acts.standard import FLIP
+    >>> complete(FLIP, {"card": 7, "face": "up"})
+    {'card': 7, 'face': 'up', 'by': None}
+    """
+    return _Pass(RESOLVED, None, frozenset(), None, None).action(action, args, (), frozenset())[0]
+
+
 def seat_refusal(game: Game, player: str, action: Action, args: Mapping[str, Any]) -> str | None:
     """Why ``player``, acting for themselves, may not take ``action`` with
     ``args`` (resolved, as ``run`` takes them), or None when the seat policy

@@ -29,8 +29,8 @@ from cardzones.acts.actions import (
     ParamKind,
     Role,
     acting,
-    complete,
 )
+from cardzones.acts.binding import complete
 from cardzones.errors import CardzonesError, IllegalAction
 from cardzones.kernel.cards import Dest, Position
 from cardzones.kernel.effects import END_OF_TURN, EffectRef

@@ -21,7 +21,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from cardzones.acts.actions import NO_ACTIONS, ActionTable, Param, complete
+from cardzones.acts.actions import NO_ACTIONS, ActionTable, Param
+from cardzones.acts.binding import complete
 from cardzones.acts.legal import LegalAction, legal_actions
 from cardzones.errors import UnknownReference
 from cardzones.kernel import ruleset as kernel

@@ -268,8 +268,13 @@ class Scenario:
                     later.append((entries, i, ref, entry))
                     continue
                 self._place(ctx, entries, i, ref, entry)
+                # Setup is not an action: nothing in it is undone. The journal
+                # would keep every earlier contents of the zone, which grows
+                # with the square of its cards.
+                ctx.game.forget_history()
         for entries, i, ref, entry in later:
             self._place(ctx, entries, i, ref, entry)
+            ctx.game.forget_history()
 
     def _place(self, ctx: Context, entries: YList, i: int, ref: Any, entry: Any) -> None:
         game = ctx.game

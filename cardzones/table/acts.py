@@ -35,42 +35,18 @@ The seat policy
 
 The engine checks the rules with the acting player set to the seat. On top of
 that, a seat may act only on what is its own, as a player at a physical table
-would: the seat policy (:mod:`cardzones.acts.seats`), which legal actions
-follow too. What is whose is read from each action's parameters in the rule
-set's table (:class:`~cardzones.acts.actions.Role`, ``Action.turn_player``), so an
-action of any rule set gets the same policy:
+would: the seat policy, stated once, in :mod:`cardzones.acts.seats`, and
+checked by the same pass that binds the act; legal actions follow it too.
+The table adds two things a seat may not do that a scenario may:
 
-- The action's **actor** parameter (``by``) is the seat: left out, it is
-  filled in, and it may not name anyone else. An actor with the role
-  ``ANY_PLAYER`` (fab's ``create_token`` ``controller``) is the seat when left
-  out and may name another player: the rules decide.
-- A card parameter with the role ``ACTS_ON`` (every card parameter that does
-  not say otherwise) must be the seat's: a card it controls, or owns when the
-  card has no controller (outside the arena and the stack, 1.2.1b).
-- A card parameter with the role ``TARGET`` may be anyone's: the rule set
-  decides, for example that the targets of a set-aside are in play and that an
-  enhancement played outside battle targets no card an opponent controls.
-- A card the seat may not look at is named only in a zone the seat owns (the
-  top of its own deck): whose such a card is, is itself private, so a seat may
-  not name one elsewhere. This holds for every card parameter.
-- A zone parameter with the role ``OWN_ZONE`` must be one of the seat's zones.
-- A card named by its name (``ParamKind.NAME``: fab's ``create_token``) must be
-  one of the table's token cards: a card of its start position with the type
-  ``token`` (a table made from card data keeps every token card of the game).
-  The other cards of the start position are where the hidden cards are: if a
-  seat could name them, the answer (a token with that card's printed types,
-  or a refusal) would tell it whether the card is in the game. Any other name
-  gets the same refusal, with the closest token names.
-- An action with ``turn_player`` belongs to the turn player: the turn player
-  ends the turn, moves it through its phases, ends the battle and resolves the
-  stack (a table's shortcut for "every player passed").
-- Everything else (destinations, effect labels, the zone a choice names) is
-  left to the rules.
-
-The same holds inside a nested action (``move``'s ``then:``), whose own card
-is the moved one; a nested action may not nest another (``then: {move: ...}``
-is refused: moving the card on is an act of its own). A spectator cannot act
-at all.
+- name a card by its name (``ParamKind.NAME``: fab's ``create_token``) other
+  than one of the table's token cards: a card of its start position with the
+  type ``token`` (a table made from card data keeps every token card of the
+  game). The other cards of the start position are where the hidden cards
+  are: if a seat could name them, the answer (a token with that card's
+  printed types, or a refusal) would tell it whether the card is in the game.
+  Any other name gets the same refusal, with the closest token names;
+- act at all as a spectator.
 """
 
 from __future__ import annotations

@@ -49,6 +49,7 @@ from cardzones.scenario.runner import Scenario
 from cardzones.table.acts import TableContext
 from cardzones.table.deck_lists import KEY as DECKS
 from cardzones.table.deck_lists import DeckListRefused, deck_document
+from cardzones.table.limits import LimitExceeded, Limits, check_players, check_start
 
 #: The keys of ``POST /api/tables``.
 BODY_KEYS = ("ruleset", "players", "seed", "cards", "card_data", "setup", DECKS, "handle_key")
@@ -58,7 +59,21 @@ _FILE = "<table>"
 
 
 class CreationError(CardzonesError):
-    """A request to create a table is wrong; the message says what."""
+    """A request to create a table is wrong; the message says what. ``limit``
+    names the server's limit it is over, if that is what is wrong."""
+
+    def __init__(self, message: str, limit: str | None = None) -> None:
+        super().__init__(message)
+        self.limit = limit
+
+
+def _limited(check: Any, *args: Any) -> None:
+    try:
+        check(*args)
+    except LimitExceeded as exc:
+        raise CreationError(str(exc), exc.limit) from None
+    except CardzonesError as exc:
+        raise CreationError(str(exc)) from None
 
 
 def random_seed() -> int:
@@ -167,12 +182,14 @@ def _set_up(
     return ctx
 
 
-def creation_from_request(body: Any) -> Creation:
+def creation_from_request(body: Any, limits: Limits | None = None) -> Creation:
     """The creation record a ``POST /api/tables`` body asks for.
 
     Raises :class:`CreationError` naming what is wrong (for a scenario text,
-    with its line); nothing is created then.
+    with its line); nothing is created then. A start position over ``limits``
+    is refused before any of it is built.
     """
+    limits = limits or Limits()
     if not isinstance(body, dict):
         raise CreationError("the body is a JSON object")
     unknown = sorted(k for k in body if k not in (*BODY_KEYS, SCENARIO_KEY))
@@ -192,7 +209,7 @@ def creation_from_request(body: Any) -> Creation:
                 f"give either scenario or {', '.join(position)}, not both "
                 f"(found {', '.join(others)})"
             )
-        return _from_scenario_text(body[SCENARIO_KEY], handle_key)
+        return _from_scenario_text(body[SCENARIO_KEY], limits, handle_key)
     if "ruleset" not in body:
         raise CreationError(f"ruleset is required ({' or '.join(ruleset_names())})")
     seed = body.get("seed")
@@ -203,7 +220,14 @@ def creation_from_request(body: Any) -> Creation:
     if handle_key is None:
         handle_key = new_handle_key()
     if DECKS in body:
-        return _from_decks(body, seed, handle_key)
+        return _from_decks(body, seed, handle_key, limits)
+    _limited(
+        check_start,
+        body.get("players", ["alice", "bob"]),
+        body.get("cards"),
+        body.get("setup"),
+        limits,
+    )
     doc = {
         "name": "table",
         "ruleset": body["ruleset"],
@@ -224,7 +248,7 @@ def creation_from_request(body: Any) -> Creation:
     return _record(scenario, doc["cards"], doc["setup"], Creation.setup_error, handle_key)
 
 
-def _from_decks(body: dict[str, Any], seed: Any, handle_key: str) -> Creation:
+def _from_decks(body: dict[str, Any], seed: Any, handle_key: str, limits: Limits) -> Creation:
     """The record of a body whose ``decks`` give the start position."""
     others = [k for k in ("cards", "setup") if k in body]
     if others:
@@ -235,16 +259,18 @@ def _from_decks(body: dict[str, Any], seed: Any, handle_key: str) -> Creation:
     check: dict[str, Any] = {"name": "table", "ruleset": body["ruleset"], "seed": seed}
     if body.get("players") is not None:
         check["players"] = body["players"]
+        _limited(check_players, body["players"], limits)
     _scenario(from_data({**check, "steps": []}, _FILE), _FILE)
     try:
         doc = deck_document({**body, "seed": seed})
     except DeckListRefused as exc:
         raise CreationError(str(exc)) from None
+    _limited(check_start, doc.get("players"), doc.get("cards"), doc.get("setup"), limits)
     scenario = _scenario(from_data(doc, _FILE), _FILE)
     return _record(scenario, {}, doc["setup"], Creation.setup_error, handle_key)
 
 
-def _from_scenario_text(text: Any, handle_key: str | None = None) -> Creation:
+def _from_scenario_text(text: Any, limits: Limits, handle_key: str | None = None) -> Creation:
     file = "scenario"
     if not isinstance(text, str):
         raise CreationError("scenario is the text of a scenario file")
@@ -258,6 +284,13 @@ def _from_scenario_text(text: Any, handle_key: str | None = None) -> Creation:
     except ScenarioError as exc:
         raise at_line(exc) from None
     if isinstance(doc, dict):
+        _limited(
+            check_start,
+            doc.get("players", ["alice", "bob"]),
+            doc.get("cards"),
+            doc.get("setup"),
+            limits,
+        )
         # Its steps are not used, so a text may leave them (and the name) out.
         doc.setdefault("name", "table")
         doc.setdefault("steps", [])

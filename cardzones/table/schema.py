@@ -62,3 +62,19 @@ snapshots = sa.Table(
     sa.Column("state", sa.Text, nullable=False),
     sa.PrimaryKeyConstraint("table_id", "number"),
 )
+
+#: The table chat: player text, numbered per table. It never holds anything
+#: the server knows about the game, only what a seat typed.
+chat = sa.Table(
+    "chat",
+    metadata,
+    sa.Column(
+        "table_id", sa.String(64), sa.ForeignKey("tables.id", ondelete="CASCADE"), nullable=False
+    ),
+    sa.Column("seq", sa.Integer, nullable=False),
+    sa.Column("seat", sa.String(200), nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Column("after", sa.Integer, nullable=False),
+    sa.Column("text", sa.Text, nullable=False),
+    sa.PrimaryKeyConstraint("table_id", "seq"),
+)

@@ -49,8 +49,9 @@ from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError
 from sqlalchemy.pool import StaticPool
 
 from cardzones.errors import CardzonesError
+from cardzones.table.chat import MAX_LINES, ChatLine, ChatRefused
 from cardzones.table.creation import Creation
-from cardzones.table.schema import actions, seats, snapshots, tables
+from cardzones.table.schema import actions, chat, seats, snapshots, tables
 from cardzones.table.tokens import matches
 
 #: The database a server uses when given none: a SQLite file in the current folder.
@@ -309,6 +310,60 @@ class Store:
             ).scalar()
         return int(value or 0)
 
+    # -- the chat ----------------------------------------------------------------------
+
+    def say(self, table_id: str, seat: str, text: str, after: int) -> ChatLine:
+        """Store a chat line of ``seat`` with the next number of the table's
+        chat, and commit it (with Postgres, the other processes are told:
+        ``TABLE:chat``). Raises :class:`~cardzones.table.chat.ChatRefused`
+        when the table has :data:`~cardzones.table.chat.MAX_LINES` lines."""
+        for _ in range(20):
+            at = time.time()
+            try:
+                with self.engine.begin() as conn:
+                    last = conn.execute(
+                        sa.select(sa.func.coalesce(sa.func.max(chat.c.seq), 0)).where(
+                            chat.c.table_id == table_id
+                        )
+                    ).scalar_one()
+                    if int(last) >= MAX_LINES:
+                        raise ChatRefused(
+                            f"this table's chat is full ({MAX_LINES} lines): it takes no more"
+                        )
+                    seq = int(last) + 1
+                    conn.execute(
+                        chat.insert().values(
+                            table_id=table_id, seq=seq, seat=seat, at=at, after=after, text=text
+                        )
+                    )
+                    if self.postgres:
+                        conn.execute(sa.select(sa.func.pg_notify(CHANNEL, f"{table_id}:chat")))
+            except IntegrityError:
+                continue  # another writer took the number: take the next one
+            return ChatLine(seq, seat, at, after, text)
+        raise StoreError("the chat line could not be stored; try again")
+
+    def chat_head(self, table_id: str) -> int:
+        """The number of the table's last chat line (0: none yet)."""
+        with self.engine.connect() as conn:
+            value = conn.execute(
+                sa.select(sa.func.max(chat.c.seq)).where(chat.c.table_id == table_id)
+            ).scalar()
+        return int(value or 0)
+
+    def chat(self, table_id: str, after: int = 0, newest: int | None = None) -> list[ChatLine]:
+        """The chat lines numbered after ``after``, in order (only the
+        ``newest`` of them, when given)."""
+        query = sa.select(chat.c.seq, chat.c.seat, chat.c.at, chat.c.after, chat.c.text).where(
+            chat.c.table_id == table_id, chat.c.seq > after
+        )
+        if newest is not None:
+            query = query.order_by(chat.c.seq.desc()).limit(newest)
+        with self.engine.connect() as conn:
+            rows = conn.execute(query).all()
+        lines = [ChatLine(int(q), str(s), float(at), int(a), str(t)) for q, s, at, a, t in rows]
+        return sorted(lines, key=lambda line: line.seq)
+
     # -- snapshots ---------------------------------------------------------------------
 
     def save_snapshot(self, table_id: str, number: int, state: dict[str, Any]) -> None:
@@ -340,10 +395,11 @@ class Store:
 
     # -- notifications -----------------------------------------------------------------
 
-    async def notifications(self) -> AsyncIterator[tuple[str, int | None]]:
+    async def notifications(self) -> AsyncIterator[tuple[str, int | str | None]]:
         """With Postgres, every ``(table, number)`` committed by any process,
-        as it is committed, and ``(table, None)`` when a table is finished.
-        Ends when the connection is lost."""
+        as it is committed, ``(table, None)`` when a table is finished, and
+        ``(table, "chat")`` when a chat line is stored. Ends when the
+        connection is lost."""
         import psycopg
 
         libpq = self.url.set(drivername="postgresql").render_as_string(hide_password=False)
@@ -355,6 +411,8 @@ class Store:
                     yield table_id, int(number)
                 elif number == "finished":
                     yield table_id, None
+                elif number == "chat":
+                    yield table_id, "chat"
 
 
 def _engine(url: URL) -> Engine:

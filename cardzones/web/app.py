@@ -44,6 +44,7 @@ from cardzones.table.creation import CreationError, creation_from_request
 from cardzones.table.deck_lists import deck_list_games
 from cardzones.table.export import ExportError, replay_steps
 from cardzones.table.host import Host
+from cardzones.table.limits import Limits
 from cardzones.table.store import DEFAULT_DB, Seat, Store
 from cardzones.web import pages
 from cardzones.web.hub import Connection, Hub, Live, dumps
@@ -54,8 +55,6 @@ log = logging.getLogger("cardzones.web")
 MAX_FRAME = 65_536
 #: A connection that sends more than this many frames in any second is closed.
 MAX_RATE = 100
-#: The largest body of ``POST /api/tables``.
-MAX_BODY = 1 << 20
 #: How long a new WebSocket has to say hello, in seconds.
 HELLO_TIMEOUT = 30.0
 
@@ -66,13 +65,17 @@ BAD_FRAME, UNAUTHORIZED, BAD_ORIGIN, TOO_FAST = 4400, 4401, 4403, 4429
 #: wrong or the table does not exist.
 NOT_OPENED = "no such table, or the token does not open it"
 ACT_KEYS = frozenset({"act", "id", "after"})
-HELLO_KEYS = frozenset({"hello", "after"})
+SAY_KEYS = frozenset({"say", "id"})
+HELLO_KEYS = frozenset({"hello", "after", "chat_after"})
+#: What a frame after the welcome looks like, for the messages about bad ones.
+FRAME_FORMS = '{"act": ..., "id": ..., "after": N} or {"say": TEXT, "id": ...}'
 
 
 class Server:
     """What the app's endpoints share: the store, the host and the hub."""
 
-    def __init__(self, store: Store, origins: Sequence[str]) -> None:
+    def __init__(self, store: Store, origins: Sequence[str], limits: Limits | None = None) -> None:
+        self.limits = limits or Limits()
         self.store = store
         self.host = Host(store)
         self.hub = Hub(self.host)
@@ -80,17 +83,22 @@ class Server:
 
 
 def create_app(
-    db: str = DEFAULT_DB, *, origins: Sequence[str] = (), snapshot_every: int | None = None
+    db: str = DEFAULT_DB,
+    *,
+    origins: Sequence[str] = (),
+    snapshot_every: int | None = None,
+    limits: Limits | None = None,
 ) -> Starlette:
     """The table server on the database ``db`` (a SQLite file by default, or a
     ``postgresql://`` URL). Its schema is brought up to date first.
 
     ``origins`` lists the web origins (``https://example.org``) besides the
-    server's own whose pages may open its WebSocket.
+    server's own whose pages may open its WebSocket; ``limits`` are the
+    server's limits (:class:`~cardzones.table.limits.Limits`).
     """
     store = Store(db)
     store.migrate()
-    server = Server(store, origins)
+    server = Server(store, origins, limits)
     if snapshot_every is not None:
         server.host.snapshot_every = snapshot_every
 
@@ -154,10 +162,11 @@ def create_app(
 def app_from_env() -> Starlette:
     """The app as ``cardzones serve`` starts it in each worker: the database in
     ``CARDZONES_DB``, the allowed origins in ``CARDZONES_ORIGINS`` (spaces
-    between them)."""
+    between them), the limits in ``CARDZONES_LIMITS`` (``NAME=VALUE`` words)."""
     return create_app(
         os.environ.get("CARDZONES_DB", DEFAULT_DB),
         origins=os.environ.get("CARDZONES_ORIGINS", "").split(),
+        limits=Limits.from_env(os.environ.get("CARDZONES_LIMITS", "")),
     )
 
 
@@ -206,19 +215,35 @@ class _Headers:
         await self.app(scope, receive, send_with_headers)
 
 
+def _over_limit(status: int, message: str, limit: str) -> JSONResponse:
+    return JSONResponse({"error": message, "limit": limit}, status_code=status)
+
+
 async def _create_table(server: Server, request: Request) -> Response:
+    limits = server.limits
+    too_big = _over_limit(
+        413,
+        f"the body is larger than {limits.body_bytes} bytes "
+        f"(cardzones serve {Limits.option('body_bytes')})",
+        "body_bytes",
+    )
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limits.body_bytes:
+        return too_big
     body = b""
     async for chunk in request.stream():
         body += chunk
-        if len(body) > MAX_BODY:
-            return _error(413, f"the body is larger than {MAX_BODY} bytes")
+        if len(body) > limits.body_bytes:
+            return too_big
     try:
         data = json.loads(body)
     except (ValueError, UnicodeDecodeError) as exc:
         return _error(400, f"the body is not valid JSON: {exc}")
     try:
-        creation = await run_in_threadpool(creation_from_request, data)
+        creation = await run_in_threadpool(creation_from_request, data, limits)
     except CreationError as exc:
+        if exc.limit is not None:
+            return _over_limit(400, str(exc), exc.limit)
         return _error(400, str(exc))
     created = await run_in_threadpool(server.host.create, creation)
     table = created.table_id
@@ -316,12 +341,14 @@ async def _history(server: Server, request: Request) -> Response:
         steps = await run_in_threadpool(replay_steps, server.store, live.table.id, viewer, upto)
     except ExportError as exc:
         return _error(400, str(exc))
+    chat = await run_in_threadpool(server.store.chat, live.table.id)
     return JSONResponse(
         {
             "seat": viewer,
             "number": upto,
             "finished": None if finished is None else finished.to_json(),
             "steps": steps,
+            "chat": [line.to_json() for line in chat],
         }
     )
 
@@ -445,7 +472,7 @@ async def _socket(server: Server, websocket: WebSocket) -> None:
         await _refuse(websocket, NOT_OPENED, UNAUTHORIZED)
         return
     conn = Connection(websocket, seat.player)
-    await server.hub.join(live, conn, int(hello.get("after", 0)))
+    await server.hub.join(live, conn, int(hello.get("after", 0)), int(hello.get("chat_after", 0)))
     sender = asyncio.create_task(conn.run_sender())
     try:
         await _serve(server, live, conn, frames, sender)
@@ -470,6 +497,9 @@ def _hello_problem(hello: dict[str, Any]) -> str | None:
     after = hello.get("after", 0)
     if isinstance(after, bool) or not isinstance(after, int) or after < 0:
         return "after: is the last event number seen (0 or more)"
+    chat_after = hello.get("chat_after", 0)
+    if isinstance(chat_after, bool) or not isinstance(chat_after, int) or chat_after < 0:
+        return "chat_after: is the number of the last chat line seen (0 or more)"
     return None
 
 
@@ -497,27 +527,32 @@ async def _serve(
         if data is None:
             conn.send(dumps({"error": problem}))
             continue
-        extra = sorted(set(data) - ACT_KEYS)
+        keys = SAY_KEYS if "say" in data else ACT_KEYS
+        extra = sorted(set(data) - keys)
         if extra:
             conn.send(
                 dumps(
                     {
                         "error": f"unknown key(s) {', '.join(map(repr, extra))}; a frame "
-                        'after the welcome is {"act": ..., "id": ..., "after": N}'
+                        f"after the welcome is {FRAME_FORMS}"
                     }
                 )
             )
             continue
-        if "act" not in data:
-            conn.send(
-                dumps({"error": 'a frame after the welcome is {"act": ..., "id": ..., "after": N}'})
-            )
+        if "act" not in data and "say" not in data:
+            conn.send(dumps({"error": f"a frame after the welcome is {FRAME_FORMS}"}))
             continue
         request = data.get("id")
         if request is not None and (
             isinstance(request, bool) or not isinstance(request, str | int)
         ):
             conn.send(dumps({"refused": None, "error": "id: is a text or a number"}))
+            continue
+        if "say" in data:
+            if conn.viewer is None:
+                conn.send(dumps({"refused": request, "error": "a spectator reads the chat only"}))
+            else:
+                await server.hub.say(live, conn, request, data["say"])
             continue
         after = data.get("after", 0)
         if isinstance(after, bool) or not isinstance(after, int) or after < 0:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -24,6 +25,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocket
 
 from cardzones.table.acts import Refusal
+from cardzones.table.chat import WELCOME_LINES, ChatRefused, Rate, clean
 from cardzones.table.host import Done, Host
 from cardzones.table.store import StoredAction
 from cardzones.table.table import Table
@@ -52,6 +54,8 @@ class Connection:
         self.viewer = viewer
         #: the number of the last event this connection was sent (or welcomed at)
         self.last = 0
+        #: the number of the last chat line this connection was sent
+        self.chat_last = 0
         self.queue: asyncio.Queue[str | int] = asyncio.Queue()
         self.closed = False
 
@@ -87,6 +91,8 @@ class Live:
     table: Table
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: set[Connection] = field(default_factory=set)
+    #: how fast each seat talks, across its connections to this process
+    rate: Rate = field(default_factory=Rate)
 
 
 #: The frames of one event, by viewer.
@@ -156,9 +162,10 @@ class Hub:
             await run_in_threadpool(self.host.catch_up, live.table, on_event)
             self._deliver(live, events)
 
-    async def join(self, live: Live, conn: Connection, after: int) -> None:
-        """Welcome a connection with the view now and the log after ``after``,
-        and add it to the table, so that it gets every later event once."""
+    async def join(self, live: Live, conn: Connection, after: int, chat_after: int = 0) -> None:
+        """Welcome a connection with the view now, the log after ``after`` and
+        the chat lines after ``chat_after`` (the newest of them), and add it to
+        the table, so that it gets every later event and line once."""
         async with live.lock:
             events, on_event = self._collector(live)
             await run_in_threadpool(self.host.catch_up, live.table, on_event)
@@ -168,6 +175,10 @@ class Hub:
                 table = live.table
                 if table.finished is None:  # finished by another process meanwhile?
                     table.finished = self.host.store.finished(table.id)
+                lines = self.host.store.chat(table.id, chat_after, WELCOME_LINES)
+                conn.chat_last = (
+                    lines[-1].seq if lines else min(chat_after, self.host.store.chat_head(table.id))
+                )
                 return dumps(
                     {
                         "welcome": {
@@ -178,6 +189,7 @@ class Hub:
                             "finished": None
                             if table.finished is None
                             else table.finished.to_json(),
+                            "chat": [line.to_json() for line in lines],
                         }
                     }
                 )
@@ -221,6 +233,44 @@ class Hub:
             done, frames = outcome
             conn.send(dumps({"ack": request, "number": done.number, "result": done.result.value}))
             self._deliver(live, [(done.number, frames)])
+
+    async def say(self, live: Live, conn: Connection, request: Any, text: Any) -> None:
+        """Store a seat's chat line: the sender gets ``said`` (or a refusal)
+        first, then every connection gets the lines it has not had, this one
+        among them."""
+        seat = conn.viewer
+        assert seat is not None
+        async with live.lock:
+            try:
+                line = clean(text)
+                if not live.rate.allow(seat, time.monotonic()):
+                    raise ChatRefused("too many chat lines: wait a few seconds")
+                said = await run_in_threadpool(
+                    self.host.store.say, live.table.id, seat, line, live.table.number
+                )
+            except ChatRefused as refusal:
+                conn.send(dumps({"refused": request, "error": str(refusal)}))
+                return
+            conn.send(dumps({"said": request, "seq": said.seq}))
+            await self._deliver_chat(live)
+
+    async def _deliver_chat(self, live: Live) -> None:
+        """Send each connection the stored chat lines it has not had."""
+        if not live.connections:
+            return
+        low = min(c.chat_last for c in live.connections)
+        lines = await run_in_threadpool(self.host.store.chat, live.table.id, low)
+        for line in lines:
+            text = dumps({"chat": line.to_json()})
+            for conn in live.connections:
+                if line.seq > conn.chat_last:
+                    conn.send(text)
+                    conn.chat_last = line.seq
+
+    async def chat_elsewhere(self, live: Live) -> None:
+        """Another process stored a chat line: send it to this one's connections."""
+        async with live.lock:
+            await self._deliver_chat(live)
 
     async def finish(self, live: Live, seat: str) -> dict[str, Any]:
         """End the game at ``seat``'s word; every connection hears it once."""
@@ -274,13 +324,20 @@ class Hub:
                 for live in list(self.tables.values()):
                     if live.connections:
                         await self.catch_up(live)
+                        await self.chat_elsewhere(live)
                 async for table_id, number in notifications():
                     found = self.tables.get(table_id)
                     if found is None:
                         continue
                     if number is None:
                         await self.finished_elsewhere(found)
-                    elif found.connections and number > found.table.number:
+                    elif number == "chat":
+                        await self.chat_elsewhere(found)
+                    elif (
+                        found.connections
+                        and isinstance(number, int)
+                        and number > found.table.number
+                    ):
                         await self.catch_up(found)
             except asyncio.CancelledError:
                 raise

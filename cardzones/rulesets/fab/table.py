@@ -22,8 +22,8 @@ from cardzones.acts.actions import (
     Role,
     acting,
     action_table,
-    complete,
 )
+from cardzones.acts.binding import complete
 from cardzones.acts.counters import life_action, life_candidates
 from cardzones.acts.standard import BY, move_action
 from cardzones.errors import IllegalAction

@@ -15,7 +15,7 @@
 
   // Properties of a view object that are not shown as stats.
   const META = new Set(["id", "name", "types", "keywords", "public", "owner", "controller",
-                        "under", "placed", "equipped_to", "hidden"]);
+                        "under", "placed", "equipped_to", "hidden", "text", "image", "counters"]);
   // Where each zone type sits on a player's mat (board.css names the areas).
   const AREAS = {
     fab: { head: "head", chest: "chest", arms: "arms", legs: "legs", hero: "hero",
@@ -39,12 +39,14 @@
     number: 0,             // the last event number seen
     view: null,
     log: [],
+    chat: [],              // the table's chat lines, oldest first
     finished: null,
     actions: null,         // the rule set's action table (GET /api/rulesets)
     legal: null,           // the engine's legal actions, where the server offers them
     refusal: null,         // {ref, error, rule}: the last refused act, shown by its card
     connection: "connecting",
     replay: null,          // {as, steps, index} while replaying
+    images: false,         // whether the server shows card images (serve --images)
   };
   Object.defineProperty(window, "cardzonesBoard", { value: state });
 
@@ -52,6 +54,7 @@
   let attempts = 0;
   let requests = 0;
   const sent = new Map();  // request id -> the card ref it was about
+  const said = new Set();  // request ids of chat lines not yet answered
   let legalOffered = true;
 
   // ------------------------------------------------------------------
@@ -75,7 +78,9 @@
     const ws = new WebSocket(`${scheme}://${location.host}/api/tables/${encodeURIComponent(TABLE)}/ws`);
     socket = ws;
     ws.addEventListener("open", () => {
-      ws.send(JSON.stringify({ hello: token(), after: state.view ? state.number : 0 }));
+      const lastLine = state.chat.length ? state.chat[state.chat.length - 1].seq : 0;
+      ws.send(JSON.stringify({ hello: token(), after: state.view ? state.number : 0,
+                               chat_after: lastLine }));
     });
     ws.addEventListener("message", (ev) => {
       let frame;
@@ -115,6 +120,7 @@
       state.number = w.number;
       state.view = w.view;
       state.finished = w.finished || null;
+      addChat(w.chat || []);
       setConnection("connected");
       hideNotice();
       refreshLegal();
@@ -128,6 +134,14 @@
       render();
     } else if ("ack" in frame) {
       sent.delete(frame.ack);
+    } else if (frame.chat) {
+      addChat([frame.chat]);
+      renderChat();
+    } else if ("said" in frame) {
+      said.delete(frame.said);
+    } else if ("refused" in frame && said.has(frame.refused)) {
+      said.delete(frame.refused);
+      chatError(frame.error);
     } else if ("refused" in frame) {
       const ref = sent.get(frame.refused);
       sent.delete(frame.refused);
@@ -153,6 +167,47 @@
     socket.send(JSON.stringify({ act: step, id, after: state.number }));
     closeMenus();
     render();
+  }
+
+  // ------------------------------------------------------------------
+  // The chat
+  // ------------------------------------------------------------------
+
+  function addChat(lines) {
+    const last = state.chat.length ? state.chat[state.chat.length - 1].seq : 0;
+    for (const line of lines) if (line.seq > last) state.chat.push(line);
+  }
+
+  function say(text) {
+    if (!socket || socket.readyState !== WebSocket.OPEN || state.connection !== "connected") {
+      chatError("Not connected: the line was not sent.");
+      return false;
+    }
+    requests += 1;
+    const id = `m${requests}`;
+    said.add(id);
+    socket.send(JSON.stringify({ say: text, id }));
+    return true;
+  }
+
+  function chatError(text) {
+    const box = $("chat-error");
+    box.textContent = text;
+    box.hidden = !text;
+  }
+
+  // Chat lines are player text: shown with textContent, never as markup.
+  function renderChat() {
+    const list = clear($("chat"));
+    const upto = state.replay ? state.replay.steps[state.replay.index].event : Infinity;
+    for (const line of state.chat) {
+      if (line.after > upto) continue;
+      list.appendChild(h("li", { class: "line", "data-seq": line.seq },
+                         h("span", { class: "said-by", text: `${line.seat}: ` }),
+                         h("span", { class: "said", text: line.text })));
+    }
+    list.scrollTop = list.scrollHeight;
+    $("chat-form").hidden = !(state.seat && !state.replay && state.connection === "connected");
   }
 
   async function api(path, options) {
@@ -238,6 +293,7 @@
     const board = clear($("board"));
     renderBar(view);
     renderLog();
+    renderChat();
     if (!view) return;
     board.dataset.ruleset = view.ruleset;
     const players = view.players;
@@ -269,22 +325,27 @@
     $("finish-btn").hidden = !(state.seat && !state.finished && !state.replay);
   }
 
+  // The log in words, scrolled to its newest entry.
   function renderLog() {
     const list = clear($("log"));
-    for (const entry of shownLog()) list.appendChild(h("li", { class: `entry ${entry.event}` }, entryText(entry)));
+    const view = shownView();
+    const players = view ? view.players : [];
+    for (const entry of shownLog()) {
+      list.appendChild(h("li", { class: `entry ${entry.event}` },
+                         window.cardzonesWords.entry(entry, players)));
+    }
     list.scrollTop = list.scrollHeight;
   }
 
-  function entryText(entry) {
-    const parts = [];
-    if (entry.by) parts.push(`${entry.by}:`);
-    parts.push(entry.event);
-    if (entry.card && entry.card.name) parts.push(entry.card.name);
-    else if (entry.event === "moved" || entry.event === "flipped") parts.push("a card");
-    if (entry.from || entry.to) parts.push([entry.from, entry.to].filter(Boolean).join(" → "));
-    if (entry.zone) parts.push(entry.zone);
-    if (entry.note) parts.push(`(${entry.note})`);
-    return parts.join(" ");
+  // The player's heroes that have a life total, to show it by their name.
+  function heroes(view, player) {
+    const out = [];
+    for (const zone of zonesOf(view, player)) {
+      for (const obj of zone.objects) {
+        if (!obj.hidden && typeof obj.life === "number" && (obj.types || []).includes("hero")) out.push(obj);
+      }
+    }
+    return out;
   }
 
   function zonesOf(view, owner) {
@@ -296,7 +357,12 @@
     const box = h("section", { class: `mat ${side}`, "data-player": player,
                                "aria-label": `${player}'s area` });
     box.dataset.ruleset = view.ruleset;
-    box.appendChild(h("h2", { class: "player", text: player }));
+    const title = h("h2", { class: "player", text: player });
+    for (const hero of heroes(view, player)) {
+      title.appendChild(h("span", { class: "life", "data-life": hero.life, title: `${hero.name}'s life`,
+                                    text: `♥ ${hero.life}` }));
+    }
+    box.appendChild(title);
     const grid = h("div", { class: "slots" });
     const hand = h("div", { class: "hand-row" });
     for (const zone of zonesOf(view, player)) {
@@ -418,6 +484,12 @@
       }
       const s = stats(obj);
       if (s.length) node.appendChild(h("div", { class: "stats" }, s));
+      const counters = obj.counters && typeof obj.counters === "object" ? Object.entries(obj.counters) : [];
+      if (counters.length) {
+        node.appendChild(h("div", { class: "counters" }, counters.map(([kind, n]) =>
+          h("span", { class: "counter", "data-counter": kind, title: `${n} ${kind.replace(/_/g, " ")} counter(s)`,
+                      text: `${n}× ${kind.replace(/_/g, " ")}` }))));
+      }
       if (classes.includes("facedown")) node.appendChild(h("div", { class: "face-note", text: "face down" }));
     }
     // Sub-cards (under) and placed cards are tucked under their card.
@@ -426,6 +498,28 @@
       const tuck = h("div", { class: `tucked ${key}`, "aria-label": label });
       for (const kid of obj[key]) tuck.appendChild(cardEl(view, zone, kid, kid.id || null, "kid"));
       node.appendChild(tuck);
+    }
+    // A closer look: hovering shows the preview, a click or a tap keeps it
+    // (with the card's menu, when the seat may act).
+    const facedown = classes.includes("facedown");
+    const look = (pin) => window.cardzonesPreview.show(
+      obj, window.cardzonesWords.zone(zone.zone),
+      { images: state.images, pin, facedown, near: node.getBoundingClientRect() });
+    node.addEventListener("mouseenter", (ev) => {
+      ev.stopPropagation();
+      look(false);
+    });
+    node.addEventListener("mouseleave", () => window.cardzonesPreview.hide(false));
+    node.addEventListener("focus", (ev) => {
+      ev.stopPropagation();
+      look(false);
+    });
+    if (!(ref && canAct())) {
+      node.addEventListener("click", (ev) => {
+        ev.stopPropagation();
+        closeMenus();
+        look(true);
+      });
     }
     if (ref && canAct() && !pile) {
       if (mine(obj, zone)) {
@@ -444,11 +538,19 @@
       node.addEventListener("click", (ev) => {
         ev.stopPropagation();
         cardMenu(view, zone, obj, ref, node);
+        look(true);
       });
     } else if (ref && canAct() && pile === "kid") {
       node.addEventListener("click", (ev) => {
         ev.stopPropagation();
         cardMenu(view, zone, obj, ref, node);
+        look(true);
+      });
+    } else if (ref && canAct()) {
+      node.addEventListener("click", (ev) => {
+        ev.stopPropagation();
+        closeMenus();
+        look(true);
       });
     }
     return node;
@@ -478,19 +580,29 @@
   }
 
   function closeMenus() {
+    window.cardzonesPreview.hide(true);
     $("menu").hidden = true;
     clear($("menu"));
     $("form").hidden = true;
     clear($("form"));
   }
 
+  // A menu or form opens inside the window whatever its size: below its
+  // anchor when it fits, else above, else from the top, scrolling within
+  // itself. On a phone-sized screen it is a sheet at the bottom (board.css).
   function place(box, anchor) {
     const rect = anchor.getBoundingClientRect();
     box.hidden = false;
+    box.style.left = box.style.top = "";
+    if (matchMedia("(max-width: 760px)").matches) return;
     const width = box.offsetWidth;
-    const left = Math.max(4, Math.min(rect.left + window.scrollX, window.scrollX + innerWidth - width - 4));
+    const height = box.offsetHeight;
+    const left = Math.max(4, Math.min(rect.left, innerWidth - width - 4));
+    let top = rect.bottom + 4;
+    if (top + height > innerHeight - 4) top = rect.top - height - 4;
+    if (top < 4) top = Math.max(4, innerHeight - height - 4);
     box.style.left = `${left}px`;
-    box.style.top = `${rect.bottom + window.scrollY + 4}px`;
+    box.style.top = `${top}px`;
   }
 
   function cardParams(action) {
@@ -730,6 +842,14 @@
     actionsMenu(ev.currentTarget);
   });
   $("replay-btn").addEventListener("click", () => openReplay(undefined));
+  $("chat-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const input = $("chat-text");
+    const text = input.value.trim();
+    if (!text) return;
+    chatError("");
+    if (say(text)) input.value = "";
+  });
   $("replay-as").addEventListener("change", (ev) => {
     const value = ev.target.value;
     openReplay(value === "spectator" ? null : value);
@@ -761,7 +881,8 @@
     // A click outside the menu and the form closes them (a menu item that
     // opened the form is gone from the page by now).
     if (!ev.target.isConnected) return;
-    if (!$("menu").contains(ev.target) && !$("form").contains(ev.target)) closeMenus();
+    if (!$("menu").contains(ev.target) && !$("form").contains(ev.target)
+        && !$("preview").contains(ev.target)) closeMenus();
   });
   document.addEventListener("keydown", (ev) => {
     if (ev.key === "Escape") closeMenus();

@@ -1,0 +1,104 @@
+"""The table chat: short texts the seats type, kept with the table and
+replayed with it.
+
+A line is player text and nothing else: the server adds who said it (the
+seat, from its token), when, and after which event, never anything it knows
+about the game. Every limit is checked before the line is stored:
+
+>>> clean("  good game  ")
+'good game'
+>>> clean("x" * 501)
+Traceback (most recent call last):
+...
+cardzones.table.chat.ChatRefused: a chat line is at most 500 characters (this one has 501)
+>>> clean("bell\\x07")
+Traceback (most recent call last):
+...
+cardzones.table.chat.ChatRefused: a chat line holds no control characters
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections import deque
+from dataclasses import dataclass
+from typing import Any
+
+from cardzones.errors import CardzonesError
+
+#: The longest line, in characters.
+MAX_CHARS = 500
+#: The most lines one table keeps; a table that has them takes no more.
+MAX_LINES = 5_000
+#: A seat says at most RATE_LINES lines in any RATE_SECONDS seconds.
+RATE_LINES = 8
+RATE_SECONDS = 10.0
+#: The most lines a welcome carries (the newest).
+WELCOME_LINES = 200
+
+
+class ChatRefused(CardzonesError):
+    """A chat line the table does not take, and why."""
+
+
+@dataclass(frozen=True)
+class ChatLine:
+    """One stored line: its number at the table, its seat, when (seconds since
+    the epoch), the table's event number then, and the text."""
+
+    seq: int
+    seat: str
+    at: float
+    after: int
+    text: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seq": self.seq,
+            "seat": self.seat,
+            "at": self.at,
+            "after": self.after,
+            "text": self.text,
+        }
+
+
+def clean(text: Any) -> str:
+    """The line as stored: a non-empty text of at most :data:`MAX_CHARS`
+    characters, without control characters (a line break included: a line is
+    one line), trimmed."""
+    if not isinstance(text, str):
+        raise ChatRefused("say: is the text of a chat line")
+    if len(text) > MAX_CHARS:
+        raise ChatRefused(
+            f"a chat line is at most {MAX_CHARS} characters (this one has {len(text)})"
+        )
+    if any(unicodedata.category(c) in ("Cc", "Cs") for c in text):
+        raise ChatRefused("a chat line holds no control characters")
+    line = str(text).strip()
+    if not line:
+        raise ChatRefused("a chat line is not empty")
+    return line
+
+
+class Rate:
+    """How fast each seat talks: at most :data:`RATE_LINES` lines in any
+    :data:`RATE_SECONDS` seconds.
+
+    >>> rate = Rate()
+    >>> [rate.allow("alice", float(t)) for t in range(9)][-2:]
+    [True, False]
+    >>> rate.allow("alice", 10.5), rate.allow("bob", 8.0)
+    (True, True)
+    """
+
+    def __init__(self) -> None:
+        self.times: dict[str, deque[float]] = {}
+
+    def allow(self, seat: str, now: float) -> bool:
+        said = self.times.setdefault(seat, deque())
+        while said and now - said[0] >= RATE_SECONDS:
+            said.popleft()
+        if len(said) >= RATE_LINES:
+            return False
+        said.append(now)
+        return True

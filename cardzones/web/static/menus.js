@@ -1,0 +1,159 @@
+// The menus' words: an act as a person says it ("Move to alice's graveyard",
+// "Place on Assyria", "End the turn"), the group it is listed under, and the
+// actions that belong in the judge's menu. Cards are named by what this
+// viewer's view shows of them, never by their handles; an action this file
+// has no words for is said from its name and its arguments.
+"use strict";
+
+(function () {
+  const W = () => window.cardzonesWords;
+
+  // The groups of a menu, in the order they are listed.
+  const GROUPS = ["Play", "Move", "Card", "Turn", "Judge", "Other"];
+  // The group of each action; actions a judge makes rather than a player
+  // (putting a card under another, granting a keyword, clearing what
+  // effects did, making or removing zones) are in the judge's menu.
+  const GROUP_OF = {
+    play: "Play", pitch: "Play", discard: "Play", dominant: "Play", add_layer: "Play",
+    move: "Move", place: "Move", set_aside: "Move", return: "Move", draw: "Move", shuffle: "Move",
+    flip: "Card", modify: "Card", life: "Card", counter: "Card", negate: "Card",
+    create_token: "Card",
+    end_turn: "Turn", start_turn: "Turn", phase: "Turn", end_battle: "Turn", resolve: "Turn",
+    remove_layer: "Turn",
+    put_under: "Judge", grant: "Judge", clear: "Judge", create_zone: "Judge", remove_zone: "Judge",
+  };
+  const JUDGE = new Set(Object.keys(GROUP_OF).filter((k) => GROUP_OF[k] === "Judge"));
+  // An action's name in a menu, where it opens a form.
+  const TITLES = {
+    play: "Play", pitch: "Pitch", discard: "Discard", dominant: "Play as a dominant…",
+    add_layer: "Add a layer…", move: "Move to…", place: "Place…", set_aside: "Set aside…",
+    return: "Return from the set-aside area", draw: "Draw…", shuffle: "Shuffle…",
+    flip: "Turn over…", modify: "Change its stats…", life: "Life…", counter: "Counters…",
+    negate: "Negate an effect…", create_token: "Create a token…", end_turn: "End the turn",
+    start_turn: "Start the turn", phase: "Go to a phase…", end_battle: "End the battle",
+    resolve: "Resolve the top layer", remove_layer: "Remove a layer…",
+    put_under: "Put a card under it…", grant: "Grant a keyword…", clear: "Clear what effects did",
+    create_zone: "Make a zone…", remove_zone: "Remove a zone…",
+  };
+  // A parameter's name in a form.
+  const FIELDS = {
+    card: "card", cards: "cards", to: "to", position: "where in the zone", face: "face",
+    onto: "onto", in: "in the zone", source: "played from (its source)", order: "in this order",
+    ongoing: "with a bonus", played_on: "played on", duration: "for how many turns",
+    area: "set-aside area", in_battle: "in battle", effect: "the effect", target: "target",
+    count: "how many", player: "player", zone: "zone", phase: "phase", keyword: "keyword",
+    kind: "kind", layer: "layer", top: "the card to put under", colon: "a colon ability",
+    cause: "caused by", until: "until", choose_zone: "which zone", controller: "controller",
+    as: "name this effect (to negate it later)",
+  };
+
+  function words(text) {
+    return String(text).replace(/_/g, " ");
+  }
+
+  function cap(text) {
+    return text ? text[0].toUpperCase() + text.slice(1) : text;
+  }
+
+  // Every object of the view by its handle, with its zone.
+  function objects(view) {
+    const out = new Map();
+    const walk = (zone, obj) => {
+      if (obj.id) out.set(obj.id, { obj, zone });
+      for (const key of ["under", "placed"]) for (const kid of obj[key] || []) walk(zone, kid);
+    };
+    for (const zone of view ? view.zones : []) for (const obj of zone.objects) walk(zone, obj);
+    return out;
+  }
+
+  // A card ref in words: a handle by the name the view shows, ZONE[i] by
+  // its place ("the top card of alice's deck").
+  function cardWords(ref, view, found) {
+    const known = (found || objects(view)).get(ref);
+    if (known) return known.obj.hidden ? `a card in ${W().zone(known.zone.zone)}` : known.obj.name;
+    const at = /^(.*)\[(-?\d+)\]$/.exec(String(ref));
+    if (at) {
+      const zone = view && view.zones.find((z) => z.zone === at[1]);
+      const where = W().zone(at[1]);
+      if (at[2] === "0" && zone && zone.ordered) return `the top card of ${where}`;
+      if (at[2] === "-1" && zone && zone.ordered) return `the bottom card of ${where}`;
+      return `a card in ${where}`;
+    }
+    return "a card";
+  }
+
+  function valueWords(key, value, view, found) {
+    if (Array.isArray(value)) return value.map((v) => valueWords(key, v, view, found)).join(", ");
+    if (value && typeof value === "object") {
+      return Object.entries(value).map(([k, v]) => `${words(k)} ${valueWords(k, v, view, found)}`).join(", ");
+    }
+    if (typeof value === "string") {
+      if (found.has(value) || /\[-?\d+\]$/.test(value)) return cardWords(value, view, found);
+      if (view && view.zones.some((z) => z.zone === value)) return W().zone(value);
+      return words(value);
+    }
+    return String(value);
+  }
+
+  // One act as a menu entry says it. `ref` is the card the menu is about
+  // (not named again), or null in the bar's menu.
+  function describe(step, ref, view) {
+    const name = Object.keys(step)[0];
+    const raw = step[name];
+    const args = raw && typeof raw === "object" && !Array.isArray(raw) ? raw : { value: raw };
+    const found = objects(view);
+    const card = (r) => cardWords(r, view, found);
+    const other = (r) => (r === ref ? "it" : card(r));
+    const zone = (z) => W().zone(z);
+    const face = args.face === "down" ? " face down" : args.face === "up" ? " face up" : "";
+    const pos = args.position === "bottom" ? "the bottom of " : args.position === "top" ? "the top of " : "";
+    const subject = ref ? "" : args.card ? ` ${card(args.card)}` : "";
+    switch (name) {
+      case "play": return `Play${subject}`;
+      case "pitch": return `Pitch${subject}`;
+      case "discard": return `Discard${subject}`;
+      case "move": return `Move${subject}${face} to ${pos}${zone(args.to)}`;
+      case "flip": return `Turn${subject} face ${args.face}`;
+      case "draw": return args.count && args.count !== 1 ? `Draw ${args.count} cards` : "Draw a card";
+      case "shuffle": return `Shuffle ${zone(args.zone)}`;
+      case "end_turn": return "End the turn";
+      case "start_turn": return "Start the turn";
+      case "end_battle": return "End the battle";
+      case "resolve": return "Resolve the top layer";
+      case "phase": return `Go to the ${words(args.phase !== undefined ? args.phase : args.value)} phase`;
+      case "remove_layer": return `Remove layer ${args.layer}`;
+      case "negate": return `Negate “${args.effect}”`;
+      case "return": return `Return ${(args.cards || []).map(other).join(", ")} from the set-aside area`;
+      case "set_aside": return `Set aside ${(args.cards || []).map(other).join(", ")}`;
+      case "place": {
+        const what = (args.cards || []).map(other).join(", ");
+        const where = args.onto ? ` on ${other(args.onto)}` : args.in ? ` in ${zone(args.in)}` : "";
+        return `Place ${what}${where}`;
+      }
+      case "dominant": return `Play ${other(args.card)} as a dominant on ${other(args.target)}`;
+      case "create_token": return `Create a ${args.card} token in ${zone(args.to)}`;
+      default: {
+        const shown = Object.entries(args).filter(([k, v]) => k !== "by" && v !== ref);
+        const rest = shown.map(([k, v]) => `${words(k)} ${valueWords(k, v, view, found)}`).join(", ");
+        return cap(`${words(name)}${rest ? `: ${rest}` : ""}`);
+      }
+    }
+  }
+
+  function group(name) {
+    return GROUP_OF[name] || "Other";
+  }
+
+  function title(action) {
+    return TITLES[action.name] || cap(`${words(action.name)}…`);
+  }
+
+  function field(name) {
+    return FIELDS[name] || words(name);
+  }
+
+  window.cardzonesMenus = Object.freeze({
+    GROUPS, JUDGE, describe, group, title, field, cardWords, objects,
+    isJudge: (name) => JUDGE.has(name),
+  });
+})();
