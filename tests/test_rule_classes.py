@@ -7,6 +7,7 @@ class can arise.
 from __future__ import annotations
 
 from cardzones import new_game
+from cardzones.errors import NeedsChoice
 from cardzones.kernel.cards import CardDef, Dest, Trigger
 from cardzones.kernel.game import Game
 from cardzones.kernel.objects import TRIGGERED
@@ -85,3 +86,108 @@ def test_trigger_reference_holds_while_the_card_stays_where_its_move_left_it_3_0
     layers.resolve_top(game, "alice")
     assert game.host(sigil) is not None
     assert game.zone_info(game.location(sigil)).type == "hero"
+
+
+# ----------------------------------------------------------------------
+# Class: a card that goes to "its owner's graveyard" takes the owner's
+# choice of graveyard (3.0.10a, 3.0.10c, 3.0.12)
+# ----------------------------------------------------------------------
+
+#: 3.0.10a: "If a rule or effect moves an object into a specified type of
+#: zone, and there are two or more zones that match the specified type, the
+#: player that owns the object chooses which zone that object is moved to."
+#: 3.0.12: "To clear an object, move it from its current zone to its owner's
+#: graveyard." 3.0.10c: "any cards in that zone are cleared and the zone
+#: ceases to exist."
+
+
+def _two_graveyards() -> tuple[Game, int, int]:
+    game = new_game("fab", ["alice", "bob"], seed=1)
+    second = game.create_zone("alice", "graveyard")
+    first = game.zone("alice", "graveyard")
+    assert first is not None
+    return game, first, second
+
+
+def _snatch(game: Game, zone: str) -> int:
+    zid = game.zone("alice", zone) if zone != "stack" else game.zone(None, "stack")
+    assert zid is not None
+    return game.new_card(CardDef("Snatch", frozenset({"action", "attack"})), zid, owner="alice")
+
+
+def test_every_way_to_the_owners_graveyard_takes_the_owners_choice_3_0_10a_3_0_12() -> None:
+    """Class: clear, a resolving card-layer and a zone that ceases each send a
+    card to its owner's graveyard; with two, each is refused without the
+    owner's choice and lists the options, and each takes the choice given."""
+    ways = {
+        "clear": ("hand", lambda card, choose: ("clear", {"card": card, "choose_zone": choose})),
+        "resolve": ("stack", lambda card, choose: ("resolve", {"choose_zone": choose})),
+        "remove_zone": (
+            "arsenal",
+            lambda card, choose: (
+                "remove_zone",
+                {"zone": Dest("arsenal", "alice"), "choose_zone": choose},
+            ),
+        ),
+    }
+    for name, (zone, act) in ways.items():
+        for pick in (0, 1):
+            game, first, second = _two_graveyards()
+            card = _snatch(game, zone)
+            action, args = act(card, None)
+            try:
+                game.act(action, **args)
+            except NeedsChoice as needed:
+                assert needed.options == ("alice.graveyard.1", "alice.graveyard.2"), name
+            else:
+                raise AssertionError(f"{name} took a graveyard nobody chose")
+            assert game.zone_name(game.location(card)) != "alice.graveyard.1", name
+            chosen = (first, second)[pick]
+            action, args = act(card, chosen)
+            game.act(action, **args)
+            assert game.location(card) == chosen, name
+            # Legal actions offer the choice, once per graveyard.
+            game, first, second = _two_graveyards()
+            card = _snatch(game, zone)
+            offered = [
+                a.to_json(game)[action].get("choose_zone")
+                for a in game.legal_actions("alice", actions=[action])
+                if action != "clear" or a.args["card"] == card
+            ]
+            assert sorted(o for o in offered if o is not None) == [
+                "alice.graveyard.1",
+                "alice.graveyard.2",
+            ], (name, offered)
+
+
+def test_a_graveyard_that_ceases_is_never_its_own_cards_destination_3_0_10c() -> None:
+    """Class: the cards of a graveyard that ceases go to another of its
+    owner's graveyards; the one ceasing is never offered, in the refusal, a
+    choice or legal actions."""
+    game, first, second = _two_graveyards()
+    third = game.create_zone("alice", "graveyard")
+    cards = [
+        game.new_card(CardDef(f"C{i}", frozenset({"action"})), z, owner="alice")
+        for i, z in enumerate((first, second, third))
+    ]
+    try:
+        game.act("remove_zone", zone=Dest("graveyard", "alice", 1))
+    except NeedsChoice as needed:
+        assert needed.options == ("alice.graveyard.2", "alice.graveyard.3")
+    else:
+        raise AssertionError("the cleared card went to a graveyard nobody chose")
+    removals = [
+        a.to_json(game)["remove_zone"] for a in game.legal_actions("alice", ["remove_zone"])
+    ]
+    graveyards = [r for r in removals if str(r["zone"]).startswith("alice.graveyard")]
+    # Each of three graveyards may cease, its cards going to either other one.
+    assert len(graveyards) == 6, graveyards
+    for removal in graveyards:
+        assert removal["zone"] != removal["choose_zone"], removal
+    game.act("remove_zone", zone=Dest("graveyard", "alice", 1), choose_zone=third)
+    assert not game.zone_exists(first)
+    assert game.location(cards[0]) == third
+    # Two left, neither empty: the one that ceases sends its cards to the other.
+    game.act("remove_zone", zone=Dest("graveyard", "alice"), choose_zone=third)
+    assert game.zones_of("alice", "graveyard") == (second,)
+    assert [game.location(c) for c in cards] == [second] * 3

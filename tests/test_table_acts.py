@@ -291,6 +291,26 @@ def test_a_token_may_be_made_for_another_player_and_is_the_seats_by_default() ->
     assert [t["controller"] for t in tokens] == ["bob"]
 
 
+def test_a_seat_chooses_the_graveyard_of_its_own_cleared_card_3_0_10a() -> None:
+    """3.0.10a, 3.0.12: at a table, clear and remove_zone take the owner's
+    choice of graveyard as the scenario step does, and refuse without it."""
+    ctx = table_ctx(fab_body())
+    apply_act(ctx, "alice", {"create_zone": {"zone": "alice.graveyard"}})
+    with pytest.raises(Refusal, match="needs a choice"):
+        apply_act(ctx, "alice", {"clear": {"card": "alice.hand[0]"}})
+    done = apply_act(
+        ctx, "alice", {"clear": {"card": "alice.hand[0]", "choose_zone": "alice.graveyard.2"}}
+    )
+    assert done.result.value == "cleared"
+    assert len(objects(ctx.game, "alice", "alice.graveyard.2")) == 1
+    apply_act(
+        ctx, "alice", {"clear": {"card": "alice.hand[0]", "choose_zone": "alice.graveyard.1"}}
+    )
+    # The graveyard that ceases sends its card to the other one (3.0.10c).
+    apply_act(ctx, "alice", {"remove_zone": {"zone": "alice.graveyard.2"}})
+    assert len(objects(ctx.game, "alice", "alice.graveyard")) == 2
+
+
 def test_a_nested_action_keeps_the_seat_policy() -> None:
     ctx = table_ctx(fab_body())
     then = {"flip": {"face": "up"}}

@@ -27,6 +27,7 @@ from cardzones.acts.actions import (
     ActionTable,
     ArgumentError,
     BoundAction,
+    Foresee,
     OneOf,
     Param,
     ParamKind,
@@ -46,7 +47,13 @@ from cardzones.acts.binding import (
     seat_refusal,
 )
 from cardzones.acts.counters import counter_action, life_action
-from cardzones.acts.legal import LegalAction, candidate_actions, legal_actions
+from cardzones.acts.legal import (
+    LegalAction,
+    candidate_actions,
+    concerns,
+    legal_actions,
+    tried_legal_actions,
+)
 from cardzones.acts.seats import (
     Seat,
     SeatRefusal,
@@ -63,8 +70,10 @@ from cardzones.acts.standard import (
     GRANT,
     SHUFFLE,
     UNTIL,
+    Foreseer,
     Mover,
     draw_action,
+    foresee_kernel_move,
     kernel_move,
     modify_action,
     move_action,
@@ -86,6 +95,8 @@ __all__ = [
     "ActionTable",
     "ArgumentError",
     "BoundAction",
+    "Foresee",
+    "Foreseer",
     "LegalAction",
     "Mover",
     "OneOf",
@@ -105,8 +116,10 @@ __all__ = [
     "bind_written",
     "candidate_actions",
     "complete",
+    "concerns",
     "counter_action",
     "draw_action",
+    "foresee_kernel_move",
     "kernel_move",
     "legal_actions",
     "life_action",
@@ -117,4 +130,5 @@ __all__ = [
     "owns_zone",
     "seat_refusal",
     "table_of",
+    "tried_legal_actions",
 ]

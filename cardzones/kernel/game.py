@@ -58,6 +58,8 @@ class Game(State):
     """
 
     __slots__ = (
+        "_ceasing",
+        "_chosen",
         "_depth",
         "_handles",
         "_plain_resets",
@@ -97,6 +99,10 @@ class Game(State):
         if not self.handle_key:
             raise IllegalAction("a handle key is a non-empty text")
         self._depth = 0
+        # The zones the acting player chose for the action under way, and the
+        # zone that is ceasing to exist in it (see :meth:`choosing`).
+        self._chosen: tuple[int, ...] = ()
+        self._ceasing: int | None = None
         self._handles: dict[int, str] = {}
         # A pure cache for views: card -> (the record it was made from, the
         # properties a viewer who may look sees, the keys that hold lists).
@@ -168,6 +174,8 @@ class Game(State):
         other.seed = self.seed
         other.handle_key = self.handle_key
         other._depth = 0
+        other._chosen = ()
+        other._ceasing = None
         other._handles = self._handles  # a pure cache of (secret, oid) -> handle
         other._plain_resets = self._plain_resets
         other._plain_shown = self._plain_shown
@@ -189,6 +197,26 @@ class Game(State):
         enclosing action goes on or is refused as a whole.
         """
         return Atomic(self)
+
+    def choosing(self, chosen: Sequence[int] = (), ceasing: int | None = None) -> Choosing:
+        """Within it, every move of the action that needs its owner's choice
+        of zone (3.0.10a) takes the first of ``chosen`` among the options, and
+        ``ceasing``, a zone that ceases to exist as part of the action, is no
+        destination (3.0.10b, 3.0.10c). A clear, a resolved layer or a removed
+        zone may send several cards to "its owner's graveyard" (3.0.12): the
+        choice the player gave the action applies to each of them.
+
+        >>> from cardzones import new_game
+        >>> game = new_game("fab", ["alice", "bob"])
+        >>> second = game.create_zone("alice", "graveyard")
+        >>> card = game.new_card(game.card_def("Snatch"), game.zone("alice", "hand"))
+        >>> with game.choosing([second]):
+        ...     game.clear(card).value
+        'cleared'
+        >>> game.zone_name(game.location(card))
+        'alice.graveyard.2'
+        """
+        return Choosing(self, tuple(chosen), ceasing)
 
     def same_state(self, other: Game) -> bool:
         """Whether two games hold exactly the same state (every map, the log
@@ -290,10 +318,13 @@ class Game(State):
     # ------------------------------------------------------------------
 
     move = pipeline.move
+    foresee_move = pipeline.foresee_move
     resolve_destination = pipeline.resolve_destination
     clear = pipeline.clear
+    foresee_clear = pipeline.foresee_clear
     cease = pipeline.cease
     flip = pipeline.flip
+    foresee_flip = pipeline.foresee_flip
     shuffle = pipeline.shuffle
     attach = attached.attach
     carry = attached.carry
@@ -361,12 +392,23 @@ class Game(State):
         """
         return self.ruleset.act(self, name, args)
 
-    def legal_actions(self, player: str, actions: Iterable[str] | None = None) -> list[Any]:
+    def legal_actions(
+        self,
+        player: str,
+        actions: Iterable[str] | None = None,
+        *,
+        card: int | None = None,
+        zone: int | None = None,
+    ) -> list[Any]:
         """The actions of the rule set's table that ``player``, acting for
         themselves, may take now, each ready to apply and with a step form
         (:class:`cardzones.acts.legal.LegalAction`); ``actions`` limits it to
-        those names. The game is as it was when this returns."""
-        return list(self.ruleset.legal_actions(self, player, actions))
+        those names, ``card`` to those that name that card, ``zone`` to those
+        on or into that zone (what a menu on a card or a zone offers). The
+        game is as it was when this returns."""
+        if card is None and zone is None:
+            return list(self.ruleset.legal_actions(self, player, actions))
+        return list(self.ruleset.legal_actions(self, player, actions, card=card, zone=zone))
 
     # ------------------------------------------------------------------
     # Identity for views
@@ -471,6 +513,25 @@ class Atomic:
             game._commit(head)
         elif issubclass(kind, CardzonesError):
             game._abort(head)
+
+
+class Choosing:
+    """The context of :meth:`Game.choosing`; an inner one adds to the outer."""
+
+    __slots__ = ("_before", "_ceasing", "_chosen", "_game")
+
+    def __init__(self, game: Game, chosen: tuple[int, ...], ceasing: int | None) -> None:
+        self._game, self._chosen, self._ceasing = game, chosen, ceasing
+
+    def __enter__(self) -> None:
+        game = self._game
+        self._before = (game._chosen, game._ceasing)
+        game._chosen = self._chosen + game._chosen
+        if self._ceasing is not None:
+            game._ceasing = self._ceasing
+
+    def __exit__(self, *exc: object) -> None:
+        self._game._chosen, self._game._ceasing = self._before
 
 
 def new_handle_key() -> str:

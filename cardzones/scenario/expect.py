@@ -11,9 +11,9 @@ from cardzones.acts.counters import COUNTERS, LIFE
 from cardzones.kernel.events import CEASED, MOVED, Event
 from cardzones.kernel.objects import CARD, PLACED, UNDER
 from cardzones.kernel.views import view
-from cardzones.scenario.context import Context
-from cardzones.scenario.loader import YList, YMap
-from cardzones.scenario.refs import ZoneRef, parse_zone
+from cardzones.position.context import Context
+from cardzones.position.loader import YList, YMap
+from cardzones.position.refs import ZoneRef, parse_zone
 
 CARD_KEYS = {
     "card",
@@ -42,7 +42,7 @@ CARD_KEYS = {
     "life",
     "counters",
 }
-ZONE_KEYS = {"zone", "cards", "count", "empty", "exposed"}
+ZONE_KEYS = {"zone", "cards", "count", "empty", "exposed", "exists"}
 GAME_KEYS = {"phase", "turn_player", "turn"}
 EXPOSABLE = {"arms", "chest", "head", "legs"}
 
@@ -102,6 +102,18 @@ def _zone(ctx: Context, node: YMap) -> str | None:
     ref = ctx.zone_ref(node, "zone")
     game = ctx.game
     zid, cards, ordered = _zone_cards(ctx, node, ref)
+    if "exists" in node:
+        # 3.0.10b, 3.0.10c: a zone may cease to exist; the others of its type
+        # are numbered again, so a number that named it names no zone now.
+        if ctx.is_pile(ref):
+            raise ctx.fail(node, "exists", "exists is for a zone, not the cards on a card")
+        want = ctx.boolean(node, "exists")
+        if want != (zid is not None):
+            return f"zone {ref} should {'' if want else 'not '}exist"
+        if not want:
+            if len(node) > 2:
+                raise ctx.fail(node, "exists", "a zone that does not exist has nothing to check")
+            return None
     if zid is None and not ctx.is_pile(ref):
         return f"zone {ref} does not exist"
     if "cards" in node:

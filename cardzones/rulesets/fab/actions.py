@@ -4,6 +4,7 @@ refused, it changes nothing. The action table (table.py) runs them."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from cardzones.errors import IllegalAction, NeedsChoice
@@ -145,11 +146,23 @@ def create_zone(game: Game, owner: str, ztype: str) -> int:
     return game.create_zone(game.check_player(owner), ztype)
 
 
-def remove_zone(game: Game, owner: str, ztype: str, choose_zone: int | None) -> MoveResult:
+def remove_zone(
+    game: Game,
+    owner: str,
+    ztype: str,
+    choose_zone: int | None,
+    *,
+    chosen: Sequence[int] = (),
+) -> MoveResult:
     """A zone of a player ceases to exist. With one zone of the type, its cards
     are cleared (3.0.10b); with several, an empty one goes, or else the player
     chooses one and its cards are cleared (3.0.10c). Only a player's zone
-    ceases to exist: a shared zone is no player's."""
+    ceases to exist: a shared zone is no player's.
+
+    ``choose_zone`` is the zone that ceases, when there is a choice of it.
+    ``chosen`` are the zones the player chose where the cleared cards go, when
+    they own several graveyards (3.0.10a, 3.0.12); the zone that ceases is
+    never one of the options (a graveyard's cards go to another one)."""
     if game.spec(ztype).shared:
         raise IllegalAction(
             f"the {ztype} zone is shared by all players, not {owner}'s: only a player's "
@@ -185,7 +198,7 @@ def remove_zone(game: Game, owner: str, ztype: str, choose_zone: int | None) -> 
             )
         else:
             victim = options[0]
-    with game.atomic():
+    with game.atomic(), game.choosing(chosen, ceasing=victim):
         # A two-hander equipped to the zone without occupying it is cleared too:
         # it could no longer be equipped to two weapon zones (8.2.2b).
         for card in dict.fromkeys((*game.contents(victim), *game.equipped_in(victim))):

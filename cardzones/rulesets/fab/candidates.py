@@ -110,11 +110,19 @@ def create_zone(game: Game, player: str) -> Iterator[Candidate]:
 
 
 def remove_zone(game: Game, player: str) -> Iterator[Candidate]:
-    """Each type of which the player has a zone (3.0.10b); which one, when
-    several could cease, is a choice (3.0.10c)."""
+    """Each type of which the player has one zone (3.0.10b), and each zone of
+    a type they have several of: which one ceases is then a choice (3.0.10c),
+    made by naming it, so that ``choose_zone`` is left for the graveyard its
+    cards go to (3.0.10a)."""
     seen: set[str] = set()
     for zid in own_zones(game, player):
         ztype = game.zone_info(zid).type
-        if ztype not in seen:
-            seen.add(ztype)
+        if ztype in seen:
+            continue
+        seen.add(ztype)
+        count = len(game.zones_of(player, ztype))
+        if count == 1:
             yield {"zone": Dest(ztype, player)}
+        else:
+            for index in range(1, count + 1):
+                yield {"zone": Dest(ztype, player, index)}

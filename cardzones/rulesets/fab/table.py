@@ -26,7 +26,7 @@ from cardzones.acts.actions import (
 from cardzones.acts.binding import complete
 from cardzones.acts.counters import life_action, life_candidates
 from cardzones.acts.standard import BY, move_action
-from cardzones.errors import IllegalAction
+from cardzones.errors import IllegalAction, NeedsChoice
 from cardzones.kernel.cards import Dest, Position
 from cardzones.kernel.effects import END_OF_TURN
 from cardzones.kernel.results import MoveResult
@@ -35,12 +35,18 @@ from cardzones.rulesets.common import shared_actions
 from cardzones.rulesets.fab import actions as fab
 from cardzones.rulesets.fab import candidates as cand
 from cardzones.rulesets.fab import layers
+from cardzones.rulesets.fab.moves import foresee_move_to, foresee_sub_card
 
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game
 
 K = ParamKind
 CARD = Param("card", K.CARD, required=True, doc="the card")
+CHOOSE_GRAVEYARD = Param(
+    "choose_zone",
+    K.ZONE,
+    doc="which of its owner's graveyards a card goes to, when there are several (3.0.10a)",
+)
 
 
 def _move(
@@ -66,11 +72,29 @@ MOVE = move_action(
     doc="Move a card: the one general move. PLAYER.soul puts it under that player's hero "
     "(3.11.5); arena means the permanent zone (3.0.5a).",
     rules=("3.0.5a", "3.0.7", "3.0.8", "3.0.9b", "3.0.11", "3.0.13", "3.11.5"),
+    foresee=foresee_move_to,
 )
 
 
+def _chosen(game: Game, args: Mapping[str, Any]) -> tuple[int, ...]:
+    """The graveyard ``choose_zone`` names for the cards the action clears."""
+    choose: int | None = args["choose_zone"]
+    if choose is None:
+        return ()
+    ztype = game.ruleset.clear_to
+    if game.zone_info(choose).type != ztype:
+        raise IllegalAction(
+            f"choose_zone names the {ztype} a card goes to; {game.zone_name(choose)} is not one",
+            rule="3.0.10a",
+        )
+    return (choose,)
+
+
 def _clear(game: Game, args: Mapping[str, Any]) -> ActionResult:
-    return ActionResult(game.clear(args["card"], by=acting(game, args)))
+    # 3.0.12 sends it to "its owner's graveyard"; of several, the owner
+    # chooses (3.0.10a).
+    with game.choosing(_chosen(game, args)):
+        return ActionResult(game.clear(args["card"], by=acting(game, args)))
 
 
 def _put_under(game: Game, args: Mapping[str, Any]) -> ActionResult:
@@ -93,7 +117,9 @@ def _remove_layer(game: Game, args: Mapping[str, Any]) -> ActionResult:
 
 
 def _resolve(game: Game, args: Mapping[str, Any]) -> ActionResult:
-    with game.atomic():
+    # A card-layer goes to its owner's graveyard (3.15.5); of several, the
+    # owner chooses (3.0.10a).
+    with game.atomic(), game.choosing(_chosen(game, args)):
         return ActionResult(layers.resolve_top(game, acting(game, args)))
 
 
@@ -116,6 +142,39 @@ def _pitch(game: Game, args: Mapping[str, Any]) -> ActionResult:
     return MOVE.run(game, args)
 
 
+def _foresee_play(game: Game, args: Mapping[str, Any]) -> MoveResult:
+    """3.3.4, 3.0.4e, 3.0.9c: a card that may be played goes on the stack."""
+    if not game.may_play(args["card"], acting(game, args)):
+        raise IllegalAction("the card may not be played")  # play says why
+    return MoveResult.MOVED
+
+
+def _foresee_pitch(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
+    """What the move of a pitch would give (3.14.2)."""
+    obj = game.obj(args["card"])
+    info = game.zone_info(obj.zone)
+    by: str | None = args["by"]
+    if info.type != "hand" or obj.host is not None or info.owner is None:
+        raise IllegalAction("a card is pitched from its owner's hand")  # pitch says why
+    if by is not None and by != info.owner:
+        raise IllegalAction(f"only {info.owner} pitches from {game.zone_name(obj.zone)}")
+    return game.foresee_move(args["card"], Dest("pitch", info.owner), by=info.owner)
+
+
+def _foresee_add_layer(game: Game, args: Mapping[str, Any]) -> MoveResult:
+    """1.6.1b: a layer from a card the player may look at goes on the stack."""
+    layers.check_layer(game, args["kind"], args["source"], acting(game, args))
+    return MoveResult.DONE
+
+
+def _foresee_create_zone(game: Game, args: Mapping[str, Any]) -> MoveResult:
+    """3.0.10: a player's zone of any type that is not shared."""
+    zone: Dest = args["zone"]
+    if game.spec(zone.type).shared:
+        raise IllegalAction(f"there is only one {zone.type} zone", rule="3.0.10")
+    return MoveResult.DONE
+
+
 def _create_token(game: Game, args: Mapping[str, Any]) -> ActionResult:
     dest: Dest = args["to"]
     if dest.type == "soul":
@@ -136,10 +195,27 @@ def _create_zone(game: Game, args: Mapping[str, Any]) -> ActionResult:
 def _remove_zone(game: Game, args: Mapping[str, Any]) -> ActionResult:
     zone: Dest = args["zone"]
     assert zone.owner is not None
-    choose = args["choose_zone"]
-    if choose is None and zone.index is not None:
-        choose = game.zone(zone.owner, zone.type, zone.index)
-    return ActionResult(fab.remove_zone(game, zone.owner, zone.type, choose))
+    choose: int | None = args["choose_zone"]
+    victim: int | None = None
+    if zone.index is not None:
+        victim = game.zone(zone.owner, zone.type, zone.index)
+        if victim is None:
+            raise IllegalAction(f"{zone} does not exist", rule="3.0.10")
+    elif choose is not None and choose in game.zones_of(zone.owner, zone.type):
+        # choose_zone names the zone that ceases (3.0.10c) ...
+        victim, choose = choose, None
+    # ... or, of the owner's graveyards, the one its cards go to (3.0.10a).
+    chosen = () if choose is None else (choose,)
+    try:
+        return ActionResult(fab.remove_zone(game, zone.owner, zone.type, victim, chosen=chosen))
+    except NeedsChoice as needed:
+        if victim is None or zone.index is not None or needed.key != "choose_zone":
+            raise
+        raise IllegalAction(
+            f"{needed}; choose_zone named the zone that ceases, so name that one in zone: "
+            f"({game.zone_name(victim)}) and the other choice in choose_zone:",
+            rule=needed.rule,
+        ) from None
 
 
 def _life_lasts(game: Game, card: int) -> str | None:
@@ -152,11 +228,12 @@ FAB_ACTIONS = (
     life_action(_life_lasts, rules=("4.4.3a",), candidates=life_candidates),
     Action(
         "clear",
-        (CARD, BY),
+        (CARD, BY, CHOOSE_GRAVEYARD),
         _clear,
         doc="Clear an object.",
-        rules=("3.0.12", "3.0.12a"),
+        rules=("3.0.10a", "3.0.12", "3.0.12a"),
         candidates=cand.clear,
+        foresee=lambda game, args: game.foresee_clear(args["card"], acting(game, args)),
     ),
     Action(
         "put_under",
@@ -169,6 +246,7 @@ FAB_ACTIONS = (
         doc="Make a card a sub-card: a new object with its top-card's visibility.",
         rules=("3.0.14", "3.0.14b", "3.0.14c", "3.0.14d"),
         candidates=cand.put_under,
+        foresee=lambda game, args: foresee_sub_card(game, args["card"], args["top"]),
     ),
     Action(
         "play",
@@ -177,6 +255,7 @@ FAB_ACTIONS = (
         doc="Put a card on the stack as a card-layer; refused unless it may be played.",
         rules=("1.3.1b", "1.6.2a", "3.0.4e", "3.0.9c", "3.3.4"),
         candidates=cand.play,
+        foresee=_foresee_play,
     ),
     Action(
         "pitch",
@@ -189,6 +268,7 @@ FAB_ACTIONS = (
         "events as that move.",
         rules=("3.14.1", "3.14.2"),
         candidates=cand.pitch,
+        foresee=_foresee_pitch,
     ),
     Action(
         "add_layer",
@@ -207,6 +287,7 @@ FAB_ACTIONS = (
         doc="Put an activated- or triggered-layer on the stack; as: names the layer.",
         rules=("1.6.1a", "1.6.1b", "3.15.4"),
         candidates=cand.add_layer,
+        foresee=_foresee_add_layer,
     ),
     Action(
         "remove_layer",
@@ -219,10 +300,10 @@ FAB_ACTIONS = (
     ),
     Action(
         "resolve",
-        (BY,),
+        (BY, CHOOSE_GRAVEYARD),
         _resolve,
         doc="Resolve the top layer.",
-        rules=("3.15.5", "3.0.9a"),
+        rules=("3.15.5", "3.0.9a", "3.0.10a"),
         # At a table, resolving stands for "every player passed": the turn
         # player's to say.
         turn_player=True,
@@ -264,6 +345,7 @@ FAB_ACTIONS = (
         rules=("3.0.10",),
         actor=None,
         candidates=cand.create_zone,
+        foresee=_foresee_create_zone,
     ),
     Action(
         "remove_zone",
@@ -275,7 +357,12 @@ FAB_ACTIONS = (
                 role=Role.OWN_ZONE,
                 doc="a player's zone, such as alice.arsenal",
             ),
-            Param("choose_zone", K.ZONE, doc="which one ceases, when there are several"),
+            Param(
+                "choose_zone",
+                K.ZONE,
+                doc="which one ceases, when there are several; or which of the owner's "
+                "graveyards its cards go to (3.0.10a)",
+            ),
         ),
         _remove_zone,
         doc="A zone of a player ceases to exist; its cards are cleared.",
