@@ -345,21 +345,11 @@ def keywords(game: Game, card: int) -> frozenset[str]:
 
 
 def counters(game: Game, card: int) -> dict[str, int]:
-    """The counters on the card's current object, by name, in the order they
-    were first put on it.
-
-    >>> from cardzones import new_game
-    >>> game = new_game("fab", ["alice", "bob"])
-    >>> card = game.new_card(game.card_def("Steam Pistol"), game.zone("alice", "hand"))
-    >>> _ = game.add_effect(card, COUNTER, data=Counters("steam", 2))
-    >>> game.counters(card)
-    {'steam': 2}
-    """
+    """The counters on the card's current object: name -> how many (COUNTER effects)."""
     out: dict[str, int] = {}
     for found in effects_on(game, card):
-        data = found.data
-        if found.kind == COUNTER and isinstance(data, Counters):
-            out[data.name] = out.get(data.name, 0) + data.number
+        if found.kind == COUNTER and isinstance(found.data, Counters):
+            out[found.data.name] = out.get(found.data.name, 0) + found.data.number
     return out
 
 

@@ -224,11 +224,8 @@ def _fresh_props(game: Game, card: int, obj: Obj) -> dict[str, Any]:
         keywords = game.keywords(card)
         if keywords:
             out["keywords"] = sorted(keywords)
-        counters = game.counters(card)
-        if counters:
-            # A mapping, unlike the rest: name -> how many (a view is made anew
-            # each time, so handing out this fresh dict is safe).
-            out["counters"] = counters
+        if counters := game.counters(card):
+            out["counters"] = counters  # made anew for each view
     out["public"] = obj.public
     out["owner"] = obj.owner
     if obj.controller is not None:
