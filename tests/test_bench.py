@@ -248,11 +248,21 @@ def test_parse_sizes() -> None:
         bench.parse_sizes("100")
 
 
-def test_legal_actions_are_measured_per_try_against_a_move_and_its_undo() -> None:
+def test_legal_actions_are_measured_per_action_listed_against_a_move() -> None:
     figures = _tiny(quick=True)
-    assert figures["legal_listed"] <= figures["legal_tried"]
+    assert figures["legal_tried"] <= figures["legal_candidates"]
     assert figures["legal_listed"] > 100  # the standard position offers many
-    per_try = figures["legal_ms"] * 1e3 / figures["legal_tried"]
+    per_action = figures["legal_ms"] * 1e3 / figures["legal_listed"]
+    assert figures["legal_us_per_action"] == pytest.approx(per_action, rel=0.05)
+    assert figures["legal_action_ratio"] == pytest.approx(
+        figures["legal_us_per_action"] / figures["move_us"], rel=0.05
+    )
+    assert "legal actions, µs per action listed" in _text(figures)
+
+
+def test_trying_every_candidate_is_measured_per_try_against_a_move_and_its_undo() -> None:
+    figures = _tiny(quick=True)
+    per_try = figures["legal_tried_ms"] * 1e3 / figures["legal_candidates"]
     assert figures["legal_per_try_us"] == pytest.approx(per_try, rel=0.05)
     base = figures["move_us"] + figures["undo_us"]
     assert figures["legal_try_ratio"] == pytest.approx(figures["legal_per_try_us"] / base, rel=0.05)

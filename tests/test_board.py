@@ -143,17 +143,26 @@ class Viewer:
         fields: dict[str, str] | None = None,
         param: str | None = None,
     ) -> None:
-        """Click a card, pick an action from its menu (with the card as
-        ``param``, when the action takes several cards), fill in the form, do it."""
+        """Click a card and do an action from its menu: its one-click entry
+        when there is one and nothing to fill in, else its form (with the card
+        as ``param``, when the action takes several cards), filled in."""
         card.click()
-        which = f'[data-param="{param}"]' if param else ""
-        self.page.locator(f'#menu button[data-action="{action}"]{which}').first.click()
-        self.submit(fields)
+        self.pick(action, fields, param)
 
     def actions(self, action: str, fields: dict[str, str] | None = None) -> None:
-        """Pick an action from the bar's Actions menu, fill in the form, do it."""
+        """Do an action from the bar's Actions menu, as :meth:`menu` does."""
         self.page.click("#actions-btn")
-        self.page.locator(f'#menu button[data-action="{action}"]').first.click()
+        self.pick(action, fields, None)
+
+    def pick(self, action: str, fields: dict[str, str] | None, param: str | None) -> None:
+        self.page.wait_for_selector("#menu .menu-legal[data-ready=yes]")
+        if fields is None and param is None:
+            one = self.page.locator(f'#menu button.legal[data-action="{action}"]')
+            if one.count():
+                one.first.click()
+                return
+        which = f'[data-param="{param}"]' if param else ""
+        self.page.locator(f'#menu button[data-action="{action}"]:not(.legal){which}').first.click()
         self.submit(fields)
 
     def submit(self, fields: dict[str, str] | None) -> None:
@@ -161,7 +170,7 @@ class Viewer:
         for name, value in (fields or {}).items():
             field = form.locator(f'[name="{name}"]')
             if field.evaluate("e => e.tagName") == "SELECT":
-                # A card is chosen by what the option says: "Assyria (alice.territory)".
+                # A card is chosen by what the option says: "Assyria (alice's territory)".
                 has = field.evaluate("(e, v) => [...e.options].some(o => o.value === v)", value)
                 field.select_option(value) if has else field.select_option(label=value)
             else:
@@ -365,12 +374,12 @@ def play_redemption_real(t: Table) -> None:
     alice.drag(alice.card("alice.deck"), "alice.hand")
     t.applied()
     dread = alice.named("alice.land_of_bondage", 'Lost Soul "Dread"')
-    alice.menu(dread, "place", {"onto": "Assyria (alice.territory)"}, param="cards")
+    alice.menu(dread, "place", {"onto": "Assyria (alice's territory)"}, param="cards")
     t.applied()
     alice.actions("phase", {"phase": "preparation"})
     t.applied()
     abraham = alice.named("alice.territory", "Abraham (CoW)")
-    fields = {"source": "Pleading for the City (alice.hand)", "duration": "1"}
+    fields = {"source": "Pleading for the City (alice's hand)", "duration": "1"}
     alice.menu(abraham, "set_aside", fields, param="cards")
     t.applied()
     assert sorted(names_in(t["bob"], "alice.set_aside")) == [

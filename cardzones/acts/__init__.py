@@ -25,6 +25,7 @@ from cardzones.acts.actions import (
     ActionTable,
     ArgumentError,
     BoundAction,
+    Foresee,
     OneOf,
     Param,
     ParamKind,
@@ -43,7 +44,13 @@ from cardzones.acts.binding import (
     complete,
     seat_refusal,
 )
-from cardzones.acts.legal import LegalAction, candidate_actions, legal_actions
+from cardzones.acts.legal import (
+    LegalAction,
+    candidate_actions,
+    concerns,
+    legal_actions,
+    tried_legal_actions,
+)
 from cardzones.acts.seats import (
     Seat,
     SeatRefusal,
@@ -60,8 +67,10 @@ from cardzones.acts.standard import (
     GRANT,
     SHUFFLE,
     UNTIL,
+    Foreseer,
     Mover,
     draw_action,
+    foresee_kernel_move,
     kernel_move,
     modify_action,
     move_action,
@@ -83,6 +92,8 @@ __all__ = [
     "ActionTable",
     "ArgumentError",
     "BoundAction",
+    "Foresee",
+    "Foreseer",
     "LegalAction",
     "Mover",
     "OneOf",
@@ -102,7 +113,9 @@ __all__ = [
     "bind_written",
     "candidate_actions",
     "complete",
+    "concerns",
     "draw_action",
+    "foresee_kernel_move",
     "kernel_move",
     "legal_actions",
     "may_name",
@@ -112,4 +125,5 @@ __all__ = [
     "owns_zone",
     "seat_refusal",
     "table_of",
+    "tried_legal_actions",
 ]

@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from cardzones.errors import CardzonesError
 from cardzones.kernel.results import ActionResult as ActionResult  # what an action did
+from cardzones.kernel.results import MoveResult
 
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game
@@ -183,6 +184,10 @@ NO_CARD = -1
 
 Run = Callable[["Game", Mapping[str, Any]], ActionResult]
 Candidates = Callable[["Game", str], Iterable[Mapping[str, Any]]]
+#: What an action would give with these arguments (as ``run`` takes them),
+#: judged from the rules without taking it: a result, or None when only
+#: taking it can tell. Refused, it raises as ``run`` would.
+Foresee = Callable[["Game", Mapping[str, Any]], MoveResult | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,7 +207,10 @@ class Action:
     turn player takes the action where players act for themselves (a table):
     ending the turn, moving it through its phases, resolving the stack.
     Together with the parameters' roles (:class:`Role`) it is what such a
-    host reads to decide what a player may do.
+    host reads to decide what a player may do. ``foresee(game, args)``, when
+    given, says what ``run`` would give without running it (:data:`Foresee`),
+    so that legal actions are listed from the rules and only what it cannot
+    decide is tried.
     """
 
     name: str
@@ -215,6 +223,7 @@ class Action:
     candidates: Candidates | None = None
     one_of: tuple[OneOf, ...] = ()
     turn_player: bool = False
+    foresee: Foresee | None = None
 
     def __post_init__(self) -> None:
         names = [p.name for p in self.params]

@@ -42,9 +42,17 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from cardzones.acts.actions import Action, BoundAction, Param, ParamKind, table_of
+from cardzones.acts.actions import (
+    Action,
+    BoundAction,
+    Foresee,
+    Param,
+    ParamKind,
+    Role,
+    table_of,
+)
 from cardzones.acts.binding import RESOLVED, bind, bind_written
-from cardzones.acts.seats import Seat, SeatRefusal
+from cardzones.acts.seats import Seat, SeatRefusal, acts_on, may_name, owns_zone, remembered
 from cardzones.errors import CardzonesError, NeedsChoice
 from cardzones.kernel.cards import CardDef, Dest
 from cardzones.kernel.results import ActionResult, MoveResult
@@ -104,35 +112,145 @@ class LegalAction:
 
 
 def legal_actions(
-    game: Game, player: str, actions: Iterable[str] | None = None
+    game: Game,
+    player: str,
+    actions: Iterable[str] | None = None,
+    *,
+    card: int | None = None,
+    zone: int | None = None,
 ) -> list[LegalAction]:
     """Every action of the rule set's table that ``player`` may take now, each
     ready to apply (see the module's documentation); ``actions`` limits it to
-    those names. Actions without candidates (``Action.candidates`` None) are
-    never listed. The game is as it was when this returns."""
+    those names, ``card`` to those that name that card (as any of their card
+    parameters) and ``zone`` to those on or into that zone (:func:`concerns`).
+    Actions without candidates (``Action.candidates`` None) are never
+    listed. The game is as it was when this returns.
+
+    Each candidate is judged from the rules (``Action.foresee``); only one
+    they cannot judge is tried. :func:`tried_legal_actions` tries every one
+    and gives the same list."""
+    return _listed(game, player, actions, card, zone, foresee=True)
+
+
+def tried_legal_actions(
+    game: Game,
+    player: str,
+    actions: Iterable[str] | None = None,
+    *,
+    card: int | None = None,
+    zone: int | None = None,
+) -> list[LegalAction]:
+    """:func:`legal_actions` by trying every candidate on the game and taking
+    it back: slower, and the reference the judged list is tested against."""
+    return _listed(game, player, actions, card, zone, foresee=False)
+
+
+def _listed(
+    game: Game,
+    player: str,
+    actions: Iterable[str] | None,
+    card: int | None,
+    zone: int | None,
+    foresee: bool,
+) -> list[LegalAction]:
+    return _listing(game, player, actions, card, zone, foresee)[0]
+
+
+def legal_counts(game: Game, player: str) -> tuple[int, int, int]:
+    """How many candidates :func:`legal_actions` of ``player`` considers
+    (after the seat policy), how many of them it tries on the game (the rules
+    judge the others) and how many it lists (for the benchmark)."""
+    listed, ask = _listing(game, player, None, None, None, True)
+    return ask.candidates, ask.tries, len(listed)
+
+
+def _listing(
+    game: Game,
+    player: str,
+    actions: Iterable[str] | None,
+    card: int | None,
+    zone: int | None,
+    foresee: bool,
+) -> tuple[list[LegalAction], _Asked]:
     game.check_player(player)
     wanted = None if actions is None else set(actions)
     seat = Seat(game, player)
     out: list[LegalAction] = []
-    for name, action in table_of(game).items():
-        if action.candidates is None or (wanted is not None and name not in wanted):
-            continue
-        try:
-            seat.turn(action)
-        except SeatRefusal:
-            continue
-        seen: set[Any] = set()
-        for given in action.candidates(game, player):
+    with remembered(game, player):
+        ask = _Asked(game, player, seat, card, zone)
+        for name, action in table_of(game).items():
+            if action.candidates is None or (wanted is not None and name not in wanted):
+                continue
             try:
-                args = bind(action, given, RESOLVED, seat=seat)
+                seat.turn(action)
             except SeatRefusal:
                 continue
-            key = _key(args)
-            if key in seen:
-                continue
-            seen.add(key)
-            out.extend(_tried(game, player, action, args, _CHOICE_DEPTH))
-    return out
+            judge = action.foresee if foresee else None
+            seen: set[Any] = set()
+            for given in action.candidates(game, player):
+                args = ask.bound(action, given)
+                if args is None or not ask.wants(action, args):
+                    continue
+                key = _key(args)
+                if key in seen:
+                    continue
+                seen.add(key)
+                ask.candidates += 1
+                for listed in ask.judged(action, args, judge, _CHOICE_DEPTH):
+                    if zone is None or ask.wants(action, listed.args, chosen=True):
+                        out.append(listed)
+    return out, ask
+
+
+def concerns(game: Game, action: Action, args: Mapping[str, Any], zone: int) -> bool:
+    """Whether an action with ``args`` (as ``run`` takes them) is on or into
+    ``zone``: a zone parameter names it, or a destination names its type and
+    owner (and its number, or the zone chosen among several)."""
+    info = game.zone_info(zone)
+    chosen = None
+    for param in action.params:
+        value = args.get(param.name)
+        if value is None:
+            continue
+        if param.kind is ParamKind.ZONE:
+            if param.name == "choose_zone":
+                chosen = value
+            elif value == zone:
+                return True
+    for param in action.params:
+        value = args.get(param.name)
+        if value is None or param.kind not in (ParamKind.DEST, ParamKind.ZONE_NAME):
+            continue
+        if not _names_zone(game, args, value, info) or chosen not in (None, zone):
+            continue
+        if value.index is None or game.zone(info.owner, value.type, value.index) == zone:
+            return True
+    return False
+
+
+def _names_zone(game: Game, args: Mapping[str, Any], dest: Dest, info: Any) -> bool:
+    ruleset = game.ruleset
+    if dest.type in ruleset.destinations:
+        card = args.get("card")
+        if not isinstance(card, int) or not game.exists(card):
+            return False
+        by = args.get("by") or game.turn_player
+        resolved = ruleset.resolve_pseudo(game, game.obj(card), dest, by)
+        if resolved is None:
+            return False
+        dest = resolved
+    spec = ruleset.zone_specs.get(dest.type)
+    if spec is None or dest.type != info.type:
+        return False
+    if spec.shared:
+        return True
+    owner = dest.owner
+    if owner == "owner":
+        card = args.get("card")
+        owner = game.obj(card).owner if isinstance(card, int) and game.exists(card) else None
+    elif owner in (None, "you"):
+        owner = args.get("by") or game.turn_player
+    return bool(owner == info.owner)
 
 
 def candidate_actions(game: Game, player: str) -> Iterator[tuple[Action, dict[str, Any]]]:
@@ -152,48 +270,202 @@ def _args(action: Action, given: Mapping[str, Any], player: str) -> dict[str, An
     return args
 
 
-def _tried(
-    game: Game, player: str, action: Action, args: dict[str, Any], depth: int
-) -> list[LegalAction]:
-    checkpoint = game.checkpoint()
-    try:
-        done = action.run(game, args)
-    except NeedsChoice as choice:
-        game.rollback(checkpoint)
-        return _choices(game, player, action, args, choice, depth)
-    except CardzonesError:  # refused (IllegalAction), or an argument the rules refuse
-        game.rollback(checkpoint)
-        return []
-    except BaseException:
-        game.rollback(checkpoint)
-        raise
-    game.rollback(checkpoint)
-    result = done.result if _all_visible(game, player, action, args) else None
-    return [LegalAction(action, args, player, result)]
+#: The kinds of value the quick binding passes through as they are.
+_PLAIN = frozenset(ParamKind) - {ParamKind.MAPPING, ParamKind.ACTION}
 
 
-def _choices(
-    game: Game,
-    player: str,
-    action: Action,
-    args: dict[str, Any],
-    choice: NeedsChoice,
-    depth: int,
-) -> list[LegalAction]:
-    """A candidate that needs a choice of zone, once per option."""
-    names = {p.name: p for p in action.params}
-    param = names.get(choice.key)
-    if depth <= 0 or param is None or param.kind is not ParamKind.ZONE:
-        return []
-    if args.get(choice.key) is not None:
-        return []
-    zones = {game.zone_name(z): z for z in game.all_zones()}
-    out: list[LegalAction] = []
-    for option in choice.options:
-        zid = zones.get(option)
-        if zid is not None:
-            out.extend(_tried(game, player, action, {**args, choice.key: zid}, depth - 1))
-    return out
+class _Asked:
+    """One listing of legal actions: the seat policy, remembered card by card,
+    the filters, and the judging or trying of each candidate."""
+
+    __slots__ = (
+        "_named",
+        "_ours",
+        "_zones",
+        "candidates",
+        "card",
+        "game",
+        "player",
+        "seat",
+        "tries",
+        "zone",
+    )
+
+    def __init__(
+        self, game: Game, player: str, seat: Seat, card: int | None, zone: int | None
+    ) -> None:
+        self.game = game
+        self.player = player
+        self.seat = seat
+        self.card = card
+        self.zone = zone
+        self._named: dict[int, bool] = {}
+        self._ours: dict[int, bool] = {}
+        self._zones: dict[str, int] | None = None
+        self.candidates = 0
+        self.tries = 0
+
+    # -- the seat policy -------------------------------------------------
+
+    def bound(self, action: Action, given: Mapping[str, Any]) -> dict[str, Any] | None:
+        """The candidate's arguments as :func:`bind` with the seat gives them
+        (every parameter, the actor the player), or None where the seat policy
+        refuses them. A candidate the quick way cannot take (a nested value, a
+        key the action lacks) goes through :func:`bind` itself."""
+        player = self.player
+        params = action.params
+        args: dict[str, Any] = {}
+        for param in params:
+            name = param.name
+            if name in given:
+                if param.kind not in _PLAIN and given[name] is not None:
+                    return self._bind(action, given)
+                args[name] = given[name]
+            elif param.required:
+                return self._bind(action, given)
+            else:
+                args[name] = param.default
+        if any(k not in args for k in given):
+            return self._bind(action, given)
+        for group in action.one_of:
+            n = sum(1 for k in group.names if given.get(k) is not None)
+            if n == 0 or (group.exactly and n != 1):
+                return self._bind(action, given)
+        actor = action.actor
+        for param in params:
+            value = given.get(param.name)
+            if value is None:
+                continue
+            kind = param.kind
+            if param.name == actor:
+                if value != player and param.role is not Role.ANY_PLAYER:
+                    return None
+            elif kind is ParamKind.CARD:
+                if not self._may(param, value):
+                    return None
+            elif kind is ParamKind.CARDS:
+                if not all(self._may(param, c) for c in value):
+                    return None
+            elif (kind is ParamKind.ZONE or kind is ParamKind.ZONE_NAME) and (
+                param.role is Role.OWN_ZONE and not owns_zone(self.game, player, value)
+            ):
+                return None
+        if actor is not None and args[actor] is None:
+            args[actor] = player
+        return args
+
+    def _bind(self, action: Action, given: Mapping[str, Any]) -> dict[str, Any] | None:
+        try:
+            return bind(action, given, RESOLVED, seat=self.seat)
+        except SeatRefusal:
+            return None
+
+    def _may(self, param: Param, card: int) -> bool:
+        named = self._named.get(card)
+        if named is None:
+            named = self._named[card] = may_name(self.game, self.player, card)
+        if not named:
+            return False
+        if param.role is not Role.ACTS_ON:
+            return True
+        ours = self._ours.get(card)
+        if ours is None:
+            ours = self._ours[card] = acts_on(self.game, self.player, card)
+        return ours
+
+    # -- the filters -----------------------------------------------------
+
+    def wants(self, action: Action, args: Mapping[str, Any], chosen: bool = False) -> bool:
+        """Whether the candidate names the card and is on or into the zone
+        asked for (with ``chosen``, after a choice of zone was made)."""
+        card = self.card
+        if card is not None and not chosen:
+            named = False
+            for param in action.params:
+                value = args.get(param.name)
+                if param.kind is ParamKind.CARD:
+                    named = named or value == card
+                elif param.kind is ParamKind.CARDS and value is not None:
+                    named = named or card in value
+            if not named:
+                return False
+        zone = self.zone
+        return zone is None or concerns(self.game, action, args, zone)
+
+    # -- judging and trying ----------------------------------------------
+
+    def judged(
+        self, action: Action, args: dict[str, Any], judge: Foresee | None, depth: int
+    ) -> list[LegalAction]:
+        """The candidate, listed as the rules judge it (``judge``), or tried
+        where they cannot; once per option where it needs a choice of zone.
+        A result of ``failed`` is left out where the player may see what was
+        tried: the rules refuse it anyway (3.0.11)."""
+        if judge is None:
+            return self._tried(action, args, depth)
+        game = self.game
+        try:
+            result = judge(game, args)
+        except NeedsChoice as choice:
+            return self._choices(action, args, choice, depth, judge)
+        except CardzonesError:  # refused, as the action would be
+            return []
+        if result is None:
+            return self._tried(action, args, depth)
+        return self._listed(action, args, result)
+
+    def _listed(
+        self, action: Action, args: dict[str, Any], result: MoveResult
+    ) -> list[LegalAction]:
+        if not _all_visible(self.game, self.player, action, args):
+            return [LegalAction(action, args, self.player, None)]
+        if result is MoveResult.FAILED:
+            return []
+        return [LegalAction(action, args, self.player, result)]
+
+    def _tried(self, action: Action, args: dict[str, Any], depth: int) -> list[LegalAction]:
+        game = self.game
+        self.tries += 1
+        checkpoint = game.checkpoint()
+        try:
+            done = action.run(game, args)
+        except NeedsChoice as choice:
+            game.rollback(checkpoint)
+            return self._choices(action, args, choice, depth, None)
+        except CardzonesError:  # refused (IllegalAction), or an argument the rules refuse
+            game.rollback(checkpoint)
+            return []
+        except BaseException:
+            game.rollback(checkpoint)
+            raise
+        game.rollback(checkpoint)
+        return self._listed(action, args, done.result)
+
+    def _choices(
+        self,
+        action: Action,
+        args: dict[str, Any],
+        choice: NeedsChoice,
+        depth: int,
+        judge: Foresee | None,
+    ) -> list[LegalAction]:
+        """A candidate that needs a choice of zone, once per option."""
+        names = {p.name: p for p in action.params}
+        param = names.get(choice.key)
+        if depth <= 0 or param is None or param.kind is not ParamKind.ZONE:
+            return []
+        if args.get(choice.key) is not None:
+            return []
+        zones = self._zones
+        if zones is None:
+            game = self.game
+            zones = self._zones = {game.zone_name(z): z for z in game.all_zones()}
+        out: list[LegalAction] = []
+        for option in choice.options:
+            zid = zones.get(option)
+            if zid is not None:
+                out.extend(self.judged(action, {**args, choice.key: zid}, judge, depth - 1))
+        return out
 
 
 def _all_visible(game: Game, player: str, action: Action, args: Mapping[str, Any]) -> bool:

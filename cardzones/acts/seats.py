@@ -38,6 +38,8 @@ cardzones.acts.seats.SeatRefusal: by: 'bob': a seat acts for itself only (alice)
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from cardzones.acts.actions import Action, Param, ParamKind, PathStep, Role
@@ -159,12 +161,35 @@ def _with_piles(game: Game, player: str, card: int) -> Iterator[int]:
         yield from _with_piles(game, player, kid)
 
 
+#: The game, the player and their nameable cards, while :func:`remembered` holds.
+_REMEMBERED: ContextVar[tuple[Game, str, list[int], list[int]] | None] = ContextVar(
+    "cardzones_nameable", default=None
+)
+
+
+@contextmanager
+def remembered(game: Game, player: str) -> Iterator[None]:
+    """While the game stays as it is (legal actions list every action's
+    candidates from one position, putting back whatever they try), the cards
+    ``player`` may name and act on are found once, not once per action."""
+    named = nameable_cards(game, player)
+    mine = [c for c in named if acts_on(game, player, c)]
+    token = _REMEMBERED.set((game, player, named, mine))
+    try:
+        yield
+    finally:
+        _REMEMBERED.reset(token)
+
+
 def nameable_cards(game: Game, player: str) -> list[int]:
     """The cards ``player`` may name, in the order their view shows them, zone
     by zone: every card (not a layer) they may look at, with the cards under
     or on it, and in each zone of theirs the first card they may not look at
     (the top of their deck). The list depends only on what the player may
     know, so candidates built from it reveal nothing."""
+    known = _REMEMBERED.get()
+    if known is not None and known[0] is game and known[1] == player:
+        return list(known[2])
     out: list[int] = []
     for zid in game.all_zones():
         mine = game.zone_info(zid).owner == player
@@ -185,4 +210,7 @@ def actable_cards(game: Game, player: str) -> list[int]:
     """The cards of :func:`nameable_cards` that ``player`` acts on
     (:func:`acts_on`): theirs, and the hidden first card of each of their
     zones."""
+    known = _REMEMBERED.get()
+    if known is not None and known[0] is game and known[1] == player:
+        return list(known[3])
     return [c for c in nameable_cards(game, player) if acts_on(game, player, c)]

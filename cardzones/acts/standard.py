@@ -100,15 +100,56 @@ def kernel_move(
     return ActionResult(result)
 
 
+class Foreseer(Protocol):
+    """What a :class:`Mover` would give, judged without moving (see
+    :meth:`Game.foresee_move`): a result, or None when only moving can tell."""
+
+    def __call__(
+        self,
+        game: Game,
+        card: int,
+        dest: Dest | int,
+        by: str,
+        *,
+        position: Position,
+        face: str | None,
+        cause: str,
+        choose_zone: int | None,
+    ) -> MoveResult | None: ...
+
+
+def foresee_kernel_move(
+    game: Game,
+    card: int,
+    dest: Dest | int,
+    by: str,
+    *,
+    position: Position = "top",
+    face: str | None = None,
+    cause: str = "effect",
+    choose_zone: int | None = None,
+) -> MoveResult | None:
+    """What :func:`kernel_move` would give (:meth:`Game.foresee_move`)."""
+    return game.foresee_move(
+        card, dest, position=position, face=face, cause=cause, by=by, choose_zone=choose_zone
+    )
+
+
 def move_action(
     mover: Mover = kernel_move,
     *,
     doc: str = "Move a card: the one general move.",
     rules: tuple[str, ...] = (),
+    foresee: Foreseer | None = None,
 ) -> Action:
     """The general ``move``, made by ``mover``. After the move, ``then:`` is
     applied to the object the move produced while it is still public (3.0.9b).
-    The whole is one action."""
+    The whole is one action. ``foresee`` says what ``mover`` would give
+    without moving (for legal actions); the kernel's move has its own, and a
+    rule set's mover without one is tried instead."""
+    if foresee is None and mover is kernel_move:
+        foresee = foresee_kernel_move
+    judge = foresee
 
     def run(game: Game, args: Mapping[str, Any]) -> ActionResult:
         card = args["card"]
@@ -130,7 +171,21 @@ def move_action(
                     then.action.run(game, {**then.args, "card": card})
         return done
 
-    return Action("move", MOVE_PARAMS, run, doc=doc, rules=rules)
+    def foresee_move(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
+        if judge is None or args.get("then") is not None:
+            return None
+        return judge(
+            game,
+            args["card"],
+            args["to"],
+            acting(game, args),
+            position=args["position"],
+            face=args["face"],
+            cause=args["cause"],
+            choose_zone=args["choose_zone"],
+        )
+
+    return Action("move", MOVE_PARAMS, run, doc=doc, rules=rules, foresee=foresee_move)
 
 
 def _shuffle(game: Game, args: Mapping[str, Any]) -> ActionResult:
@@ -158,7 +213,14 @@ FLIP = Action(
     ),
     _flip,
     doc="Make an object public or private where it is; public to private resets it.",
+    foresee=lambda game, args: game.foresee_flip(args["card"], args["face"]),
 )
+
+
+def _done(game: Game, args: Mapping[str, Any]) -> MoveResult:
+    """An effect on an existing card's object is always made."""
+    game.obj(args["card"])  # refused, as the action is, for a card that does not exist
+    return MoveResult.DONE
 
 
 def modify_action(stats: Sequence[str]) -> Action:
@@ -184,6 +246,7 @@ def modify_action(stats: Sequence[str]) -> Action:
         run,
         doc="Change numeric properties of the card's current object.",
         one_of=(OneOf(stats),),
+        foresee=_done,
     )
 
 
@@ -205,6 +268,7 @@ GRANT = Action(
     ),
     _grant,
     doc="Give the card's current object a keyword.",
+    foresee=_done,
 )
 
 

@@ -53,8 +53,12 @@ KEYS = (
     "view_ratio",
     "view_dicts",
     "legal_ms",
+    "legal_candidates",
     "legal_tried",
     "legal_listed",
+    "legal_us_per_action",
+    "legal_action_ratio",
+    "legal_tried_ms",
     "legal_per_try_us",
     "legal_try_ratio",
     "scenarios_per_s",
@@ -62,7 +66,7 @@ KEYS = (
 
 #: What a bigger position adds to its figures: each cost against the first
 #: position's (a view's per dict it shows).
-GROWTH_KEYS = ("move_growth", "undo_growth", "copy_growth", "view_growth")
+GROWTH_KEYS = ("move_growth", "undo_growth", "copy_growth", "view_growth", "legal_growth")
 
 #: The targets, as ratios measured in the same run: (key, at most, bound).
 TARGETS = (
@@ -71,10 +75,12 @@ TARGETS = (
     ("copy_ratio", True, 2.0),
     ("view_ratio", True, 2.0),
     ("copy_speedup_vs_deepcopy", False, 1000.0),
+    ("legal_action_ratio", True, 1.0),
 )
 
-#: How much a move, an undo, a copy, and a view per dict it shows, may cost on
-#: a bigger position, against the first one (flat or nearly).
+#: How much a move, an undo, a copy, a view per dict it shows, and legal
+#: actions per action listed, may cost on a bigger position, against the
+#: first one (flat or nearly: linear in what is shown or listed).
 GROWTH_TARGET = 1.5
 
 
@@ -175,6 +181,7 @@ def run_bench(
         run["view_growth"] = round(
             run["view_us"] / run["view_dicts"] / (first["view_us"] / first["view_dicts"]), 2
         )
+        run["legal_growth"] = round(run["legal_us_per_action"] / first["legal_us_per_action"], 2)
     return {"runs": runs, "scenarios_per_s": scenarios_per_s}
 
 
@@ -190,8 +197,7 @@ def _measure(figure: str, pos: _Position, n: Callable[[int, int], int]) -> dict[
         copy_us, floor, deep = time_copy(pos.game, pos.pristine, n(100, 50))
         return {"copy_us": copy_us, "copy_floor_us": floor, "deepcopy_us": deep}
     if figure == "legal":
-        legal_us, tried, listed = time_legal(pos.game, n(3, 2))
-        return {"legal_us": legal_us, "legal_tried": tried, "legal_listed": listed}
+        return time_legal(pos.game, n(3, 2))
     view_us, floor, dicts = time_view(pos.game, n(200, 100))
     return {"view_us": view_us, "view_floor_us": floor, "view_dicts": dicts}
 
@@ -200,7 +206,8 @@ def _figures(objects: int, best: dict[str, float]) -> dict[str, Any]:
     move, floor = best["move_us"], best["move_floor_us"]
     copy_us, copy_floor, deep = best["copy_us"], best["copy_floor_us"], best["deepcopy_us"]
     view_us, view_floor = best["view_us"], best["view_floor_us"]
-    per_try = best["legal_us"] / max(1, best["legal_tried"])
+    per_try = best["legal_tried_us"] / max(1, best["legal_candidates"])
+    per_action = best["legal_us"] / max(1, best["legal_listed"])
     return {
         "objects": objects,
         "moves_per_s": round(1e6 / move),
@@ -219,8 +226,12 @@ def _figures(objects: int, best: dict[str, float]) -> dict[str, Any]:
         "view_ratio": round(view_us / view_floor, 2),
         "view_dicts": int(best["view_dicts"]),
         "legal_ms": round(best["legal_us"] / 1e3, 2),
+        "legal_candidates": int(best["legal_candidates"]),
         "legal_tried": int(best["legal_tried"]),
         "legal_listed": int(best["legal_listed"]),
+        "legal_us_per_action": round(per_action, 2),
+        "legal_action_ratio": round(per_action / move, 2),
+        "legal_tried_ms": round(best["legal_tried_us"] / 1e3, 2),
         "legal_per_try_us": round(per_try, 2),
         "legal_try_ratio": round(per_try / (move + best["undo_us"]), 2),
     }
@@ -235,6 +246,13 @@ _ROWS = (
     ("copy, µs", "copy_us", "copy_floor_us", "bare copy", "copy_ratio"),
     ("view, µs", "view_us", "view_floor_us", "bare view", "view_ratio"),
     ("copy against deepcopy, µs", "copy_us", "deepcopy_us", "deepcopy", "copy_speedup_vs_deepcopy"),
+    (
+        "legal actions, µs per action listed",
+        "legal_us_per_action",
+        "move_us",
+        "one move",
+        "legal_action_ratio",
+    ),
     (
         "legal actions, µs per try",
         "legal_per_try_us",
@@ -267,8 +285,9 @@ def report(result: dict[str, Any]) -> Table:
         caption=(
             f"{result['moves_per_s']:,} moves/s, {result['scenarios_per_s']:,} scenarios/s; "
             f"the view shows {result['view_dicts']:,} dicts; legal actions take "
-            f"{result['legal_ms']:,} ms ({result['legal_tried']:,} tries, "
-            f"{result['legal_listed']:,} listed). Ratios are to floors "
+            f"{result['legal_ms']:,} ms ({result['legal_listed']:,} listed of "
+            f"{result['legal_candidates']:,} candidates, {result['legal_tried']:,} tried; "
+            f"{result['legal_tried_ms']:,} ms trying them all). Ratios are to floors "
             "measured in the same run (docs/performance.md)."
         ),
     )
@@ -307,8 +326,10 @@ _GROWTH_ROWS = (
     ("view ratio", "view_ratio", None),
     ("copy against deepcopy", "copy_speedup_vs_deepcopy", None),
     ("legal actions, ms", "legal_ms", None),
+    ("legal actions, listed", "legal_listed", None),
     ("legal actions, candidates tried", "legal_tried", None),
-    ("legal actions, µs per try", "legal_per_try_us", None),
+    ("legal actions, µs per action listed", "legal_us_per_action", "legal_growth"),
+    ("legal actions by trying, ms", "legal_tried_ms", None),
 )
 
 

@@ -172,21 +172,25 @@ def time_view(game: Game, samples: int, player: str = "alice") -> tuple[float, f
     return view_us, floor_us, count_dicts(shown)
 
 
-def time_legal(game: Game, samples: int, player: str = "alice") -> tuple[float, int, int]:
-    """Microseconds per :meth:`Game.legal_actions` of one player, how many
-    candidates it tried (after the seat policy) and how many it listed."""
-    from cardzones.acts.binding import seat_refusal
-    from cardzones.acts.legal import candidate_actions
+def time_legal(game: Game, samples: int, player: str = "alice") -> dict[str, float]:
+    """Microseconds per :meth:`Game.legal_actions` of one player, and per
+    listing by trying every candidate (:func:`~cardzones.acts.legal.tried_legal_actions`,
+    what legal actions were before the rules judged them), timed in turn; how
+    many candidates there are (after the seat policy), how many the judged
+    listing still tries and how many it lists."""
+    from cardzones.acts.legal import legal_counts, tried_legal_actions
 
-    tried = sum(
-        1
-        for action, args in candidate_actions(game, player)
-        if seat_refusal(game, player, action, args) is None
-        and not (action.turn_player and game.turn_player != player)
+    candidates, tried, listed = legal_counts(game, player)
+    legal_us, tried_us = per_call_us(
+        [lambda: game.legal_actions(player), lambda: tried_legal_actions(game, player)], samples
     )
-    listed = len(game.legal_actions(player))
-    (legal_us,) = per_call_us([lambda: game.legal_actions(player)], samples)
-    return legal_us, tried, listed
+    return {
+        "legal_us": legal_us,
+        "legal_tried_us": tried_us,
+        "legal_candidates": candidates,
+        "legal_tried": tried,
+        "legal_listed": listed,
+    }
 
 
 def example_files() -> list[Path]:

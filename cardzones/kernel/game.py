@@ -317,10 +317,13 @@ class Game(State):
     # ------------------------------------------------------------------
 
     move = pipeline.move
+    foresee_move = pipeline.foresee_move
     resolve_destination = pipeline.resolve_destination
     clear = pipeline.clear
+    foresee_clear = pipeline.foresee_clear
     cease = pipeline.cease
     flip = pipeline.flip
+    foresee_flip = pipeline.foresee_flip
     shuffle = pipeline.shuffle
     attach = attached.attach
     carry = attached.carry
@@ -388,12 +391,23 @@ class Game(State):
         """
         return self.ruleset.act(self, name, args)
 
-    def legal_actions(self, player: str, actions: Iterable[str] | None = None) -> list[Any]:
+    def legal_actions(
+        self,
+        player: str,
+        actions: Iterable[str] | None = None,
+        *,
+        card: int | None = None,
+        zone: int | None = None,
+    ) -> list[Any]:
         """The actions of the rule set's table that ``player``, acting for
         themselves, may take now, each ready to apply and with a step form
         (:class:`cardzones.acts.legal.LegalAction`); ``actions`` limits it to
-        those names. The game is as it was when this returns."""
-        return list(self.ruleset.legal_actions(self, player, actions))
+        those names, ``card`` to those that name that card, ``zone`` to those
+        on or into that zone (what a menu on a card or a zone offers). The
+        game is as it was when this returns."""
+        if card is None and zone is None:
+            return list(self.ruleset.legal_actions(self, player, actions))
+        return list(self.ruleset.legal_actions(self, player, actions, card=card, zone=zone))
 
     # ------------------------------------------------------------------
     # Identity for views

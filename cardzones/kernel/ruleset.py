@@ -206,8 +206,15 @@ class Ruleset:
         raise UnknownReference(f"unknown action {name!r}: {self.name} has no actions")
 
     def legal_actions(
-        self, game: Game, player: str, actions: Iterable[str] | None
+        self,
+        game: Game,
+        player: str,
+        actions: Iterable[str] | None,
+        *,
+        card: int | None = None,
+        zone: int | None = None,
     ) -> Sequence[Any]:
         """The actions ``player``, acting for themselves, may take now
-        (:meth:`Game.legal_actions`); none without an action table."""
+        (:meth:`Game.legal_actions`), of those names, on that card or zone;
+        none without an action table."""
         return ()

@@ -78,10 +78,16 @@ class Ruleset(kernel.Ruleset):
         return action.run(game, complete(action, args))
 
     def legal_actions(
-        self, game: Game, player: str, actions: Iterable[str] | None
+        self,
+        game: Game,
+        player: str,
+        actions: Iterable[str] | None,
+        *,
+        card: int | None = None,
+        zone: int | None = None,
     ) -> Sequence[LegalAction]:
         """What ``player`` may do now (:mod:`cardzones.acts.legal`)."""
-        return legal_actions(game, player, actions)
+        return legal_actions(game, player, actions, card=card, zone=zone)
 
 
 def ruleset_of(game: Game) -> Ruleset:

@@ -63,11 +63,20 @@ def add_layer(game: Game, kind: str, source: int, by: str) -> int:
     """Put a new activated- or triggered-layer on the stack; it becomes layer N+1
     (3.15.4). Its owner is the player who activated it, or who controlled its
     source (1.6.1a); its controller is the player who put it there (1.6.1b)."""
+    check_layer(game, kind, source, by)
+    src = game.obj(source)
+    owner = by if kind == ACTIVATED else (src.controller or src.owner or by)
+    cdef = game.characteristics(source, by=by)
+    return _push_layer(game, cdef, kind, LayerData(source), owner, by)
+
+
+def check_layer(game: Game, kind: str, source: int, by: str) -> None:
+    """Refused unless :func:`add_layer` may put that layer on the stack."""
     if kind not in (ACTIVATED, TRIGGERED):
         raise IllegalAction(
             f"a layer added this way is activated or triggered, not {kind!r}", rule="1.6.2"
         )
-    src = game.obj(source)
+    game.obj(source)
     if not game.may_look(by, source):
         # The layer is public and shows its source's properties: a layer made
         # from a card its player may not look at would reveal that card.
@@ -75,9 +84,7 @@ def add_layer(game: Game, kind: str, source: int, by: str) -> int:
             "a layer cannot come from a private card its player may not look at",
             rule="3.0.3a",
         )
-    owner = by if kind == ACTIVATED else (src.controller or src.owner or by)
-    cdef = game.characteristics(source, by=by)
-    return _push_layer(game, cdef, kind, LayerData(source), owner, by)
+    stack(game)
 
 
 def _push_layer(

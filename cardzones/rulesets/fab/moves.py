@@ -49,7 +49,39 @@ def move_to(
     )
 
 
-def make_sub_card(game: Game, card: int, top: int, by: str) -> MoveResult:
+def foresee_move_to(
+    game: Game,
+    card: int,
+    dest: Dest | int,
+    by: str,
+    *,
+    position: Position = "top",
+    face: str | None = None,
+    cause: str = "effect",
+    choose_zone: int | None = None,
+) -> MoveResult | None:
+    """What :func:`move_to` would give, without moving (:meth:`Game.foresee_move`)."""
+    if isinstance(dest, Dest) and dest.type == "soul":
+        owner = (
+            game.obj(card).owner
+            if dest.owner == "owner"
+            else (by if dest.owner in (None, "you") else dest.owner)
+        )
+        assert owner is not None
+        return foresee_sub_card(game, card, hero_of(game, owner))
+    return game.foresee_move(
+        card, dest, position=position, face=face, cause=cause, by=by, choose_zone=choose_zone
+    )
+
+
+def foresee_sub_card(game: Game, card: int, top: int) -> MoveResult:
+    """What :func:`make_sub_card` would give, without making it: refused as
+    it would be (3.0.14), or the result."""
+    _check_sub_card(game, card, top)
+    return MoveResult.NO_MOVE if game.obj(card).host == top else MoveResult.MOVED
+
+
+def _check_sub_card(game: Game, card: int, top: int) -> None:
     if card == top:
         raise IllegalAction("a card cannot be put under itself", rule="3.0.14")
     top_obj = game.obj(top)
@@ -62,10 +94,13 @@ def make_sub_card(game: Game, card: int, top: int, by: str) -> MoveResult:
         raise IllegalAction(
             "a card can only be put under a permanent or a card on the stack", rule="3.0.14"
         )
-    obj = game.obj(card)
-    if obj.kind != CARD:
+    if game.obj(card).kind != CARD:
         raise IllegalAction("only a card can become a sub-card", rule="3.0.14")
-    if obj.host == top:
+
+
+def make_sub_card(game: Game, card: int, top: int, by: str) -> MoveResult:
+    _check_sub_card(game, card, top)
+    if game.obj(card).host == top:
         return MoveResult.NO_MOVE
     # 3.0.14b-d: a new object with its top-card's visibility, bringing its own sub-cards.
     return game.attach(card, top, UNDER, position="bottom", by=by)

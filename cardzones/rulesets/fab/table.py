@@ -32,6 +32,7 @@ from cardzones.rulesets.common import shared_actions
 from cardzones.rulesets.fab import actions as fab
 from cardzones.rulesets.fab import candidates as cand
 from cardzones.rulesets.fab import layers
+from cardzones.rulesets.fab.moves import foresee_move_to, foresee_sub_card
 
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game
@@ -68,6 +69,7 @@ MOVE = move_action(
     doc="Move a card: the one general move. PLAYER.soul puts it under that player's hero "
     "(3.11.5); arena means the permanent zone (3.0.5a).",
     rules=("3.0.5a", "3.0.7", "3.0.8", "3.0.9b", "3.0.11", "3.0.13", "3.11.5"),
+    foresee=foresee_move_to,
 )
 
 
@@ -143,6 +145,45 @@ def _controller(game: Game, args: Mapping[str, Any]) -> str:
     return controller if controller is not None else acting(game, args)
 
 
+def _foresee_clear(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
+    """3.0.12, with the owner's choice of graveyard (3.0.10a)."""
+    with game.choosing(_chosen(game, args)):
+        return game.foresee_clear(args["card"], acting(game, args))
+
+
+def _foresee_play(game: Game, args: Mapping[str, Any]) -> MoveResult:
+    """3.3.4, 3.0.4e, 3.0.9c: a card that may be played goes on the stack."""
+    if not game.may_play(args["card"], acting(game, args)):
+        raise IllegalAction("the card may not be played")  # play says why
+    return MoveResult.MOVED
+
+
+def _foresee_pitch(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
+    """What the move of a pitch would give (3.14.2)."""
+    obj = game.obj(args["card"])
+    info = game.zone_info(obj.zone)
+    by: str | None = args["by"]
+    if info.type != "hand" or obj.host is not None or info.owner is None:
+        raise IllegalAction("a card is pitched from its owner's hand")  # pitch says why
+    if by is not None and by != info.owner:
+        raise IllegalAction(f"only {info.owner} pitches from {game.zone_name(obj.zone)}")
+    return game.foresee_move(args["card"], Dest("pitch", info.owner), by=info.owner)
+
+
+def _foresee_add_layer(game: Game, args: Mapping[str, Any]) -> MoveResult:
+    """1.6.1b: a layer from a card the player may look at goes on the stack."""
+    layers.check_layer(game, args["kind"], args["source"], acting(game, args))
+    return MoveResult.DONE
+
+
+def _foresee_create_zone(game: Game, args: Mapping[str, Any]) -> MoveResult:
+    """3.0.10: a player's zone of any type that is not shared."""
+    zone: Dest = args["zone"]
+    if game.spec(zone.type).shared:
+        raise IllegalAction(f"there is only one {zone.type} zone", rule="3.0.10")
+    return MoveResult.DONE
+
+
 def _create_token(game: Game, args: Mapping[str, Any]) -> ActionResult:
     dest: Dest = args["to"]
     if dest.type == "soul":
@@ -194,6 +235,7 @@ FAB_ACTIONS = (
         doc="Clear an object.",
         rules=("3.0.10a", "3.0.12", "3.0.12a"),
         candidates=cand.clear,
+        foresee=_foresee_clear,
     ),
     Action(
         "put_under",
@@ -206,6 +248,7 @@ FAB_ACTIONS = (
         doc="Make a card a sub-card: a new object with its top-card's visibility.",
         rules=("3.0.14", "3.0.14b", "3.0.14c", "3.0.14d"),
         candidates=cand.put_under,
+        foresee=lambda game, args: foresee_sub_card(game, args["card"], args["top"]),
     ),
     Action(
         "play",
@@ -214,6 +257,7 @@ FAB_ACTIONS = (
         doc="Put a card on the stack as a card-layer; refused unless it may be played.",
         rules=("1.3.1b", "1.6.2a", "3.0.4e", "3.0.9c", "3.3.4"),
         candidates=cand.play,
+        foresee=_foresee_play,
     ),
     Action(
         "pitch",
@@ -226,6 +270,7 @@ FAB_ACTIONS = (
         "events as that move.",
         rules=("3.14.1", "3.14.2"),
         candidates=cand.pitch,
+        foresee=_foresee_pitch,
     ),
     Action(
         "add_layer",
@@ -244,6 +289,7 @@ FAB_ACTIONS = (
         doc="Put an activated- or triggered-layer on the stack; as: names the layer.",
         rules=("1.6.1a", "1.6.1b", "3.15.4"),
         candidates=cand.add_layer,
+        foresee=_foresee_add_layer,
     ),
     Action(
         "remove_layer",
@@ -303,6 +349,7 @@ FAB_ACTIONS = (
         rules=("3.0.10",),
         actor=None,
         candidates=cand.create_zone,
+        foresee=_foresee_create_zone,
     ),
     Action(
         "remove_zone",

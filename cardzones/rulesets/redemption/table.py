@@ -21,8 +21,9 @@ from cardzones.acts.actions import (
     acting,
     action_table,
 )
-from cardzones.acts.standard import BY, move_action
+from cardzones.acts.standard import BY, foresee_kernel_move, move_action
 from cardzones.kernel.cards import Dest, Position
+from cardzones.kernel.results import MoveResult
 from cardzones.rulesets.common import shared_actions
 from cardzones.rulesets.redemption import candidates as cand
 from cardzones.rulesets.redemption.moves import discard, relocate
@@ -36,6 +37,7 @@ from cardzones.rulesets.redemption.set_aside import (
     set_aside,
 )
 from cardzones.rulesets.redemption.turns import PHASES, advance_to
+from cardzones.rulesets.redemption.zones import DISCARD
 
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game
@@ -96,6 +98,7 @@ MOVE = move_action(
     doc="Move a card: the one general move. Cards placed on it go along; as: names the "
     "move, and negating it puts a placed card back where it was placed.",
     rules=("place/movement-follows-underlying", "place/return-conditions"),
+    foresee=foresee_kernel_move,
 )
 
 
@@ -146,6 +149,12 @@ def _dominant(game: Game, args: Mapping[str, Any]) -> ActionResult:
 def _discard(game: Game, args: Mapping[str, Any]) -> ActionResult:
     result, handle = discard(game, args["card"], by=acting(game, args), remember=True)
     return ActionResult(result, effect=handle)
+
+
+def _foresee_discard(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
+    """What the discard's move would give (:func:`discard` moves the card to its
+    owner's discard pile)."""
+    return game.foresee_move(args["card"], Dest(DISCARD, "owner"), by=acting(game, args))
 
 
 def _phase(game: Game, args: Mapping[str, Any]) -> ActionResult:
@@ -247,6 +256,7 @@ REDEMPTION_ACTIONS = (
         _discard,
         doc="Move a card to its owner's discard pile; as: names the move.",
         candidates=cand.discard,
+        foresee=_foresee_discard,
     ),
     Action(
         "phase",

@@ -42,7 +42,8 @@
     chat: [],              // the table's chat lines, oldest first
     finished: null,
     actions: null,         // the rule set's action table (GET /api/rulesets)
-    legal: null,           // the engine's legal actions, where the server offers them
+    legal: null,           // the seat's legal acts ({act, result}) after event legalNumber
+    legalNumber: null,
     refusal: null,         // {ref, error, rule}: the last refused act, shown by its card
     connection: "connecting",
     replay: null,          // {as, steps, index} while replaying
@@ -123,14 +124,12 @@
       addChat(w.chat || []);
       setConnection("connected");
       hideNotice();
-      refreshLegal();
       render();
     } else if (typeof frame.event === "number") {
       if (frame.event <= state.number) return;
       state.number = frame.event;
       state.view = frame.view;
       state.log = state.log.concat(frame.log);
-      refreshLegal();
       render();
     } else if ("ack" in frame) {
       sent.delete(frame.ack);
@@ -228,19 +227,28 @@
     render();
   }
 
-  // The engine's legal actions, when the server has GET .../legal; without
-  // it, the menus are made from the action table's parameters alone.
-  async function refreshLegal() {
-    if (!legalOffered || !state.seat || state.replay) return;
+  // The seat's legal acts at the current position (GET .../legal: entries
+  // {act, result}), asked for only when a menu opens and kept until the next
+  // event. Without the endpoint, the menus are made from the action table's
+  // parameters alone. Resolves to the entries, or null.
+  let legalAsked = null;
+  function loadLegal() {
+    if (!legalOffered || !state.seat || state.replay) return Promise.resolve(null);
     const number = state.number;
-    const { status, data } = await api("legal").catch(() => ({ status: 0, data: null }));
-    if (status !== 200) {
-      if (status === 404 || status === 405) legalOffered = false;
-      state.legal = null;
-      return;
-    }
-    if (number !== state.number) return;
-    state.legal = Array.isArray(data) ? data : data.legal || data.actions || null;
+    if (state.legalNumber === number && Array.isArray(state.legal)) return Promise.resolve(state.legal);
+    if (legalAsked && legalAsked.number === number) return legalAsked.promise;
+    const promise = api("legal").catch(() => ({ status: 0, data: null })).then(({ status, data }) => {
+      if (status !== 200) {
+        if (status === 404 || status === 405) legalOffered = false;
+        return null;
+      }
+      if (data.number !== number) return null;
+      state.legal = data.legal;
+      state.legalNumber = data.number;
+      return state.legal;
+    });
+    legalAsked = { number, promise };
+    return promise;
   }
 
   // ------------------------------------------------------------------
@@ -322,6 +330,7 @@
       turn.textContent = parts.join(" · ");
     }
     $("actions-btn").hidden = !canAct();
+    $("judge-btn").hidden = !canAct();
     $("finish-btn").hidden = !(state.seat && !state.finished && !state.replay);
   }
 
@@ -626,71 +635,144 @@
     return out;
   }
 
-  function legalFor(ref) {
-    if (!Array.isArray(state.legal)) return [];
-    return state.legal.filter((step) => JSON.stringify(step).includes(JSON.stringify(ref)));
+  // Whether an act names a card ref anywhere in its arguments.
+  function names(value, ref) {
+    if (value === ref) return true;
+    if (Array.isArray(value)) return value.some((v) => names(v, ref));
+    if (value && typeof value === "object") return Object.values(value).some((v) => names(v, ref));
+    return false;
+  }
+
+  // Whether an act fills in one of its action's card parameters.
+  function takesCard(step) {
+    const name = Object.keys(step)[0];
+    const args = step[name];
+    const action = table().find((a) => a.name === name);
+    if (!action || !args || typeof args !== "object") return false;
+    return cardParams(action).some((p) => args[p.name] !== undefined
+                                       && !(Array.isArray(args[p.name]) && !args[p.name].length));
+  }
+
+  function menuButton(text, attrs, onclick) {
+    return h("button", Object.assign({ type: "button", role: "menuitem", text, onclick }, attrs));
+  }
+
+  // The one-click entries of a menu, grouped and in words: the legal acts
+  // that pass `keep`, less those whose effect fails under the rules (3.0.11),
+  // which would change nothing. Filled in when /legal answers, if the menu
+  // is still open.
+  let menuShown = 0;
+  function legalSection(keep, ref) {
+    const menus = window.cardzonesMenus;
+    const slot = h("div", { class: "menu-legal", "aria-busy": "true" });
+    if (!(legalOffered && state.seat)) return slot;
+    slot.appendChild(h("div", { class: "menu-empty", text: "…" }));
+    const shown = menuShown;
+    const fill = (tries) => loadLegal().then((entries) => {
+      if (shown !== menuShown || !slot.isConnected) return;
+      if (entries === null && tries < 20 && legalOffered && state.legalNumber !== state.number) {
+        setTimeout(() => fill(tries + 1), 100);
+        return;
+      }
+      clear(slot);
+      slot.removeAttribute("aria-busy");
+      const groups = new Map(menus.GROUPS.map((g) => [g, []]));
+      for (const entry of entries || []) {
+        const step = entry.act;
+        const name = Object.keys(step)[0];
+        if (entry.result === "failed" || menus.isJudge(name) || !keep(step)) continue;
+        groups.get(menus.group(name)).push(menuButton(menus.describe(step, ref, state.view), {
+          class: "legal", "data-action": name, "data-act": JSON.stringify(step),
+        }, () => act(step, ref)));
+      }
+      for (const [group, buttons] of groups) {
+        if (!buttons.length) continue;
+        slot.appendChild(h("div", { class: "menu-group", "data-group": group },
+                           h("div", { class: "menu-group-title", text: group }), buttons));
+      }
+      // A form that would ask for nothing but the card is left out once a
+      // one-click entry does the same.
+      const menu = $("menu");
+      for (const button of menu.querySelectorAll('[data-group="choose"] button[data-action]')) {
+        const action = table().find((a) => a.name === button.dataset.action);
+        const rest = action ? action.params.filter((p) => p.name !== action.actor && p.name !== button.dataset.param
+                                                    && p.kind !== "action" && p.name !== "cause") : [];
+        const oneClick = slot.querySelector(`button.legal[data-action="${button.dataset.action}"]`);
+        if (action && !rest.length && oneClick) button.remove();
+      }
+      slot.dataset.ready = "yes";
+      if (!menu.hidden) place(menu, lastAnchor);
+    });
+    fill(0);
+    return slot;
+  }
+
+  let lastAnchor = null;
+  function openMenu(title, anchor) {
+    closeMenus();
+    menuShown += 1;
+    lastAnchor = anchor;
+    const menu = $("menu");
+    menu.appendChild(h("div", { class: "menu-title", text: title }));
+    return menu;
   }
 
   function cardMenu(view, zone, obj, ref, anchor) {
-    closeMenus();
-    const menu = $("menu");
-    const title = obj.hidden ? `${zoneTitle(zone)}: a card` : obj.name;
-    menu.appendChild(h("div", { class: "menu-title", text: title }));
-    for (const step of legalFor(ref)) {
-      const name = Object.keys(step)[0];
-      menu.appendChild(h("button", { type: "button", role: "menuitem", class: "legal",
-                                     "data-action": name, text: describe(step),
-                                     onclick: () => act(step, ref) }));
-    }
-    const list = offers(obj, zone);
+    const menus = window.cardzonesMenus;
+    const where = window.cardzonesWords.zone(zone.zone);
+    const menu = openMenu(obj.hidden ? `a card in ${where}` : obj.name, anchor);
+    menu.appendChild(legalSection((step) => names(step, ref), ref));
+    // The actions that need more than the card: a form each.
+    const list = offers(obj, zone).filter(({ action, param }) => !menus.isJudge(action.name) && param.required);
     const many = (action) => list.filter((o) => o.action === action).length > 1;
-    for (const { action, param } of list) {
-      const label = many(action) ? `${action.name} (as ${param.name})` : action.name;
-      menu.appendChild(h("button", {
-        type: "button", role: "menuitem", "data-action": action.name, "data-param": param.name,
-        text: label, title: action.doc || "",
-        onclick: () => openForm(action, { [param.name]: param.kind === "cards" ? [ref] : ref }, ref, anchor),
-      }));
+    const more = list.map(({ action, param }) => {
+      const label = many(action) ? `${menus.title(action)} (as ${menus.field(param.name)})` : menus.title(action);
+      return menuButton(label, { "data-action": action.name, "data-param": param.name, title: action.doc || "" },
+                        () => openForm(action, { [param.name]: param.kind === "cards" ? [ref] : ref }, ref, anchor));
+    });
+    if (more.length) {
+      menu.appendChild(h("div", { class: "menu-group", "data-group": "choose" },
+                         h("div", { class: "menu-group-title", text: "Choose more" }), more));
+    } else {
+      menu.appendChild(h("div", { class: "menu-empty", text: "nothing more to do with this card" }));
     }
-    if (!list.length) menu.appendChild(h("div", { class: "menu-empty", text: "nothing to do with this card" }));
     place(menu, anchor);
   }
 
-  function describe(step) {
-    const name = Object.keys(step)[0];
-    const args = step[name];
-    if (!args || typeof args !== "object") return `${name} ${args ?? ""}`.trim();
-    return `${name} ${Object.entries(args).map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join(", ")}`;
-  }
-
-  function actionsMenu(anchor) {
-    closeMenus();
-    const menu = $("menu");
-    menu.appendChild(h("div", { class: "menu-title", text: "Actions" }));
-    for (const step of Array.isArray(state.legal) ? state.legal : []) {
-      const name = Object.keys(step)[0];
-      if (cardParams(table().find((a) => a.name === name) || { params: [] }).length) continue;
-      menu.appendChild(h("button", { type: "button", role: "menuitem", class: "legal",
-                                     text: describe(step), onclick: () => act(step, null) }));
-    }
+  // The bar's menus: the acts that name no card, and the forms of the
+  // actions; the judge's menu holds the judge's actions alone.
+  function actionsMenu(anchor, judge) {
+    const menus = window.cardzonesMenus;
+    const menu = openMenu(judge ? "Judge" : "Actions", anchor);
+    if (!judge) menu.appendChild(legalSection((step) => !takesCard(step), null));
+    const forms = [];
     for (const action of table()) {
+      if (menus.isJudge(action.name) !== Boolean(judge)) continue;
       if (action.turn_player && state.view.turn_player !== state.seat) continue;
-      menu.appendChild(h("button", { type: "button", role: "menuitem", "data-action": action.name,
-                                     text: action.name, title: action.doc || "",
-                                     onclick: () => openForm(action, {}, null, anchor) }));
+      // An action on a card is in that card's menu (the judge's acts excepted).
+      if (!judge && cardParams(action).some((p) => p.required)) continue;
+      forms.push(menuButton(menus.title(action), { "data-action": action.name, title: action.doc || "" },
+                            () => openForm(action, {}, null, anchor)));
+    }
+    if (forms.length) {
+      menu.appendChild(h("div", { class: "menu-group", "data-group": "choose" },
+                         h("div", { class: "menu-group-title", text: judge ? "A judge's acts" : "Choose more" }),
+                         forms));
     }
     place(menu, anchor);
   }
 
   // Every way the seat may name a card now: the handles its view gives and
-  // the positions of its own zones' cards it may not see.
+  // the positions of its own zones' cards it may not see, each said in words
+  // ("Assyria (alice's territory)", "a card in alice's deck").
   function cardChoices(role) {
     const out = [];
     const view = state.view;
+    const words = window.cardzonesWords;
     const walk = (zone, obj, ref) => {
       if (ref && (role !== "acts_on" || mine(obj, zone))) {
-        const name = obj.hidden ? `a card in ${zone.zone}` : `${obj.name} (${zone.zone})`;
-        out.push([ref, name]);
+        const where = words.zone(zone.zone);
+        out.push([ref, obj.hidden ? `a card in ${where}` : `${obj.name} (${where})`]);
       }
       for (const key of ["under", "placed"]) for (const kid of obj[key] || []) walk(zone, kid, kid.id || null);
     };
@@ -700,59 +782,110 @@
     return out;
   }
 
-  function zoneNames() {
-    return state.view.zones.map((z) => z.zone);
+  // The labels of effects the seat may negate now: those its legal acts name.
+  function effectLabels() {
+    const out = new Set();
+    for (const entry of Array.isArray(state.legal) ? state.legal : []) {
+      const step = entry && entry.act ? entry.act : entry;
+      if (step && step.negate && typeof step.negate.effect === "string") out.add(step.negate.effect);
+    }
+    return [...out];
   }
 
-  function field(param, value) {
-    const id = `f-${param.name}`;
-    const label = h("label", { for: id, text: param.name + (param.required ? " *" : "") });
+  function options(select, pairs, optional, fallback) {
+    if (optional) select.appendChild(h("option", { value: "", text: fallback || "—" }));
+    for (const [value, text] of pairs) select.appendChild(h("option", { value, text }));
+    return select;
+  }
+
+  // One field of a form, in words: cards, zones, players and effects are
+  // chosen from lists; a parameter with fields of its own (an ongoing bonus)
+  // is a group of fields. Nothing asks for a handle or for JSON.
+  function field(param, value, prefix) {
+    const menus = window.cardzonesMenus;
+    const name = prefix ? `${prefix}.${param.name}` : param.name;
+    const id = `f-${name.replace(/\./g, "-")}`;
+    const text = menus.field(param.name) + (param.required ? "" : " (optional)");
+    const label = h("label", { for: id, text });
+    const zones = () => state.view.zones.map((z) => [z.zone, window.cardzonesWords.zone(z.zone)]);
     let input;
+    if (param.kind === "mapping" && Array.isArray(param.fields)) {
+      const box = h("fieldset", { class: "subfields", "data-name": name },
+                    h("legend", { text }));
+      for (const sub of param.fields) box.appendChild(field({ ...sub, required: false }, undefined, name));
+      if (param.doc) box.title = param.doc;
+      return box;
+    }
     if (param.kind === "card" || param.kind === "cards") {
-      input = h("select", { id, name: param.name, multiple: param.kind === "cards" });
-      if (param.kind === "card" && !param.required) input.appendChild(h("option", { value: "", text: "—" }));
-      for (const [ref, name] of cardChoices(param.role)) {
-        const option = h("option", { value: ref, text: name });
-        const chosen = Array.isArray(value) ? value.includes(ref) : value === ref;
-        if (chosen) option.selected = true;
-        input.appendChild(option);
+      input = h("select", { id, name, multiple: param.kind === "cards" });
+      options(input, cardChoices(param.role), param.kind === "card" && !param.required);
+      for (const option of input.options) {
+        if (Array.isArray(value) ? value.includes(option.value) : value === option.value) option.selected = true;
       }
     } else if (param.kind === "choice") {
-      input = h("select", { id, name: param.name });
-      if (!param.required) input.appendChild(h("option", { value: "", text: param.default ? `— (${param.default})` : "—" }));
-      for (const option of param.options || []) input.appendChild(h("option", { value: option, text: option }));
+      input = options(h("select", { id, name }), (param.options || []).map((o) => [o, String(o).replace(/_/g, " ")]),
+                      !param.required, param.default ? `— (${String(param.default).replace(/_/g, " ")})` : "—");
     } else if (param.kind === "bool") {
-      input = h("input", { id, name: param.name, type: "checkbox" });
+      input = h("input", { id, name, type: "checkbox" });
     } else if (param.kind === "player") {
-      input = h("select", { id, name: param.name });
-      input.appendChild(h("option", { value: "", text: "—" }));
-      for (const p of state.view.players) input.appendChild(h("option", { value: p, text: p }));
-    } else if (param.kind === "mapping") {
-      input = h("textarea", { id, name: param.name, rows: 2, placeholder: "JSON, e.g. {\"card\": ID, \"toughness\": \"+2\"}" });
-    } else {
-      input = h("input", { id, name: param.name, autocomplete: "off" });
-      const lists = { zone: zoneNames(), dest: zoneNames(), zone_name: zoneNames(),
-                      position: ["top", "bottom"] };
-      if (lists[param.kind]) {
-        const listId = `${id}-list`;
-        input.setAttribute("list", listId);
-        label.appendChild(h("datalist", { id: listId },
-                            lists[param.kind].map((v) => h("option", { value: v }))));
-      }
+      input = options(h("select", { id, name }), state.view.players.map((p) => [p, p]), true);
+    } else if (param.kind === "dest" || param.kind === "zone") {
+      input = options(h("select", { id, name }), zones(), !param.required);
+    } else if (param.kind === "position") {
+      input = options(h("select", { id, name }), [["top", "on top"], ["bottom", "at the bottom"]], true,
+                      param.default ? `— (${param.default})` : "—");
+    } else if (param.kind === "effect") {
+      const labels = effectLabels();
+      input = options(h("select", { id, name }), labels.map((l) => [l, `“${l}”`]), false);
+      if (!labels.length) input.appendChild(h("option", { value: "", text: "no effect to negate now" }));
+    } else if (param.kind === "int") {
+      input = h("input", { id, name, type: "number", inputmode: "numeric", autocomplete: "off" });
       if (param.default !== undefined) input.placeholder = String(param.default);
+    } else {
+      input = h("input", { id, name, autocomplete: "off" });
+      if (param.kind === "delta") input.placeholder = "+2 or -1";
+      else if (param.default !== undefined) input.placeholder = String(param.default);
     }
     input.dataset.kind = param.kind;
     if (param.doc) input.title = param.doc;
     return h("div", { class: "field" }, label, input);
   }
 
+  // The value a field holds, as the act takes it (undefined: left empty).
+  function fieldValue(form, param, prefix) {
+    const name = prefix ? `${prefix}.${param.name}` : param.name;
+    if (param.kind === "mapping" && Array.isArray(param.fields)) {
+      const out = {};
+      for (const sub of param.fields) {
+        const v = fieldValue(form, sub, name);
+        if (v !== undefined) out[sub.name] = v;
+      }
+      return Object.keys(out).length ? out : undefined;
+    }
+    const input = form.elements[name];
+    if (!input) return undefined;
+    let value;
+    if (param.kind === "cards") value = Array.from(input.selectedOptions).map((o) => o.value);
+    else if (param.kind === "bool") value = input.checked ? true : undefined;
+    else value = input.value.trim();
+    if (value === undefined || value === "" || (Array.isArray(value) && !value.length)) return undefined;
+    if (param.kind === "int") value = Number(value);
+    return value;
+  }
+
   function openForm(action, given, ref, anchor) {
     closeMenus();
+    const menus = window.cardzonesMenus;
     const form = $("form");
-    form.appendChild(h("div", { class: "menu-title", text: action.name }));
+    form.appendChild(h("div", { class: "menu-title", "data-action": action.name,
+                                text: menus.title(action).replace(/…$/, "") }));
     if (action.doc) form.appendChild(h("p", { class: "doc", text: action.doc }));
     const shown = action.params.filter((p) => p.name !== action.actor && p.kind !== "action");
     for (const param of shown) form.appendChild(field(param, given[param.name]));
+    // An effect may be named, so that a later negate can name it too.
+    const negates = table().some((a) => a.params.some((p) => p.kind === "effect"));
+    const labelled = negates && action.params.some((p) => p.kind === "mapping" || p.name === "source");
+    if (labelled) form.appendChild(field({ name: "as", kind: "word" }, undefined));
     form.appendChild(h("div", { class: "form-buttons" },
                        h("button", { type: "submit", text: "Do it" }),
                        h("button", { type: "button", text: "Cancel", onclick: closeMenus })));
@@ -760,23 +893,12 @@
       ev.preventDefault();
       const args = {};
       for (const param of shown) {
-        const input = form.elements[param.name];
-        if (!input) continue;
-        let value;
-        if (param.kind === "cards") value = Array.from(input.selectedOptions).map((o) => o.value);
-        else if (param.kind === "bool") value = input.checked ? true : undefined;
-        else value = input.value.trim();
-        if (value === undefined || value === "" || (Array.isArray(value) && !value.length)) continue;
-        if (param.kind === "int") value = Number(value);
-        if (param.kind === "mapping") {
-          try {
-            value = JSON.parse(value);
-          } catch (_) {
-            notice(`${param.name}: not valid JSON`);
-            return;
-          }
-        }
-        args[param.name] = value;
+        const value = fieldValue(form, param);
+        if (value !== undefined) args[param.name] = value;
+      }
+      if (labelled) {
+        const label = fieldValue(form, { name: "as", kind: "word" });
+        if (label !== undefined) args.as = label;
       }
       act({ [action.name]: args }, ref);
     };
@@ -839,7 +961,11 @@
 
   $("actions-btn").addEventListener("click", (ev) => {
     ev.stopPropagation();
-    actionsMenu(ev.currentTarget);
+    actionsMenu(ev.currentTarget, false);
+  });
+  $("judge-btn").addEventListener("click", (ev) => {
+    ev.stopPropagation();
+    actionsMenu(ev.currentTarget, true);
   });
   $("replay-btn").addEventListener("click", () => openReplay(undefined));
   $("chat-form").addEventListener("submit", (ev) => {

@@ -12,7 +12,8 @@ foundation in one suit from the ace up.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import replace
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
@@ -25,6 +26,7 @@ from cardzones.acts import (
     ActionResult,
     Param,
     ParamKind,
+    actable_cards,
     acting,
     action_table,
     move_action,
@@ -34,6 +36,7 @@ from cardzones.kernel import (
     Ability,
     Admission,
     CardDef,
+    Dest,
     Game,
     IllegalAction,
     MoveResult,
@@ -111,13 +114,48 @@ TURN = Action(
 )
 
 
+def move_candidates(game: Game, player: str) -> Iterator[dict[str, Any]]:
+    """Each card the player acts on, to each of their zones but its own, and
+    to the bottom of their stock."""
+    for card in actable_cards(game, player):
+        here = game.zone_info(game.location(card)).type
+        for ztype in ZONE_SPECS:
+            if ztype != here:
+                yield {"card": card, "to": Dest(ztype, player)}
+        yield {"card": card, "to": Dest("stock", player), "position": "bottom"}
+
+
+def flip_candidates(game: Game, player: str) -> Iterator[dict[str, Any]]:
+    """Each card the player acts on, turned over."""
+    for card in actable_cards(game, player):
+        up = game.may_look(player, card) and game.is_public(card)
+        yield {"card": card, "face": "down" if up else "up"}
+
+
+def turn_candidates(game: Game, player: str) -> Iterator[dict[str, Any]]:
+    """One, two or three cards."""
+    for count in (1, 2, 3):
+        yield {"count": count}
+
+
+def shuffle_candidates(game: Game, player: str) -> Iterator[dict[str, Any]]:
+    """The player's stock."""
+    yield {"zone": game.zone(player, "stock")}
+
+
 class PatienceRuleset(Ruleset):
     """Patience: a stock, a waste and a foundation built from the ace up."""
 
     name = "patience"
     zone_specs = ZONE_SPECS
     clear_to = "waste"
-    actions = action_table(move_action(), SHUFFLE, FLIP, END_TURN, TURN)
+    actions = action_table(
+        replace(move_action(), candidates=move_candidates),
+        replace(SHUFFLE, candidates=shuffle_candidates),
+        replace(FLIP, candidates=flip_candidates),
+        replace(END_TURN, candidates=lambda game, player: iter([{}])),
+        replace(TURN, candidates=turn_candidates),
+    )
     card_params = (
         Param("suit", ParamKind.CHOICE, required=True, options=SUITS, doc="its suit"),
         Param("rank", ParamKind.INT, required=True, doc="1 (the ace) to 13 (the king)"),

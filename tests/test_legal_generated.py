@@ -1,0 +1,150 @@
+"""Legal actions judged from the rules are the legal actions found by trying:
+on random positions of both rule sets and of the example third game
+(patience, tests/plugins), ``legal_actions`` (each candidate judged by its
+action's ``foresee``, only the rest tried) gives exactly the list of
+``tried_legal_actions`` (every candidate tried on the game and taken back):
+the same actions, in the same order, with the same results. So does each
+of them asked for one card or one zone.
+
+What the list leaves out (docs/api.md): a candidate the seat policy or the
+rules refuse, and one whose effect would fail (3.0.11) where the player sees
+everything it names.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, note, settings
+from hypothesis import strategies as st
+from test_legal import PLAYERS, random_game
+
+from cardzones import new_game
+from cardzones.acts.legal import LegalAction, _frozen, legal_actions, tried_legal_actions
+from cardzones.kernel.cards import CardDef, Dest
+from cardzones.kernel.game import Game
+from cardzones.kernel.results import MoveResult
+from cardzones.rulesets import register_ruleset, unregister_ruleset
+
+PATIENCE = Path(__file__).parent / "plugins" / "patience_dist" / "cardzones_patience"
+
+
+def said(listed: list[LegalAction]) -> list[Any]:
+    return [(a.name, _frozen(dict(a.args)), a.result) for a in listed]
+
+
+def same_lists(game: Game, player: str, data: st.DataObject) -> None:
+    before = game.copy()
+    judged = legal_actions(game, player)
+    assert game.same_state(before), "judging legal actions changed the game"
+    tried = tried_legal_actions(game, player)
+    assert said(judged) == said(tried)
+    assert not any(a.result is MoveResult.FAILED for a in judged), (
+        "an action the rules would let fail is listed with its result"
+    )
+    cards = sorted({v for a in judged for v in a.args.values() if isinstance(v, int)})
+    for card in (
+        data.draw(st.lists(st.sampled_from(cards), max_size=2), label="cards") if cards else []
+    ):
+        one = legal_actions(game, player, card=card)
+        assert said(one) == said(tried_legal_actions(game, player, card=card))
+        assert said(one) == said([a for a in judged if _names(a, card)])
+    for zone in data.draw(
+        st.lists(st.sampled_from(list(game.all_zones())), max_size=2), label="zones"
+    ):
+        assert said(legal_actions(game, player, zone=zone)) == said(
+            tried_legal_actions(game, player, zone=zone)
+        )
+
+
+def _names(action: LegalAction, card: int) -> bool:
+    for param in action.action.params:
+        value = action.args.get(param.name)
+        if param.kind == "card" and value == card:
+            return True
+        if param.kind == "cards" and value is not None and card in value:
+            return True
+    return False
+
+
+@pytest.mark.parametrize("ruleset", ["fab", "redemption"])
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_judged_legal_actions_are_the_tried_ones(ruleset: str, data: st.DataObject) -> None:
+    game = random_game(data, ruleset)
+    same_lists(game, data.draw(st.sampled_from(PLAYERS), label="player"), data)
+
+
+# ----------------------------------------------------------------------
+# The third game
+# ----------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def patience() -> Iterator[None]:
+    unregister_ruleset("patience")
+    spec = importlib.util.spec_from_file_location("cardzones_patience", PATIENCE / "__init__.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    register_ruleset(module.PatienceRuleset)
+    yield
+    unregister_ruleset("patience")
+
+
+SUITS = ("clubs", "diamonds", "hearts", "spades")
+
+
+def patience_game(data: st.DataObject) -> Game:
+    game = new_game("patience", list(PLAYERS), seed=data.draw(st.integers(0, 99), label="seed"))
+    for player in PLAYERS:
+        for ztype in ("stock", "waste", "foundation"):
+            zone = game.zone(player, ztype)
+            assert zone is not None
+            for _ in range(data.draw(st.integers(0, 4), label=f"{player}.{ztype}")):
+                suit = data.draw(st.sampled_from(SUITS), label="suit")
+                rank = data.draw(st.integers(1, 5), label="rank")
+                card = CardDef(f"{rank} of {suit}", frozenset({suit}), {"rank": rank})
+                game.new_card(card, zone, check=False)
+    rng = random.Random(data.draw(st.integers(0, 2**16), label="play"))
+    for _ in range(data.draw(st.integers(0, 12), label="acts")):
+        player = rng.choice(PLAYERS)
+        listed = legal_actions(game, player)
+        if listed:
+            action = rng.choice(listed)
+            note(f"{player}: {action}")
+            action.apply(game)
+    return game
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_judged_legal_actions_are_the_tried_ones_in_a_third_game(
+    patience: None, data: st.DataObject
+) -> None:
+    game = patience_game(data)
+    same_lists(game, data.draw(st.sampled_from(PLAYERS), label="player"), data)
+
+
+def test_a_move_whose_effect_would_fail_is_not_listed_3_0_11(patience: None) -> None:
+    game = new_game("patience", ["alice"])
+    stock, waste = game.zone("alice", "stock"), game.zone("alice", "waste")
+    assert stock is not None and waste is not None
+    two = game.new_card(CardDef("2 of clubs", frozenset({"clubs"}), {"rank": 2}), waste)
+    hidden = game.new_card(CardDef("3 of clubs", frozenset({"clubs"}), {"rank": 3}), stock)
+    to_foundation = Dest("foundation", "alice")
+    moves = [a for a in legal_actions(game, "alice", ["move"]) if a.args["to"] == to_foundation]
+    # an empty foundation takes an ace (patience/foundation): the 2 it shows is left out,
+    # the hidden card is listed, as whether it fits would tell what it is
+    assert [a.args["card"] for a in moves] == [hidden]
+    assert moves[0].result is None
+    assert two not in [
+        a.args["card"]
+        for a in tried_legal_actions(game, "alice", ["move"])
+        if a.args["to"] == to_foundation
+    ]
