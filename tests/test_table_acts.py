@@ -239,8 +239,8 @@ SHARED_POLICY = {
     "draw": _policy(actor="player"),
     "shuffle": _policy(own_zones="zone"),
     "flip": _policy("card"),
-    "modify": _policy("card", actor=None),
-    "grant": _policy("card", actor=None),
+    "modify": _policy("card"),
+    "grant": _policy("card"),
     "end_turn": _policy("order", actor=None, turn=True),
     "counter": _policy(targets="card"),
 }

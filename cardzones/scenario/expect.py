@@ -458,7 +458,15 @@ def _zone_matcher(ctx: Context, flt: YMap, key: str, attr: str) -> Callable[[Eve
         return of_type
     named = ctx.zone_ref(flt, key)
     zid = ctx.zone_id(named, flt, key)
-    return lambda e: zid is not None and getattr(e, attr) == zid
+    if zid is None:
+        # A filter that could match nothing would make any count of 0 hold.
+        raise ctx.fail(
+            flt,
+            key,
+            f"{key}: {value} names no zone now: an event filter names a zone as it exists "
+            "at this step, numbered as it is now (3.0.10)",
+        )
+    return lambda e: getattr(e, attr) == zid
 
 
 def _effect(ctx: Context, node: YMap) -> str | None:

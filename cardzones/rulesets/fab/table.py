@@ -142,6 +142,18 @@ def _pitch(game: Game, args: Mapping[str, Any]) -> ActionResult:
     return MOVE.run(game, args)
 
 
+def _controller(game: Game, args: Mapping[str, Any]) -> str:
+    """A token's controller: the one given, or else the player making it."""
+    controller: str | None = args["controller"]
+    return controller if controller is not None else acting(game, args)
+
+
+def _foresee_clear(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
+    """3.0.12, with the owner's choice of graveyard (3.0.10a)."""
+    with game.choosing(_chosen(game, args)):
+        return game.foresee_clear(args["card"], acting(game, args))
+
+
 def _foresee_play(game: Game, args: Mapping[str, Any]) -> MoveResult:
     """3.3.4, 3.0.4e, 3.0.9c: a card that may be played goes on the stack."""
     if not game.may_play(args["card"], acting(game, args)):
@@ -180,7 +192,7 @@ def _create_token(game: Game, args: Mapping[str, Any]) -> ActionResult:
     if dest.type == "soul":
         raise ArgumentError("a token is created in the arena (8.1.8a)", ("to",))
     result, card = fab.try_create_token(
-        game, args["card"], dest, acting(game, args, "controller"), choose_zone=args["choose_zone"]
+        game, args["card"], dest, _controller(game, args), choose_zone=args["choose_zone"]
     )
     return ActionResult(result, card=NO_CARD if card is None else card)
 
@@ -233,7 +245,7 @@ FAB_ACTIONS = (
         doc="Clear an object.",
         rules=("3.0.10a", "3.0.12", "3.0.12a"),
         candidates=cand.clear,
-        foresee=lambda game, args: game.foresee_clear(args["card"], acting(game, args)),
+        foresee=_foresee_clear,
     ),
     Action(
         "put_under",
@@ -321,6 +333,7 @@ FAB_ACTIONS = (
                 doc="its controller (default: the acting player; in a scenario the turn player)",
             ),
             Param("choose_zone", K.ZONE, doc="which zone, when several can take it"),
+            Param("by", K.PLAYER, doc="the player making it (default: the turn player)"),
         ),
         _create_token,
         doc="Create a token in the arena, equipped in an equipment or weapon zone; "
@@ -339,6 +352,7 @@ FAB_ACTIONS = (
                 role=Role.OWN_ZONE,
                 doc="a player's zone, such as alice.arsenal",
             ),
+            BY,
         ),
         _create_zone,
         doc="A new zone of a type for a player.",
@@ -363,6 +377,7 @@ FAB_ACTIONS = (
                 doc="which one ceases, when there are several; or which of the owner's "
                 "graveyards its cards go to (3.0.10a)",
             ),
+            BY,
         ),
         _remove_zone,
         doc="A zone of a player ceases to exist; its cards are cleared.",
