@@ -26,8 +26,8 @@ import math
 import os
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Sequence
-from typing import Any
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
@@ -47,11 +47,14 @@ from cardzones.table.export import ExportError, replay_steps
 from cardzones.table.host import Host
 from cardzones.table.limits import Limits, nesting_over
 from cardzones.table.store import DEFAULT_DB, Seat, Store
+from cardzones.table.table import Table
 from cardzones.web import pages
 from cardzones.web.hub import Connection, Hub, Live, dumps
+from cardzones.web.legal import Busy, LegalDesk, wanted_actions
 from cardzones.web.rates import PerAddress, SeatRate
 
 log = logging.getLogger("cardzones.web")
+T = TypeVar("T")
 
 #: The largest frame a client may send, in bytes (PROTOCOL: 65,536).
 MAX_FRAME = 65_536
@@ -89,6 +92,7 @@ class Server:
         self.store = store
         self.host = Host(store)
         self.hub = Hub(self.host)
+        self.legal = LegalDesk()
         self.origins = frozenset(o.rstrip("/").lower() for o in origins)
 
 
@@ -136,7 +140,7 @@ def create_app(
         return await _read(server, request, "log")
 
     async def table_legal(request: Request) -> Response:
-        return await _read(server, request, "legal")
+        return await _legal(server, request)
 
     async def table_socket(websocket: WebSocket) -> None:
         await _socket(server, websocket)
@@ -411,13 +415,30 @@ async def _read(server: Server, request: Request, what: str) -> Response:
     if what == "view":
         number, view = await server.hub.read(live, lambda t: (t.number, t.view(viewer)))
         return JSONResponse({"number": number, "view": view})
-    if what == "legal":
-        names = request.query_params.get("actions")
-        wanted = [n.strip() for n in names.split(",") if n.strip()] if names else None
-        number, legal = await server.hub.read(live, lambda t: (t.number, t.legal(viewer, wanted)))
-        return JSONResponse({"number": number, "legal": legal})
     number, entries = await server.hub.read(live, lambda t: (t.number, t.log(viewer, 0)))
     return JSONResponse({"number": number, "log": entries})
+
+
+async def _legal(server: Server, request: Request) -> Response:
+    """The seat's legal acts now, kept per position and bounded per seat
+    (:mod:`cardzones.web.legal`)."""
+    try:
+        wanted = wanted_actions(request.query_params.get("actions"))
+    except ValueError as exc:
+        return _error(400, str(exc))
+    opened = await _opened(server, request)
+    if isinstance(opened, Response):
+        return opened
+    seat, live = opened
+
+    def read(what: Callable[[Table], T]) -> Awaitable[T]:
+        return server.hub.read(live, what)
+
+    try:
+        number, legal = await server.legal.answer(read, live.table.id, seat.player, wanted)
+    except Busy as exc:
+        return _error(429, str(exc), {"Retry-After": str(exc.retry_after)})
+    return JSONResponse({"number": number, "legal": legal})
 
 
 # ----------------------------------------------------------------------
