@@ -40,6 +40,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from cardzones.rulesets import get_ruleset, ruleset_names
+from cardzones.table.acts import Refusal
 from cardzones.table.creation import CreationError, creation_from_request
 from cardzones.table.deck_lists import deck_list_games
 from cardzones.table.export import ExportError, replay_steps
@@ -64,6 +65,8 @@ BAD_FRAME, UNAUTHORIZED, BAD_ORIGIN, TOO_FAST = 4400, 4401, 4403, 4429
 #: The one answer to a token that does not open a table, whether the token is
 #: wrong or the table does not exist.
 NOT_OPENED = "no such table, or the token does not open it"
+#: The longest ``actions``, ``card`` or ``zone`` a legal-actions request may give.
+LEGAL_QUERY_CHARS = 400
 ACT_KEYS = frozenset({"act", "id", "after"})
 SAY_KEYS = frozenset({"say", "id"})
 HELLO_KEYS = frozenset({"hello", "after", "chat_after"})
@@ -363,9 +366,19 @@ async def _read(server: Server, request: Request, what: str) -> Response:
         number, view = await server.hub.read(live, lambda t: (t.number, t.view(viewer)))
         return JSONResponse({"number": number, "view": view})
     if what == "legal":
-        names = request.query_params.get("actions")
+        query = request.query_params
+        names = query.get("actions")
+        card, zone = query.get("card"), query.get("zone")
+        for key, value in (("actions", names), ("card", card), ("zone", zone)):
+            if value is not None and len(value) > LEGAL_QUERY_CHARS:
+                return _error(400, f"{key} is longer than {LEGAL_QUERY_CHARS} characters")
         wanted = [n.strip() for n in names.split(",") if n.strip()] if names else None
-        number, legal = await server.hub.read(live, lambda t: (t.number, t.legal(viewer, wanted)))
+        try:
+            number, legal = await server.hub.read(
+                live, lambda t: (t.number, t.legal(viewer, wanted, card=card, zone=zone))
+            )
+        except Refusal as exc:
+            return _error(400, str(exc))
         return JSONResponse({"number": number, "legal": legal})
     number, entries = await server.hub.read(live, lambda t: (t.number, t.log(viewer, 0)))
     return JSONResponse({"number": number, "log": entries})
