@@ -22,8 +22,8 @@ from rich.table import Table
 from rich.text import Text
 
 from cardzones.errors import CardzonesError
+from cardzones.position.loader import load_file
 from cardzones.rulesets.registry import get_ruleset, ruleset_names
-from cardzones.scenario.loader import load_file
 from cardzones.scenario.runner import find_scenarios
 
 #: The version of the ``cardzones coverage --json`` form. It changes only when

@@ -16,9 +16,9 @@ from cardzones.cards.importers import import_file
 from cardzones.cards.index import HOME_VARIABLE, CardIndex
 from cardzones.errors import ScenarioError
 from cardzones.kernel.cards import CardDef
+from cardzones.position.cards import card_entry, parse_card
+from cardzones.position.loader import from_data
 from cardzones.rulesets import get_ruleset
-from cardzones.scenario.cards import card_entry, parse_card
-from cardzones.scenario.loader import from_data
 from cardzones.scenario.runner import INVALID, PASS, run_text
 
 FAB = """\

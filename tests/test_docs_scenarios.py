@@ -23,8 +23,8 @@ from typing import Any
 
 import pytest
 
+from cardzones.position.loader import load_text
 from cardzones.rulesets import get_ruleset, ruleset_names
-from cardzones.scenario.loader import load_text
 from cardzones.scenario.runner import FAIL, INVALID, PASS, run_text
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -20,16 +20,15 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from cardzones.cli import app
+from cardzones.position.start import ENTRY_KEYS, TOP_KEYS
 from cardzones.rulesets import get_ruleset
 from cardzones.scenario.expect import CARD_KEYS, EVENT_FILTER_KEYS, GAME_KEYS, ZONE_KEYS
 from cardzones.scenario.runner import (
     COMMON,
-    ENTRY_KEYS,
     FAIL,
     INTERNAL,
     INVALID,
     PASS,
-    TOP_KEYS,
     Outcome,
     run_file,
     run_text,

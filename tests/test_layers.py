@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "cardzones"
 PLUGIN = ROOT / "tests" / "plugins" / "patience_dist"
 
-KERNEL, ACTS, BASE, RULESET, REGISTRY, CARDS, SCENARIO, TABLE, TOP = range(9)
+KERNEL, ACTS, BASE, RULESET, REGISTRY, CARDS, POSITION, SCENARIO, TABLE, TOP = range(10)
 LAYER_NAMES = {
     KERNEL: "the kernel",
     ACTS: "the action tables",
@@ -36,6 +36,7 @@ LAYER_NAMES = {
     RULESET: "a rule set",
     REGISTRY: "the rule set registry",
     CARDS: "the card index",
+    POSITION: "the start-position-and-steps language",
     SCENARIO: "the scenario layer",
     TABLE: "the table server",
     TOP: "the command line or the web",
@@ -54,6 +55,7 @@ PREFIXES = {
     "cardzones.rulesets": REGISTRY,  # the package itself; its sub-packages are rule sets
     "cardzones": SCENARIO,  # the package itself: the public API in one place, scenarios included
     "cardzones.cards": CARDS,
+    "cardzones.position": POSITION,
     "cardzones.scenario": SCENARIO,
     "cardzones.table": TABLE,
     "cardzones.cli": TOP,
@@ -212,7 +214,7 @@ def _check_text(source: str, name: str, layer: int, own: str | None) -> list[str
         ("cardzones.kernel.game", "from cardzones.acts.binding import bind\n", "a layer above"),
         ("cardzones.kernel.ruleset", "from cardzones.acts import Action\n", "a layer above"),
         ("cardzones.acts.legal", "from cardzones.rulesets.base import Ruleset\n", "a layer above"),
-        ("cardzones.acts.binding", "from cardzones.scenario.context import Refs\n", "above"),
+        ("cardzones.acts.binding", "from cardzones.position.context import Refs\n", "above"),
         ("cardzones.rulesets.base", "from cardzones.rulesets.fab import table\n", "above"),
         ("cardzones.kernel.serial", "import cardzones.scenario.runner\n", "a layer above"),
         ("cardzones.rulesets.fab.ruleset", "from cardzones.rulesets import new_game\n", "above"),
@@ -237,7 +239,7 @@ def _check_text(source: str, name: str, layer: int, own: str | None) -> list[str
         ),
         ("cardzones.rulesets.registry", "from cardzones.scenario import run_file\n", "above"),
         ("cardzones.kernel.views", "from ..rulesets import fab\n", "a layer above"),
-        ("cardzones.cards.lookup", "from cardzones.scenario.loader import YMap\n", "above"),
+        ("cardzones.cards.lookup", "from cardzones.position.loader import YMap\n", "above"),
         ("cardzones.cards.decks", "from cardzones.table.creation import Creation\n", "above"),
         ("cardzones.rulesets.fab.carddata", "from cardzones.cards.index import x\n", "above"),
     ],
@@ -327,7 +329,7 @@ def import_problems(source: str, file: str, name: str) -> list[str]:
             out.append(f"{where}: {name} imports the web layer ({module}); nothing does")
         names_a_game = ruleset_package(module) is not None
         if names_a_game and _within(
-            name, ("cardzones.scenario", "cardzones.table", "cardzones.web")
+            name, ("cardzones.position", "cardzones.scenario", "cardzones.table", "cardzones.web")
         ):
             out.append(f"{where}: {name} imports the rule set {module}: use the registry")
     return out
@@ -357,7 +359,7 @@ def test_the_table_layers_exist() -> None:
         ("cardzones.table.acts", "from cardzones.rulesets.fab import moves\n", "registry"),
         ("cardzones.scenario.runner", "from cardzones.rulesets.redemption import x\n", "registry"),
         (
-            "cardzones.scenario.card_data",
+            "cardzones.position.card_data",
             "from cardzones.rulesets.fab.carddata import x\n",
             "registry",
         ),
@@ -377,6 +379,49 @@ def test_the_table_checker_allows_good_imports() -> None:
     assert import_problems("from cardzones.table.export import x\n", "p.py", "cardzones.cli") == []
     good = "from cardzones.rulesets import get_ruleset\nfrom cardzones.scenario import x\n"
     assert import_problems(good, "p.py", "cardzones.table.acts") == []
+
+
+#: The test runner: scenario files' expectations, for ``check`` and pytest.
+RUNNER = ("cardzones.scenario",)
+#: What the event store keeps away from: the start-position language, the
+#: test runner, the rule sets and the action tables.
+STORE = "cardzones.table.store"
+LANGUAGE = ("cardzones.position", "cardzones.scenario", "cardzones.rulesets", "cardzones.acts")
+
+
+def runner_problems(source: str, file: str, name: str) -> list[str]:
+    """Imports of the test runner by the table or the web (they start games
+    from the start-position language, :mod:`cardzones.position`), and of the
+    rules language by the event store, which keeps records as data."""
+    out = []
+    for line, module, _names in imports(source, file, name):
+        where = f"{file}:{line}"
+        if _within(name, ("cardzones.table", "cardzones.web")) and _within(module, RUNNER):
+            out.append(f"{where}: {name} imports the test runner ({module})")
+        if name == STORE and _within(module, LANGUAGE):
+            out.append(f"{where}: the event store imports the rules language ({module})")
+    return out
+
+
+@pytest.mark.parametrize("path,name", package_modules(), ids=lambda v: str(v))
+def test_tables_run_without_the_test_runner(path: Path, name: str) -> None:
+    source = path.read_text(encoding="utf-8")
+    assert runner_problems(source, str(path.relative_to(ROOT)), name) == []
+
+
+@pytest.mark.parametrize(
+    "name,source,expected",
+    [
+        ("cardzones.table.creation", "from cardzones.scenario.runner import S\n", "test runner"),
+        ("cardzones.web.app", "import cardzones.scenario.expect\n", "test runner"),
+        ("cardzones.table.store", "from cardzones.position.start import P\n", "rules language"),
+    ],
+)
+def test_the_runner_checker_finds_bad_imports(name: str, source: str, expected: str) -> None:
+    found = runner_problems(source, "probe.py", name)
+    assert found and expected in found[0], found
+    good = "from cardzones.position.start import Position\n"
+    assert runner_problems(good, "probe.py", "cardzones.table.creation") == []
 
 
 # ----------------------------------------------------------------------

@@ -32,9 +32,9 @@ from cardzones import (
     unregister_ruleset,
 )
 from cardzones.kernel.cards import CardDef
+from cardzones.position.cards import card_entry, parse_card
+from cardzones.position.loader import from_data
 from cardzones.rulesets import RulesetError, ruleset_origin
-from cardzones.scenario.cards import card_entry, parse_card
-from cardzones.scenario.loader import from_data
 from cardzones.scenario.runner import FAIL, INVALID, PASS, run_file, run_text
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from cardzones.scenario import loader
+from cardzones.position import loader
 from cardzones.scenario.runner import INVALID, PASS, run_file, run_text
 
 

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cardzones.kernel.views import log_view, omniscient_log, view
-from cardzones.scenario.loader import load_text
+from cardzones.position.loader import load_text
 from cardzones.scenario.runner import INVALID, PASS, run_text
 
 

@@ -402,3 +402,45 @@ def test_without_a_card_index_deck_lists_are_unavailable_and_say_how_to_import(
         create(client, fab_decks())
         status, error = post(client, redemption_decks())
         assert status == 400 and "has no redemption cards" in error
+
+
+def test_a_deck_list_table_reads_its_start_position_once_and_each_card_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The lists look each card up in the index once; the record writes the
+    cards down, and the table's game is built from it once: one start
+    position read, each card made from its entry once."""
+    from cardzones.cards.lookup import CardLookup
+    from cardzones.position import start
+    from cardzones.position.start import Position
+    from cardzones.table.creation import creation_from_request
+    from cardzones.table.table import Table
+
+    read: list[str] = []
+    found: list[tuple[str, int | None]] = []
+    made: list[str] = []
+    from_doc = Position.from_doc.__func__  # type: ignore[attr-defined]
+    find = CardLookup._find  # noqa: SLF001 - counts the index's look-ups
+    parse = start.parse_card
+
+    def reading(cls: Any, doc: Any, file: str) -> Any:
+        read.append(file)
+        return from_doc(cls, doc, file)
+
+    def finding(self: CardLookup, name: str, pitch: int | None) -> Any:
+        found.append((name, pitch))
+        return find(self, name, pitch)
+
+    def making(name: str, node: Any, ruleset: Any) -> Any:
+        made.append(name)
+        return parse(name, node, ruleset)
+
+    monkeypatch.setattr(Position, "from_doc", classmethod(reading))
+    monkeypatch.setattr(CardLookup, "_find", finding)
+    monkeypatch.setattr(start, "parse_card", making)
+    record = creation_from_request(fab_decks())
+    table = Table.start("t1", record)
+    assert len(read) == 1
+    assert found and len(found) == len(set(found))
+    assert len(made) == sum(len(v) if isinstance(v, list) else 1 for v in record.cards.values())
+    assert table.ctx.game.same_state(record.build().game)

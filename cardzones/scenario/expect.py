@@ -10,9 +10,9 @@ from typing import Any
 from cardzones.kernel.events import CEASED, MOVED, Event
 from cardzones.kernel.objects import CARD, PLACED, UNDER
 from cardzones.kernel.views import view
-from cardzones.scenario.context import Context
-from cardzones.scenario.loader import YList, YMap
-from cardzones.scenario.refs import ZoneRef, parse_zone
+from cardzones.position.context import Context
+from cardzones.position.loader import YList, YMap
+from cardzones.position.refs import ZoneRef, parse_zone
 
 CARD_KEYS = {
     "card",

@@ -67,9 +67,9 @@ from cardzones.kernel.game import Game
 from cardzones.kernel.results import ActionResult, MoveResult
 from cardzones.kernel.state import Checkpoint
 from cardzones.kernel.views import card_for_handle, shown_cards
-from cardzones.scenario.context import Context, Refs
-from cardzones.scenario.loader import YMap
-from cardzones.scenario.refs import parse_card
+from cardzones.position.context import Context, Refs
+from cardzones.position.loader import YMap
+from cardzones.position.refs import parse_card
 
 #: The type of a token card (fab 8.1.8a).
 TOKEN = "token"

@@ -10,10 +10,11 @@ handles of views, so that a table built again from its record (a restart, a
 replay) gives every viewer the handles it gave before. Both are kept in the
 store and never sent.
 
-A start position may name real cards with ``card_data`` (docs/cards.md); a
-deck list's start position (:func:`cardzones.cards.decks.scenario_data`) does,
-and so does a body's ``decks`` (:mod:`cardzones.table.deck_lists`).
-The record is self-contained all the same: when the table is created, every
+A start position may name real cards with ``card_data`` (docs/cards.md). A
+body's ``decks`` (:mod:`cardzones.table.deck_lists`) look each card up once
+and the record writes those cards down; the table's game is built from the
+record, once, and every card read back from it must be the card the index
+gave. The record is self-contained all the same: when the table is created, every
 card the set-up takes from the card index is written down under ``cards``, in
 the scenario format's words (a card used in several colours as a list of
 definitions, one per pitch), and so is every token card of the game when its
@@ -35,21 +36,22 @@ from __future__ import annotations
 
 import json
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from cardzones.acts.actions import ParamKind
 from cardzones.errors import CardzonesError, ScenarioError
 from cardzones.kernel.game import Game, new_handle_key
+from cardzones.position.loader import from_data, load_text
+from cardzones.position.start import Position, check_header
+from cardzones.position.written import placed_cards, token_cards, written_cards
 from cardzones.rulesets import get_ruleset, ruleset_names
 from cardzones.rulesets.base import Ruleset, ruleset_of
-from cardzones.scenario.definitions import token_cards, written_cards
-from cardzones.scenario.loader import from_data, load_text
-from cardzones.scenario.runner import Scenario
 from cardzones.table.acts import TableContext
 from cardzones.table.deck_lists import KEY as DECKS
 from cardzones.table.deck_lists import DeckListRefused, deck_document
 from cardzones.table.limits import LimitExceeded, Limits, check_players, check_start
+from cardzones.table.record import Record
 
 #: The keys of ``POST /api/tables``.
 BODY_KEYS = ("ruleset", "players", "seed", "cards", "card_data", "setup", DECKS, "handle_key")
@@ -82,89 +84,43 @@ def random_seed() -> int:
 
 
 @dataclass(frozen=True)
-class Creation:
-    """What a table starts from."""
-
-    ruleset: str
-    players: tuple[str, ...]
-    seed: int
-    cards: dict[str, Any]
-    setup: dict[str, Any]
-    card_data: str | None = None
-    #: keys the handles of the table's views; a new secret by default
-    handle_key: str = field(default_factory=new_handle_key)
-
-    def to_json(self) -> dict[str, Any]:
-        """The record as JSON-ready data. Secret-bearing: it holds the seed and
-        the handle key."""
-        out = {
-            "ruleset": self.ruleset,
-            "players": list(self.players),
-            "seed": self.seed,
-            "handle_key": self.handle_key,
-            "cards": self.cards,
-            "setup": self.setup,
-        }
-        if self.card_data:
-            out["card_data"] = self.card_data
-        return out
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Creation:
-        # A record stored before handle keys existed has none: it gets a new
-        # one each time it is read, so its handles change once per rebuild.
-        key = data.get("handle_key")
-        return cls(
-            str(data["ruleset"]),
-            tuple(data["players"]),
-            int(data["seed"]),
-            dict(data.get("cards") or {}),
-            dict(data.get("setup") or {}),
-            data.get("card_data"),
-            str(key) if key else new_handle_key(),
-        )
-
-    def scenario(self, name: str = "table", steps: list[Any] | None = None) -> dict[str, Any]:
-        """The record as a scenario document (plain data). It has no
-        ``card_data``: its ``cards`` hold every card, so it runs without the
-        card index."""
-        doc: dict[str, Any] = {"name": name, "ruleset": self.ruleset}
-        doc["players"] = list(self.players)
-        doc["seed"] = self.seed
-        if self.cards:
-            doc["cards"] = self.cards
-        if self.setup:
-            doc["setup"] = self.setup
-        doc["steps"] = steps or []
-        return doc
+class Creation(Record):
+    """A creation record (:class:`~cardzones.table.record.Record`) that builds
+    its game."""
 
     def build(self) -> TableContext:
-        """The game at the start, in the context that stored acts run in.
-
-        Raises :class:`CreationError` when the start position is not valid.
-        """
-        scenario = _scenario(from_data(self.scenario(), _FILE), _FILE)
-        return _set_up(
-            scenario,
-            self.setup_error,
-            self.handle_key,
-            closed=self.card_data is not None,
-        )
-
-    @staticmethod
-    def setup_error(exc: ScenarioError) -> CreationError:
-        return CreationError(exc.message)
+        """The game at the start (:func:`build`)."""
+        return build(self)
 
 
-def _scenario(doc: Any, file: str) -> Scenario:
+def start(record: Record) -> TableContext:
+    """The game at the start for a new table: the one built when the record
+    was checked, if it is still untouched, else built again."""
+    if record.built:
+        return record.built.pop()
+    return build(record)
+
+
+def build(record: Record) -> TableContext:
+    """The game at the start of ``record``, in the context that stored acts
+    run in. Raises :class:`CreationError` when the start position is not valid."""
+    position = _position(from_data(record.scenario(), _FILE), _FILE)
+    return _set_up(position, _setup_error, record.handle_key, closed=record.card_data is not None)
+
+
+def _setup_error(exc: ScenarioError) -> CreationError:
+    return CreationError(exc.message)
+
+
+def _position(doc: Any, file: str) -> Position:
     try:
-        return Scenario.from_doc(doc, file)
+        return Position.from_doc(doc, file)
     except ScenarioError as exc:
         raise CreationError(exc.message) from None
 
 
 def _set_up(
-    scenario: Scenario, error: Any, handle_key: str | None = None, *, closed: bool = False
+    scenario: Position, error: Any, handle_key: str | None = None, *, closed: bool = False
 ) -> TableContext:
     game = Game(get_ruleset(scenario.ruleset), scenario.players, scenario.seed, handle_key)
     ctx = TableContext(
@@ -239,17 +195,19 @@ def creation_from_request(body: Any, limits: Limits | None = None) -> Creation:
     }
     if body.get("card_data") is not None:
         doc["card_data"] = body["card_data"]
-    scenario = _scenario(from_data(doc, _FILE), _FILE)
+    scenario = _position(from_data(doc, _FILE), _FILE)
     for key in ("cards", "setup"):
         if not isinstance(doc[key], dict):
             if scenario.card_data is not None:
                 scenario.card_data.close()
             raise CreationError(f"{key} is a JSON object, as in a scenario file")
-    return _record(scenario, doc["cards"], doc["setup"], Creation.setup_error, handle_key)
+    return _record(scenario, doc["cards"], doc["setup"], _setup_error, handle_key)
 
 
 def _from_decks(body: dict[str, Any], seed: Any, handle_key: str, limits: Limits) -> Creation:
-    """The record of a body whose ``decks`` give the start position."""
+    """The record of a body whose ``decks`` give the start position. The
+    deck lists look every card up once; the record writes those cards down,
+    and the table's game is built from the record alone, once."""
     others = [k for k in ("cards", "setup") if k in body]
     if others:
         raise CreationError(
@@ -260,14 +218,44 @@ def _from_decks(body: dict[str, Any], seed: Any, handle_key: str, limits: Limits
     if body.get("players") is not None:
         check["players"] = body["players"]
         _limited(check_players, body["players"], limits)
-    _scenario(from_data({**check, "steps": []}, _FILE), _FILE)
     try:
-        doc = deck_document({**body, "seed": seed})
+        check_header(from_data(check, _FILE), _FILE)
+    except ScenarioError as exc:
+        raise CreationError(exc.message) from None
+    tokens = _names_cards(get_ruleset(body["ruleset"]))
+    try:
+        decks = deck_document({**body, "seed": seed}, tokens=tokens)
     except DeckListRefused as exc:
         raise CreationError(str(exc)) from None
-    _limited(check_start, doc.get("players"), doc.get("cards"), doc.get("setup"), limits)
-    scenario = _scenario(from_data(doc, _FILE), _FILE)
-    return _record(scenario, {}, doc["setup"], Creation.setup_error, handle_key)
+    except ScenarioError as exc:
+        raise CreationError(exc.message) from None
+    _limited(check_start, list(decks.players), None, decks.setup, limits)
+    try:
+        written = placed_cards(decks.placed, get_ruleset(decks.ruleset))
+    except ScenarioError as exc:
+        raise CreationError(exc.message) from None
+    record = Creation(
+        decks.ruleset,
+        decks.players,
+        seed,
+        {**written, **decks.tokens},
+        decks.setup,
+        decks.ruleset,
+        handle_key,
+    )
+    ctx = record.build()
+    # Each card is read back from what the record says of it, once, here:
+    # it must be the card the index gave.
+    for cdef in decks.placed:
+        pitch = cdef.stat("pitch")
+        variants = ctx.variants.get(cdef.name)
+        again = variants.get(pitch) if variants is not None and pitch is not None else None
+        if again is None:
+            again = ctx.cards.get(cdef.name)
+        if again != cdef:
+            raise CreationError(f"{cdef.name} could not be written down as it is")
+    record.built.append(ctx)
+    return record
 
 
 def _from_scenario_text(text: Any, limits: Limits, handle_key: str | None = None) -> Creation:
@@ -297,7 +285,7 @@ def _from_scenario_text(text: Any, limits: Limits, handle_key: str | None = None
         if "seed" not in doc:
             doc["seed"] = random_seed()
     try:
-        scenario = Scenario.from_doc(doc, file)
+        scenario = Position.from_doc(doc, file)
     except ScenarioError as exc:
         raise at_line(exc) from None
     try:
@@ -311,7 +299,7 @@ def _from_scenario_text(text: Any, limits: Limits, handle_key: str | None = None
 
 
 def _record(
-    scenario: Scenario,
+    scenario: Position,
     cards: dict[str, Any],
     setup: dict[str, Any],
     error: Any,
@@ -325,7 +313,9 @@ def _record(
         record = Creation(
             scenario.ruleset, scenario.players, scenario.seed, cards, setup, None, handle_key
         )
-        _set_up(scenario, error, handle_key)
+        built = _set_up(scenario, error, handle_key)
+        if scenario.file == _FILE:  # the game the record builds, message for message
+            record.built.append(built)
         return record
     try:
         ctx = scenario.new_context(handle_key)
@@ -353,8 +343,10 @@ def _record(
         )
     finally:
         lookup.close()
-    if not record.build().game.same_state(ctx.game):
+    built = record.build()
+    if not built.game.same_state(ctx.game):
         raise CreationError("the start position's cards could not be written down as they are")
+    record.built.append(built)
     return record
 
 

@@ -23,6 +23,7 @@ cardzones.table.deck_lists.DeckListRefused: decks.alice: is the text of a deck l
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import dataclass, field
 from typing import Any
 
 from cardzones.cards.decks import (
@@ -30,14 +31,15 @@ from cardzones.cards.decks import (
     StartPosition,
     read_fab_deck,
     read_lackey_deck,
-    scenario_data,
     start_position,
 )
 from cardzones.cards.errors import CardDataError, DeckListError
 from cardzones.cards.index import GAMES, CardIndex
 from cardzones.cards.lookup import IMPORT_HINT, UPDATE_HINT, CardLookup
 from cardzones.errors import CardzonesError
-from cardzones.rulesets import ruleset_names
+from cardzones.kernel.cards import CardDef
+from cardzones.position.written import token_cards
+from cardzones.rulesets import get_ruleset, ruleset_names
 
 KEY = "decks"
 #: The most cards one deck list may put in a game. A constructed deck holds a
@@ -78,9 +80,24 @@ def unavailable(ruleset: str) -> str:
     )
 
 
-def deck_document(body: dict[str, Any]) -> dict[str, Any]:
-    """The scenario document (with ``card_data``) that starts the players of
-    ``body`` from their deck lists, in the order of ``players``. ``body`` has
+@dataclass(frozen=True)
+class DeckStart:
+    """The start position of a table's deck lists: its ``setup:`` (each entry
+    names its card and, in fab, its pitch), every card it places in setup
+    order, as the card index gave it, and the game's token cards written down
+    (when ``tokens`` was asked for)."""
+
+    ruleset: str
+    players: tuple[str, ...]
+    setup: dict[str, list[dict[str, Any]]]
+    placed: tuple[CardDef, ...]
+    tokens: dict[str, Any] = field(default_factory=dict)
+
+
+def deck_document(body: dict[str, Any], *, tokens: bool = False) -> DeckStart:
+    """The start position of the players of ``body`` from their deck lists,
+    in the order of ``players``, with every card looked up in the card index
+    once (and, with ``tokens``, the game's token cards). ``body`` has
     ``ruleset``, ``players``, ``seed`` and ``card_data`` already checked by the
     scenario layer's rules, except that ``players`` may be absent: then the
     players are the lists' own, in the order given.
@@ -126,11 +143,14 @@ def deck_document(body: dict[str, Any]) -> dict[str, Any]:
                 positions.append(start_position(deck, player, seed, lookup=lookup))
             except CardDataError as exc:
                 problems.append(str(exc))
+        written = token_cards(lookup, get_ruleset(ruleset)) if tokens and not problems else {}
     if problems:
         raise DeckListRefused("\n".join(problems))
-    doc = scenario_data(positions, "table")
-    doc["seed"] = seed
-    return doc
+    setup: dict[str, list[dict[str, Any]]] = {}
+    for position in positions:
+        setup.update(position.setup())
+    placed = tuple(p.cdef for position in positions for p in position.cards)
+    return DeckStart(ruleset, tuple(players), setup, placed, written)
 
 
 def read_list(ruleset: str, text: str, file: str) -> DeckList:

@@ -28,6 +28,7 @@ from cardzones.errors import CardzonesError, IllegalAction
 from cardzones.kernel.game import Game
 from cardzones.table.acts import apply_stored
 from cardzones.table.creation import Creation
+from cardzones.table.record import Record
 from cardzones.table.store import Store
 from cardzones.table.table import Table
 
@@ -124,7 +125,7 @@ def _rewrite(value: Any, game: Game, names: dict[int, str]) -> Any:
     return value
 
 
-def scenario_of(table_id: str, creation: Creation, acts: list[dict[str, Any]]) -> dict[str, Any]:
+def scenario_of(table_id: str, creation: Record, acts: list[dict[str, Any]]) -> dict[str, Any]:
     """The scenario document of a game: its start, its acts and its final board."""
     taken: set[str] = set()
     _labels_in(creation.setup, taken)

@@ -32,7 +32,7 @@ from typing import Any
 
 from cardzones.kernel.game import MoveResult
 from cardzones.table.acts import Refusal
-from cardzones.table.creation import Creation
+from cardzones.table.record import Record
 from cardzones.table.store import Conflict, Finished, GameOver, Seat, Store, StoredAction
 from cardzones.table.table import ReplayError, Table, rebuild
 from cardzones.table.tokens import new_table_id, new_token, token_digest
@@ -72,7 +72,7 @@ class Host:
         self.store = store
         self.snapshot_every = snapshot_every
 
-    def create(self, creation: Creation) -> Created:
+    def create(self, creation: Record) -> Created:
         """Store a new table; its tokens are made here and returned once."""
         table_id = new_table_id()
         tokens = {player: new_token() for player in creation.players}
@@ -99,7 +99,7 @@ class Host:
         table.finished = self.store.finished(table_id)
         return table
 
-    def _rebuild(self, table_id: str, creation: Creation, upto: int | None) -> Table:
+    def _rebuild(self, table_id: str, creation: Record, upto: int | None) -> Table:
         snapshot = self.store.snapshot(table_id, upto)
         if snapshot is not None:
             try:

@@ -23,8 +23,8 @@ Schema changes are Alembic migrations (``migrations/versions``), run by
 
 >>> store = Store("sqlite://")
 >>> store.migrate()
->>> from cardzones.table.creation import Creation
->>> store.create_table("t1", Creation("fab", ("alice", "bob"), 7, {}, {}), {"alice": "d1"}, "d0")
+>>> from cardzones.table.record import Record
+>>> store.create_table("t1", Record("fab", ("alice", "bob"), 7, {}, {}), {"alice": "d1"}, "d0")
 >>> store.append("t1", 1, "alice", {"end_turn": {}})
 >>> store.append("t1", 1, "alice", {"end_turn": {}})
 Traceback (most recent call last):
@@ -50,7 +50,7 @@ from sqlalchemy.pool import StaticPool
 
 from cardzones.errors import CardzonesError
 from cardzones.table.chat import MAX_LINES, ChatLine, ChatRefused
-from cardzones.table.creation import Creation
+from cardzones.table.record import Record
 from cardzones.table.schema import actions, chat, seats, snapshots, tables
 from cardzones.table.tokens import matches
 
@@ -172,7 +172,7 @@ class Store:
     def create_table(
         self,
         table_id: str,
-        creation: Creation,
+        creation: Record,
         seat_digests: dict[str, str],
         spectator_digest: str,
     ) -> None:
@@ -200,12 +200,12 @@ class Store:
             )
             conn.execute(seats.insert(), rows)
 
-    def creation(self, table_id: str) -> Creation | None:
+    def creation(self, table_id: str) -> Record | None:
         with self.engine.connect() as conn:
             text = conn.execute(
                 sa.select(tables.c.creation).where(tables.c.id == table_id)
             ).scalar_one_or_none()
-        return None if text is None else Creation.from_json(json.loads(text))
+        return None if text is None else Record.from_json(json.loads(text))
 
     def table_ids(self) -> list[str]:
         with self.engine.connect() as conn:

@@ -41,7 +41,8 @@ from cardzones.table.acts import (
     apply_act,
     apply_stored,
 )
-from cardzones.table.creation import Creation
+from cardzones.table.creation import build, start
+from cardzones.table.record import Record
 from cardzones.table.store import Finished
 
 #: The form of a snapshot this version writes and reads.
@@ -64,7 +65,7 @@ class Table:
     """One game at a table, with its events numbered from 1."""
 
     def __init__(
-        self, table_id: str, creation: Creation, ctx: TableContext, number: int, marks: list[int]
+        self, table_id: str, creation: Record, ctx: TableContext, number: int, marks: list[int]
     ) -> None:
         self.id = table_id
         self.creation = creation
@@ -77,9 +78,9 @@ class Table:
         self.finished: Finished | None = None
 
     @classmethod
-    def start(cls, table_id: str, creation: Creation) -> Table:
+    def start(cls, table_id: str, creation: Record) -> Table:
         """The table at number 0."""
-        ctx = creation.build()
+        ctx = start(creation)
         return cls(table_id, creation, ctx, 0, [log_size(ctx.game)])
 
     @property
@@ -192,12 +193,12 @@ class Table:
         }
 
     @classmethod
-    def from_snapshot(cls, table_id: str, creation: Creation, data: dict[str, Any]) -> Table:
+    def from_snapshot(cls, table_id: str, creation: Record, data: dict[str, Any]) -> Table:
         if data.get("format") != SNAPSHOT_FORMAT:
             raise ReplayError(f"not a table snapshot ({SNAPSHOT_FORMAT})")
         ruleset = get_ruleset(creation.ruleset)
         game = Game.from_json(data["game"], ruleset)
-        ctx = creation.build().with_game(game)
+        ctx = build(creation).with_game(game)
         _share_cards(ctx)
         extra = value_from_json(data["context"], ruleset)
         ctx.labels = dict(extra["labels"])
@@ -227,7 +228,7 @@ def _share_cards(ctx: TableContext) -> None:
 
 def rebuild(
     table_id: str,
-    creation: Creation,
+    creation: Record,
     acts: list[dict[str, Any]],
     snapshot: dict[str, Any] | None = None,
 ) -> Table:

@@ -31,11 +31,11 @@ from cardzones.cards.index import GAMES
 from cardzones.cards.lookup import COLOUR_OF, CardLookup, options_text
 from cardzones.errors import ScenarioError
 from cardzones.kernel.cards import CardDef
+from cardzones.position.loader import YMap
 from cardzones.rulesets.base import ruleset_of
-from cardzones.scenario.loader import YMap
 
 if TYPE_CHECKING:
-    from cardzones.scenario.context import Context
+    from cardzones.position.context import Context
 
 KEY = "card_data"
 
@@ -65,7 +65,7 @@ def named_card(ctx: Context, name: str, entry: YMap | None) -> CardDef:
     ``cards:`` (one definition, or one of several by its pitch), else from the
     card index. A card from the index is kept in ``ctx.resolved``, so that the
     start position can be written down without the index
-    (:mod:`cardzones.scenario.definitions`)."""
+    (:mod:`cardzones.position.written`)."""
     has_pitch = entry is not None and "pitch" in entry
     if has_pitch and not any(p.name == "pitch" for p in ruleset_of(ctx.game).card_params):
         raise ctx.fail(

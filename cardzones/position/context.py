@@ -15,9 +15,9 @@ from cardzones.acts.actions import ArgumentError, PathStep
 from cardzones.errors import IllegalAction, ScenarioError
 from cardzones.kernel.cards import CardDef, Dest
 from cardzones.kernel.game import Game
-from cardzones.scenario.card_data import named_card
-from cardzones.scenario.loader import YList, YMap
-from cardzones.scenario.refs import CardRef, ZoneRef, parse_card, parse_zone
+from cardzones.position.card_data import named_card
+from cardzones.position.loader import YList, YMap
+from cardzones.position.refs import CardRef, ZoneRef, parse_card, parse_zone
 
 if TYPE_CHECKING:
     from cardzones.cards.lookup import CardLookup

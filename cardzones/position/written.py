@@ -21,9 +21,9 @@ from typing import Any
 
 from cardzones.cards.lookup import CardLookup
 from cardzones.kernel.cards import CardDef
+from cardzones.position.cards import card_entry
+from cardzones.position.context import Context
 from cardzones.rulesets.base import Ruleset, ruleset_of
-from cardzones.scenario.cards import card_entry
-from cardzones.scenario.context import Context
 
 
 def written_cards(ctx: Context) -> dict[str, Any]:
@@ -41,8 +41,19 @@ def token_cards(lookup: CardLookup, ruleset: Ruleset) -> dict[str, Any]:
     return {name: _entry(defs.values(), ruleset) for name, defs in sorted(by_name.items())}
 
 
-def _entry(defs: Iterable[CardDef], ruleset: Ruleset) -> Any:
+def placed_cards(placed: Iterable[CardDef], ruleset: Ruleset) -> dict[str, Any]:
+    """The ``cards:`` entries of the cards a start position places, as
+    :func:`written_cards` writes them, but not read back: the caller builds
+    its game from these entries and compares each card it reads with the one
+    it placed, so that every card is made from its entry once."""
+    by_name: dict[str, dict[int | None, CardDef]] = {}
+    for cdef in placed:
+        by_name.setdefault(cdef.name, {})[cdef.stat("pitch")] = cdef
+    return {name: _entry(defs.values(), ruleset, check=False) for name, defs in by_name.items()}
+
+
+def _entry(defs: Iterable[CardDef], ruleset: Ruleset, *, check: bool = True) -> Any:
     ordered = sorted(defs, key=lambda c: (c.stat("pitch") is not None, c.stat("pitch") or 0))
     if len(ordered) == 1:
-        return card_entry(ordered[0], ruleset)
-    return [card_entry(cdef, ruleset) for cdef in ordered]
+        return card_entry(ordered[0], ruleset, check=check)
+    return [card_entry(cdef, ruleset, check=check) for cdef in ordered]

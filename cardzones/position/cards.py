@@ -32,10 +32,10 @@ from cardzones.kernel.cards import (
     Replacement,
     Trigger,
 )
+from cardzones.position.context import line_at
+from cardzones.position.loader import YMap, from_data
+from cardzones.position.refs import parse_zone
 from cardzones.rulesets.base import Ruleset
-from cardzones.scenario.context import line_at
-from cardzones.scenario.loader import YMap, from_data
-from cardzones.scenario.refs import parse_zone
 
 
 def _fail(node: Any, key: str | None, message: str) -> ScenarioError:
@@ -179,14 +179,18 @@ def _trigger(body: Any, zone_types: set[str], pseudo: set[str]) -> Trigger:
 # ----------------------------------------------------------------------
 
 
-def card_entry(cdef: CardDef, ruleset: Ruleset) -> dict[str, Any]:
+def card_entry(cdef: CardDef, ruleset: Ruleset, *, check: bool = True) -> dict[str, Any]:
     """The ``cards:`` entry (plain data) that defines ``cdef`` in ``ruleset``,
     under its name. The entry is read back and must make the same card: a
     card that card data cannot say in full is refused with a
-    :class:`ScenarioError`, never written down changed."""
+    :class:`ScenarioError`, never written down changed. With ``check=False``
+    the caller reads it back itself, as the card it goes on to use (a table
+    built from its record)."""
     entry = dict(ruleset.card_fields(cdef))
     if cdef.abilities:
         entry["abilities"] = [_ability_entry(a) for a in cdef.abilities]
+    if not check:
+        return entry
     try:
         again = parse_card(cdef.name, from_data(entry), ruleset)
     except ScenarioError as exc:
