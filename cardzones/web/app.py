@@ -25,8 +25,8 @@ import logging
 import os
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Sequence
-from typing import Any
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
@@ -47,10 +47,13 @@ from cardzones.table.export import ExportError, replay_steps
 from cardzones.table.host import Host
 from cardzones.table.limits import Limits
 from cardzones.table.store import DEFAULT_DB, Seat, Store
+from cardzones.table.table import Table
 from cardzones.web import pages
 from cardzones.web.hub import Connection, Hub, Live, dumps
+from cardzones.web.legal import Busy, LegalDesk, wanted_actions
 
 log = logging.getLogger("cardzones.web")
+T = TypeVar("T")
 
 #: The largest frame a client may send, in bytes (PROTOCOL: 65,536).
 MAX_FRAME = 65_536
@@ -65,7 +68,7 @@ BAD_FRAME, UNAUTHORIZED, BAD_ORIGIN, TOO_FAST = 4400, 4401, 4403, 4429
 #: The one answer to a token that does not open a table, whether the token is
 #: wrong or the table does not exist.
 NOT_OPENED = "no such table, or the token does not open it"
-#: The longest ``actions``, ``card`` or ``zone`` a legal-actions request may give.
+#: The longest ``card`` or ``zone`` a legal-actions request may give.
 LEGAL_QUERY_CHARS = 400
 ACT_KEYS = frozenset({"act", "id", "after"})
 SAY_KEYS = frozenset({"say", "id"})
@@ -82,6 +85,7 @@ class Server:
         self.store = store
         self.host = Host(store)
         self.hub = Hub(self.host)
+        self.legal = LegalDesk()
         self.origins = frozenset(o.rstrip("/").lower() for o in origins)
 
 
@@ -129,7 +133,7 @@ def create_app(
         return await _read(server, request, "log")
 
     async def table_legal(request: Request) -> Response:
-        return await _read(server, request, "legal")
+        return await _legal(server, request)
 
     async def table_socket(websocket: WebSocket) -> None:
         await _socket(server, websocket)
@@ -365,23 +369,39 @@ async def _read(server: Server, request: Request, what: str) -> Response:
     if what == "view":
         number, view = await server.hub.read(live, lambda t: (t.number, t.view(viewer)))
         return JSONResponse({"number": number, "view": view})
-    if what == "legal":
-        query = request.query_params
-        names = query.get("actions")
-        card, zone = query.get("card"), query.get("zone")
-        for key, value in (("actions", names), ("card", card), ("zone", zone)):
-            if value is not None and len(value) > LEGAL_QUERY_CHARS:
-                return _error(400, f"{key} is longer than {LEGAL_QUERY_CHARS} characters")
-        wanted = [n.strip() for n in names.split(",") if n.strip()] if names else None
-        try:
-            number, legal = await server.hub.read(
-                live, lambda t: (t.number, t.legal(viewer, wanted, card=card, zone=zone))
-            )
-        except Refusal as exc:
-            return _error(400, str(exc))
-        return JSONResponse({"number": number, "legal": legal})
     number, entries = await server.hub.read(live, lambda t: (t.number, t.log(viewer, 0)))
     return JSONResponse({"number": number, "log": entries})
+
+
+async def _legal(server: Server, request: Request) -> Response:
+    """The seat's legal acts now, kept per position and bounded per seat
+    (:mod:`cardzones.web.legal`)."""
+    query = request.query_params
+    card, zone = query.get("card"), query.get("zone")
+    try:
+        wanted = wanted_actions(query.get("actions"))
+        for key, value in (("card", card), ("zone", zone)):
+            if value is not None and len(value) > LEGAL_QUERY_CHARS:
+                raise ValueError(f"{key} is longer than {LEGAL_QUERY_CHARS} characters")
+    except ValueError as exc:
+        return _error(400, str(exc))
+    opened = await _opened(server, request)
+    if isinstance(opened, Response):
+        return opened
+    seat, live = opened
+
+    def read(what: Callable[[Table], T]) -> Awaitable[T]:
+        return server.hub.read(live, what)
+
+    try:
+        number, legal = await server.legal.answer(
+            read, live.table.id, seat.player, wanted, card=card, zone=zone
+        )
+    except Busy as exc:
+        return _error(429, str(exc), {"Retry-After": str(exc.retry_after)})
+    except Refusal as exc:  # a card or zone the seat cannot name
+        return _error(400, str(exc))
+    return JSONResponse({"number": number, "legal": legal})
 
 
 # ----------------------------------------------------------------------
