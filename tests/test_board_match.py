@@ -47,9 +47,9 @@ class Match(Table):
     went to the bottom of his deck) may be named in the log that told them,
     and nothing else that viewer may not look at now may be anywhere."""
 
-    def __init__(self, server: ThreadServer, browser: Any, body: dict[str, Any]) -> None:
+    def __init__(self, host: ThreadServer, chromium: Any, body: dict[str, Any]) -> None:
         self.seen: dict[str | None, set[str]] = {}
-        super().__init__(server, browser, body)
+        super().__init__(host, chromium, body)
 
     def check(self) -> None:
         game = self.server.game(self.id)
@@ -60,9 +60,7 @@ class Match(Table):
                     seen.add(game.obj(card).cdef.name)
             hidden, _ = secrets_of(game, name)
             names = hidden - seen
-            stats = {
-                str(STAT_BASE + int(n[2:6])) for n in names if re.fullmatch(r"Kx\d{4}q", n)
-            }
+            stats = {str(STAT_BASE + int(n[2:6])) for n in names if re.fullmatch(r"Kx\d{4}q", n)}
             assert names, "the check needs cards the viewer may not see"
             for where, text in page_blobs(viewer.page).items():
                 assert_nothing_secret(f"{viewer.label}'s page ({where})", text, names, stats)
@@ -275,7 +273,9 @@ GAMES = {"fab": play_fab, "redemption": play_redemption}
 
 @pytest.mark.parametrize("ruleset", sorted(GAMES))
 def test_a_match_through_the_board_in_words_leaks_nothing(
-    browser: Any, server: ThreadServer, ruleset: str
+    browser: Any,  # noqa: F811 (the fixture)
+    server: ThreadServer,  # noqa: F811 (the fixture)
+    ruleset: str,
 ) -> None:
     table = Match(server, browser, board_body(ruleset))
     try:
