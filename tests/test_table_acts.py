@@ -242,10 +242,12 @@ SHARED_POLICY = {
     "modify": _policy("card"),
     "grant": _policy("card"),
     "end_turn": _policy("order", actor=None, turn=True),
+    "counter": _policy(targets="card"),
 }
 POLICY = {
     "fab": {
         **SHARED_POLICY,
+        "life": _policy(targets="card"),
         "clear": _policy("card"),
         "put_under": _policy("card top"),
         "play": _policy("card"),

@@ -40,6 +40,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from cardzones.rulesets import get_ruleset, ruleset_names
+from cardzones.table.acts import Refusal
 from cardzones.table.creation import CreationError, creation_from_request
 from cardzones.table.deck_lists import deck_list_games
 from cardzones.table.export import ExportError, replay_steps
@@ -67,6 +68,8 @@ BAD_FRAME, UNAUTHORIZED, BAD_ORIGIN, TOO_FAST = 4400, 4401, 4403, 4429
 #: The one answer to a token that does not open a table, whether the token is
 #: wrong or the table does not exist.
 NOT_OPENED = "no such table, or the token does not open it"
+#: The longest ``card`` or ``zone`` a legal-actions request may give.
+LEGAL_QUERY_CHARS = 400
 ACT_KEYS = frozenset({"act", "id", "after"})
 SAY_KEYS = frozenset({"say", "id"})
 HELLO_KEYS = frozenset({"hello", "after", "chat_after"})
@@ -373,8 +376,13 @@ async def _read(server: Server, request: Request, what: str) -> Response:
 async def _legal(server: Server, request: Request) -> Response:
     """The seat's legal acts now, kept per position and bounded per seat
     (:mod:`cardzones.web.legal`)."""
+    query = request.query_params
+    card, zone = query.get("card"), query.get("zone")
     try:
-        wanted = wanted_actions(request.query_params.get("actions"))
+        wanted = wanted_actions(query.get("actions"))
+        for key, value in (("card", card), ("zone", zone)):
+            if value is not None and len(value) > LEGAL_QUERY_CHARS:
+                raise ValueError(f"{key} is longer than {LEGAL_QUERY_CHARS} characters")
     except ValueError as exc:
         return _error(400, str(exc))
     opened = await _opened(server, request)
@@ -386,9 +394,13 @@ async def _legal(server: Server, request: Request) -> Response:
         return server.hub.read(live, what)
 
     try:
-        number, legal = await server.legal.answer(read, live.table.id, seat.player, wanted)
+        number, legal = await server.legal.answer(
+            read, live.table.id, seat.player, wanted, card=card, zone=zone
+        )
     except Busy as exc:
         return _error(429, str(exc), {"Retry-After": str(exc.retry_after)})
+    except Refusal as exc:  # a card or zone the seat cannot name
+        return _error(400, str(exc))
     return JSONResponse({"number": number, "legal": legal})
 
 

@@ -1,9 +1,10 @@
 """The fab action table: the shared actions, with fab's own move (the hero's
 soul as a destination, 3.11.5), and clear, put_under, play, pitch, add_layer,
-remove_layer, resolve, create_token, create_zone and remove_zone.
+remove_layer, resolve, create_token, create_zone, remove_zone and life
+(4.4.3a).
 
 >>> sorted(ACTIONS)[:4]
-['add_layer', 'clear', 'create_token', 'create_zone']
+['add_layer', 'clear', 'counter', 'create_token']
 """
 
 from __future__ import annotations
@@ -23,9 +24,11 @@ from cardzones.acts.actions import (
     action_table,
 )
 from cardzones.acts.binding import complete
+from cardzones.acts.counters import life_action, life_candidates
 from cardzones.acts.standard import BY, move_action
 from cardzones.errors import IllegalAction, NeedsChoice
 from cardzones.kernel.cards import Dest, Position
+from cardzones.kernel.effects import END_OF_TURN
 from cardzones.kernel.results import MoveResult
 from cardzones.kernel.views import name_for
 from cardzones.rulesets.common import shared_actions
@@ -233,7 +236,14 @@ def _remove_zone(game: Game, args: Mapping[str, Any]) -> ActionResult:
         ) from None
 
 
+def _life_lasts(game: Game, card: int) -> str | None:
+    """A hero's life total keeps its changes; an ally's is reset to its base
+    life at the end of the turn (4.4.3a)."""
+    return None if "hero" in game.characteristics(card).types else END_OF_TURN
+
+
 FAB_ACTIONS = (
+    life_action(_life_lasts, rules=("4.4.3a",), candidates=life_candidates),
     Action(
         "clear",
         (CARD, BY, CHOOSE_GRAVEYARD),

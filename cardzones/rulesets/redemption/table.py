@@ -3,7 +3,7 @@
 set_aside, return, negate, dominant, discard, phase and end_battle.
 
 >>> sorted(ACTIONS)[:5]
-['discard', 'dominant', 'draw', 'end_battle', 'end_turn']
+['counter', 'discard', 'dominant', 'draw', 'end_battle']
 """
 
 from __future__ import annotations
