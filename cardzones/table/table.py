@@ -29,8 +29,9 @@ from typing import Any
 
 from cardzones.errors import CardzonesError
 from cardzones.kernel.game import Game
+from cardzones.kernel.logview import log_size, log_view
 from cardzones.kernel.serial import value_from_json, value_to_json
-from cardzones.kernel.views import log_size, log_view, view
+from cardzones.kernel.views import view
 from cardzones.rulesets import get_ruleset
 from cardzones.table.acts import Applied, Refusal, TableContext, apply_act, apply_stored
 from cardzones.table.creation import build, start
