@@ -628,9 +628,12 @@ def serve(
         f"cardzones table server on http://{host}:{port} "
         f"({escape(where)}, {workers} worker{'s' if workers > 1 else ''})"
     )
+    from cardzones.web.slow import DeadlineProtocol
+
     uvicorn.run(
         "cardzones.web.app:app_from_env",
         factory=True,
+        http=DeadlineProtocol,
         host=host,
         port=port,
         workers=workers,

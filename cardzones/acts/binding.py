@@ -237,9 +237,13 @@ class _Pass:
         seat = self.seat
         if seat is not None:
             seat.turn(action)
-            if action.actor is not None and isinstance(raw, Mapping) and action.actor in raw:
+            if isinstance(raw, Mapping):
                 # Who acts comes first: a seat acting for another hears that alone.
-                seat.actor(action.param(action.actor), raw[action.actor], path)
+                # ``by`` is who acts in every action, its actor or not.
+                names = {p.name for p in action.params}
+                for name in dict.fromkeys((action.actor, "by")):
+                    if name is not None and name in raw and name in names:
+                        seat.actor(action.param(name), raw[name], path)
         args, written = self.fields(action.name, action.params, action.one_of, raw, path, skip)
         if seat is not None and action.actor is not None and args[action.actor] is None:
             args[action.actor] = seat.player

@@ -310,6 +310,7 @@ class Game(State):
     effects_on = queries.effects_on
     stat = queries.stat
     keywords = queries.keywords
+    counters = queries.counters
     effect = queries.effect
 
     # ------------------------------------------------------------------

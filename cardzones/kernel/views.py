@@ -73,6 +73,8 @@ def _fresh_props(game: Game, card: int, obj: Obj) -> dict[str, Any]:
         keywords = game.keywords(card)
         if keywords:
             out["keywords"] = sorted(keywords)
+        if counters := game.counters(card):
+            out["counters"] = counters  # made anew for each view
     out["public"] = obj.public
     out["owner"] = obj.owner
     if obj.controller is not None:

@@ -1,5 +1,5 @@
 """What the rule sets that ship with cardzones share: the actions of both
-tables (move, draw, shuffle, flip, modify, grant, end_turn), built from the
+tables (move, draw, shuffle, flip, modify, grant, end_turn, counter), built from the
 kernel's standard actions, with their candidates for legal actions.
 
 ``modify`` takes the numeric properties of both games, so that one scenario
@@ -18,7 +18,7 @@ default face and cause; a modify is +1 or -1 to a printed number.
 
 >>> from cardzones.acts.standard import move_action
 >>> sorted(action.name for action in shared_actions(move_action()))
-['draw', 'end_turn', 'flip', 'grant', 'modify', 'move', 'shuffle']
+['counter', 'draw', 'end_turn', 'flip', 'grant', 'modify', 'move', 'shuffle']
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from cardzones.acts.actions import Action
+from cardzones.acts.counters import counter_action, counter_candidates
 from cardzones.acts.seats import actable_cards, nameable_cards
 from cardzones.acts.standard import END_TURN, FLIP, GRANT, SHUFFLE, draw_action, modify_action
 from cardzones.kernel.cards import Dest
@@ -37,6 +38,9 @@ if TYPE_CHECKING:
 
 #: The numeric properties ``modify`` may change.
 MODIFY_STATS = ("power", "defense", "strength", "toughness", "pitch", "cost")
+#: The numeric properties a counter may change (``+1_power``, ``-1_defense``,
+#: ``+1_life``: fab 4.4.3a counts counters in an ally's life).
+COUNTER_STATS = ("power", "defense", "life", "intellect", "arcane", "strength", "toughness")
 
 Candidate = dict[str, Any]
 
@@ -53,6 +57,7 @@ def shared_actions(move: Action) -> tuple[Action, ...]:
         replace(modify_action(MODIFY_STATS), candidates=modify_candidates),
         replace(GRANT, candidates=grant_candidates),
         replace(END_TURN, candidates=end_turn_candidates),
+        counter_action(COUNTER_STATS, candidates=counter_candidates),
     )
 
 

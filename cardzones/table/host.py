@@ -35,7 +35,7 @@ from cardzones.table.acts import Refusal
 from cardzones.table.record import Record
 from cardzones.table.store import Conflict, Finished, GameOver, Seat, Store, StoredAction
 from cardzones.table.table import ReplayError, Table, rebuild
-from cardzones.table.tokens import new_table_id, new_token, token_digest
+from cardzones.table.tokens import is_table_id, new_table_id, new_token, token_digest
 
 #: A snapshot is kept after every this many actions.
 SNAPSHOT_EVERY = 50
@@ -87,11 +87,15 @@ class Host:
 
     def seat(self, table_id: str, token: str) -> Seat | None:
         """Who ``token`` is at the table, or None (wrong token or no such table)."""
+        if not is_table_id(table_id):
+            return None
         return self.store.seat(table_id, token)
 
     def load(self, table_id: str, upto: int | None = None) -> Table | None:
         """The table as stored (after event ``upto``, when given), from its
         newest usable snapshot and the actions after it."""
+        if not is_table_id(table_id):
+            return None
         creation = self.store.creation(table_id)
         if creation is None:
             return None

@@ -22,34 +22,40 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import os
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Sequence
-from typing import Any
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from cardzones.rulesets import get_ruleset, ruleset_names
+from cardzones.table.acts import Refusal
 from cardzones.table.creation import CreationError, creation_from_request
 from cardzones.table.deck_lists import deck_list_games
 from cardzones.table.export import ExportError, replay_steps
 from cardzones.table.host import Host
-from cardzones.table.limits import Limits
+from cardzones.table.limits import Limits, nesting_over
 from cardzones.table.store import DEFAULT_DB, Seat, Store
+from cardzones.table.table import Table
 from cardzones.web import pages
 from cardzones.web.hub import Connection, Hub, Live, dumps
+from cardzones.web.legal import Busy, LegalDesk, wanted_actions
+from cardzones.web.rates import PerAddress, SeatRate
 
 log = logging.getLogger("cardzones.web")
+T = TypeVar("T")
 
 #: The largest frame a client may send, in bytes (PROTOCOL: 65,536).
 MAX_FRAME = 65_536
@@ -60,10 +66,15 @@ HELLO_TIMEOUT = 30.0
 
 #: WebSocket close codes of the protocol.
 BAD_FRAME, UNAUTHORIZED, BAD_ORIGIN, TOO_FAST = 4400, 4401, 4403, 4429
+#: The close code of a socket over the server's or its seat's count (RFC 6455's
+#: "try again later").
+TOO_MANY = 1013
 
 #: The one answer to a token that does not open a table, whether the token is
 #: wrong or the table does not exist.
 NOT_OPENED = "no such table, or the token does not open it"
+#: The longest ``card`` or ``zone`` a legal-actions request may give.
+LEGAL_QUERY_CHARS = 400
 ACT_KEYS = frozenset({"act", "id", "after"})
 SAY_KEYS = frozenset({"say", "id"})
 HELLO_KEYS = frozenset({"hello", "after", "chat_after"})
@@ -75,10 +86,16 @@ class Server:
     """What the app's endpoints share: the store, the host and the hub."""
 
     def __init__(self, store: Store, origins: Sequence[str], limits: Limits | None = None) -> None:
-        self.limits = limits or Limits()
+        self.limits = limits = limits or Limits()
+        self.creates = PerAddress(limits.creates_per_minute, 60.0)
+        #: the WebSockets open now, and those of each seat: (table, seat)
+        self.sockets = 0
+        self.seat_sockets: dict[tuple[str, str | None], int] = {}
+        self.seat_rates: dict[tuple[str, str | None], SeatRate] = {}
         self.store = store
         self.host = Host(store)
         self.hub = Hub(self.host)
+        self.legal = LegalDesk()
         self.origins = frozenset(o.rstrip("/").lower() for o in origins)
 
 
@@ -126,7 +143,7 @@ def create_app(
         return await _read(server, request, "log")
 
     async def table_legal(request: Request) -> Response:
-        return await _read(server, request, "legal")
+        return await _legal(server, request)
 
     async def table_socket(websocket: WebSocket) -> None:
         await _socket(server, websocket)
@@ -219,8 +236,16 @@ def _over_limit(status: int, message: str, limit: str) -> JSONResponse:
     return JSONResponse({"error": message, "limit": limit}, status_code=status)
 
 
+def _client_address(request: HTTPConnection) -> str:
+    return request.client.host if request.client is not None else "?"
+
+
 async def _create_table(server: Server, request: Request) -> Response:
     limits = server.limits
+    # A page of another site may post a form or a text/plain body without
+    # asking first; only its own origins' pages may make tables.
+    if not _origin_allowed(server, request):
+        return _error(403, "a page of another web origin may not make tables here")
     too_big = _over_limit(
         413,
         f"the body is larger than {limits.body_bytes} bytes "
@@ -230,14 +255,45 @@ async def _create_table(server: Server, request: Request) -> Response:
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > limits.body_bytes:
         return too_big
+    media = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+    if media != "application/json":
+        return _error(415, "the body is JSON: send Content-Type: application/json")
+    wait = server.creates.take(_client_address(request), time.monotonic())
+    if wait > 0:
+        return JSONResponse(
+            {
+                "error": f"more than {limits.creates_per_minute} tables a minute from one "
+                f"address (cardzones serve {Limits.option('creates_per_minute')})",
+                "limit": "creates_per_minute",
+            },
+            status_code=429,
+            headers={"Retry-After": str(max(1, math.ceil(wait)))},
+        )
     body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > limits.body_bytes:
-            return too_big
     try:
-        data = json.loads(body)
-    except (ValueError, UnicodeDecodeError) as exc:
+        async with asyncio.timeout(limits.request_seconds):
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > limits.body_bytes:
+                    return too_big
+    except TimeoutError:
+        return _over_limit(
+            408,
+            f"the body took more than {limits.request_seconds:g} s to arrive "
+            f"(cardzones serve {Limits.option('request_seconds')})",
+            "request_seconds",
+        )
+    except ClientDisconnect:
+        return Response(status_code=400)  # nobody is there to read it
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return _error(400, f"the body is not valid JSON: it is not UTF-8 ({exc.reason})")
+    if nesting_over(text, limits.json_depth):
+        return _over_limit(400, _too_deep(limits), "json_depth")
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
         return _error(400, f"the body is not valid JSON: {exc}")
     try:
         creation = await run_in_threadpool(creation_from_request, data, limits)
@@ -362,13 +418,39 @@ async def _read(server: Server, request: Request, what: str) -> Response:
     if what == "view":
         number, view = await server.hub.read(live, lambda t: (t.number, t.view(viewer)))
         return JSONResponse({"number": number, "view": view})
-    if what == "legal":
-        names = request.query_params.get("actions")
-        wanted = [n.strip() for n in names.split(",") if n.strip()] if names else None
-        number, legal = await server.hub.read(live, lambda t: (t.number, t.legal(viewer, wanted)))
-        return JSONResponse({"number": number, "legal": legal})
     number, entries = await server.hub.read(live, lambda t: (t.number, t.log(viewer, 0)))
     return JSONResponse({"number": number, "log": entries})
+
+
+async def _legal(server: Server, request: Request) -> Response:
+    """The seat's legal acts now, kept per position and bounded per seat
+    (:mod:`cardzones.web.legal`)."""
+    query = request.query_params
+    card, zone = query.get("card"), query.get("zone")
+    try:
+        wanted = wanted_actions(query.get("actions"))
+        for key, value in (("card", card), ("zone", zone)):
+            if value is not None and len(value) > LEGAL_QUERY_CHARS:
+                raise ValueError(f"{key} is longer than {LEGAL_QUERY_CHARS} characters")
+    except ValueError as exc:
+        return _error(400, str(exc))
+    opened = await _opened(server, request)
+    if isinstance(opened, Response):
+        return opened
+    seat, live = opened
+
+    def read(what: Callable[[Table], T]) -> Awaitable[T]:
+        return server.hub.read(live, what)
+
+    try:
+        number, legal = await server.legal.answer(
+            read, live.table.id, seat.player, wanted, card=card, zone=zone
+        )
+    except Busy as exc:
+        return _error(429, str(exc), {"Retry-After": str(exc.retry_after)})
+    except Refusal as exc:  # a card or zone the seat cannot name
+        return _error(400, str(exc))
+    return JSONResponse({"number": number, "legal": legal})
 
 
 # ----------------------------------------------------------------------
@@ -376,10 +458,10 @@ async def _read(server: Server, request: Request, what: str) -> Response:
 # ----------------------------------------------------------------------
 
 
-def _origin_allowed(server: Server, websocket: WebSocket) -> bool:
-    """A page may open the socket from the server's own origin or from one the
-    server was told to allow. A client that is not a browser sends no Origin;
-    its token is all that counts."""
+def _origin_allowed(server: Server, websocket: HTTPConnection) -> bool:
+    """A page may open the socket (or make a table) from the server's own
+    origin or from one the server was told to allow. A client that is not a
+    browser sends no Origin; its token is all that counts."""
     origin = websocket.headers.get("origin")
     if origin is None:
         return True
@@ -426,10 +508,19 @@ class _Frames:
         return len(self.times) > MAX_RATE
 
 
-def _parse(frame: str | bytes) -> tuple[dict[str, Any] | None, str | None]:
+def _too_deep(limits: Limits) -> str:
+    return (
+        f"the JSON nests more than {limits.json_depth} levels deep "
+        f"(cardzones serve {Limits.option('json_depth')})"
+    )
+
+
+def _parse(frame: str | bytes, limits: Limits) -> tuple[dict[str, Any] | None, str | None]:
     """A frame as a JSON object, or the error to answer it with."""
     if isinstance(frame, bytes):
         return None, f"the frame is larger than {MAX_FRAME} bytes"
+    if nesting_over(frame, limits.json_depth):
+        return None, _too_deep(limits)
     try:
         data = json.loads(frame)
     except ValueError:
@@ -450,6 +541,24 @@ async def _socket(server: Server, websocket: WebSocket) -> None:
         await websocket.close(code=BAD_ORIGIN)
         return
     await websocket.accept()
+    limits = server.limits
+    if server.sockets >= limits.sockets:
+        await _refuse(
+            websocket,
+            f"the server has {limits.sockets} connections open; try again later "
+            f"(cardzones serve {Limits.option('sockets')})",
+            TOO_MANY,
+        )
+        return
+    server.sockets += 1
+    try:
+        await _welcomed(server, websocket)
+    finally:
+        server.sockets -= 1
+
+
+async def _welcomed(server: Server, websocket: WebSocket) -> None:
+    """A socket from its hello to its end."""
     frames = _Frames(websocket)
     try:
         first = await asyncio.wait_for(frames.next(), HELLO_TIMEOUT)
@@ -459,7 +568,7 @@ async def _socket(server: Server, websocket: WebSocket) -> None:
         return
     if first is None:
         return
-    hello, problem = _parse(first)
+    hello, problem = _parse(first, server.limits)
     if hello is not None:
         problem = _hello_problem(hello)
     if hello is None or problem is not None:
@@ -471,18 +580,37 @@ async def _socket(server: Server, websocket: WebSocket) -> None:
     if seat is None or live is None:
         await _refuse(websocket, NOT_OPENED, UNAUTHORIZED)
         return
-    conn = Connection(websocket, seat.player)
-    await server.hub.join(live, conn, int(hello.get("after", 0)), int(hello.get("chat_after", 0)))
-    sender = asyncio.create_task(conn.run_sender())
+    key = (table_id, seat.player)
+    limit = server.limits.seat_sockets
+    if server.seat_sockets.get(key, 0) >= limit:
+        await _refuse(
+            websocket,
+            f"this seat has {limit} connections open to the table; close one "
+            f"(cardzones serve {Limits.option('seat_sockets')})",
+            TOO_MANY,
+        )
+        return
+    server.seat_sockets[key] = server.seat_sockets.get(key, 0) + 1
+    rate = server.seat_rates.setdefault(key, SeatRate(server.limits.seat_frames))
     try:
-        await _serve(server, live, conn, frames, sender)
+        conn = Connection(websocket, seat.player)
+        after, chat_after = int(hello.get("after", 0)), int(hello.get("chat_after", 0))
+        await server.hub.join(live, conn, after, chat_after)
+        sender = asyncio.create_task(conn.run_sender())
+        try:
+            await _serve(server, live, conn, frames, sender, rate)
+        finally:
+            server.hub.leave(live, conn)
+            if not sender.done():
+                conn.close(1000)
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(sender, 5.0)
+                sender.cancel()
     finally:
-        server.hub.leave(live, conn)
-        if not sender.done():
-            conn.close(1000)
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(sender, 5.0)
-            sender.cancel()
+        server.seat_sockets[key] -= 1
+        if not server.seat_sockets[key]:
+            del server.seat_sockets[key]
+            server.seat_rates.pop(key, None)
 
 
 def _hello_problem(hello: dict[str, Any]) -> str | None:
@@ -504,7 +632,12 @@ def _hello_problem(hello: dict[str, Any]) -> str | None:
 
 
 async def _serve(
-    server: Server, live: Any, conn: Connection, frames: _Frames, sender: asyncio.Task[None]
+    server: Server,
+    live: Any,
+    conn: Connection,
+    frames: _Frames,
+    sender: asyncio.Task[None],
+    rate: SeatRate,
 ) -> None:
     receiver: asyncio.Task[str | bytes | None] | None = None
     while True:
@@ -523,7 +656,12 @@ async def _serve(
             conn.send(dumps({"error": f"more than {MAX_RATE} frames in a second"}))
             conn.close(TOO_FAST)
             return
-        data, problem = _parse(frame)
+        # The seat's frames, all its connections together: a frame over the
+        # seat's rate waits its turn, and this connection reads nothing meanwhile.
+        wait = rate.take(time.monotonic())
+        if wait > 0:
+            await asyncio.sleep(wait)
+        data, problem = _parse(frame, server.limits)
         if data is None:
             conn.send(dumps({"error": problem}))
             continue

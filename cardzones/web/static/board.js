@@ -240,6 +240,12 @@
     const promise = api("legal").catch(() => ({ status: 0, data: null })).then(({ status, data }) => {
       if (status !== 200) {
         if (status === 404 || status === 405) legalOffered = false;
+        // Asked too often (the server bounds it per seat): the menu still has
+        // its forms; the next menu asks again.
+        if (status === 429) {
+          notice((data && data.error) || "too many requests for the legal acts: try again shortly");
+          if (legalAsked && legalAsked.promise === promise) legalAsked = null;
+        }
         return null;
       }
       if (data.number !== number) return null;

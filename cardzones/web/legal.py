@@ -1,0 +1,206 @@
+"""``GET /api/tables/ID/legal`` with its cost bounded per seat.
+
+Building a seat's legal acts tries every candidate on the live game and takes
+it back, under the table's lock: tens of milliseconds for a game in progress,
+a second for a thousand cards. So that no page, however it loops, can take
+that time from other seats and tables, each seat (and the spectator) of each
+table gets:
+
+- **an answer kept per position**: the list is computed once per event
+  number (and set of action names asked for), and asked again it is answered
+  from memory until the next event;
+- **one computation at a time**: a seat's requests wait for each other, so
+  that a second request for the same position finds the first one's answer;
+  only a few may wait, and the rest get ``429`` at once;
+- **a budget of time**: each request is charged the time it took (at least
+  :data:`MIN_CHARGE`) against a credit of :data:`BURST` seconds that comes
+  back at :data:`RATE` seconds a second. A seat out of credit gets ``429``
+  with ``Retry-After``, and its next request is served once the credit is
+  back.
+
+>>> budget = Budget(now=0.0)
+>>> budget.charge(BURST + 1.0, now=0.0)
+>>> budget.wait(now=0.0) > 0
+True
+>>> budget.wait(now=60.0)
+0.0
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from cardzones.table.table import Table
+
+#: The seconds of computing a seat may spend at once, from a full credit.
+BURST = 3.0
+#: The seconds of computing a seat's credit gets back each second.
+RATE = 0.25
+#: What a request costs at least, however quick: a loop of answers from
+#: memory is bounded too.
+MIN_CHARGE = 0.01
+#: Requests of one seat that may wait while its computation runs.
+MAX_WAITING = 4
+#: Lists kept per seat (one per set of action names asked for), all of one position.
+KEPT_LISTS = 8
+#: Seats whose state is kept; the least recently asked are forgotten first.
+KEPT_SEATS = 10_000
+
+#: The most action names one request may ask for, and the longest name.
+MAX_NAMES, MAX_NAME = 64, 64
+
+#: The answer a seat out of credit, or with too many requests waiting, gets.
+BUSY = "too many requests for the legal acts from this seat: ask again in {wait} s"
+
+
+class Busy(Exception):
+    """The seat may not ask now: try again after ``retry_after`` seconds."""
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(BUSY.format(wait=retry_after))
+        self.retry_after = retry_after
+
+
+@dataclass
+class Budget:
+    """A seat's credit of computing time (a token bucket of seconds)."""
+
+    now: float
+    credit: float = BURST
+
+    def _refill(self, now: float) -> None:
+        self.credit = min(BURST, self.credit + max(0.0, now - self.now) * RATE)
+        self.now = max(self.now, now)
+
+    def wait(self, now: float) -> float:
+        """Seconds until the seat may ask again (0: it may now)."""
+        self._refill(now)
+        return 0.0 if self.credit > 0 else -self.credit / RATE + 1e-9
+
+    def charge(self, seconds: float, now: float) -> None:
+        self._refill(now)
+        self.credit -= max(MIN_CHARGE, seconds)
+
+
+#: What a request asks for: the action names (None: all), and the card and
+#: the zone as the seat named them (None: any).
+Asked = tuple[tuple[str, ...] | None, str | None, str | None]
+
+
+@dataclass
+class SeatLegal:
+    """What one seat of one table has asked for."""
+
+    budget: Budget
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    waiting: int = 0
+    #: the number of the position the lists below are for
+    number: int = -1
+    lists: OrderedDict[Asked, list[dict[str, Any]]] = field(default_factory=OrderedDict)
+
+    def kept(self, number: int, key: Asked) -> list[dict[str, Any]] | None:
+        return self.lists.get(key) if number == self.number else None
+
+    def keep(self, number: int, key: Asked, legal: list[dict[str, Any]]) -> None:
+        if number != self.number:
+            self.number = number
+            self.lists.clear()
+        self.lists[key] = legal
+        while len(self.lists) > KEPT_LISTS:
+            self.lists.popitem(last=False)
+
+
+#: Runs a function on the table once it is up to date, under its lock
+#: (:meth:`cardzones.web.hub.Hub.read` of the table).
+Reader = Callable[[Callable[[Table], Any]], Awaitable[Any]]
+
+
+class LegalDesk:
+    """The legal acts of every seat this process serves, bounded per seat."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self.seats: OrderedDict[tuple[str, str | None], SeatLegal] = OrderedDict()
+        #: lists computed (not answered from memory), for the tests and the bench
+        self.computed = 0
+
+    def _seat(self, table_id: str, viewer: str | None) -> SeatLegal:
+        key = (table_id, viewer)
+        seat = self.seats.get(key)
+        if seat is None:
+            seat = self.seats[key] = SeatLegal(Budget(self.clock()))
+            self._forget()
+        self.seats.move_to_end(key)
+        return seat
+
+    def _forget(self) -> None:
+        extra = len(self.seats) - KEPT_SEATS
+        for key in list(self.seats)[: max(0, extra)]:
+            if not self.seats[key].lock.locked() and not self.seats[key].waiting:
+                del self.seats[key]
+
+    async def answer(
+        self,
+        read: Reader,
+        table_id: str,
+        viewer: str | None,
+        wanted: Sequence[str] | None,
+        *,
+        card: str | None = None,
+        zone: str | None = None,
+    ) -> tuple[int, list[dict[str, Any]]]:
+        """The table's number and ``viewer``'s legal acts at it (of the
+        ``wanted`` actions, or all; on the ``card`` or ``zone`` the seat
+        names, or any). Raises :class:`Busy` when the seat has asked too
+        much, and :class:`~cardzones.table.acts.Refusal` for a card or zone
+        the seat cannot name."""
+        seat = self._seat(table_id, viewer)
+        if seat.waiting >= MAX_WAITING:
+            raise Busy(1)
+        key: Asked = (None if wanted is None else tuple(sorted(set(wanted))), card, zone)
+        seat.waiting += 1
+        try:
+            async with seat.lock:
+                wait = seat.budget.wait(self.clock())
+                if wait > 0:
+                    raise Busy(max(1, math.ceil(wait)))
+                start = time.perf_counter()
+                try:
+                    number, legal, fresh = await read(lambda t: self._list(seat, t, viewer, key))
+                finally:
+                    seat.budget.charge(time.perf_counter() - start, self.clock())
+                if fresh:
+                    self.computed += 1
+                return number, legal
+        finally:
+            seat.waiting -= 1
+
+    @staticmethod
+    def _list(
+        seat: SeatLegal, table: Table, viewer: str | None, key: Asked
+    ) -> tuple[int, list[dict[str, Any]], bool]:
+        kept = seat.kept(table.number, key)
+        if kept is not None:
+            return table.number, kept, False
+        legal = table.legal(viewer, key[0], card=key[1], zone=key[2])
+        seat.keep(table.number, key, legal)
+        return table.number, legal, True
+
+
+def wanted_actions(text: str | None) -> list[str] | None:
+    """The action names of ``?actions=a,b`` (None: all). Raises ValueError
+    when there are too many or one is too long."""
+    if not text:
+        return None
+    names = [n.strip() for n in text.split(",", MAX_NAMES + 1) if n.strip()]
+    if len(names) > MAX_NAMES:
+        raise ValueError(f"actions: at most {MAX_NAMES} names")
+    if any(len(n) > MAX_NAME for n in names):
+        raise ValueError(f"actions: a name has at most {MAX_NAME} characters")
+    return names or None
