@@ -252,6 +252,7 @@ POLICY = {
         "put_under": _policy("card top"),
         "play": _policy("card"),
         "pitch": _policy("card"),
+        "pitch_order": _policy("order"),
         "add_layer": _policy("source"),
         "remove_layer": _policy(turn=True),
         "resolve": _policy(turn=True),

@@ -797,6 +797,11 @@ def event_view(
 def _event_visible_to(game: Game, player: str | None, event: Event, identities: Identities) -> bool:
     if event.public:
         return True
+    # 3.0.3a: the object the move left is public, so everyone could look at it
+    # where it arrived, even where the rule set says the move itself was not
+    # seen (Redemption: a card leaving a hand face up for the territory).
+    if event.kind == MOVED and event.after:
+        return True
     if player is None or event.card is None:
         return False
     # 3.0.3a as it stood once the event was over: the object's owner, or the

@@ -22,6 +22,7 @@ from cardzones.rulesets.fab.cards import (
 from cardzones.rulesets.fab.equip import equip_admission
 from cardzones.rulesets.fab.layers import LayerRef, put_triggers_on_stack
 from cardzones.rulesets.fab.moves import hero_of
+from cardzones.rulesets.fab.pitch import forget_order, pitch_order, seen_order
 from cardzones.rulesets.fab.rule_ids import (
     CHAPTER_3_IDS,
     NOT_ENGINE_RULES,
@@ -253,14 +254,30 @@ class FabRuleset(Ruleset):
 
     def end_turn(self, game: Game, order: tuple[int, ...]) -> None:
         """4.4.3c: each player puts the cards of their pitch zone on the bottom of
-        their deck, in an order that is hidden information."""
+        their deck, in an order that is hidden information.
+
+        Each player chooses the order of their own pitch (``pitch_order``, or
+        ``order`` here). The cards are moved one by one in an order every
+        player saw, each straight to the place it will have, so that no one's
+        log tells which card lies where."""
         for player in game.players:
             pitch = game.zone(player, "pitch")
-            deck = game.zone(player, "deck")
             if pitch is None:
                 continue
-            cards = game.contents(pitch)
-            listed = [c for c in order if c in cards]
-            for card in listed + [c for c in cards if c not in listed]:
-                target: Dest | int = deck if deck is not None else Dest("deck", player)
-                game.move(card, target, position="bottom", face="down", cause="rule", by=player)
+            deck = game.zone(player, "deck")
+            target: Dest | int = deck if deck is not None else Dest("deck", player)
+            rank = {card: i for i, card in enumerate(pitch_order(game, player, order))}
+            moved: list[int] = []
+            for card in seen_order(game, pitch):
+                # The cards already at the bottom that will lie below this one.
+                below = sum(
+                    1
+                    for other in moved
+                    if rank[other] > rank[card]
+                    and game.location(other) == deck
+                    and game.host(other) is None
+                )
+                held = len(game.contents(deck)) if deck is not None else 0
+                game.move(card, target, position=held - below, face="down", cause="rule", by=player)
+                moved.append(card)
+            forget_order(game, player)

@@ -34,7 +34,7 @@ from cardzones.kernel.views import name_for
 from cardzones.rulesets.common import shared_actions
 from cardzones.rulesets.fab import actions as fab
 from cardzones.rulesets.fab import candidates as cand
-from cardzones.rulesets.fab import layers
+from cardzones.rulesets.fab import layers, pitch
 from cardzones.rulesets.fab.moves import foresee_move_to, foresee_sub_card
 
 if TYPE_CHECKING:
@@ -152,6 +152,12 @@ def _foresee_clear(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
     """3.0.12, with the owner's choice of graveyard (3.0.10a)."""
     with game.choosing(_chosen(game, args)):
         return game.foresee_clear(args["card"], acting(game, args))
+
+
+def _pitch_order(game: Game, args: Mapping[str, Any]) -> ActionResult:
+    with game.atomic():
+        pitch.choose_order(game, acting(game, args), args["order"])
+    return ActionResult(MoveResult.DONE)
 
 
 def _foresee_play(game: Game, args: Mapping[str, Any]) -> MoveResult:
@@ -281,6 +287,23 @@ FAB_ACTIONS = (
         rules=("3.14.1", "3.14.2"),
         candidates=cand.pitch,
         foresee=_foresee_pitch,
+    ),
+    Action(
+        "pitch_order",
+        (
+            Param(
+                "order",
+                K.CARDS,
+                required=True,
+                doc="cards of the player's pitch zone, as they will lie at the bottom of the "
+                "deck, top first",
+            ),
+            BY,
+        ),
+        _pitch_order,
+        doc="Choose the order in which one's pitched cards go to the bottom of the deck at "
+        "the end of the turn: a hidden choice, logged nowhere.",
+        rules=("4.4.3c",),
     ),
     Action(
         "add_layer",

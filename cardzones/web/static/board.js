@@ -15,7 +15,7 @@
 
   // Properties of a view object that are not shown as stats.
   const META = new Set(["id", "name", "types", "keywords", "public", "owner", "controller",
-                        "under", "placed", "equipped_to", "hidden", "text", "image", "counters"]);
+                        "under", "placed", "equipped_to", "hidden", "text", "counters"]);
   // Where each zone type sits on a player's mat (board.css names the areas).
   const AREAS = {
     fab: { head: "head", chest: "chest", arms: "arms", legs: "legs", hero: "hero",
@@ -47,7 +47,6 @@
     refusal: null,         // {ref, error, rule}: the last refused act, shown by its card
     connection: "connecting",
     replay: null,          // {as, steps, index} while replaying
-    images: false,         // whether the server shows card images (serve --images)
   };
   Object.defineProperty(window, "cardzonesBoard", { value: state });
 
@@ -519,7 +518,7 @@
     const facedown = classes.includes("facedown");
     const look = (pin) => window.cardzonesPreview.show(
       obj, window.cardzonesWords.zone(zone.zone),
-      { images: state.images, pin, facedown, near: node.getBoundingClientRect() });
+      { pin, facedown, near: node.getBoundingClientRect() });
     node.addEventListener("mouseenter", (ev) => {
       ev.stopPropagation();
       look(false);
