@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
-from tablekit import HANDLE_KEY, Seat, create, fab_body, random_act, redemption_body, seated
+from starlette.websockets import WebSocketDisconnect
+from tablekit import HANDLE_KEY, Seat, act, create, fab_body, random_act, redemption_body, seated
 
 from cardzones import new_game
 from cardzones.acts.actions import NUMBER_KINDS, Param
@@ -190,3 +191,37 @@ def test_a_long_table_rebuilds_and_compares(db: str) -> None:
         assert again is not None
         assert again.game.same_state(table.game) == (upto is None)
     store.close()
+
+
+def test_an_act_stored_is_acknowledged_even_when_its_event_cannot_be_shown(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Refused means nothing stored, and so stored means acknowledged: a
+    failure after the commit (the event's frames, the snapshot) does not turn
+    into a refusal of an act the store keeps."""
+    from cardzones.table.table import Table
+
+    created = create(client, fab_body())
+    store = store_of(client)
+    monkeypatch.setattr(client.app.state.server.host, "snapshot_every", 1)  # type: ignore[attr-defined]
+
+    def no_snapshot(*args: Any) -> None:
+        raise OSError("the disk is full")
+
+    monkeypatch.setattr(store, "save_snapshot", no_snapshot)
+    with seated(client, created) as seats:
+        answer = act(seats, "alice", {"shuffle": {"zone": "alice.deck"}}, "one")
+        assert answer["ack"] == "one"
+
+        def broken(self: Table, viewer: str | None, actor: str) -> dict[str, Any]:
+            raise RuntimeError("cannot show it")
+
+        monkeypatch.setattr(Table, "event_frame", broken)
+        alice = seats["alice"]
+        alice.ws.send_json({"act": {"shuffle": {"zone": "alice.deck"}}, "id": "two"})
+        assert alice.receive()["ack"] == "two"
+        for seat in seats.values():
+            with pytest.raises(WebSocketDisconnect) as closed:
+                seat.receive()
+            assert closed.value.code == 1011
+    assert [a.number for a in store.actions(created["table"])] == [1, 2]
