@@ -137,7 +137,8 @@ def run(
     each as a step naming cards as the player's view does.
     """
     from cardzones.board import render
-    from cardzones.kernel.views import log_document, omniscient_log, omniscient_view, view
+    from cardzones.kernel.logview import log_document, omniscient_log
+    from cardzones.kernel.views import omniscient_view, view
 
     outcome = run_file(file, check=as_player is None)
     ctx = outcome.context
@@ -232,7 +233,8 @@ def _examples() -> list[Path]:
 def demo() -> None:
     """Run the bundled example scenarios and show their boards."""
     from cardzones.board import render
-    from cardzones.kernel.views import log_view, omniscient_log, omniscient_view, view
+    from cardzones.kernel.logview import log_view, omniscient_log
+    from cardzones.kernel.views import omniscient_view, view
 
     outcomes = []
     for file in _examples():

@@ -71,9 +71,15 @@ class ParamKind(StrEnum):
     #: a list of words (or one) -> a tuple, lower case, spaces as underscores;
     #: with ``options``, each word is one of them
     WORDS = "words"
+    #: text as written, such as a card's rules text -> str, at most MAX_TEXT characters
+    TEXT = "text"
     EFFECT = "effect"  #: an effect label -> the handle an earlier action returned
     ACTION = "action"  #: a nested action on this action's card, without its card -> BoundAction
     MAPPING = "mapping"  #: nested parameters (``fields``) -> a dict
+
+
+#: The longest a TEXT argument may be (a card's rules text fits many times).
+MAX_TEXT = 4000
 
 
 class Role(StrEnum):

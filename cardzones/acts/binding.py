@@ -48,6 +48,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Protocol
 
 from cardzones.acts.actions import (
+    MAX_TEXT,
     Action,
     ActionTable,
     ArgumentError,
@@ -373,6 +374,10 @@ class _Pass:
             return value.strip().lower()
         if kind is ParamKind.WORDS:
             return _words(param, value, path)
+        if kind is ParamKind.TEXT:
+            if not isinstance(value, str) or len(value) > MAX_TEXT:
+                raise ArgumentError(f"{name} is text of at most {MAX_TEXT} characters", path)
+            return value
         if kind is ParamKind.CARDS:
             return self.cards(param, value, path)
         if kind is ParamKind.NAME and (not isinstance(value, str) or not value.strip()):

@@ -439,7 +439,7 @@ class Game(State):
         oid: int = self._objs[card].oid
         cached = self._handles.get(oid)
         if cached is None:
-            from cardzones.kernel.views import object_handle
+            from cardzones.kernel.handles import object_handle
 
             cached = self._handles[oid] = object_handle(self.handle_key, oid)
         return cached
@@ -453,8 +453,8 @@ class Game(State):
 
     def log(self, player: str | None) -> list[dict[str, Any]]:
         """The event log as ``player`` may know it (None: a spectator), oldest
-        first. See :func:`cardzones.kernel.views.log_view`."""
-        from cardzones.kernel.views import log_view
+        first. See :func:`cardzones.kernel.logview.log_view`."""
+        from cardzones.kernel.logview import log_view
 
         return log_view(self, player)
 

@@ -30,8 +30,9 @@ from typing import Any
 from cardzones.acts.actions import ArgumentError
 from cardzones.errors import CardzonesError
 from cardzones.kernel.game import Game
+from cardzones.kernel.logview import log_size, log_view
 from cardzones.kernel.serial import value_from_json, value_to_json
-from cardzones.kernel.views import log_size, log_view, view
+from cardzones.kernel.views import view
 from cardzones.rulesets import get_ruleset
 from cardzones.table.acts import (
     Applied,
