@@ -371,3 +371,44 @@ def test_the_legal_endpoint_answers_the_seats_acts_with_the_view_rules() -> None
             assert "welcome" in ws.receive_json()
             ws.send_json({"act": acts[0], "id": "a", "after": 0})
             assert ws.receive_json()["ack"] == "a"
+
+
+def test_the_legal_endpoint_answers_for_one_card_or_one_zone() -> None:
+    """What a menu on a card or a zone asks: ``?card=`` (a handle of the seat's
+    view, or ZONE[i]) and ``?zone=``; a name the seat cannot use is a 400
+    that says no more than a refused act would."""
+    with TestClient(create_app("sqlite://")) as client:
+        created = client.post("/api/tables", json=fab_body()).json()
+        table, token = created["table"], created["seats"]["alice"]
+        auth = {"Authorization": f"Bearer {token}"}
+
+        def legal(query: str) -> Any:
+            return client.get(f"/api/tables/{table}/legal?{query}", headers=auth)
+
+        everything = legal("").json()["legal"]
+        view = client.get(f"/api/tables/{table}/view", headers=auth).json()["view"]
+        hand = next(z for z in view["zones"] if z["zone"] == "alice.hand")
+        card = hand["objects"][0]["id"]
+        on_card = legal(f"card={card}").json()["legal"]
+        assert on_card and all(card in json.dumps(e["act"]) for e in on_card)
+        assert on_card == [e for e in everything if card in json.dumps(e["act"])]
+        top = legal("card=alice.deck[0]").json()["legal"]
+        assert top and all("alice.deck[0]" in json.dumps(e["act"]) for e in top)
+        into = legal("zone=alice.graveyard").json()["legal"]
+        assert into and all("alice.graveyard" in json.dumps(e["act"]) for e in into)
+        assert {"move": {"card": card, "to": "alice.graveyard", "by": "alice"}} in [
+            e["act"] for e in into
+        ]
+        only = legal(f"card={card}&actions=play").json()["legal"]
+        assert [e["act"] for e in only] == [{"play": {"card": card, "by": "alice"}}]
+        bobs = next(z for z in view["zones"] if z["zone"] == "bob.hand")
+        assert bobs["objects"], "bob's hand is shown to alice only as backs"
+        assert legal("card=bob.hand[0]").json()["legal"] == []  # not hers to name
+        for query, said in (
+            ("card=nosuchcard", "card: nosuchcard: no such card"),
+            ("zone=nowhere", "zone: "),
+            ("card=" + "x" * 500, "card is longer than 400 characters"),
+        ):
+            answer = legal(query)
+            assert answer.status_code == 400, query
+            assert answer.json()["error"].startswith(said), answer.json()

@@ -85,7 +85,7 @@ def test_found_through_its_entry_point(installed: None) -> None:
     assert ruleset.name == "patience" and "turn" in ruleset.actions
     outcome = run_file(SCENARIO)
     assert outcome.status == PASS, outcome.describe()
-    assert outcome.steps == 21
+    assert outcome.steps == 23
 
 
 def test_registered_with_register_ruleset(registered: object) -> None:
@@ -164,7 +164,7 @@ def _cli(*args: str, installed: bool = True) -> subprocess.CompletedProcess[str]
 def test_cardzones_check_runs_its_scenario() -> None:
     result = _cli("check", "tests/plugins")
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "PASS tests/plugins/patience.scenario.yaml (21 steps)" in result.stdout
+    assert "PASS tests/plugins/patience.scenario.yaml (23 steps)" in result.stdout
     assert "1 passed, 0 failed" in result.stdout
     missing = _cli("check", "tests/plugins", installed=False)
     assert missing.returncode == 2

@@ -7,9 +7,10 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cardzones.kernel.views import log_view, omniscient_log, view
+from cardzones.kernel.logview import log_view, omniscient_log
+from cardzones.kernel.views import view
 from cardzones.position.loader import load_text
-from cardzones.scenario.runner import INVALID, PASS, run_text
+from cardzones.scenario.runner import FAIL, INVALID, PASS, run_text
 
 
 def _game_after(ruleset: str, setup: str, steps: list[str]) -> object:
@@ -184,3 +185,66 @@ def test_rule_ids_the_rule_set_leaves_out_are_known() -> None:
         'name: x\nruleset: fab\nrules: ["3.0.6", "3.0.9"]\nsteps: [{expect: {turn: 1}}]\n'
     )
     assert outcome.status == PASS, outcome.describe()
+
+
+# ----------------------------------------------------------------------
+# Class: the scenario language says what docs/scenarios.md says of it
+# ----------------------------------------------------------------------
+
+
+def test_every_action_of_every_rule_set_takes_by() -> None:
+    """Class: "In every action, `by: PLAYER` is the player doing it"
+    (docs/scenarios.md). Every action of each rule set's table takes it, and a
+    name that is no player makes the file invalid, in every action alike."""
+    from cardzones import get_ruleset
+
+    for ruleset in ("fab", "redemption"):
+        for name, action in get_ruleset(ruleset).actions.items():
+            assert any(p.name == "by" for p in action.params), (ruleset, name)
+    steps = [
+        "modify: {card: $a, power: +1, by: carol}",
+        "grant: {card: $a, keyword: go_again, by: carol}",
+        "end_turn: {by: carol}",
+        "create_zone: {zone: alice.arsenal, by: carol}",
+    ]
+    for step in steps:
+        text = (
+            "name: x\nruleset: fab\nsetup:\n  alice.hand: [{card: A, as: a}]\n"
+            f"steps:\n  - {step}\n"
+        )
+        outcome = run_text(text)
+        assert outcome.status == INVALID, (step, outcome.describe())
+        assert "carol" in outcome.message and outcome.line == 6, outcome.describe()
+
+
+def test_a_zone_that_ceased_to_exist_is_expected_not_to_exist_3_0_10() -> None:
+    """Class: an expectation can say a zone no longer exists (`exists: false`),
+    and `exists: true` fails for one that ceased (3.0.10c: the others are
+    numbered again)."""
+    head = (
+        "name: x\nruleset: fab\nsetup:\n  alice.hand: [A]\nsteps:\n"
+        "  - create_zone: {zone: alice.arsenal}\n  - remove_zone: {zone: alice.arsenal}\n"
+    )
+    assert run_text(head + "  - expect: {zone: alice.arsenal.2, exists: false}\n").status == PASS
+    assert run_text(head + "  - expect: {zone: alice.arsenal.1, exists: true}\n").status == PASS
+    failed = run_text(head + "  - expect: {zone: alice.arsenal.2, exists: true}\n")
+    assert failed.status == FAIL and "should exist" in failed.message, failed.describe()
+    failed = run_text(head + "  - expect: {zone: alice.arsenal.1, exists: false}\n")
+    assert failed.status == FAIL and "should not exist" in failed.message, failed.describe()
+
+
+def test_an_event_filter_on_a_zone_that_does_not_exist_is_an_invalid_file() -> None:
+    """Class: an event filter naming a numbered zone that names no zone now
+    (after renumbering, 3.0.10) is an invalid file with its line, not a filter
+    that silently matches nothing, for `from:` and `to:` alike."""
+    for key in ("from", "to"):
+        text = (
+            "name: x\nruleset: fab\nsetup:\n  alice.hand: [{card: A, as: a}]\nsteps:\n"
+            "  - create_zone: {zone: alice.arsenal}\n"
+            "  - move: {card: $a, to: alice.arsenal.2}\n"
+            "  - remove_zone: {zone: alice.arsenal.1}\n"
+            f"  - expect: {{events: {{{key}: alice.arsenal.2}}, count: 0}}\n"
+        )
+        outcome = run_text(text, "f.scenario.yaml")
+        assert outcome.status == INVALID, outcome.describe()
+        assert outcome.line == 9 and "names no zone now" in outcome.message, outcome.describe()

@@ -239,17 +239,20 @@ SHARED_POLICY = {
     "draw": _policy(actor="player"),
     "shuffle": _policy(own_zones="zone"),
     "flip": _policy("card"),
-    "modify": _policy("card", actor=None),
-    "grant": _policy("card", actor=None),
+    "modify": _policy("card"),
+    "grant": _policy("card"),
     "end_turn": _policy("order", actor=None, turn=True),
+    "counter": _policy(targets="card"),
 }
 POLICY = {
     "fab": {
         **SHARED_POLICY,
+        "life": _policy(targets="card"),
         "clear": _policy("card"),
         "put_under": _policy("card top"),
         "play": _policy("card"),
         "pitch": _policy("card"),
+        "pitch_order": _policy("order"),
         "add_layer": _policy("source"),
         "remove_layer": _policy(turn=True),
         "resolve": _policy(turn=True),

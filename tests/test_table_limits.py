@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
-from tablekit import create
+from tablekit import create, fab_body
 
 from cardzones.table.creation import creation_from_request
 from cardzones.table.limits import Limits
@@ -166,3 +166,30 @@ def test_a_player_name_that_cannot_be_a_seat_is_refused_at_creation(
 def test_a_player_name_of_letters_digits_and_dashes_is_a_seat(client: TestClient) -> None:
     created = create(client, {"ruleset": "fab", "players": ["Zoë_1", "bob-2"]})
     assert set(created["seats"]) == {"Zoë_1", "bob-2"}
+
+
+def test_json_nested_past_the_limit_is_refused_on_create_and_on_the_socket(db: str) -> None:
+    """A thousand brackets deep took the parser past the recursion limit: a
+    500 on create, a traceback and a closed socket on the WebSocket."""
+    with client_for(db) as client:
+        deep = "[" * 1000 + "]" * 1000
+        for body in (deep, "[" * 5000, '{"ruleset": "fab", "cards": ' + deep + "}"):
+            answer = client.post(
+                "/api/tables", content=body, headers={"Content-Type": "application/json"}
+            )
+            assert answer.status_code == 400, answer.text
+            assert answer.json()["limit"] == "json_depth"
+            assert "--max-json-depth" in answer.json()["error"]
+        created = create(client, fab_body())
+        with client.websocket_connect(f"/api/tables/{created['table']}/ws") as ws:
+            ws.send_text('{"hello": ' + deep + "}")
+            assert "--max-json-depth" in ws.receive_json()["error"]
+        with client.websocket_connect(f"/api/tables/{created['table']}/ws") as ws:
+            ws.send_json({"hello": created["seats"]["alice"]})
+            assert "welcome" in ws.receive_json()
+            ws.send_text('{"act": ' + deep + ', "id": 1}')
+            assert "--max-json-depth" in ws.receive_json()["error"]
+            # The connection goes on.
+            ws.send_json({"act": {"shuffle": {"zone": "alice.deck"}}, "id": 2})
+            assert ws.receive_json()["ack"] == 2
+        assert stored_tables(client) == 1

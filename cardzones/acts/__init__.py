@@ -10,6 +10,8 @@ that turns an act into a call of the rules.
   themselves may do;
 - :mod:`cardzones.acts.standard`: the actions every rule set may put in its
   table (move, draw, shuffle, flip, modify, grant, end_turn);
+- :mod:`cardzones.acts.counters`: life totals and counters (``life``,
+  ``counter``), for any rule set's table;
 - :mod:`cardzones.acts.legal`: legal actions, what a player may do now.
 
 The package sits on the kernel and never below it: the kernel keeps the
@@ -44,6 +46,7 @@ from cardzones.acts.binding import (
     complete,
     seat_refusal,
 )
+from cardzones.acts.counters import counter_action, life_action
 from cardzones.acts.legal import (
     LegalAction,
     candidate_actions,
@@ -114,10 +117,12 @@ __all__ = [
     "candidate_actions",
     "complete",
     "concerns",
+    "counter_action",
     "draw_action",
     "foresee_kernel_move",
     "kernel_move",
     "legal_actions",
+    "life_action",
     "may_name",
     "modify_action",
     "move_action",

@@ -39,8 +39,7 @@ player may know, so the list tells them nothing their view does not
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from cardzones.acts.actions import (
     Action,
@@ -65,12 +64,11 @@ if TYPE_CHECKING:
 _CHOICE_DEPTH = 2
 
 
-@dataclass(frozen=True, slots=True)
-class LegalAction:
+class LegalAction(NamedTuple):
     """One action a player may take now: the action of the rule set's table,
     its arguments as ``Action.run`` takes them (card ids, zone ids,
-    destinations), the player, and what trying it gave (None when it names a
-    card the player may not look at)."""
+    destinations), the player, and what it gives (None when it names a
+    card the player may not look at). Immutable; made by the thousand."""
 
     action: Action
     args: Mapping[str, Any]
@@ -188,7 +186,9 @@ def _listing(
             judge = action.foresee if foresee else None
             seen: set[Any] = set()
             for given in action.candidates(game, player):
-                args = ask.bound(action, given)
+                # Trying every candidate binds each with the binder itself, so
+                # that the tests hold the quick binding to it as well.
+                args = ask.bound(action, given) if foresee else ask.bound_by_binder(action, given)
                 if args is None or not ask.wants(action, args):
                     continue
                 key = _key(args)
@@ -270,8 +270,46 @@ def _args(action: Action, given: Mapping[str, Any], player: str) -> dict[str, An
     return args
 
 
-#: The kinds of value the quick binding passes through as they are.
-_PLAIN = frozenset(ParamKind) - {ParamKind.MAPPING, ParamKind.ACTION}
+_FAILED = MoveResult.FAILED
+#: Builds a legal action from a tuple of its fields (they are made by the thousand).
+_new_legal = tuple.__new__
+#: What the quick binding checks of a value beside the kinds of ParamKind.
+_ACTOR, _OWN_ZONE = "actor", "own_zone"
+#: An action's parameters as the quick binding reads them: the action, the
+#: defaults of all, the check of each (kind and role, None for none), the
+#: required ones, the groups of one_of, and the actor.
+_Plan = tuple[
+    Action,
+    dict[str, Any],
+    dict[str, tuple[Any, Role | None] | None],
+    tuple[str, ...],
+    tuple[tuple[tuple[str, ...], bool], ...],
+    str | None,
+]
+
+
+def _plan(action: Action) -> _Plan:
+    checks: dict[str, tuple[Any, Role | None] | None] = {}
+    for param in action.params:
+        kind = param.kind
+        check: tuple[Any, Role | None] | None = None
+        if param.name == action.actor:
+            check = None if param.role is Role.ANY_PLAYER else (_ACTOR, None)
+        elif kind is ParamKind.CARD or kind is ParamKind.CARDS:
+            check = (kind, param.role)
+        elif kind is ParamKind.ZONE or kind is ParamKind.ZONE_NAME:
+            check = (_OWN_ZONE, None) if param.role is Role.OWN_ZONE else None
+        elif kind is ParamKind.MAPPING or kind is ParamKind.ACTION:
+            check = (kind, None)
+        checks[param.name] = check
+    return (
+        action,
+        {p.name: p.default for p in action.params},
+        checks,
+        tuple(p.name for p in action.params if p.required),
+        tuple((g.names, g.exactly) for g in action.one_of),
+        action.actor,
+    )
 
 
 class _Asked:
@@ -279,8 +317,10 @@ class _Asked:
     the filters, and the judging or trying of each candidate."""
 
     __slots__ = (
+        "_looked",
         "_named",
         "_ours",
+        "_plans",
         "_zones",
         "candidates",
         "card",
@@ -302,6 +342,8 @@ class _Asked:
         self._named: dict[int, bool] = {}
         self._ours: dict[int, bool] = {}
         self._zones: dict[str, int] | None = None
+        self._looked: dict[int, bool] = {}
+        self._plans: dict[str, _Plan] = {}
         self.candidates = 0
         self.tries = 0
 
@@ -311,67 +353,82 @@ class _Asked:
         """The candidate's arguments as :func:`bind` with the seat gives them
         (every parameter, the actor the player), or None where the seat policy
         refuses them. A candidate the quick way cannot take (a nested value, a
-        key the action lacks) goes through :func:`bind` itself."""
-        player = self.player
-        params = action.params
-        args: dict[str, Any] = {}
-        for param in params:
-            name = param.name
-            if name in given:
-                if param.kind not in _PLAIN and given[name] is not None:
-                    return self._bind(action, given)
-                args[name] = given[name]
-            elif param.required:
-                return self._bind(action, given)
-            else:
-                args[name] = param.default
-        if any(k not in args for k in given):
-            return self._bind(action, given)
-        for group in action.one_of:
-            n = sum(1 for k in group.names if given.get(k) is not None)
-            if n == 0 or (group.exactly and n != 1):
-                return self._bind(action, given)
-        actor = action.actor
-        for param in params:
-            value = given.get(param.name)
+        key the action lacks, a group of parameters not as the action needs
+        it) goes through :func:`bind` itself, which says what is wrong."""
+        plan = self._plans.get(action.name)
+        if plan is None or plan[0] is not action:
+            plan = self._plans[action.name] = _plan(action)
+        _, defaults, checks, required, one_of, actor = plan
+        args = defaults.copy()
+        n = len(args)
+        args.update(given)
+        if len(args) != n or any(k not in given for k in required):
+            return self.bound_by_binder(action, given)
+        for group, exactly in one_of:
+            count = sum(1 for k in group if given.get(k) is not None)
+            if count == 0 or (exactly and count != 1):
+                return self.bound_by_binder(action, given)
+        for name, value in given.items():
             if value is None:
                 continue
-            kind = param.kind
-            if param.name == actor:
-                if value != player and param.role is not Role.ANY_PLAYER:
+            check = checks[name]
+            if check is None:
+                continue
+            kind, role = check
+            if kind is _ACTOR:
+                if value != self.player:
                     return None
             elif kind is ParamKind.CARD:
-                if not self._may(param, value):
+                if not self._may(role, value):
                     return None
             elif kind is ParamKind.CARDS:
-                if not all(self._may(param, c) for c in value):
+                if not all(self._may(role, c) for c in value):
                     return None
-            elif (kind is ParamKind.ZONE or kind is ParamKind.ZONE_NAME) and (
-                param.role is Role.OWN_ZONE and not owns_zone(self.game, player, value)
-            ):
-                return None
+            elif kind is _OWN_ZONE:
+                if not owns_zone(self.game, self.player, value):
+                    return None
+            else:  # a nested value: the binder's own pass
+                return self.bound_by_binder(action, given)
         if actor is not None and args[actor] is None:
-            args[actor] = player
+            args[actor] = self.player
         return args
 
-    def _bind(self, action: Action, given: Mapping[str, Any]) -> dict[str, Any] | None:
+    def bound_by_binder(self, action: Action, given: Mapping[str, Any]) -> dict[str, Any] | None:
         try:
             return bind(action, given, RESOLVED, seat=self.seat)
         except SeatRefusal:
             return None
 
-    def _may(self, param: Param, card: int) -> bool:
+    def _may(self, role: Role | None, card: int) -> bool:
         named = self._named.get(card)
         if named is None:
             named = self._named[card] = may_name(self.game, self.player, card)
         if not named:
             return False
-        if param.role is not Role.ACTS_ON:
+        if role is not Role.ACTS_ON:
             return True
         ours = self._ours.get(card)
         if ours is None:
             ours = self._ours[card] = acts_on(self.game, self.player, card)
         return ours
+
+    def _seen(self, action: Action, args: Mapping[str, Any]) -> bool:
+        """Whether the player may look at every card the arguments name."""
+        looked = self._looked
+        for param in action.params:
+            kind = param.kind
+            if kind is not ParamKind.CARD and kind is not ParamKind.CARDS:
+                continue
+            value = args.get(param.name)
+            if value is None:
+                continue
+            for card in (value,) if kind is ParamKind.CARD else value:
+                seen = looked.get(card)
+                if seen is None:
+                    seen = looked[card] = self.game.may_look(self.player, card)
+                if not seen:
+                    return False
+        return True
 
     # -- the filters -----------------------------------------------------
 
@@ -417,11 +474,11 @@ class _Asked:
     def _listed(
         self, action: Action, args: dict[str, Any], result: MoveResult
     ) -> list[LegalAction]:
-        if not _all_visible(self.game, self.player, action, args):
-            return [LegalAction(action, args, self.player, None)]
-        if result is MoveResult.FAILED:
+        if not self._seen(action, args):
+            return [_new_legal(LegalAction, (action, args, self.player, None))]
+        if result is _FAILED:
             return []
-        return [LegalAction(action, args, self.player, result)]
+        return [_new_legal(LegalAction, (action, args, self.player, result))]
 
     def _tried(self, action: Action, args: dict[str, Any], depth: int) -> list[LegalAction]:
         game = self.game

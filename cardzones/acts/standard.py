@@ -238,13 +238,13 @@ def modify_action(stats: Sequence[str]) -> Action:
         Param("card", K.CARD, required=True, doc="the card whose object it changes"),
         *(Param(s, K.DELTA, doc=f"added to {s}") for s in stats),
         UNTIL,
+        BY,
     )
     return Action(
         "modify",
         params,
         run,
         doc="Change numeric properties of the card's current object.",
-        actor=None,
         one_of=(OneOf(stats),),
         foresee=_done,
     )
@@ -264,10 +264,10 @@ GRANT = Action(
         Param("card", K.CARD, required=True, doc="the card whose object gains it"),
         Param("keyword", K.WORD, required=True, doc="the keyword, such as go_again"),
         UNTIL,
+        BY,
     ),
     _grant,
     doc="Give the card's current object a keyword.",
-    actor=None,
     foresee=_done,
 )
 
@@ -307,7 +307,8 @@ def draw_action(
     """
 
     def run(game: Game, args: Mapping[str, Any]) -> ActionResult:
-        player = acting(game, args, "player")
+        # The player who draws; by default the one doing it.
+        player = args["player"] if args["player"] is not None else acting(game, args)
         count = args["count"]
         if count < 1:
             raise ArgumentError("count must be 1 or more", ("count",))
@@ -336,6 +337,7 @@ def draw_action(
         (
             Param("player", K.PLAYER, doc="the player who draws (default: the turn player)"),
             Param("count", K.INT, default=1, doc="how many cards, one at a time from the top"),
+            Param("by", K.PLAYER, doc="the player doing it, who draws unless player says"),
         ),
         run,
         doc=f"Draw: move the top card of the player's {source} to their {to}, count times; "
@@ -357,6 +359,7 @@ END_TURN = Action(
             K.CARDS,
             doc="cards the end of turn moves, as they will lie, top first (a hidden choice)",
         ),
+        BY,
     ),
     _end_turn,
     doc='End the turn: the end-of-turn procedure, "this turn" effects end, the next turn begins.',

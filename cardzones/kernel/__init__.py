@@ -28,7 +28,7 @@ from cardzones.kernel.cards import (
     Replacement,
     Trigger,
 )
-from cardzones.kernel.effects import END_OF_TURN, Effect, EffectRef
+from cardzones.kernel.effects import COUNTER, END_OF_TURN, Counters, Effect, EffectRef
 from cardzones.kernel.events import Event, Snapshot
 from cardzones.kernel.game import Game
 from cardzones.kernel.naming import name_for
@@ -54,6 +54,7 @@ __all__ = [
     "ADMITTED",
     "BLANK_CARD",
     "CARD",
+    "COUNTER",
     "END_OF_TURN",
     "MACRO",
     "PLACED",
@@ -65,6 +66,7 @@ __all__ = [
     "Admission",
     "CardDef",
     "CardzonesError",
+    "Counters",
     "Dest",
     "Effect",
     "EffectRef",

@@ -27,6 +27,8 @@ if TYPE_CHECKING:
     from cardzones.kernel.game import Game
 
 END_OF_TURN = "end_of_turn"
+#: The kind of effect that holds counters of one name on an object.
+COUNTER = "counter"
 
 
 class Effect(NamedTuple):
@@ -39,6 +41,15 @@ class Effect(NamedTuple):
     until: str | None = None
     label: str | None = None
     data: object = None
+
+
+class Counters(NamedTuple):
+    """The ``data`` of a :data:`COUNTER` effect: ``number`` counters called
+    ``name`` on its object. They are the object's, so they go when it
+    becomes a new object (3.0.9), like any effect bound to it."""
+
+    name: str
+    number: int
 
 
 class EffectRef(NamedTuple):

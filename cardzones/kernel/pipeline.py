@@ -520,7 +520,11 @@ def foresee_clear(game: Game, card: int, by: str | None = None) -> MoveResult | 
     obj = game.obj(card)
     if obj.kind != CARD or obj.is_token:
         return _CEASED  # 3.0.12a
-    if game.zone(obj.owner, game.ruleset.clear_to) == obj.zone and obj.rel == TOP:
+    if (
+        obj.rel == TOP
+        and obj.zone != game._ceasing
+        and obj.zone in game._zones.get((obj.owner, game.ruleset.clear_to), ())
+    ):
         return _NO_MOVE
     dest = Dest(game.ruleset.clear_to, "owner")
     who = by or obj.owner or game.turn_player

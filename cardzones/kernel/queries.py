@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from cardzones.errors import UnknownReference
 from cardzones.kernel.cards import CardDef
-from cardzones.kernel.effects import Effect
+from cardzones.kernel.effects import COUNTER, Counters, Effect
 from cardzones.kernel.events import Snapshot
 from cardzones.kernel.objects import UNDER, Obj, ObjRef
 from cardzones.kernel.zones import ZoneInfo, ZoneSpec
@@ -342,6 +342,15 @@ def keywords(game: Game, card: int) -> frozenset[str]:
     found = obj(game, card)
     extra = [k for e in effects_on(game, card) for k in e.keywords]
     return found.cdef.keywords.union(extra) if extra else found.cdef.keywords
+
+
+def counters(game: Game, card: int) -> dict[str, int]:
+    """The counters on the card's current object: name -> how many (COUNTER effects)."""
+    out: dict[str, int] = {}
+    for found in effects_on(game, card):
+        if found.kind == COUNTER and isinstance(found.data, Counters):
+            out[found.data.name] = out.get(found.data.name, 0) + found.data.number
+    return out
 
 
 def effect(game: Game, eid: int) -> Effect | None:

@@ -67,12 +67,6 @@ class Ruleset:
       (``under``, ``onto``), with their relation;
     - ``permanent_control``: whether cards have a permanent controller apart
       from their controller;
-    - ``rules`` and ``excluded_rules``: the rule ids it implements, and those
-      of its texts it leaves out with the reason (``cardzones coverage``);
-    - ``text_ids``: every id its rules texts have, headings included, and
-      ``rule_id_pattern``: the form of such an id. A scenario's ``rules:``
-      entry of that form must be one of the ids; any other entry is a
-      citation in words (``"place: movement of placed cards"``).
     """
 
     name = "base"
@@ -83,10 +77,6 @@ class Ruleset:
     piles: Mapping[str, int] = {}
     attach_keys: Mapping[str, int] = {}
     permanent_control = False
-    rules: Mapping[str, str] = {}
-    excluded_rules: Mapping[str, str] = {}
-    text_ids: frozenset[str] = frozenset()
-    rule_id_pattern: str | None = None
 
     # -- cards -------------------------------------------------------------
 

@@ -22,8 +22,6 @@ are for a scenario's author and are secret-bearing, like the game itself.
 
 from __future__ import annotations
 
-import functools
-import hashlib
 import json
 import operator
 from collections.abc import Sequence
@@ -31,7 +29,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from cardzones.errors import UnknownReference
 from cardzones.kernel.cards import CardDef
-from cardzones.kernel.events import CEASED, CREATED, FLIPPED, MOVED, SHUFFLED, Event, iter_log
+from cardzones.kernel.handles import _handle_for, _Summary, _summary
 from cardzones.kernel.naming import name_for as name_for  # where it was first defined
 from cardzones.kernel.objects import PLACED, Obj
 from cardzones.kernel.zones import ZoneInfo
@@ -40,155 +38,6 @@ if TYPE_CHECKING:
     from cardzones.kernel.game import Game
 
 HIDDEN: dict[str, Any] = {"hidden": True}
-
-
-def object_handle(key: str, oid: int, context: str = "") -> str:
-    """A keyed hash of an object id (and of a context, when given): stable for
-    one object, unrelated across resets, and telling nothing about the order
-    objects were made in.
-
-    ``key`` is the game's handle key (:attr:`Game.handle_key`), a random
-    secret of its own: never the seed, so that a known or guessed seed tells
-    nothing about handles, and a handle tells nothing about the seed (and so
-    about future shuffles).
-
-    >>> handle = object_handle("k", 1)
-    >>> handle == object_handle("k", 1), handle in (object_handle("k", 2), object_handle("j", 1))
-    (True, False)
-    """
-    secret = hashlib.blake2b(f"cardzones:{key}".encode(), digest_size=16).digest()
-    data = oid.to_bytes(8, "little") + context.encode()
-    digest = hashlib.blake2b(data, key=secret, digest_size=6).hexdigest()
-    return f"o{digest}"
-
-
-# ----------------------------------------------------------------------
-# Handles as a viewer is shown them
-# ----------------------------------------------------------------------
-#
-# A handle must link nothing the viewer did not watch. An object can leave a
-# viewer's sight and come back while staying the same object: a private card
-# of bob's leaves alice's zone for the permanent zone and comes back; a card bob
-# played is taken back by an undo and played again; in a rule set without
-# resets, a card goes into its owner's deck, where even the owner may not look
-# (3.7.4), and comes out again. So a viewer is shown a handle made from the
-# event where their sight of the object began, which they saw, and not from
-# the object id:
-# - a public object: the newest event at which it was private before (it was
-#   turned face up, moved face up, or created) or became a new object (3.0.9),
-#   or its id if it has been the same public object since the setup;
-# - a private object, to its owner: the newest event at which it left a zone
-#   where its owner may not look at it, was created, or became a new object,
-#   or its id if its owner has seen it since the setup;
-# - a private object seen only because it is in a zone the viewer owns
-#   (3.0.3a): the newest event about it, which brought it there.
-
-
-class _Summary(NamedTuple):
-    """What handles need from a log: per card, the newest event about it, and
-    the handles a public object and a private one (to its owner) show, made
-    from the events where those sights began."""
-
-    key: str
-    last: dict[int, str]
-    public: dict[int, str]
-    own: dict[int, str]
-
-
-def _describe(event: Event) -> str:
-    # Unique within one log, and a function of what every viewer saw happen.
-    return f"{event.seq}:{event.kind}:{event.src}:{event.dst}"
-
-
-def _add(summary: _Summary, event: Event, zinfo: dict[int, Any]) -> None:
-    card = event.card
-    if card is None:
-        return
-    text = _describe(event)
-    summary.last[card] = text
-    lki = event.lki
-    # Handles are made once per event, not once per view of the object.
-    new = event.kind == CREATED or (
-        lki is not None and event.new_oid is not None and event.new_oid != lki.obj.oid
-    )
-    if new or (lki is not None and not lki.obj.public):
-        summary.public[card] = _context_handle(summary.key, "public:" + text)
-    if new or (lki is not None and not lki.obj.public and _owner_blind(zinfo, event.src)):
-        summary.own[card] = _context_handle(summary.key, "own:" + text)
-
-
-def _owner_blind(zinfo: dict[int, Any], zid: int | None) -> bool:
-    """Whether the owner of a private object in the zone may not look at it (3.7.4)."""
-    info = zinfo.get(zid) if zid is not None else None
-    return info is None or not info.spec.owner_may_look
-
-
-#: Summaries of recent logs, by the identity of the log's newest node. A log
-#: is a persistent list shared by copies and restored by undo, and a summary is
-#: a function of the log, the handle key and the records of the zones the log
-#: names, which never change, so any game with that log and key may use it.
-_SUMMARIES: dict[int, tuple[Any, _Summary]] = {}
-_SUMMARY_LIMIT = 64
-_SUMMARY_REACH = 256
-
-
-def _summary(game: Game) -> _Summary:
-    """The summary of the game's whole log."""
-    return _summary_at(game, game._vars["log"])
-
-
-def _summary_at(game: Game, log: Any) -> _Summary:
-    """The summary of the log up to the node ``log`` (a log of this game)."""
-    key = game.handle_key
-    hit = _SUMMARIES.get(id(log))
-    if hit is not None and hit[0] is log and hit[1].key == key:
-        return hit[1]
-    newer: list[Event] = []
-    node = log
-    base: _Summary | None = None
-    while len(newer) <= _SUMMARY_REACH:
-        known = _SUMMARIES.get(id(node))
-        if known is not None and known[0] is node and known[1].key == key:
-            base = known[1]
-            break
-        if node is None:
-            break
-        newer.append(node[0])
-        node = node[1]
-    if base is None and node is not None:
-        newer = list(iter_log(log))[::-1]  # too far back: summarise it all
-        base = None
-    if base is None:
-        summary = _Summary(key, {}, {}, {})
-    else:
-        summary = _Summary(key, dict(base.last), dict(base.public), dict(base.own))
-    zinfo = game._zinfo
-    for event in reversed(newer):
-        _add(summary, event, zinfo)
-    if len(_SUMMARIES) >= _SUMMARY_LIMIT:
-        _SUMMARIES.pop(next(iter(_SUMMARIES)))
-    _SUMMARIES[id(log)] = (log, summary)
-    return summary
-
-
-def _handle_for(
-    game: Game, player: str | None, card: int, obj: Obj, summary: _Summary | None = None
-) -> str | None:
-    """The handle ``player`` is shown for the object, when it is not the
-    object's own handle (:meth:`Game.handle`); None when it is."""
-    if obj.public:
-        return (summary or _summary(game)).public.get(card)
-    if player is not None and player == obj.owner:
-        return (summary or _summary(game)).own.get(card)
-    last = (summary or _summary(game)).last.get(card)
-    context = "zone:" + (last if last is not None else f"setup:{obj.oid}")
-    return _context_handle(game.handle_key, context)
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def _context_handle(key: str, context: str) -> str:
-    # A pure function of its arguments, and views ask for the same ones often.
-    return object_handle(key, 0, context)
 
 
 def _props(game: Game, card: int, obj: Obj, layout: Any = None) -> dict[str, Any]:
@@ -224,6 +73,8 @@ def _fresh_props(game: Game, card: int, obj: Obj) -> dict[str, Any]:
         keywords = game.keywords(card)
         if keywords:
             out["keywords"] = sorted(keywords)
+        if counters := game.counters(card):
+            out["counters"] = counters  # made anew for each view
     out["public"] = obj.public
     out["owner"] = obj.owner
     if obj.controller is not None:
@@ -336,17 +187,6 @@ _HIDDEN_KEY = (1, _canonical(HIDDEN))
 
 #: Visible entries of an unordered zone sort by their handle.
 _BY_ID = operator.itemgetter("id")
-
-
-def zone_view(
-    game: Game,
-    player: str | None,
-    zid: int,
-    omniscient: bool = False,
-    summary: _Summary | None = None,
-) -> dict[str, Any]:
-    """One zone as ``player`` may know it."""
-    return _zone_entry(game, player, _row(game, zid), omniscient, summary)
 
 
 class _ZoneRow(NamedTuple):
@@ -578,8 +418,6 @@ def _player_pile(
 
 #: The version of the view's form (docs/json.md, cardzones/schema/view.schema.json).
 VIEW_FORMAT = "cardzones-view/1"
-#: The version of the log's form (cardzones/schema/log.schema.json).
-LOG_FORMAT = "cardzones-log/1"
 
 
 def _board(game: Game, player: str | None, omniscient: bool) -> dict[str, Any]:
@@ -730,208 +568,3 @@ def view(game: Game, player: str | None) -> dict[str, Any]:
 def omniscient_view(game: Game) -> dict[str, Any]:
     """Every card, hidden ones included, for a scenario's author. Secret-bearing."""
     return _board(game, None, True)
-
-
-# ----------------------------------------------------------------------
-# The log
-# ----------------------------------------------------------------------
-
-#: The physical card -> (owner, printed card), which never change in a game.
-Identities = dict[int, tuple[str | None, CardDef]]
-
-
-def _identities(game: Game) -> Identities:
-    """Owner and printed card of every card the log names, including cards that
-    no longer exist (their last known information is in the log)."""
-    out: Identities = {}
-    for event in iter_log(game._vars["log"]):
-        if event.lki is not None and event.card is not None:
-            out.setdefault(event.card, (event.lki.obj.owner, event.lki.obj.cdef))
-    for card, obj in game._objs.items():
-        out.setdefault(card, (obj.owner, obj.cdef))
-    return out
-
-
-def _zone_label(game: Game, zid: int | None) -> str | None:
-    return None if zid is None else game.zone_name(zid)
-
-
-#: Events about one object, which show its zones and, when allowed, its card.
-_OBJECT_EVENTS = frozenset({MOVED, CEASED, FLIPPED, CREATED})
-
-
-def event_view(
-    game: Game, player: str | None, event: Event, identities: Identities | None = None
-) -> dict[str, Any]:
-    """One log entry as ``player`` may know it.
-
-    A move shows the card when the object was public as it moved (3.0.7a), or
-    when the player could look at the object it became, where it arrived (a
-    player sees their own draw). Otherwise it shows the zones and nothing about
-    the card. This is judged as the event happened, never from the state now:
-    a later flip or move must not reveal which hidden card an old event moved.
-    """
-    out: dict[str, Any] = {"seq": event.seq, "event": event.kind, "turn": event.turn}
-    if event.kind in _OBJECT_EVENTS:
-        out["from"] = _zone_label(game, event.src)
-        out["to"] = _zone_label(game, event.dst)
-        if event.note:
-            out["note"] = event.note
-        if identities is None:
-            identities = _identities(game)
-        if _event_visible_to(game, player, event, identities):
-            card = _event_card(game, event, identities)
-            if card is not None:
-                out["card"] = card
-    elif event.kind == SHUFFLED:
-        out["zone"] = _zone_label(game, event.src)
-    else:
-        out["note"] = event.note
-    if event.by is not None:
-        out["by"] = event.by
-    return out
-
-
-def _event_visible_to(game: Game, player: str | None, event: Event, identities: Identities) -> bool:
-    if event.public:
-        return True
-    if player is None or event.card is None:
-        return False
-    # 3.0.3a as it stood once the event was over: the object's owner, or the
-    # owner of the zone it went to (it ceased: the zone it left), unless a deck.
-    zid = event.dst if event.dst is not None else event.src
-    if zid is None:
-        return False
-    info = game._zinfo[zid]
-    if not info.spec.owner_may_look:
-        return False
-    if event.lki is not None:
-        owner = event.lki.obj.owner
-    else:
-        owner = identities.get(event.card, (None, None))[0]
-    return player == owner or player == info.owner
-
-
-def _event_card(game: Game, event: Event, identities: Identities) -> dict[str, Any] | None:
-    if event.lki is not None:
-        obj = event.lki.obj
-        out: dict[str, Any] = {"name": obj.cdef.name}
-        for name in obj.cdef.stats:
-            out[name] = game.stat(obj.card, name, snapshot=event.lki)
-        return out
-    # A created object has no last known information: it is the card as printed.
-    known = identities.get(event.card) if event.card is not None else None
-    return None if known is None else {"name": known[1].name}
-
-
-def _seen_handle(
-    game: Game,
-    summary: _Summary,
-    player: str | None,
-    card: int,
-    oid: int,
-    public: bool,
-    owner: str | None,
-    zid: int | None,
-) -> str | None:
-    """The handle ``player``'s view gave (or would give) an object with these
-    facts when the log stood at ``summary``; None when they could not look at
-    it (3.0.3a). It is :func:`_handle_for` for an object that may be gone."""
-    if public:
-        return summary.public.get(card) or object_handle(game.handle_key, oid)
-    info: ZoneInfo | None = game._zinfo.get(zid) if zid is not None else None
-    if player is None or info is None or not info.spec.owner_may_look:
-        return None
-    if player == owner:
-        return summary.own.get(card) or object_handle(game.handle_key, oid)
-    if player == info.owner:
-        last = summary.last.get(card)
-        return _context_handle(game.handle_key, "zone:" + (last or f"setup:{oid}"))
-    return None
-
-
-def _entries(
-    game: Game, player: str | None, since: int, omniscient: bool = False
-) -> list[dict[str, Any]]:
-    """The log entries from ``since`` on, each with the handles of the object
-    it is about as the viewer knew them: ``was``, the object's handle in the
-    viewer's view just before the event, and ``id``, the handle of the object
-    the event left, as the view just after it gives it. Each is there only
-    when the viewer could look at that object then, and each is made from the
-    log up to that event alone, so an entry never changes once written."""
-    head = game._vars["log"]
-    newer: list[Event] = []
-    node = head
-    while node is not None and node[0].seq >= since:
-        newer.append(node[0])
-        node = node[1]
-    summary = _summary_at(game, node)
-    summary = _Summary(summary.key, dict(summary.last), dict(summary.public), dict(summary.own))
-    identities = _identities(game)
-    zinfo = game._zinfo
-    out = []
-    for event in reversed(newer):
-        entry = event_view(game, player, event, identities)
-        card = event.card
-        lki = event.lki
-        owner = lki.obj.owner if lki is not None else identities.get(card or 0, (None, None))[0]
-        who = player
-        if lki is not None and card is not None and event.kind != CREATED:
-            before = lki.obj
-            if omniscient:
-                who = None if before.public else before.owner
-            was = _seen_handle(
-                game, summary, who, card, before.oid, before.public, owner, before.zone
-            )
-            if was is not None:
-                entry["was"] = was
-        _add(summary, event, zinfo)
-        if card is not None and event.after is not None and event.new_oid is not None:
-            if omniscient:
-                who = None if event.after else owner
-            handle = _seen_handle(
-                game, summary, who, card, event.new_oid, event.after, owner, event.dst
-            )
-            if handle is not None:
-                entry["id"] = handle
-        if omniscient and card is not None and "card" not in entry:
-            known = identities.get(card)
-            if lki is not None:
-                entry["card"] = {"name": lki.obj.cdef.name}
-            elif known is not None:
-                entry["card"] = {"name": known[1].name}
-            entry["private"] = True
-        out.append(entry)
-    return out
-
-
-def log_view(game: Game, player: str | None, since: int = 0) -> list[dict[str, Any]]:
-    """The event log as ``player`` (None: a spectator) may know it, oldest first;
-    with ``since``, only the entries from that sequence number (``seq``) on.
-
-    An entry never changes once written (except that a zone is named as it is
-    numbered now), so a player's log only grows, and the entries since a number
-    are exactly what was added to it after that number. An entry about an
-    object carries its handles as this player knew them (``was`` and ``id``).
-    """
-    if player is not None:
-        game.check_player(player)
-    return _entries(game, player, max(0, since))
-
-
-def log_document(game: Game, player: str | None, since: int = 0) -> dict[str, Any]:
-    """The log of :func:`log_view` with its form's version and its viewer:
-    ``{"format": ..., "viewer": ..., "entries": [...]}`` (docs/json.md)."""
-    return {"format": LOG_FORMAT, "viewer": player, "entries": log_view(game, player, since)}
-
-
-def log_size(game: Game) -> int:
-    """How many entries the log holds: the ``seq`` the next event will get."""
-    head = game._vars["log"]
-    return 0 if head is None else int(head[0].seq) + 1
-
-
-def omniscient_log(game: Game) -> list[dict[str, Any]]:
-    """The full log for a scenario's author: every card named, each object by
-    the handle the author's view gives it. Secret-bearing."""
-    return _entries(game, None, 0, omniscient=True)

@@ -40,11 +40,21 @@ class Ruleset(kernel.Ruleset):
     - ``actions``: its action table (:mod:`cardzones.acts`), which scenarios,
       the table, legal actions and :meth:`Game.act` all take actions from;
     - ``card_params``: the fields of its card data, made into a card by
-      :meth:`make_card`, and written back by :meth:`card_fields`.
+      :meth:`make_card`, and written back by :meth:`card_fields`;
+    - ``rules`` and ``excluded_rules``: the rule ids it implements, and those
+      of its texts it leaves out with the reason (``cardzones coverage``);
+    - ``text_ids``: every id its rules texts have, headings included, and
+      ``rule_id_pattern``: the form of such an id. A scenario's ``rules:``
+      entry of that form must be one of the ids; any other entry is a
+      citation in words (``"place: movement of placed cards"``).
     """
 
     actions: ActionTable = NO_ACTIONS
     card_params: tuple[Param, ...] = ()
+    rules: Mapping[str, str] = {}
+    excluded_rules: Mapping[str, str] = {}
+    text_ids: frozenset[str] = frozenset()
+    rule_id_pattern: str | None = None
 
     # -- cards -------------------------------------------------------------
 

@@ -1,5 +1,5 @@
 """What the rule sets that ship with cardzones share: the actions of both
-tables (move, draw, shuffle, flip, modify, grant, end_turn), built from the
+tables (move, draw, shuffle, flip, modify, grant, end_turn, counter), built from the
 kernel's standard actions, with their candidates for legal actions.
 
 ``modify`` takes the numeric properties of both games, so that one scenario
@@ -18,27 +18,69 @@ default face and cause; a modify is +1 or -1 to a printed number.
 
 >>> from cardzones.acts.standard import move_action
 >>> sorted(action.name for action in shared_actions(move_action()))
-['draw', 'end_turn', 'flip', 'grant', 'modify', 'move', 'shuffle']
+['counter', 'draw', 'end_turn', 'flip', 'grant', 'modify', 'move', 'shuffle']
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from cardzones.acts.actions import Action
+from cardzones.acts.actions import Action, ArgumentError, Param, ParamKind
+from cardzones.acts.counters import counter_action, counter_candidates
 from cardzones.acts.seats import actable_cards, nameable_cards
 from cardzones.acts.standard import END_TURN, FLIP, GRANT, SHUFFLE, draw_action, modify_action
-from cardzones.kernel.cards import Dest
+from cardzones.kernel.cards import CardDef, Dest
 
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game
 
 #: The numeric properties ``modify`` may change.
 MODIFY_STATS = ("power", "defense", "strength", "toughness", "pitch", "cost")
+#: The numeric properties a counter may change (``+1_power``, ``-1_defense``,
+#: ``+1_life``: fab 4.4.3a counts counters in an ally's life).
+COUNTER_STATS = ("power", "defense", "life", "intellect", "arcane", "strength", "toughness")
 
 Candidate = dict[str, Any]
+
+#: The longest image address card data may give.
+MAX_IMAGE = 500
+
+#: The fields of card data that people read and no rule does: the rules
+#: text, and where a picture of the card is (an https address).
+TEXT_PARAMS = (
+    Param("text", ParamKind.TEXT, default="", doc="the rules text, as printed"),
+    Param("image", ParamKind.TEXT, default="", doc="an https address of a picture of the card"),
+)
+
+
+def printed_text(fields: Mapping[str, Any]) -> tuple[str, str]:
+    """The ``text`` and ``image`` of card data, checked.
+
+    >>> printed_text({"text": "Go again", "image": "https://example.org/a.webp"})
+    ('Go again', 'https://example.org/a.webp')
+    >>> printed_text({"image": "javascript:alert(1)"})
+    Traceback (most recent call last):
+    ...
+    cardzones.acts.actions.ArgumentError: image is an https address of at most 500 characters
+    """
+    text = fields.get("text") or ""
+    image = fields.get("image") or ""
+    if image and (
+        not image.startswith("https://")
+        or len(image) > MAX_IMAGE
+        or any(c.isspace() for c in image)
+    ):
+        raise ArgumentError(
+            f"image is an https address of at most {MAX_IMAGE} characters", ("image",)
+        )
+    return text, image
+
+
+def text_fields(cdef: CardDef) -> dict[str, str]:
+    """The ``text`` and ``image`` card data gives ``cdef`` (those it has)."""
+    return {k: v for k, v in (("text", cdef.text), ("image", cdef.image)) if v}
 
 
 def shared_actions(move: Action) -> tuple[Action, ...]:
@@ -53,6 +95,7 @@ def shared_actions(move: Action) -> tuple[Action, ...]:
         replace(modify_action(MODIFY_STATS), candidates=modify_candidates),
         replace(GRANT, candidates=grant_candidates),
         replace(END_TURN, candidates=end_turn_candidates),
+        counter_action(COUNTER_STATS, candidates=counter_candidates),
     )
 
 

@@ -7,6 +7,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+from cardzones.acts.counters import COUNTERS, LIFE
 from cardzones.kernel.events import CEASED, MOVED, Event
 from cardzones.kernel.objects import CARD, PLACED, UNDER
 from cardzones.kernel.views import view
@@ -38,6 +39,8 @@ CARD_KEYS = {
     "defense",
     "pitch",
     "cost",
+    "life",
+    "counters",
 }
 ZONE_KEYS = {"zone", "cards", "count", "empty", "exposed", "exists"}
 GAME_KEYS = {"phase", "turn_player", "turn"}
@@ -276,6 +279,17 @@ def _check_stat(ctx: Context, node: YMap, key: str, card: int, obj: Any) -> str 
     return None if want == got else f"{key} should be {want}, found {got}"
 
 
+def _check_counters(ctx: Context, node: YMap, key: str, card: int, obj: Any) -> str | None:
+    want = node[key]
+    if not isinstance(want, dict) or not all(
+        isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) and v > 0
+        for k, v in want.items()
+    ):
+        raise ctx.fail(node, key, "counters maps a counter's name to how many, such as {steam: 2}")
+    got = ctx.game.counters(card)
+    return None if dict(want) == got else f"counters should be {dict(want)}, found {got}"
+
+
 def _check_keywords(ctx: Context, node: YMap, key: str, card: int, obj: Any) -> str | None:
     want = sorted(_name_list(ctx, node, key))
     got = sorted(ctx.game.keywords(card))
@@ -340,6 +354,8 @@ CARD_CHECKS: dict[str, Callable[[Context, YMap, str, int, Any], str | None]] = {
     "cost": _check_stat,
     "strength": _check_stat,
     "toughness": _check_stat,
+    "life": _check_stat,
+    "counters": _check_counters,
     "keywords": _check_keywords,
     "controller": _check_controller,
     "equipped_to": _check_equipped,
@@ -389,7 +405,7 @@ def _events(ctx: Context, node: YMap) -> str | None:
     if "count" not in node:
         raise ctx.fail(node, None, "expect events needs count:")
     want = ctx.integer(node, "count")
-    kind = ctx.choice(flt, "type", (MOVED, CEASED), MOVED)
+    kind = ctx.choice(flt, "type", (MOVED, CEASED, LIFE, COUNTERS), MOVED)
     matchers: list[Callable[[Event], bool]] = [lambda e: e.kind == kind]
     game = ctx.game
     if "card" in flt:
@@ -442,7 +458,15 @@ def _zone_matcher(ctx: Context, flt: YMap, key: str, attr: str) -> Callable[[Eve
         return of_type
     named = ctx.zone_ref(flt, key)
     zid = ctx.zone_id(named, flt, key)
-    return lambda e: zid is not None and getattr(e, attr) == zid
+    if zid is None:
+        # A filter that could match nothing would make any count of 0 hold.
+        raise ctx.fail(
+            flt,
+            key,
+            f"{key}: {value} names no zone now: an event filter names a zone as it exists "
+            "at this step, numbered as it is now (3.0.10)",
+        )
+    return lambda e: getattr(e, attr) == zid
 
 
 def _effect(ctx: Context, node: YMap) -> str | None:

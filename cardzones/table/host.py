@@ -26,6 +26,7 @@ True
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -37,7 +38,9 @@ from cardzones.table.finish import CONCEDE, DEFAULT_FINISH_AFTER
 from cardzones.table.record import Record
 from cardzones.table.store import Conflict, Finished, GameOver, Seat, Store, StoredAction
 from cardzones.table.table import ReplayError, Table, rebuild
-from cardzones.table.tokens import new_table_id, new_token, token_digest
+from cardzones.table.tokens import is_table_id, new_table_id, new_token, token_digest
+
+log = logging.getLogger("cardzones.table")
 
 #: A snapshot is kept after every this many actions.
 SNAPSHOT_EVERY = 50
@@ -93,11 +96,15 @@ class Host:
 
     def seat(self, table_id: str, token: str) -> Seat | None:
         """Who ``token`` is at the table, or None (wrong token or no such table)."""
+        if not is_table_id(table_id):
+            return None
         return self.store.seat(table_id, token)
 
     def load(self, table_id: str, upto: int | None = None) -> Table | None:
         """The table as stored (after event ``upto``, when given), from its
         newest usable snapshot and the actions after it."""
+        if not is_table_id(table_id):
+            return None
         creation = self.store.creation(table_id)
         if creation is None:
             return None
@@ -200,5 +207,10 @@ class Host:
                 raise
             number = table.commit(pending)
             if self.snapshot_every and number % self.snapshot_every == 0:
-                self.store.save_snapshot(table.id, number, table.snapshot())
+                # The act is stored: a snapshot is only a shortcut for loading,
+                # and failing to keep one does not undo the act.
+                try:
+                    self.store.save_snapshot(table.id, number, table.snapshot())
+                except Exception as exc:
+                    log.warning("table %s: no snapshot at %d (%s)", table.id, number, exc)
             return Done(number, pending.applied.result)

@@ -162,3 +162,33 @@ def check_start(players: Any, cards: Any, setup: Any, limits: Limits) -> None:
                 f"setup: more than {limits.cards} cards; a start position holds at most "
                 f"{limits.cards}",
             )
+
+
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_PAIR = re.compile(r"\[\]|\{\}")
+
+
+def nesting_over(text: str, depth: int) -> bool:
+    """Whether the JSON ``text`` nests arrays and objects more than ``depth``
+    deep (or leaves brackets open past it). Checked before parsing, at the
+    speed of the regular expression engine: the parser itself recurses, and
+    a text a thousand brackets deep would take it past the interpreter's
+    recursion limit.
+
+    >>> nesting_over('{"a": [[1], "]]]]"]}', 3), nesting_over('[[[[]]]]', 3)
+    (False, True)
+    >>> nesting_over('[' * 1000, 3), nesting_over('[[]', 3)
+    (True, False)
+    """
+    if text.count("[") + text.count("{") <= depth:
+        return False
+    skeleton = _NOT_BRACKET.sub("", _STRING.sub("", text))
+    # Each pass takes away the innermost level: what is left after ``depth``
+    # passes is deeper than that.
+    for _ in range(depth):
+        skeleton, found = _PAIR.subn("", skeleton)
+        if not found:
+            # Unbalanced: the parser refuses it, but may recurse first.
+            return len(skeleton) > depth
+    return bool(skeleton)

@@ -23,16 +23,25 @@ stores it, then :meth:`Table.commit` makes it the next event, or
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from cardzones.acts.actions import ArgumentError
 from cardzones.errors import CardzonesError
 from cardzones.kernel.game import Game
+from cardzones.kernel.logview import log_size, log_view
 from cardzones.kernel.serial import value_from_json, value_to_json
-from cardzones.kernel.views import log_size, log_view, view
+from cardzones.kernel.views import view
 from cardzones.rulesets import get_ruleset
-from cardzones.table.acts import Applied, Refusal, TableContext, apply_act, apply_stored
+from cardzones.table.acts import (
+    Applied,
+    Refusal,
+    SeatRefs,
+    TableContext,
+    apply_act,
+    apply_stored,
+)
 from cardzones.table.creation import build, start
 from cardzones.table.finish import Votes
 from cardzones.table.record import Record
@@ -135,17 +144,29 @@ class Table:
         return log_view(self.game, viewer, since=self.marks[after])
 
     def legal(
-        self, viewer: str | None, actions: Iterable[str] | None = None
+        self,
+        viewer: str | None,
+        actions: Iterable[str] | None = None,
+        *,
+        card: str | None = None,
+        zone: str | None = None,
     ) -> list[dict[str, Any]]:
         """The acts the seat ``viewer`` may send now, each as the act it sends
-        (naming cards by the handles of its own view) and the result trying it
-        gave (None where that could tell a card the seat may not look at):
+        (naming cards by the handles of its own view) and the result it gives
+        (None where that could tell a card the seat may not look at):
         :meth:`Game.legal_actions <cardzones.kernel.game.Game.legal_actions>`,
-        of the ``actions`` named or of all. The spectator may send none."""
+        of the ``actions`` named or of all, on the ``card`` the seat names (a
+        handle of its view, or ``ZONE[i]``) or on or into the ``zone`` it
+        names (``alice.graveyard``), as a menu asks. The spectator may send
+        none. A card or zone the seat cannot name raises :class:`Refusal`,
+        saying so as for an act."""
         if viewer is None:
             return []
+        refs = SeatRefs(self.ctx, viewer)
+        card_id = None if card is None else _named("card", refs.card, card)
+        zone_id = None if zone is None else _named("zone", refs.zone, zone)
         out: list[dict[str, Any]] = []
-        for action in self.game.legal_actions(viewer, actions):
+        for action in self.game.legal_actions(viewer, actions, card=card_id, zone=zone_id):
             try:
                 act = action.to_json(self.game, self.ctx.effects)
             except CardzonesError:
@@ -224,3 +245,12 @@ def rebuild(
     for stored in acts:
         table.replay(stored)
     return table
+
+
+def _named(what: str, find: Callable[[str], int], text: str) -> int:
+    """The card or zone a seat names in a request, or a :class:`Refusal`
+    that says why it names none, as a refused act would."""
+    try:
+        return find(text)
+    except ArgumentError as exc:
+        raise Refusal(f"{what}: {exc.message}") from None

@@ -38,6 +38,19 @@ def new_table_id() -> str:
             return table_id
 
 
+def is_table_id(text: str) -> bool:
+    """Whether ``text`` could be a table id: 1 to 64 URL-safe characters. Any
+    other text names no table, and is not sent to the store.
+
+    >>> is_table_id("XgAZuqD-s9S5DN_K"), is_table_id("a/b"), is_table_id("")
+    (True, False, False)
+    """
+    return 0 < len(text) <= 64 and all(c in _URL_SAFE for c in text)
+
+
+_URL_SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+
+
 def token_digest(token: str) -> str:
     """What the store keeps of a token."""
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()

@@ -22,6 +22,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import os
 import time
 from collections import deque
@@ -33,24 +34,26 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from cardzones.rulesets import get_ruleset, ruleset_names
+from cardzones.table.acts import Refusal
 from cardzones.table.creation import CreationError, creation_from_request
 from cardzones.table.deck_lists import deck_list_games
 from cardzones.table.export import ExportError, replay_steps
 from cardzones.table.finish import AGREE, VOTES, FinishRefused
 from cardzones.table.host import Host
-from cardzones.table.limits import Limits
+from cardzones.table.limits import Limits, nesting_over
 from cardzones.table.store import DEFAULT_DB, Seat, Store
 from cardzones.table.table import Table
 from cardzones.web import pages
 from cardzones.web.hub import Connection, Hub, Live, dumps
 from cardzones.web.legal import Busy, LegalDesk, wanted_actions
+from cardzones.web.rates import PerAddress, SeatRate
 
 log = logging.getLogger("cardzones.web")
 T = TypeVar("T")
@@ -66,10 +69,15 @@ HELLO_TIMEOUT = 30.0
 
 #: WebSocket close codes of the protocol.
 BAD_FRAME, UNAUTHORIZED, BAD_ORIGIN, TOO_FAST = 4400, 4401, 4403, 4429
+#: The close code of a socket over the server's or its seat's count (RFC 6455's
+#: "try again later").
+TOO_MANY = 1013
 
 #: The one answer to a token that does not open a table, whether the token is
 #: wrong or the table does not exist.
 NOT_OPENED = "no such table, or the token does not open it"
+#: The longest ``card`` or ``zone`` a legal-actions request may give.
+LEGAL_QUERY_CHARS = 400
 ACT_KEYS = frozenset({"act", "id", "after"})
 SAY_KEYS = frozenset({"say", "id"})
 HELLO_KEYS = frozenset({"hello", "after", "chat_after"})
@@ -81,7 +89,12 @@ class Server:
     """What the app's endpoints share: the store, the host and the hub."""
 
     def __init__(self, store: Store, origins: Sequence[str], limits: Limits | None = None) -> None:
-        self.limits = limits or Limits()
+        self.limits = limits = limits or Limits()
+        self.creates = PerAddress(limits.creates_per_minute, 60.0)
+        #: the WebSockets open now, and those of each seat: (table, seat)
+        self.sockets = 0
+        self.seat_sockets: dict[tuple[str, str | None], int] = {}
+        self.seat_rates: dict[tuple[str, str | None], SeatRate] = {}
         self.store = store
         self.host = Host(store)
         self.hub = Hub(self.host)
@@ -95,6 +108,7 @@ def create_app(
     origins: Sequence[str] = (),
     snapshot_every: int | None = None,
     limits: Limits | None = None,
+    images: bool = False,
 ) -> Starlette:
     """The table server on the database ``db`` (a SQLite file by default, or a
     ``postgresql://`` URL). Its schema is brought up to date first.
@@ -102,6 +116,10 @@ def create_app(
     ``origins`` lists the web origins (``https://example.org``) besides the
     server's own whose pages may open its WebSocket; ``limits`` are the
     server's limits (:class:`~cardzones.table.limits.Limits`).
+
+    ``images`` lets the board show a card's picture where its view gives an
+    address: the player's browser loads it from there (the page allows
+    ``https:`` images); the server never fetches one.
     """
     store = Store(db)
     store.migrate()
@@ -147,9 +165,9 @@ def create_app(
     app = Starlette(
         routes=[
             Route("/", pages.home),
-            Route("/play/{table_id}", pages.play),
+            Route("/play/{table_id}", pages.play_with_images if images else pages.play),
             Mount("/static", pages.static_files(), name="static"),
-            Route("/api/rulesets", rulesets),
+            Route("/api/rulesets", rulesets_with_images if images else rulesets),
             Route("/api/tables", create_table, methods=["POST"]),
             Route("/api/tables/{table_id}/view", table_view),
             Route("/api/tables/{table_id}/log", table_log),
@@ -163,17 +181,20 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.server = server
+    app.state.images = images
     return app
 
 
 def app_from_env() -> Starlette:
     """The app as ``cardzones serve`` starts it in each worker: the database in
     ``CARDZONES_DB``, the allowed origins in ``CARDZONES_ORIGINS`` (spaces
-    between them), the limits in ``CARDZONES_LIMITS`` (``NAME=VALUE`` words)."""
+    between them), the limits in ``CARDZONES_LIMITS`` (``NAME=VALUE`` words),
+    and ``CARDZONES_IMAGES=1`` when the board shows card pictures."""
     return create_app(
         os.environ.get("CARDZONES_DB", DEFAULT_DB),
         origins=os.environ.get("CARDZONES_ORIGINS", "").split(),
         limits=Limits.from_env(os.environ.get("CARDZONES_LIMITS", "")),
+        images=os.environ.get("CARDZONES_IMAGES") == "1",
     )
 
 
@@ -226,8 +247,16 @@ def _over_limit(status: int, message: str, limit: str) -> JSONResponse:
     return JSONResponse({"error": message, "limit": limit}, status_code=status)
 
 
+def _client_address(request: HTTPConnection) -> str:
+    return request.client.host if request.client is not None else "?"
+
+
 async def _create_table(server: Server, request: Request) -> Response:
     limits = server.limits
+    # A page of another site may post a form or a text/plain body without
+    # asking first; only its own origins' pages may make tables.
+    if not _origin_allowed(server, request):
+        return _error(403, "a page of another web origin may not make tables here")
     too_big = _over_limit(
         413,
         f"the body is larger than {limits.body_bytes} bytes "
@@ -237,14 +266,45 @@ async def _create_table(server: Server, request: Request) -> Response:
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > limits.body_bytes:
         return too_big
+    media = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+    if media != "application/json":
+        return _error(415, "the body is JSON: send Content-Type: application/json")
+    wait = server.creates.take(_client_address(request), time.monotonic())
+    if wait > 0:
+        return JSONResponse(
+            {
+                "error": f"more than {limits.creates_per_minute} tables a minute from one "
+                f"address (cardzones serve {Limits.option('creates_per_minute')})",
+                "limit": "creates_per_minute",
+            },
+            status_code=429,
+            headers={"Retry-After": str(max(1, math.ceil(wait)))},
+        )
     body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > limits.body_bytes:
-            return too_big
     try:
-        data = json.loads(body)
-    except (ValueError, UnicodeDecodeError) as exc:
+        async with asyncio.timeout(limits.request_seconds):
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > limits.body_bytes:
+                    return too_big
+    except TimeoutError:
+        return _over_limit(
+            408,
+            f"the body took more than {limits.request_seconds:g} s to arrive "
+            f"(cardzones serve {Limits.option('request_seconds')})",
+            "request_seconds",
+        )
+    except ClientDisconnect:
+        return Response(status_code=400)  # nobody is there to read it
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return _error(400, f"the body is not valid JSON: it is not UTF-8 ({exc.reason})")
+    if nesting_over(text, limits.json_depth):
+        return _over_limit(400, _too_deep(limits), "json_depth")
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
         return _error(400, f"the body is not valid JSON: {exc}")
     try:
         creation = await run_in_threadpool(creation_from_request, data, limits)
@@ -263,11 +323,12 @@ async def _create_table(server: Server, request: Request) -> Response:
     )
 
 
-async def rulesets(request: Request) -> Response:
+async def rulesets(request: Request, images: bool = False) -> Response:
     """The installed rule sets, each with its action table (what a board
     offers in its menus) and whether its deck lists can start a table (the
     server's card index holds its cards; asked afresh each time, so that an
-    import while the server runs counts). Public: it holds no game."""
+    import while the server runs counts), and whether the board shows card
+    pictures. Public: it holds no game."""
     decks = await run_in_threadpool(deck_list_games)
     out = []
     for name in ruleset_names():
@@ -279,7 +340,11 @@ async def rulesets(request: Request) -> Response:
                 "deck_lists": name in decks,
             }
         )
-    return JSONResponse({"rulesets": out, "deck_lists": bool(decks)})
+    return JSONResponse({"rulesets": out, "deck_lists": bool(decks), "images": images})
+
+
+async def rulesets_with_images(request: Request) -> Response:
+    return await rulesets(request, images=True)
 
 
 def _bearer(request: Request) -> str | None:
@@ -415,8 +480,13 @@ async def _read(server: Server, request: Request, what: str) -> Response:
 async def _legal(server: Server, request: Request) -> Response:
     """The seat's legal acts now, kept per position and bounded per seat
     (:mod:`cardzones.web.legal`)."""
+    query = request.query_params
+    card, zone = query.get("card"), query.get("zone")
     try:
-        wanted = wanted_actions(request.query_params.get("actions"))
+        wanted = wanted_actions(query.get("actions"))
+        for key, value in (("card", card), ("zone", zone)):
+            if value is not None and len(value) > LEGAL_QUERY_CHARS:
+                raise ValueError(f"{key} is longer than {LEGAL_QUERY_CHARS} characters")
     except ValueError as exc:
         return _error(400, str(exc))
     opened = await _opened(server, request)
@@ -428,9 +498,13 @@ async def _legal(server: Server, request: Request) -> Response:
         return server.hub.read(live, what)
 
     try:
-        number, legal = await server.legal.answer(read, live.table.id, seat.player, wanted)
+        number, legal = await server.legal.answer(
+            read, live.table.id, seat.player, wanted, card=card, zone=zone
+        )
     except Busy as exc:
         return _error(429, str(exc), {"Retry-After": str(exc.retry_after)})
+    except Refusal as exc:  # a card or zone the seat cannot name
+        return _error(400, str(exc))
     return JSONResponse({"number": number, "legal": legal})
 
 
@@ -439,10 +513,10 @@ async def _legal(server: Server, request: Request) -> Response:
 # ----------------------------------------------------------------------
 
 
-def _origin_allowed(server: Server, websocket: WebSocket) -> bool:
-    """A page may open the socket from the server's own origin or from one the
-    server was told to allow. A client that is not a browser sends no Origin;
-    its token is all that counts."""
+def _origin_allowed(server: Server, websocket: HTTPConnection) -> bool:
+    """A page may open the socket (or make a table) from the server's own
+    origin or from one the server was told to allow. A client that is not a
+    browser sends no Origin; its token is all that counts."""
     origin = websocket.headers.get("origin")
     if origin is None:
         return True
@@ -489,10 +563,19 @@ class _Frames:
         return len(self.times) > MAX_RATE
 
 
-def _parse(frame: str | bytes) -> tuple[dict[str, Any] | None, str | None]:
+def _too_deep(limits: Limits) -> str:
+    return (
+        f"the JSON nests more than {limits.json_depth} levels deep "
+        f"(cardzones serve {Limits.option('json_depth')})"
+    )
+
+
+def _parse(frame: str | bytes, limits: Limits) -> tuple[dict[str, Any] | None, str | None]:
     """A frame as a JSON object, or the error to answer it with."""
     if isinstance(frame, bytes):
         return None, f"the frame is larger than {MAX_FRAME} bytes"
+    if nesting_over(frame, limits.json_depth):
+        return None, _too_deep(limits)
     try:
         data = json.loads(frame)
     except ValueError:
@@ -513,6 +596,24 @@ async def _socket(server: Server, websocket: WebSocket) -> None:
         await websocket.close(code=BAD_ORIGIN)
         return
     await websocket.accept()
+    limits = server.limits
+    if server.sockets >= limits.sockets:
+        await _refuse(
+            websocket,
+            f"the server has {limits.sockets} connections open; try again later "
+            f"(cardzones serve {Limits.option('sockets')})",
+            TOO_MANY,
+        )
+        return
+    server.sockets += 1
+    try:
+        await _welcomed(server, websocket)
+    finally:
+        server.sockets -= 1
+
+
+async def _welcomed(server: Server, websocket: WebSocket) -> None:
+    """A socket from its hello to its end."""
     frames = _Frames(websocket)
     try:
         first = await asyncio.wait_for(frames.next(), HELLO_TIMEOUT)
@@ -522,7 +623,7 @@ async def _socket(server: Server, websocket: WebSocket) -> None:
         return
     if first is None:
         return
-    hello, problem = _parse(first)
+    hello, problem = _parse(first, server.limits)
     if hello is not None:
         problem = _hello_problem(hello)
     if hello is None or problem is not None:
@@ -534,18 +635,37 @@ async def _socket(server: Server, websocket: WebSocket) -> None:
     if seat is None or live is None:
         await _refuse(websocket, NOT_OPENED, UNAUTHORIZED)
         return
-    conn = Connection(websocket, seat.player)
-    await server.hub.join(live, conn, int(hello.get("after", 0)), int(hello.get("chat_after", 0)))
-    sender = asyncio.create_task(conn.run_sender())
+    key = (table_id, seat.player)
+    limit = server.limits.seat_sockets
+    if server.seat_sockets.get(key, 0) >= limit:
+        await _refuse(
+            websocket,
+            f"this seat has {limit} connections open to the table; close one "
+            f"(cardzones serve {Limits.option('seat_sockets')})",
+            TOO_MANY,
+        )
+        return
+    server.seat_sockets[key] = server.seat_sockets.get(key, 0) + 1
+    rate = server.seat_rates.setdefault(key, SeatRate(server.limits.seat_frames))
     try:
-        await _serve(server, live, conn, frames, sender)
+        conn = Connection(websocket, seat.player)
+        after, chat_after = int(hello.get("after", 0)), int(hello.get("chat_after", 0))
+        await server.hub.join(live, conn, after, chat_after)
+        sender = asyncio.create_task(conn.run_sender())
+        try:
+            await _serve(server, live, conn, frames, sender, rate)
+        finally:
+            server.hub.leave(live, conn)
+            if not sender.done():
+                conn.close(1000)
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(sender, 5.0)
+                sender.cancel()
     finally:
-        server.hub.leave(live, conn)
-        if not sender.done():
-            conn.close(1000)
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(sender, 5.0)
-            sender.cancel()
+        server.seat_sockets[key] -= 1
+        if not server.seat_sockets[key]:
+            del server.seat_sockets[key]
+            server.seat_rates.pop(key, None)
 
 
 def _hello_problem(hello: dict[str, Any]) -> str | None:
@@ -567,7 +687,12 @@ def _hello_problem(hello: dict[str, Any]) -> str | None:
 
 
 async def _serve(
-    server: Server, live: Any, conn: Connection, frames: _Frames, sender: asyncio.Task[None]
+    server: Server,
+    live: Any,
+    conn: Connection,
+    frames: _Frames,
+    sender: asyncio.Task[None],
+    rate: SeatRate,
 ) -> None:
     receiver: asyncio.Task[str | bytes | None] | None = None
     while True:
@@ -586,7 +711,12 @@ async def _serve(
             conn.send(dumps({"error": f"more than {MAX_RATE} frames in a second"}))
             conn.close(TOO_FAST)
             return
-        data, problem = _parse(frame)
+        # The seat's frames, all its connections together: a frame over the
+        # seat's rate waits its turn, and this connection reads nothing meanwhile.
+        wait = rate.take(time.monotonic())
+        if wait > 0:
+            await asyncio.sleep(wait)
+        data, problem = _parse(frame, server.limits)
         if data is None:
             conn.send(dumps({"error": problem}))
             continue

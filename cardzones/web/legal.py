@@ -88,6 +88,11 @@ class Budget:
         self.credit -= max(MIN_CHARGE, seconds)
 
 
+#: What a request asks for: the action names (None: all), and the card and
+#: the zone as the seat named them (None: any).
+Asked = tuple[tuple[str, ...] | None, str | None, str | None]
+
+
 @dataclass
 class SeatLegal:
     """What one seat of one table has asked for."""
@@ -97,14 +102,12 @@ class SeatLegal:
     waiting: int = 0
     #: the number of the position the lists below are for
     number: int = -1
-    lists: OrderedDict[tuple[str, ...] | None, list[dict[str, Any]]] = field(
-        default_factory=OrderedDict
-    )
+    lists: OrderedDict[Asked, list[dict[str, Any]]] = field(default_factory=OrderedDict)
 
-    def kept(self, number: int, key: tuple[str, ...] | None) -> list[dict[str, Any]] | None:
+    def kept(self, number: int, key: Asked) -> list[dict[str, Any]] | None:
         return self.lists.get(key) if number == self.number else None
 
-    def keep(self, number: int, key: tuple[str, ...] | None, legal: list[dict[str, Any]]) -> None:
+    def keep(self, number: int, key: Asked, legal: list[dict[str, Any]]) -> None:
         if number != self.number:
             self.number = number
             self.lists.clear()
@@ -148,14 +151,19 @@ class LegalDesk:
         table_id: str,
         viewer: str | None,
         wanted: Sequence[str] | None,
+        *,
+        card: str | None = None,
+        zone: str | None = None,
     ) -> tuple[int, list[dict[str, Any]]]:
         """The table's number and ``viewer``'s legal acts at it (of the
-        ``wanted`` actions, or all). Raises :class:`Busy` when the seat has
-        asked too much."""
+        ``wanted`` actions, or all; on the ``card`` or ``zone`` the seat
+        names, or any). Raises :class:`Busy` when the seat has asked too
+        much, and :class:`~cardzones.table.acts.Refusal` for a card or zone
+        the seat cannot name."""
         seat = self._seat(table_id, viewer)
         if seat.waiting >= MAX_WAITING:
             raise Busy(1)
-        key = None if wanted is None else tuple(sorted(set(wanted)))
+        key: Asked = (None if wanted is None else tuple(sorted(set(wanted))), card, zone)
         seat.waiting += 1
         try:
             async with seat.lock:
@@ -163,8 +171,10 @@ class LegalDesk:
                 if wait > 0:
                     raise Busy(max(1, math.ceil(wait)))
                 start = time.perf_counter()
-                number, legal, fresh = await read(lambda t: self._list(seat, t, viewer, key))
-                seat.budget.charge(time.perf_counter() - start, self.clock())
+                try:
+                    number, legal, fresh = await read(lambda t: self._list(seat, t, viewer, key))
+                finally:
+                    seat.budget.charge(time.perf_counter() - start, self.clock())
                 if fresh:
                     self.computed += 1
                 return number, legal
@@ -173,12 +183,12 @@ class LegalDesk:
 
     @staticmethod
     def _list(
-        seat: SeatLegal, table: Table, viewer: str | None, key: tuple[str, ...] | None
+        seat: SeatLegal, table: Table, viewer: str | None, key: Asked
     ) -> tuple[int, list[dict[str, Any]], bool]:
         kept = seat.kept(table.number, key)
         if kept is not None:
             return table.number, kept, False
-        legal = table.legal(viewer, key)
+        legal = table.legal(viewer, key[0], card=key[1], zone=key[2])
         seat.keep(table.number, key, legal)
         return table.number, legal, True
 

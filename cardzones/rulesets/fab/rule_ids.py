@@ -148,6 +148,8 @@ RULES: dict[str, str] = {
     "3.16.2a": "A weapon zone takes type weapon or subtype off-hand or quiver; a 2H "
     "object needs two weapon zones.",
     "3.16.3": "A player may start the game with a weapon or off-hand equipped.",
+    "4.4.3a": "At end of turn each ally's life total is reset to its base life, "
+    "modified by its counters.",
     "4.4.3c": "At end of turn each pitch zone goes to the bottom of its owner's deck "
     "in a hidden order.",
     "8.1.8a": "Tokens exist only in the arena or as sub-cards; out of it they cease.",

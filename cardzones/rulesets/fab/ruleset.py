@@ -12,6 +12,7 @@ from cardzones.kernel.cards import Ability, CardDef, Dest
 from cardzones.kernel.objects import CARD, MACRO, TRIGGERED, UNDER, Obj
 from cardzones.kernel.ruleset import ADMITTED, Admission
 from cardzones.rulesets.base import Ruleset
+from cardzones.rulesets.common import TEXT_PARAMS, printed_text, text_fields
 from cardzones.rulesets.fab import layers
 from cardzones.rulesets.fab.cards import (
     becomes_permanent,
@@ -22,6 +23,7 @@ from cardzones.rulesets.fab.cards import (
 from cardzones.rulesets.fab.equip import equip_admission
 from cardzones.rulesets.fab.layers import LayerRef, put_triggers_on_stack
 from cardzones.rulesets.fab.moves import hero_of
+from cardzones.rulesets.fab.pitch import forget_order, pitch_order, seen_order
 from cardzones.rulesets.fab.rule_ids import (
     CHAPTER_3_IDS,
     NOT_ENGINE_RULES,
@@ -50,6 +52,7 @@ CARD_PARAMS = (
     ),
     *(Param(stat, ParamKind.INT, doc=f"the printed {stat}") for stat in STATS),
     Param("keywords", ParamKind.WORDS, default=(), doc="keywords such as go_again"),
+    *TEXT_PARAMS,
 )
 _OWN_DECK_CARDS_ONLY = {"arsenal": "3.3.2", "deck": "3.7.2", "hand": "3.9.2", "pitch": "3.14.2"}
 
@@ -77,6 +80,7 @@ class FabRuleset(Ruleset):
         self, name: str, fields: Mapping[str, Any], abilities: Sequence[Ability] = ()
     ) -> CardDef:
         stats = {k: fields[k] for k in STATS if fields.get(k) is not None}
+        text, image = printed_text(fields)
         types = fields.get("types", ("action",))
         problem = type_problem(types)
         if problem is not None:
@@ -87,6 +91,8 @@ class FabRuleset(Ruleset):
             stats,
             frozenset(fields.get("keywords", ())),
             tuple(abilities),
+            text=text,
+            image=image,
         )
 
     def card_fields(self, cdef: CardDef) -> dict[str, Any]:
@@ -94,6 +100,7 @@ class FabRuleset(Ruleset):
         out.update((stat, cdef.stats[stat]) for stat in STATS if stat in cdef.stats)
         if cdef.keywords:
             out["keywords"] = sorted(cdef.keywords)
+        out.update(text_fields(cdef))
         return out
 
     def resolve_pseudo(self, game: Game, obj: Obj, dest: Dest, by: str) -> Dest | None:
@@ -253,14 +260,30 @@ class FabRuleset(Ruleset):
 
     def end_turn(self, game: Game, order: tuple[int, ...]) -> None:
         """4.4.3c: each player puts the cards of their pitch zone on the bottom of
-        their deck, in an order that is hidden information."""
+        their deck, in an order that is hidden information.
+
+        Each player chooses the order of their own pitch (``pitch_order``, or
+        ``order`` here). The cards are moved one by one in an order every
+        player saw, each straight to the place it will have, so that no one's
+        log tells which card lies where."""
         for player in game.players:
             pitch = game.zone(player, "pitch")
-            deck = game.zone(player, "deck")
             if pitch is None:
                 continue
-            cards = game.contents(pitch)
-            listed = [c for c in order if c in cards]
-            for card in listed + [c for c in cards if c not in listed]:
-                target: Dest | int = deck if deck is not None else Dest("deck", player)
-                game.move(card, target, position="bottom", face="down", cause="rule", by=player)
+            deck = game.zone(player, "deck")
+            target: Dest | int = deck if deck is not None else Dest("deck", player)
+            rank = {card: i for i, card in enumerate(pitch_order(game, player, order))}
+            moved: list[int] = []
+            for card in seen_order(game, pitch):
+                # The cards already at the bottom that will lie below this one.
+                below = sum(
+                    1
+                    for other in moved
+                    if rank[other] > rank[card]
+                    and game.location(other) == deck
+                    and game.host(other) is None
+                )
+                held = len(game.contents(deck)) if deck is not None else 0
+                game.move(card, target, position=held - below, face="down", cause="rule", by=player)
+                moved.append(card)
+            forget_order(game, player)

@@ -1,9 +1,10 @@
 """The fab action table: the shared actions, with fab's own move (the hero's
 soul as a destination, 3.11.5), and clear, put_under, play, pitch, add_layer,
-remove_layer, resolve, create_token, create_zone and remove_zone.
+remove_layer, resolve, create_token, create_zone, remove_zone and life
+(4.4.3a).
 
 >>> sorted(ACTIONS)[:4]
-['add_layer', 'clear', 'create_token', 'create_zone']
+['add_layer', 'clear', 'counter', 'create_token']
 """
 
 from __future__ import annotations
@@ -23,15 +24,17 @@ from cardzones.acts.actions import (
     action_table,
 )
 from cardzones.acts.binding import complete
+from cardzones.acts.counters import life_action, life_candidates
 from cardzones.acts.standard import BY, move_action
 from cardzones.errors import IllegalAction, NeedsChoice
 from cardzones.kernel.cards import Dest, Position
+from cardzones.kernel.effects import END_OF_TURN
 from cardzones.kernel.results import MoveResult
 from cardzones.kernel.views import name_for
 from cardzones.rulesets.common import shared_actions
 from cardzones.rulesets.fab import actions as fab
 from cardzones.rulesets.fab import candidates as cand
-from cardzones.rulesets.fab import layers
+from cardzones.rulesets.fab import layers, pitch
 from cardzones.rulesets.fab.moves import foresee_move_to, foresee_sub_card
 
 if TYPE_CHECKING:
@@ -139,6 +142,24 @@ def _pitch(game: Game, args: Mapping[str, Any]) -> ActionResult:
     return MOVE.run(game, args)
 
 
+def _controller(game: Game, args: Mapping[str, Any]) -> str:
+    """A token's controller: the one given, or else the player making it."""
+    controller: str | None = args["controller"]
+    return controller if controller is not None else acting(game, args)
+
+
+def _foresee_clear(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
+    """3.0.12, with the owner's choice of graveyard (3.0.10a)."""
+    with game.choosing(_chosen(game, args)):
+        return game.foresee_clear(args["card"], acting(game, args))
+
+
+def _pitch_order(game: Game, args: Mapping[str, Any]) -> ActionResult:
+    with game.atomic():
+        pitch.choose_order(game, acting(game, args), args["order"])
+    return ActionResult(MoveResult.DONE)
+
+
 def _foresee_play(game: Game, args: Mapping[str, Any]) -> MoveResult:
     """3.3.4, 3.0.4e, 3.0.9c: a card that may be played goes on the stack."""
     if not game.may_play(args["card"], acting(game, args)):
@@ -177,7 +198,7 @@ def _create_token(game: Game, args: Mapping[str, Any]) -> ActionResult:
     if dest.type == "soul":
         raise ArgumentError("a token is created in the arena (8.1.8a)", ("to",))
     result, card = fab.try_create_token(
-        game, args["card"], dest, acting(game, args, "controller"), choose_zone=args["choose_zone"]
+        game, args["card"], dest, _controller(game, args), choose_zone=args["choose_zone"]
     )
     return ActionResult(result, card=NO_CARD if card is None else card)
 
@@ -215,7 +236,14 @@ def _remove_zone(game: Game, args: Mapping[str, Any]) -> ActionResult:
         ) from None
 
 
+def _life_lasts(game: Game, card: int) -> str | None:
+    """A hero's life total keeps its changes; an ally's is reset to its base
+    life at the end of the turn (4.4.3a)."""
+    return None if "hero" in game.characteristics(card).types else END_OF_TURN
+
+
 FAB_ACTIONS = (
+    life_action(_life_lasts, rules=("4.4.3a",), candidates=life_candidates),
     Action(
         "clear",
         (CARD, BY, CHOOSE_GRAVEYARD),
@@ -223,7 +251,7 @@ FAB_ACTIONS = (
         doc="Clear an object.",
         rules=("3.0.10a", "3.0.12", "3.0.12a"),
         candidates=cand.clear,
-        foresee=lambda game, args: game.foresee_clear(args["card"], acting(game, args)),
+        foresee=_foresee_clear,
     ),
     Action(
         "put_under",
@@ -261,6 +289,23 @@ FAB_ACTIONS = (
         foresee=_foresee_pitch,
     ),
     Action(
+        "pitch_order",
+        (
+            Param(
+                "order",
+                K.CARDS,
+                required=True,
+                doc="cards of the player's pitch zone, as they will lie at the bottom of the "
+                "deck, top first",
+            ),
+            BY,
+        ),
+        _pitch_order,
+        doc="Choose the order in which one's pitched cards go to the bottom of the deck at "
+        "the end of the turn: a hidden choice, logged nowhere.",
+        rules=("4.4.3c",),
+    ),
+    Action(
         "add_layer",
         (
             Param(
@@ -281,7 +326,16 @@ FAB_ACTIONS = (
     ),
     Action(
         "remove_layer",
-        (Param("layer", K.INT, required=True, doc="the layer's number, 1 at the bottom"), BY),
+        (
+            Param(
+                "layer",
+                K.INT,
+                required=True,
+                bounds=(1, 9_999),
+                doc="the layer's number, 1 at the bottom",
+            ),
+            BY,
+        ),
         _remove_layer,
         doc="Remove a layer: a card-layer is cleared, a non-card layer ceases.",
         rules=("3.15.6",),
@@ -311,6 +365,7 @@ FAB_ACTIONS = (
                 doc="its controller (default: the acting player; in a scenario the turn player)",
             ),
             Param("choose_zone", K.ZONE, doc="which zone, when several can take it"),
+            Param("by", K.PLAYER, doc="the player making it (default: the turn player)"),
         ),
         _create_token,
         doc="Create a token in the arena, equipped in an equipment or weapon zone; "
@@ -329,6 +384,7 @@ FAB_ACTIONS = (
                 role=Role.OWN_ZONE,
                 doc="a player's zone, such as alice.arsenal",
             ),
+            BY,
         ),
         _create_zone,
         doc="A new zone of a type for a player.",
@@ -353,6 +409,7 @@ FAB_ACTIONS = (
                 doc="which one ceases, when there are several; or which of the owner's "
                 "graveyards its cards go to (3.0.10a)",
             ),
+            BY,
         ),
         _remove_zone,
         doc="A zone of a player ceases to exist; its cards are cleared.",

@@ -3,7 +3,7 @@
 set_aside, return, negate, dominant, discard, phase and end_battle.
 
 >>> sorted(ACTIONS)[:5]
-['discard', 'dominant', 'draw', 'end_battle', 'end_turn']
+['counter', 'discard', 'dominant', 'draw', 'end_battle']
 """
 
 from __future__ import annotations
@@ -260,7 +260,10 @@ REDEMPTION_ACTIONS = (
     ),
     Action(
         "phase",
-        (Param("phase", K.CHOICE, required=True, options=PHASES, doc="the phase to go to"),),
+        (
+            Param("phase", K.CHOICE, required=True, options=PHASES, doc="the phase to go to"),
+            BY,
+        ),
         _phase,
         doc="Move the turn forward to a phase, through the phases in between.",
         rules=("set-aside/duration-turn-based",),
@@ -271,7 +274,7 @@ REDEMPTION_ACTIONS = (
     ),
     Action(
         "end_battle",
-        (),
+        (BY,),
         _end_battle,
         doc="End the battle: set-aside enhancements played in it join their cards.",
         rules=("set-aside/enhancement-in-battle-joins-at-end",),

@@ -48,7 +48,7 @@
     refusal: null,         // {ref, error, rule}: the last refused act, shown by its card
     connection: "connecting",
     replay: null,          // {as, steps, index} while replaying
-    images: false,         // whether the server shows card images (serve --images)
+    images: false,         // whether the server shows card pictures (serve --images)
   };
   Object.defineProperty(window, "cardzonesBoard", { value: state });
 
@@ -226,6 +226,7 @@
     const answer = await fetch("/api/rulesets");
     const data = await answer.json();
     state.actions = {};
+    state.images = data.images === true;
     for (const ruleset of data.rulesets) {
       state.actions[ruleset.name] = ruleset.actions;
     }
@@ -572,7 +573,7 @@
     const facedown = classes.includes("facedown");
     const look = (pin) => window.cardzonesPreview.show(
       obj, window.cardzonesWords.zone(zone.zone),
-      { images: state.images, pin, facedown, near: node.getBoundingClientRect() });
+      { pin, facedown, near: node.getBoundingClientRect(), images: state.images });
     node.addEventListener("mouseenter", (ev) => {
       ev.stopPropagation();
       look(false);
@@ -740,8 +741,10 @@
         const step = entry.act;
         const name = Object.keys(step)[0];
         if (entry.result === "failed" || menus.isJudge(name) || !keep(step)) continue;
-        groups.get(menus.group(name)).push(menuButton(menus.describe(step, ref, state.view), {
+        const said = menus.entry(step, ref, state.view);
+        groups.get(said.group).push(menuButton(said.text, {
           class: "legal", "data-action": name, "data-act": JSON.stringify(step),
+          title: said.full, "aria-label": said.full,
         }, () => act(step, ref)));
       }
       for (const [group, buttons] of groups) {

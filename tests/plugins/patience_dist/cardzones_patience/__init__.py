@@ -29,6 +29,7 @@ from cardzones.acts import (
     actable_cards,
     acting,
     action_table,
+    counter_action,
     move_action,
 )
 from cardzones.kernel import (
@@ -155,6 +156,7 @@ class PatienceRuleset(Ruleset):
         replace(FLIP, candidates=flip_candidates),
         replace(END_TURN, candidates=lambda game, player: iter([{}])),
         replace(TURN, candidates=turn_candidates),
+        counter_action(()),
     )
     card_params = (
         Param("suit", ParamKind.CHOICE, required=True, options=SUITS, doc="its suit"),
