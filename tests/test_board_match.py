@@ -12,7 +12,10 @@ the engine says that viewer may look at (tests/boardkit.py).
 
 from __future__ import annotations
 
+import json
+import os
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,6 +27,7 @@ from boardkit import (
     board_body,
     frames_text,
     page_blobs,
+    real_board_body,
     secrets_of,
 )
 from test_board import (  # noqa: F401 (fixtures)
@@ -72,18 +76,28 @@ class Match(Table):
 
 
 def menu_words(viewer: Viewer) -> list[str]:
-    """The entries of the open menu, once its legal acts are in; each is
-    checked to be words."""
+    """The entries of the open menu, once its legal acts are in, each as the
+    whole sentence it says ("Move to alice's graveyard", listed as "alice's
+    graveyard" under "Move to"); each is checked to be words."""
     viewer.page.wait_for_selector("#menu .menu-legal[data-ready=yes]")
-    entries = [t.strip() for t in viewer.page.locator("#menu button").all_inner_texts()]
-    for entry in entries:
-        assert not RAW.search(entry), f"a menu entry that is not in words: {entry!r}"
+    entries = viewer.page.evaluate(
+        "() => [...document.querySelectorAll('#menu button')]"
+        ".map(b => (b.getAttribute('aria-label') || b.textContent).trim())"
+    )
+    shown = [t.strip() for t in viewer.page.locator("#menu button").all_inner_texts()]
+    # Card names are what they are ('Lost Soul "Dread" [Exodus 15:16 - K]').
+    cards = viewer.page.locator("#board .card .name").all_inner_texts()
+    for entry in entries + shown:
+        words = entry
+        for name in sorted({c.strip() for c in cards}, key=len, reverse=True):
+            words = words.replace(name, "NAME")
+        assert not RAW.search(words), f"a menu entry that is not in words: {entry!r}"
     return entries
 
 
 def one_click(viewer: Viewer, text: str) -> None:
-    """Click the menu's one-click entry that says ``text``."""
-    viewer.page.locator("#menu button.legal", has_text=re.compile(f"^{re.escape(text)}$")).click()
+    """Click the menu's one-click entry whose whole sentence is ``text``."""
+    viewer.page.locator(f"#menu button.legal[aria-label={json.dumps(text)}]").click()
 
 
 def open_card(viewer: Viewer, card: Any) -> list[str]:
@@ -311,3 +325,114 @@ def test_a_match_through_the_board_in_words_leaks_nothing(
         table.check()
     finally:
         table.close()
+
+
+# ----------------------------------------------------------------------
+# The README's pictures
+# ----------------------------------------------------------------------
+
+#: Where the README's pictures are, written when this variable is set:
+#: ``CARDZONES_README_IMAGES=1 pytest tests/test_board_match.py -k readme``.
+README_IMAGES = Path(__file__).resolve().parent.parent / "docs" / "images"
+#: A laptop's screen, drawn at three quarters of its size: a small picture.
+PICTURE = {"viewport": {"width": 1280, "height": 800}, "device_scale_factor": 0.75}
+PHONE_PICTURE = {"viewport": PHONE, "device_scale_factor": 1}
+
+
+def picture_folder() -> Path:
+    folder = README_IMAGES if os.environ.get("CARDZONES_README_IMAGES") else SCREENSHOTS
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def snapshot_page(t: Table, chromium: Any, seat: str, size: dict[str, Any]) -> Any:
+    """A fresh page of ``seat``'s link, for a picture, in its own context."""
+    context = chromium.new_context(**size)
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    page.goto(t.server.url + t.created["links"][seat])
+    page.wait_for_selector("#conn[data-state=connected]")
+    page.wait_for_function("() => window.cardzonesBoard.actions !== null")
+    return page
+
+
+def checked(t: Table, page: Any, seat: str) -> None:
+    """The picture's page holds nothing its seat may not see, like the others."""
+    names, stats = secrets_of(t.server.game(t.id), seat)
+    for where, text in page_blobs(page).items():
+        assert_nothing_secret(f"{seat}'s picture ({where})", text, names, stats)
+
+
+def real_fab(t: Table) -> None:
+    alice, bob = t["alice"], t["bob"]
+    say(t, "alice", "Good luck! Dorinthea swings first.")
+    say(t, "bob", "You too. Azalea has arrows ready.")
+    open_card(alice, alice.named("alice.hand", "Sink Below"))
+    one_click(alice, "Pitch")
+    t.applied()
+    open_card(alice, alice.named("alice.hand", "Snatch"))
+    one_click(alice, "Play")
+    t.applied()
+    open_card(alice, alice.named("stack", "Snatch"))
+    one_click(alice, "Move to the combat chain")
+    t.applied()
+    open_card(bob, bob.card("bob.hand", 0))
+    one_click(bob, "Move to bob's graveyard")
+    t.applied()
+    say(t, "bob", "Blocking with that one.")
+
+
+def real_redemption(t: Table) -> None:
+    alice = t["alice"]
+    say(t, "alice", "Good luck!")
+    say(t, "bob", "And to you. Pharaoh is waiting.")
+    open_actions(alice)
+    one_click(alice, "Go to the preparation phase")
+    t.applied()
+    dread = alice.named("alice.land_of_bondage", 'Lost Soul "Dread"')
+    alice.menu(dread, "place", {"onto": "Assyria (alice's territory)"}, param="cards")
+    t.applied()
+    open_card(alice, alice.named("alice.hand", "Hannah [K]"))
+    one_click(alice, "Move to alice's territory")
+    t.applied()
+
+
+def test_the_readme_pictures_a_match_of_real_cards(
+    browser: Any,  # noqa: F811 (the fixture)
+    server: ThreadServer,  # noqa: F811 (the fixture)
+) -> None:
+    """Pictures of a few turns of real cards (the repository's card
+    fixtures), each page checked like the rest: a fab table with a card's
+    preview and the chat, a Redemption table with a card's menu in words, and
+    a phone with a menu and a preview."""
+    folder = picture_folder()
+    fab = Table(server, browser, real_board_body("fab"))
+    try:
+        real_fab(fab)
+        page = snapshot_page(fab, browser, "alice", PICTURE)
+        page.locator('[data-zone="alice.hero"] .cards > .card > .name').first.hover()
+        page.wait_for_selector("#preview:not([hidden])")
+        checked(fab, page, "alice")
+        page.screenshot(path=folder / "board-fab.png")
+        page.context.close()
+        page = snapshot_page(fab, browser, "alice", PHONE_PICTURE)
+        page.locator('[data-zone="alice.hand"] .card').first.click()
+        page.wait_for_selector("#menu .menu-legal[data-ready=yes]")
+        checked(fab, page, "alice")
+        page.screenshot(path=folder / "board-phone.png")
+        page.context.close()
+    finally:
+        fab.close()
+    redemption = Table(server, browser, real_board_body("redemption"))
+    try:
+        real_redemption(redemption)
+        page = snapshot_page(redemption, browser, "alice", PICTURE)
+        page.locator('[data-zone="alice.hand"] .card').first.click()
+        page.wait_for_selector("#menu .menu-legal[data-ready=yes]")
+        checked(redemption, page, "alice")
+        page.screenshot(path=folder / "board-redemption.png")
+        page.context.close()
+    finally:
+        redemption.close()
+    for name in ("board-fab.png", "board-phone.png", "board-redemption.png"):
+        assert (folder / name).stat().st_size < 200_000

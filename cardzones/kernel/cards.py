@@ -116,6 +116,10 @@ class CardDef:
     brigades: frozenset[str] = frozenset()
     classes: frozenset[str] = frozenset()
     alignment: str | None = None
+    #: the rules text as printed, for people to read: no rule reads it
+    text: str = ""
+    #: the address of a picture of the card, when its card data gives one
+    image: str = ""
 
     def stat(self, name: str) -> int | None:
         """The printed value of a numeric property, or None if the card has none."""
@@ -148,4 +152,8 @@ class CardDef:
             out["class"] = sorted(self.classes)
         if self.alignment:
             out["alignment"] = self.alignment
+        if self.text:
+            out["text"] = self.text
+        if self.image:
+            out["image"] = self.image
         return out

@@ -26,6 +26,7 @@ True
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -36,6 +37,8 @@ from cardzones.table.record import Record
 from cardzones.table.store import Conflict, Finished, GameOver, Seat, Store, StoredAction
 from cardzones.table.table import ReplayError, Table, rebuild
 from cardzones.table.tokens import is_table_id, new_table_id, new_token, token_digest
+
+log = logging.getLogger("cardzones.table")
 
 #: A snapshot is kept after every this many actions.
 SNAPSHOT_EVERY = 50
@@ -167,5 +170,10 @@ class Host:
                 raise
             number = table.commit(pending)
             if self.snapshot_every and number % self.snapshot_every == 0:
-                self.store.save_snapshot(table.id, number, table.snapshot())
+                # The act is stored: a snapshot is only a shortcut for loading,
+                # and failing to keep one does not undo the act.
+                try:
+                    self.store.save_snapshot(table.id, number, table.snapshot())
+                except Exception as exc:
+                    log.warning("table %s: no snapshot at %d (%s)", table.id, number, exc)
             return Done(number, pending.applied.result)

@@ -40,6 +40,8 @@ IDLE_TABLES = 64
 QUEUE_LIMIT = 1000
 #: The close code for a client that does not read its frames.
 SLOW_CLIENT = 1008
+#: The close code when the server could not make a connection's frames.
+INTERNAL_ERROR = 1011
 
 
 def dumps(frame: dict[str, Any]) -> str:
@@ -209,14 +211,21 @@ class Hub:
             events, on_event = self._collector(live)
             viewers = {c.viewer for c in live.connections}
 
-            def run() -> tuple[Done, dict[str | None, str]] | Refusal:
+            def run() -> tuple[Done, dict[str | None, str] | None] | Refusal:
                 try:
                     done = self.host.act(live.table, conn.viewer, act, on_event)
                 except Refusal as refusal:
                     return refusal
                 actor = conn.viewer
                 assert actor is not None
-                return done, self._frames(live.table, viewers, actor)
+                # Stored is done: whatever fails now, the act is acknowledged.
+                try:
+                    return done, self._frames(live.table, viewers, actor)
+                except Exception:
+                    log.exception(
+                        "table %s: event %d could not be shown", live.table.id, done.number
+                    )
+                    return done, None
 
             try:
                 outcome = await run_in_threadpool(run)
@@ -232,6 +241,12 @@ class Hub:
                 return
             done, frames = outcome
             conn.send(dumps({"ack": request, "number": done.number, "result": done.result.value}))
+            if frames is None:
+                # Nobody can be sent the event: each connection is closed, to
+                # come back and be welcomed afresh.
+                for other in live.connections:
+                    other.close(INTERNAL_ERROR)
+                return
             self._deliver(live, [(done.number, frames)])
 
     async def say(self, live: Live, conn: Connection, request: Any, text: Any) -> None:

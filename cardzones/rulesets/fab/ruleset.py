@@ -13,6 +13,7 @@ from cardzones.kernel.objects import CARD, MACRO, TRIGGERED, UNDER, Obj
 from cardzones.kernel.results import MoveResult
 from cardzones.kernel.ruleset import ADMITTED, Admission
 from cardzones.rulesets.base import Ruleset
+from cardzones.rulesets.common import TEXT_PARAMS, printed_text, text_fields
 from cardzones.rulesets.fab import layers
 from cardzones.rulesets.fab.cards import (
     becomes_permanent,
@@ -52,6 +53,7 @@ CARD_PARAMS = (
     ),
     *(Param(stat, ParamKind.INT, doc=f"the printed {stat}") for stat in STATS),
     Param("keywords", ParamKind.WORDS, default=(), doc="keywords such as go_again"),
+    *TEXT_PARAMS,
 )
 _OWN_DECK_CARDS_ONLY = {"arsenal": "3.3.2", "deck": "3.7.2", "hand": "3.9.2", "pitch": "3.14.2"}
 
@@ -79,6 +81,7 @@ class FabRuleset(Ruleset):
         self, name: str, fields: Mapping[str, Any], abilities: Sequence[Ability] = ()
     ) -> CardDef:
         stats = {k: fields[k] for k in STATS if fields.get(k) is not None}
+        text, image = printed_text(fields)
         types = fields.get("types", ("action",))
         problem = type_problem(types)
         if problem is not None:
@@ -89,6 +92,8 @@ class FabRuleset(Ruleset):
             stats,
             frozenset(fields.get("keywords", ())),
             tuple(abilities),
+            text=text,
+            image=image,
         )
 
     def card_fields(self, cdef: CardDef) -> dict[str, Any]:
@@ -96,6 +101,7 @@ class FabRuleset(Ruleset):
         out.update((stat, cdef.stats[stat]) for stat in STATS if stat in cdef.stats)
         if cdef.keywords:
             out["keywords"] = sorted(cdef.keywords)
+        out.update(text_fields(cdef))
         return out
 
     def resolve_pseudo(self, game: Game, obj: Obj, dest: Dest, by: str) -> Dest | None:

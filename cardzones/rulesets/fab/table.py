@@ -306,7 +306,16 @@ FAB_ACTIONS = (
     ),
     Action(
         "remove_layer",
-        (Param("layer", K.INT, required=True, doc="the layer's number, 1 at the bottom"), BY),
+        (
+            Param(
+                "layer",
+                K.INT,
+                required=True,
+                bounds=(1, 9_999),
+                doc="the layer's number, 1 at the bottom",
+            ),
+            BY,
+        ),
         _remove_layer,
         doc="Remove a layer: a card-layer is cleared, a non-card layer ceases.",
         rules=("3.15.6",),

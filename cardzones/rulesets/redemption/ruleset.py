@@ -12,6 +12,7 @@ from cardzones.kernel.cards import Ability, CardDef
 from cardzones.kernel.effects import Effect
 from cardzones.kernel.objects import PLACED, Obj
 from cardzones.rulesets.base import Ruleset
+from cardzones.rulesets.common import TEXT_PARAMS, printed_text, text_fields
 from cardzones.rulesets.redemption.cards import ALIGNMENTS, ALL_TYPES, default_card
 from cardzones.rulesets.redemption.negate import label_active
 from cardzones.rulesets.redemption.place import carry_placed
@@ -47,6 +48,7 @@ CARD_PARAMS = (
         options=ALIGNMENTS,
         doc="good, evil, or neutral for a card of both (GE/EE)",
     ),
+    *TEXT_PARAMS,
 )
 
 
@@ -72,6 +74,7 @@ class RedemptionRuleset(Ruleset):
         self, name: str, fields: Mapping[str, Any], abilities: Sequence[Ability] = ()
     ) -> CardDef:
         stats = {k: fields[k] for k in _STATS if fields.get(k) is not None}
+        text, image = printed_text(fields)
         types = fields.get("type", ("hero",))
         if not types:
             raise ArgumentError("type: give the card's type", ("type",))
@@ -83,6 +86,8 @@ class RedemptionRuleset(Ruleset):
             classes=frozenset(fields.get("class", ())),
             alignment=fields.get("alignment"),
             abilities=tuple(abilities),
+            text=text,
+            image=image,
         )
 
     def card_fields(self, cdef: CardDef) -> dict[str, Any]:
@@ -95,6 +100,7 @@ class RedemptionRuleset(Ruleset):
         out.update((stat, cdef.stats[stat]) for stat in _STATS if stat in cdef.stats)
         if cdef.alignment is not None:
             out["alignment"] = cdef.alignment
+        out.update(text_fields(cdef))
         return out
 
     def new_controller(

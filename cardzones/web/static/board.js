@@ -686,8 +686,10 @@
         const step = entry.act;
         const name = Object.keys(step)[0];
         if (entry.result === "failed" || menus.isJudge(name) || !keep(step)) continue;
-        groups.get(menus.group(name)).push(menuButton(menus.describe(step, ref, state.view), {
+        const said = menus.entry(step, ref, state.view);
+        groups.get(said.group).push(menuButton(said.text, {
           class: "legal", "data-action": name, "data-act": JSON.stringify(step),
+          title: said.full, "aria-label": said.full,
         }, () => act(step, ref)));
       }
       for (const [group, buttons] of groups) {

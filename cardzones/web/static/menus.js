@@ -9,7 +9,7 @@
   const W = () => window.cardzonesWords;
 
   // The groups of a menu, in the order they are listed.
-  const GROUPS = ["Play", "Move", "Card", "Turn", "Judge", "Other"];
+  const GROUPS = ["Play", "Move to", "Place it on", "Move", "Card", "Turn", "Judge", "Other"];
   // The group of each action; actions a judge makes rather than a player
   // (putting a card under another, granting a keyword, clearing what
   // effects did, making or removing zones) are in the judge's menu.
@@ -140,6 +140,25 @@
     }
   }
 
+  // A one-click entry of a menu: its group and its words. In a card's menu,
+  // the many moves and placings of the card are listed by where they go,
+  // under "Move to" and "Place it on"; `full` is the whole sentence.
+  function entry(step, ref, view) {
+    const name = Object.keys(step)[0];
+    const args = step[name];
+    const full = describe(step, ref, view);
+    if (ref && name === "move" && args && args.card === ref) {
+      const face = args.face === "down" ? "face down to " : args.face === "up" ? "face up to " : "";
+      const pos = args.position === "bottom" ? "the bottom of " : "";
+      return { group: "Move to", text: `${face}${pos}${W().zone(args.to)}`, full };
+    }
+    if (ref && name === "place" && args && args.onto && Array.isArray(args.cards)
+        && args.cards.length === 1 && args.cards[0] === ref && !args.in) {
+      return { group: "Place it on", text: cardWords(args.onto, view), full };
+    }
+    return { group: group(name), text: full, full };
+  }
+
   function group(name) {
     return GROUP_OF[name] || "Other";
   }
@@ -153,7 +172,7 @@
   }
 
   window.cardzonesMenus = Object.freeze({
-    GROUPS, JUDGE, describe, group, title, field, cardWords, objects,
+    GROUPS, JUDGE, describe, entry, group, title, field, cardWords, objects,
     isJudge: (name) => JUDGE.has(name),
   });
 })();
