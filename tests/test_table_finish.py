@@ -306,3 +306,26 @@ def test_finish_after_is_kept_with_the_table_and_stands_beside_a_scenario() -> N
     assert creation_from_request({"scenario": text, "finish_after": 5}).finish_after == 5
     assert creation_from_request(fab_body()).finish_after is None
     assert DEFAULT_FINISH_AFTER == 3600
+
+
+def test_votes_and_the_end_reach_another_process_on_postgres(postgres_url: str) -> None:
+    """Two servers on one Postgres database: a vote cast at one is heard on
+    the other's connections, and so is the end."""
+    with (
+        TestClient(create_app(postgres_url)) as first,
+        TestClient(create_app(postgres_url)) as second,
+    ):
+        created = create(first, fab_body())
+        at = At(first, created)
+        with seated(second, created) as seats:
+            # The second server listens from a connection it opens in the
+            # background when it starts: give it that moment.
+            time.sleep(2.0)
+            votes = at.vote("bob").json()["finish"]
+            assert finish_frames(seats)[0] == {"finish": votes}
+            ended = at.vote("alice").json()["finished"]
+            frames = [seat.receive() for seat in seats.values()]
+            frames += [seat.receive() for seat in seats.values()]
+            assert {"finished": ended} in frames
+            assert all(f == {"finished": ended} or "finish" in f for f in frames)
+        At(second, created).opened()

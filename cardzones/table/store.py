@@ -338,10 +338,10 @@ class Store:
                             .values(finish_until=now + finish_after)
                         )
                 after = self._votes(conn, table_id)
-                if after.complete(players):
-                    self._end(conn, table_id, after.votes[0][0], now)
                 if self.postgres:
                     conn.execute(sa.select(sa.func.pg_notify(CHANNEL, f"{table_id}:finish")))
+                if after.complete(players):
+                    self._end(conn, table_id, after.votes[0][0], now)
         with self.engine.connect() as conn:
             return self._votes(conn, table_id), self._finished(conn, table_id)
 

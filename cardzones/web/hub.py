@@ -358,10 +358,12 @@ class Hub:
         async with live.lock:
             table = live.table
             before, ended = table.votes, table.finished
+            if ended is not None:
+                return  # nothing changes after the end (and this process said it)
             await run_in_threadpool(self.host.reload_finish, table)
             if table.votes != before:
                 self._announce_votes(live)
-            if ended is None and table.finished is not None:
+            if table.finished is not None:
                 events, on_event = self._collector(live)
                 await run_in_threadpool(self.host.catch_up, table, on_event)
                 self._deliver(live, events)
@@ -377,15 +379,8 @@ class Hub:
 
     async def finished_elsewhere(self, live: Live) -> None:
         """Another process finished the table: catch up and tell this one's
-        connections."""
-        async with live.lock:
-            events, on_event = self._collector(live)
-            await run_in_threadpool(self.host.catch_up, live.table, on_event)
-            self._deliver(live, events)
-            if live.table.finished is None:
-                await run_in_threadpool(self.host.reload_finish, live.table)
-                if live.table.finished is not None:
-                    self._announce(live)
+        connections the votes and the end."""
+        await self.votes_elsewhere(live)
 
     async def read(self, live: Live, what: Callable[[Table], T]) -> T:
         """Something about the table once it is up to date with the store
@@ -409,6 +404,7 @@ class Hub:
                     if live.connections:
                         await self.catch_up(live)
                         await self.chat_elsewhere(live)
+                        await self.votes_elsewhere(live)
                 async for table_id, number in notifications():
                     found = self.tables.get(table_id)
                     if found is None:
