@@ -333,6 +333,13 @@ def _store_phase(db: str, seconds: float) -> Sample:
 # ----------------------------------------------------------------------
 
 
+def run_capacity(url: str, quick: bool, seed: int) -> dict[str, Any]:
+    """The open-loop capacity ladder (:mod:`cardzones.bench.capacity`)."""
+    from cardzones.bench.capacity import run_capacity as ladder
+
+    return ladder(url, quick=quick, seed=seed)
+
+
 def run_table_bench(
     db: str | None = None,
     tables: int | None = None,
@@ -340,9 +347,10 @@ def run_table_bench(
     quick: bool = False,
     seed: int = 1,
 ) -> dict[str, Any]:
-    """Measure the table, the echo floor and the store floor; ``db`` is a
-    ``postgresql://`` URL or a SQLite file (a new one in a temporary folder
-    when None)."""
+    """Measure the table (a closed loop, then the open-loop capacity of
+    :mod:`cardzones.bench.capacity`), the echo floor and the store floor;
+    ``db`` is a ``postgresql://`` URL or a SQLite file (a new one in a
+    temporary folder when None)."""
     tables = tables or (QUICK_TABLES if quick else TABLES)
     seconds = seconds or (QUICK_SECONDS if quick else SECONDS)
     with tempfile.TemporaryDirectory(prefix="cardzones-bench-") as folder:
@@ -352,6 +360,8 @@ def run_table_bench(
         kind = "postgres" if Store(store_db).postgres else "sqlite"
         with _server("table", store_db) as url:
             table = asyncio.run(_tables_phase(url, tables, seconds, seed))
+        with _server("table", store_db) as url:
+            capacity = run_capacity(url, quick=quick, seed=seed)
         with _server("echo") as url:
             echo = asyncio.run(_echo_phase(url, tables * 2, seconds))
         store = _store_phase(store_db, seconds)
@@ -367,6 +377,7 @@ def run_table_bench(
         "table": acts,
         "echo": floor_echo,
         "insert_commit": floor_store,
+        "capacity": capacity,
         "ratios": {
             "acts_per_echo_frame": _ratio(acts["acts_per_s"], floor_echo["frames_per_s"]),
             "acts_per_commit": _ratio(acts["acts_per_s"], floor_store["commits_per_s"]),
