@@ -19,6 +19,8 @@ KEYS = {
     "table",
     "echo",
     "insert_commit",
+    "concurrent_commits",
+    "grouped_commit",
     "capacity",
     "ratios",
 }
@@ -55,7 +57,13 @@ def check(figures: dict[str, Any], store: str) -> None:
     assert figures["connections"] == 2 * figures["tables"]
     assert figures["table"]["count"] > 0 and figures["table"]["refused"] == 0
     assert figures["echo"]["count"] > 0 and figures["insert_commit"]["count"] > 0
-    for part, unit in (("table", "acts"), ("echo", "frames"), ("insert_commit", "commits")):
+    for part, unit in (
+        ("table", "acts"),
+        ("echo", "frames"),
+        ("insert_commit", "commits"),
+        ("concurrent_commits", "acts"),
+        ("grouped_commit", "acts"),
+    ):
         assert figures[part][f"{unit}_per_s"] > 0
         assert 0 < figures[part]["p50_ms"] <= figures[part]["p99_ms"]
     ratios = figures["ratios"]

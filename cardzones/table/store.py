@@ -44,12 +44,15 @@ from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import URL, Engine, make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError
 from sqlalchemy.pool import StaticPool
 
 from cardzones.errors import CardzonesError
 from cardzones.table.chat import MAX_LINES, ChatLine, ChatRefused
+from cardzones.table.group import GroupCommit
 from cardzones.table.record import Record
 from cardzones.table.schema import actions, chat, seats, snapshots, tables
 from cardzones.table.tokens import matches
@@ -137,6 +140,7 @@ class Store:
     def __init__(self, url: str | URL = DEFAULT_DB) -> None:
         self.url = url if isinstance(url, URL) else database_url(url)
         self.engine = _engine(self.url)
+        self.group = GroupCommit(self.write_together)
 
     @property
     def postgres(self) -> bool:
@@ -266,7 +270,15 @@ class Store:
         """Store action ``number`` of the table and commit it (with Postgres, and
         notify the other processes in the same transaction). Raises
         :class:`Conflict` if that number is taken, :class:`GameOver` if the table
-        is finished; nothing is written then."""
+        is finished; nothing is written then.
+
+        It returns once the action is committed, so an act acknowledged after
+        it is durable. Actions appended at the same time by other threads (the
+        acts of other tables) are committed in the same transaction: the
+        first caller writes every action waiting, commits once, and tells
+        each caller how its own action fared (group commit); while that
+        commit runs, the next actions wait for it and go together in the next
+        one. So one commit (one fsync) serves as many tables as act at once."""
         row = {
             "table_id": table_id,
             "number": number,
@@ -274,20 +286,49 @@ class Store:
             "at": time.time(),
             "act": json.dumps(act, separators=(",", ":")),
         }
-        # Appended only while the table is not finished, in the same statement,
-        # so that no act lands after the end another process recorded.
-        values = sa.select(*(sa.literal(v).label(k) for k, v in row.items())).where(
-            ~sa.exists().where(tables.c.id == table_id, tables.c.finished_at.is_not(None))
-        )
-        try:
-            with self.engine.begin() as conn:
-                done = conn.execute(actions.insert().from_select(list(row), values))
-                if done.rowcount == 0:
-                    raise GameOver(f"table {table_id} is finished")
-                if self.postgres:
-                    conn.execute(sa.select(sa.func.pg_notify(CHANNEL, f"{table_id}:{number}")))
-        except IntegrityError:
-            raise Conflict(f"table {table_id} already has an action {number}") from None
+        self.group.append(row)
+
+    def write_together(self, rows: list[dict[str, Any]]) -> list[CardzonesError | None]:
+        """Write ``rows`` in one transaction and commit it: for each, None
+        when it is stored, or why it is not (:class:`Conflict`,
+        :class:`GameOver`), which leaves the others stored."""
+        outcomes: list[CardzonesError | None] = []
+        with self.engine.begin() as conn:
+            for row in rows:
+                table_id, number = row["table_id"], row["number"]
+                # Appended only while the table is not finished, in the same
+                # statement, so that no act lands after the end another process
+                # recorded; a number taken is skipped, not an error that would
+                # end the transaction of every action in it.
+                values = sa.select(*(sa.literal(v).label(k) for k, v in row.items())).where(
+                    ~sa.exists().where(tables.c.id == table_id, tables.c.finished_at.is_not(None))
+                )
+                insert = (
+                    self._insert()
+                    .from_select(list(row), values)
+                    .on_conflict_do_nothing()
+                    .returning(actions.c.number)
+                )
+                # The row it returns says it is stored (a driver's rowcount
+                # may be unknown for an insert from a select).
+                if conn.execute(insert).first() is not None:
+                    outcomes.append(None)
+                    if self.postgres:
+                        conn.execute(sa.select(sa.func.pg_notify(CHANNEL, f"{table_id}:{number}")))
+                    continue
+                finished = conn.execute(
+                    sa.select(tables.c.finished_at).where(tables.c.id == table_id)
+                ).scalar_one_or_none()
+                if finished is not None:
+                    outcomes.append(GameOver(f"table {table_id} is finished"))
+                else:
+                    outcomes.append(Conflict(f"table {table_id} already has an action {number}"))
+        return outcomes
+
+    def _insert(self) -> Any:
+        if self.postgres:
+            return postgresql_insert(actions)
+        return sqlite_insert(actions)
 
     def actions(self, table_id: str, after: int = 0, upto: int | None = None) -> list[StoredAction]:
         """The actions numbered after ``after`` (up to ``upto``), in order."""
