@@ -46,10 +46,11 @@ def test_one_transaction_tells_each_action_its_own_outcome(store: Store) -> None
     store.finish(g3, "bob")
     rows = [
         {"table_id": t, "number": n, "seat": "alice", "at": 0.0, "act": '{"end_turn":{}}'}
-        for t, n in ((g1, 1), (g2, 1), (g3, 1), (g1, 2))
+        for t, n in ((g1, 1), (g2, 1), (g3, 1), (g1, 2), (g1, 2))
     ]
     outcomes = store.write_together(rows)
-    assert [type(o) for o in outcomes] == [type(None), Conflict, GameOver, type(None)]
+    # the second g1 2 (a second writer of the table) finds the number taken
+    assert [type(o) for o in outcomes] == [type(None), Conflict, GameOver, type(None), Conflict]
     assert [a.number for a in store.actions(g1)] == [1, 2]
     assert [a.number for a in store.actions(g2)] == [1]
     assert store.actions(g3) == []

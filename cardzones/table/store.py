@@ -134,6 +134,10 @@ def safe_text(text: str) -> str:
         return "<database URL>"
 
 
+#: The columns of an action row, in order.
+_ROW = ("table_id", "number", "seat", "at", "act")
+
+
 class Store:
     """The event store of every table, on one database."""
 
@@ -291,30 +295,30 @@ class Store:
     def write_together(self, rows: list[dict[str, Any]]) -> list[CardzonesError | None]:
         """Write ``rows`` in one transaction and commit it: for each, None
         when it is stored, or why it is not (:class:`Conflict`,
-        :class:`GameOver`), which leaves the others stored."""
-        outcomes: list[CardzonesError | None] = []
+        :class:`GameOver`), which leaves the others stored. Each row is
+        appended only while its table is not finished, in the same statement,
+        so that no act lands after the end another process recorded; a
+        number taken is skipped, not an error that would end the transaction
+        of every row in it. On Postgres the rows go in one statement and
+        their notifications in one more, so that a batch costs a few round
+        trips whatever its size."""
+        # Two writers of one table (two processes, or two copies of a table)
+        # may give the same number in one batch: the first of them is tried,
+        # and the others find it taken.
+        firsts: dict[tuple[str, int], int] = {}
+        for i, row in enumerate(rows):
+            firsts.setdefault((row["table_id"], row["number"]), i)
+        tried = [rows[i] for i in sorted(firsts.values())]
         with self.engine.begin() as conn:
-            for row in rows:
+            if self.postgres:
+                stored = self._insert_all(conn, tried)
+            else:
+                stored = {key for row in tried if (key := self._insert_one(conn, row))}
+            outcomes: list[CardzonesError | None] = []
+            for i, row in enumerate(rows):
                 table_id, number = row["table_id"], row["number"]
-                # Appended only while the table is not finished, in the same
-                # statement, so that no act lands after the end another process
-                # recorded; a number taken is skipped, not an error that would
-                # end the transaction of every action in it.
-                values = sa.select(*(sa.literal(v).label(k) for k, v in row.items())).where(
-                    ~sa.exists().where(tables.c.id == table_id, tables.c.finished_at.is_not(None))
-                )
-                insert = (
-                    self._insert()
-                    .from_select(list(row), values)
-                    .on_conflict_do_nothing()
-                    .returning(actions.c.number)
-                )
-                # The row it returns says it is stored (a driver's rowcount
-                # may be unknown for an insert from a select).
-                if conn.execute(insert).first() is not None:
+                if (table_id, number) in stored and firsts[(table_id, number)] == i:
                     outcomes.append(None)
-                    if self.postgres:
-                        conn.execute(sa.select(sa.func.pg_notify(CHANNEL, f"{table_id}:{number}")))
                     continue
                 finished = conn.execute(
                     sa.select(tables.c.finished_at).where(tables.c.id == table_id)
@@ -325,10 +329,51 @@ class Store:
                     outcomes.append(Conflict(f"table {table_id} already has an action {number}"))
         return outcomes
 
-    def _insert(self) -> Any:
-        if self.postgres:
-            return postgresql_insert(actions)
-        return sqlite_insert(actions)
+    @staticmethod
+    def _insert_one(conn: sa.Connection, row: dict[str, Any]) -> tuple[str, int] | None:
+        """SQLite: one row, its key when it is stored."""
+        values = sa.select(*(sa.literal(v).label(k) for k, v in row.items())).where(
+            ~sa.exists().where(tables.c.id == row["table_id"], tables.c.finished_at.is_not(None))
+        )
+        insert = (
+            sqlite_insert(actions)
+            .from_select(list(row), values)
+            .on_conflict_do_nothing()
+            .returning(actions.c.table_id, actions.c.number)
+        )
+        # The row it returns says it is stored (a driver's rowcount may be
+        # unknown for an insert from a select).
+        found = conn.execute(insert).first()
+        return None if found is None else (str(found[0]), int(found[1]))
+
+    @staticmethod
+    def _insert_all(conn: sa.Connection, rows: list[dict[str, Any]]) -> set[tuple[str, int]]:
+        """Postgres: every row in one statement, and one notification each
+        for the other processes; the keys of those stored."""
+        given = sa.values(
+            sa.column("table_id", sa.String),
+            sa.column("number", sa.Integer),
+            sa.column("seat", sa.String),
+            sa.column("at", sa.Float),
+            sa.column("act", sa.String),
+            name="given",
+        ).data([tuple(row[k] for k in _ROW) for row in rows])
+        select = sa.select(*(given.c[k] for k in _ROW)).where(
+            ~sa.exists().where(tables.c.id == given.c.table_id, tables.c.finished_at.is_not(None))
+        )
+        insert = (
+            postgresql_insert(actions)
+            .from_select(list(_ROW), select)
+            .on_conflict_do_nothing()
+            .returning(actions.c.table_id, actions.c.number)
+        )
+        stored = {(str(t), int(n)) for t, n in conn.execute(insert).all()}
+        if stored:
+            conn.execute(
+                sa.text("SELECT pg_notify(:channel, x) FROM unnest(CAST(:items AS text[])) AS x"),
+                {"channel": CHANNEL, "items": [f"{t}:{n}" for t, n in sorted(stored)]},
+            )
+        return stored
 
     def actions(self, table_id: str, after: int = 0, upto: int | None = None) -> list[StoredAction]:
         """The actions numbered after ``after`` (up to ``upto``), in order."""
