@@ -581,6 +581,14 @@ def serve(
         float | None,
         typer.Option("--max-request-seconds", min=0.1, help="time to send a request's headers"),
     ] = None,
+    images: Annotated[
+        bool,
+        typer.Option(
+            "--images",
+            help="show card pictures on the board where the card index has their "
+            "address (each player's browser loads them; the server fetches none)",
+        ),
+    ] = False,
 ) -> None:
     """Start the table server: the HTTP API and WebSocket of docs/protocol.md.
 
@@ -623,6 +631,7 @@ def serve(
     store.close()
     os.environ["CARDZONES_DB"] = db
     os.environ["CARDZONES_ORIGINS"] = " ".join(origin or ())
+    os.environ["CARDZONES_IMAGES"] = "1" if images else "0"
     os.environ["CARDZONES_LIMITS"] = limits.to_env()
     console.print(
         f"cardzones table server on http://{host}:{port} "

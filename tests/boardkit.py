@@ -200,8 +200,9 @@ class ThreadServer:
     so that a test reads the live game the pages are shown. It can be stopped
     and started again on the same port and the same SQLite file."""
 
-    def __init__(self, db: str, port: int | None = None) -> None:
+    def __init__(self, db: str, port: int | None = None, images: bool = False) -> None:
         self.db = db
+        self.images = images
         self.port = port or free_port()
         self.app: Any = None
         self.server: uvicorn.Server | None = None
@@ -212,7 +213,7 @@ class ThreadServer:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self, timeout: float = 20.0) -> ThreadServer:
-        self.app = create_app(self.db)
+        self.app = create_app(self.db, images=self.images)
         config = uvicorn.Config(
             self.app,
             host="127.0.0.1",
@@ -258,9 +259,10 @@ class ThreadServer:
 
 
 @contextmanager
-def thread_server(db: str | None = None) -> Iterator[ThreadServer]:
+def thread_server(db: str | None = None, images: bool = False) -> Iterator[ThreadServer]:
     with tempfile.TemporaryDirectory(prefix="cardzones-board-") as folder:
-        server = ThreadServer(db or str(Path(folder) / "tables.sqlite3")).start()
+        path = db or str(Path(folder) / "tables.sqlite3")
+        server = ThreadServer(path, images=images).start()
         try:
             yield server
         finally:

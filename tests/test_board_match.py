@@ -18,6 +18,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from boardkit import (
     SCREENSHOTS,
@@ -29,6 +30,7 @@ from boardkit import (
     page_blobs,
     real_board_body,
     secrets_of,
+    thread_server,
 )
 from test_board import (  # noqa: F401 (fixtures)
     LAPTOP,
@@ -436,3 +438,63 @@ def test_the_readme_pictures_a_match_of_real_cards(
         redemption.close()
     for name in ("board-fab.png", "board-phone.png", "board-redemption.png"):
         assert (folder / name).stat().st_size < 200_000
+
+
+# ----------------------------------------------------------------------
+# Card pictures
+# ----------------------------------------------------------------------
+
+DAWNBLADE = "https://images.example.org/fab/1HP143.webp"
+
+
+def preview_of(t: Table, seat: str | None, zone: str, name: str) -> Any:
+    viewer = t[seat]
+    viewer.named(zone, name).locator(":scope > .name").hover()
+    box = viewer.page.locator("#preview")
+    box.wait_for()
+    return box
+
+
+@pytest.mark.parametrize("images", [False, True])
+def test_a_card_picture_only_when_the_server_shows_pictures(
+    browser: Any,  # noqa: F811 (the fixture)
+    images: bool,
+) -> None:
+    """Dawnblade's index entry has a picture address. A server started with
+    pictures (serve --images) lets the board show it in the preview, loaded
+    by the browser from that address (here refused on the way: the test
+    reaches no other host); a server without shows none, and its page
+    allows no image from elsewhere."""
+    asked: list[str] = []
+    with thread_server(images=images) as host:
+        table = Table(host, browser, real_board_body("fab"))
+        try:
+            for viewer in table.viewers.values():
+
+                def refuse(route: Any) -> None:
+                    asked.append(route.request.url)
+                    route.abort()
+
+                viewer.page.route("https://images.example.org/**", refuse)
+            policy = httpx.get(host.url + table.created["links"]["alice"].split("#")[0])
+            csp = policy.headers["content-security-policy"]
+            assert ("img-src 'self' https:;" in csp) is images
+            rulesets = httpx.get(host.url + "/api/rulesets").json()
+            assert rulesets["images"] is images
+            for seat in ("alice", "bob", None):
+                box = preview_of(table, seat, "alice.weapon.1", "Dawnblade")
+                pictures = box.locator("img.p-image")
+                assert pictures.count() == (1 if images else 0)
+                if images:
+                    assert pictures.get_attribute("src") == DAWNBLADE
+                    assert pictures.get_attribute("referrerpolicy") == "no-referrer"
+            # A card its viewer may not see: the back, never a picture.
+            bob = table["bob"]
+            bob.card("alice.hand", 0).hover()
+            assert bob.page.locator("#preview .p-back").count() == 1
+            assert bob.page.locator("#preview img").count() == 0
+            table.check()
+        finally:
+            table.close()
+    assert bool(asked) is images
+    assert all(url == DAWNBLADE for url in asked)

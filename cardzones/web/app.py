@@ -105,6 +105,7 @@ def create_app(
     origins: Sequence[str] = (),
     snapshot_every: int | None = None,
     limits: Limits | None = None,
+    images: bool = False,
 ) -> Starlette:
     """The table server on the database ``db`` (a SQLite file by default, or a
     ``postgresql://`` URL). Its schema is brought up to date first.
@@ -112,6 +113,10 @@ def create_app(
     ``origins`` lists the web origins (``https://example.org``) besides the
     server's own whose pages may open its WebSocket; ``limits`` are the
     server's limits (:class:`~cardzones.table.limits.Limits`).
+
+    ``images`` lets the board show a card's picture where its view gives an
+    address: the player's browser loads it from there (the page allows
+    ``https:`` images); the server never fetches one.
     """
     store = Store(db)
     store.migrate()
@@ -157,9 +162,9 @@ def create_app(
     app = Starlette(
         routes=[
             Route("/", pages.home),
-            Route("/play/{table_id}", pages.play),
+            Route("/play/{table_id}", pages.play_with_images if images else pages.play),
             Mount("/static", pages.static_files(), name="static"),
-            Route("/api/rulesets", rulesets),
+            Route("/api/rulesets", rulesets_with_images if images else rulesets),
             Route("/api/tables", create_table, methods=["POST"]),
             Route("/api/tables/{table_id}/view", table_view),
             Route("/api/tables/{table_id}/log", table_log),
@@ -173,17 +178,20 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.server = server
+    app.state.images = images
     return app
 
 
 def app_from_env() -> Starlette:
     """The app as ``cardzones serve`` starts it in each worker: the database in
     ``CARDZONES_DB``, the allowed origins in ``CARDZONES_ORIGINS`` (spaces
-    between them), the limits in ``CARDZONES_LIMITS`` (``NAME=VALUE`` words)."""
+    between them), the limits in ``CARDZONES_LIMITS`` (``NAME=VALUE`` words),
+    and ``CARDZONES_IMAGES=1`` when the board shows card pictures."""
     return create_app(
         os.environ.get("CARDZONES_DB", DEFAULT_DB),
         origins=os.environ.get("CARDZONES_ORIGINS", "").split(),
         limits=Limits.from_env(os.environ.get("CARDZONES_LIMITS", "")),
+        images=os.environ.get("CARDZONES_IMAGES") == "1",
     )
 
 
@@ -312,11 +320,12 @@ async def _create_table(server: Server, request: Request) -> Response:
     )
 
 
-async def rulesets(request: Request) -> Response:
+async def rulesets(request: Request, images: bool = False) -> Response:
     """The installed rule sets, each with its action table (what a board
     offers in its menus) and whether its deck lists can start a table (the
     server's card index holds its cards; asked afresh each time, so that an
-    import while the server runs counts). Public: it holds no game."""
+    import while the server runs counts), and whether the board shows card
+    pictures. Public: it holds no game."""
     decks = await run_in_threadpool(deck_list_games)
     out = []
     for name in ruleset_names():
@@ -328,7 +337,11 @@ async def rulesets(request: Request) -> Response:
                 "deck_lists": name in decks,
             }
         )
-    return JSONResponse({"rulesets": out, "deck_lists": bool(decks)})
+    return JSONResponse({"rulesets": out, "deck_lists": bool(decks), "images": images})
+
+
+async def rulesets_with_images(request: Request) -> Response:
+    return await rulesets(request, images=True)
 
 
 def _bearer(request: Request) -> str | None:

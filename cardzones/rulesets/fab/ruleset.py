@@ -8,8 +8,9 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from cardzones.acts.actions import ArgumentError, Param, ParamKind
-from cardzones.kernel.cards import Ability, CardDef, Dest
+from cardzones.kernel.cards import Ability, CardDef, Dest, Move
 from cardzones.kernel.objects import CARD, MACRO, TRIGGERED, UNDER, Obj
+from cardzones.kernel.results import MoveResult
 from cardzones.kernel.ruleset import ADMITTED, Admission
 from cardzones.rulesets.base import Ruleset
 from cardzones.rulesets.common import TEXT_PARAMS, printed_text, text_fields
@@ -22,7 +23,7 @@ from cardzones.rulesets.fab.cards import (
 )
 from cardzones.rulesets.fab.equip import equip_admission
 from cardzones.rulesets.fab.layers import LayerRef, put_triggers_on_stack
-from cardzones.rulesets.fab.moves import hero_of
+from cardzones.rulesets.fab.moves import foresee_sub_card, hero_of, make_sub_card
 from cardzones.rulesets.fab.pitch import forget_order, pitch_order, seen_order
 from cardzones.rulesets.fab.rule_ids import (
     CHAPTER_3_IDS,
@@ -113,6 +114,14 @@ class FabRuleset(Ruleset):
         if pile != "soul":
             return super().pile_host(game, owner, pile)
         return hero_of(game, owner)
+
+    def move_to_pile(
+        self, game: Game, move: Move, host: int, rel: int, *, foresee: bool = False
+    ) -> MoveResult:
+        """Into a hero's soul: a sub-card of the hero (3.11.5, 3.0.14)."""
+        if foresee:
+            return foresee_sub_card(game, move.card, host)
+        return make_sub_card(game, move.card, host, move.by or game.turn_player)
 
     def admit_on(self, game: Game, obj: Obj, host: int, rel: int) -> Admission:
         """3.0.14: a sub-card is under a permanent or a card on the stack."""

@@ -27,7 +27,7 @@ from cardzones.acts.binding import complete
 from cardzones.acts.counters import life_action, life_candidates
 from cardzones.acts.standard import BY, move_action
 from cardzones.errors import IllegalAction, NeedsChoice
-from cardzones.kernel.cards import Dest, Position
+from cardzones.kernel.cards import Dest
 from cardzones.kernel.effects import END_OF_TURN
 from cardzones.kernel.results import MoveResult
 from cardzones.kernel.views import name_for
@@ -35,7 +35,7 @@ from cardzones.rulesets.common import shared_actions
 from cardzones.rulesets.fab import actions as fab
 from cardzones.rulesets.fab import candidates as cand
 from cardzones.rulesets.fab import layers, pitch
-from cardzones.rulesets.fab.moves import foresee_move_to, foresee_sub_card
+from cardzones.rulesets.fab.moves import foresee_sub_card
 
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game
@@ -49,30 +49,10 @@ CHOOSE_GRAVEYARD = Param(
 )
 
 
-def _move(
-    game: Game,
-    card: int,
-    dest: Dest | int,
-    by: str,
-    *,
-    position: Position,
-    face: str | None,
-    cause: str,
-    choose_zone: int | None,
-) -> ActionResult:
-    return ActionResult(
-        fab.move_to(
-            game, card, dest, by, position=position, face=face, cause=cause, choose_zone=choose_zone
-        )
-    )
-
-
 MOVE = move_action(
-    _move,
     doc="Move a card: the one general move. PLAYER.soul puts it under that player's hero "
     "(3.11.5); arena means the permanent zone (3.0.5a).",
     rules=("3.0.5a", "3.0.7", "3.0.8", "3.0.9b", "3.0.11", "3.0.13", "3.11.5"),
-    foresee=foresee_move_to,
 )
 
 

@@ -15,7 +15,7 @@
 
   // Properties of a view object that are not shown as stats.
   const META = new Set(["id", "name", "types", "keywords", "public", "owner", "controller",
-                        "under", "placed", "equipped_to", "hidden", "text", "counters"]);
+                        "under", "placed", "equipped_to", "hidden", "text", "image", "counters"]);
   // Where each zone type sits on a player's mat (board.css names the areas).
   const AREAS = {
     fab: { head: "head", chest: "chest", arms: "arms", legs: "legs", hero: "hero",
@@ -47,6 +47,7 @@
     refusal: null,         // {ref, error, rule}: the last refused act, shown by its card
     connection: "connecting",
     replay: null,          // {as, steps, index} while replaying
+    images: false,         // whether the server shows card pictures (serve --images)
   };
   Object.defineProperty(window, "cardzonesBoard", { value: state });
 
@@ -220,6 +221,7 @@
     const answer = await fetch("/api/rulesets");
     const data = await answer.json();
     state.actions = {};
+    state.images = data.images === true;
     for (const ruleset of data.rulesets) {
       state.actions[ruleset.name] = ruleset.actions;
     }
@@ -518,7 +520,7 @@
     const facedown = classes.includes("facedown");
     const look = (pin) => window.cardzonesPreview.show(
       obj, window.cardzonesWords.zone(zone.zone),
-      { pin, facedown, near: node.getBoundingClientRect() });
+      { pin, facedown, near: node.getBoundingClientRect(), images: state.images });
     node.addEventListener("mouseenter", (ev) => {
       ev.stopPropagation();
       look(false);
