@@ -734,10 +734,19 @@
     // The actions that need more than the card: a form each.
     const list = offers(obj, zone).filter(({ action, param }) => !menus.isJudge(action.name) && param.required);
     const many = (action) => list.filter((o) => o.action === action).length > 1;
-    const more = list.map(({ action, param }) => {
+    const more = list.flatMap(({ action, param }) => {
+      const given = { [param.name]: param.kind === "cards" ? [ref] : ref };
+      // An action that takes exactly one of some parameters (life: damage,
+      // lose or gain) is one entry for each, whose form asks for that one.
+      const variants = exactlyOne(action);
+      if (variants.length) {
+        return variants.map((only) => menuButton(menus.variant(action, only), {
+          "data-action": action.name, "data-param": param.name, "data-variant": only,
+          title: action.doc || "" }, () => openForm(action, given, ref, anchor, only)));
+      }
       const label = many(action) ? `${menus.title(action)} (as ${menus.field(param.name)})` : menus.title(action);
-      return menuButton(label, { "data-action": action.name, "data-param": param.name, title: action.doc || "" },
-                        () => openForm(action, { [param.name]: param.kind === "cards" ? [ref] : ref }, ref, anchor));
+      return [menuButton(label, { "data-action": action.name, "data-param": param.name, title: action.doc || "" },
+                         () => openForm(action, given, ref, anchor))];
     });
     if (more.length) {
       menu.appendChild(h("div", { class: "menu-group", "data-group": "choose" },
@@ -882,14 +891,25 @@
     return value;
   }
 
-  function openForm(action, given, ref, anchor) {
+  // The parameters of which an action takes exactly one, if any.
+  function exactlyOne(action) {
+    const group = (action.one_of || []).find((g) => g.exactly);
+    return group ? group.names.filter((n) => action.params.some((p) => p.name === n)) : [];
+  }
+
+  // A form for the action; `only`, one of the parameters of which it takes
+  // exactly one, is then the one it asks for (and it asks for it).
+  function openForm(action, given, ref, anchor, only) {
     closeMenus();
     const menus = window.cardzonesMenus;
     const form = $("form");
     form.appendChild(h("div", { class: "menu-title", "data-action": action.name,
-                                text: menus.title(action).replace(/…$/, "") }));
+                                text: (only ? menus.variant(action, only) : menus.title(action)).replace(/…$/, "") }));
     if (action.doc) form.appendChild(h("p", { class: "doc", text: action.doc }));
-    const shown = action.params.filter((p) => p.name !== action.actor && p.kind !== "action");
+    const others = only ? exactlyOne(action).filter((n) => n !== only) : [];
+    const shown = action.params
+      .filter((p) => p.name !== action.actor && p.kind !== "action" && !others.includes(p.name))
+      .map((p) => (p.name === only ? { ...p, required: true } : p));
     for (const param of shown) form.appendChild(field(param, given[param.name]));
     // An effect may be named, so that a later negate can name it too.
     const negates = table().some((a) => a.params.some((p) => p.kind === "effect"));
