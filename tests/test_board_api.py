@@ -115,12 +115,23 @@ def test_a_seat_replays_its_own_view_and_any_seats_once_the_game_is_finished(
         spectator = bearer(created["spectator"])
         assert client.get(url, params={"as": "bob"}, headers=spectator).status_code == 403
         assert client.get(url, headers=spectator).json()["seat"] is None
-        # The spectator cannot end the game; a seat can, once, and all hear it.
+        # The spectator cannot end the game; a seat proposes it, all hear it,
+        # and it ends when the other seat agrees too.
         finish = f"/api/tables/{table}/finish"
         assert client.post(finish, headers=spectator).status_code == 403
-        ended = client.post(finish, headers=bearer(tokens["bob"])).json()["finished"]
-        assert ended["by"] == "bob" and ended["number"] == 3
+        proposed = client.post(finish, headers=bearer(tokens["bob"])).json()
+        assert proposed["finished"] is None and proposed["finish"]["agreed"] == ["bob"]
         for seat in seats.values():
+            assert seat.receive() == {"finish": proposed["finish"]}
+        for who, other in (("alice", "bob"), ("bob", "alice")):
+            answer = client.get(url, params={"as": other}, headers=bearer(tokens[who]))
+            assert answer.status_code == 403, answer.text
+        accepted = client.post(finish, headers=bearer(tokens["alice"])).json()
+        ended = accepted["finished"]
+        assert ended["by"] == "bob" and ended["number"] == 3
+        assert ended["agreed"] == ["bob", "alice"] and ended["conceded"] == []
+        for seat in seats.values():
+            assert seat.receive()["finish"]["agreed"] == ["bob", "alice"]
             assert seat.receive() == {"finished": ended}
         again = client.post(finish, headers=bearer(tokens["alice"])).json()["finished"]
         assert again == ended

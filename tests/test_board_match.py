@@ -117,6 +117,22 @@ def close_menu(viewer: Viewer) -> None:
     viewer.page.wait_for_selector("#menu", state="hidden")
 
 
+def variant(viewer: Viewer, card: Any, action: str, only: str, fields: dict[str, str]) -> None:
+    """From a card's menu, the entry of an action for one of the parameters
+    it takes exactly one of ("Deal damage…"), its form filled in and sent."""
+    card.click()
+    viewer.page.wait_for_selector("#menu .menu-legal[data-ready=yes]")
+    viewer.page.click(f'#menu button[data-action="{action}"][data-variant="{only}"]')
+    form = viewer.page.locator("#form")
+    assert form.locator(f'[name="{only}"]').count() == 1
+    assert form.locator("textarea").count() == 0  # nothing asks for JSON
+    viewer.submit(fields)
+
+
+def life_of(viewer: Viewer, player: str) -> list[str]:
+    return viewer.page.locator(f'.mat[data-player="{player}"] .player .life').all_inner_texts()
+
+
 def say(t: Table, who: str, text: str) -> None:
     """A seat says a line: every board shows it, as text."""
     page = t[who].page
@@ -213,6 +229,23 @@ def play_fab(t: Table) -> None:
     t.applied()
     assert last_log(spectator) == f"alice moved {name} from the stack to alice's graveyard"
     assert log_at_newest(spectator)
+    # Life: alice deals bob's hero 3 damage (20 life becomes 17), shown by
+    # his name on every board and said in the log.
+    assert life_of(spectator, "bob") == ["♥ 20"]
+    variant(alice, alice.card("bob.hero"), "life", "damage", {"damage": "3"})
+    t.applied()
+    for viewer in t.viewers.values():
+        assert life_of(viewer, "bob") == ["♥ 17"]
+    assert "3 damage" in last_log(bob) and "17" in last_log(bob)
+    # Counters: a +1 power counter on her weapon, on its face and in its preview.
+    variant(alice, alice.card("alice.weapon.1"), "counter", "add", {"name": "+1_power", "add": "1"})
+    t.applied()
+    weapon = spectator.card("alice.weapon.1")
+    assert weapon.locator(".counter").all_inner_texts() == ["1× +1 power"]
+    assert weapon.locator('.stat[data-stat="power"] .v').inner_text() == "4"
+    seen = hover_preview(bob, bob.card("alice.weapon.1"))
+    assert "1 × +1 power" in seen["text"]
+    t.check()
     # A drop the rules refuse: the hero onto its own soul (3.0.14).
     alice.drag(alice.card("alice.hero"), "alice.soul")
     t.refused("alice", "3.0.14", alice.card("alice.hero"))
@@ -270,6 +303,24 @@ def play_redemption(t: Table) -> None:
     t.applied()
     assert names_in(spectator, "alice.discard") == [name]
     assert log_at_newest(alice)
+    # Counters on a hero in her territory, put on and taken off.
+    hero = alice.named("alice.territory", "Gideon A")
+    variant(alice, hero, "counter", "add", {"name": "steam", "add": "2"})
+    t.applied()
+    assert spectator.named("alice.territory", "Gideon A").locator(".counter").all_inner_texts() == [
+        "2× steam"
+    ]
+    variant(
+        bob,
+        bob.named("alice.territory", "Gideon A"),
+        "counter",
+        "remove",
+        {"name": "steam", "remove": "1"},
+    )
+    t.applied()
+    assert alice.named("alice.territory", "Gideon A").locator(".counter").all_inner_texts() == [
+        "1× steam"
+    ]
     open_actions(alice)
     one_click(alice, "End the turn")
     t.applied()
@@ -382,6 +433,12 @@ def real_fab(t: Table) -> None:
     one_click(bob, "Move to bob's graveyard")
     t.applied()
     say(t, "bob", "Blocking with that one.")
+    variant(alice, alice.card("bob.hero"), "life", "damage", {"damage": "4"})
+    t.applied()
+    dawnblade = alice.named("alice.weapon.1", "Dawnblade")
+    variant(alice, dawnblade, "counter", "add", {"name": "+1_power", "add": "1"})
+    t.applied()
+    assert life_of(t[None], "bob") == ["♥ 36"]
 
 
 def real_redemption(t: Table) -> None:
@@ -412,8 +469,12 @@ def test_the_readme_pictures_a_match_of_real_cards(
     try:
         real_fab(fab)
         page = snapshot_page(fab, browser, "alice", PICTURE)
-        page.locator('[data-zone="alice.hero"] .cards > .card > .name').first.hover()
+        page.locator('[data-zone="alice.weapon.1"] .cards > .card > .name').first.hover()
         page.wait_for_selector("#preview:not([hidden])")
+        # The card's rules text, from the card index, and its counter.
+        text = page.locator("#preview .p-text").all_inner_texts()
+        assert text and text[0].startswith("If Dawnblade hits")
+        assert "1 × +1 power" in page.inner_text("#preview")
         checked(fab, page, "alice")
         page.screenshot(path=folder / "board-fab.png")
         page.context.close()
@@ -429,6 +490,9 @@ def test_the_readme_pictures_a_match_of_real_cards(
     try:
         real_redemption(redemption)
         page = snapshot_page(redemption, browser, "alice", PICTURE)
+        david = page.locator('[data-zone="alice.territory"] .cards > .card > .name')
+        david.filter(has_text="David, Giant Slayer").hover()
+        assert "Cannot be blocked by Giants." in page.inner_text("#preview .p-text")
         page.locator('[data-zone="alice.hand"] .card').first.click()
         page.wait_for_selector("#menu .menu-legal[data-ready=yes]")
         checked(redemption, page, "alice")

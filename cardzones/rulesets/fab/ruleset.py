@@ -22,7 +22,7 @@ from cardzones.rulesets.fab.cards import (
     type_problem,
 )
 from cardzones.rulesets.fab.equip import equip_admission
-from cardzones.rulesets.fab.layers import LayerRef, put_triggers_on_stack
+from cardzones.rulesets.fab.layers import ATTACK_PROXY, LayerRef, put_triggers_on_stack
 from cardzones.rulesets.fab.moves import foresee_sub_card, hero_of, make_sub_card
 from cardzones.rulesets.fab.pitch import forget_order, pitch_order, seen_order
 from cardzones.rulesets.fab.rule_ids import (
@@ -33,6 +33,7 @@ from cardzones.rulesets.fab.rule_ids import (
     SECTION_IDS,
 )
 from cardzones.rulesets.fab.table import ACTIONS
+from cardzones.rulesets.fab.turn import proxies_without_source
 from cardzones.rulesets.fab.zones import ZONE_SPECS
 
 if TYPE_CHECKING:
@@ -171,6 +172,8 @@ class FabRuleset(Ruleset):
             return Admission("a token exists only in the arena", rule="8.1.8a")
         if ztype == "stack":
             return ADMITTED  # 3.15.3: cards and non-card layers
+        if ztype == "combat_chain" and obj.kind == ATTACK_PROXY:
+            return ADMITTED  # 3.6.2: cards and attack-proxies
         if obj.kind != CARD and not (obj.kind == MACRO and spec.in_arena):
             return Admission(f"a {obj.kind} layer can only exist on the stack", rule="1.6.2b")
         rule = _OWN_DECK_CARDS_ONLY.get(ztype)
@@ -214,6 +217,8 @@ class FabRuleset(Ruleset):
         kind = obj.kind
         if kind == "activated" or kind == TRIGGERED:
             return spec is None or spec.type != "stack"
+        if kind == ATTACK_PROXY:  # 1.4.3: on the stack, then a chain link (3.6.2)
+            return spec is None or spec.type not in ("stack", "combat_chain")
         if spec is not None and spec.in_arena:
             return False  # neither a token nor a macro ceases in the arena
         return kind == MACRO or "token" in game.characteristics(obj).types
@@ -287,6 +292,8 @@ class FabRuleset(Ruleset):
         return isinstance(handle, LayerRef) and game.exists(handle.card)
 
     def after_action(self, game: Game) -> None:
+        for proxy in proxies_without_source(game):
+            game.cease(proxy, cause="rule")  # 1.4.3c
         put_triggers_on_stack(game)
 
     def end_turn(self, game: Game, order: tuple[int, ...]) -> None:

@@ -4,7 +4,7 @@ remove_layer, resolve, create_token, create_zone, remove_zone and life
 (4.4.3a).
 
 >>> sorted(ACTIONS)[:4]
-['add_layer', 'clear', 'counter', 'create_token']
+['add_layer', 'attack', 'clear', 'counter']
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from cardzones.rulesets.common import shared_actions
 from cardzones.rulesets.fab import actions as fab
 from cardzones.rulesets.fab import candidates as cand
 from cardzones.rulesets.fab import layers, pitch
+from cardzones.rulesets.fab import turn as fab_turn
 from cardzones.rulesets.fab.moves import foresee_sub_card
 
 if TYPE_CHECKING:
@@ -222,7 +223,48 @@ def _life_lasts(game: Game, card: int) -> str | None:
     return None if "hero" in game.characteristics(card).types else END_OF_TURN
 
 
+def _attack(game: Game, args: Mapping[str, Any]) -> ActionResult:
+    proxy = fab_turn.attack(game, args["card"], acting(game, args))
+    return ActionResult(MoveResult.DONE, card=proxy, effect=layers.LayerRef(proxy))
+
+
+def _finish_turn(game: Game, args: Mapping[str, Any]) -> ActionResult:
+    return ActionResult(fab_turn.finish_turn(game, args["arsenal"], args["order"] or ()))
+
+
 FAB_ACTIONS = (
+    Action(
+        "attack",
+        (Param("card", K.CARD, required=True, doc="the equipped weapon that attacks"), BY),
+        _attack,
+        doc="Attack with a weapon: its attack-proxy goes on the stack as a layer, and "
+        "resolving it makes it a chain link on the combat chain; as: names the attack.",
+        rules=("1.4.1a", "1.4.1b", "1.4.3", "1.4.3a", "1.4.3b", "1.4.3c", "3.6.2"),
+        candidates=cand.attack,
+    ),
+    Action(
+        "finish_turn",
+        (
+            Param(
+                "arsenal",
+                K.CARD,
+                doc="a card of the turn player's hand to put face down into an empty arsenal",
+            ),
+            Param(
+                "order",
+                K.CARDS,
+                doc="the pitched cards as they will lie at the bottom of the deck, top first",
+            ),
+        ),
+        _finish_turn,
+        doc="End the turn as the rules do: the combat chain closes, the end-of-turn "
+        "procedure runs (arsenal, pitch to the bottom of the deck, draw up to intellect), "
+        "and the next turn begins.",
+        rules=("4.4.3", "4.4.3a", "4.4.3b", "4.4.3c", "4.4.3f"),
+        actor=None,
+        turn_player=True,
+        candidates=cand.finish_turn,
+    ),
     life_action(_life_lasts, rules=("4.4.3a",), candidates=life_candidates),
     Action(
         "clear",

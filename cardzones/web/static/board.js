@@ -25,6 +25,7 @@
     log: [],
     chat: [],              // the table's chat lines, oldest first
     finished: null,
+    finish: null,          // the standing votes to finish: {agreed, conceded, until}, or null
     actions: null,         // the rule set's action table (GET /api/rulesets)
     boards: {},            // each rule set's layout of a mat (GET /api/rulesets)
     legal: null,           // the seat's legal acts ({act, result}) after event legalNumber
@@ -106,6 +107,7 @@
       state.number = w.number;
       state.view = w.view;
       state.finished = w.finished || null;
+      state.finish = w.finish || null;
       addChat(w.chat || []);
       setConnection("connected");
       hideNotice();
@@ -130,6 +132,9 @@
       const ref = sent.get(frame.refused);
       sent.delete(frame.refused);
       state.refusal = { ref: ref || null, error: frame.error, rule: frame.rule || null };
+      render();
+    } else if ("finish" in frame) {
+      state.finish = frame.finish;
       render();
     } else if (frame.finished) {
       state.finished = frame.finished;
@@ -276,8 +281,17 @@
     return state.replay ? state.replay.as : state.seat;
   }
 
+  // This seat's vote to finish: "agree", "concede" or null.
+  function myVote() {
+    const votes = state.finish;
+    if (!votes || !state.seat) return null;
+    if (votes.conceded.includes(state.seat)) return "concede";
+    return votes.agreed.includes(state.seat) ? "agree" : null;
+  }
+
   function canAct() {
-    return Boolean(state.seat) && !state.replay && !state.finished && state.connection === "connected";
+    return Boolean(state.seat) && !state.replay && !state.finished && myVote() !== "concede"
+      && state.connection === "connected";
   }
 
   // A card being dragged keeps its element: what arrives meanwhile is drawn
@@ -325,7 +339,46 @@
     }
     $("actions-btn").hidden = !canAct();
     $("judge-btn").hidden = !canAct();
-    $("finish-btn").hidden = !(state.seat && !state.finished && !state.replay);
+    const playing = Boolean(state.seat) && !state.finished && !state.replay;
+    const proposed = Boolean(state.finish && state.finish.agreed.length);
+    $("finish-btn").hidden = !(playing && !proposed && !myVote());
+    $("concede-btn").hidden = !(playing && myVote() !== "concede");
+    renderFinish(playing);
+  }
+
+  // A proposal to finish the game, and the others' answer to it: nobody
+  // finishes alone (docs/protocol.md, Finishing a game).
+  function renderFinish(playing) {
+    const votes = state.finish;
+    const bar = $("finish-bar");
+    const open = Boolean(votes && (votes.agreed.length || votes.conceded.length)) && !state.finished
+      && !state.replay;
+    bar.hidden = !open;
+    if (!open) return;
+    const parts = [];
+    if (votes.agreed.length) parts.push(`${votes.agreed.join(" and ")} ${votes.agreed.length > 1 ? "agree" : "proposes"} to finish the game`);
+    if (votes.conceded.length) parts.push(`${votes.conceded.join(" and ")} conceded`);
+    const others = state.view ? state.view.players.filter((p) => !votes.agreed.includes(p) && !votes.conceded.includes(p)) : [];
+    if (others.length) parts.push(`waiting for ${others.join(" and ")}`);
+    if (votes.until) {
+      const at = new Date(votes.until * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+      parts.push(`it ends at ${at} unless a seat plays on`);
+    }
+    $("finish-text").textContent = parts.join(" · ");
+    $("finish-accept").hidden = !(playing && !myVote());
+    $("finish-decline").hidden = !(playing && myVote() !== "concede" && votes.agreed.length);
+  }
+
+  async function vote(kind) {
+    const { status, data } = await api("finish", {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ vote: kind }) });
+    if (status !== 200) {
+      notice(data.error || `HTTP ${status}`);
+      return;
+    }
+    state.finish = data.finish;
+    if (data.finished) state.finished = data.finished;
+    render();
   }
 
   // The log in words, scrolled to its newest entry.
@@ -740,10 +793,19 @@
     // The actions that need more than the card: a form each.
     const list = offers(obj, zone).filter(({ action, param }) => !menus.isJudge(action.name) && param.required);
     const many = (action) => list.filter((o) => o.action === action).length > 1;
-    const more = list.map(({ action, param }) => {
+    const more = list.flatMap(({ action, param }) => {
+      const given = { [param.name]: param.kind === "cards" ? [ref] : ref };
+      // An action that takes exactly one of some parameters (life: damage,
+      // lose or gain) is one entry for each, whose form asks for that one.
+      const variants = exactlyOne(action);
+      if (variants.length) {
+        return variants.map((only) => menuButton(menus.variant(action, only), {
+          "data-action": action.name, "data-param": param.name, "data-variant": only,
+          title: action.doc || "" }, () => openForm(action, given, ref, anchor, only)));
+      }
       const label = many(action) ? `${menus.title(action)} (as ${menus.field(param.name)})` : menus.title(action);
-      return menuButton(label, { "data-action": action.name, "data-param": param.name, title: action.doc || "" },
-                        () => openForm(action, { [param.name]: param.kind === "cards" ? [ref] : ref }, ref, anchor));
+      return [menuButton(label, { "data-action": action.name, "data-param": param.name, title: action.doc || "" },
+                         () => openForm(action, given, ref, anchor))];
     });
     if (more.length) {
       menu.appendChild(h("div", { class: "menu-group", "data-group": "choose" },
@@ -888,14 +950,25 @@
     return value;
   }
 
-  function openForm(action, given, ref, anchor) {
+  // The parameters of which an action takes exactly one, if any.
+  function exactlyOne(action) {
+    const group = (action.one_of || []).find((g) => g.exactly);
+    return group ? group.names.filter((n) => action.params.some((p) => p.name === n)) : [];
+  }
+
+  // A form for the action; `only`, one of the parameters of which it takes
+  // exactly one, is then the one it asks for (and it asks for it).
+  function openForm(action, given, ref, anchor, only) {
     closeMenus();
     const menus = window.cardzonesMenus;
     const form = $("form");
     form.appendChild(h("div", { class: "menu-title", "data-action": action.name,
-                                text: menus.title(action).replace(/…$/, "") }));
+                                text: (only ? menus.variant(action, only) : menus.title(action)).replace(/…$/, "") }));
     if (action.doc) form.appendChild(h("p", { class: "doc", text: action.doc }));
-    const shown = action.params.filter((p) => p.name !== action.actor && p.kind !== "action");
+    const others = only ? exactlyOne(action).filter((n) => n !== only) : [];
+    const shown = action.params
+      .filter((p) => p.name !== action.actor && p.kind !== "action" && !others.includes(p.name))
+      .map((p) => (p.name === only ? { ...p, required: true } : p));
     for (const param of shown) form.appendChild(field(param, given[param.name]));
     // An effect may be named, so that a later negate can name it too.
     const negates = table().some((a) => a.params.some((p) => p.kind === "effect"));
@@ -1001,23 +1074,25 @@
   $("replay-last").addEventListener("click", () => step(Infinity));
   $("replay-step").addEventListener("input", (ev) => step(Number(ev.target.value)));
   $("replay-close").addEventListener("click", closeReplay);
-  const finish = $("finish-btn");
-  finish.addEventListener("click", async () => {
-    // Two clicks: finishing cannot be undone.
-    if (finish.dataset.confirm !== "yes") {
-      finish.dataset.confirm = "yes";
-      finish.textContent = "Really finish?";
-      return;
-    }
-    finish.dataset.confirm = "";
-    finish.textContent = "Finish game";
-    const { status, data } = await api("finish", { method: "POST" });
-    if (status !== 200) notice(data.error || `HTTP ${status}`);
-    else {
-      state.finished = data.finished;
-      render();
-    }
-  });
+  // Two clicks each: a proposal to finish, and a concession, cannot be
+  // taken back by a click.
+  function twoClicks(button, again, done) {
+    const first = button.textContent;
+    button.addEventListener("click", () => {
+      if (button.dataset.confirm !== "yes") {
+        button.dataset.confirm = "yes";
+        button.textContent = again;
+        return;
+      }
+      button.dataset.confirm = "";
+      button.textContent = first;
+      done();
+    });
+  }
+  twoClicks($("finish-btn"), "Really propose to finish?", () => vote("agree"));
+  twoClicks($("concede-btn"), "Really concede?", () => vote("concede"));
+  $("finish-accept").addEventListener("click", () => vote("agree"));
+  $("finish-decline").addEventListener("click", () => vote("decline"));
   document.addEventListener("click", (ev) => {
     // A click outside the menu and the form closes them (a menu item that
     // opened the form is gone from the page by now).

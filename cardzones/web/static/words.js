@@ -66,8 +66,10 @@
       case "turn":
         return e.note ? cap(note(e.note, players)) : `turn ${e.turn}`;
       default: {
-        const text = e.note ? note(e.note, players) : String(e.event).replace(/_/g, " ");
-        return by ? `${by.trim()}: ${text}` : cap(text);
+        const text = (e.note ? note(e.note, players) : String(e.event)).replace(/_/g, " ");
+        // A note that already says who acted ("alice puts 1 +1 power counter ...").
+        if (!by || text.startsWith(by)) return cap(text);
+        return `${by.trim()}: ${text}`;
       }
     }
   }
