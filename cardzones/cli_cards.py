@@ -288,6 +288,8 @@ def _show_record(record: CardRecord, imported: str) -> None:
         title += f"  (pitch {describe_pitch(record.pitch)})"
     table.add_row("game", record.ruleset)
     table.add_row("types", " ".join(sorted(cdef.types)))
+    if cdef.text:
+        table.add_row("text", escape(cdef.text))
     for stat, value in sorted(cdef.stats.items()):
         table.add_row(stat, str(value))
     if cdef.keywords:
@@ -314,6 +316,8 @@ def _show_record(record: CardRecord, imported: str) -> None:
     database, fmt = source.get("database", "?"), source.get("format", "?")
     table.add_row("source", escape(f"{database} ({fmt}), line {source.get('line', '?')}"))
     table.add_row("imported from", escape(imported))
+    if cdef.image:
+        table.add_row("image address", escape(cdef.image))
     for key in ("id", "set", "official_set", "printings", "image", "reference"):
         if key in source:
             value = source[key]

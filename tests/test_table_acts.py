@@ -248,6 +248,8 @@ POLICY = {
     "fab": {
         **SHARED_POLICY,
         "life": _policy(targets="card"),
+        "attack": _policy("card"),
+        "finish_turn": _policy("arsenal order", actor=None, turn=True),
         "clear": _policy("card"),
         "put_under": _policy("card top"),
         "play": _policy("card"),
@@ -270,6 +272,7 @@ POLICY = {
         "discard": _policy("card"),
         "phase": _policy(actor=None, turn=True),
         "end_battle": _policy(actor=None, turn=True),
+        "start_turn": _policy(actor=None, turn=True),
     },
 }
 

@@ -39,7 +39,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +49,7 @@ from cardzones.cards.lookup import COLOUR_OF, CardLookup
 from cardzones.kernel.cards import CardDef
 from cardzones.kernel.game import Game
 from cardzones.kernel.objects import Obj
-from cardzones.rulesets import new_game
+from cardzones.rulesets import get_ruleset, new_game
 from cardzones.rulesets.fab.carddata import pitch_of_colour
 from cardzones.rulesets.fab.cards import EQUIP_SUBTYPES, is_deck_card, is_hero_card
 
@@ -85,6 +85,8 @@ class DeckEntry:
     line: int = 0
     set: str | None = None
     names: str | None = None
+    #: the LackeyCCG id of the printing (``<name id="Stormy_Seas_(E)">``)
+    id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -102,6 +104,9 @@ class Placed:
     zone: str | None
     cdef: CardDef
     pitch: int | None = None
+    #: whether no name finds the card alone in the card index, so that a
+    #: scenario must give its definition under ``cards:``
+    define: bool = False
 
     @property
     def name(self) -> str:
@@ -176,11 +181,18 @@ def scenario_data(
         if position.ruleset != ruleset:
             raise DeckListError("the start positions are of different games")
         setup.update(position.setup())
+    own = {
+        p.name: get_ruleset(ruleset).card_fields(p.cdef)
+        for position in positions
+        for p in position.cards
+        if p.define
+    }
     return {
         "name": name,
         "ruleset": ruleset,
         "card_data": ruleset,
         "players": [p.player for p in positions],
+        **({"cards": own} if own else {}),
         "setup": setup,
         # A scenario shows something hold: here, that every deck is in place.
         "steps": [
@@ -281,8 +293,10 @@ def read_lackey_deck(text: str, file: str = "<deck>") -> DeckList:
             if not name:
                 continue
             card_set = (card.findtext("set") or "").strip() or None
+            named = card.find("name")
+            card_id = (named.get("id") or "").strip() or None if named is not None else None
             line = lines.pop(0) if lines else 0
-            entries.append(DeckEntry(name, 1, None, section, line, card_set))
+            entries.append(DeckEntry(name, 1, None, section, line, card_set, id=card_id))
     if not entries:
         raise DeckListError(f"{file}: no card found in the deck list")
     return DeckList("redemption", tuple(entries), file)
@@ -331,13 +345,31 @@ def _resolve(deck: DeckList, cards: CardLookup) -> list[tuple[DeckEntry, CardRec
                     named = DeckEntry(name, 1, None, entry.section, entry.line)
                     found.append((named, cards.find(name)))
             else:
-                record = cards.find(entry.name, entry.pitch, card_set=entry.set)
+                record = cards.find(entry.name, entry.pitch, card_set=entry.set, card_id=entry.id)
+                if deck.ruleset == "redemption":
+                    record = _named_alone(record, cards)
                 found.extend((entry, record) for _ in range(entry.count))
         except CardDataError as exc:
             problems.append(f"{deck.file}:{entry.line}: {_in_list_words(deck, entry, exc, cards)}")
     if problems:
         raise DeckListError("\n".join(problems))
     return found
+
+
+def _named_alone(record: CardRecord, cards: CardLookup) -> CardRecord:
+    """The record under a name that finds it alone, so that a scenario or a
+    table that names it gets this printing: a Redemption name printed in
+    sets that differ (Stormy Seas of 3E and of TPC) takes its set,
+    ``Stormy Seas (set 3E)``. A printing no name finds alone keeps a name
+    of its own and is written out in full (:attr:`Placed.define`)."""
+    name = cards.unique_name(record)
+    if name == record.name:
+        return record
+    if name is None:
+        own = record.source.get("image") or record.variant or "?"
+        renamed = replace(record.cdef, name=f"{record.name} ({own})")
+        return replace(record, cdef=renamed, source={**record.source, "define": True})
+    return replace(record, cdef=replace(record.cdef, name=name))
 
 
 def _in_list_words(deck: DeckList, entry: DeckEntry, exc: CardDataError, cards: CardLookup) -> str:
@@ -444,11 +476,12 @@ def _redemption_zones(
 ) -> None:
     deck: list[Placed] = []
     for entry, record in found:
-        placed = Placed(None, record.cdef)
+        define = bool(record.source.get("define"))
+        placed = Placed(None, record.cdef, define=define)
         if entry.section in ("deck", "main"):
             deck.append(placed)
         elif entry.section == "reserve":
-            position.cards.append(Placed(f"{player}.reserve", record.cdef))
+            position.cards.append(Placed(f"{player}.reserve", record.cdef, define=define))
         else:
             position.inventory.append(placed)
-    position.cards.extend(Placed(f"{player}.deck", p.cdef) for p in deck)
+    position.cards.extend(Placed(f"{player}.deck", p.cdef, define=p.define) for p in deck)

@@ -8,10 +8,12 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from cardzones.acts.actions import ArgumentError, Param, ParamKind
-from cardzones.kernel.cards import Ability, CardDef, Dest
+from cardzones.kernel.cards import Ability, CardDef, Dest, Move
 from cardzones.kernel.objects import CARD, MACRO, TRIGGERED, UNDER, Obj
+from cardzones.kernel.results import MoveResult
 from cardzones.kernel.ruleset import ADMITTED, Admission
-from cardzones.rulesets.base import Ruleset
+from cardzones.rulesets.base import Board, Ruleset
+from cardzones.rulesets.common import TEXT_PARAMS, printed_text, text_fields
 from cardzones.rulesets.fab import layers
 from cardzones.rulesets.fab.cards import (
     becomes_permanent,
@@ -20,8 +22,8 @@ from cardzones.rulesets.fab.cards import (
     type_problem,
 )
 from cardzones.rulesets.fab.equip import equip_admission
-from cardzones.rulesets.fab.layers import LayerRef, put_triggers_on_stack
-from cardzones.rulesets.fab.moves import hero_of
+from cardzones.rulesets.fab.layers import ATTACK_PROXY, LayerRef, put_triggers_on_stack
+from cardzones.rulesets.fab.moves import foresee_sub_card, hero_of, make_sub_card
 from cardzones.rulesets.fab.pitch import forget_order, pitch_order, seen_order
 from cardzones.rulesets.fab.rule_ids import (
     CHAPTER_3_IDS,
@@ -31,6 +33,7 @@ from cardzones.rulesets.fab.rule_ids import (
     SECTION_IDS,
 )
 from cardzones.rulesets.fab.table import ACTIONS
+from cardzones.rulesets.fab.turn import proxies_without_source
 from cardzones.rulesets.fab.zones import ZONE_SPECS
 
 if TYPE_CHECKING:
@@ -51,6 +54,7 @@ CARD_PARAMS = (
     ),
     *(Param(stat, ParamKind.INT, doc=f"the printed {stat}") for stat in STATS),
     Param("keywords", ParamKind.WORDS, default=(), doc="keywords such as go_again"),
+    *TEXT_PARAMS,
 )
 _OWN_DECK_CARDS_ONLY = {"arsenal": "3.3.2", "deck": "3.7.2", "hand": "3.9.2", "pitch": "3.14.2"}
 
@@ -70,6 +74,28 @@ class FabRuleset(Ruleset):
     excluded_rules = NOT_ENGINE_RULES
     text_ids = frozenset((*SECTION_IDS, *CHAPTER_3_IDS, *RELATED_IDS, *RULES))
     rule_id_pattern = r"\d+(\.\d+)*[a-z]?"
+    board = Board(
+        areas={
+            **{t: t for t in ("head", "chest", "arms", "legs", "hero", "weapon", "arsenal")},
+            **{t: t for t in ("deck", "graveyard", "banished", "pitch")},
+        },
+        rows=(
+            "head  chest  weapon1  hero   weapon2   deck",
+            "arms  legs   arsenal  pitch  banished  graveyard",
+        ),
+        # The hero and what it holds first, then the piles (3.11.5).
+        order=(
+            *("hero", "weapon1", "weapon2", "arsenal", "head", "chest", "arms", "legs"),
+            *("deck", "pitch", "graveyard", "banished"),
+        ),
+        piles={"hero": "soul"},
+        labels={"permanent": "permanents"},
+    )
+    deck_list_help = (
+        "One card a line, as deck builders export them: Hero: Dorinthea Ironsong, "
+        "Weapons: Dawnblade, 3 Snatch (red). FaBrary's and FaBDB's exports read as they are."
+    )
+    deck_list_example = "Hero: Dorinthea Ironsong\nWeapons: Dawnblade\n3 Snatch (red)"
 
     def default_card(self, name: str) -> CardDef:
         return CardDef(name, types=frozenset({"action"}))
@@ -78,6 +104,7 @@ class FabRuleset(Ruleset):
         self, name: str, fields: Mapping[str, Any], abilities: Sequence[Ability] = ()
     ) -> CardDef:
         stats = {k: fields[k] for k in STATS if fields.get(k) is not None}
+        text, image = printed_text(fields)
         types = fields.get("types", ("action",))
         problem = type_problem(types)
         if problem is not None:
@@ -88,6 +115,8 @@ class FabRuleset(Ruleset):
             stats,
             frozenset(fields.get("keywords", ())),
             tuple(abilities),
+            text=text,
+            image=image,
         )
 
     def card_fields(self, cdef: CardDef) -> dict[str, Any]:
@@ -95,6 +124,7 @@ class FabRuleset(Ruleset):
         out.update((stat, cdef.stats[stat]) for stat in STATS if stat in cdef.stats)
         if cdef.keywords:
             out["keywords"] = sorted(cdef.keywords)
+        out.update(text_fields(cdef))
         return out
 
     def resolve_pseudo(self, game: Game, obj: Obj, dest: Dest, by: str) -> Dest | None:
@@ -107,6 +137,14 @@ class FabRuleset(Ruleset):
         if pile != "soul":
             return super().pile_host(game, owner, pile)
         return hero_of(game, owner)
+
+    def move_to_pile(
+        self, game: Game, move: Move, host: int, rel: int, *, foresee: bool = False
+    ) -> MoveResult:
+        """Into a hero's soul: a sub-card of the hero (3.11.5, 3.0.14)."""
+        if foresee:
+            return foresee_sub_card(game, move.card, host)
+        return make_sub_card(game, move.card, host, move.by or game.turn_player)
 
     def admit_on(self, game: Game, obj: Obj, host: int, rel: int) -> Admission:
         """3.0.14: a sub-card is under a permanent or a card on the stack."""
@@ -134,6 +172,8 @@ class FabRuleset(Ruleset):
             return Admission("a token exists only in the arena", rule="8.1.8a")
         if ztype == "stack":
             return ADMITTED  # 3.15.3: cards and non-card layers
+        if ztype == "combat_chain" and obj.kind == ATTACK_PROXY:
+            return ADMITTED  # 3.6.2: cards and attack-proxies
         if obj.kind != CARD and not (obj.kind == MACRO and spec.in_arena):
             return Admission(f"a {obj.kind} layer can only exist on the stack", rule="1.6.2b")
         rule = _OWN_DECK_CARDS_ONLY.get(ztype)
@@ -177,6 +217,8 @@ class FabRuleset(Ruleset):
         kind = obj.kind
         if kind == "activated" or kind == TRIGGERED:
             return spec is None or spec.type != "stack"
+        if kind == ATTACK_PROXY:  # 1.4.3: on the stack, then a chain link (3.6.2)
+            return spec is None or spec.type not in ("stack", "combat_chain")
         if spec is not None and spec.in_arena:
             return False  # neither a token nor a macro ceases in the arena
         return kind == MACRO or "token" in game.characteristics(obj).types
@@ -250,6 +292,8 @@ class FabRuleset(Ruleset):
         return isinstance(handle, LayerRef) and game.exists(handle.card)
 
     def after_action(self, game: Game) -> None:
+        for proxy in proxies_without_source(game):
+            game.cease(proxy, cause="rule")  # 1.4.3c
         put_triggers_on_stack(game)
 
     def end_turn(self, game: Game, order: tuple[int, ...]) -> None:
