@@ -433,6 +433,12 @@ def real_fab(t: Table) -> None:
     one_click(bob, "Move to bob's graveyard")
     t.applied()
     say(t, "bob", "Blocking with that one.")
+    variant(alice, alice.card("bob.hero"), "life", "damage", {"damage": "4"})
+    t.applied()
+    dawnblade = alice.named("alice.weapon.1", "Dawnblade")
+    variant(alice, dawnblade, "counter", "add", {"name": "+1_power", "add": "1"})
+    t.applied()
+    assert life_of(t[None], "bob") == ["♥ 36"]
 
 
 def real_redemption(t: Table) -> None:
@@ -463,8 +469,12 @@ def test_the_readme_pictures_a_match_of_real_cards(
     try:
         real_fab(fab)
         page = snapshot_page(fab, browser, "alice", PICTURE)
-        page.locator('[data-zone="alice.hero"] .cards > .card > .name').first.hover()
+        page.locator('[data-zone="alice.weapon.1"] .cards > .card > .name').first.hover()
         page.wait_for_selector("#preview:not([hidden])")
+        # The card's rules text, from the card index, and its counter.
+        text = page.locator("#preview .p-text").all_inner_texts()
+        assert text and text[0].startswith("If Dawnblade hits")
+        assert "1 × +1 power" in page.inner_text("#preview")
         checked(fab, page, "alice")
         page.screenshot(path=folder / "board-fab.png")
         page.context.close()
@@ -480,6 +490,9 @@ def test_the_readme_pictures_a_match_of_real_cards(
     try:
         real_redemption(redemption)
         page = snapshot_page(redemption, browser, "alice", PICTURE)
+        david = page.locator('[data-zone="alice.territory"] .cards > .card > .name')
+        david.filter(has_text="David, Giant Slayer").hover()
+        assert "Cannot be blocked by Giants." in page.inner_text("#preview .p-text")
         page.locator('[data-zone="alice.hand"] .card').first.click()
         page.wait_for_selector("#menu .menu-legal[data-ready=yes]")
         checked(redemption, page, "alice")

@@ -43,6 +43,7 @@ from cardzones.table.acts import (
     apply_stored,
 )
 from cardzones.table.creation import build, start
+from cardzones.table.finish import Votes
 from cardzones.table.record import Record
 from cardzones.table.store import Finished
 
@@ -75,8 +76,10 @@ class Table:
         self.number = number
         #: the log's size after each event: ``marks[n]`` after event n
         self.marks = marks
-        #: the table's end, once a seat finished the game: no act follows it
+        #: the table's end, once its seats finished the game: no act follows it
         self.finished: Finished | None = None
+        #: the standing votes to finish it (cardzones.table.finish)
+        self.votes = Votes()
 
     @classmethod
     def start(cls, table_id: str, creation: Record) -> Table:
