@@ -1,5 +1,5 @@
 """Deck lists read into a start position: the hero and equipment in their zones,
-the rest as the deck, shuffled by the seed.
+the rest as the deck, in the order the list gives it.
 
 Flesh and Blood deck lists are plain text, one card a line, as players write
 them and as the community's deck builders export them:
@@ -21,7 +21,9 @@ rules decide where each card goes. In fab, the hero-card goes to the hero zone
 (3.11.4), each arena-card that can be equipped goes to the first zone that can
 take it (4.1.4a, with the equipping rules of 8.5.41, 8.2.2, 8.2.10, 8.2.15),
 deck-cards go to the deck (3.7.6) and every other card stays out of the game
-as inventory (4.1.6). The deck's order comes from ``random.Random(seed)``.
+as inventory (4.1.6). The deck is in list order: whoever reads the start
+position knows it, so it is no secret, and a table shuffles every deck when
+it is made (:mod:`cardzones.table.creation`).
 
 >>> deck = read_fab_deck('''
 ... Hero: Dorinthea Ironsong
@@ -34,7 +36,6 @@ as inventory (4.1.6). The deck's order comes from ``random.Random(seed)``.
 
 from __future__ import annotations
 
-import random
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
@@ -125,7 +126,6 @@ class StartPosition:
 
     ruleset: str
     player: str
-    seed: int
     cards: list[Placed] = field(default_factory=list)
     inventory: list[Placed] = field(default_factory=list)
 
@@ -191,7 +191,6 @@ def scenario_data(
         "ruleset": ruleset,
         "card_data": ruleset,
         "players": [p.player for p in positions],
-        "seed": positions[0].seed,
         **({"cards": own} if own else {}),
         "setup": setup,
         # A scenario shows something hold: here, that every deck is in place.
@@ -313,7 +312,6 @@ def _element_lines(text: str) -> list[int]:
 def start_position(
     deck: DeckList,
     player: str = "alice",
-    seed: int = 0,
     *,
     lookup: CardLookup | None = None,
     home: Path | None = None,
@@ -327,12 +325,11 @@ def start_position(
     finally:
         if own:
             cards.close()
-    position = StartPosition(deck.ruleset, player, seed)
-    game = new_game(deck.ruleset, [player], seed)
-    ruleset = get_ruleset(deck.ruleset)
+    position = StartPosition(deck.ruleset, player)
+    game = new_game(deck.ruleset, [player], 0)
     given = [DeckCard(record.cdef, record.pitch, entry.section) for entry, record in found]
     try:
-        where = ruleset.place_deck(game, player, given, random.Random(seed_text(seed, player)))
+        where = get_ruleset(deck.ruleset).place_deck(game, player, given)
     except DeckRefused as exc:
         raise DeckListError(f"{deck.file}: {exc}") from None
     records = [record for _, record in found]
@@ -422,8 +419,3 @@ def _split_names(text: str, cards: CardLookup) -> list[str]:
                 i = j
                 break
     return names
-
-
-def seed_text(seed: int, player: str) -> str:
-    """The seed of a player's deck shuffle: the game's seed and the player."""
-    return f"{seed}:deck:{player}"

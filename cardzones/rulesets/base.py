@@ -18,7 +18,6 @@ docs/writing-a-ruleset.md follows a complete example.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -146,13 +145,12 @@ class Ruleset(kernel.Ruleset):
 
     # -- deck lists ----------------------------------------------------------
 
-    def place_deck(
-        self, game: Game, player: str, cards: Sequence[DeckCard], shuffle: random.Random
-    ) -> Placement:
+    def place_deck(self, game: Game, player: str, cards: Sequence[DeckCard]) -> Placement:
         """Where the cards of ``player``'s deck list start, in ``game`` (a
         game of this rule set with that player alone, whose zones a rule set
         may fill to see what fits): by default a card of the ``main`` or
-        ``deck`` section goes to the deck, shuffled by ``shuffle``, one of a
+        ``deck`` section goes to the deck, in list order (a table shuffles
+        its decks when it is made), one of a
         section named like a zone type to that zone (a LackeyCCG
         ``Reserve``), and any other to no zone. Raises :class:`DeckRefused`
         when the list cannot start a game.
@@ -160,7 +158,7 @@ class Ruleset(kernel.Ruleset):
         >>> from cardzones.rulesets import get_ruleset, new_game
         >>> ruleset = get_ruleset("redemption")
         >>> cards = [DeckCard(CardDef(n), None, s) for n, s in [("A", "deck"), ("B", "reserve")]]
-        >>> ruleset.place_deck(new_game("redemption", ["al"]), "al", cards, random.Random(1))
+        >>> ruleset.place_deck(new_game("redemption", ["al"]), "al", cards)
         Placement(placed=[('al.reserve', 1), ('al.deck', 0)], out=[])
         """
         placed: list[tuple[str, int]] = []
@@ -173,7 +171,6 @@ class Ruleset(kernel.Ruleset):
                 placed.append((f"{player}.{card.section}", i))
             else:
                 out.append(i)
-        shuffle.shuffle(deck)
         placed.extend((f"{player}.deck", i) for i in deck)
         return Placement(placed, out)
 

@@ -1,12 +1,11 @@
 """Where a fab deck list's cards start (3.11.4, 4.1.4a, 4.1.6): the hero-card
 in the hero zone, each arena-card that can be equipped in the first zone that
 can take it (with the equipping rules of 8.5.41, 8.2.2, 8.2.10, 8.2.15), the
-deck-cards as the deck (3.7.6), shuffled, and every other card out of the
+deck-cards as the deck (3.7.6) in list order, and every other card out of the
 game as inventory."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -18,9 +17,7 @@ if TYPE_CHECKING:
     from cardzones.kernel.game import Game
 
 
-def place_deck(
-    game: Game, player: str, cards: Sequence[DeckCard], shuffle: random.Random
-) -> Placement:
+def place_deck(game: Game, player: str, cards: Sequence[DeckCard]) -> Placement:
     """Where each of a deck list's cards starts for ``player``."""
     heroes = [c for c in cards if c.section == "main" and is_hero_card(c.cdef)]
     if len(heroes) != 1:
@@ -56,7 +53,6 @@ def place_deck(
                 placed.append((zone, i))
         else:
             out.append(i)
-    shuffle.shuffle(deck)
     placed.extend((f"{player}.deck", i) for i in deck)
     return Placement(placed, out)
 

@@ -3,7 +3,6 @@ triggers and the end of turn, as hooks on the kernel."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
@@ -139,11 +138,9 @@ class FabRuleset(Ruleset):
             return super().pile_host(game, owner, pile)
         return hero_of(game, owner)
 
-    def place_deck(
-        self, game: Game, player: str, cards: Sequence[DeckCard], shuffle: random.Random
-    ) -> Placement:
+    def place_deck(self, game: Game, player: str, cards: Sequence[DeckCard]) -> Placement:
         """The hero, its equipment and the deck (3.11.4, 4.1.4a, 4.1.6)."""
-        return decks.place_deck(game, player, cards, shuffle)
+        return decks.place_deck(game, player, cards)
 
     def move_to_pile(
         self, game: Game, move: Move, host: int, rel: int, *, foresee: bool = False
