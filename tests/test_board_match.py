@@ -99,7 +99,8 @@ def menu_words(viewer: Viewer) -> list[str]:
 
 def one_click(viewer: Viewer, text: str) -> None:
     """Click the menu's one-click entry whose whole sentence is ``text``."""
-    viewer.page.locator(f"#menu button.legal[aria-label={json.dumps(text)}]").click()
+    label = json.dumps(text, ensure_ascii=False)
+    viewer.page.locator(f"#menu button.legal[aria-label={label}]").click()
 
 
 def open_card(viewer: Viewer, card: Any) -> list[str]:
@@ -303,6 +304,33 @@ def play_redemption(t: Table) -> None:
     t.applied()
     assert names_in(spectator, "alice.discard") == [name]
     assert log_at_newest(alice)
+    # A set-aside with an ongoing bonus and a name, through the form: the
+    # bonus's card is chosen by name, the bonus field by field; then the
+    # named effect is negated from the Actions menu.
+    gideon = alice.named("alice.territory", "Gideon A")
+    gideon.click()
+    alice.page.wait_for_selector("#menu .menu-legal[data-ready=yes]")
+    alice.page.click('#menu button[data-action="set_aside"][data-param="cards"]')
+    form = alice.page.locator("#form")
+    assert form.locator("textarea").count() == 0
+    alice.submit(
+        {
+            "ongoing.card": "Goliath A (alice's territory)",
+            "ongoing.strength": "+2",
+            "as": "exile",
+        }
+    )
+    t.applied()
+    assert "Gideon A" in names_in(spectator, "alice.set_aside")
+    goliath = spectator.named("alice.territory", "Goliath A")
+    assert goliath.locator('.stat[data-stat="strength"] .v').inner_text() == "11"
+    entries = open_actions(alice)
+    assert "Negate “exile”" in entries
+    one_click(alice, "Negate “exile”")
+    t.applied()
+    assert "Gideon A" in names_in(bob, "alice.territory")
+    goliath = spectator.named("alice.territory", "Goliath A")
+    assert goliath.locator('.stat[data-stat="strength"] .v').inner_text() == "9"
     # Counters on a hero in her territory, put on and taken off.
     hero = alice.named("alice.territory", "Gideon A")
     variant(alice, hero, "counter", "add", {"name": "steam", "add": "2"})
