@@ -280,7 +280,7 @@ def _show_record(record: CardRecord, imported: str) -> None:
     cdef = record.cdef
     table = Table(box=None, show_header=False, padding=(0, 2, 0, 0))
     table.add_column(style="bold")
-    table.add_column()
+    table.add_column(overflow="fold")  # addresses are shown whole
     title = record.name
     if record.pitch is not None:
         from cardzones.cards.lookup import describe_pitch

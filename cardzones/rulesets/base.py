@@ -19,6 +19,7 @@ docs/writing-a-ruleset.md follows a complete example.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from cardzones.acts.actions import NO_ACTIONS, ActionTable, Param
@@ -31,6 +32,43 @@ from cardzones.kernel.results import ActionResult
 
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game
+
+
+@dataclass(frozen=True)
+class Board:
+    """How a board lays out a player's mat, served with the rule set by
+    ``GET /api/rulesets`` so that the board's page names no game.
+
+    ``areas`` puts zone types in areas of the mat (one of several zones of a
+    type gets its number: ``weapon`` gives ``weapon1`` and ``weapon2``);
+    ``rows`` lays the areas out as a grid, the player's own side first (the
+    opponent's mat is turned to face it); ``order`` is the areas' order on a
+    narrow screen, where ``wide`` ones take a whole row; ``piles`` names, by
+    zone type, the pile a zone shows as a place to drop a card (fab's soul,
+    under the hero); ``labels`` are zone types' names in words, where the
+    type's own words are not enough. A rule set without one gets its zones
+    side by side.
+
+    >>> Board({"deck": "deck"}, ("deck",)).to_json()["rows"]
+    ['deck']
+    """
+
+    areas: Mapping[str, str] = field(default_factory=dict)
+    rows: tuple[str, ...] = ()
+    order: tuple[str, ...] = ()
+    wide: tuple[str, ...] = ()
+    piles: Mapping[str, str] = field(default_factory=dict)
+    labels: Mapping[str, str] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "areas": dict(self.areas),
+            "rows": list(self.rows),
+            "order": list(self.order),
+            "wide": list(self.wide),
+            "piles": dict(self.piles),
+            "labels": dict(self.labels),
+        }
 
 
 class Ruleset(kernel.Ruleset):
@@ -46,7 +84,11 @@ class Ruleset(kernel.Ruleset):
     - ``text_ids``: every id its rules texts have, headings included, and
       ``rule_id_pattern``: the form of such an id. A scenario's ``rules:``
       entry of that form must be one of the ids; any other entry is a
-      citation in words (``"place: movement of placed cards"``).
+      citation in words (``"place: movement of placed cards"``);
+    - ``board``: how a board lays out a player's mat (:class:`Board`);
+    - ``deck_list_help`` and ``deck_list_example``: how the game's deck lists
+      are written, in words and by an example, for the page that starts a
+      table from them.
     """
 
     actions: ActionTable = NO_ACTIONS
@@ -55,6 +97,9 @@ class Ruleset(kernel.Ruleset):
     excluded_rules: Mapping[str, str] = {}
     text_ids: frozenset[str] = frozenset()
     rule_id_pattern: str | None = None
+    board: Board = Board()
+    deck_list_help: str = ""
+    deck_list_example: str = ""
 
     # -- cards -------------------------------------------------------------
 
