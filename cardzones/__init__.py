@@ -33,15 +33,8 @@ from cardzones.acts import __all__ as _acts_names
 from cardzones.errors import ScenarioError
 from cardzones.kernel import *  # noqa: F403 - the kernel's public surface, listed in its __all__
 from cardzones.kernel import __all__ as _kernel_names
-from cardzones.kernel.views import (
-    card_for_handle,
-    handle_for,
-    log_view,
-    name_for,
-    omniscient_log,
-    omniscient_view,
-    view,
-)
+from cardzones.kernel.logview import log_view, omniscient_log
+from cardzones.kernel.views import card_for_handle, handle_for, name_for, omniscient_view, view
 from cardzones.rulesets.base import Ruleset as Ruleset  # the class a game subclasses
 from cardzones.rulesets.registry import (
     RulesetError,

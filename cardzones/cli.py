@@ -137,7 +137,8 @@ def run(
     each as a step naming cards as the player's view does.
     """
     from cardzones.board import render
-    from cardzones.kernel.views import log_document, omniscient_log, omniscient_view, view
+    from cardzones.kernel.logview import log_document, omniscient_log
+    from cardzones.kernel.views import omniscient_view, view
 
     outcome = run_file(file, check=as_player is None)
     ctx = outcome.context
@@ -232,7 +233,8 @@ def _examples() -> list[Path]:
 def demo() -> None:
     """Run the bundled example scenarios and show their boards."""
     from cardzones.board import render
-    from cardzones.kernel.views import log_view, omniscient_log, omniscient_view, view
+    from cardzones.kernel.logview import log_view, omniscient_log
+    from cardzones.kernel.views import omniscient_view, view
 
     outcomes = []
     for file in _examples():
@@ -582,6 +584,14 @@ def serve(
         float | None,
         typer.Option("--max-request-seconds", min=0.1, help="time to send a request's headers"),
     ] = None,
+    images: Annotated[
+        bool,
+        typer.Option(
+            "--images",
+            help="show card pictures on the board where the card index has their "
+            "address (each player's browser loads them; the server fetches none)",
+        ),
+    ] = False,
 ) -> None:
     """Start the table server: the HTTP API and WebSocket of docs/protocol.md.
 
@@ -624,6 +634,7 @@ def serve(
     store.close()
     os.environ["CARDZONES_DB"] = db
     os.environ["CARDZONES_ORIGINS"] = " ".join(origin or ())
+    os.environ["CARDZONES_IMAGES"] = "1" if images else "0"
     os.environ["CARDZONES_LIMITS"] = limits.to_env()
     console.print(
         f"cardzones table server on http://{host}:{port} "

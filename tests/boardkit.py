@@ -42,9 +42,12 @@ CHROMIUM_ARGS = [
 ]
 #: Where the tests leave their screenshots (gitignored).
 SCREENSHOTS = Path(__file__).resolve().parent.parent / "build" / "screenshots"
-#: A private card's unique stat: STAT_BASE + its number, a value nothing else has.
-STAT_BASE = 40_000
+#: A private card's unique stat: STAT_BASE + its number, a value nothing else has
+#: (within the 9,999 a card's stat may be).
+STAT_BASE = 9_000
 VIEWERS: tuple[str | None, ...] = ("alice", "bob", None)
+#: A handle as views give them.
+HANDLE = re.compile(r"\bo[0-9a-f]{12}\b")
 
 
 # ----------------------------------------------------------------------
@@ -200,8 +203,9 @@ class ThreadServer:
     so that a test reads the live game the pages are shown. It can be stopped
     and started again on the same port and the same SQLite file."""
 
-    def __init__(self, db: str, port: int | None = None) -> None:
+    def __init__(self, db: str, port: int | None = None, images: bool = False) -> None:
         self.db = db
+        self.images = images
         self.port = port or free_port()
         self.app: Any = None
         self.server: uvicorn.Server | None = None
@@ -212,7 +216,7 @@ class ThreadServer:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self, timeout: float = 20.0) -> ThreadServer:
-        self.app = create_app(self.db)
+        self.app = create_app(self.db, images=self.images)
         config = uvicorn.Config(
             self.app,
             host="127.0.0.1",
@@ -258,9 +262,10 @@ class ThreadServer:
 
 
 @contextmanager
-def thread_server(db: str | None = None) -> Iterator[ThreadServer]:
+def thread_server(db: str | None = None, images: bool = False) -> Iterator[ThreadServer]:
     with tempfile.TemporaryDirectory(prefix="cardzones-board-") as folder:
-        server = ThreadServer(db or str(Path(folder) / "tables.sqlite3")).start()
+        path = db or str(Path(folder) / "tables.sqlite3")
+        server = ThreadServer(path, images=images).start()
         try:
             yield server
         finally:
@@ -295,8 +300,11 @@ def assert_nothing_secret(where: str, text: str, names: set[str], stats: set[str
         # As written, as JSON writes it, and as HTML does ('Lost Soul "Dread"').
         for form in {name, json.dumps(name)[1:-1], html.escape(name)}:
             assert form not in text, f"{where} holds {name!r}, which its viewer may not see"
+    # A stat has four digits (a card's stats are at most 9,999), which a
+    # handle's twelve hex digits may hold by chance: handles are not stats.
+    text = HANDLE.sub("o-", text)
     for stat in stats:
-        # Next to no other digit: "defense40003" in a text, "defense":40003 in JSON.
+        # Next to no other digit: "defense9003" in a text, "defense":9003 in JSON.
         assert not re.search(rf"(?<![\d.]){stat}(?![\d.])", text), (
             f"{where} holds the stat {stat} of a card its viewer may not see"
         )

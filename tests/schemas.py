@@ -9,7 +9,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 
 from cardzones import schema
-from cardzones.kernel.views import LOG_FORMAT
+from cardzones.kernel.logview import LOG_FORMAT
 
 _VIEW = Draft202012Validator(schema.load("view"))
 _LOG = Draft202012Validator(schema.load("log"))

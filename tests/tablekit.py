@@ -12,6 +12,7 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -300,9 +301,13 @@ def random_act(view: dict[str, Any], seat: str, pick: Any) -> dict[str, Any]:
 class ServerProcess:
     """``cardzones serve`` in a process of its own, on 127.0.0.1."""
 
-    def __init__(self, db: str, *args: str, port: int | None = None) -> None:
+    def __init__(
+        self, db: str, *args: str, port: int | None = None, log: Path | None = None
+    ) -> None:
         self.db = db
         self.args = args
+        #: where the server's output goes (nowhere by default)
+        self.log = log
         self.port = port or free_port()
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -317,13 +322,16 @@ class ServerProcess:
     def start(self, timeout: float = 30.0) -> ServerProcess:
         command = [sys.executable, "-m", "cardzones.cli", "serve", "--db", self.db]
         command += ["--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning"]
+        out: Any = subprocess.DEVNULL if self.log is None else self.log.open("ab")
         self.proc = subprocess.Popen(
             [*command, *self.args],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            stdout=out,
+            stderr=out,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
             start_new_session=True,
         )
+        if self.log is not None:
+            out.close()  # the server has its own copy
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:

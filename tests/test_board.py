@@ -474,10 +474,19 @@ def test_a_whole_game_by_drag_and_menu_leaks_nothing_and_replays_from_any_seat(
         headers = {"Authorization": f"Bearer {table.created['seats']['alice']}"}
         history = f"{server.url}/api/tables/{table.id}/history"
         assert httpx.get(history, params={"as": "bob"}, headers=headers).status_code == 403
-        # bob finishes the game (two clicks); every board says so
+        # bob proposes to finish the game (two clicks); every board shows the
+        # proposal, and it is not finished until alice agrees.
         bob = table["bob"]
         bob.page.click("#finish-btn")
         bob.page.click("#finish-btn")
+        for viewer in table.viewers.values():
+            viewer.page.wait_for_selector("#finish-bar:not([hidden])")
+            assert "bob proposes to finish the game" in viewer.page.inner_text("#finish-text")
+            assert viewer.page.evaluate("() => window.cardzonesBoard.finished") is None
+        assert bob.page.locator("#finish-accept").is_hidden()
+        assert table[None].page.locator("#finish-accept").is_hidden()
+        assert httpx.get(history, params={"as": "bob"}, headers=headers).status_code == 403
+        alice.page.click("#finish-accept")
         for viewer in table.viewers.values():
             viewer.page.wait_for_function("() => window.cardzonesBoard.finished !== null")
             assert "game over" in viewer.page.inner_text("#turn")

@@ -80,7 +80,7 @@ def test_update_downloads_the_file_and_imports_it(
     report = update(game, download_progress=lambda done, total: seen.append((done, total)))
     size = FILES[game].stat().st_size
     assert seen[-1] == (size, size)
-    assert report.imported == {"fab": 64, "redemption": 47}[game] and report.skipped == 0
+    assert report.imported == {"fab": 64, "redemption": 51}[game] and report.skipped == 0
     source = SOURCES[game]
     saved = home / "downloads" / f"{game}-{source.file_name}"
     assert saved.read_bytes() == FILES[game].read_bytes()
@@ -105,7 +105,7 @@ def test_the_default_address_is_the_games_github_repository() -> None:
 def test_a_whole_url_may_be_given(server: str, home: Path) -> None:
     source = SOURCES["redemption"]
     url = f"{server}/{source.repository}/{source.branch}/{source.path}"
-    assert update("redemption", url=url).imported == 47
+    assert update("redemption", url=url).imported == 51
 
 
 def test_offline_it_fails_at_once_and_says_how_to_import_a_file(
@@ -151,8 +151,8 @@ def test_the_command_line(server: str, home: Path, monkeypatch: pytest.MonkeyPat
     monkeypatch.setenv(BASE_VARIABLE, server)
     result = runner.invoke(app, ["cards", "update", "redemption"])
     assert result.exit_code == 0, result.output
-    assert "imported 47 redemption cards" in result.output
-    assert "read 47, skipped 0" in result.output
+    assert "imported 51 redemption cards" in result.output
+    assert "read 51, skipped 0" in result.output
     monkeypatch.setenv(BASE_VARIABLE, closed_port())
     result = runner.invoke(app, ["cards", "update", "fab"])
     assert result.exit_code == 2

@@ -40,7 +40,7 @@ def count(home: Path, ruleset: str) -> int:
 
 def test_the_fixtures_import_whole(home: Path) -> None:
     assert count(home, "fab") == 64
-    assert count(home, "redemption") == 47
+    assert count(home, "redemption") == 51
     with CardIndex.open(home) as index:
         info = index.info("fab")
         assert info is not None and (info.read, info.skipped, info.cards) == (64, 0, 64)
@@ -90,7 +90,7 @@ def test_a_malformed_row_is_reported_with_its_line_and_skipped(tmp_path: Path) -
     path = tmp_path / "carddata.txt"
     path.write_text("\n".join(rows), encoding="utf-8")
     report = import_file(path, home=tmp_path)
-    assert (report.read, report.imported, report.skipped) == (49, 47, 2)
+    assert (report.read, report.imported, report.skipped) == (53, 51, 2)
     assert [str(p) for p in report.problems] == [
         "line 4: 3 columns, but the header has 16; skipped",
         "line 6: unknown card type 'Wizard'; skipped",
@@ -133,7 +133,7 @@ def test_the_older_redemption_file_without_official_set_imports(tmp_path: Path) 
         "\n".join("\t".join(r[:column] + r[column + 1 :]) for r in rows), encoding="utf-8"
     )
     report = import_file(path, home=tmp_path)
-    assert (report.imported, report.skipped) == (47, 0)
+    assert (report.imported, report.skipped) == (51, 0)
 
 
 @pytest.mark.parametrize(
@@ -172,7 +172,7 @@ def test_reimporting_replaces_only_that_games_cards(home: Path, tmp_path: Path) 
     path.write_text(json.dumps([e for e in entries if e["name"] == "Snatch"]), "utf-8")
     import_file(path, home=home)
     assert count(home, "fab") == 3
-    assert count(home, "redemption") == 47
+    assert count(home, "redemption") == 51
     with CardLookup("fab", home) as cards, pytest.raises(CardDataError, match="Edge of Autumn"):
         cards.find("Edge of Autumn")
 

@@ -16,7 +16,7 @@ from test_noninterference import Harness, harness_params, run_action
 
 from cardzones import Game, new_game
 from cardzones.kernel.cards import CardDef
-from cardzones.kernel.views import omniscient_log
+from cardzones.kernel.logview import omniscient_log
 from cardzones.scenario.runner import find_scenarios, run_file
 
 ROOT = Path(__file__).resolve().parent.parent

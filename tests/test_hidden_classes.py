@@ -13,6 +13,7 @@ not look. (Random games cover the same classes in test_noninterference.py.)
 from __future__ import annotations
 
 import ast
+import itertools
 import json
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,8 @@ from hypothesis import strategies as st
 from test_noninterference import FAB, REDEMPTION, Harness, handles, run_action
 
 from cardzones import new_game
+from cardzones.acts.binding import RESOLVED, bind
+from cardzones.acts.seats import Seat, SeatRefusal
 from cardzones.errors import CardzonesError, IllegalAction, NeedsChoice
 from cardzones.kernel.cards import CardDef, Dest, PlayFrom, Trigger
 from cardzones.kernel.game import Game
@@ -589,3 +592,65 @@ def test_order_a_hidden_sub_card_has_no_place_among_the_ones_a_player_sees() -> 
         legal = [a.to_json(game) for a in game.legal_actions("alice")]
         seen.append(json.dumps(legal, sort_keys=True))
     assert seen[0] == seen[2] and seen[1] == seen[3]
+
+
+# ----------------------------------------------------------------------
+# Class: the order pitched cards go to the bottom of the deck (4.4.3c)
+# ----------------------------------------------------------------------
+
+
+def _pitched_game(order: tuple[int, ...], how: str) -> tuple[Game, list[int]]:
+    """alice pitches three cards and bob two; alice's order is given on the
+    end of turn or chosen beforehand; the end of turn puts them back."""
+    game = new_game("fab", ["alice", "bob"], seed=5, handle_key="pitch order")
+    pitched: dict[str, list[int]] = {}
+    for player, names in (("alice", ("P1", "P2", "P3")), ("bob", ("Q1", "Q2"))):
+        deck, hand = game.zone(player, "deck"), game.zone(player, "hand")
+        assert deck is not None and hand is not None
+        game.new_card(game.card_def("Deck card"), deck)
+        cards = [game.new_card(CardDef(n, frozenset({"action", "attack"})), hand) for n in names]
+        for card in cards:
+            game.act("pitch", card=card, by=player)
+        pitched[player] = cards
+    chosen = tuple(pitched["alice"][i] for i in order)
+    if how == "end_turn":
+        game.act("end_turn", order=list(chosen))
+    else:
+        game.act("pitch_order", order=list(chosen), by="alice")
+        game.act("pitch_order", order=list(reversed(pitched["bob"])), by="bob")
+        game.act("end_turn")
+    return game, pitched["alice"]
+
+
+@pytest.mark.parametrize("how", ["end_turn", "pitch_order"])
+def test_order_of_pitched_cards_going_to_the_deck_is_hidden_4_4_3c(how: str) -> None:
+    """4.4.3c: the order a player chooses for their pitched cards going to the
+    bottom of their deck is hidden information. Whatever alice chooses, her
+    deck lies as she chose, and bob's and a spectator's log and view are the
+    same: no event order or handle ties a pitched card to a deck position."""
+    seen: dict[str | None, set[str]] = {"bob": set(), None: set()}
+    for order in itertools.permutations(range(3)):
+        game, cards = _pitched_game(order, how)
+        deck = game.contents(game.zone("alice", "deck"))  # type: ignore[arg-type]
+        assert list(deck[1:]) == [cards[i] for i in order]
+        for viewer in seen:
+            seen[viewer].add(json.dumps([game.log(viewer), game.view(viewer)], sort_keys=True))
+    assert all(len(texts) == 1 for texts in seen.values())
+
+
+def test_order_of_pitched_cards_is_each_players_own_choice_at_a_table_4_4_3c() -> None:
+    """4.4.3c: each player orders their own pitch, and no one else's."""
+    game, _ = _pitched_game((0, 1, 2), "pitch_order")
+    bob_deck = game.contents(game.zone("bob", "deck"))  # type: ignore[arg-type]
+    assert [game.obj(c).cdef.name for c in bob_deck] == ["Deck card", "Q2", "Q1"]
+    game2 = new_game("fab", ["alice", "bob"], seed=5)
+    pitch = game2.zone("alice", "pitch")
+    assert pitch is not None
+    card = game2.new_card(CardDef("P", frozenset({"action"})), pitch, owner="alice")
+    with pytest.raises(SeatRefusal):
+        bind(
+            game2.ruleset.actions["pitch_order"],
+            {"order": [card]},
+            RESOLVED,
+            seat=Seat(game2, "bob"),
+        )

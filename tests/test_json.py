@@ -15,13 +15,8 @@ from schemas import check_log, check_view
 from cardzones import new_game, schema
 from cardzones.kernel.cards import CardDef, Dest
 from cardzones.kernel.game import Game
-from cardzones.kernel.views import (
-    LOG_FORMAT,
-    VIEW_FORMAT,
-    log_document,
-    omniscient_log,
-    omniscient_view,
-)
+from cardzones.kernel.logview import LOG_FORMAT, log_document, omniscient_log
+from cardzones.kernel.views import VIEW_FORMAT, omniscient_view
 from cardzones.rulesets.fab import actions as fab
 from cardzones.scenario.runner import find_scenarios, run_file
 

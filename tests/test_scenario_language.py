@@ -7,7 +7,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cardzones.kernel.views import log_view, omniscient_log, view
+from cardzones.kernel.logview import log_view, omniscient_log
+from cardzones.kernel.views import view
 from cardzones.position.loader import load_text
 from cardzones.scenario.runner import FAIL, INVALID, PASS, run_text
 

@@ -32,7 +32,8 @@ from starlette.testclient import TestClient
 from tablekit import BODIES, Seat, act, card_name, create, random_act, seated
 
 from cardzones.kernel.game import Game
-from cardzones.kernel.views import _shown_handle, _summary, log_view, view
+from cardzones.kernel.logview import log_view
+from cardzones.kernel.views import _shown_handle, _summary, view
 from cardzones.table.limits import Limits
 from cardzones.web.app import create_app
 

@@ -71,9 +71,15 @@ class ParamKind(StrEnum):
     #: a list of words (or one) -> a tuple, lower case, spaces as underscores;
     #: with ``options``, each word is one of them
     WORDS = "words"
+    #: text as written, such as a card's rules text -> str, at most MAX_TEXT characters
+    TEXT = "text"
     EFFECT = "effect"  #: an effect label -> the handle an earlier action returned
     ACTION = "action"  #: a nested action on this action's card, without its card -> BoundAction
     MAPPING = "mapping"  #: nested parameters (``fields``) -> a dict
+
+
+#: The longest a TEXT argument may be (a card's rules text fits many times).
+MAX_TEXT = 4000
 
 
 class Role(StrEnum):
@@ -120,6 +126,22 @@ class OneOf:
     exactly: bool = False
 
 
+#: The numbers a number parameter takes unless it declares its own
+#: ``bounds``: far beyond any printed card, and far below what would make a
+#: card's stats grow past printing however long a game goes on.
+NUMBER_BOUNDS = (-9_999, 9_999)
+#: The positions from the top a POSITION parameter takes.
+POSITION_BOUNDS = (0, 9_999)
+#: The kinds that take a number, each with the bounds it has by default.
+NUMBER_KINDS: Mapping[ParamKind, tuple[int, int]] = MappingProxyType(
+    {
+        ParamKind.INT: NUMBER_BOUNDS,
+        ParamKind.DELTA: NUMBER_BOUNDS,
+        ParamKind.POSITION: POSITION_BOUNDS,
+    }
+)
+
+
 @dataclass(frozen=True, slots=True)
 class Param:
     """One parameter of an action (or one field of a MAPPING parameter).
@@ -129,8 +151,15 @@ class Param:
     parameter may hold (any word, when there are none). ``fields`` and ``one_of``
     describe the nested parameters of a MAPPING. ``role`` says what the
     parameter is to the acting player (:class:`Role`); a card parameter is
-    ``Role.ACTS_ON`` unless it is given another.
+    ``Role.ACTS_ON`` unless it is given another. ``bounds`` are the lowest
+    and highest number a number parameter (INT, DELTA, POSITION) takes; one
+    that declares none takes :data:`NUMBER_BOUNDS` (:data:`POSITION_BOUNDS`),
+    and the binder refuses any other number.
 
+    >>> Param("layer", ParamKind.INT, bounds=(1, 99)).bounds
+    (1, 99)
+    >>> Param("power", ParamKind.DELTA).bounds
+    (-9999, 9999)
     >>> Param("card", ParamKind.CARD).role
     <Role.ACTS_ON: 'acts_on'>
     >>> Param("onto", ParamKind.CARD, role=Role.TARGET).role
@@ -146,8 +175,14 @@ class Param:
     doc: str = ""
     one_of: tuple[OneOf, ...] = ()
     role: Role | None = None
+    bounds: tuple[int, int] | None = None
 
     def __post_init__(self) -> None:
+        if self.kind in NUMBER_KINDS:
+            if self.bounds is None:
+                object.__setattr__(self, "bounds", NUMBER_KINDS[self.kind])
+        elif self.bounds is not None:
+            raise ValueError(f"parameter {self.name!r}: bounds are for numbers, not {self.kind}")
         if self.role is None and self.kind in ROLE_KINDS[Role.ACTS_ON]:
             object.__setattr__(self, "role", Role.ACTS_ON)
         elif self.role is not None and self.kind not in ROLE_KINDS[self.role]:
@@ -169,6 +204,8 @@ class Param:
             out["one_of"] = [_one_of_json(g) for g in self.one_of]
         if self.role is not None:
             out["role"] = str(self.role)
+        if self.bounds is not None:
+            out["min"], out["max"] = self.bounds
         if self.doc:
             out["doc"] = self.doc
         return out

@@ -42,11 +42,13 @@ cardzones.acts.seats.SeatRefusal: card: a card you may not look at can be named 
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Protocol
 
 from cardzones.acts.actions import (
+    MAX_TEXT,
     Action,
     ActionTable,
     ArgumentError,
@@ -333,19 +335,16 @@ class _Pass:
         name = param.name
         if kind is ParamKind.INT:
             if isinstance(value, bool) or not isinstance(value, int):
-                raise ArgumentError(f"{name} must be a whole number, not {value!r}", path)
-            return value
+                raise ArgumentError(f"{name} must be a whole number, not {_short(value)}", path)
+            return _bounded(param, value, path)
         if kind is ParamKind.DELTA:
-            if isinstance(value, str):
-                try:
-                    return int(value.strip())
-                except ValueError:
-                    pass
+            if isinstance(value, str) and len(value) <= 12 and _SIGNED.fullmatch(value.strip()):
+                value = int(value.strip())
             if isinstance(value, bool) or not isinstance(value, int):
                 raise ArgumentError(
-                    f"{name} must be a number such as +2 or -1, not {value!r}", path
+                    f"{name} must be a number such as +2 or -1, not {_short(value)}", path
                 )
-            return value
+            return _bounded(param, value, path)
         if kind is ParamKind.BOOL:
             if not isinstance(value, bool):
                 raise ArgumentError(f"{name} is true or false, not {value!r}", path)
@@ -364,16 +363,21 @@ class _Pass:
                 return value
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ArgumentError(
-                    f"{name} is top, bottom or an index from the top (0 or more), not {value!r}",
+                    f"{name} is top, bottom or an index from the top (0 or more), "
+                    f"not {_short(value)}",
                     path,
                 )
-            return value
+            return _bounded(param, value, path)
         if kind is ParamKind.WORD:
             if not isinstance(value, str) or not value.strip():
                 raise ArgumentError(f"{name} must be a word such as go_again, not {value!r}", path)
             return value.strip().lower()
         if kind is ParamKind.WORDS:
             return _words(param, value, path)
+        if kind is ParamKind.TEXT:
+            if not isinstance(value, str) or len(value) > MAX_TEXT:
+                raise ArgumentError(f"{name} is text of at most {MAX_TEXT} characters", path)
+            return value
         if kind is ParamKind.CARDS:
             return self.cards(param, value, path)
         if kind is ParamKind.NAME and (not isinstance(value, str) or not value.strip()):
@@ -493,6 +497,27 @@ def _words(param: Param, value: Any, path: Path) -> tuple[str, ...]:
 def _text(raw: Any) -> str | None:
     """How a player named a card, for a message: the text they gave."""
     return raw.strip() if isinstance(raw, str) else None
+
+
+_SIGNED = re.compile(r"[+-]?[0-9]+")
+
+
+def _bounded(param: Param, value: int, path: Path) -> int:
+    """``value`` if it is within the parameter's bounds."""
+    assert param.bounds is not None
+    low, high = param.bounds
+    if not low <= value <= high:
+        raise ArgumentError(f"{param.name} is {low} to {high}, not {_short(value)}", path)
+    return value
+
+
+def _short(value: Any) -> str:
+    """A value as a message shows it: a number too long to print by its
+    length, anything else cut short."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return f"a number of about {value.bit_length() * 3 // 10 + 1} digits"
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def _did_you_mean(value: Any, options: Iterable[Any]) -> str:

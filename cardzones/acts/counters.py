@@ -166,8 +166,18 @@ def counter_action(
         (
             Param("card", K.CARD, required=True, role=Role.TARGET, doc="the public card"),
             Param("name", K.WORD, required=True, doc="the counter, such as steam or +1_power"),
-            Param("add", K.INT, doc=f"how many to put on it (1 to {MAX_AMOUNT})"),
-            Param("remove", K.INT, doc=f"how many to take off it (1 to {MAX_AMOUNT})"),
+            Param(
+                "add",
+                K.INT,
+                bounds=(1, MAX_AMOUNT),
+                doc=f"how many to put on it (1 to {MAX_AMOUNT})",
+            ),
+            Param(
+                "remove",
+                K.INT,
+                bounds=(1, MAX_AMOUNT),
+                doc=f"how many to take off it (1 to {MAX_AMOUNT})",
+            ),
             BY,
         ),
         run,
@@ -226,9 +236,14 @@ def life_action(
         "life",
         (
             Param("card", K.CARD, required=True, role=Role.TARGET, doc="the card (a hero)"),
-            Param("damage", K.INT, doc=f"damage dealt to it (1 to {MAX_AMOUNT})"),
-            Param("lose", K.INT, doc=f"life it loses (1 to {MAX_AMOUNT})"),
-            Param("gain", K.INT, doc=f"life it gains (1 to {MAX_AMOUNT})"),
+            Param(
+                "damage",
+                K.INT,
+                bounds=(1, MAX_AMOUNT),
+                doc=f"damage dealt to it (1 to {MAX_AMOUNT})",
+            ),
+            Param("lose", K.INT, bounds=(1, MAX_AMOUNT), doc=f"life it loses (1 to {MAX_AMOUNT})"),
+            Param("gain", K.INT, bounds=(1, MAX_AMOUNT), doc=f"life it gains (1 to {MAX_AMOUNT})"),
             BY,
         ),
         run,

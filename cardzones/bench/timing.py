@@ -36,7 +36,7 @@ def _engine_segment(game: Game, actions: Sequence[Action], heroes: dict[str, int
     t0 = _clock()
     for kind, card, dest, position, face, by in actions:
         if kind == MOVE:
-            move(card, dest, position=position, face=face, by=by)  # type: ignore[arg-type]
+            move(card, dest, position=position, face=face, by=by)
         elif kind == FLIP:
             flip(card, face, by)  # type: ignore[arg-type]
         elif kind == CLEAR:

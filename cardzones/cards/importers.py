@@ -34,12 +34,15 @@ import io
 import json
 import time
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
+from cardzones.acts.actions import MAX_TEXT
 from cardzones.cards.errors import CardDataError, ImportFailed
 from cardzones.cards.index import DATABASES, CardIndex, CardRecord, ImportInfo
+from cardzones.rulesets.common import MAX_IMAGE
 from cardzones.rulesets.fab import carddata as fab_data
 from cardzones.rulesets.redemption import carddata as redemption_data
 
@@ -66,10 +69,17 @@ FAB_CSV_COLUMNS = {
     "Card Keywords": "card_keywords",
     "Functional Text": "functional_text_plain",
     "Type Text": "type_text",
+    "Image URLs": "image_urls",
 }
 _FAB_LISTS = ("types", "traits", "card_keywords")
 _FAB_RAW_STATS = tuple(fab_data.STAT_FIELDS)
 _REDEMPTION_REQUIRED = ("Name", "Type")
+#: Where LackeyCCG's Redemption plugin takes its card pictures from (its
+#: updatelist.txt): the address of a card's picture is this, its ImageFile
+#: and ``.jpg``.
+LACKEY_IMAGES = (
+    "https://jalstad.github.io/RedemptionLackeyCCG/RedemptionQuick/sets/setimages/general/"
+)
 
 
 @dataclass(frozen=True)
@@ -313,15 +323,33 @@ def _fab_entry(entry: Any, fmt: str, line: int) -> CardRecord | str:
     if varying:
         source["printed"] = varying
     text = entry.get("functional_text_plain") or entry.get("functional_text") or ""
+    text = text if isinstance(text, str) else ""
+    cdef = replace(cdef, text=text.strip()[:MAX_TEXT], image=_fab_image(entry))
     return CardRecord(
         "fab",
         cdef,
         pitch,
         "" if pitch is None else str(pitch),
         tuple(fab_data.name_aliases(cdef.name)),
-        text if isinstance(text, str) else "",
+        text,
         source,
     )
+
+
+def _fab_image(entry: Mapping[str, Any]) -> str:
+    """The first https address of a picture of the card: a printing's
+    ``image_url`` (card.json), or the first of the ``Image URLs`` (card.csv)."""
+    found: list[Any] = []
+    printings = entry.get("printings")
+    if isinstance(printings, list):
+        found += [p.get("image_url") for p in printings if isinstance(p, dict)]
+    urls = entry.get("image_urls")
+    if isinstance(urls, str):
+        found += urls.replace(",", " ").split()
+    for url in found:
+        if isinstance(url, str) and url.startswith("https://") and len(url) <= MAX_IMAGE:
+            return url
+    return ""
 
 
 # -- Redemption ----------------------------------------------------------------------
@@ -379,6 +407,12 @@ def _redemption_row(row: Mapping[str, str], line: int) -> CardRecord | str:
     if other:
         source["other_face"] = other
     text = " ".join(redemption_data.field(row, c) for c in ("SpecialAbility", "Identifier"))
+    picture = redemption_data.field(row, "ImageFile")
+    cdef = replace(
+        cdef,
+        text=redemption_data.field(row, "SpecialAbility")[:MAX_TEXT],
+        image=f"{LACKEY_IMAGES}{quote(picture)}.jpg" if picture else "",
+    )
     return CardRecord(
         "redemption",
         cdef,

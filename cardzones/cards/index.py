@@ -101,8 +101,9 @@ class CardRecord:
     """One card of a database: the engine's :class:`CardDef` and where it came from.
 
     ``variant`` tells apart cards of one name: the pitch in fab, the set in
-    Redemption. ``aliases`` are other names it is found by, ``text`` its
-    rules text (for search only) and ``source`` its provenance.
+    Redemption. ``aliases`` are other names it is found by, ``text`` the
+    words search finds it by (its rules text, which the card itself holds
+    as ``cdef.text``) and ``source`` its provenance.
     """
 
     ruleset: str
@@ -157,6 +158,10 @@ def card_to_json(cdef: CardDef) -> dict[str, Any]:
         out["classes"] = sorted(cdef.classes)
     if cdef.alignment:
         out["alignment"] = cdef.alignment
+    if cdef.text:
+        out["text"] = cdef.text
+    if cdef.image:
+        out["image"] = cdef.image
     return out
 
 
@@ -169,6 +174,8 @@ def card_from_json(name: str, data: Mapping[str, Any]) -> CardDef:
         brigades=frozenset(data.get("brigades", ())),
         classes=frozenset(data.get("classes", ())),
         alignment=data.get("alignment"),
+        text=str(data.get("text", "")),
+        image=str(data.get("image", "")),
     )
 
 
@@ -377,7 +384,8 @@ class CardIndex:
         data = json.loads(card)
         src = json.loads(source)
         aliases = tuple(src.get("aliases", ()))
-        return CardRecord(ruleset, card_from_json(name, data), pitch, variant, aliases, "", src)
+        cdef = card_from_json(name, data)
+        return CardRecord(ruleset, cdef, pitch, variant, aliases, cdef.text, src)
 
 
 def _types_text(record: CardRecord) -> str:

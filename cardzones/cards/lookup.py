@@ -85,6 +85,7 @@ class CardLookup:
             raise NoCardIndex(missing_data_message(ruleset, path))
         self._names: list[str] | None = None
         self._cache: dict[tuple[str, int | None], CardRecord] = {}
+        self._ids: dict[str, CardRecord] | None = None
 
     def close(self) -> None:
         self._index.close()
@@ -104,18 +105,51 @@ class CardLookup:
         self.close()
 
     def find(
-        self, name: str, pitch: int | None = None, *, card_set: str | None = None
+        self,
+        name: str,
+        pitch: int | None = None,
+        *,
+        card_set: str | None = None,
+        card_id: str | None = None,
     ) -> CardRecord:
         """The one card ``name`` (and ``pitch``, fab) names, or an error that says
         what is missing: :class:`UnknownCard` or :class:`AmbiguousCard`.
-        ``card_set`` prefers the Redemption printing of that set, as a
-        LackeyCCG deck names it."""
+        ``card_id`` and ``card_set`` pick a Redemption printing as a LackeyCCG
+        deck names it: the id is the printing's picture file (carddata's
+        ``ImageFile``), which names one printing, and the set its set; a deck
+        whose id or set the index does not know falls back on the name."""
+        if card_id:
+            printing = self._by_id().get(card_id)
+            if printing is not None:
+                return printing
         if card_set:
             try:
                 return self._cached(f"{name} (set {card_set})", pitch)
             except UnknownCard:
                 pass  # no printing of that set: any printing will do
         return self._cached(name, pitch)
+
+    def unique_name(self, record: CardRecord) -> str | None:
+        """A name that finds ``record`` (or a printing that is the same card
+        for the engine) and no other card: its own, or its own with its set
+        (``Stormy Seas (set 3E)``); None when neither does."""
+        for name in (record.name, f"{record.name} (set {record.variant})"):
+            try:
+                if self.find(name).same_card(record):
+                    return name
+            except CardDataError:
+                continue
+        return None
+
+    def _by_id(self) -> dict[str, CardRecord]:
+        """Each Redemption printing by its picture file, read once."""
+        if self._ids is None:
+            self._ids = {}
+            for record in self._index.records(self.ruleset):
+                image = record.source.get("image")
+                if isinstance(image, str):
+                    self._ids.setdefault(image, record)
+        return self._ids
 
     def _cached(self, name: str, pitch: int | None) -> CardRecord:
         key = (name_key(name), pitch)
@@ -160,7 +194,11 @@ class CardLookup:
 
     def _find(self, name: str, pitch: int | None) -> CardRecord:
         found = self._index.lookup(self.ruleset, name)
-        with_set = _WITH_SET.match(name)
+        tidy = _tidy_brackets(name)
+        if not found and tidy != name:
+            # LackeyCCG writes some sets with a space, "Cornelius ( C)".
+            found = self._index.lookup(self.ruleset, tidy)
+        with_set = _WITH_SET.match(tidy)
         if not found and with_set is not None:
             wanted = with_set[2].strip().casefold()
             found = [
@@ -211,6 +249,17 @@ class CardLookup:
             )
         return found[0]
 
+
+def _tidy_brackets(name: str) -> str:
+    """The name without spaces just inside its brackets.
+
+    >>> _tidy_brackets("Cornelius ( C)"), _tidy_brackets("Bow and Arrow (Gray) ( C )")
+    ('Cornelius (C)', 'Bow and Arrow (Gray) (C)')
+    """
+    return _INSIDE.sub(lambda m: m[1] + m[2].strip() + m[3], name)
+
+
+_INSIDE = re.compile(r"([(\[])([^()\[\]]*)([)\]])")
 
 #: A Redemption name with the set it was printed in: "Archippus (set TPC)".
 _WITH_SET = re.compile(r"^(.*\S)\s+\(set ([^()]+)\)$")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, NamedTuple
 
 Position = Literal["top", "bottom"] | int
 Face = Literal["up", "down"]
@@ -38,6 +38,27 @@ class Dest:
         parts = [p for p in (self.owner, self.type) if p]
         text = ".".join(parts)
         return f"{text}.{self.index}" if self.index is not None else text
+
+
+class Move(NamedTuple):
+    """One move as a value: the card, where it goes, and how. :meth:`Game.move
+    <cardzones.kernel.game.Game.move>` takes one, or the same fields as
+    arguments, and the ``move`` action makes its move from one, so the two
+    agree on every destination, the rule set's own included (fab's ``soul``).
+
+    >>> Move(7, Dest("soul", "owner"))
+    Move(card=7, to=Dest(type='soul', owner='owner', index=None), position='top', \
+face=None, cause='effect', by=None, choose_zone=None, played=False)
+    """
+
+    card: int
+    to: Dest | int
+    position: Position = "top"
+    face: str | None = None
+    cause: str = "effect"
+    by: str | None = None
+    choose_zone: int | None = None
+    played: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +116,10 @@ class CardDef:
     brigades: frozenset[str] = frozenset()
     classes: frozenset[str] = frozenset()
     alignment: str | None = None
+    #: the rules text as printed, for people to read: no rule reads it
+    text: str = ""
+    #: the address of a picture of the card, when its card data gives one
+    image: str = ""
 
     def stat(self, name: str) -> int | None:
         """The printed value of a numeric property, or None if the card has none."""
@@ -127,4 +152,8 @@ class CardDef:
             out["class"] = sorted(self.classes)
         if self.alignment:
             out["alignment"] = self.alignment
+        if self.text:
+            out["text"] = self.text
+        if self.image:
+            out["image"] = self.image
         return out

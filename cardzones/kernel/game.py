@@ -221,7 +221,22 @@ class Game(State):
     def same_state(self, other: Game) -> bool:
         """Whether two games hold exactly the same state (every map, the log
         included); their histories may differ."""
-        return all(x == y for x, y in zip(self._maps, other._maps, strict=True))
+        for mine, theirs in zip(self._maps, other._maps, strict=True):
+            if mine is self._vars:
+                # The log is a chain of (event, rest) pairs as long as the game:
+                # == on it would recurse once per event. Compared event by event.
+                if mine.keys() != theirs.keys():
+                    return False
+                if any(v != theirs[k] for k, v in mine.items() if k != "log"):
+                    return False
+                ours, others = mine["log"], theirs["log"]
+                while ours is not others:
+                    if ours is None or others is None or ours[0] != others[0]:
+                        return False
+                    ours, others = ours[1], others[1]
+            elif mine != theirs:
+                return False
+        return True
 
     # ------------------------------------------------------------------
     # Players, turns and phases
@@ -424,7 +439,7 @@ class Game(State):
         oid: int = self._objs[card].oid
         cached = self._handles.get(oid)
         if cached is None:
-            from cardzones.kernel.views import object_handle
+            from cardzones.kernel.handles import object_handle
 
             cached = self._handles[oid] = object_handle(self.handle_key, oid)
         return cached
@@ -438,8 +453,8 @@ class Game(State):
 
     def log(self, player: str | None) -> list[dict[str, Any]]:
         """The event log as ``player`` may know it (None: a spectator), oldest
-        first. See :func:`cardzones.kernel.views.log_view`."""
-        from cardzones.kernel.views import log_view
+        first. See :func:`cardzones.kernel.logview.log_view`."""
+        from cardzones.kernel.logview import log_view
 
         return log_view(self, player)
 

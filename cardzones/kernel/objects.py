@@ -61,10 +61,6 @@ class Obj(NamedTuple):
     def is_token(self) -> bool:
         return "token" in self.cdef.types
 
-    @property
-    def is_card(self) -> bool:
-        return self.kind == CARD
-
 
 class ObjRef(NamedTuple):
     """One object, as an effect or a rule set's record names it: a physical

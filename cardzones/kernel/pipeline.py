@@ -33,10 +33,11 @@ called on its own and one step of the enclosing action inside
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from cardzones.errors import CardzonesError, IllegalAction, NeedsChoice, UnknownReference
-from cardzones.kernel.cards import Dest, Position
+from cardzones.kernel.cards import Dest, Move, Position
 from cardzones.kernel.contents import _detach, _insert
 from cardzones.kernel.effects import _end_bound_effects, end_effect
 from cardzones.kernel.events import CEASED, FLIPPED, MOVED, SHUFFLED, Snapshot
@@ -65,8 +66,8 @@ _MOVED, _NO_MOVE, _CEASED = MoveResult.MOVED, MoveResult.NO_MOVE, MoveResult.CEA
 
 def move(
     game: Game,
-    card: int,
-    dest: Dest | int,
+    card: int | Move,
+    dest: Dest | int | None = None,
     *,
     position: Position = "top",
     face: str | None = None,
@@ -77,7 +78,10 @@ def move(
 ) -> MoveResult:
     """Move a card: the one way anything changes zone.
 
-    ``dest`` is a zone id or a :class:`Dest` to resolve. ``face`` is ``up`` or
+    The move is a :class:`~cardzones.kernel.cards.Move`, or its fields as
+    arguments. ``dest`` is a zone id or a :class:`Dest` to resolve, one of the
+    rule set's piles included (fab's ``soul``: the card goes under its
+    owner's hero, :meth:`Ruleset.move_to_pile`). ``face`` is ``up`` or
     ``down`` (default: the destination's default visibility). ``cause`` is
     ``effect`` (a move that cannot be made fails, 3.0.11) or ``rule`` (it
     clears the object instead). ``by`` is the player who makes the move (the
@@ -89,14 +93,21 @@ def move(
     Called on its own it is one action, which :meth:`Game.undo` undoes; inside
     :meth:`Game.atomic` or a rule set hook it is one step of that action.
     """
+    if card.__class__ is Move:
+        if dest is not None:
+            raise TypeError("give a Move, or a card and its destination, not both")
+        card, dest, position, face, cause, by, choose_zone, played = card
     if by is None:
         by = game._vars["turn_player"]
+    step: Callable[..., MoveResult] = (
+        _to_pile if isinstance(dest, Dest) and dest.type in game.ruleset.piles else _move
+    )
     if game._depth:
-        return _move(game, card, dest, position, face, cause, by, choose_zone, played)
+        return step(game, card, dest, position, face, cause, by, choose_zone, played)
     head = game._journal
     game._depth = 1
     try:
-        result = _move(game, card, dest, position, face, cause, by, choose_zone, played)
+        result = step(game, card, dest, position, face, cause, by, choose_zone, played)
         game.ruleset.after_action(game)
     except CardzonesError:
         game._abort(head)
@@ -106,6 +117,32 @@ def move(
     if game._journal is not head:  # an inlined _commit
         game._marks = (head, game._marks)
     return result
+
+
+def _to_pile(
+    game: Game,
+    card: int,
+    dest: Dest,
+    position: Position,
+    face: str | None,
+    cause: str,
+    by: str,
+    choose_zone: int | None,
+    played: bool,
+    foresee: bool = False,
+) -> MoveResult:
+    """A move into one of the rule set's piles: under or on the card whose
+    pile ``dest`` names, for the card's owner (``owner``), the acting player
+    (no owner, ``you``) or the player named."""
+    ruleset = game.ruleset
+    if dest.owner == "owner":
+        owner = game.obj(card).owner
+    else:
+        owner = by if dest.owner in (None, "you") else dest.owner
+    assert owner is not None
+    host = ruleset.pile_host(game, owner, dest.type)
+    step = Move(card, dest, position, face, cause, by, choose_zone, played)
+    return ruleset.move_to_pile(game, step, host, ruleset.piles[dest.type], foresee=foresee)
 
 
 def _move(
@@ -191,6 +228,8 @@ def foresee_move(
     obj: Obj | None = game._objs.get(card)
     if obj is None:
         raise UnknownReference(f"card {card} does not exist")
+    if isinstance(dest, Dest) and dest.type in game.ruleset.piles:
+        return _to_pile(game, card, dest, position, face, cause, by, choose_zone, False, True)
     zid = dest if isinstance(dest, int) else resolve_destination(game, obj, dest, by, choose_zone)
     public = _visibility_at(game, obj, zid, face)
     if obj.cdef.abilities and (obj.public or public):  # 3.0.8a, read without a change
@@ -572,9 +611,10 @@ def foresee_flip(game: Game, card: int, face: str) -> MoveResult:
     return MoveResult.DONE if obj.public != (face == "up") else _NO_MOVE
 
 
-def shuffle(game: Game, zid: int, by: str | None = None) -> MoveResult:
+def shuffle(game: Game, zid: int, by: str | None = None, *, logged: bool = True) -> MoveResult:
     """Shuffle a zone with the game's seeded randomness. Private objects in it
-    become new objects, so nothing links them to what they were before."""
+    become new objects, so nothing links them to what they were before.
+    ``logged=False`` is for setting up a game, which logs nothing."""
     with game.atomic():
         n = game._next("shuffles")
         rng = random.Random(f"{game.seed}:{n}")
@@ -589,5 +629,6 @@ def shuffle(game: Game, zid: int, by: str | None = None) -> MoveResult:
                 game._put(OBJS, card, obj._replace(oid=game._next("next_oid"), origin=origin))
                 if card in game._fx_by_card:
                     _end_bound_effects(game, card, obj.oid)
-        _log(game, SHUFFLED, None, True, None, zid, zid, None, by, "effect")
+        if logged:
+            _log(game, SHUFFLED, None, True, None, zid, zid, None, by, "effect")
     return MoveResult.DONE

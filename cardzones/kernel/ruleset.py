@@ -15,10 +15,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from cardzones.errors import IllegalAction, UnknownReference
-from cardzones.kernel.cards import CardDef, Dest
+from cardzones.kernel.cards import CardDef, Dest, Move
 from cardzones.kernel.effects import Effect
 from cardzones.kernel.objects import Obj
-from cardzones.kernel.results import ActionResult
+from cardzones.kernel.results import ActionResult, MoveResult
 from cardzones.kernel.zones import ZoneSpec
 
 if TYPE_CHECKING:
@@ -67,12 +67,6 @@ class Ruleset:
       (``under``, ``onto``), with their relation;
     - ``permanent_control``: whether cards have a permanent controller apart
       from their controller;
-    - ``rules`` and ``excluded_rules``: the rule ids it implements, and those
-      of its texts it leaves out with the reason (``cardzones coverage``);
-    - ``text_ids``: every id its rules texts have, headings included, and
-      ``rule_id_pattern``: the form of such an id. A scenario's ``rules:``
-      entry of that form must be one of the ids; any other entry is a
-      citation in words (``"place: movement of placed cards"``).
     """
 
     name = "base"
@@ -83,10 +77,6 @@ class Ruleset:
     piles: Mapping[str, int] = {}
     attach_keys: Mapping[str, int] = {}
     permanent_control = False
-    rules: Mapping[str, str] = {}
-    excluded_rules: Mapping[str, str] = {}
-    text_ids: frozenset[str] = frozenset()
-    rule_id_pattern: str | None = None
 
     # -- cards -------------------------------------------------------------
 
@@ -108,6 +98,21 @@ class Ruleset:
         """The card whose pile one of :attr:`piles` names for ``owner``; refused
         when there is none."""
         raise IllegalAction(f"{self.name} has no {pile}")
+
+    def move_to_pile(
+        self, game: Game, move: Move, host: int, rel: int, *, foresee: bool = False
+    ) -> MoveResult:
+        """A move into one of :attr:`piles`: the card goes under or on
+        ``host`` (``rel``), as a step of the move; with ``foresee``, what it
+        would give, changing nothing. By default it is attached
+        (:meth:`Game.attach`) where :meth:`admit_on` allows it."""
+        obj = game.obj(move.card)
+        admission = self.admit_on(game, obj, host, rel)
+        if admission.reason is not None:
+            raise IllegalAction(admission.reason, rule=admission.rule)
+        if foresee:
+            return MoveResult.NO_MOVE if (obj.host, obj.rel) == (host, rel) else MoveResult.MOVED
+        return game.attach(move.card, host, rel, position=move.position, by=move.by)
 
     def admit(self, game: Game, obj: Obj, zid: int, by: str | None) -> Admission:
         """Whether zone ``zid`` can contain ``obj`` (3.0.11)."""

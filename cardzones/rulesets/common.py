@@ -23,15 +23,15 @@ default face and cause; a modify is +1 or -1 to a printed number.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from cardzones.acts.actions import Action
+from cardzones.acts.actions import Action, ArgumentError, Param, ParamKind
 from cardzones.acts.counters import counter_action, counter_candidates
 from cardzones.acts.seats import actable_cards, nameable_cards
 from cardzones.acts.standard import END_TURN, FLIP, GRANT, SHUFFLE, draw_action, modify_action
-from cardzones.kernel.cards import Dest
+from cardzones.kernel.cards import CardDef, Dest
 
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game
@@ -43,6 +43,44 @@ MODIFY_STATS = ("power", "defense", "strength", "toughness", "pitch", "cost")
 COUNTER_STATS = ("power", "defense", "life", "intellect", "arcane", "strength", "toughness")
 
 Candidate = dict[str, Any]
+
+#: The longest image address card data may give.
+MAX_IMAGE = 500
+
+#: The fields of card data that people read and no rule does: the rules
+#: text, and where a picture of the card is (an https address).
+TEXT_PARAMS = (
+    Param("text", ParamKind.TEXT, default="", doc="the rules text, as printed"),
+    Param("image", ParamKind.TEXT, default="", doc="an https address of a picture of the card"),
+)
+
+
+def printed_text(fields: Mapping[str, Any]) -> tuple[str, str]:
+    """The ``text`` and ``image`` of card data, checked.
+
+    >>> printed_text({"text": "Go again", "image": "https://example.org/a.webp"})
+    ('Go again', 'https://example.org/a.webp')
+    >>> printed_text({"image": "javascript:alert(1)"})
+    Traceback (most recent call last):
+    ...
+    cardzones.acts.actions.ArgumentError: image is an https address of at most 500 characters
+    """
+    text = fields.get("text") or ""
+    image = fields.get("image") or ""
+    if image and (
+        not image.startswith("https://")
+        or len(image) > MAX_IMAGE
+        or any(c.isspace() for c in image)
+    ):
+        raise ArgumentError(
+            f"image is an https address of at most {MAX_IMAGE} characters", ("image",)
+        )
+    return text, image
+
+
+def text_fields(cdef: CardDef) -> dict[str, str]:
+    """The ``text`` and ``image`` card data gives ``cdef`` (those it has)."""
+    return {k: v for k, v in (("text", cdef.text), ("image", cdef.image)) if v}
 
 
 def shared_actions(move: Action) -> tuple[Action, ...]:

@@ -390,7 +390,7 @@ def _layer(ctx: Context, node: YMap) -> str | None:
             what = found if kind == "card" else f"a {kind} layer of {found}"
             return f"layer {number} should be the card {name}, found {what}"
     if "kind" in node:
-        kind = ctx.choice(node, "kind", ("card", "activated", "triggered"), None)
+        kind = ctx.choice(node, "kind", ("card", "activated", "triggered", "attack_proxy"), None)
         found_kind = _layer_kind(ctx, card)
         if kind != found_kind:
             return f"layer {number} should be a {kind} layer, found a {found_kind} layer"

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from cardzones.acts.actions import ParamKind
@@ -50,11 +50,24 @@ from cardzones.rulesets.base import Ruleset, ruleset_of
 from cardzones.table.acts import TableContext
 from cardzones.table.deck_lists import KEY as DECKS
 from cardzones.table.deck_lists import DeckListRefused, deck_document
+from cardzones.table.finish import finish_after_of
 from cardzones.table.limits import LimitExceeded, Limits, check_players, check_start
 from cardzones.table.record import Record
 
 #: The keys of ``POST /api/tables``.
-BODY_KEYS = ("ruleset", "players", "seed", "cards", "card_data", "setup", DECKS, "handle_key")
+BODY_KEYS = (
+    "ruleset",
+    "players",
+    "seed",
+    "cards",
+    "card_data",
+    "setup",
+    DECKS,
+    "handle_key",
+    "finish_after",
+)
+#: Keys that may stand beside ``scenario``: they are not part of the start position.
+BESIDE_SCENARIO = ("handle_key", "finish_after")
 SCENARIO_KEY = "scenario"
 #: Where a JSON start position "is", for the scenario layer's messages.
 _FILE = "<table>"
@@ -132,10 +145,35 @@ def _set_up(
         raise error(exc) from None
     except CardzonesError as exc:
         raise CreationError(str(exc)) from None
+    shuffle_decks(game)
     ctx.seated = True
     # Setup is not an act: nothing before it can be rolled back to.
     game.forget_history()
     return ctx
+
+
+def shuffle_decks(game: Game) -> None:
+    """Shuffle every player's face-down ordered zone (a deck) with the game's
+    seed. A start position gives each deck in the order it was written (a
+    deck list, ``cardzones cards deck``, a scenario text): whoever wrote it
+    would know every draw. The seed is the table's secret, drawn at random
+    unless the request gives one."""
+    for zid in deck_zones(game):
+        # Part of setting up, which logs nothing (as a scenario's setup).
+        game.shuffle(zid, by=game.zone_info(zid).owner, logged=False)
+
+
+def deck_zones(game: Game) -> list[int]:
+    """The zones :func:`shuffle_decks` shuffles, in the order it does: each
+    player's face-down ordered zone that holds two cards or more."""
+    out = []
+    for zid in game.all_zones():
+        info = game.zone_info(zid)
+        spec = info.spec
+        owned = info.owner is not None
+        if owned and spec.ordered and not spec.public and len(game.contents(zid)) > 1:
+            out.append(zid)
+    return out
 
 
 def creation_from_request(body: Any, limits: Limits | None = None) -> Creation:
@@ -145,6 +183,13 @@ def creation_from_request(body: Any, limits: Limits | None = None) -> Creation:
     with its line); nothing is created then. A start position over ``limits``
     is refused before any of it is built.
     """
+    if isinstance(body, dict) and body.get("finish_after") is not None:
+        try:
+            finish_after = finish_after_of(body["finish_after"])
+        except ValueError as exc:
+            raise CreationError(str(exc)) from None
+        body = {k: v for k, v in body.items() if k != "finish_after"}
+        return replace(creation_from_request(body, limits), finish_after=finish_after)
     limits = limits or Limits()
     if not isinstance(body, dict):
         raise CreationError("the body is a JSON object")
@@ -158,7 +203,7 @@ def creation_from_request(body: Any, limits: Limits | None = None) -> Creation:
     if handle_key is not None and (not isinstance(handle_key, str) or not handle_key):
         raise CreationError("handle_key is a non-empty text")
     if SCENARIO_KEY in body:
-        position = [k for k in BODY_KEYS if k != "handle_key"]
+        position = [k for k in BODY_KEYS if k not in BESIDE_SCENARIO]
         others = [k for k in position if k in body]
         if others:
             raise CreationError(
@@ -321,6 +366,7 @@ def _record(
         ctx = scenario.new_context(handle_key)
         try:
             scenario.setup(ctx)
+            shuffle_decks(ctx.game)
         except ScenarioError as exc:
             raise error(exc) from None
         except CardzonesError as exc:

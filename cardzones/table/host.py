@@ -26,22 +26,29 @@ True
 
 from __future__ import annotations
 
+import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from cardzones.kernel.game import MoveResult
 from cardzones.table.acts import Refusal
+from cardzones.table.finish import CONCEDE, DEFAULT_FINISH_AFTER
 from cardzones.table.record import Record
 from cardzones.table.store import Conflict, Finished, GameOver, Seat, Store, StoredAction
 from cardzones.table.table import ReplayError, Table, rebuild
 from cardzones.table.tokens import is_table_id, new_table_id, new_token, token_digest
 
+log = logging.getLogger("cardzones.table")
+
 #: A snapshot is kept after every this many actions.
 SNAPSHOT_EVERY = 50
 
 #: The refusal of an act at a finished table.
-GAME_OVER = "the game is over: a seat finished it, and it takes no more acts"
+GAME_OVER = "the game is over: its seats finished it, and it takes no more acts"
+#: The refusal of an act of a seat that conceded.
+CONCEDED = "you conceded: you take no more acts at this table"
 
 #: Called after each event applied from the store: the table, and the action.
 OnEvent = Callable[[Table, StoredAction], None]
@@ -71,6 +78,8 @@ class Host:
     def __init__(self, store: Store, snapshot_every: int = SNAPSHOT_EVERY) -> None:
         self.store = store
         self.snapshot_every = snapshot_every
+        #: the time of the votes to finish and their limits (a test sets its own)
+        self.clock: Callable[[], float] = time.time
 
     def create(self, creation: Record) -> Created:
         """Store a new table; its tokens are made here and returned once."""
@@ -100,7 +109,7 @@ class Host:
         if creation is None:
             return None
         table = self._rebuild(table_id, creation, upto)
-        table.finished = self.store.finished(table_id)
+        self.reload_finish(table)
         return table
 
     def _rebuild(self, table_id: str, creation: Record, upto: int | None) -> Table:
@@ -115,12 +124,32 @@ class Host:
         acts = [a.act for a in self.store.actions(table_id, 0, upto)]
         return rebuild(table_id, creation, acts)
 
-    def finish(self, table: Table, seat: str) -> Finished:
-        """End the game at ``seat``'s word, after the last stored event: the
-        table takes no act after it, and its players may replay it from any
-        seat's point of view. Finishing a finished table changes nothing."""
-        table.finished = self.store.finish(table.id, seat)
+    # -- finishing takes consent (cardzones.table.finish) ------------------------
+
+    def vote(self, table: Table, seat: str, vote: str) -> Finished | None:
+        """Record ``seat``'s vote to finish the game (agree, concede or
+        decline); returns the end when the game is finished, by this vote or
+        before it. Raises :class:`~cardzones.table.finish.FinishRefused`."""
+        finish_after = table.creation.finish_after or DEFAULT_FINISH_AFTER
+        table.votes, table.finished = self.store.vote(
+            table.id, seat, vote, table.players, finish_after, self.clock()
+        )
         return table.finished
+
+    def settle(self, table: Table) -> bool:
+        """Finish the table if its proposal's time limit has passed; True
+        when it was finished now."""
+        if table.finished is not None or not table.votes.due(self.clock()):
+            return False
+        table.finished = self.store.finish_due(table.id, self.clock())
+        if table.finished is None:  # another process's decline came first
+            table.votes = self.store.votes(table.id)
+        return table.finished is not None
+
+    def reload_finish(self, table: Table) -> None:
+        """Read the table's votes and end again (another process changed them)."""
+        table.votes = self.store.votes(table.id)
+        table.finished = self.store.finished(table.id)
 
     def catch_up(self, table: Table, on_event: OnEvent | None = None) -> int:
         """Apply the stored events the table has not seen; returns how many."""
@@ -145,12 +174,18 @@ class Host:
         """
         self.catch_up(table, on_event)
         while True:
+            if table.finished is None:
+                self.settle(table)
             if table.finished is not None:
                 raise Refusal(GAME_OVER)
+            if seat is not None and table.votes.vote_of(seat) == CONCEDE:
+                raise Refusal(CONCEDED)
             pending = table.try_act(seat, act)
             assert seat is not None  # a spectator's act is refused above
             try:
-                self.store.append(table.id, table.number + 1, seat, pending.applied.stored)
+                self.store.append(
+                    table.id, table.number + 1, seat, pending.applied.stored, self.clock()
+                )
             except Conflict:
                 # Another writer took the number: take the act back, apply what
                 # they wrote, and try again on the new state.
@@ -158,14 +193,24 @@ class Host:
                 self.catch_up(table, on_event)
                 continue
             except GameOver:
-                # Another process finished the table first.
+                # Another process finished the table first, or its proposal
+                # to finish is past its time limit, or the seat conceded.
                 table.abandon(pending)
-                table.finished = self.store.finished(table.id)
+                self.reload_finish(table)
+                if table.finished is None:
+                    self.settle(table)
+                if table.finished is None and table.votes.vote_of(seat) == CONCEDE:
+                    raise Refusal(CONCEDED) from None
                 raise Refusal(GAME_OVER) from None
             except BaseException:
                 table.abandon(pending)
                 raise
             number = table.commit(pending)
             if self.snapshot_every and number % self.snapshot_every == 0:
-                self.store.save_snapshot(table.id, number, table.snapshot())
+                # The act is stored: a snapshot is only a shortcut for loading,
+                # and failing to keep one does not undo the act.
+                try:
+                    self.store.save_snapshot(table.id, number, table.snapshot())
+                except Exception as exc:
+                    log.warning("table %s: no snapshot at %d (%s)", table.id, number, exc)
             return Done(number, pending.applied.result)

@@ -34,6 +34,9 @@ class Record:
     #: the game this record built when it was checked, kept for the table
     #: that starts from it, so that a new table builds its game once
     built: list[TableContext] = field(default_factory=list, compare=False, repr=False)
+    #: how long a proposal to finish waits for the other seats, in seconds
+    #: (None: the default, :data:`cardzones.table.finish.DEFAULT_FINISH_AFTER`)
+    finish_after: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The record as JSON-ready data. Secret-bearing: it holds the seed and
@@ -48,6 +51,8 @@ class Record:
         }
         if self.card_data:
             out["card_data"] = self.card_data
+        if self.finish_after is not None:
+            out["finish_after"] = self.finish_after
         return out
 
     @classmethod
@@ -63,6 +68,7 @@ class Record:
             dict(data.get("setup") or {}),
             data.get("card_data"),
             str(key) if key else new_handle_key(),
+            finish_after=None if data.get("finish_after") is None else int(data["finish_after"]),
         )
 
     def scenario(self, name: str = "table", steps: list[Any] | None = None) -> dict[str, Any]:

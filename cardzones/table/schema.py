@@ -21,6 +21,9 @@ tables = sa.Table(
     sa.Column("finished_at", sa.Float, nullable=True),
     sa.Column("finished_by", sa.String(200), nullable=True),
     sa.Column("finished_number", sa.Integer, nullable=True),
+    # While a proposal to finish stands: when it finishes the game without
+    # the seats that have not voted (cardzones.table.finish).
+    sa.Column("finish_until", sa.Float, nullable=True),
 )
 
 #: One row per seat and one for the spectator: the digest of its token.
@@ -77,4 +80,18 @@ chat = sa.Table(
     sa.Column("after", sa.Integer, nullable=False),
     sa.Column("text", sa.Text, nullable=False),
     sa.PrimaryKeyConstraint("table_id", "seq"),
+)
+
+#: Each seat's standing vote to finish its table: agree or concede
+#: (cardzones.table.finish). A decline deletes the agreements.
+finish_votes = sa.Table(
+    "finish_votes",
+    metadata,
+    sa.Column(
+        "table_id", sa.String(64), sa.ForeignKey("tables.id", ondelete="CASCADE"), nullable=False
+    ),
+    sa.Column("player", sa.String(200), nullable=False),
+    sa.Column("vote", sa.String(16), nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.PrimaryKeyConstraint("table_id", "player"),
 )

@@ -52,9 +52,10 @@ from sqlalchemy.pool import StaticPool
 
 from cardzones.errors import CardzonesError
 from cardzones.table.chat import MAX_LINES, ChatLine, ChatRefused
+from cardzones.table.finish import AGREE, CONCEDE, DECLINE, FinishRefused, Votes
 from cardzones.table.group import GroupCommit
 from cardzones.table.record import Record
-from cardzones.table.schema import actions, chat, seats, snapshots, tables
+from cardzones.table.schema import actions, chat, finish_votes, seats, snapshots, tables
 from cardzones.table.tokens import matches
 
 #: The database a server uses when given none: a SQLite file in the current folder.
@@ -88,14 +89,24 @@ class Seat:
 
 @dataclass(frozen=True)
 class Finished:
-    """A table's end: the seat that finished the game, after which event, and when."""
+    """A table's end: the seat that proposed it, after which event, when, and
+    the seats that agreed and conceded (a seat in neither list let the time
+    limit pass: :mod:`cardzones.table.finish`)."""
 
     by: str
     number: int
     at: float
+    agreed: tuple[str, ...] = ()
+    conceded: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {"by": self.by, "number": self.number, "at": self.at}
+        return {
+            "by": self.by,
+            "number": self.number,
+            "at": self.at,
+            "agreed": list(self.agreed),
+            "conceded": list(self.conceded),
+        }
 
 
 @dataclass(frozen=True)
@@ -236,45 +247,164 @@ class Store:
                 found = Seat(player if role == SEAT else None)
         return found
 
-    def finish(self, table_id: str, seat: str) -> Finished:
-        """Mark the table finished by ``seat`` after its last stored action,
-        unless it already is; returns its end either way (the first one
-        stands). With Postgres, the other processes are told
-        (``TABLE:finished``)."""
+    # -- finishing (cardzones.table.finish) ----------------------------------------
+
+    def votes(self, table_id: str) -> Votes:
+        """The standing votes to finish the table."""
+        with self.engine.connect() as conn:
+            return self._votes(conn, table_id)
+
+    @staticmethod
+    def _votes(conn: sa.Connection, table_id: str) -> Votes:
+        until = conn.execute(
+            sa.select(tables.c.finish_until).where(tables.c.id == table_id)
+        ).scalar_one_or_none()
+        rows = conn.execute(
+            sa.select(finish_votes.c.player, finish_votes.c.vote)
+            .where(finish_votes.c.table_id == table_id)
+            .order_by(finish_votes.c.at, finish_votes.c.player)
+        ).all()
+        return Votes(tuple((str(p), str(v)) for p, v in rows), until)
+
+    @staticmethod
+    def _take_turn(conn: sa.Connection, table_id: str) -> None:
+        """Write to the table's row first, so that the processes that change
+        its votes take turns (a row lock on Postgres, the write lock on SQLite)."""
+        conn.execute(
+            tables.update()
+            .where(tables.c.id == table_id)
+            .values(finish_until=tables.c.finish_until)
+        )
+
+    def _end(self, conn: sa.Connection, table_id: str, by: str, at: float) -> None:
         head = (
             sa.select(sa.func.coalesce(sa.func.max(actions.c.number), 0))
             .where(actions.c.table_id == table_id)
             .scalar_subquery()
         )
+        conn.execute(
+            tables.update()
+            .where(tables.c.id == table_id, tables.c.finished_at.is_(None))
+            .values(finished_at=at, finished_by=by, finished_number=head, finish_until=None)
+        )
+        if self.postgres:
+            conn.execute(sa.select(sa.func.pg_notify(CHANNEL, f"{table_id}:finished")))
+
+    def vote(
+        self,
+        table_id: str,
+        player: str,
+        vote: str,
+        players: tuple[str, ...],
+        finish_after: float,
+        now: float,
+    ) -> tuple[Votes, Finished | None]:
+        """Record ``player``'s vote to finish the table, all at once: the
+        first agreement or concession starts the proposal's time limit
+        (``now + finish_after``), a decline withdraws every agreement and
+        stops it, and the vote that makes every seat agree or concede
+        finishes the game. A finished table changes no more. Returns the
+        votes and the end (None while the game goes on). Raises
+        :class:`~cardzones.table.finish.FinishRefused` for a vote the table
+        does not take. With Postgres, the other processes are told
+        (``TABLE:finish``)."""
         with self.engine.begin() as conn:
-            conn.execute(
-                tables.update()
-                .where(tables.c.id == table_id, tables.c.finished_at.is_(None))
-                .values(finished_at=time.time(), finished_by=seat, finished_number=head)
-            )
-            if self.postgres:
-                conn.execute(sa.select(sa.func.pg_notify(CHANNEL, f"{table_id}:finished")))
-        found = self.finished(table_id)
-        assert found is not None
-        return found
+            self._take_turn(conn, table_id)
+            if self._finished(conn, table_id) is None:
+                current = self._votes(conn, table_id)
+                mine = current.vote_of(player)
+                if vote == DECLINE:
+                    if mine == CONCEDE:
+                        raise FinishRefused("you conceded: your vote stands until the end")
+                    conn.execute(
+                        finish_votes.delete().where(
+                            finish_votes.c.table_id == table_id, finish_votes.c.vote == AGREE
+                        )
+                    )
+                    conn.execute(
+                        tables.update().where(tables.c.id == table_id).values(finish_until=None)
+                    )
+                elif mine != CONCEDE:
+                    # A seat that conceded votes no more: its concession
+                    # stands, and does not start the clock again.
+                    if mine != vote:
+                        conn.execute(
+                            finish_votes.delete().where(
+                                finish_votes.c.table_id == table_id,
+                                finish_votes.c.player == player,
+                            )
+                        )
+                        conn.execute(
+                            finish_votes.insert().values(
+                                table_id=table_id, player=player, vote=vote, at=now
+                            )
+                        )
+                    if current.until is None:
+                        conn.execute(
+                            tables.update()
+                            .where(tables.c.id == table_id)
+                            .values(finish_until=now + finish_after)
+                        )
+                after = self._votes(conn, table_id)
+                if after.complete(players):
+                    self._end(conn, table_id, after.votes[0][0], now)
+                if self.postgres:
+                    conn.execute(sa.select(sa.func.pg_notify(CHANNEL, f"{table_id}:finish")))
+        with self.engine.connect() as conn:
+            return self._votes(conn, table_id), self._finished(conn, table_id)
+
+    def finish_due(self, table_id: str, now: float) -> Finished | None:
+        """Finish the table if its proposal's time limit has passed by
+        ``now`` (at that limit, after its last stored action: no act is
+        stored after it). Returns the end, or None while the game goes on."""
+        with self.engine.begin() as conn:
+            self._take_turn(conn, table_id)
+            found = self._finished(conn, table_id)
+            if found is not None:
+                return found
+            votes = self._votes(conn, table_id)
+            if votes.until is None or not votes.due(now) or not votes.votes:
+                return None
+            self._end(conn, table_id, votes.votes[0][0], votes.until)
+            return self._finished(conn, table_id)
 
     def finished(self, table_id: str) -> Finished | None:
         """The table's end, or None while it is being played."""
         with self.engine.connect() as conn:
-            row = conn.execute(
-                sa.select(
-                    tables.c.finished_by, tables.c.finished_number, tables.c.finished_at
-                ).where(tables.c.id == table_id, tables.c.finished_at.is_not(None))
-            ).one_or_none()
-        return None if row is None else Finished(str(row[0]), int(row[1]), float(row[2]))
+            return self._finished(conn, table_id)
+
+    def _finished(self, conn: sa.Connection, table_id: str) -> Finished | None:
+        row = conn.execute(
+            sa.select(tables.c.finished_by, tables.c.finished_number, tables.c.finished_at).where(
+                tables.c.id == table_id, tables.c.finished_at.is_not(None)
+            )
+        ).one_or_none()
+        if row is None:
+            return None
+        votes = self._votes(conn, table_id)
+        return Finished(
+            str(row[0]),
+            int(row[1]),
+            float(row[2]),
+            tuple(votes.agreed),
+            tuple(votes.conceded),
+        )
 
     # -- actions ---------------------------------------------------------------------
 
-    def append(self, table_id: str, number: int, seat: str, act: dict[str, Any]) -> None:
+    def append(
+        self,
+        table_id: str,
+        number: int,
+        seat: str,
+        act: dict[str, Any],
+        now: float | None = None,
+    ) -> None:
         """Store action ``number`` of the table and commit it (with Postgres, and
         notify the other processes in the same transaction). Raises
         :class:`Conflict` if that number is taken, :class:`GameOver` if the table
-        is finished; nothing is written then.
+        is finished, its proposal to finish is past its time limit at ``now``,
+        or ``seat`` conceded; nothing is written then.
 
         It returns once the action is committed, so an act acknowledged after
         it is durable. Actions appended at the same time by other threads (the
@@ -283,11 +413,12 @@ class Store:
         each caller how its own action fared (group commit); while that
         commit runs, the next actions wait for it and go together in the next
         one. So one commit (one fsync) serves as many tables as act at once."""
+        at = time.time() if now is None else now
         row = {
             "table_id": table_id,
             "number": number,
             "seat": seat,
-            "at": time.time(),
+            "at": at,
             "act": json.dumps(act, separators=(",", ":")),
         }
         self.group.append(row)
@@ -296,12 +427,13 @@ class Store:
         """Write ``rows`` in one transaction and commit it: for each, None
         when it is stored, or why it is not (:class:`Conflict`,
         :class:`GameOver`), which leaves the others stored. Each row is
-        appended only while its table is not finished, in the same statement,
-        so that no act lands after the end another process recorded; a
-        number taken is skipped, not an error that would end the transaction
-        of every row in it. On Postgres the rows go in one statement and
-        their notifications in one more, so that a batch costs a few round
-        trips whatever its size."""
+        appended only while its table is being played, in the same statement,
+        so that no act lands after the end another process recorded, after
+        the time limit of a proposal to finish, or from a seat that conceded;
+        a number taken is skipped, not an error that would end the
+        transaction of every row in it. On Postgres the rows go in one
+        statement and their notifications in one more, so that a batch costs
+        a few round trips whatever its size."""
         # Two writers of one table (two processes, or two copies of a table)
         # may give the same number in one batch: the first of them is tried,
         # and the others find it taken.
@@ -319,11 +451,7 @@ class Store:
                 table_id, number = row["table_id"], row["number"]
                 if (table_id, number) in stored and firsts[(table_id, number)] == i:
                     outcomes.append(None)
-                    continue
-                finished = conn.execute(
-                    sa.select(tables.c.finished_at).where(tables.c.id == table_id)
-                ).scalar_one_or_none()
-                if finished is not None:
+                elif conn.execute(sa.select(_stopped(row))).scalar():
                     outcomes.append(GameOver(f"table {table_id} is finished"))
                 else:
                     outcomes.append(Conflict(f"table {table_id} already has an action {number}"))
@@ -332,17 +460,15 @@ class Store:
     @staticmethod
     def _insert_one(conn: sa.Connection, row: dict[str, Any]) -> tuple[str, int] | None:
         """SQLite: one row, its key when it is stored."""
-        values = sa.select(*(sa.literal(v).label(k) for k, v in row.items())).where(
-            ~sa.exists().where(tables.c.id == row["table_id"], tables.c.finished_at.is_not(None))
-        )
+        values = sa.select(*(sa.literal(row[k]).label(k) for k in _ROW)).where(~_stopped(row))
         insert = (
             sqlite_insert(actions)
-            .from_select(list(row), values)
+            .from_select(list(_ROW), values)
             .on_conflict_do_nothing()
             .returning(actions.c.table_id, actions.c.number)
         )
-        # The row it returns says it is stored (a driver's rowcount may be
-        # unknown for an insert from a select).
+        # RETURNING, not rowcount: a driver may report no rowcount for an
+        # INSERT ... SELECT that inserted nothing.
         found = conn.execute(insert).first()
         return None if found is None else (str(found[0]), int(found[1]))
 
@@ -359,7 +485,7 @@ class Store:
             name="given",
         ).data([tuple(row[k] for k in _ROW) for row in rows])
         select = sa.select(*(given.c[k] for k in _ROW)).where(
-            ~sa.exists().where(tables.c.id == given.c.table_id, tables.c.finished_at.is_not(None))
+            ~_stopped({"table_id": given.c.table_id, "seat": given.c.seat, "at": given.c.at})
         )
         insert = (
             postgresql_insert(actions)
@@ -483,8 +609,9 @@ class Store:
 
     async def notifications(self) -> AsyncIterator[tuple[str, int | str | None]]:
         """With Postgres, every ``(table, number)`` committed by any process,
-        as it is committed, ``(table, None)`` when a table is finished, and
-        ``(table, "chat")`` when a chat line is stored. Ends when the
+        as it is committed, ``(table, None)`` when a table is finished,
+        ``(table, "chat")`` when a chat line is stored, and ``(table,
+        "finish")`` when a seat votes to finish it. Ends when the
         connection is lost."""
         import psycopg
 
@@ -497,8 +624,8 @@ class Store:
                     yield table_id, int(number)
                 elif number == "finished":
                     yield table_id, None
-                elif number == "chat":
-                    yield table_id, "chat"
+                elif number in ("chat", "finish"):
+                    yield table_id, number
 
 
 def _engine(url: URL) -> Engine:
@@ -524,3 +651,18 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA synchronous=FULL")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
+
+
+def _stopped(row: dict[str, Any]) -> Any:
+    """Whether the row's table takes no act from its seat at its time: the
+    table is finished, its proposal to finish is past its time limit, or the
+    seat conceded (the values may be columns, for many rows at once)."""
+    over = sa.or_(tables.c.finished_at.is_not(None), tables.c.finish_until <= row["at"])
+    return sa.or_(
+        sa.exists().where(tables.c.id == row["table_id"], over),
+        sa.exists().where(
+            finish_votes.c.table_id == row["table_id"],
+            finish_votes.c.player == row["seat"],
+            finish_votes.c.vote == CONCEDE,
+        ),
+    )

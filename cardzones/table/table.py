@@ -30,8 +30,9 @@ from typing import Any
 from cardzones.acts.actions import ArgumentError
 from cardzones.errors import CardzonesError
 from cardzones.kernel.game import Game
+from cardzones.kernel.logview import log_size, log_view
 from cardzones.kernel.serial import value_from_json, value_to_json
-from cardzones.kernel.views import log_size, log_view, view
+from cardzones.kernel.views import view
 from cardzones.rulesets import get_ruleset
 from cardzones.table.acts import (
     Applied,
@@ -42,6 +43,7 @@ from cardzones.table.acts import (
     apply_stored,
 )
 from cardzones.table.creation import build, start
+from cardzones.table.finish import Votes
 from cardzones.table.record import Record
 from cardzones.table.store import Finished
 
@@ -74,8 +76,10 @@ class Table:
         self.number = number
         #: the log's size after each event: ``marks[n]`` after event n
         self.marks = marks
-        #: the table's end, once a seat finished the game: no act follows it
+        #: the table's end, once its seats finished the game: no act follows it
         self.finished: Finished | None = None
+        #: the standing votes to finish it (cardzones.table.finish)
+        self.votes = Votes()
 
     @classmethod
     def start(cls, table_id: str, creation: Record) -> Table:

@@ -45,6 +45,7 @@ from cardzones.table.acts import Refusal
 from cardzones.table.creation import CreationError, creation_from_request
 from cardzones.table.deck_lists import deck_list_games
 from cardzones.table.export import ExportError, replay_steps
+from cardzones.table.finish import AGREE, VOTES, FinishRefused
 from cardzones.table.host import Host
 from cardzones.table.limits import Limits, nesting_over
 from cardzones.table.store import DEFAULT_DB, Seat, Store
@@ -61,6 +62,8 @@ T = TypeVar("T")
 MAX_FRAME = 65_536
 #: A connection that sends more than this many frames in any second is closed.
 MAX_RATE = 100
+#: The largest body of ``POST .../finish``.
+MAX_VOTE_BODY = 1024
 #: How long a new WebSocket has to say hello, in seconds.
 HELLO_TIMEOUT = 30.0
 
@@ -105,6 +108,7 @@ def create_app(
     origins: Sequence[str] = (),
     snapshot_every: int | None = None,
     limits: Limits | None = None,
+    images: bool = False,
 ) -> Starlette:
     """The table server on the database ``db`` (a SQLite file by default, or a
     ``postgresql://`` URL). Its schema is brought up to date first.
@@ -112,6 +116,10 @@ def create_app(
     ``origins`` lists the web origins (``https://example.org``) besides the
     server's own whose pages may open its WebSocket; ``limits`` are the
     server's limits (:class:`~cardzones.table.limits.Limits`).
+
+    ``images`` lets the board show a card's picture where its view gives an
+    address: the player's browser loads it from there (the page allows
+    ``https:`` images); the server never fetches one.
     """
     store = Store(db)
     store.migrate()
@@ -157,15 +165,15 @@ def create_app(
     app = Starlette(
         routes=[
             Route("/", pages.home),
-            Route("/play/{table_id}", pages.play),
+            Route("/play/{table_id}", pages.play_with_images if images else pages.play),
             Mount("/static", pages.static_files(), name="static"),
-            Route("/api/rulesets", rulesets),
+            Route("/api/rulesets", rulesets_with_images if images else rulesets),
             Route("/api/tables", create_table, methods=["POST"]),
             Route("/api/tables/{table_id}/view", table_view),
             Route("/api/tables/{table_id}/log", table_log),
             Route("/api/tables/{table_id}/legal", table_legal),
             Route("/api/tables/{table_id}/history", table_history),
-            Route("/api/tables/{table_id}/finish", table_finish, methods=["POST"]),
+            Route("/api/tables/{table_id}/finish", table_finish, methods=["GET", "POST"]),
             WebSocketRoute("/api/tables/{table_id}/ws", table_socket),
         ],
         exception_handlers={HTTPException: _http_error, Exception: _internal_error},
@@ -173,17 +181,20 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.server = server
+    app.state.images = images
     return app
 
 
 def app_from_env() -> Starlette:
     """The app as ``cardzones serve`` starts it in each worker: the database in
     ``CARDZONES_DB``, the allowed origins in ``CARDZONES_ORIGINS`` (spaces
-    between them), the limits in ``CARDZONES_LIMITS`` (``NAME=VALUE`` words)."""
+    between them), the limits in ``CARDZONES_LIMITS`` (``NAME=VALUE`` words),
+    and ``CARDZONES_IMAGES=1`` when the board shows card pictures."""
     return create_app(
         os.environ.get("CARDZONES_DB", DEFAULT_DB),
         origins=os.environ.get("CARDZONES_ORIGINS", "").split(),
         limits=Limits.from_env(os.environ.get("CARDZONES_LIMITS", "")),
+        images=os.environ.get("CARDZONES_IMAGES") == "1",
     )
 
 
@@ -312,23 +323,32 @@ async def _create_table(server: Server, request: Request) -> Response:
     )
 
 
-async def rulesets(request: Request) -> Response:
+async def rulesets(request: Request, images: bool = False) -> Response:
     """The installed rule sets, each with its action table (what a board
-    offers in its menus) and whether its deck lists can start a table (the
-    server's card index holds its cards; asked afresh each time, so that an
-    import while the server runs counts). Public: it holds no game."""
+    offers in its menus), how a board lays out a player's mat and how its
+    deck lists are written (so that no page names a game), whether its deck
+    lists can start a table (the server's card index holds its cards; asked
+    afresh each time, so that an import while the server runs counts), and
+    whether the board shows card pictures. Public: it holds no game."""
     decks = await run_in_threadpool(deck_list_games)
     out = []
     for name in ruleset_names():
-        table = get_ruleset(name).actions
+        ruleset = get_ruleset(name)
         out.append(
             {
                 "name": name,
-                "actions": [a.to_json() for a in table.values()],
+                "actions": [a.to_json() for a in ruleset.actions.values()],
                 "deck_lists": name in decks,
+                "board": ruleset.board.to_json(),
+                "deck_list_help": ruleset.deck_list_help,
+                "deck_list_example": ruleset.deck_list_example,
             }
         )
-    return JSONResponse({"rulesets": out, "deck_lists": bool(decks)})
+    return JSONResponse({"rulesets": out, "deck_lists": bool(decks), "images": images})
+
+
+async def rulesets_with_images(request: Request) -> Response:
+    return await rulesets(request, images=True)
 
 
 def _bearer(request: Request) -> str | None:
@@ -358,14 +378,52 @@ async def _opened(server: Server, request: Request) -> tuple[Seat, Live] | Respo
 
 
 async def _finish(server: Server, request: Request) -> Response:
+    """A seat's vote to finish the game (POST; agree unless the body says
+    ``{"vote": "concede"}`` or ``"decline"``), or the votes and the end
+    as they stand (GET). Finishing takes every seat's consent, or the time
+    limit of a proposal (:mod:`cardzones.table.finish`)."""
     opened = await _opened(server, request)
     if isinstance(opened, Response):
         return opened
     seat, live = opened
-    if seat.player is None:
-        return _error(403, "a spectator cannot finish the game")
-    finished = await server.hub.finish(live, seat.player)
-    return JSONResponse({"finished": finished})
+    if request.method == "GET":
+        votes, finished = await server.hub.read(live, lambda t: (t.votes, t.finished))
+    else:
+        if seat.player is None:
+            return _error(403, "a spectator cannot finish the game")
+        vote = await _vote_of(request)
+        if isinstance(vote, Response):
+            return vote
+        try:
+            votes, finished = await server.hub.vote(live, seat.player, vote)
+        except FinishRefused as exc:
+            return _error(409, str(exc))
+    return JSONResponse(
+        {
+            "finished": None if finished is None else finished.to_json(),
+            "finish": None if votes.empty else votes.to_json(),
+        }
+    )
+
+
+async def _vote_of(request: Request) -> str | Response:
+    """The vote a finish request's body gives (none: agree), or the answer."""
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_VOTE_BODY:
+            return _error(413, f"the body is larger than {MAX_VOTE_BODY} bytes")
+    if not body.strip():
+        return AGREE
+    try:
+        data = json.loads(body)
+    except (ValueError, UnicodeDecodeError):
+        data = None
+    extra = sorted(set(data) - {"vote"}) if isinstance(data, dict) else []
+    vote = data.get("vote", AGREE) if isinstance(data, dict) else None
+    if extra or vote not in VOTES:
+        return _error(400, f'the body is {{"vote": VOTE}}, VOTE one of {", ".join(VOTES)}')
+    return str(vote)
 
 
 async def _history(server: Server, request: Request) -> Response:
@@ -390,7 +448,8 @@ async def _history(server: Server, request: Request) -> Response:
         if finished is None:
             return _error(
                 403,
-                "until the game is finished, a seat replays it from its own point of view only",
+                "until the game is finished (every seat agreed, or a proposal's time limit"
+                " passed), a seat replays it from its own point of view only",
             )
     upto = finished.number if finished is not None else live.table.number
     try:

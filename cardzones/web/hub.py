@@ -26,8 +26,9 @@ from starlette.websockets import WebSocket
 
 from cardzones.table.acts import Refusal
 from cardzones.table.chat import WELCOME_LINES, ChatRefused, Rate, clean
+from cardzones.table.finish import Votes
 from cardzones.table.host import Done, Host
-from cardzones.table.store import StoredAction
+from cardzones.table.store import Finished, StoredAction
 from cardzones.table.table import Table
 
 log = logging.getLogger("cardzones.web")
@@ -40,6 +41,8 @@ IDLE_TABLES = 64
 QUEUE_LIMIT = 1000
 #: The close code for a client that does not read its frames.
 SLOW_CLIENT = 1008
+#: The close code when the server could not make a connection's frames.
+INTERNAL_ERROR = 1011
 
 
 def dumps(frame: dict[str, Any]) -> str:
@@ -106,6 +109,9 @@ class Hub:
         self.host = host
         self.tables: OrderedDict[str, Live] = OrderedDict()
         self._opening: dict[str, asyncio.Lock] = {}
+        #: per table, the timer that finishes it when its proposal's time limit passes
+        self._timers: dict[str, asyncio.TimerHandle] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
 
     async def open(self, table_id: str) -> Live | None:
         """The open table, loaded from the store if need be (None: no such table)."""
@@ -120,6 +126,7 @@ class Hub:
                         self._opening.pop(table_id, None)
                         return None
                     live = self.tables[table_id] = Live(table)
+                    self._schedule(live)
             self._opening.pop(table_id, None)
             self._forget_idle()
         self.tables.move_to_end(table_id)
@@ -161,6 +168,7 @@ class Hub:
             events, on_event = self._collector(live)
             await run_in_threadpool(self.host.catch_up, live.table, on_event)
             self._deliver(live, events)
+            await self._settle(live)
 
     async def join(self, live: Live, conn: Connection, after: int, chat_after: int = 0) -> None:
         """Welcome a connection with the view now, the log after ``after`` and
@@ -170,6 +178,7 @@ class Hub:
             events, on_event = self._collector(live)
             await run_in_threadpool(self.host.catch_up, live.table, on_event)
             self._deliver(live, events)
+            await self._settle(live)
 
             def welcome() -> str:
                 table = live.table
@@ -189,6 +198,7 @@ class Hub:
                             "finished": None
                             if table.finished is None
                             else table.finished.to_json(),
+                            "finish": None if table.votes.empty else table.votes.to_json(),
                             "chat": [line.to_json() for line in lines],
                         }
                     }
@@ -206,17 +216,26 @@ class Hub:
         """Apply a seat's act: the sender gets its ack or refusal first, then
         every connection gets the event."""
         async with live.lock:
+            await self._settle(live)
+            ended = live.table.finished
             events, on_event = self._collector(live)
             viewers = {c.viewer for c in live.connections}
 
-            def run() -> tuple[Done, dict[str | None, str]] | Refusal:
+            def run() -> tuple[Done, dict[str | None, str] | None] | Refusal:
                 try:
                     done = self.host.act(live.table, conn.viewer, act, on_event)
                 except Refusal as refusal:
                     return refusal
                 actor = conn.viewer
                 assert actor is not None
-                return done, self._frames(live.table, viewers, actor)
+                # Stored is done: whatever fails now, the act is acknowledged.
+                try:
+                    return done, self._frames(live.table, viewers, actor)
+                except Exception:
+                    log.exception(
+                        "table %s: event %d could not be shown", live.table.id, done.number
+                    )
+                    return done, None
 
             try:
                 outcome = await run_in_threadpool(run)
@@ -224,6 +243,8 @@ class Hub:
                 log.exception("table %s: an act could not be stored", live.table.id)
                 outcome = Refusal("the table cannot store acts now; try again")
             self._deliver(live, events)
+            if ended is None and live.table.finished is not None:
+                self._announce(live)  # the time limit passed while it was stored
             if isinstance(outcome, Refusal):
                 frame: dict[str, Any] = {"refused": request, "error": outcome.message}
                 if outcome.rule is not None:
@@ -232,6 +253,12 @@ class Hub:
                 return
             done, frames = outcome
             conn.send(dumps({"ack": request, "number": done.number, "result": done.result.value}))
+            if frames is None:
+                # Nobody can be sent the event: each connection is closed, to
+                # come back and be welcomed afresh.
+                for other in live.connections:
+                    other.close(INTERNAL_ERROR)
+                return
             self._deliver(live, [(done.number, frames)])
 
     async def say(self, live: Live, conn: Connection, request: Any, text: Any) -> None:
@@ -272,17 +299,74 @@ class Hub:
         async with live.lock:
             await self._deliver_chat(live)
 
-    async def finish(self, live: Live, seat: str) -> dict[str, Any]:
-        """End the game at ``seat``'s word; every connection hears it once."""
+    # -- finishing takes consent (cardzones.table.finish) -------------------------
+
+    async def vote(self, live: Live, seat: str, vote: str) -> tuple[Votes, Finished | None]:
+        """Record a seat's vote to finish the game; every connection hears
+        the votes when they change, and the end when it comes. Raises
+        :class:`~cardzones.table.finish.FinishRefused`."""
         async with live.lock:
             events, on_event = self._collector(live)
             await run_in_threadpool(self.host.catch_up, live.table, on_event)
             self._deliver(live, events)
-            already = live.table.finished is not None
-            finished = await run_in_threadpool(self.host.finish, live.table, seat)
-            if not already:
+            await self._settle(live)
+            if live.table.finished is None:
+                before = live.table.votes
+                await run_in_threadpool(self.host.vote, live.table, seat, vote)
+                if live.table.votes != before:
+                    self._announce_votes(live)
+                if live.table.finished is not None:
+                    self._announce(live)
+                self._schedule(live)
+            return live.table.votes, live.table.finished
+
+    async def _settle(self, live: Live) -> None:
+        """Under the lock: finish the table if its proposal's time limit has
+        passed, and tell every connection."""
+        table = live.table
+        due = table.finished is None and table.votes.due(self.host.clock())
+        if due and await run_in_threadpool(self.host.settle, table):
+            self._announce(live)
+
+    def _schedule(self, live: Live) -> None:
+        """Finish the table when its proposal's time limit passes, even if
+        nobody asks anything then."""
+        old = self._timers.pop(live.table.id, None)
+        if old is not None:
+            old.cancel()
+        until = live.table.votes.until
+        if until is None or live.table.finished is not None:
+            return
+        delay = max(0.0, until - self.host.clock()) + 0.05
+        loop = asyncio.get_running_loop()
+        self._timers[live.table.id] = loop.call_later(delay, self._spawn, live)
+
+    def _spawn(self, live: Live) -> None:
+        self._timers.pop(live.table.id, None)
+        task = asyncio.ensure_future(self.catch_up(live))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    @staticmethod
+    def _announce_votes(live: Live) -> None:
+        text = dumps({"finish": live.table.votes.to_json()})
+        for conn in live.connections:
+            conn.send(text)
+
+    async def votes_elsewhere(self, live: Live) -> None:
+        """Another process recorded a vote to finish: tell this one's connections."""
+        async with live.lock:
+            table = live.table
+            before, ended = table.votes, table.finished
+            await run_in_threadpool(self.host.reload_finish, table)
+            if table.votes != before:
+                self._announce_votes(live)
+            if ended is None and table.finished is not None:
+                events, on_event = self._collector(live)
+                await run_in_threadpool(self.host.catch_up, table, on_event)
+                self._deliver(live, events)
                 self._announce(live)
-            return finished.to_json()
+            self._schedule(live)
 
     @staticmethod
     def _announce(live: Live) -> None:
@@ -299,18 +383,18 @@ class Hub:
             await run_in_threadpool(self.host.catch_up, live.table, on_event)
             self._deliver(live, events)
             if live.table.finished is None:
-                live.table.finished = await run_in_threadpool(
-                    self.host.store.finished, live.table.id
-                )
+                await run_in_threadpool(self.host.reload_finish, live.table)
                 if live.table.finished is not None:
                     self._announce(live)
 
     async def read(self, live: Live, what: Callable[[Table], T]) -> T:
-        """Something about the table once it is up to date with the store."""
+        """Something about the table once it is up to date with the store
+        (and finished, if its proposal's time limit has passed)."""
         async with live.lock:
             events, on_event = self._collector(live)
             await run_in_threadpool(self.host.catch_up, live.table, on_event)
             self._deliver(live, events)
+            await self._settle(live)
             return await run_in_threadpool(what, live.table)
 
     # -- notifications from other processes ---------------------------------------
@@ -333,6 +417,8 @@ class Hub:
                         await self.finished_elsewhere(found)
                     elif number == "chat":
                         await self.chat_elsewhere(found)
+                    elif number == "finish":
+                        await self.votes_elsewhere(found)
                     elif (
                         found.connections
                         and isinstance(number, int)

@@ -31,6 +31,13 @@ POLICY = (
     "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 )
 _HEADERS = {"content-security-policy": POLICY, "x-frame-options": "DENY"}
+#: The board's policy on a server started with card pictures (``serve
+#: --images``): pictures may also come from any https address, loaded by the
+#: browser; scripts, styles and connections stay the server's own.
+_IMAGE_HEADERS = {
+    **_HEADERS,
+    "content-security-policy": POLICY.replace("img-src 'self'", "img-src 'self' https:"),
+}
 
 
 @cache
@@ -52,3 +59,8 @@ async def play(request: Request) -> HTMLResponse:
     """The board of one table. The page is the same for every seat: who is
     looking is decided by the token in the fragment, over the WebSocket."""
     return HTMLResponse(_html("play.html"), headers=_HEADERS)
+
+
+async def play_with_images(request: Request) -> HTMLResponse:
+    """The board on a server that shows card pictures."""
+    return HTMLResponse(_html("play.html"), headers=_IMAGE_HEADERS)

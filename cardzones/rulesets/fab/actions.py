@@ -5,6 +5,7 @@ refused, it changes nothing. The action table (table.py) runs them."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from cardzones.errors import IllegalAction, NeedsChoice
@@ -84,16 +85,7 @@ def create_token(
     it is equipped (8.5.41d). A token that cannot be made or equipped there
     fails, and no token exists."""
     if "token" not in cdef.types:
-        cdef = CardDef(
-            cdef.name,
-            cdef.types | {"token"},
-            cdef.stats,
-            cdef.keywords,
-            cdef.abilities,
-            cdef.brigades,
-            cdef.classes,
-            cdef.alignment,
-        )
+        cdef = replace(cdef, types=cdef.types | {"token"})
     # Judge the destination with the token as it would be, before it exists.
     probe = game.probe(
         cdef, game.zone(controller, "hand") or 0, owner=controller, controller=controller

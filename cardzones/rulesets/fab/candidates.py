@@ -126,3 +126,16 @@ def remove_zone(game: Game, player: str) -> Iterator[Candidate]:
         else:
             for index in range(1, count + 1):
                 yield {"zone": Dest(ztype, player, index)}
+
+
+def attack(game: Game, player: str) -> Iterator[Candidate]:
+    """Each equipped weapon the player controls."""
+    for card in actable_cards(game, player):
+        obj = game.obj(card)
+        if obj.public and obj.equipped and "weapon" in game.characteristics(obj).types:
+            yield {"card": card}
+
+
+def finish_turn(game: Game, player: str) -> Iterator[Candidate]:
+    """Ending the turn, keeping the hand, with the pitched cards in their order."""
+    yield {}

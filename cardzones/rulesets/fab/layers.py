@@ -14,6 +14,11 @@ if TYPE_CHECKING:
     from cardzones.kernel.game import Game
 
 
+#: The kind of an attack-proxy (1.4.3): a non-card object that represents a
+#: weapon's attack, a layer on the stack and then a chain link (3.6.2).
+ATTACK_PROXY = "attack_proxy"
+
+
 class LayerData(NamedTuple):
     """What a non-card layer remembers: its source, and for a triggered layer
     the trigger, the object it references and the event of the move that
@@ -114,8 +119,9 @@ def remove_layer(game: Game, number: int, by: str) -> MoveResult:
 
 
 def resolve_top(game: Game, by: str) -> MoveResult:
-    """Resolve layer N. A card-layer goes to its owner's graveyard; a triggered
-    layer does what its trigger says and then leaves the stack."""
+    """Resolve layer N. A card-layer goes to its owner's graveyard, an
+    attack-proxy to the combat chain; a triggered layer does what its
+    trigger says and then leaves the stack."""
     current = game.contents(stack(game))
     if not current:
         raise IllegalAction("the stack is empty: there is no layer to resolve", rule="3.15.5")
@@ -129,6 +135,10 @@ def resolve_layer(game: Game, card: int, by: str) -> MoveResult:
     obj = game.obj(card)
     if obj.kind == CARD:
         game.move(card, Dest("graveyard", "owner"), cause="rule", by=by)
+        return MoveResult.DONE
+    if obj.kind == ATTACK_PROXY:
+        # 3.6.2: the attack becomes a chain link on the combat chain.
+        game.move(card, Dest("combat_chain"), cause="rule", by=by)
         return MoveResult.DONE
     data = obj.data
     if obj.kind == TRIGGERED and isinstance(data, LayerData) and data.trigger is not None:

@@ -1,6 +1,6 @@
 """Moves with fab's own destination: the hero's soul (3.11.5), where a card
-goes under its owner's hero as a sub-card (3.0.14). Every other destination is
-the kernel's move pipeline."""
+goes under its owner's hero as a sub-card (3.0.14), the kernel's pipeline
+moving it there as one of the rule set's piles (:meth:`Game.move`)."""
 
 from __future__ import annotations
 
@@ -35,41 +35,9 @@ def move_to(
     cause: str = "effect",
     choose_zone: int | None = None,
 ) -> MoveResult:
-    """The kernel move, plus the hero's soul as a destination (3.11.5)."""
-    if isinstance(dest, Dest) and dest.type == "soul":
-        owner = (
-            game.obj(card).owner
-            if dest.owner == "owner"
-            else (by if dest.owner in (None, "you") else dest.owner)
-        )
-        assert owner is not None
-        return make_sub_card(game, card, hero_of(game, owner), by)
+    """The move (:meth:`Game.move`), the hero's soul included (3.11.5): fab's
+    :meth:`~cardzones.rulesets.fab.ruleset.FabRuleset.move_to_pile`."""
     return game.move(
-        card, dest, position=position, face=face, cause=cause, by=by, choose_zone=choose_zone
-    )
-
-
-def foresee_move_to(
-    game: Game,
-    card: int,
-    dest: Dest | int,
-    by: str,
-    *,
-    position: Position = "top",
-    face: str | None = None,
-    cause: str = "effect",
-    choose_zone: int | None = None,
-) -> MoveResult | None:
-    """What :func:`move_to` would give, without moving (:meth:`Game.foresee_move`)."""
-    if isinstance(dest, Dest) and dest.type == "soul":
-        owner = (
-            game.obj(card).owner
-            if dest.owner == "owner"
-            else (by if dest.owner in (None, "you") else dest.owner)
-        )
-        assert owner is not None
-        return foresee_sub_card(game, card, hero_of(game, owner))
-    return game.foresee_move(
         card, dest, position=position, face=face, cause=cause, by=by, choose_zone=choose_zone
     )
 

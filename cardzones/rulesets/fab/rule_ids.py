@@ -148,10 +148,20 @@ RULES: dict[str, str] = {
     "3.16.2a": "A weapon zone takes type weapon or subtype off-hand or quiver; a 2H "
     "object needs two weapon zones.",
     "3.16.3": "A player may start the game with a weapon or off-hand equipped.",
+    "1.4.1a": "An attack's owner is the owner of the card or activated ability that represents it.",
+    "1.4.1b": "An attack's controller is the controller of the object that represents it.",
+    "1.4.3": "An attack-proxy is a non-card object that represents another object's attack.",
+    "1.4.3a": "An attack-proxy inherits its attack-source's properties.",
+    "1.4.3b": "The attack-source is the object an attack-proxy represents.",
+    "1.4.3c": "An attack-proxy ceases to exist when its attack-source does.",
+    "4.4.3": "The end-of-turn procedure runs its steps in order.",
     "4.4.3a": "At end of turn each ally's life total is reset to its base life, "
     "modified by its counters.",
+    "4.4.3b": "At end of turn the turn player may put a hand card face down into an empty arsenal.",
     "4.4.3c": "At end of turn each pitch zone goes to the bottom of its owner's deck "
     "in a hidden order.",
+    "4.4.3f": "At end of turn the turn player draws up to their hero's intellect; on the "
+    "first turn every player does.",
     "8.1.8a": "Tokens exist only in the arena or as sub-cards; out of it they cease.",
     "8.2.2a": "A 2H object is a two-hander.",
     "8.2.2b": "A two-hander is equipped to two weapon zones and needs two empty ones.",

@@ -8,11 +8,13 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from cardzones.acts.actions import ArgumentError, Param, ParamKind
-from cardzones.kernel.cards import Ability, CardDef, Dest
+from cardzones.kernel.cards import Ability, CardDef, Dest, Move
 from cardzones.kernel.objects import CARD, MACRO, TRIGGERED, UNDER, Obj
+from cardzones.kernel.results import MoveResult
 from cardzones.kernel.ruleset import ADMITTED, Admission
-from cardzones.rulesets.base import Ruleset
-from cardzones.rulesets.fab import layers
+from cardzones.rulesets.base import Board, DeckCard, Placement, Ruleset
+from cardzones.rulesets.common import TEXT_PARAMS, printed_text, text_fields
+from cardzones.rulesets.fab import decks, layers
 from cardzones.rulesets.fab.cards import (
     becomes_permanent,
     is_deck_card,
@@ -20,8 +22,9 @@ from cardzones.rulesets.fab.cards import (
     type_problem,
 )
 from cardzones.rulesets.fab.equip import equip_admission
-from cardzones.rulesets.fab.layers import LayerRef, put_triggers_on_stack
-from cardzones.rulesets.fab.moves import hero_of
+from cardzones.rulesets.fab.layers import ATTACK_PROXY, LayerRef, put_triggers_on_stack
+from cardzones.rulesets.fab.moves import foresee_sub_card, hero_of, make_sub_card
+from cardzones.rulesets.fab.pitch import forget_order, pitch_order, seen_order
 from cardzones.rulesets.fab.rule_ids import (
     CHAPTER_3_IDS,
     NOT_ENGINE_RULES,
@@ -30,6 +33,7 @@ from cardzones.rulesets.fab.rule_ids import (
     SECTION_IDS,
 )
 from cardzones.rulesets.fab.table import ACTIONS
+from cardzones.rulesets.fab.turn import proxies_without_source
 from cardzones.rulesets.fab.zones import ZONE_SPECS
 
 if TYPE_CHECKING:
@@ -50,6 +54,7 @@ CARD_PARAMS = (
     ),
     *(Param(stat, ParamKind.INT, doc=f"the printed {stat}") for stat in STATS),
     Param("keywords", ParamKind.WORDS, default=(), doc="keywords such as go_again"),
+    *TEXT_PARAMS,
 )
 _OWN_DECK_CARDS_ONLY = {"arsenal": "3.3.2", "deck": "3.7.2", "hand": "3.9.2", "pitch": "3.14.2"}
 
@@ -69,6 +74,28 @@ class FabRuleset(Ruleset):
     excluded_rules = NOT_ENGINE_RULES
     text_ids = frozenset((*SECTION_IDS, *CHAPTER_3_IDS, *RELATED_IDS, *RULES))
     rule_id_pattern = r"\d+(\.\d+)*[a-z]?"
+    board = Board(
+        areas={
+            **{t: t for t in ("head", "chest", "arms", "legs", "hero", "weapon", "arsenal")},
+            **{t: t for t in ("deck", "graveyard", "banished", "pitch")},
+        },
+        rows=(
+            "head  chest  weapon1  hero   weapon2   deck",
+            "arms  legs   arsenal  pitch  banished  graveyard",
+        ),
+        # The hero and what it holds first, then the piles (3.11.5).
+        order=(
+            *("hero", "weapon1", "weapon2", "arsenal", "head", "chest", "arms", "legs"),
+            *("deck", "pitch", "graveyard", "banished"),
+        ),
+        piles={"hero": "soul"},
+        labels={"permanent": "permanents"},
+    )
+    deck_list_help = (
+        "One card a line, as deck builders export them: Hero: Dorinthea Ironsong, "
+        "Weapons: Dawnblade, 3 Snatch (red). FaBrary's and FaBDB's exports read as they are."
+    )
+    deck_list_example = "Hero: Dorinthea Ironsong\nWeapons: Dawnblade\n3 Snatch (red)"
 
     def default_card(self, name: str) -> CardDef:
         return CardDef(name, types=frozenset({"action"}))
@@ -77,6 +104,7 @@ class FabRuleset(Ruleset):
         self, name: str, fields: Mapping[str, Any], abilities: Sequence[Ability] = ()
     ) -> CardDef:
         stats = {k: fields[k] for k in STATS if fields.get(k) is not None}
+        text, image = printed_text(fields)
         types = fields.get("types", ("action",))
         problem = type_problem(types)
         if problem is not None:
@@ -87,6 +115,8 @@ class FabRuleset(Ruleset):
             stats,
             frozenset(fields.get("keywords", ())),
             tuple(abilities),
+            text=text,
+            image=image,
         )
 
     def card_fields(self, cdef: CardDef) -> dict[str, Any]:
@@ -94,6 +124,7 @@ class FabRuleset(Ruleset):
         out.update((stat, cdef.stats[stat]) for stat in STATS if stat in cdef.stats)
         if cdef.keywords:
             out["keywords"] = sorted(cdef.keywords)
+        out.update(text_fields(cdef))
         return out
 
     def resolve_pseudo(self, game: Game, obj: Obj, dest: Dest, by: str) -> Dest | None:
@@ -106,6 +137,18 @@ class FabRuleset(Ruleset):
         if pile != "soul":
             return super().pile_host(game, owner, pile)
         return hero_of(game, owner)
+
+    def place_deck(self, game: Game, player: str, cards: Sequence[DeckCard]) -> Placement:
+        """The hero, its equipment and the deck (3.11.4, 4.1.4a, 4.1.6)."""
+        return decks.place_deck(game, player, cards)
+
+    def move_to_pile(
+        self, game: Game, move: Move, host: int, rel: int, *, foresee: bool = False
+    ) -> MoveResult:
+        """Into a hero's soul: a sub-card of the hero (3.11.5, 3.0.14)."""
+        if foresee:
+            return foresee_sub_card(game, move.card, host)
+        return make_sub_card(game, move.card, host, move.by or game.turn_player)
 
     def admit_on(self, game: Game, obj: Obj, host: int, rel: int) -> Admission:
         """3.0.14: a sub-card is under a permanent or a card on the stack."""
@@ -133,6 +176,8 @@ class FabRuleset(Ruleset):
             return Admission("a token exists only in the arena", rule="8.1.8a")
         if ztype == "stack":
             return ADMITTED  # 3.15.3: cards and non-card layers
+        if ztype == "combat_chain" and obj.kind == ATTACK_PROXY:
+            return ADMITTED  # 3.6.2: cards and attack-proxies
         if obj.kind != CARD and not (obj.kind == MACRO and spec.in_arena):
             return Admission(f"a {obj.kind} layer can only exist on the stack", rule="1.6.2b")
         rule = _OWN_DECK_CARDS_ONLY.get(ztype)
@@ -176,6 +221,8 @@ class FabRuleset(Ruleset):
         kind = obj.kind
         if kind == "activated" or kind == TRIGGERED:
             return spec is None or spec.type != "stack"
+        if kind == ATTACK_PROXY:  # 1.4.3: on the stack, then a chain link (3.6.2)
+            return spec is None or spec.type not in ("stack", "combat_chain")
         if spec is not None and spec.in_arena:
             return False  # neither a token nor a macro ceases in the arena
         return kind == MACRO or "token" in game.characteristics(obj).types
@@ -249,18 +296,36 @@ class FabRuleset(Ruleset):
         return isinstance(handle, LayerRef) and game.exists(handle.card)
 
     def after_action(self, game: Game) -> None:
+        for proxy in proxies_without_source(game):
+            game.cease(proxy, cause="rule")  # 1.4.3c
         put_triggers_on_stack(game)
 
     def end_turn(self, game: Game, order: tuple[int, ...]) -> None:
         """4.4.3c: each player puts the cards of their pitch zone on the bottom of
-        their deck, in an order that is hidden information."""
+        their deck, in an order that is hidden information.
+
+        Each player chooses the order of their own pitch (``pitch_order``, or
+        ``order`` here). The cards are moved one by one in an order every
+        player saw, each straight to the place it will have, so that no one's
+        log tells which card lies where."""
         for player in game.players:
             pitch = game.zone(player, "pitch")
-            deck = game.zone(player, "deck")
             if pitch is None:
                 continue
-            cards = game.contents(pitch)
-            listed = [c for c in order if c in cards]
-            for card in listed + [c for c in cards if c not in listed]:
-                target: Dest | int = deck if deck is not None else Dest("deck", player)
-                game.move(card, target, position="bottom", face="down", cause="rule", by=player)
+            deck = game.zone(player, "deck")
+            target: Dest | int = deck if deck is not None else Dest("deck", player)
+            rank = {card: i for i, card in enumerate(pitch_order(game, player, order))}
+            moved: list[int] = []
+            for card in seen_order(game, pitch):
+                # The cards already at the bottom that will lie below this one.
+                below = sum(
+                    1
+                    for other in moved
+                    if rank[other] > rank[card]
+                    and game.location(other) == deck
+                    and game.host(other) is None
+                )
+                held = len(game.contents(deck)) if deck is not None else 0
+                game.move(card, target, position=held - below, face="down", cause="rule", by=player)
+                moved.append(card)
+            forget_order(game, player)

@@ -4,7 +4,7 @@ remove_layer, resolve, create_token, create_zone, remove_zone and life
 (4.4.3a).
 
 >>> sorted(ACTIONS)[:4]
-['add_layer', 'clear', 'counter', 'create_token']
+['add_layer', 'attack', 'clear', 'counter']
 """
 
 from __future__ import annotations
@@ -27,15 +27,16 @@ from cardzones.acts.binding import complete
 from cardzones.acts.counters import life_action, life_candidates
 from cardzones.acts.standard import BY, move_action
 from cardzones.errors import IllegalAction, NeedsChoice
-from cardzones.kernel.cards import Dest, Position
+from cardzones.kernel.cards import Dest
 from cardzones.kernel.effects import END_OF_TURN
 from cardzones.kernel.results import MoveResult
 from cardzones.kernel.views import name_for
 from cardzones.rulesets.common import shared_actions
 from cardzones.rulesets.fab import actions as fab
 from cardzones.rulesets.fab import candidates as cand
-from cardzones.rulesets.fab import layers
-from cardzones.rulesets.fab.moves import foresee_move_to, foresee_sub_card
+from cardzones.rulesets.fab import layers, pitch
+from cardzones.rulesets.fab import turn as fab_turn
+from cardzones.rulesets.fab.moves import foresee_sub_card
 
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game
@@ -49,30 +50,10 @@ CHOOSE_GRAVEYARD = Param(
 )
 
 
-def _move(
-    game: Game,
-    card: int,
-    dest: Dest | int,
-    by: str,
-    *,
-    position: Position,
-    face: str | None,
-    cause: str,
-    choose_zone: int | None,
-) -> ActionResult:
-    return ActionResult(
-        fab.move_to(
-            game, card, dest, by, position=position, face=face, cause=cause, choose_zone=choose_zone
-        )
-    )
-
-
 MOVE = move_action(
-    _move,
     doc="Move a card: the one general move. PLAYER.soul puts it under that player's hero "
     "(3.11.5); arena means the permanent zone (3.0.5a).",
     rules=("3.0.5a", "3.0.7", "3.0.8", "3.0.9b", "3.0.11", "3.0.13", "3.11.5"),
-    foresee=foresee_move_to,
 )
 
 
@@ -152,6 +133,12 @@ def _foresee_clear(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
     """3.0.12, with the owner's choice of graveyard (3.0.10a)."""
     with game.choosing(_chosen(game, args)):
         return game.foresee_clear(args["card"], acting(game, args))
+
+
+def _pitch_order(game: Game, args: Mapping[str, Any]) -> ActionResult:
+    with game.atomic():
+        pitch.choose_order(game, acting(game, args), args["order"])
+    return ActionResult(MoveResult.DONE)
 
 
 def _foresee_play(game: Game, args: Mapping[str, Any]) -> MoveResult:
@@ -236,7 +223,49 @@ def _life_lasts(game: Game, card: int) -> str | None:
     return None if "hero" in game.characteristics(card).types else END_OF_TURN
 
 
+def _attack(game: Game, args: Mapping[str, Any]) -> ActionResult:
+    proxy = fab_turn.attack(game, args["card"], acting(game, args))
+    return ActionResult(MoveResult.DONE, card=proxy, effect=layers.LayerRef(proxy))
+
+
+def _finish_turn(game: Game, args: Mapping[str, Any]) -> ActionResult:
+    return ActionResult(fab_turn.finish_turn(game, args["arsenal"], args["order"] or ()))
+
+
 FAB_ACTIONS = (
+    Action(
+        "attack",
+        (Param("card", K.CARD, required=True, doc="the equipped weapon that attacks"), BY),
+        _attack,
+        doc="Attack with a weapon: its attack-proxy goes on the stack as a layer, and "
+        "resolving it makes it a chain link on the combat chain; as: names the attack.",
+        rules=("1.4.1a", "1.4.1b", "1.4.3", "1.4.3a", "1.4.3b", "1.4.3c", "3.6.2"),
+        candidates=cand.attack,
+    ),
+    Action(
+        "finish_turn",
+        (
+            Param(
+                "arsenal",
+                K.CARD,
+                doc="a card of the turn player's hand to put face down into an empty arsenal",
+            ),
+            Param(
+                "order",
+                K.CARDS,
+                doc="the pitched cards as they will lie at the bottom of the deck, top first",
+            ),
+            BY,
+        ),
+        _finish_turn,
+        doc="End the turn as the rules do: the combat chain closes, the end-of-turn "
+        "procedure runs (arsenal, pitch to the bottom of the deck, draw up to intellect), "
+        "and the next turn begins.",
+        rules=("4.4.3", "4.4.3a", "4.4.3b", "4.4.3c", "4.4.3f"),
+        actor=None,
+        turn_player=True,
+        candidates=cand.finish_turn,
+    ),
     life_action(_life_lasts, rules=("4.4.3a",), candidates=life_candidates),
     Action(
         "clear",
@@ -283,6 +312,23 @@ FAB_ACTIONS = (
         foresee=_foresee_pitch,
     ),
     Action(
+        "pitch_order",
+        (
+            Param(
+                "order",
+                K.CARDS,
+                required=True,
+                doc="cards of the player's pitch zone, as they will lie at the bottom of the "
+                "deck, top first",
+            ),
+            BY,
+        ),
+        _pitch_order,
+        doc="Choose the order in which one's pitched cards go to the bottom of the deck at "
+        "the end of the turn: a hidden choice, logged nowhere.",
+        rules=("4.4.3c",),
+    ),
+    Action(
         "add_layer",
         (
             Param(
@@ -303,7 +349,16 @@ FAB_ACTIONS = (
     ),
     Action(
         "remove_layer",
-        (Param("layer", K.INT, required=True, doc="the layer's number, 1 at the bottom"), BY),
+        (
+            Param(
+                "layer",
+                K.INT,
+                required=True,
+                bounds=(1, 9_999),
+                doc="the layer's number, 1 at the bottom",
+            ),
+            BY,
+        ),
         _remove_layer,
         doc="Remove a layer: a card-layer is cleared, a non-card layer ceases.",
         rules=("3.15.6",),

@@ -121,3 +121,9 @@ def phase(game: Game, player: str) -> Iterator[Candidate]:
 def end_battle(game: Game, player: str) -> Iterator[Candidate]:
     """Ending the battle (set-aside/enhancement-in-battle-joins-at-end)."""
     yield {}
+
+
+def start_turn(game: Game, player: str) -> Iterator[Candidate]:
+    """Starting the turn, while it is in its draw phase."""
+    if game.phase in (None, "draw"):
+        yield {}

@@ -36,7 +36,7 @@ from cardzones.rulesets.redemption.set_aside import (
     return_cards,
     set_aside,
 )
-from cardzones.rulesets.redemption.turns import PHASES, advance_to
+from cardzones.rulesets.redemption.turns import PHASES, advance_to, start_turn
 from cardzones.rulesets.redemption.zones import DISCARD
 
 if TYPE_CHECKING:
@@ -161,6 +161,10 @@ def _phase(game: Game, args: Mapping[str, Any]) -> ActionResult:
     return ActionResult(advance_to(game, args["phase"]))
 
 
+def _start_turn(game: Game, args: Mapping[str, Any]) -> ActionResult:
+    return ActionResult(start_turn(game))
+
+
 def _end_battle(game: Game, args: Mapping[str, Any]) -> ActionResult:
     return ActionResult(end_battle(game))
 
@@ -271,6 +275,17 @@ REDEMPTION_ACTIONS = (
         bare="phase",
         turn_player=True,
         candidates=cand.phase,
+    ),
+    Action(
+        "start_turn",
+        (BY,),
+        _start_turn,
+        doc="Start the turn: in the draw phase the turn player draws three cards, then "
+        "the turn moves through the upkeep to the preparation phase.",
+        rules=("set-aside/duration-turn-based",),
+        actor=None,
+        turn_player=True,
+        candidates=cand.start_turn,
     ),
     Action(
         "end_battle",

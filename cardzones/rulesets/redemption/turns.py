@@ -25,6 +25,29 @@ if TYPE_CHECKING:
     from cardzones.kernel.game import Game
 
 PHASES = ("draw", "upkeep", "preparation", "battle", "discard")
+#: How many cards the turn player draws in their draw phase.
+DRAW_PHASE_CARDS = 3
+
+
+def start_turn(game: Game) -> MoveResult:
+    """The start of the turn as one action: in the draw phase the turn player
+    draws three cards (as many as their deck holds, when fewer), then the
+    turn moves through the upkeep (where set-aside durations are counted) to
+    the preparation phase, where set-aside cards whose time has come return.
+    Refused once the turn has left its draw phase."""
+    player = game.turn_player
+    if _index(game) != 0:
+        raise IllegalAction(
+            f"{player}'s turn has started already: it is the {game.phase} phase, and "
+            "the start of a turn is its draw phase"
+        )
+    deck, hand = game.zone(player, "deck"), game.zone(player, "hand")
+    with game.atomic():
+        if deck is not None and hand is not None:
+            for card in game.contents(deck)[:DRAW_PHASE_CARDS]:
+                game.move(card, hand, by=player)
+        advance_to(game, "preparation")
+    return MoveResult.DONE
 
 
 def advance_to(game: Game, phase: str) -> MoveResult:

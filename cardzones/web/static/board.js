@@ -16,22 +16,6 @@
   // Properties of a view object that are not shown as stats.
   const META = new Set(["id", "name", "types", "keywords", "public", "owner", "controller",
                         "under", "placed", "equipped_to", "hidden", "text", "image", "counters"]);
-  // Where each zone type sits on a player's mat (board.css names the areas).
-  const AREAS = {
-    fab: { head: "head", chest: "chest", arms: "arms", legs: "legs", hero: "hero",
-           weapon: "weapon", arsenal: "arsenal", deck: "deck", graveyard: "graveyard",
-           banished: "banished", pitch: "pitch", hand: "hand" },
-    redemption: { territory: "territory", land_of_bondage: "bondage",
-                  land_of_redemption: "redemption", set_aside: "setaside", deck: "deck",
-                  discard: "discard", reserve: "reserve", banish: "banish", hand: "hand" },
-  };
-  // Piles a rule set names as a destination, and the zone that shows each:
-  // fab's soul is under its player's hero (3.11.5).
-  const PILES = { fab: { hero: "soul" } };
-  const LABELS = { land_of_bondage: "land of bondage", land_of_redemption: "land of redemption",
-                   set_aside: "set-aside area", field_of_battle: "field of battle",
-                   combat_chain: "combat chain", permanent: "permanents" };
-
   // Everything the board knows, all of it from the server for this viewer.
   const state = {
     table: TABLE,
@@ -41,13 +25,15 @@
     log: [],
     chat: [],              // the table's chat lines, oldest first
     finished: null,
+    finish: null,          // the standing votes to finish: {agreed, conceded, until}, or null
     actions: null,         // the rule set's action table (GET /api/rulesets)
+    boards: {},            // each rule set's layout of a mat (GET /api/rulesets)
     legal: null,           // the seat's legal acts ({act, result}) after event legalNumber
     legalNumber: null,
     refusal: null,         // {ref, error, rule}: the last refused act, shown by its card
     connection: "connecting",
     replay: null,          // {as, steps, index} while replaying
-    images: false,         // whether the server shows card images (serve --images)
+    images: false,         // whether the server shows card pictures (serve --images)
   };
   Object.defineProperty(window, "cardzonesBoard", { value: state });
 
@@ -121,6 +107,7 @@
       state.number = w.number;
       state.view = w.view;
       state.finished = w.finished || null;
+      state.finish = w.finish || null;
       addChat(w.chat || []);
       setConnection("connected");
       hideNotice();
@@ -145,6 +132,9 @@
       const ref = sent.get(frame.refused);
       sent.delete(frame.refused);
       state.refusal = { ref: ref || null, error: frame.error, rule: frame.rule || null };
+      render();
+    } else if ("finish" in frame) {
+      state.finish = frame.finish;
       render();
     } else if (frame.finished) {
       state.finished = frame.finished;
@@ -221,8 +211,11 @@
     const answer = await fetch("/api/rulesets");
     const data = await answer.json();
     state.actions = {};
+    state.images = data.images === true;
     for (const ruleset of data.rulesets) {
       state.actions[ruleset.name] = ruleset.actions;
+      state.boards[ruleset.name] = ruleset.board || {};
+      window.cardzonesWords.useLabels((ruleset.board || {}).labels);
     }
     render();
   }
@@ -288,8 +281,17 @@
     return state.replay ? state.replay.as : state.seat;
   }
 
+  // This seat's vote to finish: "agree", "concede" or null.
+  function myVote() {
+    const votes = state.finish;
+    if (!votes || !state.seat) return null;
+    if (votes.conceded.includes(state.seat)) return "concede";
+    return votes.agreed.includes(state.seat) ? "agree" : null;
+  }
+
   function canAct() {
-    return Boolean(state.seat) && !state.replay && !state.finished && state.connection === "connected";
+    return Boolean(state.seat) && !state.replay && !state.finished && myVote() !== "concede"
+      && state.connection === "connected";
   }
 
   // A card being dragged keeps its element: what arrives meanwhile is drawn
@@ -337,7 +339,46 @@
     }
     $("actions-btn").hidden = !canAct();
     $("judge-btn").hidden = !canAct();
-    $("finish-btn").hidden = !(state.seat && !state.finished && !state.replay);
+    const playing = Boolean(state.seat) && !state.finished && !state.replay;
+    const proposed = Boolean(state.finish && state.finish.agreed.length);
+    $("finish-btn").hidden = !(playing && !proposed && !myVote());
+    $("concede-btn").hidden = !(playing && myVote() !== "concede");
+    renderFinish(playing);
+  }
+
+  // A proposal to finish the game, and the others' answer to it: nobody
+  // finishes alone (docs/protocol.md, Finishing a game).
+  function renderFinish(playing) {
+    const votes = state.finish;
+    const bar = $("finish-bar");
+    const open = Boolean(votes && (votes.agreed.length || votes.conceded.length)) && !state.finished
+      && !state.replay;
+    bar.hidden = !open;
+    if (!open) return;
+    const parts = [];
+    if (votes.agreed.length) parts.push(`${votes.agreed.join(" and ")} ${votes.agreed.length > 1 ? "agree" : "proposes"} to finish the game`);
+    if (votes.conceded.length) parts.push(`${votes.conceded.join(" and ")} conceded`);
+    const others = state.view ? state.view.players.filter((p) => !votes.agreed.includes(p) && !votes.conceded.includes(p)) : [];
+    if (others.length) parts.push(`waiting for ${others.join(" and ")}`);
+    if (votes.until) {
+      const at = new Date(votes.until * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+      parts.push(`it ends at ${at} unless a seat plays on`);
+    }
+    $("finish-text").textContent = parts.join(" · ");
+    $("finish-accept").hidden = !(playing && !myVote());
+    $("finish-decline").hidden = !(playing && myVote() !== "concede" && votes.agreed.length);
+  }
+
+  async function vote(kind) {
+    const { status, data } = await api("finish", {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ vote: kind }) });
+    if (status !== 200) {
+      notice(data.error || `HTTP ${status}`);
+      return;
+    }
+    state.finish = data.finish;
+    if (data.finished) state.finished = data.finished;
+    render();
   }
 
   // The log in words, scrolled to its newest entry.
@@ -367,8 +408,14 @@
     return view.zones.filter((z) => z.owner === owner);
   }
 
+  // The rule set's layout of a mat (GET /api/rulesets): areas, rows, order.
+  function layout(view) {
+    return state.boards[view.ruleset] || {};
+  }
+
   function mat(view, player, side) {
-    const areas = AREAS[view.ruleset] || {};
+    const board = layout(view);
+    const areas = board.areas || {};
     const box = h("section", { class: `mat ${side}`, "data-player": player,
                                "aria-label": `${player}'s area` });
     box.dataset.ruleset = view.ruleset;
@@ -379,6 +426,14 @@
     }
     box.appendChild(title);
     const grid = h("div", { class: "slots" });
+    const rows = board.rows || [];
+    if (rows.length) {
+      // Each mat faces the table's middle: the opponent's is upside down.
+      const shown = side === "top" ? [...rows].reverse() : rows;
+      grid.classList.add("laid-out");
+      grid.style.gridTemplateAreas = shown.map((row) => JSON.stringify(row)).join(" ");
+      grid.style.gridTemplateColumns = `repeat(${rows[0].trim().split(/\s+/).length}, minmax(0, 1fr))`;
+    }
     const hand = h("div", { class: "hand-row" });
     for (const zone of zonesOf(view, player)) {
       const node = zoneEl(view, zone);
@@ -389,7 +444,12 @@
       }
       if (area) {
         const number = zone.zone.split(".")[2];
-        node.dataset.area = number ? `${area}${number}` : area;
+        const name = number ? `${area}${number}` : area;
+        node.dataset.area = name;
+        node.style.gridArea = name;
+        const at = (board.order || []).indexOf(name);
+        if (at >= 0) node.style.order = at + 1;
+        if ((board.wide || []).includes(name)) node.classList.add("wide");
       }
       grid.appendChild(node);
     }
@@ -404,9 +464,9 @@
     return box;
   }
 
-  function zoneTitle(zone) {
+  function zoneTitle(view, zone) {
     const [, type, number] = zone.zone.includes(".") ? zone.zone.split(".") : [null, zone.zone];
-    const label = LABELS[zone.type] || (type || zone.type).replace(/_/g, " ");
+    const label = (layout(view).labels || {})[zone.type] || window.cardzonesWords.label(type || zone.type);
     return number ? `${label} ${number}` : label;
   }
 
@@ -418,7 +478,7 @@
   function zoneEl(view, zone) {
     const node = h("div", { class: `zone z-${zone.type}`, "data-zone": zone.zone,
                             "aria-label": zone.zone });
-    node.appendChild(h("div", { class: "zone-title" }, zoneTitle(zone),
+    node.appendChild(h("div", { class: "zone-title" }, zoneTitle(view, zone),
                        h("span", { class: "count", text: zone.count })));
     const cards = h("div", { class: "cards" });
     if (isPile(zone)) {
@@ -434,7 +494,7 @@
       zone.objects.forEach((obj, i) => cards.appendChild(cardEl(view, zone, obj, obj.id || `${zone.zone}[${i}]`)));
     }
     node.appendChild(cards);
-    const pile = (PILES[view.ruleset] || {})[zone.type];
+    const pile = (layout(view).piles || {})[zone.type];
     if (pile && zone.owner) {
       // A drop target for the pile, in the zone's title row.
       const strip = h("span", { class: "pile-drop", "data-zone": `${zone.owner}.${pile}` }, pile);
@@ -519,7 +579,7 @@
     const facedown = classes.includes("facedown");
     const look = (pin) => window.cardzonesPreview.show(
       obj, window.cardzonesWords.zone(zone.zone),
-      { images: state.images, pin, facedown, near: node.getBoundingClientRect() });
+      { pin, facedown, near: node.getBoundingClientRect(), images: state.images });
     node.addEventListener("mouseenter", (ev) => {
       ev.stopPropagation();
       look(false);
@@ -687,8 +747,10 @@
         const step = entry.act;
         const name = Object.keys(step)[0];
         if (entry.result === "failed" || menus.isJudge(name) || !keep(step)) continue;
-        groups.get(menus.group(name)).push(menuButton(menus.describe(step, ref, state.view), {
+        const said = menus.entry(step, ref, state.view);
+        groups.get(said.group).push(menuButton(said.text, {
           class: "legal", "data-action": name, "data-act": JSON.stringify(step),
+          title: said.full, "aria-label": said.full,
         }, () => act(step, ref)));
       }
       for (const [group, buttons] of groups) {
@@ -731,10 +793,19 @@
     // The actions that need more than the card: a form each.
     const list = offers(obj, zone).filter(({ action, param }) => !menus.isJudge(action.name) && param.required);
     const many = (action) => list.filter((o) => o.action === action).length > 1;
-    const more = list.map(({ action, param }) => {
+    const more = list.flatMap(({ action, param }) => {
+      const given = { [param.name]: param.kind === "cards" ? [ref] : ref };
+      // An action that takes exactly one of some parameters (life: damage,
+      // lose or gain) is one entry for each, whose form asks for that one.
+      const variants = exactlyOne(action);
+      if (variants.length) {
+        return variants.map((only) => menuButton(menus.variant(action, only), {
+          "data-action": action.name, "data-param": param.name, "data-variant": only,
+          title: action.doc || "" }, () => openForm(action, given, ref, anchor, only)));
+      }
       const label = many(action) ? `${menus.title(action)} (as ${menus.field(param.name)})` : menus.title(action);
-      return menuButton(label, { "data-action": action.name, "data-param": param.name, title: action.doc || "" },
-                        () => openForm(action, { [param.name]: param.kind === "cards" ? [ref] : ref }, ref, anchor));
+      return [menuButton(label, { "data-action": action.name, "data-param": param.name, title: action.doc || "" },
+                         () => openForm(action, given, ref, anchor))];
     });
     if (more.length) {
       menu.appendChild(h("div", { class: "menu-group", "data-group": "choose" },
@@ -879,14 +950,25 @@
     return value;
   }
 
-  function openForm(action, given, ref, anchor) {
+  // The parameters of which an action takes exactly one, if any.
+  function exactlyOne(action) {
+    const group = (action.one_of || []).find((g) => g.exactly);
+    return group ? group.names.filter((n) => action.params.some((p) => p.name === n)) : [];
+  }
+
+  // A form for the action; `only`, one of the parameters of which it takes
+  // exactly one, is then the one it asks for (and it asks for it).
+  function openForm(action, given, ref, anchor, only) {
     closeMenus();
     const menus = window.cardzonesMenus;
     const form = $("form");
     form.appendChild(h("div", { class: "menu-title", "data-action": action.name,
-                                text: menus.title(action).replace(/…$/, "") }));
+                                text: (only ? menus.variant(action, only) : menus.title(action)).replace(/…$/, "") }));
     if (action.doc) form.appendChild(h("p", { class: "doc", text: action.doc }));
-    const shown = action.params.filter((p) => p.name !== action.actor && p.kind !== "action");
+    const others = only ? exactlyOne(action).filter((n) => n !== only) : [];
+    const shown = action.params
+      .filter((p) => p.name !== action.actor && p.kind !== "action" && !others.includes(p.name))
+      .map((p) => (p.name === only ? { ...p, required: true } : p));
     for (const param of shown) form.appendChild(field(param, given[param.name]));
     // An effect may be named, so that a later negate can name it too.
     const negates = table().some((a) => a.params.some((p) => p.kind === "effect"));
@@ -992,23 +1074,25 @@
   $("replay-last").addEventListener("click", () => step(Infinity));
   $("replay-step").addEventListener("input", (ev) => step(Number(ev.target.value)));
   $("replay-close").addEventListener("click", closeReplay);
-  const finish = $("finish-btn");
-  finish.addEventListener("click", async () => {
-    // Two clicks: finishing cannot be undone.
-    if (finish.dataset.confirm !== "yes") {
-      finish.dataset.confirm = "yes";
-      finish.textContent = "Really finish?";
-      return;
-    }
-    finish.dataset.confirm = "";
-    finish.textContent = "Finish game";
-    const { status, data } = await api("finish", { method: "POST" });
-    if (status !== 200) notice(data.error || `HTTP ${status}`);
-    else {
-      state.finished = data.finished;
-      render();
-    }
-  });
+  // Two clicks each: a proposal to finish, and a concession, cannot be
+  // taken back by a click.
+  function twoClicks(button, again, done) {
+    const first = button.textContent;
+    button.addEventListener("click", () => {
+      if (button.dataset.confirm !== "yes") {
+        button.dataset.confirm = "yes";
+        button.textContent = again;
+        return;
+      }
+      button.dataset.confirm = "";
+      button.textContent = first;
+      done();
+    });
+  }
+  twoClicks($("finish-btn"), "Really propose to finish?", () => vote("agree"));
+  twoClicks($("concede-btn"), "Really concede?", () => vote("concede"));
+  $("finish-accept").addEventListener("click", () => vote("agree"));
+  $("finish-decline").addEventListener("click", () => vote("decline"));
   document.addEventListener("click", (ev) => {
     // A click outside the menu and the form closes them (a menu item that
     // opened the form is gone from the page by now).

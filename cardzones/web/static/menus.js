@@ -9,16 +9,16 @@
   const W = () => window.cardzonesWords;
 
   // The groups of a menu, in the order they are listed.
-  const GROUPS = ["Play", "Move", "Card", "Turn", "Judge", "Other"];
+  const GROUPS = ["Play", "Move to", "Place it on", "Move", "Card", "Turn", "Judge", "Other"];
   // The group of each action; actions a judge makes rather than a player
   // (putting a card under another, granting a keyword, clearing what
   // effects did, making or removing zones) are in the judge's menu.
   const GROUP_OF = {
-    play: "Play", pitch: "Play", discard: "Play", dominant: "Play", add_layer: "Play",
+    play: "Play", pitch: "Play", discard: "Play", dominant: "Play", add_layer: "Play", attack: "Play",
     move: "Move", place: "Move", set_aside: "Move", return: "Move", draw: "Move", shuffle: "Move",
     flip: "Card", modify: "Card", life: "Card", counter: "Card", negate: "Card",
     create_token: "Card",
-    end_turn: "Turn", start_turn: "Turn", phase: "Turn", end_battle: "Turn", resolve: "Turn",
+    pitch_order: "Turn", finish_turn: "Turn", end_turn: "Turn", start_turn: "Turn", phase: "Turn", end_battle: "Turn", resolve: "Turn",
     remove_layer: "Turn",
     put_under: "Judge", grant: "Judge", clear: "Judge", create_zone: "Judge", remove_zone: "Judge",
   };
@@ -26,14 +26,21 @@
   // An action's name in a menu, where it opens a form.
   const TITLES = {
     play: "Play", pitch: "Pitch", discard: "Discard", dominant: "Play as a dominant…",
+    pitch_order: "Order the pitched cards…", attack: "Attack with it",
+    finish_turn: "End the turn as the rules do…",
     add_layer: "Add a layer…", move: "Move to…", place: "Place…", set_aside: "Set aside…",
     return: "Return from the set-aside area", draw: "Draw…", shuffle: "Shuffle…",
     flip: "Turn over…", modify: "Change its stats…", life: "Life…", counter: "Counters…",
     negate: "Negate an effect…", create_token: "Create a token…", end_turn: "End the turn",
-    start_turn: "Start the turn", phase: "Go to a phase…", end_battle: "End the battle",
+    start_turn: "Start the turn as the rules do", phase: "Go to a phase…", end_battle: "End the battle",
     resolve: "Resolve the top layer", remove_layer: "Remove a layer…",
     put_under: "Put a card under it…", grant: "Grant a keyword…", clear: "Clear what effects did",
     create_zone: "Make a zone…", remove_zone: "Remove a zone…",
+  };
+  // The entries of an action that takes exactly one of some parameters.
+  const VARIANTS = {
+    "life.damage": "Deal damage…", "life.lose": "Lose life…", "life.gain": "Gain life…",
+    "counter.add": "Put counters on it…", "counter.remove": "Remove counters…",
   };
   // A parameter's name in a form.
   const FIELDS = {
@@ -44,7 +51,9 @@
     count: "how many", player: "player", zone: "zone", phase: "phase", keyword: "keyword",
     kind: "kind", layer: "layer", top: "the card to put under", colon: "a colon ability",
     cause: "caused by", until: "until", choose_zone: "which zone", controller: "controller",
-    as: "name this effect (to negate it later)",
+    as: "name this effect (to negate it later)", damage: "damage", lose: "life lost",
+    gain: "life gained", add: "how many to put on it", remove: "how many to take off",
+    name: "the counter (such as +1_power)",
   };
 
   function words(text) {
@@ -117,7 +126,12 @@
       case "draw": return args.count && args.count !== 1 ? `Draw ${args.count} cards` : "Draw a card";
       case "shuffle": return `Shuffle ${zone(args.zone)}`;
       case "end_turn": return "End the turn";
-      case "start_turn": return "Start the turn";
+      case "start_turn": return "Start the turn as the rules do";
+      case "finish_turn": {
+        const kept = args.arsenal ? `, keeping ${other(args.arsenal)} in the arsenal` : "";
+        return `End the turn as the rules do${kept}`;
+      }
+      case "attack": return ref && args.card === ref ? "Attack with it" : `Attack with ${card(args.card)}`;
       case "end_battle": return "End the battle";
       case "resolve": return "Resolve the top layer";
       case "phase": return `Go to the ${words(args.phase !== undefined ? args.phase : args.value)} phase`;
@@ -140,6 +154,25 @@
     }
   }
 
+  // A one-click entry of a menu: its group and its words. In a card's menu,
+  // the many moves and placings of the card are listed by where they go,
+  // under "Move to" and "Place it on"; `full` is the whole sentence.
+  function entry(step, ref, view) {
+    const name = Object.keys(step)[0];
+    const args = step[name];
+    const full = describe(step, ref, view);
+    if (ref && name === "move" && args && args.card === ref) {
+      const face = args.face === "down" ? "face down to " : args.face === "up" ? "face up to " : "";
+      const pos = args.position === "bottom" ? "the bottom of " : "";
+      return { group: "Move to", text: `${face}${pos}${W().zone(args.to)}`, full };
+    }
+    if (ref && name === "place" && args && args.onto && Array.isArray(args.cards)
+        && args.cards.length === 1 && args.cards[0] === ref && !args.in) {
+      return { group: "Place it on", text: cardWords(args.onto, view), full };
+    }
+    return { group: group(name), text: full, full };
+  }
+
   function group(name) {
     return GROUP_OF[name] || "Other";
   }
@@ -148,12 +181,16 @@
     return TITLES[action.name] || cap(`${words(action.name)}…`);
   }
 
+  function variant(action, only) {
+    return VARIANTS[`${action.name}.${only}`] || `${title(action).replace(/…$/, "")}: ${words(only)}…`;
+  }
+
   function field(name) {
     return FIELDS[name] || words(name);
   }
 
   window.cardzonesMenus = Object.freeze({
-    GROUPS, JUDGE, describe, group, title, field, cardWords, objects,
+    GROUPS, JUDGE, describe, entry, group, title, variant, field, cardWords, objects,
     isJudge: (name) => JUDGE.has(name),
   });
 })();

@@ -2,9 +2,9 @@
 // preview with its name, types, stats, counters and text, made from the
 // card's object in this viewer's view and nothing else. A card the viewer
 // may not see is an object with no face ({"hidden": true}): its preview is
-// the back alone. The card's image is shown only when the server was started
-// with images on and the view gives the card an image address; the browser
-// loads it, never the server.
+// the back alone. The card's picture is shown only when the server was
+// started with pictures on (serve --images) and the view gives the card an
+// https address; the browser loads it from there, never through the server.
 "use strict";
 
 (function () {
@@ -42,16 +42,16 @@
   }
 
   // The preview of one object; `where` names its zone in words.
-  function build(obj, where, images, facedown) {
+  function build(obj, where, facedown, images) {
     const box = clear($("preview"));
     if (obj.hidden) {
       box.appendChild(h("div", { class: "p-back", "aria-label": "the back of a card" }));
       box.appendChild(h("p", { class: "p-where", text: `a card you may not see, in ${where}` }));
       return box;
     }
-    if (images && typeof obj.image === "string" && /^https:\/\//.test(obj.image)) {
+    if (images && typeof obj.image === "string" && obj.image.startsWith("https://")) {
       box.appendChild(h("img", { class: "p-image", src: obj.image, alt: obj.name,
-                                 referrerpolicy: "no-referrer", loading: "lazy" }));
+                                 referrerpolicy: "no-referrer" }));
     }
     box.appendChild(h("h3", { class: "p-name", text: obj.name }));
     if (Array.isArray(obj.types) && obj.types.length) {
@@ -76,14 +76,14 @@
     return box;
   }
 
-  // options: images (the server shows images), pin (stays until hide(true)),
+  // options: images (the server shows pictures), pin (stays until hide(true)),
   // facedown (a face-down card in a public zone that this viewer may see).
   function show(obj, where, options) {
-    const { images, pin, facedown, near } = options || {};
+    const { pin, facedown, near, images } = options || {};
     if (pinned && !pin) return;
     pinned = Boolean(pin);
     shownFor = obj;
-    const box = build(obj, where, images, facedown);
+    const box = build(obj, where, facedown, images);
     box.dataset.pinned = pinned ? "yes" : "";
     // On the other side of the window from the card, so that it hides
     // neither the card nor its menu.

@@ -1,0 +1,81 @@
+"""The order of a player's pitched cards at the end of the turn (4.4.3c):
+each player chooses it for their own pitch zone, and it is hidden.
+
+A player chooses with the ``pitch_order`` action, at any time before the
+turn ends (at a table, each player for themselves); a scenario may give it
+on ``end_turn`` as ``order:``. The choice is kept as a record of the objects
+named, so a card that left the pitch zone and came back is no longer in it.
+Cards left out go below those named, in the order every player saw them
+become public there.
+
+>>> from cardzones import new_game
+>>> game = new_game("fab", ["alice", "bob"])
+>>> pitch = game.zone("alice", "pitch")
+>>> a, b = (game.new_card(game.card_def(n), pitch) for n in ("A", "B"))
+>>> with game.atomic():
+...     choose_order(game, "alice", [b, a])
+>>> pitch_order(game, "alice", ()) == [b, a]
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from cardzones.errors import IllegalAction
+from cardzones.kernel.triggers import public_since
+
+if TYPE_CHECKING:
+    from cardzones.kernel.game import Game
+
+_KEY = "pitch_order"
+
+
+def seen_order(game: Game, pitch: int) -> list[int]:
+    """The cards of a pitch zone in an order every player saw: public ones by
+    when they became the public objects they are, then any private one. Not
+    the order the zone keeps them in, which is the order they arrived, and
+    never the order a player chose."""
+    cards = game.contents(pitch)
+    public = sorted((c for c in cards if game.is_public(c)), key=lambda c: public_since(game, c))
+    return public + [c for c in cards if not game.is_public(c)]
+
+
+def choose_order(game: Game, player: str, cards: Sequence[int]) -> None:
+    """``player`` chooses the order, top first, in which the cards of their
+    pitch zone will lie at the bottom of their deck (4.4.3c). A step of an
+    action; refused unless each card is in that pitch zone, once."""
+    pitch = game.zone(player, "pitch")
+    held = set(game.contents(pitch)) if pitch is not None else set()
+    if len(set(cards)) != len(cards):
+        raise IllegalAction("order names a card twice")
+    for card in cards:
+        if card not in held or game.host(card) is not None:
+            raise IllegalAction(
+                f"order lists the cards of {player}'s pitch zone; one is not there", rule="4.4.3c"
+            )
+    game.records.put((_KEY, player), tuple(game.ref(c) for c in cards))
+
+
+def pitch_order(game: Game, player: str, given: Sequence[int]) -> list[int]:
+    """The order, top first, of the cards of ``player``'s pitch zone: those in
+    ``given`` (the end of turn's own ``order``), else those the player chose
+    and still there as the objects they chose, then the rest as seen."""
+    pitch = game.zone(player, "pitch")
+    if pitch is None:
+        return []
+    cards = game.contents(pitch)
+    listed = [c for c in given if c in cards]
+    if not listed:
+        for named in game.records.get((_KEY, player), ()):
+            found = game.referent(named)
+            if found is not None and found.zone == pitch and found.host is None:
+                listed.append(found.card)
+    return listed + [c for c in seen_order(game, pitch) if c not in listed]
+
+
+def forget_order(game: Game, player: str) -> None:
+    """The choice is used: the next turn's pitch is chosen anew."""
+    if (_KEY, player) in game.records:
+        game.records.pop((_KEY, player))

@@ -1,0 +1,163 @@
+"""A weapon's attack and the end of a turn, as one action each.
+
+A weapon attacks with its attack-proxy (1.4.3): a non-card object that
+represents the weapon's attack, made on the stack as a layer. When it
+resolves it becomes a chain link on the combat chain, which holds cards and
+attack-proxies (3.6.2); it ceases to exist once its attack-source (the
+weapon) does (1.4.3c), and at the latest when the combat chain closes.
+
+The end of the turn is the end-of-turn procedure (4.4.3) with the combat
+chain closed first: the turn player may put a card from their hand face down
+into an empty arsenal (4.4.3b), every pitch zone goes to the bottom of its
+deck (4.4.3c), and the turn player draws up to their hero's intellect, on
+the first turn every player (4.4.3f); then the turn passes, and allies' life
+totals are reset (4.4.3a).
+
+Closing the combat chain is chapter 7's close step, which the rules texts
+do not hold; the engine reads it this way: attack-proxies cease, a card
+that is a permanent outside the chain (an attacking ally) returns to the
+permanent zone, and every other card goes to its owner's graveyard.
+
+>>> from cardzones import new_game
+>>> game = new_game("fab", ["alice", "bob"])
+>>> sword = game.ruleset.make_card("Dawnblade", {"types": ("weapon", "sword", "2h"), "power": 3})
+>>> blade = game.new_card(sword, game.zone("alice", "weapon"), owner="alice",
+...                       controller="alice", public=True)
+>>> proxy = attack(game, blade, "alice")
+>>> game.obj(proxy).kind, game.zone_name(game.obj(proxy).zone), game.stat(proxy, "power")
+('attack_proxy', 'stack', 3)
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cardzones.errors import IllegalAction
+from cardzones.kernel.cards import Dest
+from cardzones.kernel.objects import CARD, Obj
+from cardzones.kernel.results import MoveResult
+from cardzones.kernel.views import name_for
+from cardzones.rulesets.fab.cards import becomes_permanent
+from cardzones.rulesets.fab.layers import ATTACK_PROXY, LayerData, stack
+from cardzones.rulesets.fab.moves import hero_of, move_to
+
+if TYPE_CHECKING:
+    from cardzones.kernel.game import Game
+
+
+def combat_chain(game: Game) -> int:
+    zid = game.zone(None, "combat_chain")
+    assert zid is not None
+    return zid
+
+
+def attack(game: Game, weapon: int, by: str) -> int:
+    """Attack with a weapon the player controls: its attack-proxy goes on the
+    stack (1.4.3), owned and controlled by that player (1.4.1a, 1.4.1b), with
+    the weapon's properties (1.4.3a)."""
+    obj = game.obj(weapon)
+    what = name_for(game, by, weapon)
+    if obj.kind != CARD or not obj.public or "weapon" not in game.characteristics(obj).types:
+        raise IllegalAction(f"only a weapon attacks this way, and {what} is not one", rule="1.4.3")
+    if not obj.equipped or not game.is_permanent(weapon):
+        raise IllegalAction(f"{what} is not an equipped weapon", rule="1.4.3b")
+    if obj.controller != by:
+        raise IllegalAction(f"{by} does not control {what}", rule="1.4.1b")
+    data = LayerData(weapon, ref_card=weapon, ref_oid=obj.oid)
+    with game.atomic():
+        return game.new_card(
+            game.characteristics(obj),
+            stack(game),
+            owner=by,
+            controller=by,
+            public=True,
+            position="top",
+            kind=ATTACK_PROXY,
+            data=data,
+            check=False,
+            log=True,
+            by=by,
+        )
+
+
+def is_proxy(obj: Obj) -> bool:
+    return obj.kind == ATTACK_PROXY
+
+
+def proxies_without_source(game: Game) -> list[int]:
+    """Attack-proxies whose attack-source no longer exists as the object it
+    was (1.4.3c), on the stack or the combat chain."""
+    out = []
+    for zid in (stack(game), combat_chain(game)):
+        for card in game.contents(zid):
+            obj = game.obj(card)
+            data = obj.data
+            if not is_proxy(obj) or not isinstance(data, LayerData) or data.ref_card is None:
+                continue
+            source = game.find(data.ref_card)
+            if source is None or source.oid != data.ref_oid:
+                out.append(card)
+    return out
+
+
+def close_combat_chain(game: Game, by: str) -> None:
+    """The combat chain closes: attack-proxies cease, a card that would be a
+    permanent in the permanent zone goes back there, every other card goes
+    to its owner's graveyard."""
+    chain = combat_chain(game)
+    for card in list(game.contents(chain)):
+        if not game.exists(card) or game.obj(card).zone != chain:
+            continue
+        obj = game.obj(card)
+        if obj.kind != CARD:
+            game.cease(card, by, cause="rule")
+        elif obj.public and becomes_permanent(game.characteristics(obj), "permanent"):
+            game.move(card, Dest("permanent"), cause="rule", by=by)
+        else:
+            game.move(card, Dest("graveyard", "owner"), cause="rule", by=by)
+
+
+def draw_to_intellect(game: Game, player: str) -> None:
+    """4.4.3f: the player draws until their hand holds as many cards as their
+    hero's intellect; nothing when it holds that many already, and no more
+    than their deck holds."""
+    try:
+        hero = hero_of(game, player)
+    except IllegalAction:
+        return  # no hero, no intellect
+    intellect = game.stat(hero, "intellect") if game.is_public(hero) else None
+    hand, deck = game.zone(player, "hand"), game.zone(player, "deck")
+    if intellect is None or hand is None or deck is None:
+        return
+    while len(game.contents(hand)) < intellect and game.contents(deck):
+        move_to(game, game.contents(deck)[0], Dest("hand", player), player)
+
+
+def to_arsenal(game: Game, card: int, player: str) -> None:
+    """4.4.3b: the turn player puts a card from their hand face down into an
+    empty arsenal zone they own."""
+    obj = game.obj(card)
+    info = game.zone_info(obj.zone)
+    if info.type != "hand" or info.owner != player or obj.host is not None:
+        raise IllegalAction(f"the card for the arsenal comes from {player}'s hand", rule="4.4.3b")
+    done = move_to(game, card, Dest("arsenal", player), player, face="down")
+    if done is not MoveResult.MOVED:
+        raise IllegalAction(f"{player} has no empty arsenal zone", rule="4.4.3b")
+
+
+def finish_turn(game: Game, arsenal: int | None, order: tuple[int, ...]) -> MoveResult:
+    """The end of the turn, as one action: the combat chain closes, then the
+    end-of-turn procedure (4.4.3b, c, f), then the next turn begins, with
+    "this turn" effects ended and allies' life totals reset (4.4.3a)."""
+    player = game.turn_player
+    with game.atomic():
+        close_combat_chain(game, player)
+        if arsenal is not None:
+            to_arsenal(game, arsenal, player)
+        game.ruleset.end_turn(game, order)  # 4.4.3c
+        drawers = [player]
+        if game.turn == 1:
+            drawers += [p for p in game.players if p != player]
+        for drawer in drawers:
+            draw_to_intellect(game, drawer)
+        return game.end_turn(())
