@@ -5,6 +5,7 @@ returning before the commit that holds it; on SQLite and on Postgres."""
 from __future__ import annotations
 
 import threading
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,6 +15,7 @@ import pytest
 from test_table_store import creation
 
 from cardzones.errors import CardzonesError
+from cardzones.table.finish import CONCEDE
 from cardzones.table.group import GroupCommit
 from cardzones.table.store import Conflict, GameOver, Store
 
@@ -40,10 +42,10 @@ def _tables(store: Store, names: list[str]) -> list[str]:
 
 
 def test_one_transaction_tells_each_action_its_own_outcome(store: Store) -> None:
-    """A conflict and a finished table refuse their own action and no other."""
+    """A conflict and a seat that conceded refuse their own action and no other."""
     g1, g2, g3 = _tables(store, ["g1", "g2", "g3"])
     store.append(g2, 1, "alice", {"end_turn": {}})
-    store.finish(g3, "bob")
+    store.vote(g3, "alice", CONCEDE, ("alice", "bob"), 60.0, time.time())  # alice acts no more
     rows = [
         {"table_id": t, "number": n, "seat": "alice", "at": 0.0, "act": '{"end_turn":{}}'}
         for t, n in ((g1, 1), (g2, 1), (g3, 1), (g1, 2), (g1, 2))
