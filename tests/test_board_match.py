@@ -271,10 +271,15 @@ def play_fab(t: Table) -> None:
     t.applied()
     assert names_in(alice, "bob.pitch") == [pitched_name]
     say(t, "bob", "pitching for the next one")
-    open_actions(bob)
-    one_click(bob, "End the turn")
+    # The end of turn as the rules have it: the pitched card to the bottom of
+    # his deck, his hand drawn up to his hero's intellect (4).
+    entries = open_actions(bob)
+    assert "End the turn as the rules do" in entries
+    one_click(bob, "End the turn as the rules do")
     t.applied()
     assert "alice's turn" in alice.page.inner_text("#turn")
+    assert names_in(spectator, "bob.pitch") == []
+    assert spectator.page.locator('[data-zone="bob.hand"] .card.back').count() == 4
 
 
 def play_redemption(t: Table) -> None:
@@ -353,10 +358,13 @@ def play_redemption(t: Table) -> None:
     one_click(alice, "End the turn")
     t.applied()
     assert "bob's turn" in alice.page.inner_text("#turn")
-    open_card(bob, bob.card("bob.deck"))
-    one_click(bob, "Move to bob's hand")
+    # The start of his turn as the rules have it: he draws three.
+    open_actions(bob)
+    one_click(bob, "Start the turn as the rules do")
     t.applied()
-    assert last_log(alice) == "bob moved a card from bob's deck to bob's hand"
+    assert last_log(alice) == "bob's preparation phase"
+    assert "bob moved a card from bob's deck to bob's hand" in alice.page.inner_text("#log")
+    assert alice.page.locator('[data-zone="bob.hand"] .card.back').count() == 6
     say(t, "bob", "drawing")
     open_actions(bob)
     one_click(bob, "End the turn")
