@@ -376,7 +376,8 @@ def test_a_third_rule_sets_actions_get_the_seat_policy_from_its_table(patience: 
             "seed": 3,
             "cards": cards,
             "setup": {
-                "alice.stock": ["Ace of Hearts", "Two of Hearts"],
+                # One card a stock: a table shuffles each face-down pile when it is made.
+                "alice.stock": ["Ace of Hearts"],
                 "bob.stock": ["Ace of Spades"],
             },
         }
@@ -513,3 +514,31 @@ def test_layers_point_down_only() -> None:
         for path in (root / layer).rglob("*.py"):
             bad = {m for m in _imports(path) if m.startswith(("cardzones.table", "cardzones.web"))}
             assert not bad, f"{path} imports a layer above it: {bad}"
+
+
+def test_a_table_shuffles_every_deck_when_it_is_made_with_its_secret_seed() -> None:
+    """A start position gives each deck in the order it was written, which
+    its writer knows (``cardzones cards deck`` prints it so): a table shuffles
+    every deck when it is made, with its seed, drawn at random unless the
+    request gives one, so the draws are not the written order."""
+    body = fab_body()
+    written = tuple(body["setup"]["alice.deck"])
+    seeds = set()
+    orders = {}
+    for seed in (None, None, 1, 2):
+        made = {k: v for k, v in body.items() if k != "seed"}
+        if seed is not None:
+            made["seed"] = seed
+        record = creation_from_request(made)
+        seeds.add(record.seed)
+        game = record.build().game
+        names = tuple(game.obj(c).cdef.name for c in game.contents(game.zone("alice", "deck")))
+        assert sorted(names) == sorted(written)
+        if seed is not None:
+            orders[seed] = names
+        # The same record builds the same table: replay and export hold.
+        again = record.build().game
+        deck = again.contents(again.zone("alice", "deck"))
+        assert tuple(again.obj(c).cdef.name for c in deck) == names
+    assert len(seeds) == 4  # two drawn at random, two given
+    assert written not in orders.values() and orders[1] != orders[2]

@@ -1,5 +1,5 @@
 """Deck lists read into a start position: the hero and equipment in their zones,
-the rest as the deck, shuffled by the seed.
+the rest as the deck, in the order the list gives it.
 
 Flesh and Blood deck lists are plain text, one card a line, as players write
 them and as the community's deck builders export them:
@@ -21,7 +21,9 @@ rules decide where each card goes. In fab, the hero-card goes to the hero zone
 (3.11.4), each arena-card that can be equipped goes to the first zone that can
 take it (4.1.4a, with the equipping rules of 8.5.41, 8.2.2, 8.2.10, 8.2.15),
 deck-cards go to the deck (3.7.6) and every other card stays out of the game
-as inventory (4.1.6). The deck's order comes from ``random.Random(seed)``.
+as inventory (4.1.6). The deck is in list order: whoever reads the start
+position knows it, so it is no secret, and a table shuffles every deck when
+it is made (:mod:`cardzones.table.creation`).
 
 >>> deck = read_fab_deck('''
 ... Hero: Dorinthea Ironsong
@@ -34,7 +36,6 @@ as inventory (4.1.6). The deck's order comes from ``random.Random(seed)``.
 
 from __future__ import annotations
 
-import random
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
@@ -126,7 +127,6 @@ class StartPosition:
 
     ruleset: str
     player: str
-    seed: int
     cards: list[Placed] = field(default_factory=list)
     inventory: list[Placed] = field(default_factory=list)
 
@@ -192,7 +192,6 @@ def scenario_data(
         "ruleset": ruleset,
         "card_data": ruleset,
         "players": [p.player for p in positions],
-        "seed": positions[0].seed,
         **({"cards": own} if own else {}),
         "setup": setup,
         # A scenario shows something hold: here, that every deck is in place.
@@ -314,7 +313,6 @@ def _element_lines(text: str) -> list[int]:
 def start_position(
     deck: DeckList,
     player: str = "alice",
-    seed: int = 0,
     *,
     lookup: CardLookup | None = None,
     home: Path | None = None,
@@ -328,8 +326,8 @@ def start_position(
     finally:
         if own:
             cards.close()
-    position = StartPosition(deck.ruleset, player, seed)
-    game = new_game(deck.ruleset, [player], seed)
+    position = StartPosition(deck.ruleset, player)
+    game = new_game(deck.ruleset, [player], 0)
     if deck.ruleset == "fab":
         _fab_zones(game, player, found, position, deck.file)
     else:
@@ -450,7 +448,6 @@ def _fab_zones(
             (position.cards if done.zone else position.inventory).append(done)
         else:
             position.inventory.append(placed)
-    random.Random(seed_text(position.seed, player)).shuffle(deck)
     position.cards.extend(Placed(f"{player}.deck", p.cdef, p.pitch) for p in deck)
 
 
@@ -487,10 +484,4 @@ def _redemption_zones(
             position.cards.append(Placed(f"{player}.reserve", record.cdef, define=define))
         else:
             position.inventory.append(placed)
-    random.Random(seed_text(position.seed, player)).shuffle(deck)
     position.cards.extend(Placed(f"{player}.deck", p.cdef, define=p.define) for p in deck)
-
-
-def seed_text(seed: int, player: str) -> str:
-    """The seed of a player's deck shuffle: the game's seed and the player."""
-    return f"{seed}:deck:{player}"

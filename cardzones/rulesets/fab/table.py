@@ -255,6 +255,7 @@ FAB_ACTIONS = (
                 K.CARDS,
                 doc="the pitched cards as they will lie at the bottom of the deck, top first",
             ),
+            BY,
         ),
         _finish_turn,
         doc="End the turn as the rules do: the combat chain closes, the end-of-turn "

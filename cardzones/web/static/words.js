@@ -64,11 +64,12 @@
       case "shuffled":
         return `${by || "the rules "}shuffled ${zone(e.zone)}`;
       case "turn":
-        return e.note ? cap(note(e.note, players)) : `turn ${e.turn}`;
+        return e.note ? note(e.note, players) : `turn ${e.turn}`;
       default: {
         const text = (e.note ? note(e.note, players) : String(e.event)).replace(/_/g, " ");
         // A note that already says who acted ("alice puts 1 +1 power counter ...").
-        if (!by || text.startsWith(by)) return cap(text);
+        // Notes are kept as written: they may start with a player's name.
+        if (!by || text.startsWith(by)) return text;
         return `${by.trim()}: ${text}`;
       }
     }
