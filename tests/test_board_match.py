@@ -399,6 +399,15 @@ def test_a_match_through_the_board_in_words_leaks_nothing(
         assert chat_lines(alice) == before
         alice.page.click("#replay-close")
         table.check()
+        # On a laptop, the menu of a card at the foot of the board opens
+        # inside the window (above the card when it does not fit below).
+        alice.card("alice.hand", 0).click()
+        alice.page.wait_for_selector("#menu .menu-legal[data-ready=yes]")
+        box = alice.page.locator("#menu").bounding_box()
+        assert box is not None
+        assert box["x"] >= 0 and box["x"] + box["width"] <= LAPTOP["width"]
+        assert box["y"] >= 0 and box["y"] + box["height"] <= LAPTOP["height"]
+        close_menu(alice)
         # On a phone, a card's menu opens inside the window.
         alice.page.set_viewport_size(PHONE)
         alice.card("alice.hand", 0).click()

@@ -250,6 +250,7 @@ POLICY = {
         "life": _policy(targets="card"),
         "attack": _policy("card"),
         "finish_turn": _policy("arsenal order", actor=None, turn=True),
+        "close_chain": _policy(actor=None, turn=True),
         "clear": _policy("card"),
         "put_under": _policy("card top"),
         "play": _policy("card"),

@@ -151,3 +151,10 @@ def pitch_order(game: Game, player: str) -> Iterator[Candidate]:
 def finish_turn(game: Game, player: str) -> Iterator[Candidate]:
     """Ending the turn, keeping the hand, with the pitched cards in their order."""
     yield {}
+
+
+def close_chain(game: Game, player: str) -> Iterator[Candidate]:
+    """Closing the combat chain, when it holds anything."""
+    chain = game.zone(None, "combat_chain")
+    if chain is not None and game.contents(chain):
+        yield {}

@@ -12,9 +12,9 @@ from cardzones.kernel.cards import Ability, CardDef, Dest, Move
 from cardzones.kernel.objects import CARD, MACRO, TRIGGERED, UNDER, Obj
 from cardzones.kernel.results import MoveResult
 from cardzones.kernel.ruleset import ADMITTED, Admission
-from cardzones.rulesets.base import Board, Ruleset
+from cardzones.rulesets.base import Board, DeckCard, Placement, Ruleset
 from cardzones.rulesets.common import TEXT_PARAMS, printed_text, text_fields
-from cardzones.rulesets.fab import layers
+from cardzones.rulesets.fab import decks, layers
 from cardzones.rulesets.fab.cards import (
     becomes_permanent,
     is_deck_card,
@@ -137,6 +137,10 @@ class FabRuleset(Ruleset):
         if pile != "soul":
             return super().pile_host(game, owner, pile)
         return hero_of(game, owner)
+
+    def place_deck(self, game: Game, player: str, cards: Sequence[DeckCard]) -> Placement:
+        """The hero, its equipment and the deck (3.11.4, 4.1.4a, 4.1.6)."""
+        return decks.place_deck(game, player, cards)
 
     def move_to_pile(
         self, game: Game, move: Move, host: int, rel: int, *, foresee: bool = False
