@@ -399,6 +399,15 @@ def test_a_match_through_the_board_in_words_leaks_nothing(
         assert chat_lines(alice) == before
         alice.page.click("#replay-close")
         table.check()
+        # On a laptop, the menu of a card at the foot of the board opens
+        # inside the window (above the card when it does not fit below).
+        alice.card("alice.hand", 0).click()
+        alice.page.wait_for_selector("#menu .menu-legal[data-ready=yes]")
+        box = alice.page.locator("#menu").bounding_box()
+        assert box is not None
+        assert box["x"] >= 0 and box["x"] + box["width"] <= LAPTOP["width"]
+        assert box["y"] >= 0 and box["y"] + box["height"] <= LAPTOP["height"]
+        close_menu(alice)
         # On a phone, a card's menu opens inside the window.
         alice.page.set_viewport_size(PHONE)
         alice.card("alice.hand", 0).click()
@@ -411,6 +420,30 @@ def test_a_match_through_the_board_in_words_leaks_nothing(
         alice.page.screenshot(path=SCREENSHOTS / f"{ruleset}-match-menu-phone.png")
         close_menu(alice)
         alice.page.set_viewport_size(LAPTOP)
+        table.check()
+        # The end of the match: bob proposes to finish, alice agrees; the
+        # chat goes on after it, and alice replays the game as bob saw it,
+        # his lines and hers among the events.
+        bob = table["bob"]
+        bob.page.click("#finish-btn")
+        bob.page.click("#finish-btn")
+        alice.page.wait_for_selector("#finish-accept:not([hidden])")
+        alice.page.click("#finish-accept")
+        for viewer in table.viewers.values():
+            viewer.page.wait_for_function("() => window.cardzonesBoard.finished !== null")
+        say(table, "bob", "good game")
+        say(table, "alice", "gg, thanks")
+        alice.page.click("#replay-btn")
+        alice.page.wait_for_selector("#replay-bar:not([hidden])")
+        alice.page.select_option("#replay-as", "bob")
+        alice.page.wait_for_function(
+            "() => window.cardzonesBoard.replay && window.cardzonesBoard.replay.as === 'bob'"
+        )
+        alice.page.click("#replay-last")
+        assert chat_lines(alice)[-2:] == ["bob: good game", "alice: gg, thanks"]
+        alice.page.click("#replay-first")
+        assert chat_lines(alice) == before[:2]
+        alice.page.click("#replay-close")
         table.check()
     finally:
         table.close()
