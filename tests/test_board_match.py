@@ -421,6 +421,30 @@ def test_a_match_through_the_board_in_words_leaks_nothing(
         close_menu(alice)
         alice.page.set_viewport_size(LAPTOP)
         table.check()
+        # The end of the match: bob proposes to finish, alice agrees; the
+        # chat goes on after it, and alice replays the game as bob saw it,
+        # his lines and hers among the events.
+        bob = table["bob"]
+        bob.page.click("#finish-btn")
+        bob.page.click("#finish-btn")
+        alice.page.wait_for_selector("#finish-accept:not([hidden])")
+        alice.page.click("#finish-accept")
+        for viewer in table.viewers.values():
+            viewer.page.wait_for_function("() => window.cardzonesBoard.finished !== null")
+        say(table, "bob", "good game")
+        say(table, "alice", "gg, thanks")
+        alice.page.click("#replay-btn")
+        alice.page.wait_for_selector("#replay-bar:not([hidden])")
+        alice.page.select_option("#replay-as", "bob")
+        alice.page.wait_for_function(
+            "() => window.cardzonesBoard.replay && window.cardzonesBoard.replay.as === 'bob'"
+        )
+        alice.page.click("#replay-last")
+        assert chat_lines(alice)[-2:] == ["bob: good game", "alice: gg, thanks"]
+        alice.page.click("#replay-first")
+        assert chat_lines(alice) == before[:2]
+        alice.page.click("#replay-close")
+        table.check()
     finally:
         table.close()
 

@@ -347,6 +347,7 @@ FAB_ACTIONS = (
         doc="Choose the order in which one's pitched cards go to the bottom of the deck at "
         "the end of the turn: a hidden choice, logged nowhere.",
         rules=("4.4.3c",),
+        candidates=cand.pitch_order,
     ),
     Action(
         "add_layer",
