@@ -543,3 +543,38 @@ def test_a_table_shuffles_every_deck_when_it_is_made_with_its_secret_seed() -> N
         assert tuple(again.obj(c).cdef.name for c in deck) == names
     assert len(seeds) == 4  # two drawn at random, two given
     assert written not in orders.values() and orders[1] != orders[2]
+
+
+def test_a_seats_effect_labels_never_show_in_another_seats_legal_actions() -> None:
+    """A seat's as: label is its own words: another seat's legal actions name
+    that effect by a name that tells nothing of them, the act taken with that
+    name negates the effect, and the stored acts replay and export."""
+    from cardzones.table.table import Table
+
+    creation = creation_from_request(redemption_body())
+    table = Table.start("t", creation)
+    game = table.game
+    stored = []
+
+    def take(seat: str, act: dict[str, Any]) -> None:
+        pending = table.try_act(seat, act)
+        stored.append(pending.applied.stored)
+        table.commit(pending)
+
+    _, evil = (o["id"] for o in objects(game, "alice", "alice.territory"))
+    take("alice", {"set_aside": {"cards": [evil], "duration": 1}, "as": "alices secret plan"})
+    mine = [e["act"] for e in table.legal("alice", ["negate"])]
+    assert {"negate": {"effect": "alices secret plan", "by": "alice"}} in mine
+    theirs = [e["act"] for e in table.legal("bob", ["negate"])]
+    assert "secret plan" not in json.dumps(theirs)
+    (named,) = [a["negate"]["effect"] for a in theirs]
+    assert named.startswith("effect-")
+    # bob cannot use alice's words, and names the effect as his legal actions do
+    refusal = refused(table.ctx, "bob", {"negate": {"effect": "alices secret plan"}})
+    assert refusal.message == "effect: unknown effect label 'alices secret plan'"
+    take("bob", {"negate": {"effect": named}})
+    assert not game.ruleset.handle_active(game, table.ctx.effects["alices secret plan"])
+    again = Table.start("t", creation)
+    for act in stored:
+        again.replay(act)
+    assert again.game.same_state(game)

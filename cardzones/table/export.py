@@ -155,6 +155,9 @@ def scenario_of(table_id: str, creation: Record, acts: list[dict[str, Any]]) -> 
     for act in acts:
         ((name, args),) = act.items()
         step_args = _rewrite(args, game, names)
+        if isinstance(step_args, dict) and isinstance(step_args.get("effect"), str):
+            # An effect another seat labelled is named by its label in the file.
+            step_args = {**step_args, "effect": ctx.label_of(step_args["effect"])}
         before = set(game.cards())
         made = apply_stored(ctx, act).card
         if made is not None and made not in before and game.exists(made):
