@@ -223,7 +223,8 @@
   // The seat's legal acts at the current position (GET .../legal: entries
   // {act, result}), asked for only when a menu opens and kept until the next
   // event. Without the endpoint, the menus are made from the action table's
-  // parameters alone. Resolves to the entries, or null.
+  // parameters alone. Resolves to the entries, null, or "later" when the
+  // server answered for an event the board has not been sent yet.
   let legalAsked = null;
   function loadLegal() {
     if (!legalOffered || !state.seat || state.replay) return Promise.resolve(null);
@@ -241,7 +242,9 @@
         }
         return null;
       }
-      if (data.number !== number) return null;
+      // The server is already past the position the board shows: asked
+      // again once the board has the event.
+      if (data.number !== number) return "later";
       state.legal = data.legal;
       state.legalNumber = data.number;
       return state.legal;
@@ -736,10 +739,11 @@
     const shown = menuShown;
     const fill = (tries) => loadLegal().then((entries) => {
       if (shown !== menuShown || !slot.isConnected) return;
-      if (entries === null && tries < 20 && legalOffered && state.legalNumber !== state.number) {
+      if (entries === "later" && tries < 20) {
         setTimeout(() => fill(tries + 1), 100);
         return;
       }
+      if (entries === "later") entries = null;
       clear(slot);
       slot.removeAttribute("aria-busy");
       const groups = new Map(menus.GROUPS.map((g) => [g, []]));
