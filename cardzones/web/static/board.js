@@ -795,7 +795,8 @@
     const menu = openMenu(obj.hidden ? `a card in ${where}` : obj.name, anchor);
     menu.appendChild(legalSection((step) => names(step, ref), ref));
     // The actions that need more than the card: a form each.
-    const list = offers(obj, zone).filter(({ action, param }) => !menus.isJudge(action.name) && param.required);
+    const list = offers(obj, zone).filter(({ action, param }) => !menus.isJudge(action.name) && param.required
+                                          && menus.fits(action, obj, null));
     const many = (action) => list.filter((o) => o.action === action).length > 1;
     const more = list.flatMap(({ action, param }) => {
       const given = { [param.name]: param.kind === "cards" ? [ref] : ref };
@@ -803,7 +804,7 @@
       // lose or gain) is one entry for each, whose form asks for that one.
       const variants = exactlyOne(action);
       if (variants.length) {
-        return variants.map((only) => menuButton(menus.variant(action, only), {
+        return variants.filter((only) => menus.fits(action, obj, only)).map((only) => menuButton(menus.variant(action, only), {
           "data-action": action.name, "data-param": param.name, "data-variant": only,
           title: action.doc || "" }, () => openForm(action, given, ref, anchor, only)));
       }
