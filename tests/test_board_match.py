@@ -126,6 +126,11 @@ def variant(viewer: Viewer, card: Any, action: str, only: str, fields: dict[str,
     viewer.page.click(f'#menu button[data-action="{action}"][data-variant="{only}"]')
     form = viewer.page.locator("#form")
     assert form.locator(f'[name="{only}"]').count() == 1
+    if only == "remove":  # the card's one counter, chosen already
+        counters = form.locator("#f-name-counters option").evaluate_all(
+            "os => os.map(o => o.value)"
+        )
+        assert counters == [form.locator('[name="name"]').input_value()]
     assert form.locator("textarea").count() == 0  # nothing asks for JSON
     viewer.submit(fields)
 
@@ -220,6 +225,9 @@ def play_fab(t: Table) -> None:
     entries = open_card(alice, card)
     assert {"Play", "Pitch", "Move to alice's graveyard"} <= set(entries)
     assert "Move to the bottom of alice's deck" in entries
+    # A card with no life total offers no life, one with no counters none to take off.
+    assert "Put counters on it…" in entries
+    assert "Deal damage…" not in entries and "Remove counters…" not in entries
     one_click(alice, "Play")
     t.applied()
     assert names_in(spectator, "stack") == [name]
@@ -343,13 +351,8 @@ def play_redemption(t: Table) -> None:
     assert spectator.named("alice.territory", "Gideon A").locator(".counter").all_inner_texts() == [
         "2× steam"
     ]
-    variant(
-        bob,
-        bob.named("alice.territory", "Gideon A"),
-        "counter",
-        "remove",
-        {"name": "steam", "remove": "1"},
-    )
+    # Taking one off: the form offers the counters the card has.
+    variant(bob, bob.named("alice.territory", "Gideon A"), "counter", "remove", {"remove": "1"})
     t.applied()
     assert alice.named("alice.territory", "Gideon A").locator(".counter").all_inner_texts() == [
         "1× steam"

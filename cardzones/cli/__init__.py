@@ -441,7 +441,10 @@ def _bench_table(
             f"acts/s: {ratios['acts_per_echo_frame']:.3f} of the echo's frames/s, "
             f"{ratios['acts_per_commit']:.3f} of the store's commits/s; "
             f"p50 {ratios['p50_vs_echo']:.1f}x the echo's, {ratios['p50_vs_commit']:.1f}x a "
-            f"commit's; {figures['table']['refused']} refused"
+            f"commit's; {figures['table']['refused']} refused. Capacity (open loop, a seat "
+            f"acting every {figures['capacity']['every_s']:g} s, its board asking for the legal "
+            f"acts on the card first): {figures['capacity']['tables']} tables at act-to-ack "
+            f"p99 <= {figures['capacity']['target_p99_ms']:g} ms"
         ),
     )
     for column in ("", "per second", "p50 ms", "p99 ms"):
