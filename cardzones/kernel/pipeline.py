@@ -611,9 +611,10 @@ def foresee_flip(game: Game, card: int, face: str) -> MoveResult:
     return MoveResult.DONE if obj.public != (face == "up") else _NO_MOVE
 
 
-def shuffle(game: Game, zid: int, by: str | None = None) -> MoveResult:
+def shuffle(game: Game, zid: int, by: str | None = None, *, logged: bool = True) -> MoveResult:
     """Shuffle a zone with the game's seeded randomness. Private objects in it
-    become new objects, so nothing links them to what they were before."""
+    become new objects, so nothing links them to what they were before.
+    ``logged=False`` is for setting up a game, which logs nothing."""
     with game.atomic():
         n = game._next("shuffles")
         rng = random.Random(f"{game.seed}:{n}")
@@ -628,5 +629,6 @@ def shuffle(game: Game, zid: int, by: str | None = None) -> MoveResult:
                 game._put(OBJS, card, obj._replace(oid=game._next("next_oid"), origin=origin))
                 if card in game._fx_by_card:
                     _end_bound_effects(game, card, obj.oid)
-        _log(game, SHUFFLED, None, True, None, zid, zid, None, by, "effect")
+        if logged:
+            _log(game, SHUFFLED, None, True, None, zid, zid, None, by, "effect")
     return MoveResult.DONE

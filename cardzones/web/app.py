@@ -326,19 +326,23 @@ async def _create_table(server: Server, request: Request) -> Response:
 
 async def rulesets(request: Request, images: bool = False) -> Response:
     """The installed rule sets, each with its action table (what a board
-    offers in its menus) and whether its deck lists can start a table (the
-    server's card index holds its cards; asked afresh each time, so that an
-    import while the server runs counts), and whether the board shows card
-    pictures. Public: it holds no game."""
+    offers in its menus), how a board lays out a player's mat and how its
+    deck lists are written (so that no page names a game), whether its deck
+    lists can start a table (the server's card index holds its cards; asked
+    afresh each time, so that an import while the server runs counts), and
+    whether the board shows card pictures. Public: it holds no game."""
     decks = await run_in_threadpool(deck_list_games)
     out = []
     for name in ruleset_names():
-        table = get_ruleset(name).actions
+        ruleset = get_ruleset(name)
         out.append(
             {
                 "name": name,
-                "actions": [a.to_json() for a in table.values()],
+                "actions": [a.to_json() for a in ruleset.actions.values()],
                 "deck_lists": name in decks,
+                "board": ruleset.board.to_json(),
+                "deck_list_help": ruleset.deck_list_help,
+                "deck_list_example": ruleset.deck_list_example,
             }
         )
     return JSONResponse({"rulesets": out, "deck_lists": bool(decks), "images": images})

@@ -16,22 +16,6 @@
   // Properties of a view object that are not shown as stats.
   const META = new Set(["id", "name", "types", "keywords", "public", "owner", "controller",
                         "under", "placed", "equipped_to", "hidden", "text", "image", "counters"]);
-  // Where each zone type sits on a player's mat (board.css names the areas).
-  const AREAS = {
-    fab: { head: "head", chest: "chest", arms: "arms", legs: "legs", hero: "hero",
-           weapon: "weapon", arsenal: "arsenal", deck: "deck", graveyard: "graveyard",
-           banished: "banished", pitch: "pitch", hand: "hand" },
-    redemption: { territory: "territory", land_of_bondage: "bondage",
-                  land_of_redemption: "redemption", set_aside: "setaside", deck: "deck",
-                  discard: "discard", reserve: "reserve", banish: "banish", hand: "hand" },
-  };
-  // Piles a rule set names as a destination, and the zone that shows each:
-  // fab's soul is under its player's hero (3.11.5).
-  const PILES = { fab: { hero: "soul" } };
-  const LABELS = { land_of_bondage: "land of bondage", land_of_redemption: "land of redemption",
-                   set_aside: "set-aside area", field_of_battle: "field of battle",
-                   combat_chain: "combat chain", permanent: "permanents" };
-
   // Everything the board knows, all of it from the server for this viewer.
   const state = {
     table: TABLE,
@@ -43,6 +27,7 @@
     finished: null,
     finish: null,          // the standing votes to finish: {agreed, conceded, until}, or null
     actions: null,         // the rule set's action table (GET /api/rulesets)
+    boards: {},            // each rule set's layout of a mat (GET /api/rulesets)
     legal: null,           // the seat's legal acts ({act, result}) after event legalNumber
     legalNumber: null,
     refusal: null,         // {ref, error, rule}: the last refused act, shown by its card
@@ -229,6 +214,8 @@
     state.images = data.images === true;
     for (const ruleset of data.rulesets) {
       state.actions[ruleset.name] = ruleset.actions;
+      state.boards[ruleset.name] = ruleset.board || {};
+      window.cardzonesWords.useLabels((ruleset.board || {}).labels);
     }
     render();
   }
@@ -421,8 +408,14 @@
     return view.zones.filter((z) => z.owner === owner);
   }
 
+  // The rule set's layout of a mat (GET /api/rulesets): areas, rows, order.
+  function layout(view) {
+    return state.boards[view.ruleset] || {};
+  }
+
   function mat(view, player, side) {
-    const areas = AREAS[view.ruleset] || {};
+    const board = layout(view);
+    const areas = board.areas || {};
     const box = h("section", { class: `mat ${side}`, "data-player": player,
                                "aria-label": `${player}'s area` });
     box.dataset.ruleset = view.ruleset;
@@ -433,6 +426,14 @@
     }
     box.appendChild(title);
     const grid = h("div", { class: "slots" });
+    const rows = board.rows || [];
+    if (rows.length) {
+      // Each mat faces the table's middle: the opponent's is upside down.
+      const shown = side === "top" ? [...rows].reverse() : rows;
+      grid.classList.add("laid-out");
+      grid.style.gridTemplateAreas = shown.map((row) => JSON.stringify(row)).join(" ");
+      grid.style.gridTemplateColumns = `repeat(${rows[0].trim().split(/\s+/).length}, minmax(0, 1fr))`;
+    }
     const hand = h("div", { class: "hand-row" });
     for (const zone of zonesOf(view, player)) {
       const node = zoneEl(view, zone);
@@ -443,7 +444,12 @@
       }
       if (area) {
         const number = zone.zone.split(".")[2];
-        node.dataset.area = number ? `${area}${number}` : area;
+        const name = number ? `${area}${number}` : area;
+        node.dataset.area = name;
+        node.style.gridArea = name;
+        const at = (board.order || []).indexOf(name);
+        if (at >= 0) node.style.order = at + 1;
+        if ((board.wide || []).includes(name)) node.classList.add("wide");
       }
       grid.appendChild(node);
     }
@@ -458,9 +464,9 @@
     return box;
   }
 
-  function zoneTitle(zone) {
+  function zoneTitle(view, zone) {
     const [, type, number] = zone.zone.includes(".") ? zone.zone.split(".") : [null, zone.zone];
-    const label = LABELS[zone.type] || (type || zone.type).replace(/_/g, " ");
+    const label = (layout(view).labels || {})[zone.type] || window.cardzonesWords.label(type || zone.type);
     return number ? `${label} ${number}` : label;
   }
 
@@ -472,7 +478,7 @@
   function zoneEl(view, zone) {
     const node = h("div", { class: `zone z-${zone.type}`, "data-zone": zone.zone,
                             "aria-label": zone.zone });
-    node.appendChild(h("div", { class: "zone-title" }, zoneTitle(zone),
+    node.appendChild(h("div", { class: "zone-title" }, zoneTitle(view, zone),
                        h("span", { class: "count", text: zone.count })));
     const cards = h("div", { class: "cards" });
     if (isPile(zone)) {
@@ -488,7 +494,7 @@
       zone.objects.forEach((obj, i) => cards.appendChild(cardEl(view, zone, obj, obj.id || `${zone.zone}[${i}]`)));
     }
     node.appendChild(cards);
-    const pile = (PILES[view.ruleset] || {})[zone.type];
+    const pile = (layout(view).piles || {})[zone.type];
     if (pile && zone.owner) {
       // A drop target for the pile, in the zone's title row.
       const strip = h("span", { class: "pile-drop", "data-zone": `${zone.owner}.${pile}` }, pile);

@@ -44,7 +44,7 @@ from cardzones.kernel import (
     Obj,
     ZoneSpec,
 )
-from cardzones.rulesets.base import Ruleset
+from cardzones.rulesets.base import Board, Ruleset
 
 SUITS = ("clubs", "diamonds", "hearts", "spades")
 
@@ -163,6 +163,13 @@ class PatienceRuleset(Ruleset):
         Param("rank", ParamKind.INT, required=True, doc="1 (the ace) to 13 (the king)"),
     )
     rules = MappingProxyType(RULES)
+    #: The mat on a board: the stock and the waste side by side, the
+    #: foundation beside them.
+    board = Board(
+        areas={"stock": "stock", "waste": "waste", "foundation": "foundation"},
+        rows=("stock waste foundation",),
+        order=("stock", "waste", "foundation"),
+    )
 
     def make_card(
         self, name: str, fields: Mapping[str, Any], abilities: Sequence[Ability] = ()
