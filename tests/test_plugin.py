@@ -204,3 +204,15 @@ def test_a_board_lays_out_its_mat_from_its_own_package(installed: None) -> None:
     (board,) = [r["board"] for r in answer["rulesets"] if r["name"] == "patience"]
     assert board["rows"] == ["stock waste foundation"]
     assert board["areas"] == {"stock": "stock", "waste": "waste", "foundation": "foundation"}
+
+
+def test_its_deck_list_starts_as_its_stock(installed: None) -> None:
+    """patience/stock: a deck list's cards start in the stock, in list order."""
+    from cardzones.kernel import CardDef
+    from cardzones.rulesets.base import DeckCard
+
+    ruleset = get_ruleset("patience")
+    game = new_game("patience", ["alice"])
+    cards = [DeckCard(CardDef("Ace"), None, "main"), DeckCard(CardDef("Two"), None, "out")]
+    where = ruleset.place_deck(game, "alice", cards)
+    assert where.placed == [("alice.stock", 0)] and where.out == [1]
