@@ -182,7 +182,15 @@ def act(
 # Random acts, from a seat's view only
 # ----------------------------------------------------------------------
 
-FAB_KINDS = ("move",) * 6 + ("flip", "shuffle", "end_turn", "play", "clear", "create_token")
+FAB_KINDS = ("move",) * 6 + (
+    "flip",
+    "shuffle",
+    "end_turn",
+    "pitch_order",
+    "play",
+    "clear",
+    "create_token",
+)
 RED_KINDS = ("move",) * 6 + (
     "flip",
     "shuffle",
@@ -257,6 +265,17 @@ def random_act(view: dict[str, Any], seat: str, pick: Any) -> dict[str, Any]:
         ]
         order = [pitched.pop(pick(len(pitched))) for _ in range(pick(len(pitched) + 1))]
         return {"end_turn": {"order": order} if order else {}}
+    if kind == "pitch_order":
+        # fab: a seat orders its own pitched cards, in secret (4.4.3c).
+        own_pitch = [
+            obj["id"]
+            for zone in view["zones"]
+            if zone["zone"] == f"{seat}.pitch"
+            for obj in zone["objects"]
+            if "id" in obj
+        ]
+        chosen = [own_pitch.pop(pick(len(own_pitch))) for _ in range(pick(len(own_pitch) + 1))]
+        return {"pitch_order": {"order": chosen}}
     if kind == "phase":
         return {"phase": PHASES[pick(len(PHASES))]}
     if kind == "create_token":

@@ -220,6 +220,9 @@ def play_fab(t: Table) -> None:
     entries = open_card(alice, card)
     assert {"Play", "Pitch", "Move to alice's graveyard"} <= set(entries)
     assert "Move to the bottom of alice's deck" in entries
+    # A card with no life total offers no life, one with no counters none to take off.
+    assert "Put counters on it…" in entries
+    assert "Deal damage…" not in entries and "Remove counters…" not in entries
     one_click(alice, "Play")
     t.applied()
     assert names_in(spectator, "stack") == [name]

@@ -253,7 +253,7 @@ FAB_ACTIONS = (
     ),
     Action(
         "close_chain",
-        (),
+        (BY,),
         _close_chain,
         doc="Close the combat chain: attack-proxies cease, an attacking ally goes back to "
         "the permanent zone, and every other card goes to its owner's graveyard.",

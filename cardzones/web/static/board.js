@@ -223,7 +223,8 @@
   // The seat's legal acts at the current position (GET .../legal: entries
   // {act, result}), asked for only when a menu opens and kept until the next
   // event. Without the endpoint, the menus are made from the action table's
-  // parameters alone. Resolves to the entries, or null.
+  // parameters alone. Resolves to the entries, null, or "later" when the
+  // server answered for an event the board has not been sent yet.
   let legalAsked = null;
   function loadLegal() {
     if (!legalOffered || !state.seat || state.replay) return Promise.resolve(null);
@@ -241,7 +242,9 @@
         }
         return null;
       }
-      if (data.number !== number) return null;
+      // The server is already past the position the board shows: asked
+      // again once the board has the event.
+      if (data.number !== number) return "later";
       state.legal = data.legal;
       state.legalNumber = data.number;
       return state.legal;
@@ -736,10 +739,11 @@
     const shown = menuShown;
     const fill = (tries) => loadLegal().then((entries) => {
       if (shown !== menuShown || !slot.isConnected) return;
-      if (entries === null && tries < 20 && legalOffered && state.legalNumber !== state.number) {
+      if (entries === "later" && tries < 20) {
         setTimeout(() => fill(tries + 1), 100);
         return;
       }
+      if (entries === "later") entries = null;
       clear(slot);
       slot.removeAttribute("aria-busy");
       const groups = new Map(menus.GROUPS.map((g) => [g, []]));
@@ -791,7 +795,8 @@
     const menu = openMenu(obj.hidden ? `a card in ${where}` : obj.name, anchor);
     menu.appendChild(legalSection((step) => names(step, ref), ref));
     // The actions that need more than the card: a form each.
-    const list = offers(obj, zone).filter(({ action, param }) => !menus.isJudge(action.name) && param.required);
+    const list = offers(obj, zone).filter(({ action, param }) => !menus.isJudge(action.name) && param.required
+                                          && menus.fits(action, obj, null));
     const many = (action) => list.filter((o) => o.action === action).length > 1;
     const more = list.flatMap(({ action, param }) => {
       const given = { [param.name]: param.kind === "cards" ? [ref] : ref };
@@ -799,7 +804,7 @@
       // lose or gain) is one entry for each, whose form asks for that one.
       const variants = exactlyOne(action);
       if (variants.length) {
-        return variants.map((only) => menuButton(menus.variant(action, only), {
+        return variants.filter((only) => menus.fits(action, obj, only)).map((only) => menuButton(menus.variant(action, only), {
           "data-action": action.name, "data-param": param.name, "data-variant": only,
           title: action.doc || "" }, () => openForm(action, given, ref, anchor, only)));
       }

@@ -42,6 +42,19 @@
     "life.damage": "Deal damage…", "life.lose": "Lose life…", "life.gain": "Gain life…",
     "counter.add": "Put counters on it…", "counter.remove": "Remove counters…",
   };
+  // Whether a card's menu offers an action's entry for it: life for a card
+  // with a life total, counters on a card one may see, and taking off only
+  // those it has. Anything else is offered, and the rules decide.
+  const FITS = {
+    life: (obj) => typeof obj.life === "number",
+    counter: (obj) => !obj.hidden,
+    "counter.remove": (obj) => Boolean(obj.counters && Object.keys(obj.counters).length),
+  };
+  function fits(action, obj, only) {
+    const whole = FITS[action.name];
+    const part = only ? FITS[`${action.name}.${only}`] : null;
+    return (!whole || whole(obj)) && (!part || part(obj));
+  }
   // A parameter's name in a form.
   const FIELDS = {
     card: "card", cards: "cards", to: "to", position: "where in the zone", face: "face",
@@ -190,7 +203,7 @@
   }
 
   window.cardzonesMenus = Object.freeze({
-    GROUPS, JUDGE, describe, entry, group, title, variant, field, cardWords, objects,
+    GROUPS, JUDGE, describe, entry, group, title, variant, field, cardWords, objects, fits,
     isJudge: (name) => JUDGE.has(name),
   });
 })();
