@@ -126,6 +126,11 @@ def variant(viewer: Viewer, card: Any, action: str, only: str, fields: dict[str,
     viewer.page.click(f'#menu button[data-action="{action}"][data-variant="{only}"]')
     form = viewer.page.locator("#form")
     assert form.locator(f'[name="{only}"]').count() == 1
+    if only == "remove":  # the card's one counter, chosen already
+        counters = form.locator("#f-name-counters option").evaluate_all(
+            "os => os.map(o => o.value)"
+        )
+        assert counters == [form.locator('[name="name"]').input_value()]
     assert form.locator("textarea").count() == 0  # nothing asks for JSON
     viewer.submit(fields)
 
@@ -346,13 +351,8 @@ def play_redemption(t: Table) -> None:
     assert spectator.named("alice.territory", "Gideon A").locator(".counter").all_inner_texts() == [
         "2× steam"
     ]
-    variant(
-        bob,
-        bob.named("alice.territory", "Gideon A"),
-        "counter",
-        "remove",
-        {"name": "steam", "remove": "1"},
-    )
+    # Taking one off: the form offers the counters the card has.
+    variant(bob, bob.named("alice.territory", "Gideon A"), "counter", "remove", {"remove": "1"})
     t.applied()
     assert alice.named("alice.territory", "Gideon A").locator(".counter").all_inner_texts() == [
         "1× steam"

@@ -975,6 +975,16 @@
       .filter((p) => p.name !== action.actor && p.kind !== "action" && !others.includes(p.name))
       .map((p) => (p.name === only ? { ...p, required: true } : p));
     for (const param of shown) form.appendChild(field(param, given[param.name]));
+    // The counters already on the card, offered for a counter's name.
+    const known = ref ? window.cardzonesMenus.objects(state.view).get(ref) : null;
+    const counters = known && known.obj.counters ? Object.keys(known.obj.counters) : [];
+    const named = form.elements.namedItem("name");
+    if (counters.length && named && named.tagName === "INPUT") {
+      const list = h("datalist", { id: "f-name-counters" }, counters.map((c) => h("option", { value: c })));
+      named.setAttribute("list", "f-name-counters");
+      named.after(list);
+      if (only === "remove" && counters.length === 1) named.value = counters[0];
+    }
     // An effect may be named, so that a later negate can name it too.
     const negates = table().some((a) => a.params.some((p) => p.kind === "effect"));
     const labelled = negates && action.params.some((p) => p.kind === "mapping" || p.name === "source");
