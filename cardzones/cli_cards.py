@@ -5,7 +5,7 @@
     cardzones cards search TEXT [--ruleset fab|redemption] [--json]
     cardzones cards show NAME [--pitch N] [--ruleset fab|redemption] [--json]
     cardzones cards status [--json]
-    cardzones cards deck FILE [--player NAME] [--seed N] [--json]
+    cardzones cards deck FILE [--player NAME] [--json]
 
 Bad input exits 2 with a message and no traceback.
 """
@@ -280,7 +280,7 @@ def _show_record(record: CardRecord, imported: str) -> None:
     cdef = record.cdef
     table = Table(box=None, show_header=False, padding=(0, 2, 0, 0))
     table.add_column(style="bold")
-    table.add_column()
+    table.add_column(overflow="fold")  # addresses are shown whole
     title = record.name
     if record.pitch is not None:
         from cardzones.cards.lookup import describe_pitch
@@ -363,18 +363,18 @@ def status(as_json: Annotated[bool, typer.Option("--json", help="print JSON")] =
 def deck(
     file: Annotated[Path, typer.Argument(help="a fab deck list (text) or a LackeyCCG .dek file")],
     player: Annotated[str, typer.Option("--player", help="whose deck it is")] = "alice",
-    seed: Annotated[int, typer.Option("--seed", help="the seed of the deck's shuffle")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
 ) -> None:
     """Read a deck list into a start position, printed as a scenario.
 
-    The hero and equipment go to their zones and the rest is the deck,
-    shuffled by the seed; the output uses card_data: and runs as it is.
+    The hero and equipment go to their zones and the rest is the deck, in
+    list order (a table shuffles it when it is made); the output uses
+    card_data: and runs as it is.
     """
     from cardzones.cards.decks import read_deck, scenario_data, start_position
 
     try:
-        position = start_position(read_deck(file), player, seed)
+        position = start_position(read_deck(file), player)
     except CardDataError as exc:
         raise _fail(str(exc)) from None
     data = scenario_data([position], name=f"start position of {file.name}")

@@ -12,6 +12,7 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -181,7 +182,15 @@ def act(
 # Random acts, from a seat's view only
 # ----------------------------------------------------------------------
 
-FAB_KINDS = ("move",) * 6 + ("flip", "shuffle", "end_turn", "play", "clear", "create_token")
+FAB_KINDS = ("move",) * 6 + (
+    "flip",
+    "shuffle",
+    "end_turn",
+    "pitch_order",
+    "play",
+    "clear",
+    "create_token",
+)
 RED_KINDS = ("move",) * 6 + (
     "flip",
     "shuffle",
@@ -256,6 +265,17 @@ def random_act(view: dict[str, Any], seat: str, pick: Any) -> dict[str, Any]:
         ]
         order = [pitched.pop(pick(len(pitched))) for _ in range(pick(len(pitched) + 1))]
         return {"end_turn": {"order": order} if order else {}}
+    if kind == "pitch_order":
+        # fab: a seat orders its own pitched cards, in secret (4.4.3c).
+        own_pitch = [
+            obj["id"]
+            for zone in view["zones"]
+            if zone["zone"] == f"{seat}.pitch"
+            for obj in zone["objects"]
+            if "id" in obj
+        ]
+        chosen = [own_pitch.pop(pick(len(own_pitch))) for _ in range(pick(len(own_pitch) + 1))]
+        return {"pitch_order": {"order": chosen}}
     if kind == "phase":
         return {"phase": PHASES[pick(len(PHASES))]}
     if kind == "create_token":
@@ -300,9 +320,13 @@ def random_act(view: dict[str, Any], seat: str, pick: Any) -> dict[str, Any]:
 class ServerProcess:
     """``cardzones serve`` in a process of its own, on 127.0.0.1."""
 
-    def __init__(self, db: str, *args: str, port: int | None = None) -> None:
+    def __init__(
+        self, db: str, *args: str, port: int | None = None, log: Path | None = None
+    ) -> None:
         self.db = db
         self.args = args
+        #: where the server's output goes (nowhere by default)
+        self.log = log
         self.port = port or free_port()
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -317,13 +341,16 @@ class ServerProcess:
     def start(self, timeout: float = 30.0) -> ServerProcess:
         command = [sys.executable, "-m", "cardzones.cli", "serve", "--db", self.db]
         command += ["--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning"]
+        out: Any = subprocess.DEVNULL if self.log is None else self.log.open("ab")
         self.proc = subprocess.Popen(
             [*command, *self.args],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            stdout=out,
+            stderr=out,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
             start_new_session=True,
         )
+        if self.log is not None:
+            out.close()  # the server has its own copy
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:

@@ -11,7 +11,31 @@ from typing import Any
 
 import pytest
 
-KEYS = {"store", "tables", "connections", "seconds", "table", "echo", "insert_commit", "ratios"}
+KEYS = {
+    "store",
+    "tables",
+    "connections",
+    "seconds",
+    "table",
+    "echo",
+    "insert_commit",
+    "concurrent_commits",
+    "grouped_commit",
+    "capacity",
+    "ratios",
+}
+LEVEL_KEYS = {
+    "tables",
+    "acts_per_s",
+    "acts",
+    "p50_ms",
+    "p99_ms",
+    "refused",
+    "legal_per_s",
+    "legal_p50_ms",
+    "legal_p99_ms",
+    "errors",
+}
 
 
 def bench(*args: str) -> dict[str, Any]:
@@ -33,7 +57,13 @@ def check(figures: dict[str, Any], store: str) -> None:
     assert figures["connections"] == 2 * figures["tables"]
     assert figures["table"]["count"] > 0 and figures["table"]["refused"] == 0
     assert figures["echo"]["count"] > 0 and figures["insert_commit"]["count"] > 0
-    for part, unit in (("table", "acts"), ("echo", "frames"), ("insert_commit", "commits")):
+    for part, unit in (
+        ("table", "acts"),
+        ("echo", "frames"),
+        ("insert_commit", "commits"),
+        ("concurrent_commits", "acts"),
+        ("grouped_commit", "acts"),
+    ):
         assert figures[part][f"{unit}_per_s"] > 0
         assert 0 < figures[part]["p50_ms"] <= figures[part]["p99_ms"]
     ratios = figures["ratios"]
@@ -41,6 +71,18 @@ def check(figures: dict[str, Any], store: str) -> None:
         figures["table"]["acts_per_s"] / figures["echo"]["frames_per_s"], abs=1e-3
     )
     assert all(value > 0 for value in ratios.values())
+    # the open-loop ladder: levels up to the first that missed the target, every
+    # act legal, each board's menu answered; the capacity is the last level kept
+    capacity = figures["capacity"]
+    assert capacity["target_p99_ms"] == 100.0 and capacity["levels"]
+    for level in capacity["levels"]:
+        assert set(level) == LEVEL_KEYS
+        assert level["refused"] == 0 and level["errors"] == 0
+        assert level["acts"] > 0 and level["legal_per_s"] > 0
+    *passed, last = capacity["levels"]
+    assert all(lv["p99_ms"] <= 100.0 for lv in passed)  # the ladder stops at a miss
+    best = last if last["p99_ms"] <= 100.0 else (passed[-1] if passed else None)
+    assert capacity["tables"] == (best["tables"] if best else 0)
 
 
 def test_bench_table_on_sqlite() -> None:
@@ -61,3 +103,27 @@ def test_bench_table_names_a_bad_database_without_a_traceback() -> None:
     )
     assert done.returncode == 2
     assert "unsupported database" in done.stderr and "Traceback" not in done.stderr
+
+
+ABUSE_KEYS = {"store", "tables", "connections", "seconds", "idle_sockets", "parts"}
+
+
+@pytest.mark.parametrize("store", ["sqlite", "postgres"])
+def test_bench_table_abuse_measures_other_tables_beside_an_abuser(
+    store: str, request: pytest.FixtureRequest
+) -> None:
+    """The abuse mode runs to the end, and the abuser meets the server's
+    limits: creates over them refused, tables a minute used up, the seat's
+    sockets capped. No timing is asserted."""
+    db = ["--db", request.getfixturevalue("postgres_url")] if store == "postgres" else []
+    figures = bench("--abuse", "--tables", "1", "--seconds", "1.5", "--idle", "60", *db)
+    assert ABUSE_KEYS | {"alone", "abused", "abuser", "ratios"} == set(figures)
+    assert figures["store"] == store and figures["idle_sockets"] == 60
+    for part in ("alone", "abused"):
+        assert figures[part]["count"] > 0 and figures[part]["refused"] == 0
+    abuser = figures["abuser"]
+    assert abuser["create_400"] > 0 and abuser["create_413"] > 0  # over the limits
+    assert abuser["legal_200"] > 0 and abuser["flood_frames"] > 0 and abuser["idle_open"] > 0
+    assert figures["ratios"]["p50"] == pytest.approx(
+        figures["abused"]["p50_ms"] / figures["alone"]["p50_ms"], abs=1e-3
+    )

@@ -44,6 +44,34 @@ def test_rulesets_serve_each_action_table_as_its_json() -> None:
     assert all(r["deck_lists"] is True for r in answer["rulesets"])
 
 
+STATIC = Path(__file__).resolve().parent.parent / "cardzones" / "web" / "static"
+
+
+def test_rulesets_serve_each_board_layout_and_the_pages_name_no_game() -> None:
+    """The board takes a mat's areas, rows, piles and the zones' words from the
+    rule set, and the page that starts a table its deck lists' help: no page
+    names a game, so a third one gets a board through its own package."""
+    with TestClient(create_app("sqlite://")) as client:
+        answer = client.get("/api/rulesets").json()
+    names = [r["name"] for r in answer["rulesets"]]
+    for entry in answer["rulesets"]:
+        ruleset = get_ruleset(entry["name"])
+        assert entry["board"] == ruleset.board.to_json()
+        assert entry["deck_list_help"] == ruleset.deck_list_help
+        board = entry["board"]
+        laid = {a for row in board["rows"] for a in row.split()}
+        assert set(board["order"]) <= laid and set(board["wide"]) <= laid
+        types = set(ruleset.zone_specs)
+        assert set(board["areas"]) <= types and set(board["piles"]) <= types
+        assert set(board["piles"].values()) <= set(ruleset.piles)
+    pages = sorted(p for p in STATIC.iterdir() if p.suffix in (".js", ".css", ".html"))
+    assert pages
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        for name in names:
+            assert not re.search(rf"\b{re.escape(name)}\b", text), (page.name, name)
+
+
 def test_pages_load_only_the_servers_own_scripts_and_styles(client: TestClient) -> None:
     created = create(client, fab_body())
     for path in ("/", f"/play/{created['table']}"):

@@ -99,7 +99,8 @@ def menu_words(viewer: Viewer) -> list[str]:
 
 def one_click(viewer: Viewer, text: str) -> None:
     """Click the menu's one-click entry whose whole sentence is ``text``."""
-    viewer.page.locator(f"#menu button.legal[aria-label={json.dumps(text)}]").click()
+    label = json.dumps(text, ensure_ascii=False)
+    viewer.page.locator(f"#menu button.legal[aria-label={label}]").click()
 
 
 def open_card(viewer: Viewer, card: Any) -> list[str]:
@@ -125,6 +126,11 @@ def variant(viewer: Viewer, card: Any, action: str, only: str, fields: dict[str,
     viewer.page.click(f'#menu button[data-action="{action}"][data-variant="{only}"]')
     form = viewer.page.locator("#form")
     assert form.locator(f'[name="{only}"]').count() == 1
+    if only == "remove":  # the card's one counter, chosen already
+        counters = form.locator("#f-name-counters option").evaluate_all(
+            "os => os.map(o => o.value)"
+        )
+        assert counters == [form.locator('[name="name"]').input_value()]
     assert form.locator("textarea").count() == 0  # nothing asks for JSON
     viewer.submit(fields)
 
@@ -219,6 +225,9 @@ def play_fab(t: Table) -> None:
     entries = open_card(alice, card)
     assert {"Play", "Pitch", "Move to alice's graveyard"} <= set(entries)
     assert "Move to the bottom of alice's deck" in entries
+    # A card with no life total offers no life, one with no counters none to take off.
+    assert "Put counters on it…" in entries
+    assert "Deal damage…" not in entries and "Remove counters…" not in entries
     one_click(alice, "Play")
     t.applied()
     assert names_in(spectator, "stack") == [name]
@@ -270,10 +279,15 @@ def play_fab(t: Table) -> None:
     t.applied()
     assert names_in(alice, "bob.pitch") == [pitched_name]
     say(t, "bob", "pitching for the next one")
-    open_actions(bob)
-    one_click(bob, "End the turn")
+    # The end of turn as the rules have it: the pitched card to the bottom of
+    # his deck, his hand drawn up to his hero's intellect (4).
+    entries = open_actions(bob)
+    assert "End the turn as the rules do" in entries
+    one_click(bob, "End the turn as the rules do")
     t.applied()
     assert "alice's turn" in alice.page.inner_text("#turn")
+    assert names_in(spectator, "bob.pitch") == []
+    assert spectator.page.locator('[data-zone="bob.hand"] .card.back').count() == 4
 
 
 def play_redemption(t: Table) -> None:
@@ -303,6 +317,33 @@ def play_redemption(t: Table) -> None:
     t.applied()
     assert names_in(spectator, "alice.discard") == [name]
     assert log_at_newest(alice)
+    # A set-aside with an ongoing bonus and a name, through the form: the
+    # bonus's card is chosen by name, the bonus field by field; then the
+    # named effect is negated from the Actions menu.
+    gideon = alice.named("alice.territory", "Gideon A")
+    gideon.click()
+    alice.page.wait_for_selector("#menu .menu-legal[data-ready=yes]")
+    alice.page.click('#menu button[data-action="set_aside"][data-param="cards"]')
+    form = alice.page.locator("#form")
+    assert form.locator("textarea").count() == 0
+    alice.submit(
+        {
+            "ongoing.card": "Goliath A (alice's territory)",
+            "ongoing.strength": "+2",
+            "as": "exile",
+        }
+    )
+    t.applied()
+    assert "Gideon A" in names_in(spectator, "alice.set_aside")
+    goliath = spectator.named("alice.territory", "Goliath A")
+    assert goliath.locator('.stat[data-stat="strength"] .v').inner_text() == "11"
+    entries = open_actions(alice)
+    assert "Negate “exile”" in entries
+    one_click(alice, "Negate “exile”")
+    t.applied()
+    assert "Gideon A" in names_in(bob, "alice.territory")
+    goliath = spectator.named("alice.territory", "Goliath A")
+    assert goliath.locator('.stat[data-stat="strength"] .v').inner_text() == "9"
     # Counters on a hero in her territory, put on and taken off.
     hero = alice.named("alice.territory", "Gideon A")
     variant(alice, hero, "counter", "add", {"name": "steam", "add": "2"})
@@ -310,13 +351,8 @@ def play_redemption(t: Table) -> None:
     assert spectator.named("alice.territory", "Gideon A").locator(".counter").all_inner_texts() == [
         "2× steam"
     ]
-    variant(
-        bob,
-        bob.named("alice.territory", "Gideon A"),
-        "counter",
-        "remove",
-        {"name": "steam", "remove": "1"},
-    )
+    # Taking one off: the form offers the counters the card has.
+    variant(bob, bob.named("alice.territory", "Gideon A"), "counter", "remove", {"remove": "1"})
     t.applied()
     assert alice.named("alice.territory", "Gideon A").locator(".counter").all_inner_texts() == [
         "1× steam"
@@ -325,10 +361,13 @@ def play_redemption(t: Table) -> None:
     one_click(alice, "End the turn")
     t.applied()
     assert "bob's turn" in alice.page.inner_text("#turn")
-    open_card(bob, bob.card("bob.deck"))
-    one_click(bob, "Move to bob's hand")
+    # The start of his turn as the rules have it: he draws three.
+    open_actions(bob)
+    one_click(bob, "Start the turn as the rules do")
     t.applied()
-    assert last_log(alice) == "bob moved a card from bob's deck to bob's hand"
+    assert last_log(alice) == "bob's preparation phase"
+    assert "bob moved a card from bob's deck to bob's hand" in alice.page.inner_text("#log")
+    assert alice.page.locator('[data-zone="bob.hand"] .card.back').count() == 6
     say(t, "bob", "drawing")
     open_actions(bob)
     one_click(bob, "End the turn")
@@ -363,6 +402,15 @@ def test_a_match_through_the_board_in_words_leaks_nothing(
         assert chat_lines(alice) == before
         alice.page.click("#replay-close")
         table.check()
+        # On a laptop, the menu of a card at the foot of the board opens
+        # inside the window (above the card when it does not fit below).
+        alice.card("alice.hand", 0).click()
+        alice.page.wait_for_selector("#menu .menu-legal[data-ready=yes]")
+        box = alice.page.locator("#menu").bounding_box()
+        assert box is not None
+        assert box["x"] >= 0 and box["x"] + box["width"] <= LAPTOP["width"]
+        assert box["y"] >= 0 and box["y"] + box["height"] <= LAPTOP["height"]
+        close_menu(alice)
         # On a phone, a card's menu opens inside the window.
         alice.page.set_viewport_size(PHONE)
         alice.card("alice.hand", 0).click()
@@ -375,6 +423,30 @@ def test_a_match_through_the_board_in_words_leaks_nothing(
         alice.page.screenshot(path=SCREENSHOTS / f"{ruleset}-match-menu-phone.png")
         close_menu(alice)
         alice.page.set_viewport_size(LAPTOP)
+        table.check()
+        # The end of the match: bob proposes to finish, alice agrees; the
+        # chat goes on after it, and alice replays the game as bob saw it,
+        # his lines and hers among the events.
+        bob = table["bob"]
+        bob.page.click("#finish-btn")
+        bob.page.click("#finish-btn")
+        alice.page.wait_for_selector("#finish-accept:not([hidden])")
+        alice.page.click("#finish-accept")
+        for viewer in table.viewers.values():
+            viewer.page.wait_for_function("() => window.cardzonesBoard.finished !== null")
+        say(table, "bob", "good game")
+        say(table, "alice", "gg, thanks")
+        alice.page.click("#replay-btn")
+        alice.page.wait_for_selector("#replay-bar:not([hidden])")
+        alice.page.select_option("#replay-as", "bob")
+        alice.page.wait_for_function(
+            "() => window.cardzonesBoard.replay && window.cardzonesBoard.replay.as === 'bob'"
+        )
+        alice.page.click("#replay-last")
+        assert chat_lines(alice)[-2:] == ["bob: good game", "alice: gg, thanks"]
+        alice.page.click("#replay-first")
+        assert chat_lines(alice) == before[:2]
+        alice.page.click("#replay-close")
         table.check()
     finally:
         table.close()
@@ -401,7 +473,7 @@ def picture_folder() -> Path:
 def snapshot_page(t: Table, chromium: Any, seat: str, size: dict[str, Any]) -> Any:
     """A fresh page of ``seat``'s link, for a picture, in its own context."""
     context = chromium.new_context(**size)
-    context.set_default_timeout(15_000)
+    context.set_default_timeout(45_000)  # a busy machine loads a page slowly
     page = context.new_page()
     page.goto(t.server.url + t.created["links"][seat])
     page.wait_for_selector("#conn[data-state=connected]")
@@ -433,6 +505,12 @@ def real_fab(t: Table) -> None:
     one_click(bob, "Move to bob's graveyard")
     t.applied()
     say(t, "bob", "Blocking with that one.")
+    variant(alice, alice.card("bob.hero"), "life", "damage", {"damage": "4"})
+    t.applied()
+    dawnblade = alice.named("alice.weapon.1", "Dawnblade")
+    variant(alice, dawnblade, "counter", "add", {"name": "+1_power", "add": "1"})
+    t.applied()
+    assert life_of(t[None], "bob") == ["♥ 36"]
 
 
 def real_redemption(t: Table) -> None:
@@ -450,6 +528,25 @@ def real_redemption(t: Table) -> None:
     t.applied()
 
 
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "cards"
+
+
+def fixture_text(game: str, name: str) -> str:
+    """A card's rules text as the card fixtures give it."""
+    if game == "fab":
+        for card in json.loads((FIXTURES / "fab-card.json").read_text(encoding="utf-8")):
+            if card["name"] == name:
+                return str(card["functional_text_plain"])
+    else:
+        lines = (FIXTURES / "redemption-carddata.txt").read_text(encoding="utf-8").splitlines()
+        header = lines[0].split("\t")
+        for line in lines[1:]:
+            row = dict(zip(header, line.split("\t"), strict=False))
+            if row["Name"] == name:
+                return row["SpecialAbility"]
+    raise AssertionError(f"no {name} in the {game} fixtures")
+
+
 def test_the_readme_pictures_a_match_of_real_cards(
     browser: Any,  # noqa: F811 (the fixture)
     server: ThreadServer,  # noqa: F811 (the fixture)
@@ -463,8 +560,12 @@ def test_the_readme_pictures_a_match_of_real_cards(
     try:
         real_fab(fab)
         page = snapshot_page(fab, browser, "alice", PICTURE)
-        page.locator('[data-zone="alice.hero"] .cards > .card > .name').first.hover()
+        page.locator('[data-zone="alice.weapon.1"] .cards > .card > .name').first.hover()
         page.wait_for_selector("#preview:not([hidden])")
+        # The card's rules text, from the card index, and its counter.
+        text = page.locator("#preview .p-text").all_inner_texts()
+        assert text == [fixture_text("fab", "Dawnblade")]
+        assert "1 × +1 power" in page.inner_text("#preview")
         checked(fab, page, "alice")
         page.screenshot(path=folder / "board-fab.png")
         page.context.close()
@@ -480,6 +581,10 @@ def test_the_readme_pictures_a_match_of_real_cards(
     try:
         real_redemption(redemption)
         page = snapshot_page(redemption, browser, "alice", PICTURE)
+        david = page.locator('[data-zone="alice.territory"] .cards > .card > .name')
+        david.filter(has_text="David, Giant Slayer").hover()
+        david_text = fixture_text("redemption", "David, Giant Slayer [K]")
+        assert page.inner_text("#preview .p-text") == david_text
         page.locator('[data-zone="alice.hand"] .card').first.click()
         page.wait_for_selector("#menu .menu-legal[data-ready=yes]")
         checked(redemption, page, "alice")

@@ -20,7 +20,7 @@ from cardzones.scenario.runner import PASS, run_text
 from cardzones.table.creation import CreationError, creation_from_request
 
 FIXTURES = Path(__file__).parent / "fixtures" / "cards"
-DAWNBLADE_TEXT = "If Dawnblade hits, if it has hit this turn, put a +1 counter on it."
+DAWNBLADE_TEXT = "A text written for the tests: a sword that grows when it hits."
 DAWNBLADE_IMAGE = "https://images.example.org/fab/1HP143.webp"
 
 
@@ -46,14 +46,20 @@ def test_cards_show_prints_the_rules_text_of_each_database(runner: CliRunner) ->
     (card,) = json.loads(out)
     assert card["card"]["text"] == DAWNBLADE_TEXT and card["card"]["image"] == DAWNBLADE_IMAGE
     code, out = cards(runner, "show", "David, Giant Slayer [K]")
-    assert code == 0 and "text Cannot be blocked by Giants." in out
+    assert code == 0 and "text A text written for the tests: a hero who fells giants." in out
+    # A Redemption picture is where LackeyCCG takes it from: its ImageFile.
+    lackey = "https://jalstad.github.io/RedemptionLackeyCCG/RedemptionQuick/sets/setimages/general/"
+    assert "K14-David-Giant-Slayer.jpg" in out.replace(" ", "")
+    code, out = cards(runner, "show", "David, Giant Slayer [K]", "--json")
+    (card,) = json.loads(out)
+    assert card["card"]["image"] == f"{lackey}K14-David-Giant-Slayer.jpg"
     code, out = cards(runner, "show", "Edge of Autumn", "--json")
     (card,) = json.loads(out)
     assert "text" not in card["card"] and "image" not in card["card"]  # none in the fixture
     # The CSV form of the fab database has the text too.
     assert cards(runner, "import", str(FIXTURES / "fab-card.csv"))[0] == 0
     code, out = cards(runner, "show", "Steelblade Supremacy")
-    assert code == 0 and "text Your weapon attacks get +1 power this turn." in out
+    assert code == 0 and "text A text written for the tests: weapon attacks get stronger." in out
 
 
 def _objects(game: Any, viewer: str | None, zone: str) -> list[dict[str, Any]]:

@@ -1,5 +1,5 @@
 """Deck lists read into start positions: the hero and equipment in their zones,
-the rest as the deck, shuffled by the seed; the result runs as a scenario."""
+the rest as the deck in list order; the result runs as a scenario."""
 
 from __future__ import annotations
 
@@ -51,7 +51,7 @@ def deck_cards(setup: dict[str, list[dict[str, object]]]) -> Counter[tuple[objec
 
 @pytest.mark.parametrize("file", ["dorinthea.fabrary.txt", "dorinthea.fabdb.txt"])
 def test_fabrary_and_fabdb_exports_give_the_same_start_position(file: str) -> None:
-    position = start_position(read_deck(DECKS / file), "alice", seed=1)
+    position = start_position(read_deck(DECKS / file), "alice")
     setup = position.setup()
     # FaBrary lists every arena card of the pool, here two chests: only the
     # first can start equipped (4.1.4a), the other is inventory (4.1.6).
@@ -64,7 +64,7 @@ def test_fabrary_and_fabdb_exports_give_the_same_start_position(file: str) -> No
 
 
 def test_a_plain_list_places_a_two_handed_bow_and_its_quiver_8_2_15a() -> None:
-    position = start_position(read_deck(DECKS / "azalea.txt"), "alice", seed=5)
+    position = start_position(read_deck(DECKS / "azalea.txt"), "alice")
     setup = position.setup()
     assert zones(setup) == {
         "alice.hero": ["Azalea, Ace in the Hole"],
@@ -86,20 +86,21 @@ def test_a_plain_list_places_a_two_handed_bow_and_its_quiver_8_2_15a() -> None:
     )
 
 
-def test_the_seed_decides_the_order_of_the_deck() -> None:
-    deck = read_deck(DECKS / "dorinthea.fabrary.txt")
-    first = start_position(deck, seed=1).setup()["alice.deck"]
-    assert start_position(deck, seed=1).setup()["alice.deck"] == first
-    others = {
-        tuple(e["card"] for e in start_position(deck, seed=s).setup()["alice.deck"])
-        for s in range(2, 6)
-    }
-    assert len(others | {tuple(e["card"] for e in first)}) > 1
+def test_a_start_position_lists_the_deck_in_list_order_and_no_seed() -> None:
+    """A printed start position is no secret (whoever reads it knows the
+    order), so it shuffles nothing and names no seed: a table made from it
+    shuffles the decks with a secret seed of its own."""
+    deck = read_deck(DECKS / "azalea.txt")
+    position = start_position(deck)
+    listed = [e.name for e in deck.entries for _ in range(e.count) if e.section == "main"]
+    in_deck = [e["card"] for e in position.setup()["alice.deck"]]
+    assert in_deck == [n for n in listed if n in in_deck]
+    assert "seed" not in scenario_data([position])
 
 
 def test_the_start_position_runs_as_a_scenario() -> None:
-    alice = start_position(read_deck(DECKS / "dorinthea.fabrary.txt"), "alice", seed=1)
-    bob = start_position(read_deck(DECKS / "azalea.txt"), "bob", seed=1)
+    alice = start_position(read_deck(DECKS / "dorinthea.fabrary.txt"), "alice")
+    bob = start_position(read_deck(DECKS / "azalea.txt"), "bob")
     data = scenario_data([alice, bob], name="Dorinthea against Azalea")
     data["steps"] = [
         {
@@ -118,7 +119,7 @@ def test_the_start_position_runs_as_a_scenario() -> None:
 
 
 def test_place_puts_the_same_cards_into_a_game() -> None:
-    position = start_position(read_deck(DECKS / "dorinthea.fabrary.txt"), "alice", seed=2)
+    position = start_position(read_deck(DECKS / "dorinthea.fabrary.txt"), "alice")
     game = new_game("fab", ["alice", "bob"], seed=2)
     placed = position.place(game)
     deck = [game.obj(c).cdef.name for c in game.contents(game.zone("alice", "deck"))]
@@ -128,7 +129,7 @@ def test_place_puts_the_same_cards_into_a_game() -> None:
 
 
 def test_a_redemption_dek_file_gives_a_deck_and_a_reserve() -> None:
-    position = start_position(read_deck(DECKS / "k-starter-part.dek"), "bob", seed=3)
+    position = start_position(read_deck(DECKS / "k-starter-part.dek"), "bob")
     setup = position.setup()
     assert [e["card"] for e in setup["bob.reserve"]] == [
         "Covenant with David [K]",

@@ -36,10 +36,11 @@ REDEMPTION = CARDS / "redemption-carddata.txt"
 
 
 def body_of_decks(seed: int = 3) -> dict[str, Any]:
-    alice = start_position(read_deck(DECKS / "dorinthea.fabrary.txt"), "alice", seed)
-    bob = start_position(read_deck(DECKS / "azalea.txt"), "bob", seed)
+    alice = start_position(read_deck(DECKS / "dorinthea.fabrary.txt"), "alice")
+    bob = start_position(read_deck(DECKS / "azalea.txt"), "bob")
     doc = scenario_data([alice, bob])
-    return {k: doc[k] for k in ("ruleset", "players", "seed", "card_data", "setup")}
+    body = {k: doc[k] for k in ("ruleset", "players", "card_data", "setup")}
+    return {**body, "seed": seed}
 
 
 @pytest.fixture

@@ -169,3 +169,42 @@ def test_the_replay_holds_the_chat_with_the_event_each_line_followed(
         (0, "bob", "before anything"),
         (1, "alice", "drew one"),
     ]
+
+
+def test_a_line_said_through_one_server_reaches_the_other_on_postgres(
+    postgres_url: str,
+) -> None:
+    """Two server processes on one Postgres: a line said to one reaches the
+    connections of the other (NOTIFY ``TABLE:chat``), once."""
+    import json
+
+    from tablekit import ServerProcess
+    from websockets.sync.client import connect
+
+    def open_seat(server: ServerProcess, table: str, token: str) -> Any:
+        ws = connect(f"{server.ws_url}/api/tables/{table}/ws", open_timeout=10, legacy=True)
+        ws.send(json.dumps({"hello": token, "after": 0}))
+        assert "welcome" in json.loads(ws.recv(timeout=10))
+        return ws
+
+    with ServerProcess(postgres_url) as first, ServerProcess(postgres_url) as second:
+        created = first.create(fab_body())
+        table = created["table"]
+        alice = open_seat(first, table, created["seats"]["alice"])
+        bob = open_seat(second, table, created["seats"]["bob"])
+        watcher = open_seat(second, table, created["spectator"])
+        alice.send(json.dumps({"say": "hello from the first server", "id": "m1"}))
+        assert json.loads(alice.recv(timeout=10)) == {"said": "m1", "seq": 1}
+        for ws in (alice, bob, watcher):
+            line = json.loads(ws.recv(timeout=10))["chat"]
+            assert (line["seq"], line["seat"], line["text"]) == (
+                1,
+                "alice",
+                "hello from the first server",
+            )
+        bob.send(json.dumps({"say": "and back", "id": "m2"}))
+        assert json.loads(bob.recv(timeout=10))["said"] == "m2"
+        assert json.loads(bob.recv(timeout=10))["chat"]["seq"] == 2
+        assert json.loads(alice.recv(timeout=10))["chat"]["text"] == "and back"
+        for ws in (alice, bob, watcher):
+            ws.close()

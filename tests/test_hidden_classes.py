@@ -654,3 +654,22 @@ def test_order_of_pitched_cards_is_each_players_own_choice_at_a_table_4_4_3c() -
             RESOLVED,
             seat=Seat(game2, "bob"),
         )
+
+
+def test_a_player_is_offered_orders_of_their_own_pitch_alone_4_4_3c() -> None:
+    """4.4.3c: legal actions offer each player ways to order their own pitch
+    (each card put first, which reaches every order), and never another's."""
+    game = new_game("fab", ["alice", "bob"], seed=5)
+    pitch = game.zone("alice", "pitch")
+    assert pitch is not None
+    cards = [
+        game.new_card(CardDef(n, frozenset({"action"})), pitch, owner="alice")
+        for n in ("P1", "P2", "P3")
+    ]
+    offered = [a.args["order"] for a in game.legal_actions("alice") if a.name == "pitch_order"]
+    assert len(offered) == 2 and all(sorted(o) == sorted(cards) for o in offered)
+    assert {o[0] for o in offered} == set(cards[1:])
+    assert not [a for a in game.legal_actions("bob") if a.name == "pitch_order"]
+    game.act("pitch_order", order=offered[-1], by="alice")
+    again = [a.args["order"] for a in game.legal_actions("alice") if a.name == "pitch_order"]
+    assert offered[-1] not in again and len(again) == 2

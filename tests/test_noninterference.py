@@ -315,6 +315,7 @@ FAB_KINDS = (
     "modify",
     "grant",
     "end_turn",
+    "pitch_order",
     "clear",
     "put_under",
     "play",
@@ -355,6 +356,7 @@ fab_actor = actor_for(("end_turn", "resolve", "remove_layer"))
 def fab_perform(game: Game, action: Action) -> str:
     from cardzones.rulesets.fab import actions as fab
     from cardzones.rulesets.fab import layers
+    from cardzones.rulesets.fab.pitch import choose_order
 
     kind, a, b, c, d, e, p = action
     players = game.players
@@ -406,8 +408,21 @@ def fab_perform(game: Game, action: Action) -> str:
             else:
                 game.add_effect(card, "grant", keywords=["go_again"], until="end_of_turn")
         return "done"
+    if kind == "pitch_order":
+        # A player orders their own pitch, in secret (4.4.3c).
+        pitched = list(game.contents(_pitch(game, by)))
+        random.Random(b).shuffle(pitched)
+        with game.atomic():
+            choose_order(game, by, pitched[: c % (len(pitched) + 1)])
+        return "done"
     if kind == "clear":
-        return "nothing" if card is None else str(game.clear(card, by=by).value)
+        if card is None:
+            return "nothing"
+        # With several graveyards the owner chooses (3.0.10a): sometimes one is.
+        graveyards = game.zones_of(by, "graveyard")
+        chosen = [pick(graveyards, d)] if e % 2 and graveyards else []
+        with game.choosing([z for z in chosen if z is not None]):
+            return str(game.clear(card, by=by).value)
     if kind == "flip_top":
         # A top-card with sub-cards turns over: the pile turns with it (3.0.14d).
         top = pick([c for c in cards if game.kids(c)], b)
@@ -446,13 +461,15 @@ def fab_perform(game: Game, action: Action) -> str:
         result, _ = fab.try_create_token(game, FAB_TOKENS[c % 2], dest, by)
         return str(result.value)
     if kind == "create_zone":
-        fab.create_zone(game, by, ("arsenal", "weapon")[b % 2])
+        fab.create_zone(game, by, ("arsenal", "weapon", "graveyard")[b % 3])
         return "done"
     if kind == "remove_zone":
-        ztype = ("arsenal", "weapon")[b % 2]
+        ztype = ("arsenal", "weapon", "graveyard")[b % 3]
         zones = game.zones_of(by, ztype)
         choose = pick(zones, c) if c % 2 else None
-        return str(fab.remove_zone(game, by, ztype, choose).value)
+        graveyards = game.zones_of(by, "graveyard")
+        chosen = [g for g in [pick(graveyards, d)] if g is not None] if e % 2 else []
+        return str(fab.remove_zone(game, by, ztype, choose, chosen=chosen).value)
     raise AssertionError(f"unknown action {kind}")
 
 

@@ -191,3 +191,28 @@ def test_cardzones_rulesets_and_actions_list_it() -> None:
     covered = _cli("coverage", "tests/plugins", "--ruleset", "patience")
     assert covered.returncode == 0, covered.stdout + covered.stderr
     assert "4 rule ids (4 patience); 4 named by a scenario" in covered.stdout
+
+
+def test_a_board_lays_out_its_mat_from_its_own_package(installed: None) -> None:
+    """The board's page names no game: patience's mat comes with its rule set."""
+    from starlette.testclient import TestClient
+
+    from cardzones.web.app import create_app
+
+    with TestClient(create_app("sqlite://")) as client:
+        answer = client.get("/api/rulesets").json()
+    (board,) = [r["board"] for r in answer["rulesets"] if r["name"] == "patience"]
+    assert board["rows"] == ["stock waste foundation"]
+    assert board["areas"] == {"stock": "stock", "waste": "waste", "foundation": "foundation"}
+
+
+def test_its_deck_list_starts_as_its_stock(installed: None) -> None:
+    """patience/stock: a deck list's cards start in the stock, in list order."""
+    from cardzones.kernel import CardDef
+    from cardzones.rulesets.base import DeckCard
+
+    ruleset = get_ruleset("patience")
+    game = new_game("patience", ["alice"])
+    cards = [DeckCard(CardDef("Ace"), None, "main"), DeckCard(CardDef("Two"), None, "out")]
+    where = ruleset.place_deck(game, "alice", cards)
+    assert where.placed == [("alice.stock", 0)] and where.out == [1]

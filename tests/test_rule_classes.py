@@ -191,3 +191,51 @@ def test_a_graveyard_that_ceases_is_never_its_own_cards_destination_3_0_10c() ->
     game.act("remove_zone", zone=Dest("graveyard", "alice"), choose_zone=third)
     assert game.zones_of("alice", "graveyard") == (second,)
     assert [game.location(c) for c in cards] == [second] * 3
+
+
+# ----------------------------------------------------------------------
+# Class: placed on a card is a location, also within one zone
+# (Redemption, place/movement-exception-sites)
+# ----------------------------------------------------------------------
+
+#: Place: "If a card is placed on another card and the underlying card is
+#: relocated, the placed card is generally relocated to the same location
+#: ... Lost Souls that are placed in sites are always returned to the general
+#: Land of Bondage and do not follow the underlying sites when the sites are
+#: relocated."
+
+
+def test_a_site_relocated_within_its_territory_sends_its_lost_soul_home() -> None:
+    """Class: a site placed onto a card in its own territory is relocated,
+    whichever way: placed onto a hero itself, placed onto another card, or
+    carried by the card it is on when that card is placed onto a hero. Each
+    time the Lost Soul placed in it returns to its Land of Bondage and the
+    other cards on it follow it."""
+    from cardzones.rulesets.redemption.place import place
+
+    hero = CardDef("Gideon", frozenset({"hero"}))
+    site = CardDef("Hebron", frozenset({"site"}))
+    soul = CardDef("Lost Soul", frozenset({"lost_soul"}))
+    artifact = CardDef("Ark", frozenset({"artifact"}))
+    trumpet = CardDef("Trumpet", frozenset({"artifact"}))
+    for how in ("onto a hero", "onto an artifact", "carried onto a hero"):
+        game = new_game("redemption", ["alice", "bob"], seed=1)
+        territory = game.zone("alice", "territory")
+        bondage = game.zone("alice", "land_of_bondage")
+        assert territory is not None and bondage is not None
+        g, ark, s, t = (game.new_card(c, territory) for c in (hero, artifact, site, trumpet))
+        ls = game.new_card(soul, bondage)
+        if how == "carried onto a hero":
+            place(game, [s], by="alice", onto=ark)
+        place(game, [ls], by="alice", onto=s)
+        place(game, [t], by="alice", onto=s)
+        assert game.host(ls) == s and game.location(ls) == territory
+        if how == "onto a hero":
+            place(game, [s], by="alice", onto=g)
+        elif how == "onto an artifact":
+            place(game, [s], by="alice", onto=ark)
+        else:
+            place(game, [ark], by="alice", onto=g)
+        assert game.location(s) == territory, how
+        assert game.location(ls) == bondage and game.host(ls) is None, how
+        assert game.host(t) == s and game.location(t) == territory, how

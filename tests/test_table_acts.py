@@ -250,6 +250,7 @@ POLICY = {
         "life": _policy(targets="card"),
         "attack": _policy("card"),
         "finish_turn": _policy("arsenal order", actor=None, turn=True),
+        "close_chain": _policy(actor=None, turn=True),
         "clear": _policy("card"),
         "put_under": _policy("card top"),
         "play": _policy("card"),
@@ -376,7 +377,8 @@ def test_a_third_rule_sets_actions_get_the_seat_policy_from_its_table(patience: 
             "seed": 3,
             "cards": cards,
             "setup": {
-                "alice.stock": ["Ace of Hearts", "Two of Hearts"],
+                # One card a stock: a table shuffles each face-down pile when it is made.
+                "alice.stock": ["Ace of Hearts"],
                 "bob.stock": ["Ace of Spades"],
             },
         }
@@ -513,3 +515,66 @@ def test_layers_point_down_only() -> None:
         for path in (root / layer).rglob("*.py"):
             bad = {m for m in _imports(path) if m.startswith(("cardzones.table", "cardzones.web"))}
             assert not bad, f"{path} imports a layer above it: {bad}"
+
+
+def test_a_table_shuffles_every_deck_when_it_is_made_with_its_secret_seed() -> None:
+    """A start position gives each deck in the order it was written, which
+    its writer knows (``cardzones cards deck`` prints it so): a table shuffles
+    every deck when it is made, with its seed, drawn at random unless the
+    request gives one, so the draws are not the written order."""
+    body = fab_body()
+    written = tuple(body["setup"]["alice.deck"])
+    seeds = set()
+    orders = {}
+    for seed in (None, None, 1, 2):
+        made = {k: v for k, v in body.items() if k != "seed"}
+        if seed is not None:
+            made["seed"] = seed
+        record = creation_from_request(made)
+        seeds.add(record.seed)
+        game = record.build().game
+        names = tuple(game.obj(c).cdef.name for c in game.contents(game.zone("alice", "deck")))
+        assert sorted(names) == sorted(written)
+        if seed is not None:
+            orders[seed] = names
+        # The same record builds the same table: replay and export hold.
+        again = record.build().game
+        deck = again.contents(again.zone("alice", "deck"))
+        assert tuple(again.obj(c).cdef.name for c in deck) == names
+    assert len(seeds) == 4  # two drawn at random, two given
+    assert written not in orders.values() and orders[1] != orders[2]
+
+
+def test_a_seats_effect_labels_never_show_in_another_seats_legal_actions() -> None:
+    """A seat's as: label is its own words: another seat's legal actions name
+    that effect by a name that tells nothing of them, the act taken with that
+    name negates the effect, and the stored acts replay and export."""
+    from cardzones.table.table import Table
+
+    creation = creation_from_request(redemption_body())
+    table = Table.start("t", creation)
+    game = table.game
+    stored = []
+
+    def take(seat: str, act: dict[str, Any]) -> None:
+        pending = table.try_act(seat, act)
+        stored.append(pending.applied.stored)
+        table.commit(pending)
+
+    _, evil = (o["id"] for o in objects(game, "alice", "alice.territory"))
+    take("alice", {"set_aside": {"cards": [evil], "duration": 1}, "as": "alices secret plan"})
+    mine = [e["act"] for e in table.legal("alice", ["negate"])]
+    assert {"negate": {"effect": "alices secret plan", "by": "alice"}} in mine
+    theirs = [e["act"] for e in table.legal("bob", ["negate"])]
+    assert "secret plan" not in json.dumps(theirs)
+    (named,) = [a["negate"]["effect"] for a in theirs]
+    assert named.startswith("effect-")
+    # bob cannot use alice's words, and names the effect as his legal actions do
+    refusal = refused(table.ctx, "bob", {"negate": {"effect": "alices secret plan"}})
+    assert refusal.message == "effect: unknown effect label 'alices secret plan'"
+    take("bob", {"negate": {"effect": named}})
+    assert not game.ruleset.handle_active(game, table.ctx.effects["alices secret plan"])
+    again = Table.start("t", creation)
+    for act in stored:
+        again.replay(act)
+    assert again.game.same_state(game)

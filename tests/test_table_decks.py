@@ -20,6 +20,7 @@ from tablekit import act, create, seated
 
 from cardzones.cards.importers import import_file
 from cardzones.cards.index import HOME_VARIABLE
+from cardzones.table.creation import build
 from cardzones.table.deck_lists import MAX_CARDS
 from cardzones.table.store import Store
 from cardzones.web.app import create_app
@@ -85,10 +86,13 @@ def names(view: dict[str, Any], name: str) -> list[str]:
 
 
 def deck_order(client: TestClient, table: str, player: str) -> list[str]:
-    """The deck from the stored record, top first (secret-bearing, for the checks)."""
+    """The deck of the game the stored record builds, top first: the record
+    lists it as the deck list does, and the table shuffles it with the seed
+    (secret-bearing, for the checks)."""
     record = store_of(client).creation(table)
     assert record is not None
-    return [e["card"] for e in record.setup[f"{player}.deck"]]
+    game = build(record).game
+    return [game.obj(c).cdef.name for c in game.contents(game.zone(player, "deck"))]
 
 
 def post(client: TestClient, body: dict[str, Any]) -> tuple[int, str]:

@@ -43,19 +43,17 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from cardzones.acts.actions import (
     Action,
-    BoundAction,
     Foresee,
-    Param,
     ParamKind,
     Role,
     table_of,
 )
 from cardzones.acts.binding import RESOLVED, bind, bind_written
+from cardzones.acts.named import Named
 from cardzones.acts.seats import Seat, SeatRefusal, acts_on, may_name, owns_zone, remembered
 from cardzones.errors import CardzonesError, NeedsChoice
-from cardzones.kernel.cards import CardDef, Dest
+from cardzones.kernel.cards import Dest
 from cardzones.kernel.results import ActionResult, MoveResult
-from cardzones.kernel.views import handle_for, shown_cards
 
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game
@@ -100,7 +98,7 @@ class LegalAction(NamedTuple):
         Raises :class:`~cardzones.errors.CardzonesError` when a value has no
         name here (an effect without a label).
         """
-        writer = _Named(game, self.player, labels or {})
+        writer = Named(game, self.player, labels or {})
         return {self.name: bind_written(self.action, self.args, RESOLVED, writer)[1]}
 
     def __repr__(self) -> str:
@@ -317,6 +315,7 @@ class _Asked:
     the filters, and the judging or trying of each candidate."""
 
     __slots__ = (
+        "_card_params",
         "_looked",
         "_named",
         "_ours",
@@ -343,6 +342,8 @@ class _Asked:
         self._ours: dict[int, bool] = {}
         self._zones: dict[str, int] | None = None
         self._looked: dict[int, bool] = {}
+        #: each action's card parameters: (name, whether it is a list)
+        self._card_params: dict[str, tuple[Action, tuple[tuple[str, bool], ...]]] = {}
         self._plans: dict[str, _Plan] = {}
         self.candidates = 0
         self.tries = 0
@@ -414,15 +415,20 @@ class _Asked:
 
     def _seen(self, action: Action, args: Mapping[str, Any]) -> bool:
         """Whether the player may look at every card the arguments name."""
+        named = self._card_params.get(action.name)
+        if named is None or named[0] is not action:
+            cards = tuple(
+                (p.name, p.kind is ParamKind.CARDS)
+                for p in action.params
+                if p.kind is ParamKind.CARD or p.kind is ParamKind.CARDS
+            )
+            named = self._card_params[action.name] = (action, cards)
         looked = self._looked
-        for param in action.params:
-            kind = param.kind
-            if kind is not ParamKind.CARD and kind is not ParamKind.CARDS:
-                continue
-            value = args.get(param.name)
+        for name, many in named[1]:
+            value = args.get(name)
             if value is None:
                 continue
-            for card in (value,) if kind is ParamKind.CARD else value:
+            for card in value if many else (value,):
                 seen = looked.get(card)
                 if seen is None:
                     seen = looked[card] = self.game.may_look(self.player, card)
@@ -558,82 +564,3 @@ def _frozen(value: Any) -> Any:
     except TypeError:  # a card definition: its text says what it is
         return repr(value)
     return value
-
-
-# ----------------------------------------------------------------------
-# The step language, as a player names things
-# ----------------------------------------------------------------------
-
-
-def card_name(game: Game, player: str, card: int) -> str:
-    """How ``player`` names a card in a step: the handle their view gives it,
-    or ``ZONE[i]`` for one they may not look at in a zone of theirs."""
-    handle = handle_for(game, player, card)
-    if handle is not None:
-        return handle
-    zid = game.location(card)
-    if game.zone_info(zid).owner != player or game.obj(card).host is not None:
-        raise CardzonesError("a card the player may not look at has no name for them here")
-    return f"{game.zone_name(zid)}[{shown_cards(game, player, zid).index(card)}]"
-
-
-def dest_name(dest: Dest) -> str:
-    """A destination as a step names it: ``alice.weapon.2``, ``stack``, ``arena``."""
-    text = dest.type if dest.owner is None else f"{dest.owner}.{dest.type}"
-    return text if dest.index is None else f"{text}.{dest.index}"
-
-
-class _Named:
-    """Writes a legal action as a step, naming things as the player does
-    (:meth:`LegalAction.to_json`): parameters at their default are left out,
-    the actor is written out."""
-
-    def __init__(self, game: Game, player: str, labels: Mapping[str, Any]) -> None:
-        self.game = game
-        self.player = player
-        self.labels = labels
-
-    def action(
-        self, action: Action, raw: Mapping[str, Any], args: Mapping[str, Any], out: dict[str, Any]
-    ) -> dict[str, Any]:
-        written: dict[str, Any] = {}
-        for param in action.params:
-            value = args.get(param.name)
-            if param.name != action.actor and value == param.default:
-                continue
-            if value is None:
-                continue
-            written[param.name] = out[param.name]
-        return written
-
-    def value(self, param: Param, raw: Any, bound: Any, written: Any) -> Any:
-        if bound is None:
-            return None
-        kind = param.kind
-        game, player = self.game, self.player
-        if kind is ParamKind.CARD:
-            return card_name(game, player, bound)
-        if kind is ParamKind.CARDS:
-            return [card_name(game, player, c) for c in bound]
-        if kind is ParamKind.ZONE:
-            return game.zone_name(bound)
-        if kind in (ParamKind.DEST, ParamKind.ZONE_NAME):
-            return dest_name(bound)
-        if kind is ParamKind.NAME:
-            assert isinstance(bound, CardDef)
-            return bound.name
-        if kind is ParamKind.DELTA:
-            return f"{bound:+d}"
-        if kind is ParamKind.EFFECT:
-            for label, handle in self.labels.items():
-                if handle == bound:
-                    return label
-            raise CardzonesError("an effect without a label has no name in a step")
-        if kind is ParamKind.MAPPING:
-            return {k: v for k, v in written.items() if v is not None}
-        if kind is ParamKind.ACTION:
-            assert isinstance(bound, BoundAction)
-            raise CardzonesError("a nested action is not a legal action's argument")
-        if isinstance(bound, tuple):
-            return list(bound)
-        return bound

@@ -16,6 +16,12 @@ floors measured in the same run.
 - **The store floor.** A bare insert-and-commit of an act row into the same
   store (SQLite with WAL and full syncs, or Postgres), one after another:
   commits per second and latency. It is what the durability alone costs.
+- **Grouped appends.** As many threads as tables, each appending the acts of
+  a table of its own through the store at once: the acts that arrive while a
+  commit runs share the next one (group commit), so acts per second over
+  the floor's commits per second (``grouped_per_commit``) is what grouping
+  gains over one commit an act. The same threads committing each act on its
+  own (``concurrent_commits``) are what the store did before.
 
 Every phase runs for a bounded time (``seconds``), after a short warm-up, and
 the figures are reported with their ratios to the floors.
@@ -46,6 +52,8 @@ QUICK_TABLES, QUICK_SECONDS = 4, 0.8
 WARMUP = 0.25
 #: The cards of each seat's deck in a benchmark table.
 DECK = 40
+#: Tables the benchmark's one client address may create a minute on its server.
+BENCH_CREATES_PER_MINUTE = 100_000
 
 
 def _free_port() -> int:
@@ -74,21 +82,33 @@ def echo_app() -> Any:
     return Starlette(routes=[WebSocketRoute("/echo", echo)])
 
 
-def _serve(kind: str, db: str, port: int) -> None:
+def _serve(kind: str, db: str, port: int, tables: int | None) -> None:
     import uvicorn
 
+    from cardzones.table.limits import Limits
     from cardzones.web.app import create_app
 
-    app = echo_app() if kind == "echo" else create_app(db)
+    # Every client of the benchmark has the one address 127.0.0.1. Its own
+    # tables and seats are not strangers: with ``tables`` None the limits
+    # per address are lifted; with a number, they are the defaults plus
+    # that many tables and their seats, so that the rest of the address (the
+    # abuser) has only the defaults.
+    default = Limits()
+    own = BENCH_CREATES_PER_MINUTE if tables is None else tables
+    limits = Limits(
+        creates_per_minute=default.creates_per_minute + own,
+        sockets_per_minute=default.sockets_per_minute + 2 * own,
+    )
+    app = echo_app() if kind == "echo" else create_app(db, limits=limits)
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="error")
 
 
 @contextlib.contextmanager
-def _server(kind: str, db: str = "") -> Iterator[str]:
+def _server(kind: str, db: str = "", tables: int | None = None) -> Iterator[str]:
     """A server process on 127.0.0.1; yields its address; stops it after."""
     port = _free_port()
     context = multiprocessing.get_context("spawn")
-    process = context.Process(target=_serve, args=(kind, db, port), daemon=True)
+    process = context.Process(target=_serve, args=(kind, db, port, tables), daemon=True)
     process.start()
     url = f"http://127.0.0.1:{port}"
     try:
@@ -251,15 +271,27 @@ async def _play(ws_url: str, token: str, seat: _Seat, window: _Window, sample: S
             await reader
 
 
-async def _tables_phase(url: str, tables: int, seconds: float, seed: int) -> Sample:
-    sample = Sample()
-    rng = random.Random(seed)
+async def _create_tables(url: str, tables: int, rng: random.Random) -> list[dict[str, Any]]:
     async with httpx.AsyncClient(base_url=url, timeout=30.0) as client:
         created = []
         for _ in range(tables):
             answer = await client.post("/api/tables", json=table_body(rng.randrange(1 << 31)))
             answer.raise_for_status()
             created.append(answer.json())
+    return created
+
+
+async def _tables_phase(url: str, tables: int, seconds: float, seed: int) -> Sample:
+    rng = random.Random(seed)
+    created = await _create_tables(url, tables, rng)
+    return await _play_tables(url, created, seconds, rng)
+
+
+async def _play_tables(
+    url: str, created: list[dict[str, Any]], seconds: float, rng: random.Random
+) -> Sample:
+    """Every seat of the tables ``created`` plays for ``seconds`` after a warm-up."""
+    sample = Sample()
     window = _Window(seconds * WARMUP, seconds)
     ws_base = url.replace("http://", "ws://")
     players = []
@@ -333,6 +365,64 @@ def _store_phase(db: str, seconds: float) -> Sample:
 # ----------------------------------------------------------------------
 
 
+def _grouped_phase(db: str, writers: int, seconds: float, together: bool = True) -> Sample:
+    """``writers`` threads, each appending the acts of a table of its own
+    through the store (:meth:`Store.append`), at once: the acts that arrive
+    while a commit runs share the next one (group commit). Without
+    ``together``, each act is written and committed on its own, as before
+    group commit (:meth:`Store.write_together` with one row). Latency is each
+    append's, to its commit."""
+    import threading
+
+    from cardzones.table.creation import Creation
+    from cardzones.table.store import Store
+
+    store = Store(db)
+    store.migrate()
+    act = {"move": {"card": "#17", "to": "alice.hand", "by": "alice"}}
+    ids = [f"bench-group-{random.randrange(1 << 40):x}" for _ in range(writers)]
+    for table_id in ids:
+        store.create_table(table_id, Creation("fab", ("alice", "bob"), 0, {}, {}), {}, "0" * 64)
+    sample = Sample()
+    window = _Window(seconds * WARMUP, seconds)
+    lock = threading.Lock()
+
+    def write(table_id: str) -> None:
+        number = 0
+        while not window.over:
+            number += 1
+            started = time.perf_counter()
+            if together:
+                store.append(table_id, number, "alice", act)
+            else:
+                row = {"table_id": table_id, "number": number, "seat": "alice"}
+                row.update(at=time.time(), act=json.dumps(act))
+                (error,) = store.write_together([row])
+                if error is not None:
+                    raise error
+            done = time.perf_counter()
+            if window.count(started, done):
+                with lock:
+                    sample.latencies.append(done - started)
+
+    threads = [threading.Thread(target=write, args=(t,)) for t in ids]
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        store.close()
+    return sample
+
+
+def run_capacity(url: str, quick: bool, seed: int) -> dict[str, Any]:
+    """The open-loop capacity ladder (:mod:`cardzones.bench.capacity`)."""
+    from cardzones.bench.capacity import run_capacity as ladder
+
+    return ladder(url, quick=quick, seed=seed)
+
+
 def run_table_bench(
     db: str | None = None,
     tables: int | None = None,
@@ -340,9 +430,10 @@ def run_table_bench(
     quick: bool = False,
     seed: int = 1,
 ) -> dict[str, Any]:
-    """Measure the table, the echo floor and the store floor; ``db`` is a
-    ``postgresql://`` URL or a SQLite file (a new one in a temporary folder
-    when None)."""
+    """Measure the table (a closed loop, then the open-loop capacity of
+    :mod:`cardzones.bench.capacity`), the echo floor and the store floor;
+    ``db`` is a ``postgresql://`` URL or a SQLite file (a new one in a
+    temporary folder when None)."""
     tables = tables or (QUICK_TABLES if quick else TABLES)
     seconds = seconds or (QUICK_SECONDS if quick else SECONDS)
     with tempfile.TemporaryDirectory(prefix="cardzones-bench-") as folder:
@@ -352,12 +443,18 @@ def run_table_bench(
         kind = "postgres" if Store(store_db).postgres else "sqlite"
         with _server("table", store_db) as url:
             table = asyncio.run(_tables_phase(url, tables, seconds, seed))
+        with _server("table", store_db) as url:
+            capacity = run_capacity(url, quick=quick, seed=seed)
         with _server("echo") as url:
             echo = asyncio.run(_echo_phase(url, tables * 2, seconds))
         store = _store_phase(store_db, seconds)
+        alone = _grouped_phase(store_db, tables, seconds, together=False)
+        grouped = _grouped_phase(store_db, tables, seconds)
     acts = table.figures(seconds, "acts")
     floor_echo = echo.figures(seconds, "frames")
     floor_store = store.figures(seconds, "commits")
+    group = grouped.figures(seconds, "acts")
+    one_by_one = alone.figures(seconds, "acts")
     acts["refused"] = table.refused
     return {
         "store": kind,
@@ -367,6 +464,9 @@ def run_table_bench(
         "table": acts,
         "echo": floor_echo,
         "insert_commit": floor_store,
+        "concurrent_commits": one_by_one,
+        "grouped_commit": group,
+        "capacity": capacity,
         "ratios": {
             "acts_per_echo_frame": _ratio(acts["acts_per_s"], floor_echo["frames_per_s"]),
             "acts_per_commit": _ratio(acts["acts_per_s"], floor_store["commits_per_s"]),
@@ -374,6 +474,8 @@ def run_table_bench(
             "p99_vs_echo": _ratio(acts["p99_ms"], floor_echo["p99_ms"]),
             "p50_vs_commit": _ratio(acts["p50_ms"], floor_store["p50_ms"]),
             "p99_vs_commit": _ratio(acts["p99_ms"], floor_store["p99_ms"]),
+            "grouped_per_commit": _ratio(group["acts_per_s"], floor_store["commits_per_s"]),
+            "grouped_per_concurrent": _ratio(group["acts_per_s"], one_by_one["acts_per_s"]),
         },
     }
 
@@ -396,9 +498,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables", type=int)
     parser.add_argument("--seconds", type=float)
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--abuse", action="store_true")
+    parser.add_argument("--idle", type=int)
+    parser.add_argument("--parts", help="the parts of the abuse, comma-separated")
     args = parser.parse_args(argv)
     try:
-        figures = run_table_bench(args.db, args.tables, args.seconds, quick=args.quick)
+        if args.abuse:
+            from cardzones.bench.abuse import PARTS, run_abuse_bench
+
+            parts = tuple(p for p in (args.parts or ",".join(PARTS)).split(",") if p)
+            figures = run_abuse_bench(
+                args.db, args.tables, args.seconds, quick=args.quick, idle=args.idle, parts=parts
+            )
+        else:
+            figures = run_table_bench(args.db, args.tables, args.seconds, quick=args.quick)
     except CardzonesError as exc:
         print(exc, file=sys.stderr)
         return 2

@@ -1,5 +1,5 @@
 """Deck lists read into a start position: the hero and equipment in their zones,
-the rest as the deck, shuffled by the seed.
+the rest as the deck, in the order the list gives it.
 
 Flesh and Blood deck lists are plain text, one card a line, as players write
 them and as the community's deck builders export them:
@@ -21,7 +21,9 @@ rules decide where each card goes. In fab, the hero-card goes to the hero zone
 (3.11.4), each arena-card that can be equipped goes to the first zone that can
 take it (4.1.4a, with the equipping rules of 8.5.41, 8.2.2, 8.2.10, 8.2.15),
 deck-cards go to the deck (3.7.6) and every other card stays out of the game
-as inventory (4.1.6). The deck's order comes from ``random.Random(seed)``.
+as inventory (4.1.6). The deck is in list order: whoever reads the start
+position knows it, so it is no secret, and a table shuffles every deck when
+it is made (:mod:`cardzones.table.creation`).
 
 >>> deck = read_fab_deck('''
 ... Hero: Dorinthea Ironsong
@@ -34,7 +36,6 @@ as inventory (4.1.6). The deck's order comes from ``random.Random(seed)``.
 
 from __future__ import annotations
 
-import random
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
@@ -47,10 +48,9 @@ from cardzones.cards.index import CardRecord
 from cardzones.cards.lookup import COLOUR_OF, CardLookup
 from cardzones.kernel.cards import CardDef
 from cardzones.kernel.game import Game
-from cardzones.kernel.objects import Obj
 from cardzones.rulesets import get_ruleset, new_game
+from cardzones.rulesets.base import DeckCard, DeckRefused
 from cardzones.rulesets.fab.carddata import pitch_of_colour
-from cardzones.rulesets.fab.cards import EQUIP_SUBTYPES, is_deck_card, is_hero_card
 
 #: Headings under which cards are not put in any zone.
 OUT_OF_GAME = ("sideboard", "inventory", "maybe", "maybeboard", "tokens")
@@ -126,7 +126,6 @@ class StartPosition:
 
     ruleset: str
     player: str
-    seed: int
     cards: list[Placed] = field(default_factory=list)
     inventory: list[Placed] = field(default_factory=list)
 
@@ -192,7 +191,6 @@ def scenario_data(
         "ruleset": ruleset,
         "card_data": ruleset,
         "players": [p.player for p in positions],
-        "seed": positions[0].seed,
         **({"cards": own} if own else {}),
         "setup": setup,
         # A scenario shows something hold: here, that every deck is in place.
@@ -314,7 +312,6 @@ def _element_lines(text: str) -> list[int]:
 def start_position(
     deck: DeckList,
     player: str = "alice",
-    seed: int = 0,
     *,
     lookup: CardLookup | None = None,
     home: Path | None = None,
@@ -328,12 +325,21 @@ def start_position(
     finally:
         if own:
             cards.close()
-    position = StartPosition(deck.ruleset, player, seed)
-    game = new_game(deck.ruleset, [player], seed)
-    if deck.ruleset == "fab":
-        _fab_zones(game, player, found, position, deck.file)
-    else:
-        _redemption_zones(player, found, position)
+    position = StartPosition(deck.ruleset, player)
+    game = new_game(deck.ruleset, [player], 0)
+    given = [DeckCard(record.cdef, record.pitch, entry.section) for entry, record in found]
+    try:
+        where = get_ruleset(deck.ruleset).place_deck(game, player, given)
+    except DeckRefused as exc:
+        raise DeckListError(f"{deck.file}: {exc}") from None
+    records = [record for _, record in found]
+
+    def placed(zone: str | None, i: int) -> Placed:
+        record = records[i]
+        return Placed(zone, record.cdef, record.pitch, define=bool(record.source.get("define")))
+
+    position.cards.extend(placed(zone, i) for zone, i in where.placed)
+    position.inventory.extend(placed(None, i) for i in where.out)
     return position
 
 
@@ -413,84 +419,3 @@ def _split_names(text: str, cards: CardLookup) -> list[str]:
                 i = j
                 break
     return names
-
-
-def _fab_zones(
-    game: Game,
-    player: str,
-    found: list[tuple[DeckEntry, CardRecord]],
-    position: StartPosition,
-    file: str,
-) -> None:
-    heroes = [(e, r) for e, r in found if e.section == "main" and is_hero_card(r.cdef)]
-    if len(heroes) != 1:
-        names = ", ".join(dict.fromkeys(r.name for _, r in heroes)) or "none"
-        raise DeckListError(
-            f"{file}: a fab deck list names exactly one hero (3.11.4); found {names}"
-        )
-    deck: list[Placed] = []
-    # The hero, then two-handers, one-handers, off-hands and quivers, so that each
-    # finds the zones it needs (8.2.2b, 8.2.10a, 8.2.15a); otherwise list order.
-    found = sorted(found, key=lambda pair: _equip_order(pair[1].cdef))
-    for entry, record in found:
-        cdef = record.cdef
-        placed = Placed(None, cdef, record.pitch)
-        if entry.section != "main":
-            position.inventory.append(placed)
-        elif is_hero_card(cdef):
-            position.cards.append(_put(game, player, placed, ("hero",)))
-        elif is_deck_card(cdef):
-            deck.append(placed)
-        elif not cdef.types.isdisjoint(EQUIP_SUBTYPES):
-            ztypes: tuple[str, ...] = (
-                ("weapon",) if cdef.types & {"weapon", "off-hand", "quiver"} else ()
-            )
-            ztypes += tuple(t for t in ("head", "chest", "arms", "legs") if t in cdef.types)
-            done = _put(game, player, placed, ztypes)
-            (position.cards if done.zone else position.inventory).append(done)
-        else:
-            position.inventory.append(placed)
-    random.Random(seed_text(position.seed, player)).shuffle(deck)
-    position.cards.extend(Placed(f"{player}.deck", p.cdef, p.pitch) for p in deck)
-
-
-def _equip_order(cdef: CardDef) -> int:
-    if is_hero_card(cdef):
-        return -1
-    for rank, word in enumerate(("2h", "weapon", "off-hand", "quiver")):
-        if word in cdef.types:
-            return rank
-    return 4
-
-
-def _put(game: Game, player: str, placed: Placed, ztypes: Sequence[str]) -> Placed:
-    """Put the card in the first zone of those types that the rules let it enter."""
-    for ztype in ztypes:
-        for zid in game.zones_of(player, ztype):
-            probe = Obj(-1, -1, placed.cdef, player, player, zid, True)
-            if game.ruleset.admit(game, probe, zid, player).ok:
-                game.new_card(placed.cdef, zid, owner=player, public=True)
-                return Placed(game.zone_name(zid), placed.cdef, placed.pitch)
-    return placed
-
-
-def _redemption_zones(
-    player: str, found: list[tuple[DeckEntry, CardRecord]], position: StartPosition
-) -> None:
-    deck: list[Placed] = []
-    for entry, record in found:
-        define = bool(record.source.get("define"))
-        placed = Placed(None, record.cdef, define=define)
-        if entry.section in ("deck", "main"):
-            deck.append(placed)
-        elif entry.section == "reserve":
-            position.cards.append(Placed(f"{player}.reserve", record.cdef, define=define))
-        else:
-            position.inventory.append(placed)
-    random.Random(seed_text(position.seed, player)).shuffle(deck)
-    position.cards.extend(Placed(f"{player}.deck", p.cdef, define=p.define) for p in deck)
-
-
-def seed_text(seed: int, player: str) -> str:
-    """The seed of a player's deck shuffle: the game's seed and the player."""
-    return f"{seed}:deck:{player}"

@@ -37,6 +37,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from cardzones.acts.actions import MAX_TEXT
 from cardzones.cards.errors import CardDataError, ImportFailed
@@ -73,6 +74,12 @@ FAB_CSV_COLUMNS = {
 _FAB_LISTS = ("types", "traits", "card_keywords")
 _FAB_RAW_STATS = tuple(fab_data.STAT_FIELDS)
 _REDEMPTION_REQUIRED = ("Name", "Type")
+#: Where LackeyCCG's Redemption plugin takes its card pictures from (its
+#: updatelist.txt): the address of a card's picture is this, its ImageFile
+#: and ``.jpg``.
+LACKEY_IMAGES = (
+    "https://jalstad.github.io/RedemptionLackeyCCG/RedemptionQuick/sets/setimages/general/"
+)
 
 
 @dataclass(frozen=True)
@@ -400,7 +407,12 @@ def _redemption_row(row: Mapping[str, str], line: int) -> CardRecord | str:
     if other:
         source["other_face"] = other
     text = " ".join(redemption_data.field(row, c) for c in ("SpecialAbility", "Identifier"))
-    cdef = replace(cdef, text=redemption_data.field(row, "SpecialAbility")[:MAX_TEXT])
+    picture = redemption_data.field(row, "ImageFile")
+    cdef = replace(
+        cdef,
+        text=redemption_data.field(row, "SpecialAbility")[:MAX_TEXT],
+        image=f"{LACKEY_IMAGES}{quote(picture)}.jpg" if picture else "",
+    )
     return CardRecord(
         "redemption",
         cdef,

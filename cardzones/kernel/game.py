@@ -39,7 +39,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from cardzones.errors import CardzonesError, IllegalAction, UnknownReference
-from cardzones.kernel import attached, create, effects, log, pipeline, queries, triggers
+from cardzones.kernel import attached, create, effects, foresee, log, pipeline, queries, triggers
 from cardzones.kernel.effects import EffectRef
 from cardzones.kernel.events import TURN
 from cardzones.kernel.objects import PLACED, TOP, UNDER, Obj
@@ -333,13 +333,13 @@ class Game(State):
     # ------------------------------------------------------------------
 
     move = pipeline.move
-    foresee_move = pipeline.foresee_move
+    foresee_move = foresee.foresee_move
     resolve_destination = pipeline.resolve_destination
     clear = pipeline.clear
-    foresee_clear = pipeline.foresee_clear
+    foresee_clear = foresee.foresee_clear
     cease = pipeline.cease
     flip = pipeline.flip
-    foresee_flip = pipeline.foresee_flip
+    foresee_flip = foresee.foresee_flip
     shuffle = pipeline.shuffle
     attach = attached.attach
     carry = attached.carry

@@ -197,59 +197,6 @@ def _move(
     return _MOVED
 
 
-def foresee_move(
-    game: Game,
-    card: int,
-    dest: Dest | int,
-    *,
-    position: Position = "top",
-    face: str | None = None,
-    cause: str = "effect",
-    by: str | None = None,
-    choose_zone: int | None = None,
-) -> MoveResult | None:
-    """What :func:`move` would give with these arguments, without making the
-    move: stages 1 to 5 as :func:`move` runs them (replacement effects
-    included, 3.0.8a), judged on the game as it is. Refused, it raises as the
-    move would (``IllegalAction``, ``NeedsChoice``); None when only making the
-    move can tell (a rule move that must clear the object instead, 3.0.11).
-    It changes nothing, so legal actions list a move without trying it.
-
-    >>> from cardzones import new_game
-    >>> game = new_game("fab", ["alice", "bob"])
-    >>> card = game.new_card(game.card_def("Snatch"), game.zone("alice", "hand"))
-    >>> foresee_move(game, card, Dest("graveyard", "alice")).value
-    'moved'
-    >>> foresee_move(game, card, Dest("graveyard", "bob")).value  # 3.8.2
-    'failed'
-    """
-    if by is None:
-        by = game._vars["turn_player"]
-    obj: Obj | None = game._objs.get(card)
-    if obj is None:
-        raise UnknownReference(f"card {card} does not exist")
-    if isinstance(dest, Dest) and dest.type in game.ruleset.piles:
-        return _to_pile(game, card, dest, position, face, cause, by, choose_zone, False, True)
-    zid = dest if isinstance(dest, int) else resolve_destination(game, obj, dest, by, choose_zone)
-    public = _visibility_at(game, obj, zid, face)
-    if obj.cdef.abilities and (obj.public or public):  # 3.0.8a, read without a change
-        zid, position, public = _replace_destination(game, obj, zid, position, public, by)
-    info: ZoneInfo | None = game._zinfo.get(zid) if zid is not None else None
-    if zid == obj.zone and obj.rel == TOP:
-        return _NO_MOVE  # 3.0.7b
-    ruleset = game.ruleset
-    if ruleset.ceases_on_move(game, obj, zid):
-        return _CEASED
-    if info is None or zid not in game._zones.get((info.owner, info.spec.type), ()):
-        return MoveResult.FAILED if cause == "effect" else None  # 3.0.11
-    moving = obj
-    if obj.public is not public:
-        moving = _new_record(Obj, obj[:_AT] + (public,) + obj[_AT + 1 :])  # noqa: RUF005
-    if ruleset.admit(game, moving, zid, by).reason is not None:
-        return MoveResult.FAILED if cause == "effect" else None  # 3.0.11
-    return _MOVED
-
-
 def resolve_destination(
     game: Game, obj: Obj, dest: Dest | int, by: str, choose_zone: int | None = None
 ) -> int | None:
@@ -554,23 +501,6 @@ def _cease(game: Game, obj: Obj, by: str | None, cause: str) -> None:
     game._pop(KIDS, card)
 
 
-def foresee_clear(game: Game, card: int, by: str | None = None) -> MoveResult | None:
-    """What :func:`clear` would give, without clearing (see :func:`foresee_move`)."""
-    obj = game.obj(card)
-    if obj.kind != CARD or obj.is_token:
-        return _CEASED  # 3.0.12a
-    if (
-        obj.rel == TOP
-        and obj.zone != game._ceasing
-        and obj.zone in game._zones.get((obj.owner, game.ruleset.clear_to), ())
-    ):
-        return _NO_MOVE
-    dest = Dest(game.ruleset.clear_to, "owner")
-    who = by or obj.owner or game.turn_player
-    result = foresee_move(game, card, dest, cause="clear", by=who)
-    return MoveResult.CLEARED if result is _MOVED else result
-
-
 def cease(game: Game, card: int, by: str | None = None, *, cause: str = "effect") -> MoveResult:
     """The object ceases to exist (3.0.12a); the cards under or on it are
     cleared (3.0.14e). ``cause`` is ``effect`` or ``rule``. Returns ``CEASED``."""
@@ -599,21 +529,10 @@ def flip(game: Game, card: int, face: str, by: str | None = None) -> MoveResult:
     return MoveResult.DONE if changed else MoveResult.NO_MOVE
 
 
-def foresee_flip(game: Game, card: int, face: str) -> MoveResult:
-    """What :func:`flip` would give, without turning the card; refused as it
-    would be (3.0.14d)."""
-    obj = game.obj(card)
-    if obj.rel == UNDER:
-        raise IllegalAction(
-            "a sub-card is public exactly when its top-card is; flip the top-card",
-            rule="3.0.14d",
-        )
-    return MoveResult.DONE if obj.public != (face == "up") else _NO_MOVE
-
-
-def shuffle(game: Game, zid: int, by: str | None = None) -> MoveResult:
+def shuffle(game: Game, zid: int, by: str | None = None, *, logged: bool = True) -> MoveResult:
     """Shuffle a zone with the game's seeded randomness. Private objects in it
-    become new objects, so nothing links them to what they were before."""
+    become new objects, so nothing links them to what they were before.
+    ``logged=False`` is for setting up a game, which logs nothing."""
     with game.atomic():
         n = game._next("shuffles")
         rng = random.Random(f"{game.seed}:{n}")
@@ -628,5 +547,6 @@ def shuffle(game: Game, zid: int, by: str | None = None) -> MoveResult:
                 game._put(OBJS, card, obj._replace(oid=game._next("next_oid"), origin=origin))
                 if card in game._fx_by_card:
                     _end_bound_effects(game, card, obj.oid)
-        _log(game, SHUFFLED, None, True, None, zid, zid, None, by, "effect")
+        if logged:
+            _log(game, SHUFFLED, None, True, None, zid, zid, None, by, "effect")
     return MoveResult.DONE

@@ -19,18 +19,80 @@ docs/writing-a-ruleset.md follows a complete example.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from cardzones.acts.actions import NO_ACTIONS, ActionTable, Param
 from cardzones.acts.binding import complete
 from cardzones.acts.legal import LegalAction, legal_actions
-from cardzones.errors import UnknownReference
+from cardzones.errors import CardzonesError, UnknownReference
 from cardzones.kernel import ruleset as kernel
 from cardzones.kernel.cards import Ability, CardDef
 from cardzones.kernel.results import ActionResult
 
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game
+
+
+class DeckRefused(CardzonesError):
+    """A deck list cannot start a game of the rule set; the message says why."""
+
+
+class DeckCard(NamedTuple):
+    """One card of a deck list as the card index found it: the card, its
+    pitch (a colour of a fab card) and the list's section: ``main`` (placed
+    by its type), ``out`` (in no zone), or a section of the list's own, such
+    as a LackeyCCG superzone (``deck``, ``reserve``)."""
+
+    cdef: CardDef
+    pitch: int | None = None
+    section: str = "main"
+
+
+class Placement(NamedTuple):
+    """Where a deck list's cards start: ``placed`` names a zone
+    (``alice.weapon.1``) for cards by their place in the list, zone by zone
+    and the deck top first; ``out`` are the cards that start in no zone."""
+
+    placed: list[tuple[str, int]]
+    out: list[int]
+
+
+@dataclass(frozen=True)
+class Board:
+    """How a board lays out a player's mat, served with the rule set by
+    ``GET /api/rulesets`` so that the board's page names no game.
+
+    ``areas`` puts zone types in areas of the mat (one of several zones of a
+    type gets its number: ``weapon`` gives ``weapon1`` and ``weapon2``);
+    ``rows`` lays the areas out as a grid, the player's own side first (the
+    opponent's mat is turned to face it); ``order`` is the areas' order on a
+    narrow screen, where ``wide`` ones take a whole row; ``piles`` names, by
+    zone type, the pile a zone shows as a place to drop a card (fab's soul,
+    under the hero); ``labels`` are zone types' names in words, where the
+    type's own words are not enough. A rule set without one gets its zones
+    side by side.
+
+    >>> Board({"deck": "deck"}, ("deck",)).to_json()["rows"]
+    ['deck']
+    """
+
+    areas: Mapping[str, str] = field(default_factory=dict)
+    rows: tuple[str, ...] = ()
+    order: tuple[str, ...] = ()
+    wide: tuple[str, ...] = ()
+    piles: Mapping[str, str] = field(default_factory=dict)
+    labels: Mapping[str, str] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "areas": dict(self.areas),
+            "rows": list(self.rows),
+            "order": list(self.order),
+            "wide": list(self.wide),
+            "piles": dict(self.piles),
+            "labels": dict(self.labels),
+        }
 
 
 class Ruleset(kernel.Ruleset):
@@ -46,7 +108,11 @@ class Ruleset(kernel.Ruleset):
     - ``text_ids``: every id its rules texts have, headings included, and
       ``rule_id_pattern``: the form of such an id. A scenario's ``rules:``
       entry of that form must be one of the ids; any other entry is a
-      citation in words (``"place: movement of placed cards"``).
+      citation in words (``"place: movement of placed cards"``);
+    - ``board``: how a board lays out a player's mat (:class:`Board`);
+    - ``deck_list_help`` and ``deck_list_example``: how the game's deck lists
+      are written, in words and by an example, for the page that starts a
+      table from them.
     """
 
     actions: ActionTable = NO_ACTIONS
@@ -55,6 +121,9 @@ class Ruleset(kernel.Ruleset):
     excluded_rules: Mapping[str, str] = {}
     text_ids: frozenset[str] = frozenset()
     rule_id_pattern: str | None = None
+    board: Board = Board()
+    deck_list_help: str = ""
+    deck_list_example: str = ""
 
     # -- cards -------------------------------------------------------------
 
@@ -73,6 +142,37 @@ class Ruleset(kernel.Ruleset):
         making the card again, so a card it cannot write is refused, never
         changed."""
         return {}
+
+    # -- deck lists ----------------------------------------------------------
+
+    def place_deck(self, game: Game, player: str, cards: Sequence[DeckCard]) -> Placement:
+        """Where the cards of ``player``'s deck list start, in ``game`` (a
+        game of this rule set with that player alone, whose zones a rule set
+        may fill to see what fits): by default a card of the ``main`` or
+        ``deck`` section goes to the deck, in list order (a table shuffles
+        its decks when it is made), one of a
+        section named like a zone type to that zone (a LackeyCCG
+        ``Reserve``), and any other to no zone. Raises :class:`DeckRefused`
+        when the list cannot start a game.
+
+        >>> from cardzones.rulesets import get_ruleset, new_game
+        >>> ruleset = get_ruleset("redemption")
+        >>> cards = [DeckCard(CardDef(n), None, s) for n, s in [("A", "deck"), ("B", "reserve")]]
+        >>> ruleset.place_deck(new_game("redemption", ["al"]), "al", cards)
+        Placement(placed=[('al.reserve', 1), ('al.deck', 0)], out=[])
+        """
+        placed: list[tuple[str, int]] = []
+        out: list[int] = []
+        deck: list[int] = []
+        for i, card in enumerate(cards):
+            if card.section in ("main", "deck"):
+                deck.append(i)
+            elif card.section in self.zone_specs:
+                placed.append((f"{player}.{card.section}", i))
+            else:
+                out.append(i)
+        placed.extend((f"{player}.deck", i) for i in deck)
+        return Placement(placed, out)
 
     # -- actions -----------------------------------------------------------
 

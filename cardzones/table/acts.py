@@ -52,6 +52,7 @@ The table adds two things a seat may not do that a scenario may:
 from __future__ import annotations
 
 import difflib
+import hashlib
 import logging
 import re
 from collections.abc import Callable, Mapping
@@ -150,6 +151,11 @@ class StoredRefs(_TableRefs):
         super().__init__(ctx)
         self.table = ctx
 
+    def effect(self, label: Any) -> Any:
+        # A stored act names an effect as its seat did: a label, or the
+        # name another seat's labelled effect has for it (effect_name).
+        return super().effect(self.table.label_of(str(label)))
+
     def card(self, value: Any) -> int:
         if isinstance(value, str):
             found = _PHYSICAL.match(value)
@@ -161,6 +167,29 @@ class StoredRefs(_TableRefs):
         if not self.table.seated:
             return super().card(value)  # set-up: the scenario's own references
         raise _Unplaced(f"{value!r} names no card here")
+
+
+#: A table's labels as :meth:`TableContext.state` keeps them: the card labels,
+#: the effect labels and the seat that gave each effect label.
+LabelState = tuple[dict[str, int], dict[str, Any], dict[str, str]]
+
+
+def effect_name(game: Game, handle: Any) -> str:
+    """The name of a labelled effect for a seat that did not label it: a
+    digest of the effect keyed by the game's secret handle key, so it tells
+    nothing of the label (the other seat's words) nor of the effect's number.
+
+    >>> from cardzones import new_game
+    >>> game = new_game("fab", ["alice", "bob"], handle_key="k")
+    >>> effect_name(game, ("place", 1)) == effect_name(game, ("place", 1))
+    True
+    >>> effect_name(game, ("place", 1)).startswith("effect-")
+    True
+    """
+    digest = hashlib.blake2b(
+        repr(handle).encode(), key=game.handle_key.encode()[:64], digest_size=6
+    ).hexdigest()
+    return f"effect-{digest}"
 
 
 class TableContext(Context):
@@ -192,6 +221,9 @@ class TableContext(Context):
         super().__init__(game, ruleset, file, cards, None, variants)
         self.seated = False
         self.closed = closed
+        #: The seat whose act gave each effect label: a label is its seat's
+        #: words, and another seat names that effect by :func:`effect_name`.
+        self.effect_seats: dict[str, str] = {}
         self.refs = StoredRefs(self)
         #: The names a seat may give (``create_token``): the cards whose every
         #: definition is a token card.
@@ -218,12 +250,34 @@ class TableContext(Context):
             raise ScenarioError(f"{name!r} is not one of this table's cards", file=self.file)
         return super().card_def(name, entry)
 
-    def state(self) -> tuple[dict[str, int], dict[str, Any]]:
+    def state(self) -> LabelState:
         """The labels and effect labels, to restore after a refused act."""
-        return dict(self.labels), dict(self.effects)
+        return dict(self.labels), dict(self.effects), dict(self.effect_seats)
 
-    def restore(self, state: tuple[dict[str, int], dict[str, Any]]) -> None:
+    def restore(self, state: LabelState) -> None:
         self.labels, self.effects = dict(state[0]), dict(state[1])
+        self.effect_seats = dict(state[2])
+
+    def label_of(self, name: str) -> str:
+        """The label of the effect a seat named ``name`` (its label, or
+        another seat's effect by :func:`effect_name`); ``name`` itself when
+        it names none."""
+        if name in self.effects:
+            return name
+        for label, handle in self.effects.items():
+            if effect_name(self.game, handle) == name:
+                return label
+        return name
+
+    def effect_names(self, seat: str) -> dict[str, Any]:
+        """The names ``seat`` gives the labelled effects: its own labels, and
+        for an effect another seat labelled, :func:`effect_name`, which
+        tells nothing of that seat's words."""
+        out: dict[str, Any] = {}
+        for label, handle in self.effects.items():
+            mine = self.effect_seats.get(label) == seat
+            out[label if mine else effect_name(self.game, handle)] = handle
+        return out
 
 
 # ----------------------------------------------------------------------
@@ -270,10 +324,12 @@ class SeatRefs(_TableRefs):
         return card
 
     def effect(self, label: Any) -> Any:
-        # The labels other seats gave are theirs: a miss does not list them.
-        if str(label) not in self.ctx.effects:
+        # The labels other seats gave are theirs: the seat names those effects
+        # as effect_name does, and a miss lists nothing.
+        names = self.table.effect_names(self.seat)
+        if str(label) not in names:
             raise _Unplaced(f"unknown effect label {str(label)!r}")
-        return super().effect(label)
+        return names[str(label)]
 
     def _find(self, text: str) -> int:
         ref = parse_card(text)
@@ -466,7 +522,7 @@ class Applied:
     stored: dict[str, Any]
     result: MoveResult
     checkpoint: Checkpoint
-    labels: tuple[dict[str, int], dict[str, Any]]
+    labels: LabelState
 
 
 def apply_act(ctx: TableContext, seat: str | None, act: Any) -> Applied:
@@ -486,7 +542,9 @@ def apply_act(ctx: TableContext, seat: str | None, act: Any) -> Applied:
     bound = bind_act(ctx, seat, act)
     ((_, args),) = bound.stored.items()
     checkpoint, labels = ctx.game.checkpoint(), ctx.state()
-    done = _run(ctx, bound.action, lambda: bound.args, args.get("as"), bound.names, checkpoint)
+    done = _run(
+        ctx, bound.action, lambda: bound.args, args.get("as"), bound.names, checkpoint, seat
+    )
     return Applied(bound.stored, done.result, checkpoint, labels)
 
 
@@ -505,6 +563,10 @@ def apply_stored(
     if action is None:
         raise Refusal(f"unknown action {name!r}")
     label = args.get("as") if isinstance(args, dict) else None
+    # The stored act writes out who acted; "by" is who acts in every action.
+    seat = None
+    if isinstance(args, dict):
+        seat = args.get("by", args.get(action.actor) if action.actor else None)
     return _run(
         ctx,
         action,
@@ -512,6 +574,7 @@ def apply_stored(
         label,
         names or {},
         ctx.game.checkpoint(),
+        None if seat is None else str(seat),
     )
 
 
@@ -522,6 +585,7 @@ def _run(
     label: Any,
     names: dict[str, str],
     checkpoint: Checkpoint,
+    seat: str | None = None,
 ) -> ActionResult:
     """Run ``action`` with the arguments ``bound`` gives; ``as:`` names what
     it made. A refusal puts the game back to ``checkpoint``, taken just
@@ -541,6 +605,8 @@ def _run(
                 ctx.labels[key] = done.card
             if done.effect is not None:
                 ctx.effects[key] = done.effect
+                if seat is not None:
+                    ctx.effect_seats[key] = seat
         return done
     except ArgumentError as exc:
         refusal = fail(_message(exc), None)

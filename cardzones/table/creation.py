@@ -145,10 +145,35 @@ def _set_up(
         raise error(exc) from None
     except CardzonesError as exc:
         raise CreationError(str(exc)) from None
+    shuffle_decks(game)
     ctx.seated = True
     # Setup is not an act: nothing before it can be rolled back to.
     game.forget_history()
     return ctx
+
+
+def shuffle_decks(game: Game) -> None:
+    """Shuffle every player's face-down ordered zone (a deck) with the game's
+    seed. A start position gives each deck in the order it was written (a
+    deck list, ``cardzones cards deck``, a scenario text): whoever wrote it
+    would know every draw. The seed is the table's secret, drawn at random
+    unless the request gives one."""
+    for zid in deck_zones(game):
+        # Part of setting up, which logs nothing (as a scenario's setup).
+        game.shuffle(zid, by=game.zone_info(zid).owner, logged=False)
+
+
+def deck_zones(game: Game) -> list[int]:
+    """The zones :func:`shuffle_decks` shuffles, in the order it does: each
+    player's face-down ordered zone that holds two cards or more."""
+    out = []
+    for zid in game.all_zones():
+        info = game.zone_info(zid)
+        spec = info.spec
+        owned = info.owner is not None
+        if owned and spec.ordered and not spec.public and len(game.contents(zid)) > 1:
+            out.append(zid)
+    return out
 
 
 def creation_from_request(body: Any, limits: Limits | None = None) -> Creation:
@@ -341,6 +366,7 @@ def _record(
         ctx = scenario.new_context(handle_key)
         try:
             scenario.setup(ctx)
+            shuffle_decks(ctx.game)
         except ScenarioError as exc:
             raise error(exc) from None
         except CardzonesError as exc:

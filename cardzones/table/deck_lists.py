@@ -4,8 +4,9 @@ a ``POST /api/tables`` body.
 Each player's list is read by the card index's deck reader
 (:mod:`cardzones.cards.decks`): a fab list as text ("3 Snatch (red)", FaBrary's
 and FaBDB's exports), a Redemption list as a LackeyCCG ``.dek`` file. The hero
-and equipment go to their zones, the rest becomes the deck, shuffled by the
-table's seed. The result is a scenario document with ``card_data``, which the
+and equipment go to their zones, the rest becomes the deck, which the table
+shuffles with its seed when it is made. The result is a scenario document
+with ``card_data``, which the
 table's creation turns into a self-contained record like any other
 (:mod:`cardzones.table.creation`): the cards are looked up once, now.
 
@@ -133,14 +134,13 @@ def deck_document(body: dict[str, Any], *, tokens: bool = False) -> DeckStart:
         lookup = CardLookup(ruleset)
     except CardDataError:
         raise DeckListRefused(unavailable(ruleset)) from None
-    seed = body["seed"]
     positions: list[StartPosition] = []
     problems: list[str] = []
     with lookup:
         for player in players:
             try:
                 deck = read_list(ruleset, decks[player], f"decks.{player}")
-                positions.append(start_position(deck, player, seed, lookup=lookup))
+                positions.append(start_position(deck, player, lookup=lookup))
             except CardDataError as exc:
                 problems.append(str(exc))
         written = token_cards(lookup, get_ruleset(ruleset)) if tokens and not problems else {}

@@ -27,7 +27,7 @@ import yaml
 from cardzones.errors import CardzonesError, IllegalAction
 from cardzones.kernel.game import Game
 from cardzones.table.acts import apply_stored
-from cardzones.table.creation import Creation
+from cardzones.table.creation import Creation, deck_zones
 from cardzones.table.record import Record
 from cardzones.table.store import Store
 from cardzones.table.table import Table
@@ -146,10 +146,18 @@ def scenario_of(table_id: str, creation: Record, acts: list[dict[str, Any]]) -> 
         start = replace(start, cards=_used_cards(start.cards, start.setup, acts))
     game = ctx.game
     names = {card: label for label, card in ctx.labels.items()}
-    steps: list[dict[str, Any]] = []
+    # The table shuffled its decks when it was made, with its seed: so does
+    # the file, first, so that its later shuffles come out the same.
+    steps: list[dict[str, Any]] = [
+        {"shuffle": {"zone": game.zone_name(z), "by": game.zone_info(z).owner}}
+        for z in deck_zones(game)
+    ]
     for act in acts:
         ((name, args),) = act.items()
         step_args = _rewrite(args, game, names)
+        if isinstance(step_args, dict) and isinstance(step_args.get("effect"), str):
+            # An effect another seat labelled is named by its label in the file.
+            step_args = {**step_args, "effect": ctx.label_of(step_args["effect"])}
         before = set(game.cards())
         made = apply_stored(ctx, act).card
         if made is not None and made not in before and game.exists(made):

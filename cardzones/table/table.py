@@ -168,7 +168,9 @@ class Table:
         out: list[dict[str, Any]] = []
         for action in self.game.legal_actions(viewer, actions, card=card_id, zone=zone_id):
             try:
-                act = action.to_json(self.game, self.ctx.effects)
+                # Each seat names effects its own way: its labels, and another
+                # seat's labelled effects by a name that tells nothing of theirs.
+                act = action.to_json(self.game, self.ctx.effect_names(viewer))
             except CardzonesError:
                 continue  # an effect no label names: the seat cannot name it either
             result = action.result.value if action.result is not None else None
@@ -192,7 +194,13 @@ class Table:
             "format": SNAPSHOT_FORMAT,
             "number": self.number,
             "game": self.game.to_json(),
-            "context": value_to_json({"labels": self.ctx.labels, "effects": self.ctx.effects}),
+            "context": value_to_json(
+                {
+                    "labels": self.ctx.labels,
+                    "effects": self.ctx.effects,
+                    "effect_seats": self.ctx.effect_seats,
+                }
+            ),
             "marks": list(self.marks),
         }
 
@@ -207,6 +215,7 @@ class Table:
         extra = value_from_json(data["context"], ruleset)
         ctx.labels = dict(extra["labels"])
         ctx.effects = dict(extra["effects"])
+        ctx.effect_seats = dict(extra.get("effect_seats", {}))
         return cls(table_id, creation, ctx, int(data["number"]), [int(m) for m in data["marks"]])
 
 

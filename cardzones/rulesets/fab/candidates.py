@@ -19,6 +19,7 @@ from cardzones.kernel.cards import CardDef, Dest
 from cardzones.rulesets.common import Candidate, in_zone_of_type, own_zones, visible
 from cardzones.rulesets.fab import layers
 from cardzones.rulesets.fab.cards import is_token_card
+from cardzones.rulesets.fab.pitch import pitch_order as order_now
 
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game
@@ -136,6 +137,24 @@ def attack(game: Game, player: str) -> Iterator[Candidate]:
             yield {"card": card}
 
 
+def pitch_order(game: Game, player: str) -> Iterator[Candidate]:
+    """Each of the player's pitched cards put first, the rest in the order now
+    chosen (4.4.3c): choosing the cards one by one, last first, reaches every
+    order, where listing every order would grow with the factorial."""
+    chosen = order_now(game, player, ())
+    if len(chosen) < 2:
+        return
+    for card in chosen[1:]:
+        yield {"order": [card, *(c for c in chosen if c != card)]}
+
+
 def finish_turn(game: Game, player: str) -> Iterator[Candidate]:
     """Ending the turn, keeping the hand, with the pitched cards in their order."""
     yield {}
+
+
+def close_chain(game: Game, player: str) -> Iterator[Candidate]:
+    """Closing the combat chain, when it holds anything."""
+    chain = game.zone(None, "combat_chain")
+    if chain is not None and game.contents(chain):
+        yield {}

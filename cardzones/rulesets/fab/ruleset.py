@@ -12,9 +12,9 @@ from cardzones.kernel.cards import Ability, CardDef, Dest, Move
 from cardzones.kernel.objects import CARD, MACRO, TRIGGERED, UNDER, Obj
 from cardzones.kernel.results import MoveResult
 from cardzones.kernel.ruleset import ADMITTED, Admission
-from cardzones.rulesets.base import Ruleset
+from cardzones.rulesets.base import Board, DeckCard, Placement, Ruleset
 from cardzones.rulesets.common import TEXT_PARAMS, printed_text, text_fields
-from cardzones.rulesets.fab import layers
+from cardzones.rulesets.fab import decks, layers
 from cardzones.rulesets.fab.cards import (
     becomes_permanent,
     is_deck_card,
@@ -74,6 +74,28 @@ class FabRuleset(Ruleset):
     excluded_rules = NOT_ENGINE_RULES
     text_ids = frozenset((*SECTION_IDS, *CHAPTER_3_IDS, *RELATED_IDS, *RULES))
     rule_id_pattern = r"\d+(\.\d+)*[a-z]?"
+    board = Board(
+        areas={
+            **{t: t for t in ("head", "chest", "arms", "legs", "hero", "weapon", "arsenal")},
+            **{t: t for t in ("deck", "graveyard", "banished", "pitch")},
+        },
+        rows=(
+            "head  chest  weapon1  hero   weapon2   deck",
+            "arms  legs   arsenal  pitch  banished  graveyard",
+        ),
+        # The hero and what it holds first, then the piles (3.11.5).
+        order=(
+            *("hero", "weapon1", "weapon2", "arsenal", "head", "chest", "arms", "legs"),
+            *("deck", "pitch", "graveyard", "banished"),
+        ),
+        piles={"hero": "soul"},
+        labels={"permanent": "permanents"},
+    )
+    deck_list_help = (
+        "One card a line, as deck builders export them: Hero: Dorinthea Ironsong, "
+        "Weapons: Dawnblade, 3 Snatch (red). FaBrary's and FaBDB's exports read as they are."
+    )
+    deck_list_example = "Hero: Dorinthea Ironsong\nWeapons: Dawnblade\n3 Snatch (red)"
 
     def default_card(self, name: str) -> CardDef:
         return CardDef(name, types=frozenset({"action"}))
@@ -115,6 +137,10 @@ class FabRuleset(Ruleset):
         if pile != "soul":
             return super().pile_host(game, owner, pile)
         return hero_of(game, owner)
+
+    def place_deck(self, game: Game, player: str, cards: Sequence[DeckCard]) -> Placement:
+        """The hero, its equipment and the deck (3.11.4, 4.1.4a, 4.1.6)."""
+        return decks.place_deck(game, player, cards)
 
     def move_to_pile(
         self, game: Game, move: Move, host: int, rel: int, *, foresee: bool = False

@@ -4,7 +4,7 @@ remove_layer, resolve, create_token, create_zone, remove_zone and life
 (4.4.3a).
 
 >>> sorted(ACTIONS)[:4]
-['add_layer', 'attack', 'clear', 'counter']
+['add_layer', 'attack', 'clear', 'close_chain']
 """
 
 from __future__ import annotations
@@ -228,6 +228,15 @@ def _attack(game: Game, args: Mapping[str, Any]) -> ActionResult:
     return ActionResult(MoveResult.DONE, card=proxy, effect=layers.LayerRef(proxy))
 
 
+def _close_chain(game: Game, args: Mapping[str, Any]) -> ActionResult:
+    chain = fab_turn.combat_chain(game)
+    if not game.contents(chain):
+        raise IllegalAction("the combat chain is empty: there is nothing to close")
+    with game.atomic():
+        fab_turn.close_combat_chain(game, game.turn_player)
+    return ActionResult(MoveResult.DONE)
+
+
 def _finish_turn(game: Game, args: Mapping[str, Any]) -> ActionResult:
     return ActionResult(fab_turn.finish_turn(game, args["arsenal"], args["order"] or ()))
 
@@ -243,6 +252,17 @@ FAB_ACTIONS = (
         candidates=cand.attack,
     ),
     Action(
+        "close_chain",
+        (BY,),
+        _close_chain,
+        doc="Close the combat chain: attack-proxies cease, an attacking ally goes back to "
+        "the permanent zone, and every other card goes to its owner's graveyard.",
+        rules=("1.4.3c", "3.6.2"),
+        actor=None,
+        turn_player=True,
+        candidates=cand.close_chain,
+    ),
+    Action(
         "finish_turn",
         (
             Param(
@@ -255,6 +275,7 @@ FAB_ACTIONS = (
                 K.CARDS,
                 doc="the pitched cards as they will lie at the bottom of the deck, top first",
             ),
+            BY,
         ),
         _finish_turn,
         doc="End the turn as the rules do: the combat chain closes, the end-of-turn "
@@ -326,6 +347,7 @@ FAB_ACTIONS = (
         doc="Choose the order in which one's pitched cards go to the bottom of the deck at "
         "the end of the turn: a hidden choice, logged nowhere.",
         rules=("4.4.3c",),
+        candidates=cand.pitch_order,
     ),
     Action(
         "add_layer",

@@ -101,7 +101,8 @@ def proxies_without_source(game: Game) -> list[int]:
 
 
 def close_combat_chain(game: Game, by: str) -> None:
-    """The combat chain closes: attack-proxies cease, a card that would be a
+    """The combat chain closes: attack-proxies cease (1.4.3c: their
+    attack-source is on no chain link any more), a card that would be a
     permanent in the permanent zone goes back there, every other card goes
     to its owner's graveyard."""
     chain = combat_chain(game)

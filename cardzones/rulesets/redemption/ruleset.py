@@ -11,7 +11,7 @@ from cardzones.acts.actions import ArgumentError, Param, ParamKind
 from cardzones.kernel.cards import Ability, CardDef
 from cardzones.kernel.effects import Effect
 from cardzones.kernel.objects import PLACED, Obj
-from cardzones.rulesets.base import Ruleset
+from cardzones.rulesets.base import Board, Ruleset
 from cardzones.rulesets.common import TEXT_PARAMS, printed_text, text_fields
 from cardzones.rulesets.redemption.cards import ALIGNMENTS, ALL_TYPES, default_card
 from cardzones.rulesets.redemption.negate import label_active
@@ -66,6 +66,30 @@ class RedemptionRuleset(Ruleset):
     rules = RULES
     text_ids = frozenset(RULES)
     rule_id_pattern = r"(place|set-aside)/[a-z0-9-]+"
+    board = Board(
+        areas={
+            "territory": "territory",
+            "land_of_bondage": "bondage",
+            "land_of_redemption": "redemption",
+            "set_aside": "setaside",
+            **{t: t for t in ("deck", "discard", "reserve", "banish")},
+        },
+        rows=(
+            "territory  territory   territory setaside deck",
+            "bondage    redemption  reserve   banish   discard",
+        ),
+        order=(
+            *("territory", "setaside", "bondage", "redemption"),
+            *("deck", "discard", "reserve", "banish"),
+        ),
+        wide=("territory",),
+        labels={"set_aside": "set-aside area"},
+    )
+    deck_list_help = "A LackeyCCG deck file (.dek): its Deck is the deck, its Reserve the reserve."
+    deck_list_example = (
+        '<deck version="2.0">\n  <superzone name="Deck">\n'
+        "    <card><name>Son of God [K]</name></card> ..."
+    )
 
     def default_card(self, name: str) -> CardDef:
         return default_card(name)

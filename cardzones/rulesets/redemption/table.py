@@ -278,7 +278,7 @@ REDEMPTION_ACTIONS = (
     ),
     Action(
         "start_turn",
-        (),
+        (BY,),
         _start_turn,
         doc="Start the turn: in the draw phase the turn player draws three cards, then "
         "the turn moves through the upkeep to the preparation phase.",

@@ -16,22 +16,6 @@
   // Properties of a view object that are not shown as stats.
   const META = new Set(["id", "name", "types", "keywords", "public", "owner", "controller",
                         "under", "placed", "equipped_to", "hidden", "text", "image", "counters"]);
-  // Where each zone type sits on a player's mat (board.css names the areas).
-  const AREAS = {
-    fab: { head: "head", chest: "chest", arms: "arms", legs: "legs", hero: "hero",
-           weapon: "weapon", arsenal: "arsenal", deck: "deck", graveyard: "graveyard",
-           banished: "banished", pitch: "pitch", hand: "hand" },
-    redemption: { territory: "territory", land_of_bondage: "bondage",
-                  land_of_redemption: "redemption", set_aside: "setaside", deck: "deck",
-                  discard: "discard", reserve: "reserve", banish: "banish", hand: "hand" },
-  };
-  // Piles a rule set names as a destination, and the zone that shows each:
-  // fab's soul is under its player's hero (3.11.5).
-  const PILES = { fab: { hero: "soul" } };
-  const LABELS = { land_of_bondage: "land of bondage", land_of_redemption: "land of redemption",
-                   set_aside: "set-aside area", field_of_battle: "field of battle",
-                   combat_chain: "combat chain", permanent: "permanents" };
-
   // Everything the board knows, all of it from the server for this viewer.
   const state = {
     table: TABLE,
@@ -43,6 +27,7 @@
     finished: null,
     finish: null,          // the standing votes to finish: {agreed, conceded, until}, or null
     actions: null,         // the rule set's action table (GET /api/rulesets)
+    boards: {},            // each rule set's layout of a mat (GET /api/rulesets)
     legal: null,           // the seat's legal acts ({act, result}) after event legalNumber
     legalNumber: null,
     refusal: null,         // {ref, error, rule}: the last refused act, shown by its card
@@ -229,6 +214,8 @@
     state.images = data.images === true;
     for (const ruleset of data.rulesets) {
       state.actions[ruleset.name] = ruleset.actions;
+      state.boards[ruleset.name] = ruleset.board || {};
+      window.cardzonesWords.useLabels((ruleset.board || {}).labels);
     }
     render();
   }
@@ -236,7 +223,8 @@
   // The seat's legal acts at the current position (GET .../legal: entries
   // {act, result}), asked for only when a menu opens and kept until the next
   // event. Without the endpoint, the menus are made from the action table's
-  // parameters alone. Resolves to the entries, or null.
+  // parameters alone. Resolves to the entries, null, or "later" when the
+  // server answered for an event the board has not been sent yet.
   let legalAsked = null;
   function loadLegal() {
     if (!legalOffered || !state.seat || state.replay) return Promise.resolve(null);
@@ -254,7 +242,9 @@
         }
         return null;
       }
-      if (data.number !== number) return null;
+      // The server is already past the position the board shows: asked
+      // again once the board has the event.
+      if (data.number !== number) return "later";
       state.legal = data.legal;
       state.legalNumber = data.number;
       return state.legal;
@@ -421,8 +411,14 @@
     return view.zones.filter((z) => z.owner === owner);
   }
 
+  // The rule set's layout of a mat (GET /api/rulesets): areas, rows, order.
+  function layout(view) {
+    return state.boards[view.ruleset] || {};
+  }
+
   function mat(view, player, side) {
-    const areas = AREAS[view.ruleset] || {};
+    const board = layout(view);
+    const areas = board.areas || {};
     const box = h("section", { class: `mat ${side}`, "data-player": player,
                                "aria-label": `${player}'s area` });
     box.dataset.ruleset = view.ruleset;
@@ -433,6 +429,14 @@
     }
     box.appendChild(title);
     const grid = h("div", { class: "slots" });
+    const rows = board.rows || [];
+    if (rows.length) {
+      // Each mat faces the table's middle: the opponent's is upside down.
+      const shown = side === "top" ? [...rows].reverse() : rows;
+      grid.classList.add("laid-out");
+      grid.style.gridTemplateAreas = shown.map((row) => JSON.stringify(row)).join(" ");
+      grid.style.gridTemplateColumns = `repeat(${rows[0].trim().split(/\s+/).length}, minmax(0, 1fr))`;
+    }
     const hand = h("div", { class: "hand-row" });
     for (const zone of zonesOf(view, player)) {
       const node = zoneEl(view, zone);
@@ -443,7 +447,12 @@
       }
       if (area) {
         const number = zone.zone.split(".")[2];
-        node.dataset.area = number ? `${area}${number}` : area;
+        const name = number ? `${area}${number}` : area;
+        node.dataset.area = name;
+        node.style.gridArea = name;
+        const at = (board.order || []).indexOf(name);
+        if (at >= 0) node.style.order = at + 1;
+        if ((board.wide || []).includes(name)) node.classList.add("wide");
       }
       grid.appendChild(node);
     }
@@ -458,9 +467,9 @@
     return box;
   }
 
-  function zoneTitle(zone) {
+  function zoneTitle(view, zone) {
     const [, type, number] = zone.zone.includes(".") ? zone.zone.split(".") : [null, zone.zone];
-    const label = LABELS[zone.type] || (type || zone.type).replace(/_/g, " ");
+    const label = (layout(view).labels || {})[zone.type] || window.cardzonesWords.label(type || zone.type);
     return number ? `${label} ${number}` : label;
   }
 
@@ -472,7 +481,7 @@
   function zoneEl(view, zone) {
     const node = h("div", { class: `zone z-${zone.type}`, "data-zone": zone.zone,
                             "aria-label": zone.zone });
-    node.appendChild(h("div", { class: "zone-title" }, zoneTitle(zone),
+    node.appendChild(h("div", { class: "zone-title" }, zoneTitle(view, zone),
                        h("span", { class: "count", text: zone.count })));
     const cards = h("div", { class: "cards" });
     if (isPile(zone)) {
@@ -488,7 +497,7 @@
       zone.objects.forEach((obj, i) => cards.appendChild(cardEl(view, zone, obj, obj.id || `${zone.zone}[${i}]`)));
     }
     node.appendChild(cards);
-    const pile = (PILES[view.ruleset] || {})[zone.type];
+    const pile = (layout(view).piles || {})[zone.type];
     if (pile && zone.owner) {
       // A drop target for the pile, in the zone's title row.
       const strip = h("span", { class: "pile-drop", "data-zone": `${zone.owner}.${pile}` }, pile);
@@ -730,10 +739,11 @@
     const shown = menuShown;
     const fill = (tries) => loadLegal().then((entries) => {
       if (shown !== menuShown || !slot.isConnected) return;
-      if (entries === null && tries < 20 && legalOffered && state.legalNumber !== state.number) {
+      if (entries === "later" && tries < 20) {
         setTimeout(() => fill(tries + 1), 100);
         return;
       }
+      if (entries === "later") entries = null;
       clear(slot);
       slot.removeAttribute("aria-busy");
       const groups = new Map(menus.GROUPS.map((g) => [g, []]));
@@ -785,7 +795,8 @@
     const menu = openMenu(obj.hidden ? `a card in ${where}` : obj.name, anchor);
     menu.appendChild(legalSection((step) => names(step, ref), ref));
     // The actions that need more than the card: a form each.
-    const list = offers(obj, zone).filter(({ action, param }) => !menus.isJudge(action.name) && param.required);
+    const list = offers(obj, zone).filter(({ action, param }) => !menus.isJudge(action.name) && param.required
+                                          && menus.fits(action, obj, null));
     const many = (action) => list.filter((o) => o.action === action).length > 1;
     const more = list.flatMap(({ action, param }) => {
       const given = { [param.name]: param.kind === "cards" ? [ref] : ref };
@@ -793,7 +804,7 @@
       // lose or gain) is one entry for each, whose form asks for that one.
       const variants = exactlyOne(action);
       if (variants.length) {
-        return variants.map((only) => menuButton(menus.variant(action, only), {
+        return variants.filter((only) => menus.fits(action, obj, only)).map((only) => menuButton(menus.variant(action, only), {
           "data-action": action.name, "data-param": param.name, "data-variant": only,
           title: action.doc || "" }, () => openForm(action, given, ref, anchor, only)));
       }
@@ -964,6 +975,16 @@
       .filter((p) => p.name !== action.actor && p.kind !== "action" && !others.includes(p.name))
       .map((p) => (p.name === only ? { ...p, required: true } : p));
     for (const param of shown) form.appendChild(field(param, given[param.name]));
+    // The counters already on the card, offered for a counter's name.
+    const known = ref ? window.cardzonesMenus.objects(state.view).get(ref) : null;
+    const counters = known && known.obj.counters ? Object.keys(known.obj.counters) : [];
+    const named = form.elements.namedItem("name");
+    if (counters.length && named && named.tagName === "INPUT") {
+      const list = h("datalist", { id: "f-name-counters" }, counters.map((c) => h("option", { value: c })));
+      named.setAttribute("list", "f-name-counters");
+      named.after(list);
+      if (only === "remove" && counters.length === 1) named.value = counters[0];
+    }
     // An effect may be named, so that a later negate can name it too.
     const negates = table().some((a) => a.params.some((p) => p.kind === "effect"));
     const labelled = negates && action.params.some((p) => p.kind === "mapping" || p.name === "source");

@@ -6,15 +6,10 @@
   const form = $("create");
   // The rule sets whose deck lists the server reads (its card index has their cards).
   const deckGames = new Set();
-  const HELP = {
-    fab: "One card a line, as deck builders export them: Hero: Dorinthea Ironsong, "
-      + "Weapons: Dawnblade, 3 Snatch (red). FaBrary's and FaBDB's exports read as they are.",
-    redemption: "A LackeyCCG deck file (.dek): its Deck is the deck, its Reserve the reserve.",
-  };
-  const PLACEHOLDER = {
-    fab: "Hero: Dorinthea Ironsong\nWeapons: Dawnblade\n3 Snatch (red)",
-    redemption: "<deck version=\"2.0\">\n  <superzone name=\"Deck\">\n    <card><name>Son of God [K]</name></card> ...",
-  };
+  // Each rule set's words about its deck lists, and an example of one
+  // (GET /api/rulesets: deck_list_help, deck_list_example).
+  const HELP = {};
+  const PLACEHOLDER = {};
 
   function showFrom() {
     const from = form.elements.from.value;
@@ -61,9 +56,13 @@
   async function load() {
     const answer = await fetch("/api/rulesets");
     const data = await answer.json();
+    const first = data.rulesets[0];
+    if (first) $("scenario").placeholder = `ruleset: ${first.name}\nsetup:\n  alice.deck: [A, B]`;
     for (const ruleset of data.rulesets) {
       $("ruleset").appendChild(h("option", { value: ruleset.name, text: ruleset.name }));
       if (ruleset.deck_lists) deckGames.add(ruleset.name);
+      HELP[ruleset.name] = ruleset.deck_list_help || "";
+      PLACEHOLDER[ruleset.name] = ruleset.deck_list_example || "";
     }
     deckFields(players());
   }

@@ -14,11 +14,11 @@
   // (putting a card under another, granting a keyword, clearing what
   // effects did, making or removing zones) are in the judge's menu.
   const GROUP_OF = {
-    play: "Play", pitch: "Play", discard: "Play", dominant: "Play", add_layer: "Play",
+    play: "Play", pitch: "Play", discard: "Play", dominant: "Play", add_layer: "Play", attack: "Play",
     move: "Move", place: "Move", set_aside: "Move", return: "Move", draw: "Move", shuffle: "Move",
     flip: "Card", modify: "Card", life: "Card", counter: "Card", negate: "Card",
     create_token: "Card",
-    pitch_order: "Turn", end_turn: "Turn", start_turn: "Turn", phase: "Turn", end_battle: "Turn", resolve: "Turn",
+    pitch_order: "Turn", finish_turn: "Turn", end_turn: "Turn", start_turn: "Turn", phase: "Turn", end_battle: "Turn", resolve: "Turn",
     remove_layer: "Turn",
     put_under: "Judge", grant: "Judge", clear: "Judge", create_zone: "Judge", remove_zone: "Judge",
   };
@@ -26,12 +26,13 @@
   // An action's name in a menu, where it opens a form.
   const TITLES = {
     play: "Play", pitch: "Pitch", discard: "Discard", dominant: "Play as a dominant…",
-    pitch_order: "Order the pitched cards…",
+    pitch_order: "Order the pitched cards…", attack: "Attack with it",
+    finish_turn: "End the turn as the rules do…",
     add_layer: "Add a layer…", move: "Move to…", place: "Place…", set_aside: "Set aside…",
     return: "Return from the set-aside area", draw: "Draw…", shuffle: "Shuffle…",
     flip: "Turn over…", modify: "Change its stats…", life: "Life…", counter: "Counters…",
     negate: "Negate an effect…", create_token: "Create a token…", end_turn: "End the turn",
-    start_turn: "Start the turn", phase: "Go to a phase…", end_battle: "End the battle",
+    start_turn: "Start the turn as the rules do", phase: "Go to a phase…", end_battle: "End the battle",
     resolve: "Resolve the top layer", remove_layer: "Remove a layer…",
     put_under: "Put a card under it…", grant: "Grant a keyword…", clear: "Clear what effects did",
     create_zone: "Make a zone…", remove_zone: "Remove a zone…",
@@ -41,6 +42,19 @@
     "life.damage": "Deal damage…", "life.lose": "Lose life…", "life.gain": "Gain life…",
     "counter.add": "Put counters on it…", "counter.remove": "Remove counters…",
   };
+  // Whether a card's menu offers an action's entry for it: life for a card
+  // with a life total, counters on a card one may see, and taking off only
+  // those it has. Anything else is offered, and the rules decide.
+  const FITS = {
+    life: (obj) => typeof obj.life === "number",
+    counter: (obj) => !obj.hidden,
+    "counter.remove": (obj) => Boolean(obj.counters && Object.keys(obj.counters).length),
+  };
+  function fits(action, obj, only) {
+    const whole = FITS[action.name];
+    const part = only ? FITS[`${action.name}.${only}`] : null;
+    return (!whole || whole(obj)) && (!part || part(obj));
+  }
   // A parameter's name in a form.
   const FIELDS = {
     card: "card", cards: "cards", to: "to", position: "where in the zone", face: "face",
@@ -125,7 +139,12 @@
       case "draw": return args.count && args.count !== 1 ? `Draw ${args.count} cards` : "Draw a card";
       case "shuffle": return `Shuffle ${zone(args.zone)}`;
       case "end_turn": return "End the turn";
-      case "start_turn": return "Start the turn";
+      case "start_turn": return "Start the turn as the rules do";
+      case "finish_turn": {
+        const kept = args.arsenal ? `, keeping ${other(args.arsenal)} in the arsenal` : "";
+        return `End the turn as the rules do${kept}`;
+      }
+      case "attack": return ref && args.card === ref ? "Attack with it" : `Attack with ${card(args.card)}`;
       case "end_battle": return "End the battle";
       case "resolve": return "Resolve the top layer";
       case "phase": return `Go to the ${words(args.phase !== undefined ? args.phase : args.value)} phase`;
@@ -184,7 +203,7 @@
   }
 
   window.cardzonesMenus = Object.freeze({
-    GROUPS, JUDGE, describe, entry, group, title, variant, field, cardWords, objects,
+    GROUPS, JUDGE, describe, entry, group, title, variant, field, cardWords, objects, fits,
     isJudge: (name) => JUDGE.has(name),
   });
 })();

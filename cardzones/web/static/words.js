@@ -5,12 +5,15 @@
 "use strict";
 
 (function () {
-  // Zone types that read better in other words.
-  const LABELS = {
-    land_of_bondage: "land of bondage", land_of_redemption: "land of redemption",
-    set_aside: "set-aside area", field_of_battle: "field of battle",
-    combat_chain: "combat chain", permanent: "permanents",
-  };
+  // Zone types that read better in other words, as each rule set names them
+  // (its board's labels, GET /api/rulesets); any other type is its own words.
+  const LABELS = {};
+
+  function useLabels(labels) {
+    for (const [type, words] of Object.entries(labels || {})) {
+      if (typeof words === "string") LABELS[type] = words;
+    }
+  }
 
   // "alice.graveyard" -> "alice's graveyard"; "stack" -> "the stack";
   // "alice.weapon.1" -> "alice's weapon 1".
@@ -61,10 +64,13 @@
       case "shuffled":
         return `${by || "the rules "}shuffled ${zone(e.zone)}`;
       case "turn":
-        return e.note ? cap(note(e.note, players)) : `turn ${e.turn}`;
+        return e.note ? note(e.note, players) : `turn ${e.turn}`;
       default: {
-        const text = e.note ? note(e.note, players) : String(e.event).replace(/_/g, " ");
-        return by ? `${by.trim()}: ${text}` : cap(text);
+        const text = (e.note ? note(e.note, players) : String(e.event)).replace(/_/g, " ");
+        // A note that already says who acted ("alice puts 1 +1 power counter ...").
+        // Notes are kept as written: they may start with a player's name.
+        if (!by || text.startsWith(by)) return text;
+        return `${by.trim()}: ${text}`;
       }
     }
   }
@@ -73,5 +79,5 @@
     return text ? text[0].toUpperCase() + text.slice(1) : text;
   }
 
-  window.cardzonesWords = Object.freeze({ zone, label, entry });
+  window.cardzonesWords = Object.freeze({ zone, label, entry, useLabels });
 })();

@@ -44,7 +44,7 @@ from cardzones.kernel import (
     Obj,
     ZoneSpec,
 )
-from cardzones.rulesets.base import Ruleset
+from cardzones.rulesets.base import Board, DeckCard, Placement, Ruleset
 
 SUITS = ("clubs", "diamonds", "hearts", "spades")
 
@@ -163,6 +163,19 @@ class PatienceRuleset(Ruleset):
         Param("rank", ParamKind.INT, required=True, doc="1 (the ace) to 13 (the king)"),
     )
     rules = MappingProxyType(RULES)
+    #: The mat on a board: the stock and the waste side by side, the
+    #: foundation beside them.
+    board = Board(
+        areas={"stock": "stock", "waste": "waste", "foundation": "foundation"},
+        rows=("stock waste foundation",),
+        order=("stock", "waste", "foundation"),
+    )
+
+    def place_deck(self, game: Game, player: str, cards: Sequence[DeckCard]) -> Placement:
+        """A deck list is the stock, in list order; any other section is out."""
+        stock = [i for i, card in enumerate(cards) if card.section in ("main", "deck")]
+        out = [i for i, card in enumerate(cards) if card.section not in ("main", "deck")]
+        return Placement([(f"{player}.stock", i) for i in stock], out)
 
     def make_card(
         self, name: str, fields: Mapping[str, Any], abilities: Sequence[Ability] = ()

@@ -13,9 +13,10 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 
+from cardzones.cli.output import console, errors
+from cardzones.cli.table import DB_HELP, export, open_store, replay, serve, table_extra
 from cardzones.cli_cards import cards_app
 from cardzones.errors import CardzonesError
 from cardzones.scenario.runner import INVALID, PASS, Outcome, exit_code, find_scenarios, run_file
@@ -27,8 +28,6 @@ app = typer.Typer(
     "any rule set installed beside it: see `cardzones rulesets`).",
 )
 app.add_typer(cards_app, name="cards")
-console = Console(highlight=False)
-errors = Console(stderr=True, highlight=False)
 
 
 def _version() -> str:
@@ -402,29 +401,38 @@ def coverage(
 # The online table
 # ----------------------------------------------------------------------
 
-_DB_HELP = "the database: a SQLite file (the default) or postgresql://user@host/db"
-
 
 def _bench_table(
-    db: str | None, tables: int | None, seconds: float | None, quick: bool, as_json: bool
+    db: str | None,
+    tables: int | None,
+    seconds: float | None,
+    quick: bool,
+    as_json: bool,
+    abuse: bool = False,
+    idle: int | None = None,
 ) -> None:
     """Run the table server's load benchmark (cardzones/bench/table.py) as its
     own program, as ``serve`` runs the app: nothing imports the web layer."""
-    _table_extra()
+    table_extra()
     import subprocess
     import sys
 
     from rich.table import Table as RichTable
 
     if db is not None:
-        _open_store(db).close()  # a bad URL is a clear error before any server starts
+        open_store(db).close()  # a bad URL is a clear error before any server starts
     command = [sys.executable, "-m", "cardzones.bench.table"]
     for flag, value in (("--db", db), ("--tables", tables), ("--seconds", seconds)):
         if value is not None:
             command += [flag, str(value)]
     if quick:
         command.append("--quick")
-    with console.status("cardzones bench --table: the table, then the floors"):
+    if abuse:
+        command.append("--abuse")
+        if idle is not None:
+            command += ["--idle", str(idle)]
+    status = "other tables alone, then under abuse" if abuse else "the table, then the floors"
+    with console.status(f"cardzones bench --table: {status}"):
         done = subprocess.run(command, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         reason = done.stderr.strip().splitlines()[-1:] or [f"exit status {done.returncode}"]
@@ -433,6 +441,9 @@ def _bench_table(
     figures = json.loads(done.stdout)
     if as_json:
         print(json.dumps(figures))
+        return
+    if abuse:
+        _abuse_report(figures)
         return
     ratios = figures["ratios"]
     out = RichTable(
@@ -444,7 +455,10 @@ def _bench_table(
             f"acts/s: {ratios['acts_per_echo_frame']:.3f} of the echo's frames/s, "
             f"{ratios['acts_per_commit']:.3f} of the store's commits/s; "
             f"p50 {ratios['p50_vs_echo']:.1f}x the echo's, {ratios['p50_vs_commit']:.1f}x a "
-            f"commit's; {figures['table']['refused']} refused"
+            f"commit's; {figures['table']['refused']} refused. Capacity (open loop, a seat "
+            f"acting every {figures['capacity']['every_s']:g} s, its board asking for the legal "
+            f"acts on the card first): {figures['capacity']['tables']} tables at act-to-ack "
+            f"p99 <= {figures['capacity']['target_p99_ms']:g} ms"
         ),
     )
     for column in ("", "per second", "p50 ms", "p99 ms"):
@@ -456,6 +470,31 @@ def _bench_table(
     ):
         part = figures[key]
         out.add_row(label, f"{part[unit]:,.0f}", f"{part['p50_ms']:.2f}", f"{part['p99_ms']:.2f}")
+    console.print(out)
+
+
+def _abuse_report(figures: dict[str, Any]) -> None:
+    from rich.table import Table as RichTable
+
+    ratios = figures["ratios"]
+    out = RichTable(
+        title=(
+            f"cardzones bench --table --abuse ({figures['store']}, {figures['tables']} other "
+            f"tables, {figures['idle_sockets']} idle sockets, {figures['seconds']:g} s a phase)"
+        ),
+        caption=(
+            f"under abuse: p50 {ratios['p50']:.2f}x, p99 {ratios['p99']:.2f}x the same tables "
+            f"alone (the aim: 2x or less); the abuser's answers: "
+            + ", ".join(f"{k} {v}" for k, v in figures["abuser"].items())
+        ),
+    )
+    for column in ("", "acts per second", "p50 ms", "p99 ms"):
+        out.add_column(column, justify="right" if column else "left")
+    for key, label in (("alone", "other tables alone"), ("abused", "under abuse")):
+        part = figures[key]
+        out.add_row(
+            label, f"{part['acts_per_s']:,.0f}", f"{part['p50_ms']:.2f}", f"{part['p99_ms']:.2f}"
+        )
     console.print(out)
 
 
@@ -471,7 +510,7 @@ def bench(
         typer.Option("--table", help="the table server under load, against echo and store floors"),
     ] = False,
     db: Annotated[
-        str | None, typer.Option("--db", help="with --table: " + _DB_HELP + " (a new file)")
+        str | None, typer.Option("--db", help="with --table: " + DB_HELP + " (a new file)")
     ] = None,
     tables: Annotated[
         int | None, typer.Option("--tables", min=1, help="with --table: tables at once")
@@ -479,14 +518,27 @@ def bench(
     seconds: Annotated[
         float | None, typer.Option("--seconds", min=0.1, help="with --table: each phase's time")
     ] = None,
+    abuse: Annotated[
+        bool,
+        typer.Option(
+            "--abuse", help="with --table: other tables' latency alone and beside an abuser"
+        ),
+    ] = False,
+    idle: Annotated[
+        int | None, typer.Option("--idle", min=0, help="with --abuse: the abuser's idle sockets")
+    ] = None,
 ) -> None:
     """Measure moves, undo, copies and views against floors measured in the same run.
 
     With --table: many tables at once over loopback, acts per second and
     act-to-ack latency, against a bare WebSocket echo and a bare
-    insert-and-commit on the same store."""
+    insert-and-commit on the same store. With --abuse: a few tables' act-to-ack
+    latency alone, then while one abusive client does all it may at once, as a
+    ratio (docs/performance.md)."""
+    if abuse and not table:
+        raise typer.BadParameter("--abuse goes with --table", param_hint="--abuse")
     if table:
-        _bench_table(db, tables, seconds, quick, as_json)
+        _bench_table(db, tables, seconds, quick, as_json, abuse, idle)
         return
     from cardzones.bench import parse_sizes, report, run_bench
 
@@ -501,238 +553,8 @@ def bench(
         console.print(report(figures))
 
 
-def _table_extra() -> None:
-    try:
-        import sqlalchemy  # noqa: F401
-    except ImportError:
-        errors.print("the table needs its extra: pip install 'cardzones[table]'")
-        raise typer.Exit(2) from None
-
-
-def _open_store(db: str) -> Any:
-    from cardzones.table.store import Store, StoreError
-
-    try:
-        store = Store(db)
-        store.migrate()
-    except StoreError as exc:
-        errors.print(f"[red]error[/red]: {escape(str(exc))}", soft_wrap=True)
-        raise typer.Exit(2) from None
-    return store
-
-
-def _default_db() -> str:
-    from cardzones.table.store import DEFAULT_DB
-
-    return DEFAULT_DB
-
-
-@app.command()
-def serve(
-    db: Annotated[str | None, typer.Option("--db", help=_DB_HELP)] = None,
-    host: Annotated[str, typer.Option("--host", help="the address to listen on")] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", help="the port to listen on")] = 8000,
-    workers: Annotated[
-        int, typer.Option("--workers", min=1, help="server processes (several need Postgres)")
-    ] = 1,
-    origin: Annotated[
-        list[str] | None,
-        typer.Option("--origin", help="another web origin whose pages may open the WebSocket"),
-    ] = None,
-    log_level: Annotated[str, typer.Option("--log-level", help="uvicorn's log level")] = "info",
-    max_body_bytes: Annotated[
-        int | None, typer.Option("--max-body-bytes", min=1, help="bytes of a new table's body")
-    ] = None,
-    max_players: Annotated[
-        int | None, typer.Option("--max-players", min=1, help="players of a table")
-    ] = None,
-    max_name_chars: Annotated[
-        int | None, typer.Option("--max-name-chars", min=1, help="characters of a player's name")
-    ] = None,
-    max_zones: Annotated[
-        int | None, typer.Option("--max-zones", min=1, help="zones a start position fills")
-    ] = None,
-    max_zone_cards: Annotated[
-        int | None, typer.Option("--max-zone-cards", min=1, help="cards of one zone at the start")
-    ] = None,
-    max_cards: Annotated[
-        int | None, typer.Option("--max-cards", min=1, help="cards of a start position")
-    ] = None,
-    max_card_defs: Annotated[
-        int | None, typer.Option("--max-card-defs", min=1, help="card definitions of a table")
-    ] = None,
-    max_json_depth: Annotated[
-        int | None, typer.Option("--max-json-depth", min=2, help="nesting of a body or frame")
-    ] = None,
-    max_creates_per_minute: Annotated[
-        int | None,
-        typer.Option("--max-creates-per-minute", min=1, help="new tables a minute per address"),
-    ] = None,
-    max_seat_sockets: Annotated[
-        int | None, typer.Option("--max-seat-sockets", min=1, help="WebSockets open on one seat")
-    ] = None,
-    max_sockets: Annotated[
-        int | None, typer.Option("--max-sockets", min=1, help="WebSockets open on a process")
-    ] = None,
-    max_seat_frames: Annotated[
-        int | None, typer.Option("--max-seat-frames", min=1, help="frames a second per seat")
-    ] = None,
-    max_request_seconds: Annotated[
-        float | None,
-        typer.Option("--max-request-seconds", min=0.1, help="time to send a request's headers"),
-    ] = None,
-    images: Annotated[
-        bool,
-        typer.Option(
-            "--images",
-            help="show card pictures on the board where the card index has their "
-            "address (each player's browser loads them; the server fetches none)",
-        ),
-    ] = False,
-) -> None:
-    """Start the table server: the HTTP API and WebSocket of docs/protocol.md.
-
-    The --max-* options set its limits (docs/table.md, Limits)."""
-    _table_extra()
-    import os
-
-    import uvicorn
-
-    from cardzones.table.limits import Limits
-
-    given: dict[str, Any] = {
-        "body_bytes": max_body_bytes,
-        "players": max_players,
-        "name_chars": max_name_chars,
-        "zones": max_zones,
-        "zone_cards": max_zone_cards,
-        "cards": max_cards,
-        "card_defs": max_card_defs,
-        "json_depth": max_json_depth,
-        "creates_per_minute": max_creates_per_minute,
-        "seat_sockets": max_seat_sockets,
-        "sockets": max_sockets,
-        "seat_frames": max_seat_frames,
-        "request_seconds": max_request_seconds,
-    }
-    limits = Limits(**{k: v for k, v in given.items() if v is not None})
-
-    db = db or _default_db()
-    store = _open_store(db)
-    if workers > 1 and not store.postgres:
-        errors.print(
-            "[red]error[/red]: --workers above 1 needs Postgres (--db postgresql://...): "
-            "with SQLite, one process serves every table, since processes sharing a "
-            "file could not tell each other about new events",
-            soft_wrap=True,
-        )
-        raise typer.Exit(2)
-    where = store.describe()
-    store.close()
-    os.environ["CARDZONES_DB"] = db
-    os.environ["CARDZONES_ORIGINS"] = " ".join(origin or ())
-    os.environ["CARDZONES_IMAGES"] = "1" if images else "0"
-    os.environ["CARDZONES_LIMITS"] = limits.to_env()
-    console.print(
-        f"cardzones table server on http://{host}:{port} "
-        f"({escape(where)}, {workers} worker{'s' if workers > 1 else ''})"
-    )
-    from cardzones.web.slow import DeadlineProtocol
-
-    uvicorn.run(
-        "cardzones.web.app:app_from_env",
-        factory=True,
-        http=DeadlineProtocol,
-        host=host,
-        port=port,
-        workers=workers,
-        log_level=log_level,
-    )
-
-
-@app.command()
-def export(
-    table: Annotated[str, typer.Argument(help="the table id")],
-    db: Annotated[str | None, typer.Option("--db", help=_DB_HELP)] = None,
-    output: Annotated[
-        Path | None, typer.Option("--output", "-o", help="write here instead of printing")
-    ] = None,
-) -> None:
-    """Write a table's game as a scenario file that `cardzones check` runs.
-
-    The file holds the seed and every hidden card: it is for after the game."""
-    _table_extra()
-    from cardzones.table.export import ExportError, export_scenario
-
-    store = _open_store(db or _default_db())
-    try:
-        text = export_scenario(store, table)
-    except (ExportError, CardzonesError) as exc:
-        errors.print(f"[red]error[/red]: {escape(str(exc))}", soft_wrap=True)
-        raise typer.Exit(2) from None
-    finally:
-        store.close()
-    if output is None:
-        print(text, end="")
-    else:
-        output.write_text(text, encoding="utf-8")
-        console.print(f"wrote {escape(str(output))}")
-
-
-@app.command()
-def replay(
-    table: Annotated[str, typer.Argument(help="the table id")],
-    as_seat: Annotated[
-        str, typer.Option("--as", help="the seat whose game to show, or 'spectator'")
-    ],
-    db: Annotated[str | None, typer.Option("--db", help=_DB_HELP)] = None,
-    upto: Annotated[int | None, typer.Option("--upto", help="stop after this event")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
-) -> None:
-    """Print a table's game as one seat saw it: each event's log, then its board."""
-    _table_extra()
-    from cardzones.board import render
-    from cardzones.table.export import ExportError, seat_history
-
-    store = _open_store(db or _default_db())
-    viewer = None if as_seat == "spectator" else as_seat
-    try:
-        history = seat_history(store, table, viewer, upto)
-    except (ExportError, CardzonesError) as exc:
-        errors.print(f"[red]error[/red]: {escape(str(exc))}", soft_wrap=True)
-        raise typer.Exit(2) from None
-    finally:
-        store.close()
-    if as_json:
-        print(
-            json.dumps(
-                {
-                    "seat": history.viewer,
-                    "number": history.number,
-                    "events": history.events,
-                    "view": history.view,
-                },
-                indent=2,
-            )
-        )
-        return
-    for event in history.events:
-        console.print(f"[bold]event {event['event']}[/bold] ({escape(event['seat'])})")
-        for entry in event["log"]:
-            console.print("  " + escape(_entry_text(entry)))
-    title = f"table {table} after event {history.number}, as {as_seat} saw it"
-    console.print(render(history.view, history.log, title=title))
-
-
-def _entry_text(entry: dict[str, Any]) -> str:
-    card = entry.get("card", {}).get("name") if isinstance(entry.get("card"), dict) else None
-    if entry.get("event") in ("moved", "ceased", "flipped", "created"):
-        what = card or "a card"
-        where = " -> ".join(str(entry[k]) for k in ("from", "to") if entry.get(k))
-        return f"{entry['event']}: {what} {where}"
-    if entry.get("event") == "shuffled":
-        return f"shuffled {entry.get('zone')}"
-    return f"{entry.get('event')}: {entry.get('note', '')}"
+for _command in (serve, export, replay):
+    app.command()(_command)
 
 
 def main() -> Any:

@@ -1,0 +1,210 @@
+"""The capacity of one table server process under a load like real tables:
+how many tables it holds at once with an act acknowledged within
+:data:`TARGET_P99_MS` for 99 acts in 100.
+
+The closed loop of :mod:`cardzones.bench.table` sends each act as soon as the
+last one is acknowledged: it measures the most acts a second the server
+takes, at a latency that says nothing about a real load. Players act every
+few seconds, whatever the server is doing, so this load is open: each seat
+of each table acts on a clock of its own, every :data:`EVERY` seconds on
+average (from half to one and a half times that, drawn from a seeded
+generator), and its act-to-ack time is counted from the moment the act was
+due, so that a server that falls behind is charged for the wait
+(coordinated omission). Half a second before each act the seat's board opens
+its menu on the card it will act on and asks for the legal acts on that card
+(``GET /legal?card=``), as the board does; the answer is not waited for.
+
+The run raises the number of tables from :data:`LEVELS` (each level a new set
+of tables, after a warm-up) until the p99 of act-to-ack passes the target or
+an act is refused; the capacity is the last level that kept it. The first
+level (8 tables, about 5 acts a second) acts about a hundred times in its
+window, so that its p99 is not its slowest act alone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+from cardzones.bench.table import WARMUP, Sample, _Seat, table_body
+
+#: The act-to-ack p99 a level must keep, in milliseconds.
+TARGET_P99_MS = 100.0
+#: Seconds between two acts of a seat, on average.
+EVERY = 3.0
+#: How long before an act its seat's board asks for the legal acts on the card.
+MENU_LEAD = 0.5
+#: The numbers of tables tried, in order, and in a quick run.
+LEVELS = (8, 16, 32, 48, 64, 96, 128, 192, 256)
+QUICK_LEVELS = (2, 4)
+#: A level's measured time, in seconds, by default and in a quick run.
+SECONDS, QUICK_SECONDS = 20.0, 3.0
+#: A seat's mean seconds between acts in a quick run (so that a short run
+#: acts), slow enough for the server's bound on each seat's legal-act requests.
+QUICK_EVERY = 1.0
+
+
+@dataclass
+class Level:
+    """One level of the ladder: acts and legal-act requests completed in its window."""
+
+    tables: int
+    acts: Sample = field(default_factory=Sample)
+    legal: Sample = field(default_factory=Sample)
+    errors: int = 0
+
+    def figures(self, seconds: float) -> dict[str, Any]:
+        acts = self.acts.figures(seconds, "acts")
+        legal = self.legal.figures(seconds, "requests")
+        return {
+            "tables": self.tables,
+            "acts_per_s": acts["acts_per_s"],
+            "acts": acts["count"],
+            "p50_ms": acts["p50_ms"],
+            "p99_ms": acts["p99_ms"],
+            "refused": self.acts.refused,
+            "legal_per_s": legal["requests_per_s"],
+            "legal_p50_ms": legal["p50_ms"],
+            "legal_p99_ms": legal["p99_ms"],
+            "errors": self.errors,
+        }
+
+
+def _card_of(act: dict[str, Any]) -> str | None:
+    (args,) = act.values()
+    card = args.get("card") if isinstance(args, dict) else None
+    return card if isinstance(card, str) else None
+
+
+async def _seat_loop(
+    client: httpx.AsyncClient,
+    ws_url: str,
+    table: str,
+    token: str,
+    seat: _Seat,
+    level: Level,
+    start: float,
+    end: float,
+    every: float,
+) -> None:
+    import websockets
+
+    rng = seat.rng
+    auth = {"Authorization": f"Bearer {token}"}
+    menus: list[asyncio.Task[None]] = []
+
+    async def menu(card: str | None) -> None:
+        query = {"card": card} if card is not None else {"actions": "end_turn"}
+        asked = time.perf_counter()
+        try:
+            answer = await client.get(f"/api/tables/{table}/legal", params=query, headers=auth)
+        except httpx.HTTPError:
+            level.errors += 1
+            return
+        done = time.perf_counter()
+        if answer.status_code != 200:
+            level.errors += 1
+        elif start <= asked and done <= end:
+            level.legal.latencies.append(done - asked)
+
+    async with websockets.connect(ws_url, max_size=None) as ws:
+        reader = asyncio.create_task(seat.read(ws))
+        await ws.send(json.dumps({"hello": token, "after": 0}))
+        while not seat.view:
+            await asyncio.sleep(0.005)
+        due = time.perf_counter() + rng.uniform(0, every)
+        n = 0
+        while due < end:
+            act = seat.next_act()
+            await asyncio.sleep(max(0.0, due - min(MENU_LEAD, every / 4) - time.perf_counter()))
+            menus.append(asyncio.create_task(menu(_card_of(act))))
+            await asyncio.sleep(max(0.0, due - time.perf_counter()))
+            n += 1
+            seat.waiting = asyncio.get_running_loop().create_future()
+            await ws.send(json.dumps({"act": act, "id": n, "after": seat.number}))
+            answer = await seat.waiting
+            done = time.perf_counter()
+            if "refused" in answer:
+                level.acts.refused += 1
+            else:
+                if start <= due and done <= end:
+                    level.acts.latencies.append(done - due)
+                while seat.number < answer["number"]:
+                    await seat.event.wait()
+                    seat.event.clear()
+            due += every * rng.uniform(0.5, 1.5)
+        reader.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await reader
+        await asyncio.gather(*menus, return_exceptions=True)
+
+
+async def _level(url: str, tables: int, seconds: float, every: float, seed: int) -> Level:
+    level = Level(tables)
+    rng = random.Random(seed)
+    limits = httpx.Limits(max_connections=None, max_keepalive_connections=None)
+    async with httpx.AsyncClient(base_url=url, timeout=60.0, limits=limits) as client:
+        created = []
+        for _ in range(tables):
+            answer = await client.post("/api/tables", json=table_body(rng.randrange(1 << 31)))
+            answer.raise_for_status()
+            created.append(answer.json())
+        start = time.perf_counter() + max(every, seconds * WARMUP)
+        end = start + seconds
+        ws_base = url.replace("http://", "ws://")
+        loops = []
+        for table in created:
+            for name, token in table["seats"].items():
+                seat = _Seat(name, random.Random(rng.randrange(1 << 31)))
+                ws_url = f"{ws_base}/api/tables/{table['table']}/ws"
+                loops.append(
+                    _seat_loop(
+                        client, ws_url, table["table"], token, seat, level, start, end, every
+                    )
+                )
+        await asyncio.gather(*loops)
+    return level
+
+
+def kept(figures: dict[str, Any]) -> bool:
+    """Whether a level kept the target: acts acknowledged, none refused, no
+    request failed, and the p99 of act-to-ack within :data:`TARGET_P99_MS`."""
+    return bool(
+        figures["acts"] > 0
+        and figures["refused"] == 0
+        and figures["errors"] == 0
+        and figures["p99_ms"] <= TARGET_P99_MS
+    )
+
+
+def run_capacity(url: str, quick: bool = False, seed: int = 1) -> dict[str, Any]:
+    """The ladder of levels against the table server at ``url``, up to the
+    first level that misses the target; the capacity is the last one that
+    kept it (0 when the first one missed)."""
+    levels = QUICK_LEVELS if quick else LEVELS
+    seconds = QUICK_SECONDS if quick else SECONDS
+    every = QUICK_EVERY if quick else EVERY
+    steps: list[dict[str, Any]] = []
+    capacity = 0
+    for i, tables in enumerate(levels):
+        level = asyncio.run(_level(url, tables, seconds, every, seed + i))
+        figures = level.figures(seconds)
+        steps.append(figures)
+        if not kept(figures):
+            break
+        capacity = tables
+    return {
+        "tables": capacity,
+        "target_p99_ms": TARGET_P99_MS,
+        "every_s": every,
+        "menu_lead_s": min(MENU_LEAD, every / 4),
+        "seconds": seconds,
+        "levels": steps,
+    }

@@ -1,0 +1,107 @@
+"""Group commit (cardzones/table/group.py): the actions of several tables in
+one transaction, each caller told how its own action fared, none of them
+returning before the commit that holds it; on SQLite and on Postgres."""
+
+from __future__ import annotations
+
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_table_store import creation
+
+from cardzones.errors import CardzonesError
+from cardzones.table.finish import CONCEDE
+from cardzones.table.group import GroupCommit
+from cardzones.table.store import Conflict, GameOver, Store
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    url = (
+        str(tmp_path / "tables.sqlite3")
+        if request.param == "sqlite"
+        else request.getfixturevalue("postgres_url")
+    )
+    store = Store(url)
+    store.migrate()
+    yield store
+    store.close()
+
+
+def _tables(store: Store, names: list[str]) -> list[str]:
+    """New tables (their ids made unique: a Postgres database outlives a test)."""
+    ids = [f"{name}-{uuid.uuid4().hex[:12]}" for name in names]
+    for name in ids:
+        store.create_table(name, creation(), {"alice": "a" * 64, "bob": "b" * 64}, "c" * 64)
+    return ids
+
+
+def test_one_transaction_tells_each_action_its_own_outcome(store: Store) -> None:
+    """A conflict and a seat that conceded refuse their own action and no other."""
+    g1, g2, g3 = _tables(store, ["g1", "g2", "g3"])
+    store.append(g2, 1, "alice", {"end_turn": {}})
+    store.vote(g3, "alice", CONCEDE, ("alice", "bob"), 60.0, time.time())  # alice acts no more
+    rows = [
+        {"table_id": t, "number": n, "seat": "alice", "at": 0.0, "act": '{"end_turn":{}}'}
+        for t, n in ((g1, 1), (g2, 1), (g3, 1), (g1, 2), (g1, 2))
+    ]
+    outcomes = store.write_together(rows)
+    # the second g1 2 (a second writer of the table) finds the number taken
+    assert [type(o) for o in outcomes] == [type(None), Conflict, GameOver, type(None), Conflict]
+    assert [a.number for a in store.actions(g1)] == [1, 2]
+    assert [a.number for a in store.actions(g2)] == [1]
+    assert store.actions(g3) == []
+
+
+def test_actions_appended_while_a_commit_runs_share_the_next_one(store: Store) -> None:
+    """The first append's commit is held until six more are waiting: they go
+    in one more transaction, and each returns only once it is stored."""
+    ids = _tables(store, [f"t{i}" for i in range(7)])
+    release, held = threading.Event(), threading.Event()
+    write = store.write_together
+    sizes: list[int] = []
+
+    def slow(rows: list[dict[str, Any]]) -> list[CardzonesError | None]:
+        sizes.append(len(rows))
+        if len(sizes) == 1:
+            held.set()
+            release.wait(10)
+        return write(rows)
+
+    store.group = group = GroupCommit(slow)
+    errors: list[BaseException] = []
+
+    def append(i: int) -> None:
+        try:
+            store.append(ids[i], 1, "alice", {"end_turn": {}})
+            assert [a.number for a in store.actions(ids[i])] == [1]  # stored on return
+        except BaseException as exc:
+            errors.append(exc)
+
+    first = threading.Thread(target=append, args=(0,))
+    first.start()
+    assert held.wait(10)
+    others = [threading.Thread(target=append, args=(i,)) for i in range(1, 7)]
+    for thread in others:
+        thread.start()
+    while group.waiting() < 6:
+        threading.Event().wait(0.01)
+    release.set()
+    for thread in (first, *others):
+        thread.join(10)
+    assert errors == []
+    assert sizes == [1, 6]
+    assert (group.commits, group.rows) == (2, 7)
+
+
+def test_a_failed_transaction_fails_every_action_in_it() -> None:
+    def broken(rows: list[dict[str, Any]]) -> list[CardzonesError | None]:
+        raise OSError("disk full")
+
+    with pytest.raises(OSError, match="disk full"):
+        GroupCommit(broken).append({"number": 1})
