@@ -103,3 +103,27 @@ def test_bench_table_names_a_bad_database_without_a_traceback() -> None:
     )
     assert done.returncode == 2
     assert "unsupported database" in done.stderr and "Traceback" not in done.stderr
+
+
+ABUSE_KEYS = {"store", "tables", "connections", "seconds", "idle_sockets", "parts"}
+
+
+@pytest.mark.parametrize("store", ["sqlite", "postgres"])
+def test_bench_table_abuse_measures_other_tables_beside_an_abuser(
+    store: str, request: pytest.FixtureRequest
+) -> None:
+    """The abuse mode runs to the end, and the abuser meets the server's
+    limits: creates over them refused, tables a minute used up, the seat's
+    sockets capped. No timing is asserted."""
+    db = ["--db", request.getfixturevalue("postgres_url")] if store == "postgres" else []
+    figures = bench("--abuse", "--tables", "1", "--seconds", "1.5", "--idle", "60", *db)
+    assert ABUSE_KEYS | {"alone", "abused", "abuser", "ratios"} == set(figures)
+    assert figures["store"] == store and figures["idle_sockets"] == 60
+    for part in ("alone", "abused"):
+        assert figures[part]["count"] > 0 and figures[part]["refused"] == 0
+    abuser = figures["abuser"]
+    assert abuser["create_400"] > 0 and abuser["create_413"] > 0  # over the limits
+    assert abuser["legal_200"] > 0 and abuser["flood_frames"] > 0 and abuser["idle_open"] > 0
+    assert figures["ratios"]["p50"] == pytest.approx(
+        figures["abused"]["p50_ms"] / figures["alone"]["p50_ms"], abs=1e-3
+    )

@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx
 import pytest
-from starlette.testclient import TestClient
+from starlette.testclient import TestClient, WebSocketDenialResponse
 from starlette.websockets import WebSocketDisconnect
 from tablekit import ServerProcess, create, fab_body
 
@@ -152,20 +152,34 @@ def test_sockets_per_server_are_capped(db: str) -> None:
         created = create(client, fab_body())
         table = created["table"]
         url = f"/api/tables/{table}/ws"
-        # Idle sockets that never said hello count too.
-        with (
-            client.websocket_connect(url),
-            client.websocket_connect(url),
-            client.websocket_connect(url) as third,
-        ):
-            frame = third.receive_json()
-            assert "--max-sockets" in frame["error"]
-            with pytest.raises(WebSocketDisconnect) as closed:
-                third.receive_json()
-            assert closed.value.code == TOO_MANY
+        # Idle sockets that never said hello count too; the next is turned
+        # away before its handshake.
+        with client.websocket_connect(url), client.websocket_connect(url):
+            with pytest.raises(WebSocketDenialResponse) as denied:
+                client.websocket_connect(url).__enter__()
+            assert denied.value.status_code == 429
+            assert denied.value.json()["limit"] == "sockets"
+            assert "--max-sockets" in denied.value.json()["error"]
         with client.websocket_connect(url) as ws:
             ws.send_json({"hello": created["seats"]["bob"]})
             assert "welcome" in ws.receive_json()
+
+
+def test_sockets_a_minute_per_address_then_429(db: str) -> None:
+    """A client reconnecting in a loop is turned away before the handshake
+    and before its token is looked up."""
+    with client_for(db, sockets_per_minute=3) as client:
+        created = create(client, fab_body())
+        url = f"/api/tables/{created['table']}/ws"
+        for _ in range(3):
+            with client.websocket_connect(url) as ws:
+                ws.send_json({"hello": created["seats"]["bob"]})
+                assert "welcome" in ws.receive_json()
+        with pytest.raises(WebSocketDenialResponse) as denied:
+            client.websocket_connect(url).__enter__()
+        assert denied.value.status_code == 429
+        assert 1 <= int(denied.value.headers["retry-after"]) <= 60
+        assert "--max-sockets-per-minute" in denied.value.json()["error"]
 
 
 def test_a_seats_frames_are_counted_across_its_connections() -> None:

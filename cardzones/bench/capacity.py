@@ -45,9 +45,10 @@ MENU_LEAD = 0.5
 LEVELS = (8, 16, 32, 48, 64, 96, 128, 192, 256)
 QUICK_LEVELS = (2, 4)
 #: A level's measured time, in seconds, by default and in a quick run.
-SECONDS, QUICK_SECONDS = 20.0, 2.0
-#: A seat's mean seconds between acts in a quick run (so that a short run acts).
-QUICK_EVERY = 0.4
+SECONDS, QUICK_SECONDS = 20.0, 3.0
+#: A seat's mean seconds between acts in a quick run (so that a short run
+#: acts), slow enough for the server's bound on each seat's legal-act requests.
+QUICK_EVERY = 1.0
 
 
 @dataclass

@@ -82,25 +82,33 @@ def echo_app() -> Any:
     return Starlette(routes=[WebSocketRoute("/echo", echo)])
 
 
-def _serve(kind: str, db: str, port: int) -> None:
+def _serve(kind: str, db: str, port: int, tables: int | None) -> None:
     import uvicorn
 
     from cardzones.table.limits import Limits
     from cardzones.web.app import create_app
 
-    # Every player of the benchmark comes from one address, loopback: it may
-    # create all the tables the run needs (a server's default is a few a minute).
-    limits = Limits(creates_per_minute=BENCH_CREATES_PER_MINUTE)
+    # Every client of the benchmark has the one address 127.0.0.1. Its own
+    # tables and seats are not strangers: with ``tables`` None the limits
+    # per address are lifted; with a number, they are the defaults plus
+    # that many tables and their seats, so that the rest of the address (the
+    # abuser) has only the defaults.
+    default = Limits()
+    own = BENCH_CREATES_PER_MINUTE if tables is None else tables
+    limits = Limits(
+        creates_per_minute=default.creates_per_minute + own,
+        sockets_per_minute=default.sockets_per_minute + 2 * own,
+    )
     app = echo_app() if kind == "echo" else create_app(db, limits=limits)
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="error")
 
 
 @contextlib.contextmanager
-def _server(kind: str, db: str = "") -> Iterator[str]:
+def _server(kind: str, db: str = "", tables: int | None = None) -> Iterator[str]:
     """A server process on 127.0.0.1; yields its address; stops it after."""
     port = _free_port()
     context = multiprocessing.get_context("spawn")
-    process = context.Process(target=_serve, args=(kind, db, port), daemon=True)
+    process = context.Process(target=_serve, args=(kind, db, port, tables), daemon=True)
     process.start()
     url = f"http://127.0.0.1:{port}"
     try:
@@ -263,15 +271,27 @@ async def _play(ws_url: str, token: str, seat: _Seat, window: _Window, sample: S
             await reader
 
 
-async def _tables_phase(url: str, tables: int, seconds: float, seed: int) -> Sample:
-    sample = Sample()
-    rng = random.Random(seed)
+async def _create_tables(url: str, tables: int, rng: random.Random) -> list[dict[str, Any]]:
     async with httpx.AsyncClient(base_url=url, timeout=30.0) as client:
         created = []
         for _ in range(tables):
             answer = await client.post("/api/tables", json=table_body(rng.randrange(1 << 31)))
             answer.raise_for_status()
             created.append(answer.json())
+    return created
+
+
+async def _tables_phase(url: str, tables: int, seconds: float, seed: int) -> Sample:
+    rng = random.Random(seed)
+    created = await _create_tables(url, tables, rng)
+    return await _play_tables(url, created, seconds, rng)
+
+
+async def _play_tables(
+    url: str, created: list[dict[str, Any]], seconds: float, rng: random.Random
+) -> Sample:
+    """Every seat of the tables ``created`` plays for ``seconds`` after a warm-up."""
+    sample = Sample()
     window = _Window(seconds * WARMUP, seconds)
     ws_base = url.replace("http://", "ws://")
     players = []
@@ -478,9 +498,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables", type=int)
     parser.add_argument("--seconds", type=float)
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--abuse", action="store_true")
+    parser.add_argument("--idle", type=int)
+    parser.add_argument("--parts", help="the parts of the abuse, comma-separated")
     args = parser.parse_args(argv)
     try:
-        figures = run_table_bench(args.db, args.tables, args.seconds, quick=args.quick)
+        if args.abuse:
+            from cardzones.bench.abuse import PARTS, run_abuse_bench
+
+            parts = tuple(p for p in (args.parts or ",".join(PARTS)).split(",") if p)
+            figures = run_abuse_bench(
+                args.db, args.tables, args.seconds, quick=args.quick, idle=args.idle, parts=parts
+            )
+        else:
+            figures = run_table_bench(args.db, args.tables, args.seconds, quick=args.quick)
     except CardzonesError as exc:
         print(exc, file=sys.stderr)
         return 2

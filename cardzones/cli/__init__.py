@@ -403,7 +403,13 @@ def coverage(
 
 
 def _bench_table(
-    db: str | None, tables: int | None, seconds: float | None, quick: bool, as_json: bool
+    db: str | None,
+    tables: int | None,
+    seconds: float | None,
+    quick: bool,
+    as_json: bool,
+    abuse: bool = False,
+    idle: int | None = None,
 ) -> None:
     """Run the table server's load benchmark (cardzones/bench/table.py) as its
     own program, as ``serve`` runs the app: nothing imports the web layer."""
@@ -421,7 +427,12 @@ def _bench_table(
             command += [flag, str(value)]
     if quick:
         command.append("--quick")
-    with console.status("cardzones bench --table: the table, then the floors"):
+    if abuse:
+        command.append("--abuse")
+        if idle is not None:
+            command += ["--idle", str(idle)]
+    status = "other tables alone, then under abuse" if abuse else "the table, then the floors"
+    with console.status(f"cardzones bench --table: {status}"):
         done = subprocess.run(command, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         reason = done.stderr.strip().splitlines()[-1:] or [f"exit status {done.returncode}"]
@@ -430,6 +441,9 @@ def _bench_table(
     figures = json.loads(done.stdout)
     if as_json:
         print(json.dumps(figures))
+        return
+    if abuse:
+        _abuse_report(figures)
         return
     ratios = figures["ratios"]
     out = RichTable(
@@ -459,6 +473,31 @@ def _bench_table(
     console.print(out)
 
 
+def _abuse_report(figures: dict[str, Any]) -> None:
+    from rich.table import Table as RichTable
+
+    ratios = figures["ratios"]
+    out = RichTable(
+        title=(
+            f"cardzones bench --table --abuse ({figures['store']}, {figures['tables']} other "
+            f"tables, {figures['idle_sockets']} idle sockets, {figures['seconds']:g} s a phase)"
+        ),
+        caption=(
+            f"under abuse: p50 {ratios['p50']:.2f}x, p99 {ratios['p99']:.2f}x the same tables "
+            f"alone (the aim: 2x or less); the abuser's answers: "
+            + ", ".join(f"{k} {v}" for k, v in figures["abuser"].items())
+        ),
+    )
+    for column in ("", "acts per second", "p50 ms", "p99 ms"):
+        out.add_column(column, justify="right" if column else "left")
+    for key, label in (("alone", "other tables alone"), ("abused", "under abuse")):
+        part = figures[key]
+        out.add_row(
+            label, f"{part['acts_per_s']:,.0f}", f"{part['p50_ms']:.2f}", f"{part['p99_ms']:.2f}"
+        )
+    console.print(out)
+
+
 @app.command()
 def bench(
     quick: Annotated[bool, typer.Option("--quick", help="a short run (under 45 s)")] = False,
@@ -479,14 +518,27 @@ def bench(
     seconds: Annotated[
         float | None, typer.Option("--seconds", min=0.1, help="with --table: each phase's time")
     ] = None,
+    abuse: Annotated[
+        bool,
+        typer.Option(
+            "--abuse", help="with --table: other tables' latency alone and beside an abuser"
+        ),
+    ] = False,
+    idle: Annotated[
+        int | None, typer.Option("--idle", min=0, help="with --abuse: the abuser's idle sockets")
+    ] = None,
 ) -> None:
     """Measure moves, undo, copies and views against floors measured in the same run.
 
     With --table: many tables at once over loopback, acts per second and
     act-to-ack latency, against a bare WebSocket echo and a bare
-    insert-and-commit on the same store."""
+    insert-and-commit on the same store. With --abuse: a few tables' act-to-ack
+    latency alone, then while one abusive client does all it may at once, as a
+    ratio (docs/performance.md)."""
+    if abuse and not table:
+        raise typer.BadParameter("--abuse goes with --table", param_hint="--abuse")
     if table:
-        _bench_table(db, tables, seconds, quick, as_json)
+        _bench_table(db, tables, seconds, quick, as_json, abuse, idle)
         return
     from cardzones.bench import parse_sizes, report, run_bench
 

@@ -88,6 +88,10 @@ def serve(
     max_sockets: Annotated[
         int | None, typer.Option("--max-sockets", min=1, help="WebSockets open on a process")
     ] = None,
+    max_sockets_per_minute: Annotated[
+        int | None,
+        typer.Option("--max-sockets-per-minute", min=1, help="WebSockets a minute per address"),
+    ] = None,
     max_seat_frames: Annotated[
         int | None, typer.Option("--max-seat-frames", min=1, help="frames a second per seat")
     ] = None,
@@ -126,6 +130,7 @@ def serve(
         "creates_per_minute": max_creates_per_minute,
         "seat_sockets": max_seat_sockets,
         "sockets": max_sockets,
+        "sockets_per_minute": max_sockets_per_minute,
         "seat_frames": max_seat_frames,
         "request_seconds": max_request_seconds,
     }

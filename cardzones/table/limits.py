@@ -66,8 +66,11 @@ class Limits:
     seat_sockets: int = 8
     #: WebSockets open at once on the server process
     sockets: int = 2_000
-    #: frames a second one seat may send, all its connections together
-    seat_frames: int = 100
+    #: WebSockets one client address may open in a minute
+    sockets_per_minute: int = 120
+    #: frames a second one seat may send, all its connections together (its
+    #: hellos among them); more wait their turn
+    seat_frames: int = 20
     #: seconds a client has to send a request's headers and body
     request_seconds: float = 20.0
 

@@ -91,6 +91,7 @@ class Server:
     def __init__(self, store: Store, origins: Sequence[str], limits: Limits | None = None) -> None:
         self.limits = limits = limits or Limits()
         self.creates = PerAddress(limits.creates_per_minute, 60.0)
+        self.socket_opens = PerAddress(limits.sockets_per_minute, 60.0)
         #: the WebSockets open now, and those of each seat: (table, seat)
         self.sockets = 0
         self.seat_sockets: dict[tuple[str, str | None], int] = {}
@@ -589,9 +590,26 @@ def _parse(frame: str | bytes, limits: Limits) -> tuple[dict[str, Any] | None, s
     return data, None
 
 
+async def _deny(websocket: WebSocket, message: str, limit: str, wait: float) -> None:
+    """Turn a socket away before its handshake: HTTP 429 saying why, where the
+    server can answer so (uvicorn can), or else a close before it opens."""
+    with contextlib.suppress(Exception):
+        if "websocket.http.response" in websocket.scope.get("extensions", {}):
+            answer = JSONResponse(
+                {"error": message, "limit": limit},
+                status_code=429,
+                headers={"Retry-After": str(max(1, math.ceil(wait)))},
+            )
+            await websocket.send_denial_response(answer)
+        else:
+            await websocket.close(code=TOO_MANY)
+
+
 async def _refuse(websocket: WebSocket, message: str, code: int) -> None:
-    await websocket.send_text(dumps({"error": message}))
-    await websocket.close(code=code)
+    # The client may be gone already; there is nobody left to tell.
+    with contextlib.suppress(Exception):
+        await websocket.send_text(dumps({"error": message}))
+        await websocket.close(code=code)
 
 
 async def _socket(server: Server, websocket: WebSocket) -> None:
@@ -599,16 +617,30 @@ async def _socket(server: Server, websocket: WebSocket) -> None:
         # Before the handshake: the browser gets 403 and the page no socket.
         await websocket.close(code=BAD_ORIGIN)
         return
-    await websocket.accept()
     limits = server.limits
+    # Each new socket costs a handshake and a look-up of its token: a client
+    # that reconnects in a loop is turned away before either, with an HTTP
+    # answer rather than a socket.
+    wait = server.socket_opens.take(_client_address(websocket), time.monotonic())
+    if wait > 0:
+        await _deny(
+            websocket,
+            f"more than {limits.sockets_per_minute} connections a minute from one address; "
+            f"try again later (cardzones serve {Limits.option('sockets_per_minute')})",
+            "sockets_per_minute",
+            wait,
+        )
+        return
     if server.sockets >= limits.sockets:
-        await _refuse(
+        await _deny(
             websocket,
             f"the server has {limits.sockets} connections open; try again later "
             f"(cardzones serve {Limits.option('sockets')})",
-            TOO_MANY,
+            "sockets",
+            5.0,
         )
         return
+    await websocket.accept()
     server.sockets += 1
     try:
         await _welcomed(server, websocket)
@@ -652,6 +684,11 @@ async def _welcomed(server: Server, websocket: WebSocket) -> None:
     server.seat_sockets[key] = server.seat_sockets.get(key, 0) + 1
     rate = server.seat_rates.setdefault(key, SeatRate(server.limits.seat_frames))
     try:
+        # A hello costs a welcome: it counts among the seat's frames, so that
+        # a seat reconnecting in a loop goes no faster than one that acts.
+        wait = rate.take(time.monotonic())
+        if wait > 0:
+            await asyncio.sleep(wait)
         conn = Connection(websocket, seat.player)
         after, chat_after = int(hello.get("after", 0)), int(hello.get("chat_after", 0))
         await server.hub.join(live, conn, after, chat_after)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from starlette.concurrency import run_in_threadpool
-from starlette.websockets import WebSocket
+from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from cardzones.table.acts import Refusal
 from cardzones.table.chat import WELCOME_LINES, ChatRefused, Rate, clean
@@ -78,13 +78,18 @@ class Connection:
             self.queue.put_nowait(code)
 
     async def run_sender(self) -> None:
-        """Send the queued frames until the close."""
-        while True:
-            item = await self.queue.get()
-            if isinstance(item, int):
-                await self.websocket.close(code=item)
-                return
-            await self.websocket.send_text(item)
+        """Send the queued frames until the close, or until the client is gone."""
+        try:
+            while True:
+                item = await self.queue.get()
+                if isinstance(item, int):
+                    await self.websocket.close(code=item)
+                    return
+                await self.websocket.send_text(item)
+        except (WebSocketDisconnect, OSError, RuntimeError):
+            # The client left (or its socket broke) while frames were waiting:
+            # the receiving side sees it too and ends the connection.
+            self.closed = True
 
 
 @dataclass
