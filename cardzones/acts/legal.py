@@ -315,6 +315,7 @@ class _Asked:
     the filters, and the judging or trying of each candidate."""
 
     __slots__ = (
+        "_card_params",
         "_looked",
         "_named",
         "_ours",
@@ -341,6 +342,8 @@ class _Asked:
         self._ours: dict[int, bool] = {}
         self._zones: dict[str, int] | None = None
         self._looked: dict[int, bool] = {}
+        #: each action's card parameters: (name, whether it is a list)
+        self._card_params: dict[str, tuple[Action, tuple[tuple[str, bool], ...]]] = {}
         self._plans: dict[str, _Plan] = {}
         self.candidates = 0
         self.tries = 0
@@ -412,15 +415,20 @@ class _Asked:
 
     def _seen(self, action: Action, args: Mapping[str, Any]) -> bool:
         """Whether the player may look at every card the arguments name."""
+        named = self._card_params.get(action.name)
+        if named is None or named[0] is not action:
+            cards = tuple(
+                (p.name, p.kind is ParamKind.CARDS)
+                for p in action.params
+                if p.kind is ParamKind.CARD or p.kind is ParamKind.CARDS
+            )
+            named = self._card_params[action.name] = (action, cards)
         looked = self._looked
-        for param in action.params:
-            kind = param.kind
-            if kind is not ParamKind.CARD and kind is not ParamKind.CARDS:
-                continue
-            value = args.get(param.name)
+        for name, many in named[1]:
+            value = args.get(name)
             if value is None:
                 continue
-            for card in (value,) if kind is ParamKind.CARD else value:
+            for card in value if many else (value,):
                 seen = looked.get(card)
                 if seen is None:
                     seen = looked[card] = self.game.may_look(self.player, card)
