@@ -148,3 +148,16 @@ def test_a_move_whose_effect_would_fail_is_not_listed_3_0_11(patience: None) -> 
         for a in tried_legal_actions(game, "alice", ["move"])
         if a.args["to"] == to_foundation
     ]
+
+
+def test_a_card_with_sub_cards_is_tried_where_clearing_them_needs_a_choice_3_0_14e() -> None:
+    """Moving a hero clears the cards under it (3.0.14e); with two graveyards
+    that clear needs a choice (3.0.10a), which only the move itself meets."""
+    game = new_game("fab", list(PLAYERS))
+    hero = game.new_card(CardDef("Hero", frozenset({"hero"})), game.zone("alice", "hero"))
+    under = game.new_card(CardDef("Soul", frozenset({"action"})), game.zone("alice", "hand"))
+    game.act("put_under", card=under, top=hero, by="alice")
+    game.create_zone("alice", "graveyard")
+    judged = legal_actions(game, "alice", card=hero)
+    assert said(judged) == said(tried_legal_actions(game, "alice", card=hero))
+    assert all(a.args.get("to") != Dest("banished", "alice") for a in judged)
