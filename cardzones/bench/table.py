@@ -498,20 +498,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables", type=int)
     parser.add_argument("--seconds", type=float)
     parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--abuse", action="store_true")
-    parser.add_argument("--idle", type=int)
-    parser.add_argument("--parts", help="the parts of the abuse, comma-separated")
     args = parser.parse_args(argv)
     try:
-        if args.abuse:
-            from cardzones.bench.abuse import PARTS, run_abuse_bench
-
-            parts = tuple(p for p in (args.parts or ",".join(PARTS)).split(",") if p)
-            figures = run_abuse_bench(
-                args.db, args.tables, args.seconds, quick=args.quick, idle=args.idle, parts=parts
-            )
-        else:
-            figures = run_table_bench(args.db, args.tables, args.seconds, quick=args.quick)
+        figures = run_table_bench(args.db, args.tables, args.seconds, quick=args.quick)
     except CardzonesError as exc:
         print(exc, file=sys.stderr)
         return 2

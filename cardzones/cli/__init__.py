@@ -421,16 +421,15 @@ def _bench_table(
 
     if db is not None:
         open_store(db).close()  # a bad URL is a clear error before any server starts
-    command = [sys.executable, "-m", "cardzones.bench.table"]
+    program = "cardzones.bench.abuse" if abuse else "cardzones.bench.table"
+    command = [sys.executable, "-m", program]
     for flag, value in (("--db", db), ("--tables", tables), ("--seconds", seconds)):
         if value is not None:
             command += [flag, str(value)]
     if quick:
         command.append("--quick")
-    if abuse:
-        command.append("--abuse")
-        if idle is not None:
-            command += ["--idle", str(idle)]
+    if abuse and idle is not None:
+        command += ["--idle", str(idle)]
     status = "other tables alone, then under abuse" if abuse else "the table, then the floors"
     with console.status(f"cardzones bench --table: {status}"):
         done = subprocess.run(command, capture_output=True, text=True, check=False)
