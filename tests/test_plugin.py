@@ -185,9 +185,9 @@ def test_cardzones_rulesets_and_actions_list_it() -> None:
         "name": "count",
         "kind": "int",
         "default": 1,
-        "min": -9999,
-        "max": 9999,
         "doc": "how many cards to turn",
+        "min": 1,
+        "max": 52,
     }
     assert "patience" in _cli("rulesets").stdout
     covered = _cli("coverage", "tests/plugins", "--ruleset", "patience")

@@ -254,35 +254,4 @@ def run_abuse_bench(
     }
 
 
-def main(argv: list[str] | None = None) -> int:
-    """The program ``cardzones bench --table --abuse`` runs: the figures as
-    one JSON object on stdout, or the reason on stderr and exit status 2."""
-    import argparse
-    import sys
-
-    from cardzones.errors import CardzonesError
-
-    parser = argparse.ArgumentParser(prog="cardzones bench --table --abuse")
-    parser.add_argument("--db")
-    parser.add_argument("--tables", type=int)
-    parser.add_argument("--seconds", type=float)
-    parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--idle", type=int)
-    parser.add_argument("--parts", help="the parts of the abuse, comma-separated")
-    args = parser.parse_args(argv)
-    parts = tuple(p for p in (args.parts or ",".join(PARTS)).split(",") if p)
-    try:
-        figures = run_abuse_bench(
-            args.db, args.tables, args.seconds, quick=args.quick, idle=args.idle, parts=parts
-        )
-    except CardzonesError as exc:
-        print(exc, file=sys.stderr)
-        return 2
-    print(json.dumps(figures))
-    return 0
-
-
-__all__ = ["Sample", "main", "run_abuse_bench"]
-
-if __name__ == "__main__":
-    raise SystemExit(main())
+__all__ = ["Sample", "run_abuse_bench"]
