@@ -337,6 +337,13 @@ def play_redemption(t: Table) -> None:
     assert "Gideon A" in names_in(spectator, "alice.set_aside")
     goliath = spectator.named("alice.territory", "Goliath A")
     assert goliath.locator('.stat[data-stat="strength"] .v').inner_text() == "11"
+    # bob may negate it too, but the label is alice's words: his menu names
+    # it as another seat's effect.
+    entries = open_actions(bob)
+    assert [e for e in entries if e.startswith("Negate another seat's effect (")]
+    assert not [e for e in entries if "exile" in e]
+    close_menu(bob)
+    t.check()
     entries = open_actions(alice)
     assert "Negate “exile”" in entries
     one_click(alice, "Negate “exile”")

@@ -666,10 +666,54 @@ def test_a_player_is_offered_orders_of_their_own_pitch_alone_4_4_3c() -> None:
         game.new_card(CardDef(n, frozenset({"action"})), pitch, owner="alice")
         for n in ("P1", "P2", "P3")
     ]
-    offered = [a.args["order"] for a in game.legal_actions("alice") if a.name == "pitch_order"]
+    offered = [a.bound["order"] for a in game.legal_actions("alice") if a.name == "pitch_order"]
     assert len(offered) == 2 and all(sorted(o) == sorted(cards) for o in offered)
     assert {o[0] for o in offered} == set(cards[1:])
     assert not [a for a in game.legal_actions("bob") if a.name == "pitch_order"]
     game.act("pitch_order", order=offered[-1], by="alice")
-    again = [a.args["order"] for a in game.legal_actions("alice") if a.name == "pitch_order"]
+    again = [a.bound["order"] for a in game.legal_actions("alice") if a.name == "pitch_order"]
     assert offered[-1] not in again and len(again) == 2
+
+
+# ----------------------------------------------------------------------
+# Class: legal actions name cards only as the player's own view does (3.0.9)
+# ----------------------------------------------------------------------
+
+
+def _shuffled_back(snatch_first: bool) -> tuple[Game, list[str]]:
+    """alice's Snatch and Sink Below, public in her graveyard, go into her
+    deck one after the other (standing in for a shuffle's outcome: either
+    may end on top); what alice is offered then is listed."""
+    game = new_game("fab", ["alice", "bob"], seed=3)
+    graveyard = game.zone("alice", "graveyard")
+    assert graveyard is not None
+    kinds = frozenset({"action", "attack"})
+    snatch = game.new_card(CardDef("Snatch", kinds), graveyard)
+    other = game.new_card(CardDef("Sink Below", kinds), graveyard)
+    seen_before = json.dumps(
+        [a.args for a in game.legal_actions("alice", card=snatch)], default=str
+    )
+    assert game.handle(snatch) in seen_before
+    for card in (snatch, other) if snatch_first else (other, snatch):
+        game.act("move", card=card, to=Dest("deck", "alice"), by="alice")
+    listed = [json.dumps(a.args, sort_keys=True, default=str) for a in game.legal_actions("alice")]
+    return game, listed
+
+
+def test_legal_actions_never_name_a_card_by_its_physical_number_3_0_9() -> None:
+    """3.0.9: a card that goes into a hidden zone is a new object there. A
+    legal action names a card as the player's view does, so whether Snatch
+    lies on top or second of alice's deck after it went back is not told by
+    the arguments she is offered, and no argument is the engine's number of
+    a physical card, which outlives objects."""
+    game_a, listed_a = _shuffled_back(True)
+    game_b, listed_b = _shuffled_back(False)
+    assert listed_a == listed_b
+    for game in (game_a, game_b):
+        for action in game.legal_actions("alice"):
+            for param in action.action.params:
+                value = action.args.get(param.name)
+                if param.kind.name == "CARD" and value is not None:
+                    assert isinstance(value, str)
+                if param.kind.name == "CARDS" and value is not None:
+                    assert all(isinstance(c, str) for c in value)

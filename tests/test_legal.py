@@ -79,7 +79,7 @@ def test_every_listed_action_succeeds_and_asking_changes_nothing(
     legal = game.legal_actions(player)
     assert game.same_state(before), "asking for legal actions changed the game"
     assert game.can_undo() == before.can_undo()
-    keys = [_key(a.name, a.args) for a in legal]
+    keys = [_key(a.name, a.bound) for a in legal]
     assert len(set(keys)) == len(keys), "an action is listed twice"
     for action in _sample(legal, data, 40):
         trial = game.copy()
@@ -98,7 +98,7 @@ def test_every_listed_action_succeeds_and_asking_changes_nothing(
 def test_every_candidate_that_is_not_listed_is_refused(ruleset: str, data: st.DataObject) -> None:
     game = random_game(data, ruleset)
     player = data.draw(st.sampled_from(PLAYERS), label="player")
-    listed = {_key(a.name, a.args) for a in game.legal_actions(player)}
+    listed = {_key(a.name, a.bound) for a in game.legal_actions(player)}
     unlisted = [
         (action, args)
         for action, args in candidate_actions(game, player)
@@ -109,7 +109,7 @@ def test_every_candidate_that_is_not_listed_is_refused(ruleset: str, data: st.Da
         note(f"applying {action.name} {args}")
         # refused, or (3.0.11) an effect that fails where the player sees all it names
         try:
-            done = LegalAction(action, args, player, None).apply(trial)
+            done = LegalAction(action, args, player, None, trial).apply(trial)
         except IllegalAction:
             assert trial.same_state(game), f"a refused {action.name} changed the game"
             continue
@@ -142,7 +142,7 @@ def test_legal_actions_tell_a_player_nothing_their_view_does_not(
             try:
                 out.append((action.to_json(g), action.result))
             except CardzonesError:  # an effect, which only a label names
-                out.append((action.name, dict(action.args), action.result))
+                out.append((action.name, dict(action.bound), action.result))
         return out
 
     assert said(game) == said(other)
@@ -167,11 +167,11 @@ def _fab_game() -> tuple[Game, dict[str, int]]:
 
 def test_a_player_is_offered_their_own_cards_and_an_opponents_hidden_card_never() -> None:
     game, cards = _fab_game()
-    named = {c for a in game.legal_actions("alice") for c in a.args.values() if isinstance(c, int)}
+    named = {c for a in game.legal_actions("alice") for c in a.bound.values() if isinstance(c, int)}
     assert cards["snatch"] in named and cards["top"] in named
     assert cards["bobs"] not in named
     bob = game.legal_actions("bob")
-    assert all(cards["snatch"] not in a.args.values() for a in bob)
+    assert all(cards["snatch"] not in a.bound.values() for a in bob)
     # bob's steps never show anything of alice's hand
     assert all("o" not in json.dumps(a.to_json(game)).split("alice.hand")[0][-2:] for a in bob)
 
@@ -181,7 +181,7 @@ def test_a_hidden_card_is_named_by_its_place_in_the_players_own_zone_3_7_4() -> 
     draws = [
         a
         for a in game.legal_actions("alice", actions=["move"])
-        if a.args["card"] == cards["top"] and a.args["to"] == Dest("hand", "alice")
+        if a.bound["card"] == cards["top"] and a.bound["to"] == Dest("hand", "alice")
     ]
     (draw,) = draws
     assert draw.to_json(game) == {
@@ -206,7 +206,7 @@ def test_a_needed_choice_of_zone_is_listed_once_per_option_3_0_10a() -> None:
     moves = [
         a.to_json(game)["move"]
         for a in game.legal_actions("alice", actions=["move"])
-        if a.args["card"] == card and a.args["to"] == Dest("arsenal", "alice")
+        if a.bound["card"] == card and a.bound["to"] == Dest("arsenal", "alice")
     ]
     chosen = sorted(m["choose_zone"] for m in moves)
     assert chosen == ["alice.arsenal.1", "alice.arsenal.2"]
@@ -312,7 +312,7 @@ def test_at_a_table_every_legal_act_is_accepted_and_every_other_candidate_refuse
         others = []
         for action, args in candidate_actions(game, seat):
             try:
-                step = LegalAction(action, args, seat, None).to_json(game, ctx.effects)
+                step = LegalAction(action, args, seat, None, game).to_json(game, ctx.effects)
             except Exception:
                 continue
             if _key(*next(iter(step.items()))) not in listed:

@@ -35,7 +35,7 @@ PATIENCE = Path(__file__).parent / "plugins" / "patience_dist" / "cardzones_pati
 
 
 def said(listed: list[LegalAction]) -> list[Any]:
-    return [(a.name, _frozen(dict(a.args)), a.result) for a in listed]
+    return [(a.name, _frozen(dict(a.bound)), a.result) for a in listed]
 
 
 def same_lists(game: Game, player: str, data: st.DataObject) -> None:
@@ -47,7 +47,7 @@ def same_lists(game: Game, player: str, data: st.DataObject) -> None:
     assert not any(a.result is MoveResult.FAILED for a in judged), (
         "an action the rules would let fail is listed with its result"
     )
-    cards = sorted({v for a in judged for v in a.args.values() if isinstance(v, int)})
+    cards = sorted({v for a in judged for v in a.bound.values() if isinstance(v, int)})
     for card in (
         data.draw(st.lists(st.sampled_from(cards), max_size=2), label="cards") if cards else []
     ):
@@ -64,7 +64,7 @@ def same_lists(game: Game, player: str, data: st.DataObject) -> None:
 
 def _names(action: LegalAction, card: int) -> bool:
     for param in action.action.params:
-        value = action.args.get(param.name)
+        value = action.bound.get(param.name)
         if param.kind == "card" and value == card:
             return True
         if param.kind == "cards" and value is not None and card in value:
@@ -138,13 +138,26 @@ def test_a_move_whose_effect_would_fail_is_not_listed_3_0_11(patience: None) -> 
     two = game.new_card(CardDef("2 of clubs", frozenset({"clubs"}), {"rank": 2}), waste)
     hidden = game.new_card(CardDef("3 of clubs", frozenset({"clubs"}), {"rank": 3}), stock)
     to_foundation = Dest("foundation", "alice")
-    moves = [a for a in legal_actions(game, "alice", ["move"]) if a.args["to"] == to_foundation]
+    moves = [a for a in legal_actions(game, "alice", ["move"]) if a.bound["to"] == to_foundation]
     # an empty foundation takes an ace (patience/foundation): the 2 it shows is left out,
     # the hidden card is listed, as whether it fits would tell what it is
-    assert [a.args["card"] for a in moves] == [hidden]
+    assert [a.bound["card"] for a in moves] == [hidden]
     assert moves[0].result is None
     assert two not in [
-        a.args["card"]
+        a.bound["card"]
         for a in tried_legal_actions(game, "alice", ["move"])
-        if a.args["to"] == to_foundation
+        if a.bound["to"] == to_foundation
     ]
+
+
+def test_a_card_with_sub_cards_is_tried_where_clearing_them_needs_a_choice_3_0_14e() -> None:
+    """Moving a hero clears the cards under it (3.0.14e); with two graveyards
+    that clear needs a choice (3.0.10a), which only the move itself meets."""
+    game = new_game("fab", list(PLAYERS))
+    hero = game.new_card(CardDef("Hero", frozenset({"hero"})), game.zone("alice", "hero"))
+    under = game.new_card(CardDef("Soul", frozenset({"action"})), game.zone("alice", "hand"))
+    game.act("put_under", card=under, top=hero, by="alice")
+    game.create_zone("alice", "graveyard")
+    judged = legal_actions(game, "alice", card=hero)
+    assert said(judged) == said(tried_legal_actions(game, "alice", card=hero))
+    assert all(a.bound.get("to") != Dest("banished", "alice") for a in judged)

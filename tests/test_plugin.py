@@ -186,6 +186,8 @@ def test_cardzones_rulesets_and_actions_list_it() -> None:
         "kind": "int",
         "default": 1,
         "doc": "how many cards to turn",
+        "min": 1,
+        "max": 52,
     }
     assert "patience" in _cli("rulesets").stdout
     covered = _cli("coverage", "tests/plugins", "--ruleset", "patience")

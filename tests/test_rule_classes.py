@@ -152,7 +152,7 @@ def test_every_way_to_the_owners_graveyard_takes_the_owners_choice_3_0_10a_3_0_1
             offered = [
                 a.to_json(game)[action].get("choose_zone")
                 for a in game.legal_actions("alice", actions=[action])
-                if action != "clear" or a.args["card"] == card
+                if action != "clear" or a.bound["card"] == card
             ]
             assert sorted(o for o in offered if o is not None) == [
                 "alice.graveyard.1",

@@ -49,7 +49,7 @@ from cardzones.acts.actions import (
     table_of,
 )
 from cardzones.acts.binding import RESOLVED, bind, bind_written
-from cardzones.acts.named import Named
+from cardzones.acts.named import Named, card_name
 from cardzones.acts.seats import Seat, SeatRefusal, acts_on, may_name, owns_zone, remembered
 from cardzones.errors import CardzonesError, NeedsChoice
 from cardzones.kernel.cards import Dest
@@ -64,26 +64,51 @@ _CHOICE_DEPTH = 2
 
 class LegalAction(NamedTuple):
     """One action a player may take now: the action of the rule set's table,
-    its arguments as ``Action.run`` takes them (card ids, zone ids,
-    destinations), the player, and what it gives (None when it names a
-    card the player may not look at). Immutable; made by the thousand."""
+    its arguments bound for the engine (``bound``: card ids, zone ids,
+    destinations, as ``Action.run`` takes them), the player, what it gives
+    (None when it names a card the player may not look at) and the game it
+    was listed on. Immutable; made by the thousand.
+
+    ``args`` is what the player is shown: the same arguments with each card
+    named as the player names it (:func:`~cardzones.acts.named.card_name`: the
+    handle their view gives it, or ``ZONE[i]``), never by the engine's
+    number for the physical card, which outlives objects (3.0.9) and so would
+    tell the player which card is which after a shuffle or a stay in a hidden
+    zone. ``bound`` is for the engine and the game's owner alone."""
 
     action: Action
-    args: Mapping[str, Any]
+    bound: Mapping[str, Any]
     player: str
     result: MoveResult | None
+    game: Game
 
     @property
     def name(self) -> str:
         """The action's name, its step key."""
         return self.action.name
 
+    @property
+    def args(self) -> dict[str, Any]:
+        """The arguments as the player names things in the game now: cards by
+        :func:`~cardzones.acts.named.card_name`, any other value as bound."""
+        game, player = self.game, self.player
+        out = dict(self.bound)
+        for param in self.action.params:
+            value = out.get(param.name)
+            if value is None:
+                continue
+            if param.kind is ParamKind.CARD:
+                out[param.name] = card_name(game, player, value)
+            elif param.kind is ParamKind.CARDS:
+                out[param.name] = [card_name(game, player, c) for c in value]
+        return out
+
     def apply(self, game: Game) -> ActionResult:
         """Take the action on ``game`` (this game, or a copy of it) as the
         player. Refused, it raises :class:`~cardzones.errors.IllegalAction`
         and changes nothing: the seat policy is checked again first, and the
         rules then decide, as the game is now."""
-        args = bind(self.action, self.args, RESOLVED, seat=Seat(game, self.player))
+        args = bind(self.action, self.bound, RESOLVED, seat=Seat(game, self.player))
         return self.action.run(game, args)
 
     def to_json(self, game: Game, labels: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -99,7 +124,7 @@ class LegalAction(NamedTuple):
         name here (an effect without a label).
         """
         writer = Named(game, self.player, labels or {})
-        return {self.name: bind_written(self.action, self.args, RESOLVED, writer)[1]}
+        return {self.name: bind_written(self.action, self.bound, RESOLVED, writer)[1]}
 
     def __repr__(self) -> str:
         shown = {k: v for k, v in self.args.items() if v is not None}
@@ -195,7 +220,7 @@ def _listing(
                 seen.add(key)
                 ask.candidates += 1
                 for listed in ask.judged(action, args, judge, _CHOICE_DEPTH):
-                    if zone is None or ask.wants(action, listed.args, chosen=True):
+                    if zone is None or ask.wants(action, listed.bound, chosen=True):
                         out.append(listed)
     return out, ask
 
@@ -481,10 +506,10 @@ class _Asked:
         self, action: Action, args: dict[str, Any], result: MoveResult
     ) -> list[LegalAction]:
         if not self._seen(action, args):
-            return [_new_legal(LegalAction, (action, args, self.player, None))]
+            return [_new_legal(LegalAction, (action, args, self.player, None, self.game))]
         if result is _FAILED:
             return []
-        return [_new_legal(LegalAction, (action, args, self.player, result))]
+        return [_new_legal(LegalAction, (action, args, self.player, result, self.game))]
 
     def _tried(self, action: Action, args: dict[str, Any], depth: int) -> list[LegalAction]:
         game = self.game

@@ -7,8 +7,13 @@ floors measured in the same run, never as timed assertions.
 - :mod:`cardzones.bench.timing`: each figure timed beside its floor;
 - :mod:`cardzones.bench.run`: the run and its report (``cardzones bench``);
 - :mod:`cardzones.bench.table`: the table server under load, against a bare
-  WebSocket echo and a bare insert-and-commit (``cardzones bench --table``),
-  run as a program of its own (``python -m cardzones.bench.table``).
+  WebSocket echo and a bare insert-and-commit (``cardzones bench --table``);
+- :mod:`cardzones.bench.capacity`: how many tables one process holds under an
+  open-loop load like real tables;
+- :mod:`cardzones.bench.abuse`: another table's latency while an abusive
+  client runs (``--abuse``);
+- :mod:`cardzones.bench.program`: all three as a program of their own
+  (``python -m cardzones.bench.program``).
 
 docs/performance.md defines every figure and its floor.
 """

@@ -411,7 +411,7 @@ def _bench_table(
     abuse: bool = False,
     idle: int | None = None,
 ) -> None:
-    """Run the table server's load benchmark (cardzones/bench/table.py) as its
+    """Run the table server's load benchmark (cardzones/bench/program.py) as its
     own program, as ``serve`` runs the app: nothing imports the web layer."""
     table_extra()
     import subprocess
@@ -421,7 +421,7 @@ def _bench_table(
 
     if db is not None:
         open_store(db).close()  # a bad URL is a clear error before any server starts
-    command = [sys.executable, "-m", "cardzones.bench.table"]
+    command = [sys.executable, "-m", "cardzones.bench.program"]
     for flag, value in (("--db", db), ("--tables", tables), ("--seconds", seconds)):
         if value is not None:
             command += [flag, str(value)]

@@ -43,7 +43,8 @@ def foresee_move(
     move: stages 1 to 5 as :func:`move` runs them (replacement effects
     included, 3.0.8a), judged on the game as it is. Refused, it raises as the
     move would (``IllegalAction``, ``NeedsChoice``); None when only making the
-    move can tell (a rule move that must clear the object instead, 3.0.11).
+    move can tell (a rule move that must clear the object instead, 3.0.11; a
+    card with cards under or on it, which go along or are cleared).
     It changes nothing, so legal actions list a move without trying it.
 
     >>> from cardzones import new_game
@@ -62,6 +63,10 @@ def foresee_move(
     if isinstance(dest, Dest) and dest.type in game.ruleset.piles:
         return _to_pile(game, card, dest, position, face, cause, by, choose_zone, False, True)
     zid = dest if isinstance(dest, int) else resolve_destination(game, obj, dest, by, choose_zone)
+    if game._kids.get(card):
+        # The cards under or on it go along, or are cleared (3.0.14e), and a
+        # clear may itself need a choice of zone (3.0.10a): only the move can tell.
+        return None
     public = _visibility_at(game, obj, zid, face)
     if obj.cdef.abilities and (obj.public or public):  # 3.0.8a, read without a change
         zid, position, public = _replace_destination(game, obj, zid, position, public, by)

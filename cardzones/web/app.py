@@ -62,6 +62,8 @@ T = TypeVar("T")
 MAX_FRAME = 65_536
 #: A connection that sends more than this many frames in any second is closed.
 MAX_RATE = 100
+#: Frames of a connection that may wait for their seat's turn.
+READ_AHEAD = 32
 #: The largest body of ``POST .../finish``.
 MAX_VOTE_BODY = 1024
 #: How long a new WebSocket has to say hello, in seconds.
@@ -735,25 +737,66 @@ async def _serve(
     sender: asyncio.Task[None],
     rate: SeatRate,
 ) -> None:
-    receiver: asyncio.Task[str | bytes | None] | None = None
+    ahead: asyncio.Queue[str | bytes | None] = asyncio.Queue()
+    reader = asyncio.create_task(_read_ahead(frames, conn, ahead))
+    try:
+        await _handle(server, live, conn, sender, rate, ahead)
+    finally:
+        reader.cancel()
+
+
+async def _read_ahead(
+    frames: _Frames, conn: Connection, ahead: asyncio.Queue[str | bytes | None]
+) -> None:
+    """Read a connection's frames as they arrive, while earlier ones wait for
+    their seat's turn: its rate is the rate it sends at (closed past
+    :data:`MAX_RATE` a second), and at most :data:`READ_AHEAD` frames wait;
+    one more is dropped with an error frame. None ends the queue."""
+    try:
+        while True:
+            frame = await frames.next()
+            if frame is None:
+                break
+            if frames.too_fast:
+                conn.send(dumps({"error": f"more than {MAX_RATE} frames in a second"}))
+                conn.close(TOO_FAST)
+                break
+            if ahead.qsize() >= READ_AHEAD:
+                conn.send(
+                    dumps(
+                        {
+                            "error": f"more than {READ_AHEAD} frames waiting for the seat's "
+                            "turn; this one was dropped"
+                        }
+                    )
+                )
+                continue
+            ahead.put_nowait(frame)
+    except Exception:
+        pass  # the client left: the end of its frames
+    ahead.put_nowait(None)
+
+
+async def _handle(
+    server: Server,
+    live: Any,
+    conn: Connection,
+    sender: asyncio.Task[None],
+    rate: SeatRate,
+    ahead: asyncio.Queue[str | bytes | None],
+) -> None:
+    """Answer a connection's frames in order, each in its seat's turn."""
     while True:
-        receiver = asyncio.ensure_future(frames.next())
-        done, _ = await asyncio.wait({receiver, sender}, return_when=asyncio.FIRST_COMPLETED)
-        if receiver not in done:
-            receiver.cancel()
+        getter = asyncio.ensure_future(ahead.get())
+        done, _ = await asyncio.wait({getter, sender}, return_when=asyncio.FIRST_COMPLETED)
+        if getter not in done:
+            getter.cancel()
             return  # the sender closed the connection
-        try:
-            frame = receiver.result()
-        except WebSocketDisconnect:
-            return
+        frame = getter.result()
         if frame is None:
             return
-        if frames.too_fast:
-            conn.send(dumps({"error": f"more than {MAX_RATE} frames in a second"}))
-            conn.close(TOO_FAST)
-            return
         # The seat's frames, all its connections together: a frame over the
-        # seat's rate waits its turn, and this connection reads nothing meanwhile.
+        # seat's rate waits its turn.
         wait = rate.take(time.monotonic())
         if wait > 0:
             await asyncio.sleep(wait)

@@ -16,6 +16,7 @@ time, counted in the app (:mod:`cardzones.web.app`).
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 from typing import Any
 
@@ -24,13 +25,18 @@ from uvicorn.protocols.http.auto import AutoHTTPProtocol
 from cardzones.table.limits import Limits
 
 
+@functools.lru_cache(maxsize=4)
+def _limits(text: str) -> Limits:
+    # Read once, not on every connection.
+    return Limits.from_env(text)
+
+
 class DeadlineProtocol(AutoHTTPProtocol):  # type: ignore[misc, valid-type]
     """uvicorn's HTTP protocol, with a deadline on each request's headers."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        limits = Limits.from_env(os.environ.get("CARDZONES_LIMITS", ""))
-        self._seconds = limits.request_seconds
+        self._seconds = _limits(os.environ.get("CARDZONES_LIMITS", "")).request_seconds
         self._deadline: asyncio.TimerHandle | None = None
         self._cycle_then: Any = None
 

@@ -918,7 +918,7 @@
                       param.default ? `— (${param.default})` : "—");
     } else if (param.kind === "effect") {
       const labels = effectLabels();
-      input = options(h("select", { id, name }), labels.map((l) => [l, `“${l}”`]), false);
+      input = options(h("select", { id, name }), labels.map((l) => [l, menus.effectWords(l)]), false);
       if (!labels.length) input.appendChild(h("option", { value: "", text: "no effect to negate now" }));
     } else if (param.kind === "int") {
       input = h("input", { id, name, type: "number", inputmode: "numeric", autocomplete: "off" });

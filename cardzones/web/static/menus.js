@@ -149,7 +149,7 @@
       case "resolve": return "Resolve the top layer";
       case "phase": return `Go to the ${words(args.phase !== undefined ? args.phase : args.value)} phase`;
       case "remove_layer": return `Remove layer ${args.layer}`;
-      case "negate": return `Negate “${args.effect}”`;
+      case "negate": return `Negate ${effectWords(args.effect)}`;
       case "return": return `Return ${(args.cards || []).map(other).join(", ")} from the set-aside area`;
       case "set_aside": return `Set aside ${(args.cards || []).map(other).join(", ")}`;
       case "place": {
@@ -186,6 +186,15 @@
     return { group: group(name), text: full, full };
   }
 
+  // An effect's label in words: a seat's own label as it wrote it; the
+  // name another seat's labelled effect has for this one ("effect-" and a
+  // keyed digest, which tells nothing of that seat's words) as another
+  // seat's effect, with the digest's end to tell two apart.
+  function effectWords(label) {
+    const other = /^effect-([0-9a-f]+)$/.exec(String(label));
+    return other ? `another seat's effect (${other[1].slice(-4)})` : `“${label}”`;
+  }
+
   function group(name) {
     return GROUP_OF[name] || "Other";
   }
@@ -204,6 +213,7 @@
 
   window.cardzonesMenus = Object.freeze({
     GROUPS, JUDGE, describe, entry, group, title, variant, field, cardWords, objects, fits,
+    effectWords,
     isJudge: (name) => JUDGE.has(name),
   });
 })();

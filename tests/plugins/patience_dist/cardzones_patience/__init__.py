@@ -108,7 +108,12 @@ def turn_cards(game: Game, args: Mapping[str, Any]) -> ActionResult:
 
 TURN = Action(
     "turn",
-    (BY, Param("count", ParamKind.INT, default=1, doc="how many cards to turn")),
+    (
+        BY,
+        # A stock holds at most the 52 cards of a pack; the rule says how many
+        # of them may be turned now.
+        Param("count", ParamKind.INT, default=1, bounds=(1, 52), doc="how many cards to turn"),
+    ),
     turn_cards,
     doc="Turn cards from the top of the stock face up onto the waste.",
     rules=("patience/turn", "patience/three-turns"),

@@ -1,0 +1,124 @@
+"""``cardzones bench --table`` as a program of its own: the closed loop and the
+floors of :mod:`cardzones.bench.table`, the open-loop capacity ladder of
+:mod:`cardzones.bench.capacity`, or the abuse of :mod:`cardzones.bench.abuse`,
+their figures as one JSON object on stdout. The command line runs it in a
+process of its own (``python -m cardzones.bench.program``), as ``serve`` runs
+the app, so that the servers it starts are never the command line's own."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from cardzones.bench.capacity import run_capacity
+from cardzones.bench.table import (
+    QUICK_SECONDS,
+    QUICK_TABLES,
+    SECONDS,
+    TABLES,
+    _echo_phase,
+    _grouped_phase,
+    _ratio,
+    _server,
+    _store_phase,
+    _tables_phase,
+)
+
+
+def run_table_bench(
+    db: str | None = None,
+    tables: int | None = None,
+    seconds: float | None = None,
+    quick: bool = False,
+    seed: int = 1,
+) -> dict[str, Any]:
+    """Measure the table (a closed loop, then the open-loop capacity of
+    :mod:`cardzones.bench.capacity`), the echo floor and the store floor;
+    ``db`` is a ``postgresql://`` URL or a SQLite file (a new one in a
+    temporary folder when None)."""
+    tables = tables or (QUICK_TABLES if quick else TABLES)
+    seconds = seconds or (QUICK_SECONDS if quick else SECONDS)
+    with tempfile.TemporaryDirectory(prefix="cardzones-bench-") as folder:
+        store_db = db or str(Path(folder) / "bench.sqlite3")
+        from cardzones.table.store import Store
+
+        kind = "postgres" if Store(store_db).postgres else "sqlite"
+        with _server("table", store_db) as url:
+            table = asyncio.run(_tables_phase(url, tables, seconds, seed))
+        with _server("table", store_db) as url:
+            capacity = run_capacity(url, quick=quick, seed=seed)
+        with _server("echo") as url:
+            echo = asyncio.run(_echo_phase(url, tables * 2, seconds))
+        store = _store_phase(store_db, seconds)
+        alone = _grouped_phase(store_db, tables, seconds, together=False)
+        grouped = _grouped_phase(store_db, tables, seconds)
+    acts = table.figures(seconds, "acts")
+    floor_echo = echo.figures(seconds, "frames")
+    floor_store = store.figures(seconds, "commits")
+    group = grouped.figures(seconds, "acts")
+    one_by_one = alone.figures(seconds, "acts")
+    acts["refused"] = table.refused
+    return {
+        "store": kind,
+        "tables": tables,
+        "connections": tables * 2,
+        "seconds": seconds,
+        "table": acts,
+        "echo": floor_echo,
+        "insert_commit": floor_store,
+        "concurrent_commits": one_by_one,
+        "grouped_commit": group,
+        "capacity": capacity,
+        "ratios": {
+            "acts_per_echo_frame": _ratio(acts["acts_per_s"], floor_echo["frames_per_s"]),
+            "acts_per_commit": _ratio(acts["acts_per_s"], floor_store["commits_per_s"]),
+            "p50_vs_echo": _ratio(acts["p50_ms"], floor_echo["p50_ms"]),
+            "p99_vs_echo": _ratio(acts["p99_ms"], floor_echo["p99_ms"]),
+            "p50_vs_commit": _ratio(acts["p50_ms"], floor_store["p50_ms"]),
+            "p99_vs_commit": _ratio(acts["p99_ms"], floor_store["p99_ms"]),
+            "grouped_per_commit": _ratio(group["acts_per_s"], floor_store["commits_per_s"]),
+            "grouped_per_concurrent": _ratio(group["acts_per_s"], one_by_one["acts_per_s"]),
+        },
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The program ``cardzones bench --table`` runs (the command line starts
+    the web layer by name, as ``serve`` does): the figures as one JSON object
+    on stdout, or the reason on stderr and exit status 2."""
+    import argparse
+    import sys
+
+    from cardzones.errors import CardzonesError
+
+    parser = argparse.ArgumentParser(prog="cardzones bench --table")
+    parser.add_argument("--db")
+    parser.add_argument("--tables", type=int)
+    parser.add_argument("--seconds", type=float)
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--abuse", action="store_true")
+    parser.add_argument("--idle", type=int)
+    parser.add_argument("--parts", help="the parts of the abuse, comma-separated")
+    args = parser.parse_args(argv)
+    try:
+        if args.abuse:
+            from cardzones.bench.abuse import PARTS, run_abuse_bench
+
+            parts = tuple(p for p in (args.parts or ",".join(PARTS)).split(",") if p)
+            figures = run_abuse_bench(
+                args.db, args.tables, args.seconds, quick=args.quick, idle=args.idle, parts=parts
+            )
+        else:
+            figures = run_table_bench(args.db, args.tables, args.seconds, quick=args.quick)
+    except CardzonesError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    print(json.dumps(figures))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
