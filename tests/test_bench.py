@@ -253,9 +253,12 @@ def test_legal_actions_are_measured_per_action_listed_against_a_move() -> None:
     assert figures["legal_tried"] <= figures["legal_candidates"]
     assert figures["legal_listed"] > 100  # the standard position offers many
     per_action = figures["legal_ms"] * 1e3 / figures["legal_listed"]
-    assert figures["legal_us_per_action"] == pytest.approx(per_action, rel=0.05)
+    # Each figure is rounded to two decimals (of a millisecond, of a
+    # microsecond), which a tiny run's small figures feel.
+    rounding = 0.005 * 1e3 / figures["legal_listed"] + 0.005
+    assert figures["legal_us_per_action"] == pytest.approx(per_action, rel=0.05, abs=rounding)
     assert figures["legal_action_ratio"] == pytest.approx(
-        figures["legal_us_per_action"] / figures["move_us"], rel=0.05
+        figures["legal_us_per_action"] / figures["move_us"], rel=0.05, abs=0.01
     )
     assert "legal actions, µs per action listed" in _text(figures)
 
