@@ -35,6 +35,7 @@ LEVEL_KEYS = {
     "legal_p50_ms",
     "legal_p99_ms",
     "errors",
+    "throttled",
 }
 
 

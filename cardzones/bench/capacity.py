@@ -59,6 +59,9 @@ class Level:
     acts: Sample = field(default_factory=Sample)
     legal: Sample = field(default_factory=Sample)
     errors: int = 0
+    #: Legal-act requests the server's bound on a seat answered with 429: a
+    #: board shows a notice and asks again, so they are not errors.
+    throttled: int = 0
 
     def figures(self, seconds: float) -> dict[str, Any]:
         acts = self.acts.figures(seconds, "acts")
@@ -74,6 +77,7 @@ class Level:
             "legal_p50_ms": legal["p50_ms"],
             "legal_p99_ms": legal["p99_ms"],
             "errors": self.errors,
+            "throttled": self.throttled,
         }
 
 
@@ -109,7 +113,9 @@ async def _seat_loop(
             level.errors += 1
             return
         done = time.perf_counter()
-        if answer.status_code != 200:
+        if answer.status_code == 429:
+            level.throttled += 1
+        elif answer.status_code != 200:
             level.errors += 1
         elif start <= asked and done <= end:
             level.legal.latencies.append(done - asked)
