@@ -72,7 +72,7 @@ def add_layer(game: Game, kind: str, source: int, by: str) -> int:
     src = game.obj(source)
     owner = by if kind == ACTIVATED else (src.controller or src.owner or by)
     cdef = game.characteristics(source, by=by)
-    return _push_layer(game, cdef, kind, LayerData(source), owner, by)
+    return push_layer(game, cdef, kind, LayerData(source), owner, by)
 
 
 def check_layer(game: Game, kind: str, source: int, by: str) -> None:
@@ -92,7 +92,7 @@ def check_layer(game: Game, kind: str, source: int, by: str) -> None:
     stack(game)
 
 
-def _push_layer(
+def push_layer(
     game: Game, cdef: CardDef, kind: str, data: LayerData, owner: str, controller: str
 ) -> int:
     """A new public layer on top of the stack (1.6.1, 3.15.4), made by its
@@ -174,7 +174,7 @@ def put_triggers_on_stack(game: Game) -> None:
         if src is None:
             continue
         trigger = src.cdef.triggers[index]
-        _push_layer(
+        push_layer(
             game,
             src.cdef,
             TRIGGERED,

@@ -38,7 +38,7 @@ from cardzones.kernel.objects import CARD, Obj
 from cardzones.kernel.results import MoveResult
 from cardzones.kernel.views import name_for
 from cardzones.rulesets.fab.cards import becomes_permanent
-from cardzones.rulesets.fab.layers import ATTACK_PROXY, LayerData, stack
+from cardzones.rulesets.fab.layers import ATTACK_PROXY, LayerData, push_layer, stack
 from cardzones.rulesets.fab.moves import hero_of, move_to
 
 if TYPE_CHECKING:
@@ -65,19 +65,7 @@ def attack(game: Game, weapon: int, by: str) -> int:
         raise IllegalAction(f"{by} does not control {what}", rule="1.4.1b")
     data = LayerData(weapon, ref_card=weapon, ref_oid=obj.oid)
     with game.atomic():
-        return game.new_card(
-            game.characteristics(obj),
-            stack(game),
-            owner=by,
-            controller=by,
-            public=True,
-            position="top",
-            kind=ATTACK_PROXY,
-            data=data,
-            check=False,
-            log=True,
-            by=by,
-        )
+        return push_layer(game, game.characteristics(obj), ATTACK_PROXY, data, by, by)
 
 
 def is_proxy(obj: Obj) -> bool:
