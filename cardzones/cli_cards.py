@@ -294,12 +294,9 @@ def _show_record(record: CardRecord, imported: str) -> None:
         table.add_row(stat, str(value))
     if cdef.keywords:
         table.add_row("keywords", " ".join(sorted(cdef.keywords)))
-    if cdef.brigades:
-        table.add_row("brigade", " ".join(sorted(cdef.brigades)))
-    if cdef.classes:
-        table.add_row("class", " ".join(sorted(cdef.classes)))
-    if cdef.alignment:
-        table.add_row("alignment", cdef.alignment)
+    for key, own in cdef.extra.items():
+        if own:
+            table.add_row(key, own if isinstance(own, str) else " ".join(sorted(own)))
     source = record.source
     other = source.get("other_face")
     if isinstance(other, dict) and other:

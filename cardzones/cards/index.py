@@ -126,13 +126,11 @@ class CardRecord:
     def same_card(self, other: CardRecord) -> bool:
         """Whether the two are the same card for the engine, whatever their names."""
         a, b = self.cdef, other.cdef
-        return (a.types, dict(a.stats), a.keywords, a.brigades, a.classes, a.alignment) == (
+        return (a.types, dict(a.stats), a.keywords, dict(a.extra)) == (
             b.types,
             dict(b.stats),
             b.keywords,
-            b.brigades,
-            b.classes,
-            b.alignment,
+            dict(b.extra),
         )
 
 
@@ -152,12 +150,8 @@ def card_to_json(cdef: CardDef) -> dict[str, Any]:
     out: dict[str, Any] = {"types": sorted(cdef.types), "stats": dict(cdef.stats)}
     if cdef.keywords:
         out["keywords"] = sorted(cdef.keywords)
-    if cdef.brigades:
-        out["brigades"] = sorted(cdef.brigades)
-    if cdef.classes:
-        out["classes"] = sorted(cdef.classes)
-    if cdef.alignment:
-        out["alignment"] = cdef.alignment
+    if cdef.extra:
+        out["extra"] = {k: v if isinstance(v, str) else sorted(v) for k, v in cdef.extra.items()}
     if cdef.text:
         out["text"] = cdef.text
     if cdef.image:
@@ -165,15 +159,20 @@ def card_to_json(cdef: CardDef) -> dict[str, Any]:
     return out
 
 
+#: Where an index written before cards had ``extra`` keeps those fields,
+#: and their names in it.
+_OLD_EXTRA = {"brigades": "brigade", "classes": "class", "alignment": "alignment"}
+
+
 def card_from_json(name: str, data: Mapping[str, Any]) -> CardDef:
+    extra = {_OLD_EXTRA[k]: data[k] for k in _OLD_EXTRA if data.get(k)}
+    extra.update(data.get("extra", {}))
     return CardDef(
         name,
         frozenset(data.get("types", ())),
         {str(k): int(v) for k, v in data.get("stats", {}).items()},
         frozenset(data.get("keywords", ())),
-        brigades=frozenset(data.get("brigades", ())),
-        classes=frozenset(data.get("classes", ())),
-        alignment=data.get("alignment"),
+        extra={k: v if isinstance(v, str) else frozenset(v) for k, v in extra.items()},
         text=str(data.get("text", "")),
         image=str(data.get("image", "")),
     )
@@ -390,9 +389,9 @@ class CardIndex:
 
 def _types_text(record: CardRecord) -> str:
     cdef = record.cdef
-    words = [*sorted(cdef.types), *sorted(cdef.brigades), *sorted(cdef.classes)]
-    if cdef.alignment:
-        words.append(cdef.alignment)
+    words = sorted(cdef.types)
+    for value in cdef.extra.values():
+        words += [value] if isinstance(value, str) else sorted(value)
     return " ".join(w.replace("_", " ") for w in words)
 
 
