@@ -1,10 +1,10 @@
 """Redemption card types, characters and brigade matching.
 
->>> from cardzones.kernel.cards import CardDef
 A Redemption card's brigades, classes and alignment are its own fields,
 kept in the card's ``extra`` (:func:`own_fields`) under the names its views
 show them by.
 
+>>> from cardzones.kernel.cards import CardDef
 >>> sword = CardDef("Sword", frozenset({"enhancement"}), extra=own_fields(brigades={"red"}))
 >>> gideon = CardDef("Gideon", frozenset({"hero"}), extra=own_fields(brigades={"red"}))
 >>> is_character(gideon), brigades_match(sword, gideon), brigades(sword)
