@@ -11,12 +11,13 @@ from pathlib import Path
 import yaml
 from typer.testing import CliRunner
 
-from cardzones.cards.decks import read_deck, read_lackey_deck, scenario_data, start_position
+from cardzones.cards.decks import read_deck, scenario_data, start_position
 from cardzones.cards.index import CardIndex, CardRecord, ImportInfo
 from cardzones.cards.lookup import CardLookup
 from cardzones.cli import app
 from cardzones.kernel.cards import CardDef
 from cardzones.rulesets.redemption import cards as own
+from cardzones.rulesets.redemption.decklist import read_lackey_deck
 from cardzones.scenario.runner import PASS, run_text
 
 DEK = Path(__file__).parent / "fixtures" / "decks" / "second-edition-part.dek"

@@ -22,27 +22,49 @@ import json
 import os
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
 from cardzones.cards.errors import CardDataError, NoCardIndex
+from cardzones.errors import CardzonesError
 from cardzones.kernel.cards import CardDef
+from cardzones.rulesets import get_ruleset, ruleset_names
+from cardzones.rulesets.cardfiles import CardRecord
+
+__all__ = [
+    "HOME_VARIABLE",
+    "CardIndex",
+    "CardRecord",
+    "ImportInfo",
+    "card_from_json",
+    "card_games",
+    "card_to_json",
+    "home",
+    "index_path",
+    "name_key",
+]
 
 #: The environment variable that names the folder of the card index.
 HOME_VARIABLE = "CARDZONES_HOME"
 INDEX_FILE = "cards.sqlite3"
 SCHEMA_VERSION = 1
 
-#: Where each game's database comes from, for messages and provenance.
-DATABASES = {
-    "fab": "the-fab-cube/flesh-and-blood-cards",
-    "redemption": "jalstad/RedemptionLackeyCCG",
-}
-#: The games whose card databases the index reads.
-GAMES = tuple(DATABASES)
+
+def card_games() -> tuple[str, ...]:
+    """The games whose card databases the index reads: the rule sets there
+    are that name the formats of one (a rule set that cannot be loaded has none)."""
+    out = []
+    for name in ruleset_names():
+        try:
+            if get_ruleset(name).card_formats:
+                out.append(name)
+        except CardzonesError:
+            continue
+    return tuple(out)
+
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS cards (
@@ -94,44 +116,6 @@ def index_path(folder: Path | None = None) -> Path:
 def name_key(name: str) -> str:
     """How names are compared: case and runs of spaces do not matter."""
     return " ".join(name.split()).casefold()
-
-
-@dataclass(frozen=True)
-class CardRecord:
-    """One card of a database: the engine's :class:`CardDef` and where it came from.
-
-    ``variant`` tells apart cards of one name: the pitch in fab, the set in
-    Redemption. ``aliases`` are other names it is found by, ``text`` the
-    words search finds it by (its rules text, which the card itself holds
-    as ``cdef.text``) and ``source`` its provenance.
-    """
-
-    ruleset: str
-    cdef: CardDef
-    pitch: int | None = None
-    variant: str = ""
-    aliases: tuple[str, ...] = ()
-    text: str = ""
-    source: Mapping[str, Any] = field(default_factory=dict)
-
-    @property
-    def name(self) -> str:
-        return self.cdef.name
-
-    @property
-    def key(self) -> str:
-        """The variant that tells it apart, or its pitch."""
-        return self.variant or ("" if self.pitch is None else str(self.pitch))
-
-    def same_card(self, other: CardRecord) -> bool:
-        """Whether the two are the same card for the engine, whatever their names."""
-        a, b = self.cdef, other.cdef
-        return (a.types, dict(a.stats), a.keywords, dict(a.extra)) == (
-            b.types,
-            dict(b.stats),
-            b.keywords,
-            dict(b.extra),
-        )
 
 
 @dataclass(frozen=True)

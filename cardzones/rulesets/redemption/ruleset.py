@@ -12,7 +12,9 @@ from cardzones.kernel.cards import Ability, CardDef
 from cardzones.kernel.effects import Effect
 from cardzones.kernel.objects import PLACED, Obj
 from cardzones.rulesets.base import Board, Ruleset
+from cardzones.rulesets.cardfiles import DeckList
 from cardzones.rulesets.common import TEXT_PARAMS, printed_text, text_fields
+from cardzones.rulesets.redemption import cardfiles, decklist
 from cardzones.rulesets.redemption.cards import (
     ALIGNMENTS,
     ALL_TYPES,
@@ -98,6 +100,17 @@ class RedemptionRuleset(Ruleset):
         '<deck version="2.0">\n  <superzone name="Deck">\n'
         "    <card><name>Son of God [K]</name></card> ..."
     )
+
+    card_formats = cardfiles.FORMATS
+    card_source = cardfiles.SOURCE
+    #: A name printed in sets that differ is written with its set.
+    named_printings = True
+
+    def read_deck_list(self, text: str, file: str = "<deck>") -> DeckList:
+        return decklist.read_deck_list(text, file)
+
+    def takes_deck_list(self, file: str, text: str) -> bool:
+        return decklist.takes(file, text)
 
     def default_card(self, name: str) -> CardDef:
         return default_card(name)
