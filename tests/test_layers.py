@@ -50,6 +50,7 @@ PREFIXES = {
     "cardzones.schema": KERNEL,  # the JSON Schemas of views and logs: data and a loader
     "cardzones.acts": ACTS,
     "cardzones.rulesets.base": BASE,
+    "cardzones.rulesets.cardfiles": BASE,  # the records a rule set reads its files into
     "cardzones.rulesets.common": RULESET,
     "cardzones.rulesets.registry": REGISTRY,
     "cardzones.rulesets": REGISTRY,  # the package itself; its sub-packages are rule sets
@@ -72,9 +73,10 @@ RULESET_MAY_IMPORT = (
     "cardzones.errors",
     "cardzones.acts",
     "cardzones.rulesets.base",
+    "cardzones.rulesets.cardfiles",
 )
 #: The modules of ``cardzones.rulesets`` that are not a rule set of their own.
-NOT_A_RULESET = ("registry", "common", "base")
+NOT_A_RULESET = ("registry", "common", "base", "cardfiles")
 #: What the rule sets that ship with cardzones share.
 SHARED = "cardzones.rulesets.common"
 
