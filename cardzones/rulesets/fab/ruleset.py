@@ -35,7 +35,7 @@ from cardzones.rulesets.fab.rule_ids import (
     SECTION_IDS,
 )
 from cardzones.rulesets.fab.table import ACTIONS
-from cardzones.rulesets.fab.turn import proxies_without_source
+from cardzones.rulesets.fab.turn import cease_proxies_without_source
 from cardzones.rulesets.fab.zones import ZONE_SPECS
 
 if TYPE_CHECKING:
@@ -312,8 +312,7 @@ class FabRuleset(Ruleset):
         return isinstance(handle, LayerRef) and game.exists(handle.card)
 
     def after_action(self, game: Game) -> None:
-        for proxy in proxies_without_source(game):
-            game.cease(proxy, cause="rule")  # 1.4.3c
+        cease_proxies_without_source(game)  # 1.4.3c
         put_triggers_on_stack(game)
 
     def end_turn(self, game: Game, order: tuple[int, ...]) -> None:
