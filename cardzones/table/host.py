@@ -212,8 +212,17 @@ class Host:
         applied and reported by then. With ``snapshot`` False, a snapshot due
         after the act is left to the caller (:meth:`snapshot_due`,
         :meth:`keep_snapshot`), to keep once the act is acknowledged.
+
+        The act is first tried on the table as this process last saw it, with
+        no read of the store: if another writer stored an event since, the
+        append finds its number taken (numbers follow each other with no
+        gap), and the act is tried again once those events are applied. A
+        refusal is final only once the table is known to be up to date, so an
+        act the newer state allows is never refused for being judged on an
+        older one. One read of the store an act is saved, a few round trips
+        on Postgres.
         """
-        self.catch_up(table, on_event)
+        read = False  # whether the store was read for this act
         while True:
             if table.finished is None:
                 self.settle(table)
@@ -221,7 +230,15 @@ class Host:
                 raise Refusal(GAME_OVER)
             if seat is not None and table.votes.vote_of(seat) == CONCEDE:
                 raise Refusal(CONCEDED)
-            pending = table.try_act(seat, act)
+            try:
+                pending = table.try_act(seat, act)
+            except Refusal:
+                if read:
+                    raise
+                read = True
+                if self.catch_up(table, on_event):
+                    continue  # judged on an old state: judge it again on the new one
+                raise
             assert seat is not None  # a spectator's act is refused above
             try:
                 self.store.append(
@@ -232,6 +249,7 @@ class Host:
                 # they wrote, and try again on the new state.
                 table.abandon(pending)
                 self.catch_up(table, on_event)
+                read = True
                 continue
             except GameOver:
                 # Another process finished the table first, or its proposal
