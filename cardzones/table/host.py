@@ -204,6 +204,7 @@ class Host:
         act: Any,
         on_event: OnEvent | None = None,
         snapshot: bool = True,
+        read_first: bool = True,
     ) -> Done:
         """Make ``seat``'s act the table's next event, stored and committed.
 
@@ -213,16 +214,19 @@ class Host:
         after the act is left to the caller (:meth:`snapshot_due`,
         :meth:`keep_snapshot`), to keep once the act is acknowledged.
 
-        The act is first tried on the table as this process last saw it, with
-        no read of the store: if another writer stored an event since, the
-        append finds its number taken (numbers follow each other with no
-        gap), and the act is tried again once those events are applied. A
-        refusal is final only once the table is known to be up to date, so an
-        act the newer state allows is never refused for being judged on an
-        older one. One read of the store an act is saved, a few round trips
-        on Postgres.
+        With ``read_first`` False (the caller has heard of no event of
+        another writer that the table lacks), the act is tried on the table
+        as this process last saw it, with no read of the store: if another
+        writer stored an event since, the append finds its number taken
+        (numbers follow each other with no gap), and the act is tried again
+        once those events are applied. A refusal is final only once the table
+        is known to be up to date, so an act the newer state allows is never
+        refused for being judged on an older one. That saves one read of the
+        store an act, a few round trips on Postgres.
         """
-        read = False  # whether the store was read for this act
+        read = read_first  # whether the store was read for this act
+        if read_first:
+            self.catch_up(table, on_event)
         while True:
             if table.finished is None:
                 self.settle(table)
