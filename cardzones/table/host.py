@@ -34,10 +34,10 @@ from typing import Any
 
 from cardzones.kernel.game import MoveResult
 from cardzones.table.action_log import Conflict, GameOver, StoredAction
-from cardzones.table.acts import Refusal
 from cardzones.table.finish import CONCEDE, DEFAULT_FINISH_AFTER
 from cardzones.table.finish_votes import Finished
 from cardzones.table.record import Record
+from cardzones.table.refusals import Refusal
 from cardzones.table.store import Seat, Store
 from cardzones.table.table import ReplayError, Table, rebuild
 from cardzones.table.tokens import is_table_id, new_table_id, new_token, token_digest
@@ -170,7 +170,7 @@ class Host:
     ) -> Done:
         """Make ``seat``'s act the table's next event, stored and committed.
 
-        Raises :class:`~cardzones.table.acts.Refusal` when the rules or the
+        Raises :class:`~cardzones.table.refusals.Refusal` when the rules or the
         table refuse it; events of other writers found on the way have been
         applied and reported by then.
         """
