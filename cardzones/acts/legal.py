@@ -11,7 +11,12 @@ by its place in their own zone), checked by the one pass that binds every act
 at once: a refused one (:class:`~cardzones.errors.IllegalAction`) is left out,
 and one that needs a choice of zone (:class:`~cardzones.errors.NeedsChoice`)
 is listed once per option. So every listed action succeeds when applied to
-the game as it is, and every candidate left out is refused.
+the game as it is, and every candidate left out is refused. Two kinds of
+candidate are left out before any of this: those the rule set does not offer
+(``Action.offer``: what its timing makes senseless, though the rules of the
+zones accept it), and a judge's actions (``Action.judge``: a correction of
+the table, such as making a zone), unless asked for by name or with
+``judge=True``.
 
 An action may succeed and still do nothing the player wants: a move whose
 effect fails (3.0.11) is legal and gives ``result`` ``failed``. ``result`` is
@@ -139,18 +144,21 @@ def legal_actions(
     *,
     card: int | None = None,
     zone: int | None = None,
+    judge: bool = False,
 ) -> list[LegalAction]:
     """Every action of the rule set's table that ``player`` may take now, each
     ready to apply (see the module's documentation); ``actions`` limits it to
     those names, ``card`` to those that name that card (as any of their card
     parameters) and ``zone`` to those on or into that zone (:func:`concerns`).
     Actions without candidates (``Action.candidates`` None) are never
-    listed. The game is as it was when this returns.
+    listed, nor a candidate the rule set does not offer (``Action.offer``).
+    A judge's action (``Action.judge``) is listed only when ``actions``
+    names it or with ``judge``. The game is as it was when this returns.
 
     Each candidate is judged from the rules (``Action.foresee``); only one
     they cannot judge is tried. :func:`tried_legal_actions` tries every one
     and gives the same list."""
-    return _listed(game, player, actions, card, zone, foresee=True)
+    return _listing(game, player, actions, card, zone, True, judge)[0]
 
 
 def tried_legal_actions(
@@ -160,28 +168,18 @@ def tried_legal_actions(
     *,
     card: int | None = None,
     zone: int | None = None,
+    judge: bool = False,
 ) -> list[LegalAction]:
     """:func:`legal_actions` by trying every candidate on the game and taking
     it back: slower, and the reference the judged list is tested against."""
-    return _listed(game, player, actions, card, zone, foresee=False)
-
-
-def _listed(
-    game: Game,
-    player: str,
-    actions: Iterable[str] | None,
-    card: int | None,
-    zone: int | None,
-    foresee: bool,
-) -> list[LegalAction]:
-    return _listing(game, player, actions, card, zone, foresee)[0]
+    return _listing(game, player, actions, card, zone, False, judge)[0]
 
 
 def legal_counts(game: Game, player: str) -> tuple[int, int, int]:
     """How many candidates :func:`legal_actions` of ``player`` considers
     (after the seat policy), how many of them it tries on the game (the rules
     judge the others) and how many it lists (for the benchmark)."""
-    listed, ask = _listing(game, player, None, None, None, True)
+    listed, ask = _listing(game, player, None, None, None, True, False)
     return ask.candidates, ask.tries, len(listed)
 
 
@@ -192,6 +190,7 @@ def _listing(
     card: int | None,
     zone: int | None,
     foresee: bool,
+    judges: bool,
 ) -> tuple[list[LegalAction], _Asked]:
     game.check_player(player)
     wanted = None if actions is None else set(actions)
@@ -202,6 +201,8 @@ def _listing(
         for name, action in table_of(game).items():
             if action.candidates is None or (wanted is not None and name not in wanted):
                 continue
+            if action.judge and not judges and wanted is None:
+                continue  # a judge's action: offered when asked for
             try:
                 seat.turn(action)
             except SeatRefusal:
@@ -213,6 +214,8 @@ def _listing(
                 # that the tests hold the quick binding to it as well.
                 args = ask.bound(action, given) if foresee else ask.bound_by_binder(action, given)
                 if args is None or not ask.wants(action, args):
+                    continue
+                if action.offer is not None and not action.offer(game, args):
                     continue
                 key = _key(args)
                 if key in seen:
@@ -277,13 +280,18 @@ def _names_zone(game: Game, args: Mapping[str, Any], dest: Dest, info: Any) -> b
 
 
 def candidate_actions(game: Game, player: str) -> Iterator[tuple[Action, dict[str, Any]]]:
-    """Every candidate of the rule set's actions for ``player``, with its
+    """Every candidate of the rule set's actions for ``player`` that the rule
+    set offers (``Action.offer``), a judge's actions included, with its
     arguments completed, before the seat policy and the rules are asked: the
-    space :func:`legal_actions` chooses from (for tests and tools)."""
+    space :func:`legal_actions` with ``judge=True`` chooses from (for tests
+    and tools)."""
     for action in table_of(game).values():
         if action.candidates is not None:
+            offer = action.offer
             for given in action.candidates(game, player):
-                yield action, _args(action, given, player)
+                args = _args(action, given, player)
+                if offer is None or offer(game, args):
+                    yield action, args
 
 
 def _args(action: Action, given: Mapping[str, Any], player: str) -> dict[str, Any]:

@@ -52,7 +52,7 @@ from cardzones.table.store import DEFAULT_DB, Seat, Store
 from cardzones.table.table import Table
 from cardzones.web import pages
 from cardzones.web.hub import Connection, Hub, Live, dumps
-from cardzones.web.legal import Busy, LegalDesk, wanted_actions
+from cardzones.web.legal import Busy, LegalDesk, judge_asked, wanted_actions
 from cardzones.web.rates import PerAddress, SeatRate
 
 log = logging.getLogger("cardzones.web")
@@ -491,6 +491,7 @@ async def _legal(server: Server, request: Request) -> Response:
     card, zone = query.get("card"), query.get("zone")
     try:
         wanted = wanted_actions(query.get("actions"))
+        judge = judge_asked(query.get("judge"))
         for key, value in (("card", card), ("zone", zone)):
             if value is not None and len(value) > LEGAL_QUERY_CHARS:
                 raise ValueError(f"{key} is longer than {LEGAL_QUERY_CHARS} characters")
@@ -506,7 +507,7 @@ async def _legal(server: Server, request: Request) -> Response:
 
     try:
         number, legal = await server.legal.answer(
-            read, live.table.id, seat.player, wanted, card=card, zone=zone
+            read, live.table.id, seat.player, wanted, card=card, zone=zone, judge=judge
         )
     except Busy as exc:
         return _error(429, str(exc), {"Retry-After": str(exc.retry_after)})
