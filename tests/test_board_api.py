@@ -18,8 +18,9 @@ from cardzones.rulesets import get_ruleset
 from cardzones.table import store as store_module
 from cardzones.table.host import GAME_OVER
 from cardzones.table.store import Store
-from cardzones.web.app import NOT_OPENED, create_app
+from cardzones.web.app import create_app
 from cardzones.web.pages import POLICY
+from cardzones.web.server import NOT_OPENED
 
 
 @pytest.fixture

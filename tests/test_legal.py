@@ -41,7 +41,8 @@ from cardzones.kernel.game import Game
 from cardzones.kernel.results import MoveResult
 from cardzones.table.acts import Refusal, apply_act
 from cardzones.table.creation import creation_from_request
-from cardzones.web.app import NOT_OPENED, create_app
+from cardzones.web.app import create_app
+from cardzones.web.server import NOT_OPENED
 
 HARNESS_NAMES = sorted(HARNESSES)
 PLAYERS = ("alice", "bob")

@@ -18,8 +18,9 @@ from tablekit import ServerProcess, create, fab_body
 
 from cardzones.table.limits import Limits
 from cardzones.table.store import Store
-from cardzones.web.app import TOO_MANY, create_app
+from cardzones.web.app import create_app
 from cardzones.web.rates import PerAddress, SeatRate
+from cardzones.web.routes.sockets import TOO_MANY
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

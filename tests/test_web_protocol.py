@@ -15,7 +15,9 @@ from starlette.websockets import WebSocketDisconnect
 from tablekit import BODIES, Seat, act, create, fab_body, redemption_body, seated
 
 from cardzones.table.store import Store
-from cardzones.web.app import MAX_FRAME, NOT_OPENED, create_app
+from cardzones.web.app import create_app
+from cardzones.web.routes.sockets import MAX_FRAME
+from cardzones.web.server import NOT_OPENED
 
 RULESETS = ("fab", "redemption")
 

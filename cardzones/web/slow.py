@@ -7,7 +7,7 @@ nothing bounds one that has started a request and stopped. The protocol
 here gives each request ``request_seconds`` from the connection (or the end
 of the last response) to the end of its headers; a connection that has not
 got there by then is closed. The body of ``POST /api/tables`` has the same
-time, counted in the app (:mod:`cardzones.web.app`).
+time, counted in the app (:mod:`cardzones.web.routes.tables`).
 
 ``cardzones serve`` runs uvicorn with this protocol, the limit taken from
 ``CARDZONES_LIMITS`` (:class:`~cardzones.table.limits.Limits`).

@@ -1,0 +1,343 @@
+"""The WebSocket of the table protocol (``/api/tables/{table}/ws``,
+docs/protocol.md): the checks before its handshake, its hello, and its frames,
+read as they arrive and answered each in its seat's turn.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import math
+import time
+from collections import deque
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.responses import JSONResponse
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from cardzones.table.limits import Limits, nesting_over
+from cardzones.web.hub import Connection, dumps
+from cardzones.web.rates import SeatRate
+from cardzones.web.server import NOT_OPENED, Server, client_address, origin_allowed, too_deep
+
+#: The largest frame a client may send, in bytes (PROTOCOL: 65,536).
+MAX_FRAME = 65_536
+#: A connection that sends more than this many frames in any second is closed.
+MAX_RATE = 100
+#: Frames of a connection that may wait for their seat's turn.
+READ_AHEAD = 32
+#: How long a new WebSocket has to say hello, in seconds.
+HELLO_TIMEOUT = 30.0
+
+#: WebSocket close codes of the protocol.
+BAD_FRAME, UNAUTHORIZED, BAD_ORIGIN, TOO_FAST = 4400, 4401, 4403, 4429
+#: The close code of a socket over the server's or its seat's count (RFC 6455's
+#: "try again later").
+TOO_MANY = 1013
+
+ACT_KEYS = frozenset({"act", "id", "after"})
+SAY_KEYS = frozenset({"say", "id"})
+HELLO_KEYS = frozenset({"hello", "after", "chat_after"})
+#: What a frame after the welcome looks like, for the messages about bad ones.
+FRAME_FORMS = '{"act": ..., "id": ..., "after": N} or {"say": TEXT, "id": ...}'
+
+
+class _Frames:
+    """A connection's incoming frames, checked for size and rate."""
+
+    def __init__(self, websocket: WebSocket) -> None:
+        self.websocket = websocket
+        self.times: deque[float] = deque()
+
+    async def next(self) -> str | bytes | None:
+        """The next frame, its raw bytes when it is too large, or None when the
+        client left."""
+        message = await self.websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            return None
+        now = time.monotonic()
+        self.times.append(now)
+        while self.times and now - self.times[0] >= 1.0:
+            self.times.popleft()
+        text = message.get("text")
+        if text is None:
+            data = message.get("bytes") or b""
+            if len(data) > MAX_FRAME:
+                return b"too large"
+            try:
+                return str(data.decode("utf-8"))
+            except UnicodeDecodeError:
+                return "\x00not utf-8"
+        if len(text) > MAX_FRAME or len(text.encode("utf-8", "surrogatepass")) > MAX_FRAME:
+            return b"too large"
+        return str(text)
+
+    @property
+    def too_fast(self) -> bool:
+        return len(self.times) > MAX_RATE
+
+
+def _parse(frame: str | bytes, limits: Limits) -> tuple[dict[str, Any] | None, str | None]:
+    """A frame as a JSON object, or the error to answer it with."""
+    if isinstance(frame, bytes):
+        return None, f"the frame is larger than {MAX_FRAME} bytes"
+    if nesting_over(frame, limits.json_depth):
+        return None, too_deep(limits)
+    try:
+        data = json.loads(frame)
+    except ValueError:
+        return None, "the frame is not valid JSON"
+    if not isinstance(data, dict):
+        return None, "a frame is a JSON object"
+    return data, None
+
+
+async def _deny(websocket: WebSocket, message: str, limit: str, wait: float) -> None:
+    """Turn a socket away before its handshake: HTTP 429 saying why, where the
+    server can answer so (uvicorn can), or else a close before it opens."""
+    with contextlib.suppress(Exception):
+        if "websocket.http.response" in websocket.scope.get("extensions", {}):
+            answer = JSONResponse(
+                {"error": message, "limit": limit},
+                status_code=429,
+                headers={"Retry-After": str(max(1, math.ceil(wait)))},
+            )
+            await websocket.send_denial_response(answer)
+        else:
+            await websocket.close(code=TOO_MANY)
+
+
+async def _refuse(websocket: WebSocket, message: str, code: int) -> None:
+    # The client may be gone already; there is nobody left to tell.
+    with contextlib.suppress(Exception):
+        await websocket.send_text(dumps({"error": message}))
+        await websocket.close(code=code)
+
+
+async def table_socket(server: Server, websocket: WebSocket) -> None:
+    if not origin_allowed(server, websocket):
+        # Before the handshake: the browser gets 403 and the page no socket.
+        await websocket.close(code=BAD_ORIGIN)
+        return
+    limits = server.limits
+    # Each new socket costs a handshake and a look-up of its token: a client
+    # that reconnects in a loop is turned away before either, with an HTTP
+    # answer rather than a socket.
+    wait = server.socket_opens.take(client_address(websocket), time.monotonic())
+    if wait > 0:
+        await _deny(
+            websocket,
+            f"more than {limits.sockets_per_minute} connections a minute from one address; "
+            f"try again later (cardzones serve {Limits.option('sockets_per_minute')})",
+            "sockets_per_minute",
+            wait,
+        )
+        return
+    if server.sockets >= limits.sockets:
+        await _deny(
+            websocket,
+            f"the server has {limits.sockets} connections open; try again later "
+            f"(cardzones serve {Limits.option('sockets')})",
+            "sockets",
+            5.0,
+        )
+        return
+    await websocket.accept()
+    server.sockets += 1
+    try:
+        await _welcomed(server, websocket)
+    finally:
+        server.sockets -= 1
+
+
+async def _welcomed(server: Server, websocket: WebSocket) -> None:
+    """A socket from its hello to its end."""
+    frames = _Frames(websocket)
+    try:
+        first = await asyncio.wait_for(frames.next(), HELLO_TIMEOUT)
+    except (TimeoutError, WebSocketDisconnect):
+        with contextlib.suppress(Exception):
+            await websocket.close(code=BAD_FRAME)
+        return
+    if first is None:
+        return
+    hello, problem = _parse(first, server.limits)
+    if hello is not None:
+        problem = _hello_problem(hello)
+    if hello is None or problem is not None:
+        await _refuse(websocket, problem or "the first frame is a hello", BAD_FRAME)
+        return
+    table_id = websocket.path_params["table_id"]
+    seat = await run_in_threadpool(server.host.seat, table_id, hello["hello"])
+    live = await server.hub.open(table_id) if seat is not None else None
+    if seat is None or live is None:
+        await _refuse(websocket, NOT_OPENED, UNAUTHORIZED)
+        return
+    key = (table_id, seat.player)
+    limit = server.limits.seat_sockets
+    if server.seat_sockets.get(key, 0) >= limit:
+        await _refuse(
+            websocket,
+            f"this seat has {limit} connections open to the table; close one "
+            f"(cardzones serve {Limits.option('seat_sockets')})",
+            TOO_MANY,
+        )
+        return
+    server.seat_sockets[key] = server.seat_sockets.get(key, 0) + 1
+    rate = server.seat_rates.setdefault(key, SeatRate(server.limits.seat_frames))
+    try:
+        # A hello costs a welcome: it counts among the seat's frames, so that
+        # a seat reconnecting in a loop goes no faster than one that acts.
+        wait = rate.take(time.monotonic())
+        if wait > 0:
+            await asyncio.sleep(wait)
+        conn = Connection(websocket, seat.player)
+        after, chat_after = int(hello.get("after", 0)), int(hello.get("chat_after", 0))
+        await server.hub.join(live, conn, after, chat_after)
+        sender = asyncio.create_task(conn.run_sender())
+        try:
+            await _serve(server, live, conn, frames, sender, rate)
+        finally:
+            server.hub.leave(live, conn)
+            if not sender.done():
+                conn.close(1000)
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(sender, 5.0)
+                sender.cancel()
+    finally:
+        server.seat_sockets[key] -= 1
+        if not server.seat_sockets[key]:
+            del server.seat_sockets[key]
+            server.seat_rates.pop(key, None)
+
+
+def _hello_problem(hello: dict[str, Any]) -> str | None:
+    extra = sorted(set(hello) - HELLO_KEYS)
+    if "hello" not in hello:
+        return 'the first frame is {"hello": TOKEN, "after": N}'
+    if extra:
+        return f"unknown key(s) in the hello: {', '.join(map(repr, extra))}"
+    token = hello["hello"]
+    if not isinstance(token, str) or not token:
+        return "hello: is the seat's token"
+    after = hello.get("after", 0)
+    if isinstance(after, bool) or not isinstance(after, int) or after < 0:
+        return "after: is the last event number seen (0 or more)"
+    chat_after = hello.get("chat_after", 0)
+    if isinstance(chat_after, bool) or not isinstance(chat_after, int) or chat_after < 0:
+        return "chat_after: is the number of the last chat line seen (0 or more)"
+    return None
+
+
+async def _serve(
+    server: Server,
+    live: Any,
+    conn: Connection,
+    frames: _Frames,
+    sender: asyncio.Task[None],
+    rate: SeatRate,
+) -> None:
+    ahead: asyncio.Queue[str | bytes | None] = asyncio.Queue()
+    reader = asyncio.create_task(_read_ahead(frames, conn, ahead))
+    try:
+        await _handle(server, live, conn, sender, rate, ahead)
+    finally:
+        reader.cancel()
+
+
+async def _read_ahead(
+    frames: _Frames, conn: Connection, ahead: asyncio.Queue[str | bytes | None]
+) -> None:
+    """Read a connection's frames as they arrive, while earlier ones wait for
+    their seat's turn: its rate is the rate it sends at (closed past
+    :data:`MAX_RATE` a second), and at most :data:`READ_AHEAD` frames wait;
+    one more is dropped with an error frame. None ends the queue."""
+    try:
+        while True:
+            frame = await frames.next()
+            if frame is None:
+                break
+            if frames.too_fast:
+                conn.send(dumps({"error": f"more than {MAX_RATE} frames in a second"}))
+                conn.close(TOO_FAST)
+                break
+            if ahead.qsize() >= READ_AHEAD:
+                conn.send(
+                    dumps(
+                        {
+                            "error": f"more than {READ_AHEAD} frames waiting for the seat's "
+                            "turn; this one was dropped"
+                        }
+                    )
+                )
+                continue
+            ahead.put_nowait(frame)
+    except Exception:
+        pass  # the client left: the end of its frames
+    ahead.put_nowait(None)
+
+
+async def _handle(
+    server: Server,
+    live: Any,
+    conn: Connection,
+    sender: asyncio.Task[None],
+    rate: SeatRate,
+    ahead: asyncio.Queue[str | bytes | None],
+) -> None:
+    """Answer a connection's frames in order, each in its seat's turn."""
+    while True:
+        getter = asyncio.ensure_future(ahead.get())
+        done, _ = await asyncio.wait({getter, sender}, return_when=asyncio.FIRST_COMPLETED)
+        if getter not in done:
+            getter.cancel()
+            return  # the sender closed the connection
+        frame = getter.result()
+        if frame is None:
+            return
+        # The seat's frames, all its connections together: a frame over the
+        # seat's rate waits its turn.
+        wait = rate.take(time.monotonic())
+        if wait > 0:
+            await asyncio.sleep(wait)
+        data, problem = _parse(frame, server.limits)
+        if data is None:
+            conn.send(dumps({"error": problem}))
+            continue
+        keys = SAY_KEYS if "say" in data else ACT_KEYS
+        extra = sorted(set(data) - keys)
+        if extra:
+            conn.send(
+                dumps(
+                    {
+                        "error": f"unknown key(s) {', '.join(map(repr, extra))}; a frame "
+                        f"after the welcome is {FRAME_FORMS}"
+                    }
+                )
+            )
+            continue
+        if "act" not in data and "say" not in data:
+            conn.send(dumps({"error": f"a frame after the welcome is {FRAME_FORMS}"}))
+            continue
+        request = data.get("id")
+        if request is not None and (
+            isinstance(request, bool) or not isinstance(request, str | int)
+        ):
+            conn.send(dumps({"refused": None, "error": "id: is a text or a number"}))
+            continue
+        if "say" in data:
+            if conn.viewer is None:
+                conn.send(dumps({"refused": request, "error": "a spectator reads the chat only"}))
+            else:
+                await server.hub.say(live, conn, request, data["say"])
+            continue
+        after = data.get("after", 0)
+        if isinstance(after, bool) or not isinstance(after, int) or after < 0:
+            conn.send(dumps({"refused": request, "error": "after: is the last event number seen"}))
+            continue
+        if conn.viewer is None:
+            conn.send(dumps({"refused": request, "error": "a spectator cannot act"}))
+            continue
+        await server.hub.act(live, conn, request, data["act"])
