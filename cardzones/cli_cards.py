@@ -25,8 +25,10 @@ from rich.markup import escape
 from rich.table import Table
 
 from cardzones.cards.errors import CardDataError, NoCardIndex
-from cardzones.cards.importers import FORMATS, ImportReport
-from cardzones.cards.index import GAMES, CardIndex, CardRecord, card_to_json, index_path
+from cardzones.cards.importers import ImportReport, format_names
+from cardzones.cards.index import CardIndex, CardRecord, card_games, card_to_json, index_path
+from cardzones.rulesets import get_ruleset
+from cardzones.rulesets.cardfiles import describe_pitch
 
 if TYPE_CHECKING:
     from rich.progress import TaskID
@@ -103,14 +105,15 @@ def import_(
     path: Annotated[Path, typer.Argument(help="card.json, card.csv or carddata.txt")],
     fmt: Annotated[
         str | None,
-        typer.Option("--format", help=f"one of {', '.join(FORMATS)} (detected if left out)"),
+        typer.Option("--format", help="the file's format (detected if left out)"),
     ] = None,
 ) -> None:
     """Import a card database file into the card index, replacing that game's cards."""
     from cardzones.cards.importers import import_file
 
-    if fmt is not None and fmt not in FORMATS:
-        raise _fail(f"unknown format {fmt!r}; formats are {', '.join(FORMATS)}")
+    formats = format_names()
+    if fmt is not None and fmt not in formats:
+        raise _fail(f"unknown format {fmt!r}; formats are {', '.join(formats)}")
     if not path.is_file():
         raise _fail(f"{path}: no such file")
     big = path.stat().st_size >= BIG_FILE
@@ -124,7 +127,7 @@ def import_(
 
 @cards_app.command()
 def update(
-    game: Annotated[str, typer.Argument(help="fab or redemption")],
+    game: Annotated[str, typer.Argument(help="the game: a rule set with card data")],
     url: Annotated[
         str | None, typer.Option("--url", help="download from this address instead")
     ] = None,
@@ -136,8 +139,9 @@ def update(
     """
     from cardzones.cards.download import update as do_update
 
-    if game not in GAMES:
-        raise _fail(f"unknown game {game!r}; games are {', '.join(GAMES)}")
+    games = card_games()
+    if game not in games:
+        raise _fail(f"unknown game {game!r}; games are {', '.join(games)}")
     try:
         with _progress(f"downloading {game}", "importing") as (fetched, read):
             report = do_update(game, url=url, download_progress=fetched, import_progress=read)
@@ -152,18 +156,19 @@ def _open_index() -> CardIndex:
     except NoCardIndex:
         raise _fail(
             f"there is no card index yet (looked in {index_path()}); import cards with "
-            "`cardzones cards update fab|redemption` or `cardzones cards import FILE`"
+            f"`cardzones cards update {'|'.join(card_games())}` or `cardzones cards import FILE`"
         ) from None
     except CardDataError as exc:
         raise _fail(str(exc)) from None
 
 
 def _games(index: CardIndex, ruleset: str | None) -> list[str]:
-    if ruleset is not None and ruleset not in GAMES:
-        raise _fail(f"unknown ruleset {ruleset!r}; use one of {', '.join(GAMES)}")
-    games = [ruleset] if ruleset else [g for g in GAMES if index.count(g)]
+    every = card_games()
+    if ruleset is not None and ruleset not in every:
+        raise _fail(f"unknown ruleset {ruleset!r}; use one of {', '.join(every)}")
+    games = [ruleset] if ruleset else [g for g in every if index.count(g)]
     if not games or not any(index.count(g) for g in games):
-        which = ruleset or "fab or redemption"
+        which = ruleset or " or ".join(every)
         raise _fail(
             f"the card index has no {which} cards; import them with "
             f"`cardzones cards update {ruleset or 'GAME'}` or `cardzones cards import FILE`"
@@ -180,7 +185,7 @@ def _record_json(record: CardRecord) -> dict[str, Any]:
     out: dict[str, Any] = {"ruleset": record.ruleset, "name": record.name}
     if record.pitch is not None:
         out["pitch"] = record.pitch
-    if record.ruleset == "redemption" and record.variant:
+    if get_ruleset(record.ruleset).named_printings and record.variant:
         out["set"] = record.variant
     out["card"] = card_to_json(record.cdef)
     source = {k: v for k, v in record.source.items() if k != "aliases"}
@@ -194,7 +199,7 @@ def _record_json(record: CardRecord) -> dict[str, Any]:
 def search(
     text: Annotated[str, typer.Argument(help="words of a name, a type or the rules text")],
     ruleset: Annotated[
-        str | None, typer.Option("--ruleset", help="only this game: fab or redemption")
+        str | None, typer.Option("--ruleset", help="only this game (a rule set with card data)")
     ] = None,
     limit: Annotated[int, typer.Option("--limit", help="at most this many cards")] = 20,
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
@@ -232,10 +237,10 @@ def search(
 def show(
     name: Annotated[str, typer.Argument(help="the card's name")],
     pitch: Annotated[
-        int | None, typer.Option("--pitch", help="fab: 1 red, 2 yellow, 3 blue")
+        int | None, typer.Option("--pitch", help="the pitch, in a game whose cards have one")
     ] = None,
     ruleset: Annotated[
-        str | None, typer.Option("--ruleset", help="only this game: fab or redemption")
+        str | None, typer.Option("--ruleset", help="only this game (a rule set with card data)")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
 ) -> None:
@@ -283,9 +288,8 @@ def _show_record(record: CardRecord, imported: str) -> None:
     table.add_column(overflow="fold")  # addresses are shown whole
     title = record.name
     if record.pitch is not None:
-        from cardzones.cards.lookup import describe_pitch
-
-        title += f"  (pitch {describe_pitch(record.pitch)})"
+        words = get_ruleset(record.ruleset).pitch_words
+        title += f"  (pitch {describe_pitch(record.pitch, words)})"
     table.add_row("game", record.ruleset)
     table.add_row("types", " ".join(sorted(cdef.types)))
     if cdef.text:
@@ -294,12 +298,9 @@ def _show_record(record: CardRecord, imported: str) -> None:
         table.add_row(stat, str(value))
     if cdef.keywords:
         table.add_row("keywords", " ".join(sorted(cdef.keywords)))
-    if cdef.brigades:
-        table.add_row("brigade", " ".join(sorted(cdef.brigades)))
-    if cdef.classes:
-        table.add_row("class", " ".join(sorted(cdef.classes)))
-    if cdef.alignment:
-        table.add_row("alignment", cdef.alignment)
+    for key, own in cdef.extra.items():
+        if own:
+            table.add_row(key, own if isinstance(own, str) else " ".join(sorted(own)))
     source = record.source
     other = source.get("other_face")
     if isinstance(other, dict) and other:
@@ -334,7 +335,7 @@ def status(as_json: Annotated[bool, typer.Option("--json", help="print JSON")] =
     rows: list[dict[str, Any]] = []
     try:
         with CardIndex.open() as index:
-            for game in GAMES:
+            for game in card_games():
                 info = index.info(game)
                 if info is not None:
                     rows.append({"ruleset": game, **info.__dict__})
@@ -348,7 +349,8 @@ def status(as_json: Annotated[bool, typer.Option("--json", help="print JSON")] =
     console.print(f"card index: {escape(str(path))}", soft_wrap=True)
     if not rows:
         console.print(
-            "no cards yet: `cardzones cards update fab|redemption` or `cardzones cards import FILE`"
+            f"no cards yet: `cardzones cards update {'|'.join(card_games())}` "
+            "or `cardzones cards import FILE`"
         )
         return
     for row in rows:
@@ -361,8 +363,12 @@ def status(as_json: Annotated[bool, typer.Option("--json", help="print JSON")] =
 
 @cards_app.command()
 def deck(
-    file: Annotated[Path, typer.Argument(help="a fab deck list (text) or a LackeyCCG .dek file")],
+    file: Annotated[Path, typer.Argument(help="a deck list file, in its game's form")],
     player: Annotated[str, typer.Option("--player", help="whose deck it is")] = "alice",
+    ruleset: Annotated[
+        str | None,
+        typer.Option("--ruleset", help="its game (told from the file if left out)"),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
 ) -> None:
     """Read a deck list into a start position, printed as a scenario.
@@ -374,7 +380,7 @@ def deck(
     from cardzones.cards.decks import read_deck, scenario_data, start_position
 
     try:
-        position = start_position(read_deck(file), player)
+        position = start_position(read_deck(file, ruleset), player)
     except CardDataError as exc:
         raise _fail(str(exc)) from None
     data = scenario_data([position], name=f"start position of {file.name}")
@@ -386,5 +392,4 @@ def deck(
     print(yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100), end="")
     if inventory:
         names = ", ".join(e["card"] for e in inventory)
-        what = "inventory, in no zone (4.1.6)" if position.ruleset == "fab" else "in no zone"
-        print(f"# {what}: {names}")
+        print(f"# {get_ruleset(position.ruleset).out_of_game}: {names}")

@@ -24,6 +24,7 @@ from cardzones.rulesets.redemption import (
     play_dominant,
     set_aside,
 )
+from cardzones.rulesets.redemption import cards as own
 from cardzones.rulesets.redemption.cards import (
     CARD_TYPES,
     is_character,
@@ -77,12 +78,12 @@ def test_every_engine_type_comes_from_a_database_type() -> None:
 
 def test_hero_and_evil_character_are_characters_with_brigades_and_stats() -> None:
     david = card("David, Giant Slayer [K]")
-    assert david.types == {"hero"} and david.alignment == "good"
-    assert david.brigades == {"green", "purple"} and david.classes == {"warrior"}
+    assert david.types == {"hero"} and own.alignment(david) == "good"
+    assert own.brigades(david) == {"green", "purple"} and own.classes(david) == {"warrior"}
     assert dict(david.stats) == {"strength": 12, "toughness": 10}
     pharaoh = card("Pharaoh, Ramses II [K]")
-    assert pharaoh.types == {"evil_character"} and pharaoh.alignment == "evil"
-    assert pharaoh.brigades == {"pale_green"}
+    assert pharaoh.types == {"evil_character"} and own.alignment(pharaoh) == "evil"
+    assert own.brigades(pharaoh) == {"pale_green"}
     assert is_character(david) and is_character(pharaoh)
 
 
@@ -90,8 +91,8 @@ def test_given_to_israel_a_purple_good_enhancement_needs_a_purple_character() ->
     """set-aside/enhancement-outside-battle: Given to Israel [K] is GE, Purple; it may
     be played on Jonathan (Purple), and not on Hannah (Green)."""
     given = card("Given to Israel [K]")
-    assert given.types == {"enhancement"} and given.alignment == "good"
-    assert given.brigades == {"purple"}
+    assert given.types == {"enhancement"} and own.alignment(given) == "good"
+    assert own.brigades(given) == {"purple"}
     g = game()
     jonathan = put(g, "Jonathan, the Devoted [K]", "territory")
     hannah = put(g, "Hannah [K]", "territory")
@@ -106,8 +107,8 @@ def test_given_to_israel_a_purple_good_enhancement_needs_a_purple_character() ->
 
 def test_egyptian_spear_is_an_evil_enhancement_of_its_brigade_and_class() -> None:
     spear = card("Egyptian Spear [K]")
-    assert spear.types == {"enhancement"} and spear.alignment == "evil"
-    assert spear.brigades == {"pale_green"} and spear.classes == {"weapon"}
+    assert spear.types == {"enhancement"} and own.alignment(spear) == "evil"
+    assert own.brigades(spear) == {"pale_green"} and own.classes(spear) == {"weapon"}
     g = game()
     archer = put(g, "Egyptian Archer [K]", "territory")
     source = put(g, "Egyptian Spear [K]", "hand")
@@ -119,8 +120,8 @@ def test_abandoned_a_ge_ee_card_is_an_enhancement_of_both_alignments_and_faces()
     """GE/EE: good and evil enhancement (neutral), 4 (0) / 0 (4): the good face's
     strength first, the other kept."""
     rec = record("Abandoned [K]")
-    assert rec.cdef.types == {"enhancement"} and rec.cdef.alignment == "neutral"
-    assert rec.cdef.brigades == {"green", "purple", "pale_green"}
+    assert rec.cdef.types == {"enhancement"} and own.alignment(rec.cdef) == "neutral"
+    assert own.brigades(rec.cdef) == {"green", "purple", "pale_green"}
     assert dict(rec.cdef.stats) == {"strength": 4, "toughness": 0}
     assert rec.source["other_face"] == {"strength": 0, "toughness": 4}
     assert is_enhancement(rec.cdef)
@@ -131,7 +132,7 @@ def test_bravery_of_david_a_territory_class_enhancement_may_target_an_opponents_
     (Bravery of David [K]) may set aside an opponent's card outside battle; one
     without the class (Given to Israel [K]) may not."""
     bravery = card("Bravery of David [K]")
-    assert bravery.classes == {"territory"} and is_territory_class(bravery)
+    assert own.classes(bravery) == {"territory"} and is_territory_class(bravery)
     assert not is_territory_class(card("Given to Israel [K]"))
     g = game()
     jonathan = put(g, "Jonathan, the Devoted [K]", "territory")
@@ -163,13 +164,13 @@ def test_curses_and_covenants_are_enhancements_or_artifacts(
     needs a character of its brigade (set-aside/enhancement-outside-battle)."""
     cdef = card(name)
     assert cdef.types == {kind, "enhancement", "artifact"}
-    assert cdef.alignment == alignment and cdef.brigades == brigades
+    assert own.alignment(cdef) == alignment and own.brigades(cdef) == brigades
     g = game()
     character = "Egyptian Archer [K]" if kind == "curse" else "David, Giant Slayer [K]"
     target = put(g, character, "territory")
     source = put(g, name, "hand")
     advance_to(g, "preparation")
-    if brigades & g.obj(target).cdef.brigades:
+    if brigades & own.brigades(g.obj(target).cdef):
         assert set_aside(g, [target], by="alice", source=source)[0] is MoveResult.MOVED
     else:
         with pytest.raises(IllegalAction, match="brigade"):
@@ -193,7 +194,7 @@ def test_dominants_discard_a_set_aside_card(name: str) -> None:
 
 def test_an_artifact_is_not_a_dominant() -> None:
     harp = card("David's Harp [K]")
-    assert harp.types == {"artifact"} and harp.alignment == "neutral"
+    assert harp.types == {"artifact"} and own.alignment(harp) == "neutral"
     g = game()
     david = put(g, "David, Giant Slayer [K]", "territory")
     not_dominant = put(g, "David's Harp [K]", "hand")
@@ -211,7 +212,7 @@ def test_a_lost_soul_placed_in_a_site_or_city_returns_to_the_land_of_bondage(sit
     or Hebron (a City, a kind of site) goes back to the Land of Bondage when the
     site is discarded."""
     soul_card, site_card = card('Lost Soul "Dread" [Exodus 15:16 - K]'), card(site)
-    assert soul_card.types == {"lost_soul"} and soul_card.alignment == "neutral"
+    assert soul_card.types == {"lost_soul"} and own.alignment(soul_card) == "neutral"
     assert is_site(site_card) and site_card.types <= {"site", "city"}
     g = game()
     soul = put(g, 'Lost Soul "Dread" [Exodus 15:16 - K]', "land_of_bondage")
@@ -251,8 +252,8 @@ def test_a_card_placed_on_a_lost_soul_is_discarded_when_the_soul_leaves_its_land
 
 def test_blood_avenger_is_a_hero_and_an_evil_character_with_a_split_strength() -> None:
     rec = record("Blood Avenger")
-    assert rec.cdef.types == {"hero", "evil_character"} and rec.cdef.alignment == "neutral"
-    assert rec.cdef.brigades == {"white", "brown"}
+    assert rec.cdef.types == {"hero", "evil_character"} and own.alignment(rec.cdef) == "neutral"
+    assert own.brigades(rec.cdef) == {"white", "brown"}
     assert dict(rec.cdef.stats) == {"strength": 3, "toughness": 5}  # "3 (2)", "5 (4)"
     assert rec.source["other_face"] == {"strength": 2, "toughness": 4}
 
@@ -261,8 +262,8 @@ def test_abihud_an_a_slash_b_card_is_found_by_either_face_with_strength_3_10() -
     rec = record("Abihud, the Progeny / Abihud, the Exilarch (LoC)")
     assert dict(rec.cdef.stats) == {"strength": 3, "toughness": 2}  # "3(10)", "2(10)"
     assert rec.source["other_face"] == {"strength": 10, "toughness": 10}
-    assert rec.cdef.brigades == {"gold", "red"}  # "Gold (Gold/Red)"
-    assert rec.cdef.classes == {"star"}
+    assert own.brigades(rec.cdef) == {"gold", "red"}  # "Gold (Gold/Red)"
+    assert own.classes(rec.cdef) == {"star"}
     assert {"Abihud, the Progeny", "Abihud, the Exilarch"} <= set(rec.aliases)
 
 
@@ -280,7 +281,7 @@ def test_assyrian_camp_loc_is_an_evil_character_and_a_fortress() -> None:
 
 def test_proselyte_token_is_an_evil_character_token() -> None:
     cdef = card("Proselyte Token")
-    assert cdef.types == {"evil_character", "token"} and cdef.brigades == {"gray"}
+    assert cdef.types == {"evil_character", "token"} and own.brigades(cdef) == {"gray"}
 
 
 @pytest.mark.parametrize(

@@ -10,14 +10,10 @@ import pytest
 import yaml
 
 from cardzones import new_game
-from cardzones.cards.decks import (
-    read_deck,
-    read_fab_deck,
-    read_lackey_deck,
-    scenario_data,
-    start_position,
-)
+from cardzones.cards.decks import read_deck, scenario_data, start_position
 from cardzones.cards.errors import DeckListError
+from cardzones.rulesets.fab.decklist import read_fab_deck
+from cardzones.rulesets.redemption.decklist import read_lackey_deck
 from cardzones.scenario.runner import PASS, run_text
 
 DECKS = Path(__file__).parent / "fixtures" / "decks"

@@ -15,9 +15,10 @@ import pytest
 from test_table_store import creation
 
 from cardzones.errors import CardzonesError
+from cardzones.table.action_log import Conflict, GameOver
 from cardzones.table.finish import CONCEDE
 from cardzones.table.group import GroupCommit
-from cardzones.table.store import Conflict, GameOver, Store
+from cardzones.table.store import Store
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

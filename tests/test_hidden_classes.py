@@ -32,6 +32,7 @@ from cardzones.kernel.game import Game
 from cardzones.kernel.objects import PLACED
 from cardzones.kernel.views import card_for_handle
 from cardzones.rulesets.fab import actions as fab
+from cardzones.rulesets.redemption.cards import own_fields
 from cardzones.rulesets.redemption.place import place
 from cardzones.rulesets.redemption.set_aside import return_cards, set_aside
 from cardzones.rulesets.redemption.turns import advance_to
@@ -236,11 +237,11 @@ def test_properties_set_aside_enhancement_played_on_a_face_down_card() -> None:
         hand = game.zone("alice", "hand")
         assert mine is not None and theirs is not None and hand is not None
         target = game.new_card(
-            CardDef("Target", frozenset(types), brigades=frozenset(brigades)), theirs, owner="bob"
+            CardDef("Target", frozenset(types), extra=own_fields(brigades)), theirs, owner="bob"
         )
         game.flip(target, "down", by="bob")
         enhancement = game.new_card(
-            CardDef("Cave", frozenset({"enhancement"}), brigades=frozenset({"blue"})), hand
+            CardDef("Cave", frozenset({"enhancement"}), extra=own_fields({"blue"})), hand
         )
         advance_to(game, "preparation")
         outcomes.add(

@@ -39,7 +39,7 @@ from cardzones.rulesets.redemption import (
     set_aside,
 )
 from cardzones.rulesets.redemption import discard as red_discard
-from cardzones.rulesets.redemption.cards import CARD_TYPES
+from cardzones.rulesets.redemption.cards import CARD_TYPES, own_fields
 from cardzones.scenario.runner import same_state
 
 SETTINGS = settings(
@@ -624,7 +624,7 @@ def red_card(draw: st.DrawFn, i: int) -> CardDef:
     brigades = frozenset(draw(st.sets(st.sampled_from(["red", "blue"]), max_size=2)))
     classes = frozenset({"territory"}) if draw(st.integers(0, 3)) == 0 else frozenset()
     stats = {"strength": draw(st.integers(0, 8)), "toughness": draw(st.integers(0, 8))}
-    return CardDef(f"R{i}", frozenset({ctype}), stats, brigades=brigades, classes=classes)
+    return CardDef(f"R{i}", frozenset({ctype}), stats, extra=own_fields(brigades, classes))
 
 
 def red_setup(draw: st.DrawFn, game: Game) -> None:

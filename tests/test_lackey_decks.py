@@ -11,11 +11,13 @@ from pathlib import Path
 import yaml
 from typer.testing import CliRunner
 
-from cardzones.cards.decks import read_deck, read_lackey_deck, scenario_data, start_position
+from cardzones.cards.decks import read_deck, scenario_data, start_position
 from cardzones.cards.index import CardIndex, CardRecord, ImportInfo
 from cardzones.cards.lookup import CardLookup
 from cardzones.cli import app
 from cardzones.kernel.cards import CardDef
+from cardzones.rulesets.redemption import cards as own
+from cardzones.rulesets.redemption.decklist import read_lackey_deck
 from cardzones.scenario.runner import PASS, run_text
 
 DEK = Path(__file__).parent / "fixtures" / "decks" / "second-edition-part.dek"
@@ -36,8 +38,8 @@ def test_the_id_and_the_set_pick_one_printing_and_a_bracketed_set_resolves() -> 
         by_id = cards.find("Stormy Seas", card_set="3E", card_id="Stormy_Seas_(E)")
         by_set = cards.find("Stormy Seas", card_set="3E")
         other = cards.find("Stormy Seas", card_set="TPC", card_id="Stormy_Seas_(PC)")
-        assert by_id.cdef.brigades == by_set.cdef.brigades == {"crimson"}
-        assert other.cdef.brigades == {"gold", "gray"}
+        assert own.brigades(by_id.cdef) == own.brigades(by_set.cdef) == {"crimson"}
+        assert own.brigades(other.cdef) == {"gold", "gray"}
         assert cards.find("Cornelius ( C)").cdef.stats == {"strength": 7, "toughness": 6}
         assert cards.find("Cornelius ( C)", card_set="2E").name == "Cornelius (C)"
         # An id the index does not know falls back on the name and set.
@@ -56,7 +58,7 @@ def test_printings_that_share_a_name_get_names_that_find_them_alone() -> None:
         "Stormy Seas (set TPC)",
         "Stormy Seas (set TPC)",
     ]
-    brigades = {p.name: p.cdef.brigades for p in position.cards}
+    brigades = {p.name: own.brigades(p.cdef) for p in position.cards}
     assert brigades["Stormy Seas (set 3E)"] == {"crimson"}
     assert brigades["Stormy Seas (set TPC)"] == {"gold", "gray"}
     data = scenario_data([position])
@@ -80,7 +82,7 @@ def test_a_printing_no_name_finds_alone_is_written_out_under_cards(tmp_path: Pat
     engine: no name finds the first alone, so the scenario defines it."""
 
     def seas(variant: str, brigade: str, image: str) -> CardRecord:
-        cdef = CardDef("Stormy Seas", frozenset({"enhancement"}), brigades=frozenset({brigade}))
+        cdef = CardDef("Stormy Seas", frozenset({"enhancement"}), extra=own.own_fields({brigade}))
         return CardRecord("redemption", cdef, None, variant, source={"image": image})
 
     with CardIndex.create(tmp_path) as index:

@@ -5,9 +5,11 @@ the rule sets, then the base class of a rule set, then the action tables
 then the kernel. A rule set imports only the kernel, the action tables and the
 base class (and, for the two shipped ones, what they share); the kernel names
 no game and no action, and neither the scenario layer, the table nor the web
-names a game: they find rule sets through the registry. The card index reads
-the databases of the two shipped games, so it may name their rule sets; the
-layers above reach those games' card data only through it. The table imports
+names a game: they find rule sets through the registry. A rule set reads its
+own card database and deck lists into the records of
+``cardzones.rulesets.cardfiles``, and the card index reaches them through the
+registry too: no module outside a rule set's package names a game, in code or
+in messages (its docstrings aside), and the board's page names none. The table imports
 no web code, and only the web, the command line and the table's load
 benchmark import the table. Outside the kernel, no module imports a name of
 the kernel's that starts with an underscore.
@@ -20,6 +22,7 @@ set of the tests (tests/plugins) is checked as a rule set from outside.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -50,6 +53,7 @@ PREFIXES = {
     "cardzones.schema": KERNEL,  # the JSON Schemas of views and logs: data and a loader
     "cardzones.acts": ACTS,
     "cardzones.rulesets.base": BASE,
+    "cardzones.rulesets.cardfiles": BASE,  # the records a rule set reads its files into
     "cardzones.rulesets.common": RULESET,
     "cardzones.rulesets.registry": REGISTRY,
     "cardzones.rulesets": REGISTRY,  # the package itself; its sub-packages are rule sets
@@ -72,9 +76,10 @@ RULESET_MAY_IMPORT = (
     "cardzones.errors",
     "cardzones.acts",
     "cardzones.rulesets.base",
+    "cardzones.rulesets.cardfiles",
 )
 #: The modules of ``cardzones.rulesets`` that are not a rule set of their own.
-NOT_A_RULESET = ("registry", "common", "base")
+NOT_A_RULESET = ("registry", "common", "base", "cardfiles")
 #: What the rule sets that ship with cardzones share.
 SHARED = "cardzones.rulesets.common"
 
@@ -273,10 +278,10 @@ def test_the_checker_allows_good_imports() -> None:
         )
         == []
     )
-    # The card index reads the shipped games' databases through their rule sets.
+    # The card index reads the games' databases through the registry.
     assert (
         _check_text(
-            "from cardzones.rulesets.fab import carddata\n"
+            "from cardzones.rulesets.cardfiles import CardRecord\n"
             "from cardzones.rulesets import new_game\n",
             "cardzones.cards.importers",
             CARDS,
@@ -384,9 +389,17 @@ def test_the_table_checker_allows_good_imports() -> None:
 
 #: The test runner: scenario files' expectations, for ``check`` and pytest.
 RUNNER = ("cardzones.scenario",)
+#: The modules of the event store: the store, its database, its actions, its
+#: votes to finish and its chat.
+STORE = (
+    "cardzones.table.store",
+    "cardzones.table.database",
+    "cardzones.table.action_log",
+    "cardzones.table.finish_votes",
+    "cardzones.table.chat_lines",
+)
 #: What the event store keeps away from: the start-position language, the
 #: test runner, the rule sets and the action tables.
-STORE = "cardzones.table.store"
 LANGUAGE = ("cardzones.position", "cardzones.scenario", "cardzones.rulesets", "cardzones.acts")
 
 
@@ -399,7 +412,7 @@ def runner_problems(source: str, file: str, name: str) -> list[str]:
         where = f"{file}:{line}"
         if _within(name, ("cardzones.table", "cardzones.web")) and _within(module, RUNNER):
             out.append(f"{where}: {name} imports the test runner ({module})")
-        if name == STORE and _within(module, LANGUAGE):
+        if name in STORE and _within(module, LANGUAGE):
             out.append(f"{where}: the event store imports the rules language ({module})")
     return out
 
@@ -416,6 +429,7 @@ def test_tables_run_without_the_test_runner(path: Path, name: str) -> None:
         ("cardzones.table.creation", "from cardzones.scenario.runner import S\n", "test runner"),
         ("cardzones.web.app", "import cardzones.scenario.expect\n", "test runner"),
         ("cardzones.table.store", "from cardzones.position.start import P\n", "rules language"),
+        ("cardzones.table.action_log", "from cardzones.acts import Action\n", "rules language"),
     ],
 )
 def test_the_runner_checker_finds_bad_imports(name: str, source: str, expected: str) -> None:
@@ -653,3 +667,117 @@ def test_the_kernel_holds_the_state_alone() -> None:
     for gone in ("actions", "standard", "seats", "legal"):
         assert f"cardzones.kernel.{gone}" not in names
         assert f"cardzones.acts.{gone}" in names
+
+
+# ----------------------------------------------------------------------
+# A rule set is the whole game: nothing else names one
+# ----------------------------------------------------------------------
+
+#: The games cardzones knows of, in the words code could name them by: the
+#: two shipped rule sets (and their databases' and deck lists' names) and the
+#: example third game.
+GAME_WORDS = re.compile(r"\b(fab|flesh and blood|redemption|lackey\w*|patience)\b", re.IGNORECASE)
+#: The board's page and its styles, which take every game's layout from
+#: ``GET /api/rulesets``.
+STATIC = PACKAGE / "web" / "static"
+
+
+def docstrings(tree: ast.AST) -> set[int]:
+    """The ids of the docstring nodes of a module, its classes and functions:
+    their words and doctests may name a game."""
+    return {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+
+
+def game_names_in(source: str, file: str) -> list[str]:
+    """Every text of a module, its docstrings aside, that names a game, and
+    every import of a rule set's package."""
+    tree = ast.parse(source, file)
+    skip = docstrings(tree)
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in skip:
+            match = GAME_WORDS.search(node.value)
+            if match:
+                found.append(f"{file}:{node.lineno}: {match[0]!r} in {node.value[:60]!r}")
+    for line, module, names in imports(source, file, module_name_of(file)):
+        submodules = [f"{module}.{n}" for n in names if is_module(f"{module}.{n}")]
+        for target in [module, *submodules]:
+            if ruleset_package(target) is not None:
+                found.append(f"{file}:{line}: imports the rule set {ruleset_package(target)}")
+                break
+    return found
+
+
+def is_module(name: str) -> bool:
+    """Whether a dotted name is a module or package of the repository."""
+    path = ROOT.joinpath(*name.split("."))
+    return path.is_dir() or path.with_suffix(".py").is_file()
+
+
+def module_name_of(file: str) -> str:
+    path = Path(file)
+    return module_name(path, ROOT) if path.is_absolute() else file.removesuffix(".py")
+
+
+def outside_the_rule_sets() -> list[tuple[Path, str]]:
+    return [(p, name) for p, name in package_modules() if ruleset_package(name) is None]
+
+
+@pytest.mark.parametrize("path,name", outside_the_rule_sets(), ids=lambda v: str(v))
+def test_no_module_outside_the_rule_sets_names_a_game(path: Path, name: str) -> None:
+    """A game is its rule set's package: the kernel, the card index, the
+    table, the web, the command line and the benchmarks find games through
+    the registry and name none, in code or in messages (docstrings and their
+    doctests aside, which show a game being used). The benchmarks play fab,
+    whose moves they measure, and take its name from its package."""
+    found = game_names_in(path.read_text(encoding="utf-8"), str(path))
+    if name.startswith("cardzones.bench"):
+        found = [f for f in found if "imports the rule set cardzones.rulesets.fab" not in f]
+    assert found == []
+
+
+def test_the_board_names_no_game() -> None:
+    files = sorted(p for p in STATIC.rglob("*") if p.suffix in (".js", ".css", ".html"))
+    assert files, "the board's page is missing"
+    found = [
+        f"{p.relative_to(ROOT)}: {m[0]!r}"
+        for p in files
+        for m in GAME_WORDS.finditer(p.read_text(encoding="utf-8"))
+    ]
+    assert found == []
+
+
+@pytest.mark.parametrize(
+    "source,expected",
+    [
+        ('if deck.ruleset == "fab":\n    pass\n', "'fab' in 'fab'"),
+        ("GAMES = ('redemption',)\n", "'redemption'"),
+        ('raise E(f"a Redemption deck list is a .dek file, not {x}")\n', "'Redemption'"),
+        ('print("cards update fab|redemption")\n', "'fab'"),
+        ("FORMATS = {'lackey-dek': 1}\n", "'lackey'"),
+        ("from cardzones.rulesets.fab.carddata import COLOUR_OF\n", "imports the rule set"),
+        ("from cardzones.rulesets import redemption\n", "imports the rule set"),
+    ],
+)
+def test_the_game_name_finder_finds_one(source: str, expected: str) -> None:
+    found = game_names_in(source, "probe.py")
+    assert found and expected in found[0], found
+
+
+def test_the_game_name_finder_leaves_docstrings_and_other_words() -> None:
+    source = (
+        '"""A module.\n\n>>> new_game("fab")\n"""\n'
+        "def f():\n"
+        '    """Read a Redemption list."""\n'
+        '    return get_ruleset(name).read_deck_list("fabric, prefab")\n'
+        "from cardzones.rulesets import get_ruleset\n"
+        "from cardzones.rulesets.cardfiles import DeckList\n"
+    )
+    assert game_names_in(source, "probe.py") == []

@@ -63,6 +63,7 @@ from cardzones.kernel.game import Game
 from cardzones.kernel.objects import CARD, UNDER, ObjRef
 from cardzones.kernel.state import CONTENTS, KIDS, OBJS
 from cardzones.kernel.views import omniscient_view
+from cardzones.rulesets.redemption.cards import own_fields
 
 pytestmark = pytest.mark.noninterference
 
@@ -524,7 +525,10 @@ RED_DESTS = tuple(
 def red_card(template: int, serial: int) -> CardDef:
     types, brigades, stats = RED_TEMPLATES[template % len(RED_TEMPLATES)]
     return CardDef(
-        f"R{template % len(RED_TEMPLATES)}-{serial}", types=types, stats=stats, brigades=brigades
+        f"R{template % len(RED_TEMPLATES)}-{serial}",
+        types=types,
+        stats=stats,
+        extra=own_fields(brigades),
     )
 
 

@@ -17,17 +17,18 @@ from cardzones.rulesets.redemption import (
     return_cards,
     set_aside,
 )
+from cardzones.rulesets.redemption.cards import own_fields
 
 GIDEON = CardDef(
-    "Gideon", frozenset({"hero"}), {"strength": 6, "toughness": 4}, brigades=frozenset({"red"})
+    "Gideon", frozenset({"hero"}), {"strength": 6, "toughness": 4}, extra=own_fields({"red"})
 )
 SAMSON = CardDef(
-    "Samson", frozenset({"hero"}), {"strength": 8, "toughness": 6}, brigades=frozenset({"blue"})
+    "Samson", frozenset({"hero"}), {"strength": 8, "toughness": 6}, extra=own_fields({"blue"})
 )
 TRUMPET = CardDef("Trumpet", frozenset({"artifact"}))
 SOUL = CardDef("Lost Soul", frozenset({"lost_soul"}))
 HEBRON = CardDef("Hebron", frozenset({"site"}))
-CAVE = CardDef("Hidden in the Cave", frozenset({"enhancement"}), brigades=frozenset({"blue"}))
+CAVE = CardDef("Hidden in the Cave", frozenset({"enhancement"}), extra=own_fields({"blue"}))
 
 
 def zone(game: Game, owner: str | None, ztype: str) -> int:

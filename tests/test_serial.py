@@ -22,6 +22,7 @@ from cardzones import Game, load_game, new_game
 from cardzones.kernel.cards import CardDef, Dest, HistoryCondition, PlayFrom, Replacement, Trigger
 from cardzones.kernel.events import iter_log
 from cardzones.kernel.serial import MAPS, SerialError
+from cardzones.rulesets.redemption.cards import own_fields
 from cardzones.scenario.runner import find_scenarios, run_file
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -96,6 +97,34 @@ def test_card_definitions_with_abilities_round_trip() -> None:
     assert loaded.obj(held).cdef == card
     assert loaded.obj(held).cdef.triggers[0].types_any == frozenset({"aura", "ally"})
     assert loaded.obj(held).cdef.abilities == card.abilities
+
+
+def test_a_game_saved_before_cards_had_extra_loads_with_the_same_views() -> None:
+    """A card's own fields were once three fields of the card itself
+    (``brigades``, ``classes``, ``alignment``): a game saved then loads, with
+    those fields in ``extra`` and every view as it was."""
+    game = new_game("redemption", ("alice", "bob"), seed=4)
+    hand = game.zone("alice", "hand")
+    assert hand is not None
+    extra = own_fields({"blue", "gold"}, {"territory"}, "good")
+    card = game.new_card(CardDef("Samson", frozenset({"hero"}), extra=extra), hand)
+    plain = game.new_card(CardDef("Plain", frozenset({"site"})), hand)
+    data = game.to_json()
+    old = json.loads(json.dumps(data))
+    records = [r for r in old["shared"] if r["class"].endswith(":CardDef")]
+    assert len(records) == 2
+    for record in records:
+        fields = record["fields"]
+        kept = dict(fields.pop("extra")["items"])
+        fields["brigades"] = kept.get("brigade", {"$": "frozenset", "items": []})
+        fields["classes"] = kept.get("class", {"$": "frozenset", "items": []})
+        fields["alignment"] = kept.get("alignment")
+    assert all("extra" not in r["fields"] for r in records)
+    loaded = load_game(old)
+    assert loaded.obj(card).cdef == game.obj(card).cdef
+    assert loaded.obj(plain).cdef.extra == {}
+    assert loaded.view("alice") == game.view("alice")
+    assert loaded.to_json() == data
 
 
 def test_a_loaded_game_has_no_undo_history_and_plays_on_the_same() -> None:

@@ -18,10 +18,11 @@ import pytest
 from starlette.testclient import TestClient
 from tablekit import act, create, fab_body, redemption_body, seated
 
+from cardzones.table.action_log import GameOver
 from cardzones.table.creation import CreationError, creation_from_request
 from cardzones.table.finish import DEFAULT_FINISH_AFTER, MAX_FINISH_AFTER
 from cardzones.table.host import CONCEDED, GAME_OVER
-from cardzones.table.store import GameOver, Store
+from cardzones.table.store import Store
 from cardzones.web.app import create_app
 
 DRAW = {"move": {"card": "alice.deck[0]", "to": "alice.hand"}}

@@ -158,7 +158,7 @@ def legal_actions(
     Each candidate is judged from the rules (``Action.foresee``); only one
     they cannot judge is tried. :func:`tried_legal_actions` tries every one
     and gives the same list."""
-    return _listing(game, player, actions, card, zone, True, judge)[0]
+    return _listed(game, player, actions, card, zone, foresee=True, judges=judge)
 
 
 def tried_legal_actions(
@@ -172,14 +172,26 @@ def tried_legal_actions(
 ) -> list[LegalAction]:
     """:func:`legal_actions` by trying every candidate on the game and taking
     it back: slower, and the reference the judged list is tested against."""
-    return _listing(game, player, actions, card, zone, False, judge)[0]
+    return _listed(game, player, actions, card, zone, foresee=False, judges=judge)
+
+
+def _listed(
+    game: Game,
+    player: str,
+    actions: Iterable[str] | None,
+    card: int | None,
+    zone: int | None,
+    foresee: bool,
+    judges: bool,
+) -> list[LegalAction]:
+    return _listing(game, player, actions, card, zone, foresee, judges)[0]
 
 
 def legal_counts(game: Game, player: str) -> tuple[int, int, int]:
     """How many candidates :func:`legal_actions` of ``player`` considers
     (after the seat policy), how many of them it tries on the game (the rules
     judge the others) and how many it lists (for the benchmark)."""
-    listed, ask = _listing(game, player, None, None, None, True, False)
+    listed, ask = _listing(game, player, None, None, None, True)
     return ask.candidates, ask.tries, len(listed)
 
 
@@ -190,7 +202,7 @@ def _listing(
     card: int | None,
     zone: int | None,
     foresee: bool,
-    judges: bool,
+    judges: bool = False,
 ) -> tuple[list[LegalAction], _Asked]:
     game.check_player(player)
     wanted = None if actions is None else set(actions)
@@ -207,24 +219,12 @@ def _listing(
                 seat.turn(action)
             except SeatRefusal:
                 continue
-            judge = action.foresee if foresee else None
-            seen: set[Any] = set()
-            for given in action.candidates(game, player):
+            if foresee and action.foresee is not None:
+                ask.judge_all(action, action.foresee, out)
+            else:
                 # Trying every candidate binds each with the binder itself, so
                 # that the tests hold the quick binding to it as well.
-                args = ask.bound(action, given) if foresee else ask.bound_by_binder(action, given)
-                if args is None or not ask.wants(action, args):
-                    continue
-                if action.offer is not None and not action.offer(game, args):
-                    continue
-                key = _key(args)
-                if key in seen:
-                    continue
-                seen.add(key)
-                ask.candidates += 1
-                for listed in ask.judged(action, args, judge, _CHOICE_DEPTH):
-                    if zone is None or ask.wants(action, listed.bound, chosen=True):
-                        out.append(listed)
+                ask.try_all(action, foresee, out)
     return out, ask
 
 
@@ -304,43 +304,49 @@ def _args(action: Action, given: Mapping[str, Any], player: str) -> dict[str, An
 _FAILED = MoveResult.FAILED
 #: Builds a legal action from a tuple of its fields (they are made by the thousand).
 _new_legal = tuple.__new__
-#: What the quick binding checks of a value beside the kinds of ParamKind.
-_ACTOR, _OWN_ZONE = "actor", "own_zone"
-#: An action's parameters as the quick binding reads them: the action, the
-#: defaults of all, the check of each (kind and role, None for none), the
-#: required ones, the groups of one_of, and the actor.
-_Plan = tuple[
-    Action,
-    dict[str, Any],
-    dict[str, tuple[Any, Role | None] | None],
-    tuple[str, ...],
-    tuple[tuple[tuple[str, ...], bool], ...],
-    str | None,
-]
+
+#: What the quick binding checks of a given value (beside None: nothing):
+#: the actor is the player; a card the player may name (and act on); each
+#: card of a list so; a zone of the player's; a nested value, which only the
+#: binder's own pass checks.
+_ACTOR, _CARD, _CARDS, _OWN_ZONE, _NESTED = range(5)
+#: What a listing knows of a card, found once per card (:meth:`_Asked._card`).
+_NAMED, _OURS, _LOOKED = 1, 2, 4
+#: How the quick binding reads candidates of one set of keys (their order in
+#: the candidate): the checks of the values given, each (key, check, whether
+#: the card is one the player acts on), or None when the binder must read
+#: them (a key the action lacks, a required one left out, a group of
+#: ``one_of`` that no key can meet, a card parameter with a default).
+_Shape = tuple[tuple[str, int, bool], ...] | None
 
 
-def _plan(action: Action) -> _Plan:
-    checks: dict[str, tuple[Any, Role | None] | None] = {}
+def _shape(action: Action, keys: tuple[str, ...]) -> _Shape:
+    params = {p.name: p for p in action.params}
+    if any(k not in params for k in keys) or any(
+        p.required and p.name not in keys for p in action.params
+    ):
+        return None
+    if any(not any(k in keys for k in g.names) for g in action.one_of):
+        return None
+    checks: list[tuple[str, int, bool]] = []
     for param in action.params:
         kind = param.kind
-        check: tuple[Any, Role | None] | None = None
+        if (kind is ParamKind.CARD or kind is ParamKind.CARDS) and param.default is not None:
+            return None  # a card named by default: the binder and the look see it
+        if param.name not in keys:
+            continue
         if param.name == action.actor:
-            check = None if param.role is Role.ANY_PLAYER else (_ACTOR, None)
+            if param.role is not Role.ANY_PLAYER:
+                checks.append((param.name, _ACTOR, False))
         elif kind is ParamKind.CARD or kind is ParamKind.CARDS:
-            check = (kind, param.role)
+            check = _CARD if kind is ParamKind.CARD else _CARDS
+            checks.append((param.name, check, param.role is Role.ACTS_ON))
         elif kind is ParamKind.ZONE or kind is ParamKind.ZONE_NAME:
-            check = (_OWN_ZONE, None) if param.role is Role.OWN_ZONE else None
+            if param.role is Role.OWN_ZONE:
+                checks.append((param.name, _OWN_ZONE, False))
         elif kind is ParamKind.MAPPING or kind is ParamKind.ACTION:
-            check = (kind, None)
-        checks[param.name] = check
-    return (
-        action,
-        {p.name: p.default for p in action.params},
-        checks,
-        tuple(p.name for p in action.params if p.required),
-        tuple((g.names, g.exactly) for g in action.one_of),
-        action.actor,
-    )
+            checks.append((param.name, _NESTED, False))
+    return tuple(checks)
 
 
 class _Asked:
@@ -348,11 +354,7 @@ class _Asked:
     the filters, and the judging or trying of each candidate."""
 
     __slots__ = (
-        "_card_params",
-        "_looked",
-        "_named",
-        "_ours",
-        "_plans",
+        "_cards",
         "_zones",
         "candidates",
         "card",
@@ -371,61 +373,25 @@ class _Asked:
         self.seat = seat
         self.card = card
         self.zone = zone
-        self._named: dict[int, bool] = {}
-        self._ours: dict[int, bool] = {}
+        self._cards: dict[int, int] = {}
         self._zones: dict[str, int] | None = None
-        self._looked: dict[int, bool] = {}
-        #: each action's card parameters: (name, whether it is a list)
-        self._card_params: dict[str, tuple[Action, tuple[tuple[str, bool], ...]]] = {}
-        self._plans: dict[str, _Plan] = {}
         self.candidates = 0
         self.tries = 0
 
     # -- the seat policy -------------------------------------------------
 
-    def bound(self, action: Action, given: Mapping[str, Any]) -> dict[str, Any] | None:
-        """The candidate's arguments as :func:`bind` with the seat gives them
-        (every parameter, the actor the player), or None where the seat policy
-        refuses them. A candidate the quick way cannot take (a nested value, a
-        key the action lacks, a group of parameters not as the action needs
-        it) goes through :func:`bind` itself, which says what is wrong."""
-        plan = self._plans.get(action.name)
-        if plan is None or plan[0] is not action:
-            plan = self._plans[action.name] = _plan(action)
-        _, defaults, checks, required, one_of, actor = plan
-        args = defaults.copy()
-        n = len(args)
-        args.update(given)
-        if len(args) != n or any(k not in given for k in required):
-            return self.bound_by_binder(action, given)
-        for group, exactly in one_of:
-            count = sum(1 for k in group if given.get(k) is not None)
-            if count == 0 or (exactly and count != 1):
-                return self.bound_by_binder(action, given)
-        for name, value in given.items():
-            if value is None:
-                continue
-            check = checks[name]
-            if check is None:
-                continue
-            kind, role = check
-            if kind is _ACTOR:
-                if value != self.player:
-                    return None
-            elif kind is ParamKind.CARD:
-                if not self._may(role, value):
-                    return None
-            elif kind is ParamKind.CARDS:
-                if not all(self._may(role, c) for c in value):
-                    return None
-            elif kind is _OWN_ZONE:
-                if not owns_zone(self.game, self.player, value):
-                    return None
-            else:  # a nested value: the binder's own pass
-                return self.bound_by_binder(action, given)
-        if actor is not None and args[actor] is None:
-            args[actor] = self.player
-        return args
+    def _card(self, card: int) -> int:
+        """What the player may do with the card: name it (:func:`may_name`),
+        act on it (:func:`acts_on`), look at it; found once per listing, as
+        the game stays as it is."""
+        game, player = self.game, self.player
+        flags = _NAMED | _LOOKED if game.may_look(player, card) else 0
+        if not flags and may_name(game, player, card):
+            flags = _NAMED
+        if acts_on(game, player, card):
+            flags |= _OURS
+        self._cards[card] = flags
+        return flags
 
     def bound_by_binder(self, action: Action, given: Mapping[str, Any]) -> dict[str, Any] | None:
         try:
@@ -433,39 +399,21 @@ class _Asked:
         except SeatRefusal:
             return None
 
-    def _may(self, role: Role | None, card: int) -> bool:
-        named = self._named.get(card)
-        if named is None:
-            named = self._named[card] = may_name(self.game, self.player, card)
-        if not named:
-            return False
-        if role is not Role.ACTS_ON:
-            return True
-        ours = self._ours.get(card)
-        if ours is None:
-            ours = self._ours[card] = acts_on(self.game, self.player, card)
-        return ours
-
     def _seen(self, action: Action, args: Mapping[str, Any]) -> bool:
         """Whether the player may look at every card the arguments name."""
-        named = self._card_params.get(action.name)
-        if named is None or named[0] is not action:
-            cards = tuple(
-                (p.name, p.kind is ParamKind.CARDS)
-                for p in action.params
-                if p.kind is ParamKind.CARD or p.kind is ParamKind.CARDS
-            )
-            named = self._card_params[action.name] = (action, cards)
-        looked = self._looked
-        for name, many in named[1]:
-            value = args.get(name)
+        cards = self._cards
+        for param in action.params:
+            kind = param.kind
+            if kind is not ParamKind.CARD and kind is not ParamKind.CARDS:
+                continue
+            value = args.get(param.name)
             if value is None:
                 continue
-            for card in value if many else (value,):
-                seen = looked.get(card)
-                if seen is None:
-                    seen = looked[card] = self.game.may_look(self.player, card)
-                if not seen:
+            for card in value if kind is ParamKind.CARDS else (value,):
+                flags = cards.get(card)
+                if flags is None:
+                    flags = self._card(card)
+                if not flags & _LOOKED:
                     return False
         return True
 
@@ -488,7 +436,148 @@ class _Asked:
         zone = self.zone
         return zone is None or concerns(self.game, action, args, zone)
 
+    def _add(self, action: Action, listed: list[LegalAction], out: list[LegalAction]) -> None:
+        if self.zone is None:
+            out.extend(listed)
+        else:
+            out.extend(a for a in listed if self.wants(action, a.bound, chosen=True))
+
     # -- judging and trying ----------------------------------------------
+
+    def judge_all(self, action: Action, judge: Foresee, out: list[LegalAction]) -> None:
+        """Each candidate of ``action``, bound the quick way and judged by the
+        rules (``judge``), into ``out``: the one loop every candidate goes
+        through, so it calls no more than it must. Binding checks the seat
+        policy value by value as :func:`bind` with the seat does; a candidate
+        the quick way cannot read goes through :func:`bind` itself, which says
+        what is wrong."""
+        game, player = self.game, self.player
+        defaults = {p.name: p.default for p in action.params}
+        actor = action.actor
+        one_of = tuple((g.names, g.exactly) for g in action.one_of)
+        shapes: dict[tuple[str, ...], _Shape] = {}
+        cards = self._cards
+        filtered = self.card is not None or self.zone is not None
+        offer = action.offer
+        seen: set[Any] = set()
+        count = 0
+        for given in action.candidates(game, player):  # type: ignore[misc]
+            keys = tuple(given)
+            try:
+                shape = shapes[keys]
+            except KeyError:
+                shape = shapes[keys] = _shape(action, keys)
+            looked = True
+            args: dict[str, Any] | None
+            if shape is None:
+                args = self.bound_by_binder(action, given)
+                if args is None:
+                    continue
+                looked = self._seen(action, args)
+            else:
+                for group, exactly in one_of:
+                    n = sum(1 for k in group if given.get(k) is not None)
+                    if n == 0 or (exactly and n != 1):
+                        shape = None
+                        break
+                refused = False
+                if shape is not None:
+                    for key, check, ours in shape:
+                        value = given[key]
+                        if value is None:
+                            continue
+                        if check is _CARD:
+                            flags = cards.get(value)
+                            if flags is None:
+                                flags = self._card(value)
+                            if not flags & _NAMED or (ours and not flags & _OURS):
+                                refused = True
+                                break
+                            if not flags & _LOOKED:
+                                looked = False
+                        elif check is _CARDS:
+                            for one in value:
+                                flags = cards.get(one)
+                                if flags is None:
+                                    flags = self._card(one)
+                                if not flags & _NAMED or (ours and not flags & _OURS):
+                                    refused = True
+                                    break
+                                if not flags & _LOOKED:
+                                    looked = False
+                            if refused:
+                                break
+                        elif check is _ACTOR:
+                            if value != player:
+                                refused = True
+                                break
+                        elif check is _OWN_ZONE:
+                            if not owns_zone(game, player, value):
+                                refused = True
+                                break
+                        else:  # a nested value: the binder's own pass
+                            shape = None
+                            break
+                if refused:
+                    continue
+                if shape is None:
+                    args = self.bound_by_binder(action, given)
+                    if args is None:
+                        continue
+                    looked = self._seen(action, args)
+                else:
+                    args = defaults.copy()
+                    args.update(given)
+                    if actor is not None and args[actor] is None:
+                        args[actor] = player
+            if filtered and not self.wants(action, args):
+                continue
+            if offer is not None and not offer(game, args):
+                continue
+            same: Any = tuple(args.values())
+            try:
+                if same in seen:
+                    continue
+            except TypeError:  # a mapping among them (an ongoing bonus)
+                same = _frozen(args)
+                if same in seen:
+                    continue
+            seen.add(same)
+            count += 1
+            try:
+                result = judge(game, args)
+            except NeedsChoice as choice:
+                self._add(action, self._choices(action, args, choice, _CHOICE_DEPTH, judge), out)
+                continue
+            except CardzonesError:  # refused, as the action would be
+                continue
+            if result is None:
+                self._add(action, self._tried(action, args, _CHOICE_DEPTH), out)
+            elif not looked:
+                out.append(_new_legal(LegalAction, (action, args, player, None, game)))
+            elif result is not _FAILED:
+                out.append(_new_legal(LegalAction, (action, args, player, result, game)))
+        self.candidates += count
+
+    def try_all(self, action: Action, quick: bool, out: list[LegalAction]) -> None:
+        """Each candidate of ``action`` tried on the game, into ``out``;
+        bound by :func:`bind` itself unless ``quick``."""
+        if quick:  # no foresee: each bound the quick way, then tried
+            self.judge_all(action, _untold, out)
+            return
+        seen: set[Any] = set()
+        for given in action.candidates(self.game, self.player):  # type: ignore[misc]
+            args = self.bound_by_binder(action, given)
+            if args is None or not self.wants(action, args):
+                continue
+            if action.offer is not None and not action.offer(self.game, args):
+                continue
+            key = _key(args)
+            if key in seen:
+                continue
+            seen.add(key)
+            self.candidates += 1
+            self._add(action, self._tried(action, args, _CHOICE_DEPTH), out)
 
     def judged(
         self, action: Action, args: dict[str, Any], judge: Foresee | None, depth: int
@@ -499,9 +588,8 @@ class _Asked:
         tried: the rules refuse it anyway (3.0.11)."""
         if judge is None:
             return self._tried(action, args, depth)
-        game = self.game
         try:
-            result = judge(game, args)
+            result = judge(self.game, args)
         except NeedsChoice as choice:
             return self._choices(action, args, choice, depth, judge)
         except CardzonesError:  # refused, as the action would be
@@ -562,6 +650,11 @@ class _Asked:
             if zid is not None:
                 out.extend(self.judged(action, {**args, choice.key: zid}, judge, depth - 1))
         return out
+
+
+def _untold(game: Game, args: Mapping[str, Any]) -> None:
+    """A judge that cannot tell: every candidate is tried."""
+    return None
 
 
 def _all_visible(game: Game, player: str, action: Action, args: Mapping[str, Any]) -> bool:

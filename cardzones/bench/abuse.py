@@ -38,6 +38,7 @@ from typing import Any
 
 import httpx
 
+from cardzones.bench.position import GAME
 from cardzones.bench.table import (
     QUICK_SECONDS,
     SECONDS,
@@ -92,9 +93,9 @@ async def _idle_sockets(
 
 
 async def _creates(client: httpx.AsyncClient, until: float, tally: dict[str, int]) -> None:
-    at_limit = {"ruleset": "fab", "setup": {"alice.deck": ["Abuse"] * 1_000}}
-    huge = {"ruleset": "fab", "setup": {"alice.deck": ["A"] * 60_000}}
-    over_bytes = b'{"ruleset": "fab", "seed": 1' + b" " * 1_100_000 + b"}"
+    at_limit = {"ruleset": GAME, "setup": {"alice.deck": ["Abuse"] * 1_000}}
+    huge = {"ruleset": GAME, "setup": {"alice.deck": ["A"] * 60_000}}
+    over_bytes = b'{"ruleset": "%s", "seed": 1' % GAME.encode() + b" " * 1_100_000 + b"}"
     bodies = [json.dumps(at_limit).encode(), json.dumps(huge).encode(), over_bytes]
     headers = {"Content-Type": "application/json"}
     i = 0
@@ -158,7 +159,7 @@ async def _abuse(
     async with httpx.AsyncClient(base_url=url, timeout=60.0, transport=transport) as client:
         answer = await client.post(
             "/api/tables",
-            json={"ruleset": "fab", "setup": {"alice.deck": ["A"] * 40, "bob.deck": ["B"] * 40}},
+            json={"ruleset": GAME, "setup": {"alice.deck": ["A"] * 40, "bob.deck": ["B"] * 40}},
         )
         answer.raise_for_status()
         own = answer.json()

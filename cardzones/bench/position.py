@@ -23,7 +23,11 @@ from cardzones import new_game
 from cardzones.kernel.cards import CardDef, Dest, Replacement
 from cardzones.kernel.game import Game
 from cardzones.kernel.objects import UNDER
+from cardzones.rulesets.fab import FabRuleset
 from cardzones.rulesets.fab.actions import put_under
+
+#: The game the benchmarks play: fab, whose own moves they measure.
+GAME = FabRuleset.name
 
 #: The number of objects of the standard position.
 STANDARD_OBJECTS = 126
@@ -96,7 +100,7 @@ def build_position(objects: int = STANDARD_OBJECTS, seed: int = 0) -> Game:
     if objects < STANDARD_OBJECTS:
         raise ValueError(f"a position has at least {STANDARD_OBJECTS} objects")
     rng = random.Random(seed)
-    game = new_game("fab", PLAYERS, seed=seed)
+    game = new_game(GAME, PLAYERS, seed=seed)
     extra = objects - STANDARD_OBJECTS
     for n, player in enumerate(PLAYERS):
         mine = extra // len(PLAYERS) + (extra % len(PLAYERS) if n == 0 else 0)

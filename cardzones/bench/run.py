@@ -20,7 +20,7 @@ from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, T
 from rich.table import Table
 
 from cardzones.bench.floors import Workload, make_workload
-from cardzones.bench.position import STANDARD_OBJECTS, build_position
+from cardzones.bench.position import GAME, STANDARD_OBJECTS, build_position
 from cardzones.bench.timing import (
     example_files,
     time_copy,
@@ -281,7 +281,7 @@ def report(result: dict[str, Any]) -> Table:
     if "runs" in result:
         return growth_report(result)
     table = Table(
-        title=f"cardzones bench (fab, {result['objects']} objects)",
+        title=f"cardzones bench ({GAME}, {result['objects']} objects)",
         caption=(
             f"{result['moves_per_s']:,} moves/s, {result['scenarios_per_s']:,} scenarios/s; "
             f"the view shows {result['view_dicts']:,} dicts; legal actions take "
@@ -345,7 +345,7 @@ def growth_report(result: dict[str, Any]) -> Table:
     then the largest size's cost against the first one's, and its target."""
     runs = result["runs"]
     table = Table(
-        title="cardzones bench: growth with the number of objects (fab)",
+        title=f"cardzones bench: growth with the number of objects ({GAME})",
         caption=f"every size measured in the same run; {result['scenarios_per_s']:,} scenarios/s",
     )
     table.add_column("objects")

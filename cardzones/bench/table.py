@@ -43,6 +43,8 @@ from typing import Any
 
 import httpx
 
+from cardzones.bench.position import GAME
+
 #: How many tables, and how long each phase runs, by default and in a quick run.
 TABLES, SECONDS = 32, 8.0
 QUICK_TABLES, QUICK_SECONDS = 4, 0.8
@@ -191,7 +193,7 @@ def table_body(seed: int) -> dict[str, Any]:
     for player in ("alice", "bob"):
         setup[f"{player}.hero"] = ["Hero"]
         setup[f"{player}.deck"] = ["Strike"] * DECK
-    return {"ruleset": "fab", "seed": seed, "cards": cards, "setup": setup}
+    return {"ruleset": GAME, "seed": seed, "cards": cards, "setup": setup}
 
 
 class _Seat:
@@ -335,7 +337,7 @@ def _store_phase(db: str, seconds: float) -> Sample:
     store = Store(db)
     store.migrate()
     table_id = f"bench-floor-{random.randrange(1 << 40):x}"
-    store.create_table(table_id, Creation("fab", ("alice", "bob"), 0, {}, {}), {}, "0" * 64)
+    store.create_table(table_id, Creation(GAME, ("alice", "bob"), 0, {}, {}), {}, "0" * 64)
     act = json.dumps({"move": {"card": "#17", "to": "alice.hand", "by": "alice"}})
     sample = Sample()
     window = _Window(seconds * WARMUP, seconds)
@@ -380,7 +382,7 @@ def _grouped_phase(db: str, writers: int, seconds: float, together: bool = True)
     act = {"move": {"card": "#17", "to": "alice.hand", "by": "alice"}}
     ids = [f"bench-group-{random.randrange(1 << 40):x}" for _ in range(writers)]
     for table_id in ids:
-        store.create_table(table_id, Creation("fab", ("alice", "bob"), 0, {}, {}), {}, "0" * 64)
+        store.create_table(table_id, Creation(GAME, ("alice", "bob"), 0, {}, {}), {}, "0" * 64)
     sample = Sample()
     window = _Window(seconds * WARMUP, seconds)
     lock = threading.Lock()

@@ -1,15 +1,19 @@
-"""Real cards: the public Flesh and Blood and Redemption card databases in a
-local card index, found by name for scenarios, deck lists and the table.
+"""Real cards: each game's public card database in a local card index, found
+by name for scenarios, deck lists and the table.
 
-- :mod:`cardzones.cards.importers` reads ``card.json``, ``card.csv`` and
-  ``carddata.txt`` into the index (:mod:`cardzones.cards.index`);
+- :mod:`cardzones.cards.importers` reads a database file into the index
+  (:mod:`cardzones.cards.index`), in a format of its game's rule set;
 - :mod:`cardzones.cards.download` fetches the newest files and imports them;
 - :mod:`cardzones.cards.lookup` finds a card by name (and pitch);
-- :mod:`cardzones.cards.decks` reads deck lists into start positions.
+- :mod:`cardzones.cards.decks` makes deck lists start positions.
 
-How each database's types become the engine's is the rule sets' business:
-:mod:`cardzones.rulesets.fab.carddata` and
-:mod:`cardzones.rulesets.redemption.carddata`.
+The formats of each database, how its words become the engine's and how its
+deck lists are written are the rule sets' business
+(:mod:`cardzones.rulesets.cardfiles`): Flesh and Blood's in
+:mod:`cardzones.rulesets.fab.cardfiles` and
+:mod:`cardzones.rulesets.fab.decklist`, Redemption's in
+:mod:`cardzones.rulesets.redemption.cardfiles` and
+:mod:`cardzones.rulesets.redemption.decklist`.
 """
 
 from cardzones.cards.decks import StartPosition, read_deck, scenario_data, start_position

@@ -1,98 +1,53 @@
-"""Deck lists read into a start position: the hero and equipment in their zones,
-the rest as the deck, in the order the list gives it.
+"""Deck lists read into a start position: each game's list read by its rule
+set, every card found in the card index, and placed where the rules put it.
 
-Flesh and Blood deck lists are plain text, one card a line, as players write
-them and as the community's deck builders export them:
+A rule set reads its game's deck lists
+(:meth:`~cardzones.rulesets.base.Ruleset.read_deck_list`) into deck entries
+(:mod:`cardzones.rulesets.cardfiles`): Flesh and Blood's are text, as
+players write them and deck builders export them
+(:mod:`cardzones.rulesets.fab.decklist`), Redemption's LackeyCCG ``.dek``
+files (:mod:`cardzones.rulesets.redemption.decklist`). Every name is found in
+the card index (:mod:`cardzones.cards.lookup`), and the rule set decides
+where each card goes (:meth:`~cardzones.rulesets.base.Ruleset.place_deck`):
+in fab, the hero-card goes to the hero zone (3.11.4), each arena-card that
+can be equipped to the first zone that can take it (4.1.4a, with the
+equipping rules of 8.5.41, 8.2.2, 8.2.10, 8.2.15), deck-cards to the deck
+(3.7.6) and every other card stays out of the game as inventory (4.1.6). The
+deck is in list order: whoever reads the start position knows it, so it is
+no secret, and a table shuffles every deck when it is made
+(:mod:`cardzones.table.creation`).
 
-- ``3 Snatch (red)``, ``3x Snatch (red)``, ``3 x Snatch (1)``, ``(3) Snatch (red)``,
-  ``Snatch (red) x3``, or a name alone for one copy;
-- ``Hero: NAME``, and ``Weapons:`` / ``Equipment:`` lines listing cards
-  separated by commas (FaBDB and Talishar);
-- FaBrary's export: ``Name:``, ``Hero:`` and ``Format:`` lines, then the
-  sections ``Arena cards`` and ``Deck cards``.
-
-Lines naming a deck, its format or a web address are skipped; cards under a
-``Sideboard``, ``Inventory`` or ``Maybe`` heading are not put in any zone. Redemption
-deck lists are LackeyCCG's ``.dek`` files (XML): the ``Deck`` superzone becomes the
-deck and ``Reserve`` the reserve.
-
-Every name is found in the card index (:mod:`cardzones.cards.lookup`); the
-rules decide where each card goes. In fab, the hero-card goes to the hero zone
-(3.11.4), each arena-card that can be equipped goes to the first zone that can
-take it (4.1.4a, with the equipping rules of 8.5.41, 8.2.2, 8.2.10, 8.2.15),
-deck-cards go to the deck (3.7.6) and every other card stays out of the game
-as inventory (4.1.6). The deck is in list order: whoever reads the start
-position knows it, so it is no secret, and a table shuffles every deck when
-it is made (:mod:`cardzones.table.creation`).
-
->>> deck = read_fab_deck('''
-... Hero: Dorinthea Ironsong
-... Weapons: Dawnblade
-... 3 Snatch (red)
-... ''')
->>> [(e.name or e.names, e.count, e.pitch, e.line) for e in deck.entries]
-[('Dorinthea Ironsong', 1, None, 2), ('Dawnblade', 1, None, 3), ('Snatch', 3, 1, 4)]
+>>> from cardzones.rulesets import get_ruleset
+>>> deck = get_ruleset("fab").read_deck_list("Hero: Dorinthea Ironsong\\n3 Snatch (red)\\n")
+>>> [(e.name, e.count, e.pitch, e.line) for e in deck.entries]
+[('Dorinthea Ironsong', 1, None, 1), ('Snatch', 3, 1, 2)]
 """
 
 from __future__ import annotations
 
-import re
-import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from cardzones.cards.errors import CardDataError, DeckListError, UnknownCard
-from cardzones.cards.index import CardRecord
-from cardzones.cards.lookup import COLOUR_OF, CardLookup
+from cardzones.cards.index import CardRecord, card_games
+from cardzones.cards.lookup import CardLookup
 from cardzones.kernel.cards import CardDef
 from cardzones.kernel.game import Game
 from cardzones.rulesets import get_ruleset, new_game
 from cardzones.rulesets.base import DeckCard, DeckRefused
-from cardzones.rulesets.fab.carddata import pitch_of_colour
+from cardzones.rulesets.cardfiles import DeckEntry, DeckList
 
-#: Headings under which cards are not put in any zone.
-OUT_OF_GAME = ("sideboard", "inventory", "maybe", "maybeboard", "tokens")
-#: Lines that describe the list rather than name cards.
-_SKIP = re.compile(
-    r"^(name|format|deck build|see the full deck|made with|created with|deck|author|notes?)\b.*$"
-    r"|^https?://\S+$|^(arena cards|deck cards|main ?deck|equipment and weapons)\s*:?\s*$",
-    re.IGNORECASE,
-)
-_HEADING = re.compile(rf"^({'|'.join(OUT_OF_GAME)})\s*:?\s*(\(\d+\))?\s*$", re.IGNORECASE)
-_LISTS = re.compile(r"^(hero|weapons?|equipment)\s*:\s*(.*)$", re.IGNORECASE)
-_COUNT_FIRST = re.compile(r"^(?:\((\d+)\)|(\d+)\s*x?|x\s*(\d+))\s+(.+)$", re.IGNORECASE)
-_COUNT_LAST = re.compile(r"^(.+?)\s+x\s*(\d+)$", re.IGNORECASE)
-_COLOUR = re.compile(r"^(.+?)\s*\(\s*(red|yellow|blue|[123])\s*\)$", re.IGNORECASE)
-
-
-@dataclass(frozen=True)
-class DeckEntry:
-    """One line of a deck list: a card, how many, and where the list puts it.
-
-    ``section`` is ``main`` (placed by its type), ``out`` (not in the game),
-    or for Redemption the LackeyCCG superzone (``deck``, ``reserve``).
-    ``names`` is set instead of ``name`` for a comma-separated list whose
-    names are split against the card index.
-    """
-
-    name: str
-    count: int = 1
-    pitch: int | None = None
-    section: str = "main"
-    line: int = 0
-    set: str | None = None
-    names: str | None = None
-    #: the LackeyCCG id of the printing (``<name id="Stormy_Seas_(E)">``)
-    id: str | None = None
-
-
-@dataclass(frozen=True)
-class DeckList:
-    ruleset: str
-    entries: tuple[DeckEntry, ...]
-    file: str = "<deck>"
+__all__ = [
+    "DeckEntry",
+    "DeckList",
+    "Placed",
+    "StartPosition",
+    "read_deck",
+    "scenario_data",
+    "start_position",
+]
 
 
 @dataclass(frozen=True)
@@ -206,8 +161,10 @@ def scenario_data(
 # -- reading deck lists ---------------------------------------------------------------
 
 
-def read_deck(path: Path | str) -> DeckList:
-    """A deck list file: LackeyCCG ``.dek`` XML for Redemption, text for fab."""
+def read_deck(path: Path | str, ruleset: str | None = None) -> DeckList:
+    """A deck list file, read by the rule set called ``ruleset``; without one,
+    by the one rule set with card data whose deck lists it is (a LackeyCCG
+    ``.dek`` file is Redemption's, text fab's)."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8-sig")
@@ -215,95 +172,14 @@ def read_deck(path: Path | str) -> DeckList:
         raise DeckListError(f"{path} is not UTF-8 text") from None
     except OSError as exc:
         raise DeckListError(f"cannot read {path}: {exc.strerror}") from None
-    if path.suffix.lower() == ".dek" or text.lstrip().startswith("<"):
-        return read_lackey_deck(text, str(path))
-    return read_fab_deck(text, str(path))
-
-
-def read_fab_deck(text: str, file: str = "<deck>") -> DeckList:
-    """Read a fab deck list in any of the text forms above."""
-    entries: list[DeckEntry] = []
-    section = "main"
-    lines = [" ".join(raw.replace("\u00a0", " ").split()) for raw in text.splitlines()]
-    # Exports put the deck's name and format above the "Hero:" line (FaBDB
-    # without a label): there, a line without a count names no card.
-    hero_line = next((i for i, line in enumerate(lines) if line.lower().startswith("hero:")), 0)
-    for number, line in enumerate(lines, 1):
-        if not line or line.startswith(("#", "//")):
-            continue
-        if number <= hero_line and not _COUNT_FIRST.match(line):
-            continue
-        if _HEADING.match(line):
-            section = "out"
-            continue
-        lists = _LISTS.match(line)
-        if lists is not None:
-            kind, names = lists[1].lower(), lists[2].strip()
-            if names:
-                if kind == "hero":
-                    entries.append(DeckEntry(names, 1, None, section, number))
-                else:
-                    entries.append(DeckEntry("", 1, None, section, number, names=names))
-            continue
-        if _SKIP.match(line):
-            if line.lower().startswith(("arena cards", "deck cards", "main")):
-                section = "main"
-            continue
-        entries.append(_card_line(line, section, number, file))
-    if not entries:
-        raise DeckListError(f"{file}: no card found in the deck list")
-    return DeckList("fab", tuple(entries), file)
-
-
-def _card_line(line: str, section: str, number: int, file: str) -> DeckEntry:
-    count = 1
-    first = _COUNT_FIRST.match(line)
-    if first is not None:
-        count = int(first[1] or first[2] or first[3])
-        line = first[4]
-    else:
-        last = _COUNT_LAST.match(line)
-        if last is not None:
-            line, count = last[1], int(last[2])
-    pitch = None
-    colour = _COLOUR.match(line)
-    if colour is not None:
-        line, pitch = colour[1], pitch_of_colour(colour[2])
-    if count < 1 or count > 99:
-        raise DeckListError(f"{file}:{number}: {count} copies of {line} is not a count")
-    return DeckEntry(line.strip(), count, pitch, section, number)
-
-
-def read_lackey_deck(text: str, file: str = "<deck>") -> DeckList:
-    """Read a LackeyCCG ``.dek`` file: ``<deck><superzone name="Deck"><card>
-    <name>NAME</name><set>SET</set></card>...``."""
-    try:
-        root = ET.fromstring(text)
-    except ET.ParseError as exc:
-        raise DeckListError(f"{file}:{exc.position[0]}: not a LackeyCCG .dek file: {exc}") from None
-    if root.tag != "deck":
-        raise DeckListError(f"{file}: a LackeyCCG .dek file starts with <deck>, not <{root.tag}>")
-    lines = _element_lines(text)
-    entries: list[DeckEntry] = []
-    for zone in root.iter("superzone"):
-        section = (zone.get("name") or "deck").strip().lower()
-        for card in zone.iter("card"):
-            name = (card.findtext("name") or "").strip()
-            if not name:
-                continue
-            card_set = (card.findtext("set") or "").strip() or None
-            named = card.find("name")
-            card_id = (named.get("id") or "").strip() or None if named is not None else None
-            line = lines.pop(0) if lines else 0
-            entries.append(DeckEntry(name, 1, None, section, line, card_set, id=card_id))
-    if not entries:
-        raise DeckListError(f"{file}: no card found in the deck list")
-    return DeckList("redemption", tuple(entries), file)
-
-
-def _element_lines(text: str) -> list[int]:
-    """The line of each <card> element, in order (ElementTree keeps no lines)."""
-    return [text.count("\n", 0, m.start()) + 1 for m in re.finditer(r"<card\b", text)]
+    if ruleset is not None:
+        return get_ruleset(ruleset).read_deck_list(text, str(path))
+    games = card_games()
+    takers = [g for g in games if get_ruleset(g).takes_deck_list(path.name, text)]
+    if len(takers) != 1:
+        some = " or ".join(takers or games) or "no game with card data"
+        raise DeckListError(f"{path}: cannot tell which game's deck list it is ({some})")
+    return get_ruleset(takers[0]).read_deck_list(text, str(path))
 
 
 # -- start positions -----------------------------------------------------------------------
@@ -354,7 +230,7 @@ def _resolve(deck: DeckList, cards: CardLookup) -> list[tuple[DeckEntry, CardRec
                     found.append((named, cards.find(name)))
             else:
                 record = cards.find(entry.name, entry.pitch, card_set=entry.set, card_id=entry.id)
-                if deck.ruleset == "redemption":
+                if get_ruleset(deck.ruleset).named_printings:
                     record = _named_alone(record, cards)
                 found.extend((entry, record) for _ in range(entry.count))
         except CardDataError as exc:
@@ -381,28 +257,17 @@ def _named_alone(record: CardRecord, cards: CardLookup) -> CardRecord:
 
 
 def _in_list_words(deck: DeckList, entry: DeckEntry, exc: CardDataError, cards: CardLookup) -> str:
-    """A fab card's colour in a deck list's words, "Snatch (red)", rather than a
-    scenario's ``pitch: 1``; every other problem as the card index says it."""
-    if deck.ruleset != "fab" or entry.names is not None or isinstance(exc, UnknownCard):
+    """A card of a game of pitches, found without its pitch or with one it
+    has not, in the deck list's words (fab's "Snatch (red)", not a scenario's
+    ``pitch: 1``); every other problem as the card index says it."""
+    ruleset = get_ruleset(deck.ruleset)
+    if not ruleset.pitch_words or entry.names is not None or isinstance(exc, UnknownCard):
         return str(exc)
     pitches = cards.pitches(entry.name)
     if not pitches:
         return str(exc)
     name = cards.find(entry.name, pitches[0]).name
-    if pitches == [None]:
-        if entry.pitch is None:
-            return str(exc)
-        return f"{name} has no colour; write it without ({COLOUR_OF.get(entry.pitch, entry.pitch)})"
-    colours = [COLOUR_OF[p] for p in pitches if p in COLOUR_OF]
-    if len(colours) != len(pitches):
-        return str(exc)
-    some = colours[0] if len(colours) == 1 else ", ".join(colours[:-1]) + " and " + colours[-1]
-    if entry.pitch is None:
-        return (
-            f"{name} comes in {some}: write the colour, as in {entry.count} {name} ({colours[0]})"
-        )
-    wrong = COLOUR_OF.get(entry.pitch, str(entry.pitch))
-    return f"{name} comes in {some}, not {wrong}"
+    return ruleset.deck_list_problem(entry, name, pitches) or str(exc)
 
 
 def _split_names(text: str, cards: CardLookup) -> list[str]:

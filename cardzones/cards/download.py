@@ -1,6 +1,8 @@
 """Download the newest card database of a game and import it.
 
-The files come from the games' public GitHub repositories, through
+Each rule set says where its database is
+(:attr:`~cardzones.rulesets.base.Ruleset.card_source`). The files come from
+the games' public GitHub repositories, through
 ``https://raw.githubusercontent.com``; ``$CARDZONES_DOWNLOAD_BASE`` replaces
 that address (a mirror, or a local server in tests), and a whole URL can be
 given instead. The file is saved in ``$CARDZONES_HOME/downloads`` and then
@@ -11,12 +13,22 @@ Downloading needs httpx: ``pip install 'cardzones[cards]'``.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from cardzones.cards.errors import DownloadFailed
-from cardzones.cards.importers import RULESET_OF, ImportReport, Progress, detect_format, import_file
+from cardzones.cards.importers import (
+    ImportReport,
+    Progress,
+    card_formats,
+    detect_format,
+    import_file,
+)
+from cardzones.cards.index import card_games
 from cardzones.cards.index import home as index_home
+from cardzones.rulesets import get_ruleset
+from cardzones.rulesets.cardfiles import CardSource
 
 #: The environment variable that replaces the download address.
 BASE_VARIABLE = "CARDZONES_DOWNLOAD_BASE"
@@ -24,34 +36,33 @@ DEFAULT_BASE = "https://raw.githubusercontent.com"
 
 
 @dataclass(frozen=True)
-class Source:
-    """Where a game's database is: a repository, a branch and a path in it."""
-
-    repository: str
-    branch: str
-    path: str
-    format: str
-
-    @property
-    def file_name(self) -> str:
-        return self.path.rsplit("/", 1)[-1]
+class Source(CardSource):
+    """Where a game's database is, and its address."""
 
     def url(self, base: str | None = None) -> str:
         base = (base or os.environ.get(BASE_VARIABLE) or DEFAULT_BASE).rstrip("/")
         return f"{base}/{self.repository}/{self.branch}/{self.path}"
 
 
-SOURCES: dict[str, Source] = {
-    "fab": Source(
-        "the-fab-cube/flesh-and-blood-cards", "develop", "json/english/card.json", "fab-json"
-    ),
-    "redemption": Source(
-        "jalstad/RedemptionLackeyCCG",
-        "master",
-        "RedemptionQuick/sets/carddata.txt",
-        "redemption-lackey",
-    ),
-}
+class _Sources(Mapping[str, Source]):
+    """The sources of the rule sets that say where their database is, by game."""
+
+    def __getitem__(self, game: str) -> Source:
+        if game not in card_games():
+            raise KeyError(game)
+        found = get_ruleset(game).card_source
+        if found is None:
+            raise KeyError(game)
+        return Source(found.repository, found.branch, found.path, found.format)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter([g for g in card_games() if get_ruleset(g).card_source is not None])
+
+    def __len__(self) -> int:
+        return len(list(iter(self)))
+
+
+SOURCES: Mapping[str, Source] = _Sources()
 
 #: Seconds to wait for a connection, and between two pieces of the file.
 CONNECT_TIMEOUT = 10.0
@@ -140,6 +151,7 @@ def update(
     target = folder / "downloads" / f"{ruleset}-{source.file_name}"
     origin = download(ruleset, target, url=url, progress=download_progress)
     fmt = detect_format(target)
-    if RULESET_OF[fmt] != ruleset:
-        raise DownloadFailed(f"{origin} is a {RULESET_OF[fmt]} database, not a {ruleset} one")
+    game = card_formats()[fmt][0].name
+    if game != ruleset:
+        raise DownloadFailed(f"{origin} is a {game} database, not a {ruleset} one")
     return import_file(target, fmt, home=folder, progress=import_progress, origin=origin)

@@ -5,19 +5,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from cardzones.errors import CardzonesError
+from cardzones.rulesets.cardfiles import CardDataError, DeckListError, ImportFailed
 
-
-class CardDataError(CardzonesError):
-    """Something about real card data went wrong; the message says what and how to fix it."""
+# The rule sets raise these as they read their files; they are the card index's too.
+__all__ = [
+    "AmbiguousCard",
+    "CardDataError",
+    "DeckListError",
+    "DownloadFailed",
+    "ImportFailed",
+    "NoCardIndex",
+    "UnknownCard",
+]
 
 
 class NoCardIndex(CardDataError):
     """The card index has no cards of the game that was asked for."""
-
-
-class ImportFailed(CardDataError):
-    """A whole file could not be imported. The card index is unchanged."""
 
 
 class DownloadFailed(CardDataError):
@@ -38,7 +41,3 @@ class AmbiguousCard(CardDataError):
     def __init__(self, message: str, options: Sequence[str] = ()) -> None:
         self.options = tuple(options)
         super().__init__(message)
-
-
-class DeckListError(CardDataError):
-    """A deck list that cannot be read into a start position."""

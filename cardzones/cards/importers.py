@@ -1,14 +1,12 @@
-"""Read the public card databases into the card index.
+"""Read a game's card database into the card index.
 
-Three formats, each detected from the start of the file or named:
-
-- ``fab-json``: the-fab-cube's ``json/english/card.json``, a list of cards,
-  one per name and pitch;
-- ``fab-csv``: the same database as ``csvs/english/card.csv`` (tab-separated,
-  quoted fields may span lines);
-- ``redemption-lackey``: LackeyCCG's ``RedemptionQuick/sets/carddata.txt``
-  (tab-separated, no quoting, one card per line, with or without the
-  ``OfficialSet`` column).
+Each rule set names the formats of its database
+(:attr:`~cardzones.rulesets.base.Ruleset.card_formats`), each detected from
+the start of the file or named, with the reader that makes its rows card
+records: Flesh and Blood's ``fab-json`` and ``fab-csv``
+(:mod:`cardzones.rulesets.fab.cardfiles`), Redemption's
+``redemption-lackey`` (:mod:`cardzones.rulesets.redemption.cardfiles`), and
+the formats of any installed rule set.
 
 A row that cannot be read as a card is reported with its line and skipped;
 the others are imported. A file that cannot be read at all, or that has no
@@ -29,57 +27,47 @@ line 3: 3 columns, but the header has 6; skipped
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 import time
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-from urllib.parse import quote
 
-from cardzones.acts.actions import MAX_TEXT
 from cardzones.cards.errors import CardDataError, ImportFailed
-from cardzones.cards.index import DATABASES, CardIndex, CardRecord, ImportInfo
-from cardzones.rulesets.common import MAX_IMAGE
-from cardzones.rulesets.fab import carddata as fab_data
-from cardzones.rulesets.redemption import carddata as redemption_data
+from cardzones.cards.index import CardIndex, ImportInfo
+from cardzones.errors import CardzonesError
+from cardzones.rulesets import get_ruleset, ruleset_names
+from cardzones.rulesets.base import Ruleset
+from cardzones.rulesets.cardfiles import CardFormat, CardRecord, Progress
 
-FORMATS = ("fab-json", "fab-csv", "redemption-lackey")
-RULESET_OF = {"fab-json": "fab", "fab-csv": "fab", "redemption-lackey": "redemption"}
+__all__ = [
+    "ImportReport",
+    "Problem",
+    "Progress",
+    "ReadResult",
+    "card_formats",
+    "detect_format",
+    "format_names",
+    "import_file",
+    "read_cards",
+]
 
-#: Called now and then with (work done, work in all), to drive a progress bar.
-Progress = Callable[[int, int], None]
 
-#: The columns of the fab CSV and the field of ``card.json`` each one is.
-FAB_CSV_COLUMNS = {
-    "Unique ID": "unique_id",
-    "Name": "name",
-    "Color": "color",
-    "Pitch": "pitch",
-    "Cost": "cost",
-    "Power": "power",
-    "Defense": "defense",
-    "Health": "health",
-    "Intelligence": "intelligence",
-    "Arcane": "arcane",
-    "Types": "types",
-    "Traits": "traits",
-    "Card Keywords": "card_keywords",
-    "Functional Text": "functional_text_plain",
-    "Type Text": "type_text",
-    "Image URLs": "image_urls",
-}
-_FAB_LISTS = ("types", "traits", "card_keywords")
-_FAB_RAW_STATS = tuple(fab_data.STAT_FIELDS)
-_REDEMPTION_REQUIRED = ("Name", "Type")
-#: Where LackeyCCG's Redemption plugin takes its card pictures from (its
-#: updatelist.txt): the address of a card's picture is this, its ImageFile
-#: and ``.jpg``.
-LACKEY_IMAGES = (
-    "https://jalstad.github.io/RedemptionLackeyCCG/RedemptionQuick/sets/setimages/general/"
-)
+def card_formats() -> dict[str, tuple[Ruleset, CardFormat]]:
+    """Every card database format of the rule sets there are, by name, with
+    the rule set whose format it is. A rule set that cannot be loaded has none."""
+    out: dict[str, tuple[Ruleset, CardFormat]] = {}
+    for name in ruleset_names():
+        try:
+            ruleset = get_ruleset(name)
+        except CardzonesError:
+            continue
+        for fmt in ruleset.card_formats:
+            out.setdefault(fmt.name, (ruleset, fmt))
+    return out
+
+
+def format_names() -> tuple[str, ...]:
+    """The names of the formats :func:`import_file` reads."""
+    return tuple(card_formats())
 
 
 @dataclass(frozen=True)
@@ -132,37 +120,43 @@ def detect_format(path: Path) -> str:
             head = f.read(8192).decode("utf-8", errors="replace").lstrip("\ufeff \t\r\n")
     except OSError as exc:
         raise ImportFailed(f"cannot read {path}: {exc.strerror}") from None
-    if head.startswith("["):
-        return "fab-json"
-    columns = [c.strip() for c in head.split("\n", 1)[0].rstrip("\r").split("\t")]
-    if "Unique ID" in columns and "Types" in columns:
-        return "fab-csv"
-    if all(c in columns for c in _REDEMPTION_REQUIRED) and "Brigade" in columns:
-        return "redemption-lackey"
+    formats = card_formats()
+    for name, (_, fmt) in formats.items():
+        if fmt.detect(head):
+            return name
+    files = [fmt.what for _, fmt in formats.values()]
     raise ImportFailed(
-        f"cannot tell what {path} holds: it is not the fab card.json or card.csv, nor "
-        f"Redemption's carddata.txt; name the format with --format {'|'.join(FORMATS)}"
+        f"cannot tell what {path} holds: it is not {_either(files)}; "
+        f"name the format with --format {'|'.join(formats)}"
     )
+
+
+def _either(files: list[str]) -> str:
+    """ "a, b, nor c"."""
+    return ", nor ".join(files) if files else "a card database of any rule set"
 
 
 def read_cards(path: Path, fmt: str | None = None, progress: Progress | None = None) -> ReadResult:
     """Read every card of a database file; bad rows become :class:`Problem` s."""
     fmt = fmt or detect_format(path)
-    if fmt not in FORMATS:
-        raise ImportFailed(f"unknown format {fmt!r}; formats are {', '.join(FORMATS)}")
+    formats = card_formats()
+    if fmt not in formats:
+        raise ImportFailed(f"unknown format {fmt!r}; formats are {', '.join(formats)}")
+    ruleset, card_format = formats[fmt]
     try:
         text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as exc:
         raise ImportFailed(f"{path} is not UTF-8 text (byte {exc.start})") from None
     except OSError as exc:
         raise ImportFailed(f"cannot read {path}: {exc.strerror}") from None
-    result = ReadResult(RULESET_OF[fmt], fmt)
-    reader = {"fab-json": _read_fab_json, "fab-csv": _read_fab_csv}.get(fmt, _read_redemption)
+    result = ReadResult(ruleset.name, fmt)
     seen: dict[tuple[str, str], int] = {}
-    for line, item in reader(text, str(path), progress or _no_progress):
+    for line, item in card_format.read(text, str(path), progress or _no_progress):
         if isinstance(item, str):
             result.problems.append(Problem(line, item))
             continue
+        if item.ruleset != ruleset.name:
+            raise ImportFailed(f"{path}: the {fmt} reader made a {item.ruleset} card")
         key = (item.name.casefold(), item.key)
         if key in seen:
             what = f"{item.name} ({item.key})" if item.key else item.name
@@ -217,225 +211,3 @@ def import_file(
 
 def _no_progress(done: int, total: int) -> None:
     pass
-
-
-# -- fab ------------------------------------------------------------------------
-
-Rows = Iterator[tuple[int, CardRecord | str]]
-
-
-def _read_fab_json(text: str, file: str, progress: Progress) -> Rows:
-    """Entries of the top-level list one by one, so that each has its line and a
-    bad entry is only that entry."""
-    decoder = json.JSONDecoder()
-    total = len(text)
-    pos = _skip_space(text, 0)
-    if pos >= total or text[pos] != "[":
-        raise ImportFailed(f"{file}: a fab card.json is a list of cards, starting with [")
-    pos = _skip_space(text, pos + 1)
-    line = text.count("\n", 0, pos) + 1
-    counted = pos
-    first = True
-    while pos < total and text[pos] != "]":
-        if not first:
-            if text[pos] != ",":
-                raise ImportFailed(f"{file}:{_line(text, pos)}: expected , or ] between cards")
-            pos = _skip_space(text, pos + 1)
-            if pos >= total:
-                break
-        first = False
-        line += text.count("\n", counted, pos)
-        counted = pos
-        try:
-            entry, end = decoder.raw_decode(text, pos)
-        except json.JSONDecodeError as exc:
-            raise ImportFailed(f"{file}:{exc.lineno}: not valid JSON: {exc.msg}") from None
-        yield line, _fab_entry(entry, "fab-json", line)
-        pos = _skip_space(text, end)
-        progress(pos, total)
-    if pos >= total:
-        raise ImportFailed(f"{file}: the list of cards never ends (no closing ])")
-    progress(total, total)
-
-
-def _read_fab_csv(text: str, file: str, progress: Progress) -> Rows:
-    total = text.count("\n") + 1
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter="\t")
-    try:
-        header = next(reader)
-    except StopIteration:
-        raise ImportFailed(f"{file}: the file is empty") from None
-    except csv.Error as exc:
-        raise ImportFailed(f"{file}:1: cannot read the header: {exc}") from None
-    header = [h.strip() for h in header]
-    missing = [c for c in ("Name", "Types") if c not in header]
-    if missing:
-        raise ImportFailed(f"{file}:1: the header has no {' or '.join(missing)} column")
-    end = reader.line_num
-    while True:
-        line = end + 1
-        try:
-            row = next(reader)
-        except StopIteration:
-            break
-        except csv.Error as exc:
-            raise ImportFailed(f"{file}:{line}: cannot read the CSV: {exc}") from None
-        end = reader.line_num
-        if not any(cell.strip() for cell in row):
-            continue
-        if len(row) != len(header):
-            yield line, f"{len(row)} columns, but the header has {len(header)}"
-            continue
-        entry: dict[str, Any] = {}
-        for column, value in zip(header, row, strict=True):
-            key = FAB_CSV_COLUMNS.get(column)
-            if key is None:
-                continue
-            entry[key] = [w for w in value.split(",") if w.strip()] if key in _FAB_LISTS else value
-        yield line, _fab_entry(entry, "fab-csv", line)
-        progress(end, total)
-    progress(total, total)
-
-
-def _fab_entry(entry: Any, fmt: str, line: int) -> CardRecord | str:
-    if not isinstance(entry, dict):
-        return f"a card is a JSON object, not {type(entry).__name__}"
-    try:
-        cdef = fab_data.card_def(entry)
-    except fab_data.CardDataProblem as exc:
-        return str(exc)
-    pitch = cdef.stats.get("pitch")
-    source: dict[str, Any] = {"database": DATABASES["fab"], "format": fmt, "line": line}
-    for key in ("unique_id", "color", "type_text"):
-        value = entry.get(key)
-        if isinstance(value, str) and value:
-            source["id" if key == "unique_id" else key] = value
-    printings = entry.get("printings")
-    if isinstance(printings, list):
-        ids = [p.get("id") for p in printings if isinstance(p, dict)]
-        source["printings"] = list(dict.fromkeys(i for i in ids if isinstance(i, str)))
-    # Stats the card has but that are not numbers ("*", "X") are kept as printed.
-    varying = {
-        key: value
-        for key in _FAB_RAW_STATS
-        if isinstance(value := entry.get(key), str) and value.strip() and not _is_int(value)
-    }
-    if varying:
-        source["printed"] = varying
-    text = entry.get("functional_text_plain") or entry.get("functional_text") or ""
-    text = text if isinstance(text, str) else ""
-    cdef = replace(cdef, text=text.strip()[:MAX_TEXT], image=_fab_image(entry))
-    return CardRecord(
-        "fab",
-        cdef,
-        pitch,
-        "" if pitch is None else str(pitch),
-        tuple(fab_data.name_aliases(cdef.name)),
-        text,
-        source,
-    )
-
-
-def _fab_image(entry: Mapping[str, Any]) -> str:
-    """The first https address of a picture of the card: a printing's
-    ``image_url`` (card.json), or the first of the ``Image URLs`` (card.csv)."""
-    found: list[Any] = []
-    printings = entry.get("printings")
-    if isinstance(printings, list):
-        found += [p.get("image_url") for p in printings if isinstance(p, dict)]
-    urls = entry.get("image_urls")
-    if isinstance(urls, str):
-        found += urls.replace(",", " ").split()
-    for url in found:
-        if isinstance(url, str) and url.startswith("https://") and len(url) <= MAX_IMAGE:
-            return url
-    return ""
-
-
-# -- Redemption ----------------------------------------------------------------------
-
-
-def _read_redemption(text: str, file: str, progress: Progress) -> Rows:
-    lines = text.split("\n")
-    header = [h.strip() for h in lines[0].rstrip("\r").split("\t")]
-    missing = [c for c in _REDEMPTION_REQUIRED if c not in header]
-    if missing:
-        raise ImportFailed(f"{file}:1: the header has no {' or '.join(missing)} column")
-    total = len(lines)
-    for number, raw in enumerate(lines[1:], 2):
-        raw = raw.rstrip("\r")
-        if not raw.strip():
-            continue
-        cells = raw.split("\t")
-        if len(cells) != len(header):
-            yield number, f"{len(cells)} columns, but the header has {len(header)}"
-            continue
-        yield number, _redemption_row(dict(zip(header, cells, strict=True)), number)
-        if number % 500 == 0:
-            progress(number, total)
-    progress(total, total)
-
-
-def _redemption_row(row: Mapping[str, str], line: int) -> CardRecord | str:
-    try:
-        cdef = redemption_data.card_def(row)
-        other = redemption_data.other_face(row)
-    except redemption_data.CardDataProblem as exc:
-        return str(exc)
-    source: dict[str, Any] = {
-        "database": DATABASES["redemption"],
-        "format": "redemption-lackey",
-        "line": line,
-    }
-    for column, key in (
-        ("Set", "set"),
-        ("OfficialSet", "official_set"),
-        ("ImageFile", "image"),
-        ("Type", "type"),
-        ("Brigade", "brigade"),
-        ("Strength", "strength"),
-        ("Toughness", "toughness"),
-        ("Class", "class"),
-        ("Identifier", "identifier"),
-        ("Reference", "reference"),
-        ("Rarity", "rarity"),
-        ("Legality", "legality"),
-    ):
-        value = redemption_data.field(row, column)
-        if value:
-            source[key] = value
-    if other:
-        source["other_face"] = other
-    text = " ".join(redemption_data.field(row, c) for c in ("SpecialAbility", "Identifier"))
-    picture = redemption_data.field(row, "ImageFile")
-    cdef = replace(
-        cdef,
-        text=redemption_data.field(row, "SpecialAbility")[:MAX_TEXT],
-        image=f"{LACKEY_IMAGES}{quote(picture)}.jpg" if picture else "",
-    )
-    return CardRecord(
-        "redemption",
-        cdef,
-        None,
-        redemption_data.field(row, "Set"),
-        tuple(redemption_data.name_aliases(cdef.name)),
-        text.strip(),
-        source,
-    )
-
-
-# -- helpers ----------------------------------------------------------------------------
-
-
-def _skip_space(text: str, pos: int) -> int:
-    while pos < len(text) and text[pos] in " \t\r\n":
-        pos += 1
-    return pos
-
-
-def _line(text: str, pos: int) -> int:
-    return text.count("\n", 0, pos) + 1
-
-
-def _is_int(text: str) -> bool:
-    return text.strip().lstrip("+-").isdigit()

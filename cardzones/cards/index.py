@@ -22,27 +22,49 @@ import json
 import os
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
 from cardzones.cards.errors import CardDataError, NoCardIndex
+from cardzones.errors import CardzonesError
 from cardzones.kernel.cards import CardDef
+from cardzones.rulesets import get_ruleset, ruleset_names
+from cardzones.rulesets.cardfiles import CardRecord
+
+__all__ = [
+    "HOME_VARIABLE",
+    "CardIndex",
+    "CardRecord",
+    "ImportInfo",
+    "card_from_json",
+    "card_games",
+    "card_to_json",
+    "home",
+    "index_path",
+    "name_key",
+]
 
 #: The environment variable that names the folder of the card index.
 HOME_VARIABLE = "CARDZONES_HOME"
 INDEX_FILE = "cards.sqlite3"
 SCHEMA_VERSION = 1
 
-#: Where each game's database comes from, for messages and provenance.
-DATABASES = {
-    "fab": "the-fab-cube/flesh-and-blood-cards",
-    "redemption": "jalstad/RedemptionLackeyCCG",
-}
-#: The games whose card databases the index reads.
-GAMES = tuple(DATABASES)
+
+def card_games() -> tuple[str, ...]:
+    """The games whose card databases the index reads: the rule sets there
+    are that name the formats of one (a rule set that cannot be loaded has none)."""
+    out = []
+    for name in ruleset_names():
+        try:
+            if get_ruleset(name).card_formats:
+                out.append(name)
+        except CardzonesError:
+            continue
+    return tuple(out)
+
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS cards (
@@ -97,46 +119,6 @@ def name_key(name: str) -> str:
 
 
 @dataclass(frozen=True)
-class CardRecord:
-    """One card of a database: the engine's :class:`CardDef` and where it came from.
-
-    ``variant`` tells apart cards of one name: the pitch in fab, the set in
-    Redemption. ``aliases`` are other names it is found by, ``text`` the
-    words search finds it by (its rules text, which the card itself holds
-    as ``cdef.text``) and ``source`` its provenance.
-    """
-
-    ruleset: str
-    cdef: CardDef
-    pitch: int | None = None
-    variant: str = ""
-    aliases: tuple[str, ...] = ()
-    text: str = ""
-    source: Mapping[str, Any] = field(default_factory=dict)
-
-    @property
-    def name(self) -> str:
-        return self.cdef.name
-
-    @property
-    def key(self) -> str:
-        """The variant that tells it apart, or its pitch."""
-        return self.variant or ("" if self.pitch is None else str(self.pitch))
-
-    def same_card(self, other: CardRecord) -> bool:
-        """Whether the two are the same card for the engine, whatever their names."""
-        a, b = self.cdef, other.cdef
-        return (a.types, dict(a.stats), a.keywords, a.brigades, a.classes, a.alignment) == (
-            b.types,
-            dict(b.stats),
-            b.keywords,
-            b.brigades,
-            b.classes,
-            b.alignment,
-        )
-
-
-@dataclass(frozen=True)
 class ImportInfo:
     """What was imported last for a game: the file, its format and the counts."""
 
@@ -152,12 +134,8 @@ def card_to_json(cdef: CardDef) -> dict[str, Any]:
     out: dict[str, Any] = {"types": sorted(cdef.types), "stats": dict(cdef.stats)}
     if cdef.keywords:
         out["keywords"] = sorted(cdef.keywords)
-    if cdef.brigades:
-        out["brigades"] = sorted(cdef.brigades)
-    if cdef.classes:
-        out["classes"] = sorted(cdef.classes)
-    if cdef.alignment:
-        out["alignment"] = cdef.alignment
+    if cdef.extra:
+        out["extra"] = {k: v if isinstance(v, str) else sorted(v) for k, v in cdef.extra.items()}
     if cdef.text:
         out["text"] = cdef.text
     if cdef.image:
@@ -165,15 +143,20 @@ def card_to_json(cdef: CardDef) -> dict[str, Any]:
     return out
 
 
+#: Where an index written before cards had ``extra`` keeps those fields,
+#: and their names in it.
+_OLD_EXTRA = {"brigades": "brigade", "classes": "class", "alignment": "alignment"}
+
+
 def card_from_json(name: str, data: Mapping[str, Any]) -> CardDef:
+    extra = {_OLD_EXTRA[k]: data[k] for k in _OLD_EXTRA if data.get(k)}
+    extra.update(data.get("extra", {}))
     return CardDef(
         name,
         frozenset(data.get("types", ())),
         {str(k): int(v) for k, v in data.get("stats", {}).items()},
         frozenset(data.get("keywords", ())),
-        brigades=frozenset(data.get("brigades", ())),
-        classes=frozenset(data.get("classes", ())),
-        alignment=data.get("alignment"),
+        extra={k: v if isinstance(v, str) else frozenset(v) for k, v in extra.items()},
         text=str(data.get("text", "")),
         image=str(data.get("image", "")),
     )
@@ -390,9 +373,9 @@ class CardIndex:
 
 def _types_text(record: CardRecord) -> str:
     cdef = record.cdef
-    words = [*sorted(cdef.types), *sorted(cdef.brigades), *sorted(cdef.classes)]
-    if cdef.alignment:
-        words.append(cdef.alignment)
+    words = sorted(cdef.types)
+    for value in cdef.extra.values():
+        words += [value] if isinstance(value, str) else sorted(value)
     return " ".join(w.replace("_", " ") for w in words)
 
 

@@ -1,9 +1,11 @@
 """Find a card by name in the card index, as scenarios, deck lists and the
 command line name them.
 
-A fab name with several pitches needs the pitch; a Redemption name printed in
-several sets is found when every printing is the same card for the engine,
-and otherwise needs its full name. A name that is not found lists the closest
+In a game whose cards of one name differ by pitch (fab's colours: the rule
+set's ``pitch_words``), a name with several pitches needs the pitch; in
+another, a name printed in several sets (a Redemption card) is found when
+every printing is the same card for the engine, and otherwise needs its
+full name. A name that is not found lists the closest
 names there are.
 
 >>> import tempfile
@@ -37,19 +39,12 @@ from dataclasses import replace
 from pathlib import Path
 
 from cardzones.cards.errors import AmbiguousCard, CardDataError, NoCardIndex, UnknownCard
-from cardzones.cards.index import GAMES, CardIndex, CardRecord, index_path, name_key
+from cardzones.cards.index import CardIndex, CardRecord, card_games, index_path, name_key
 from cardzones.kernel.cards import CardDef
-from cardzones.rulesets.fab.carddata import COLOUR_OF, describe_pitch, options_text
+from cardzones.rulesets import get_ruleset
+from cardzones.rulesets.cardfiles import options_text
 
-# The colours of fab cards and how messages offer them are the fab rule set's;
-# the layers above the card index take them from here.
-__all__ = [
-    "COLOUR_OF",
-    "CardLookup",
-    "describe_pitch",
-    "missing_data_message",
-    "options_text",
-]
+__all__ = ["CardLookup", "missing_data_message"]
 
 #: The type of a token card (fab 8.1.8a; a Redemption Lost Soul Token).
 TOKEN = "token"
@@ -72,9 +67,12 @@ class CardLookup:
     """Cards of one game by name, from the index in ``home`` (``$CARDZONES_HOME``)."""
 
     def __init__(self, ruleset: str, home: Path | None = None) -> None:
-        if ruleset not in GAMES:
-            raise CardDataError(f"unknown game {ruleset!r}; games are {', '.join(GAMES)}")
+        games = card_games()
+        if ruleset not in games:
+            raise CardDataError(f"unknown game {ruleset!r}; games are {', '.join(games)}")
         self.ruleset = ruleset
+        #: the rule set's words for its pitches: empty in a game without them
+        self.pitch_words = get_ruleset(ruleset).pitch_words
         try:
             self._index = CardIndex.open(home)
         except NoCardIndex:
@@ -213,10 +211,10 @@ class CardLookup:
                 f"no {self.ruleset} card called {name!r} in the card index{hint}", closest
             )
         names = list(dict.fromkeys(r.name for r in found))
-        if self.ruleset == "fab":
-            return self._fab(name, pitch, found, names)
+        if self.pitch_words:
+            return self._pitched(name, pitch, found, names)
         if pitch is not None:
-            raise CardDataError(f"pitch is a fab card's; {name} is a Redemption card")
+            raise CardDataError(f"a {self.ruleset} card has no pitch; {name} is one")
         if all(r.same_card(found[0]) for r in found[1:]):
             return found[0]
         options = [_printing(r) for r in found]
@@ -226,7 +224,7 @@ class CardLookup:
             options,
         )
 
-    def _fab(
+    def _pitched(
         self, name: str, pitch: int | None, found: list[CardRecord], names: list[str]
     ) -> CardRecord:
         if len(names) > 1:
@@ -241,13 +239,16 @@ class CardLookup:
                 return chosen[0]
             if pitches == [None]:
                 raise CardDataError(f"{names[0]} has no pitch; leave pitch out")
-            raise CardDataError(f"{names[0]} has no pitch {pitch}; give {options_text(pitches)}")
+            raise CardDataError(f"{names[0]} has no pitch {pitch}; give {self._options(pitches)}")
         if len(pitches) > 1:
             raise AmbiguousCard(
-                f"{names[0]} has {len(pitches)} pitches: give pitch: {options_text(pitches)}",
+                f"{names[0]} has {len(pitches)} pitches: give pitch: {self._options(pitches)}",
                 [str(p) for p in pitches],
             )
         return found[0]
+
+    def _options(self, pitches: list[int | None]) -> str:
+        return options_text(pitches, self.pitch_words)
 
 
 def _tidy_brackets(name: str) -> str:

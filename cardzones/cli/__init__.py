@@ -24,8 +24,8 @@ from cardzones.scenario.runner import INVALID, PASS, Outcome, exit_code, find_sc
 app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
-    help="cardzones: a rules engine for card locations (Flesh and Blood, Redemption, and "
-    "any rule set installed beside it: see `cardzones rulesets`).",
+    help="cardzones: a rules engine for card locations, for every rule set installed "
+    "(`cardzones rulesets` lists them).",
 )
 app.add_typer(cards_app, name="cards")
 

@@ -25,7 +25,8 @@ def table_extra() -> None:
 
 
 def open_store(db: str) -> Any:
-    from cardzones.table.store import Store, StoreError
+    from cardzones.table.database import StoreError
+    from cardzones.table.store import Store
 
     try:
         store = Store(db)
@@ -37,7 +38,7 @@ def open_store(db: str) -> Any:
 
 
 def _default_db() -> str:
-    from cardzones.table.store import DEFAULT_DB
+    from cardzones.table.database import DEFAULT_DB
 
     return DEFAULT_DB
 

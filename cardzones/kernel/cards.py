@@ -113,9 +113,9 @@ class CardDef:
     stats: Mapping[str, int] = field(default_factory=dict)
     keywords: frozenset[str] = frozenset()
     abilities: tuple[Ability, ...] = ()
-    brigades: frozenset[str] = frozenset()
-    classes: frozenset[str] = frozenset()
-    alignment: str | None = None
+    #: the rule set's own fields, each a text or a frozenset of texts; views
+    #: show them as they are named here, in this order. Never changed, as stats.
+    extra: Mapping[str, str | frozenset[str]] = field(default_factory=dict)
     #: the rules text as printed, for people to read: no rule reads it
     text: str = ""
     #: the address of a picture of the card, when its card data gives one
@@ -146,12 +146,7 @@ class CardDef:
         out.update(sorted(self.stats.items()))
         if self.keywords:
             out["keywords"] = sorted(self.keywords)
-        if self.brigades:
-            out["brigade"] = sorted(self.brigades)
-        if self.classes:
-            out["class"] = sorted(self.classes)
-        if self.alignment:
-            out["alignment"] = self.alignment
+        out.update((k, v if isinstance(v, str) else sorted(v)) for k, v in self.extra.items() if v)
         if self.text:
             out["text"] = self.text
         if self.image:

@@ -64,6 +64,7 @@ class Game(State):
         "_handles",
         "_plain_resets",
         "_plain_shown",
+        "_records",
         "_shown",
         "_zone_names",
         "handle_key",
@@ -71,6 +72,7 @@ class Game(State):
         "ruleset",
         "seed",
     )
+    _records: Records  # made on first use (:attr:`records`)
 
     def __init__(
         self,
@@ -368,7 +370,11 @@ class Game(State):
     @property
     def records(self) -> Records:
         """The rule set's own journaled records (see records.py)."""
-        return Records(self)
+        try:
+            return self._records
+        except AttributeError:  # a copy is made without it
+            self._records = Records(self)
+            return self._records
 
     def is_active(self, handle: object) -> bool:
         """Whether the effect an action created is active now. ``handle`` is what

@@ -57,6 +57,8 @@ MAPS = ("objs", "contents", "zones", "zinfo", "kids", "effects", "fx_by_card", "
 
 #: Immutable records shared by many objects: written once, then referred to.
 _SHARED = (CardDef, ZoneSpec)
+#: The fields a CardDef had before ``extra``, and their names in it.
+_OLD_CARD = {"brigades": "brigade", "classes": "class", "alignment": "alignment"}
 
 
 class SerialError(CardzonesError):
@@ -223,6 +225,9 @@ class _Decoder:
         if kind == "record":
             cls = _load_class(data.get("class"), self.package)
             fields = {k: self.decode(v) for k, v in dict(data.get("fields", {})).items()}
+            if cls is CardDef and "extra" not in fields:  # saved before it had one
+                old = {_OLD_CARD[k]: fields.pop(k) for k in _OLD_CARD if k in fields}
+                fields["extra"] = {k: v for k, v in old.items() if v}
             if not (
                 dataclasses.is_dataclass(cls)
                 or (issubclass(cls, tuple) and hasattr(cls, "_fields"))

@@ -24,15 +24,18 @@ position's real cards are written down without the index.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from cardzones.cards.errors import CardDataError
-from cardzones.cards.index import GAMES
-from cardzones.cards.lookup import COLOUR_OF, CardLookup, options_text
+from cardzones.cards.index import card_games
+from cardzones.cards.lookup import CardLookup
 from cardzones.errors import ScenarioError
 from cardzones.kernel.cards import CardDef
 from cardzones.position.loader import YMap
+from cardzones.rulesets import get_ruleset
 from cardzones.rulesets.base import ruleset_of
+from cardzones.rulesets.cardfiles import options_text
 
 if TYPE_CHECKING:
     from cardzones.position.context import Context
@@ -46,9 +49,10 @@ def read_card_data(doc: YMap, ruleset: str, file: str) -> CardLookup | None:
         return None
     value = doc[KEY]
     line = doc.line_of(KEY)
-    if not isinstance(value, str) or value not in GAMES:
+    games = card_games()
+    if not isinstance(value, str) or value not in games:
         raise ScenarioError(
-            f"card_data: is {' or '.join(GAMES)}, not {value!r}", file=file, line=line
+            f"card_data: is {' or '.join(games)}, not {value!r}", file=file, line=line
         )
     if value != ruleset:
         raise ScenarioError(
@@ -68,8 +72,9 @@ def named_card(ctx: Context, name: str, entry: YMap | None) -> CardDef:
     (:mod:`cardzones.position.written`)."""
     has_pitch = entry is not None and "pitch" in entry
     if has_pitch and not any(p.name == "pitch" for p in ruleset_of(ctx.game).card_params):
+        pitched = " or ".join(g for g in card_games() if get_ruleset(g).pitch_words)
         raise ctx.fail(
-            entry, "pitch", f"pitch: picks the colour of a fab card, not a {ctx.ruleset} one"
+            entry, "pitch", f"pitch: picks the colour of a {pitched} card, not a {ctx.ruleset} one"
         )
     pitch = _pitch(ctx, entry) if has_pitch else None
     if name in ctx.variants:
@@ -88,7 +93,8 @@ def named_card(ctx: Context, name: str, entry: YMap | None) -> CardDef:
         raise ctx.fail(
             entry,
             "pitch",
-            "pitch: picks a colour of a card from the card index; it needs card_data: fab",
+            "pitch: picks a colour of a card from the card index; "
+            f"it needs card_data: {ctx.ruleset}",
         )
     try:
         cdef = lookup.card_def(name, pitch)
@@ -106,13 +112,14 @@ def _variant(ctx: Context, name: str, entry: YMap | None, pitch: int | None) -> 
             entry,
             "card",
             f"{name} has {len(defs)} definitions under cards:: give pitch: "
-            + options_text(sorted(defs)),
+            + options_text(sorted(defs), _words(ctx)),
         )
     if pitch not in defs:
         raise ctx.fail(
             entry,
             "pitch",
-            f"{name} has no pitch {pitch} under cards:; give {options_text(sorted(defs))}",
+            f"{name} has no pitch {pitch} under cards:; "
+            f"give {options_text(sorted(defs), _words(ctx))}",
         )
     return defs[pitch]
 
@@ -123,6 +130,11 @@ def _pitch(ctx: Context, entry: Any) -> int:
         raise ctx.fail(
             entry,
             "pitch",
-            f"pitch: is a number, {options_text(sorted(COLOUR_OF))}, not {value!r}",
+            f"pitch: is a number, {options_text(sorted(_words(ctx)), _words(ctx))}, not {value!r}",
         )
     return value
+
+
+def _words(ctx: Context) -> Mapping[int, str]:
+    """The game's words for its pitches."""
+    return ruleset_of(ctx.game).pitch_words

@@ -29,6 +29,7 @@ from cardzones.errors import CardzonesError, UnknownReference
 from cardzones.kernel import ruleset as kernel
 from cardzones.kernel.cards import Ability, CardDef
 from cardzones.kernel.results import ActionResult
+from cardzones.rulesets.cardfiles import CardFormat, CardSource, DeckEntry, DeckList, DeckListError
 
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game
@@ -112,7 +113,16 @@ class Ruleset(kernel.Ruleset):
     - ``board``: how a board lays out a player's mat (:class:`Board`);
     - ``deck_list_help`` and ``deck_list_example``: how the game's deck lists
       are written, in words and by an example, for the page that starts a
-      table from them.
+      table from them;
+    - ``card_formats`` and ``card_source``: the formats of its card database,
+      each with its reader, and where the newest database is downloaded from
+      (:mod:`cardzones.rulesets.cardfiles`); :meth:`read_deck_list` reads its
+      deck lists, and :meth:`takes_deck_list` tells one from another game's;
+    - ``pitch_words``: the words for the pitches that tell its cards of one
+      name apart (fab's colours), when its cards have a ``pitch``;
+      ``named_printings``: a card of a deck list is written down by a name
+      that finds its printing alone; ``out_of_game``: where a deck list's
+      cards in no zone are, in words.
     """
 
     actions: ActionTable = NO_ACTIONS
@@ -124,6 +134,11 @@ class Ruleset(kernel.Ruleset):
     board: Board = Board()
     deck_list_help: str = ""
     deck_list_example: str = ""
+    card_formats: tuple[CardFormat, ...] = ()
+    card_source: CardSource | None = None
+    pitch_words: Mapping[int, str] = {}
+    named_printings: bool = False
+    out_of_game: str = "in no zone"
 
     # -- cards -------------------------------------------------------------
 
@@ -144,6 +159,24 @@ class Ruleset(kernel.Ruleset):
         return {}
 
     # -- deck lists ----------------------------------------------------------
+
+    def read_deck_list(self, text: str, file: str = "<deck>") -> DeckList:
+        """The deck list ``text`` (from ``file``, for messages), read as the
+        game's players write their lists; :class:`DeckListError` says what
+        is wrong with one. A rule set without deck lists reads none."""
+        raise DeckListError(f"{file}: {self.name} has no deck lists to read")
+
+    def takes_deck_list(self, file: str, text: str) -> bool:
+        """Whether ``text``, of the file called ``file``, is a deck list of
+        this game rather than of another (``cardzones cards deck`` reads a
+        file without being told its game)."""
+        return False
+
+    def deck_list_problem(self, entry: DeckEntry, name: str, pitches: Sequence[int | None]) -> str:
+        """A card of a deck list found with the wrong pitch or none, in the
+        list's own words; ``name`` is the card's and ``pitches`` are those it
+        has. Empty to let the card index say it."""
+        return ""
 
     def place_deck(self, game: Game, player: str, cards: Sequence[DeckCard]) -> Placement:
         """Where the cards of ``player``'s deck list start, in ``game`` (a

@@ -1,13 +1,14 @@
 """A table started from deck lists: ``"decks": {"alice": "DECK LIST", ...}`` in
 a ``POST /api/tables`` body.
 
-Each player's list is read by the card index's deck reader
-(:mod:`cardzones.cards.decks`): a fab list as text ("3 Snatch (red)", FaBrary's
-and FaBDB's exports), a Redemption list as a LackeyCCG ``.dek`` file. The hero
-and equipment go to their zones, the rest becomes the deck, which the table
-shuffles with its seed when it is made. The result is a scenario document
-with ``card_data``, which the
-table's creation turns into a self-contained record like any other
+Each player's list is read by the game's rule set
+(:meth:`~cardzones.rulesets.base.Ruleset.read_deck_list`: a fab list as text,
+"3 Snatch (red)" and FaBrary's and FaBDB's exports, a Redemption list as a
+LackeyCCG ``.dek`` file) and placed by the card index's deck reader
+(:mod:`cardzones.cards.decks`): the hero and equipment go to their zones, the
+rest becomes the deck, which the table shuffles with its seed when it is made.
+The result is a scenario document with ``card_data``, which the table's
+creation turns into a self-contained record like any other
 (:mod:`cardzones.table.creation`): the cards are looked up once, now.
 
 Every problem of every list is reported at once, each with the list and its
@@ -27,15 +28,9 @@ import sqlite3
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardzones.cards.decks import (
-    DeckList,
-    StartPosition,
-    read_fab_deck,
-    read_lackey_deck,
-    start_position,
-)
+from cardzones.cards.decks import DeckList, StartPosition, start_position
 from cardzones.cards.errors import CardDataError, DeckListError
-from cardzones.cards.index import GAMES, CardIndex
+from cardzones.cards.index import CardIndex, card_games
 from cardzones.cards.lookup import IMPORT_HINT, UPDATE_HINT, CardLookup
 from cardzones.errors import CardzonesError
 from cardzones.kernel.cards import CardDef
@@ -65,15 +60,16 @@ def deck_list_games() -> tuple[str, ...]:
     installed = ruleset_names()
     try:
         with index:
-            return tuple(g for g in GAMES if g in installed and index.count(g) > 0)
+            return tuple(g for g in card_games() if g in installed and index.count(g) > 0)
     except sqlite3.Error:
         return ()
 
 
 def unavailable(ruleset: str) -> str:
     """Why a server without the cards of ``ruleset`` reads no deck lists of it."""
-    if ruleset not in GAMES:
-        return f"deck lists are read for {' and '.join(GAMES)} tables, not for {ruleset}"
+    games = card_games()
+    if ruleset not in games:
+        return f"deck lists are read for {' and '.join(games)} tables, not for {ruleset}"
     return (
         f"deck lists are not available: the server's card index has no {ruleset} cards; "
         f"whoever runs the server imports them with `{UPDATE_HINT.format(ruleset=ruleset)}`, "
@@ -128,7 +124,7 @@ def deck_document(body: dict[str, Any], *, tokens: bool = False) -> DeckStart:
             f"decks: {', '.join(map(repr, strangers))} is not a player; "
             f"the players are {', '.join(players)}"
         )
-    if ruleset not in GAMES:
+    if ruleset not in card_games():
         raise DeckListRefused(unavailable(ruleset))
     try:
         lookup = CardLookup(ruleset)
@@ -154,17 +150,8 @@ def deck_document(body: dict[str, Any], *, tokens: bool = False) -> DeckStart:
 
 
 def read_list(ruleset: str, text: str, file: str) -> DeckList:
-    """One deck list's text, read in the form its game's lists have."""
-    if ruleset == "redemption":
-        if not text.lstrip().startswith("<"):
-            what = "is empty" if not text.strip() else "is not one"
-            raise DeckListError(
-                f"{file}: a Redemption deck list is a LackeyCCG .dek file "
-                f"(XML that starts with <deck>); this {what}"
-            )
-        deck = read_lackey_deck(text, file)
-    else:
-        deck = read_fab_deck(text, file)
+    """One deck list's text, read by its game's rule set."""
+    deck = get_ruleset(ruleset).read_deck_list(text, file)
     cards = sum(entry.count for entry in deck.entries if entry.names is None)
     cards += sum(entry.names.count(",") + 1 for entry in deck.entries if entry.names)
     if cards > MAX_CARDS:

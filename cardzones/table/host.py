@@ -33,10 +33,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardzones.kernel.game import MoveResult
+from cardzones.table.action_log import Conflict, GameOver, StoredAction
 from cardzones.table.acts import Refusal
 from cardzones.table.finish import CONCEDE, DEFAULT_FINISH_AFTER
+from cardzones.table.finish_votes import Finished
 from cardzones.table.record import Record
-from cardzones.table.store import Conflict, Finished, GameOver, Seat, Store, StoredAction
+from cardzones.table.store import Seat, Store
 from cardzones.table.table import ReplayError, Table, rebuild
 from cardzones.table.tokens import is_table_id, new_table_id, new_token, token_digest
 

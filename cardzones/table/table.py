@@ -44,8 +44,8 @@ from cardzones.table.acts import (
 )
 from cardzones.table.creation import build, start
 from cardzones.table.finish import Votes
+from cardzones.table.finish_votes import Finished
 from cardzones.table.record import Record
-from cardzones.table.store import Finished
 
 #: The form of a snapshot this version writes and reads.
 SNAPSHOT_FORMAT = "cardzones-table/1"

@@ -35,8 +35,9 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
+from cardzones.table.database import DEFAULT_DB
 from cardzones.table.limits import Limits
-from cardzones.table.store import DEFAULT_DB, Store
+from cardzones.table.store import Store
 from cardzones.web import pages
 from cardzones.web.routes import finish, history, legal, sockets, tables
 from cardzones.web.server import Server, error

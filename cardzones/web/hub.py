@@ -24,11 +24,12 @@ from typing import Any, TypeVar
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from cardzones.table.action_log import StoredAction
 from cardzones.table.acts import Refusal
 from cardzones.table.chat import WELCOME_LINES, ChatRefused, Rate, clean
 from cardzones.table.finish import Votes
+from cardzones.table.finish_votes import Finished
 from cardzones.table.host import Done, Host
-from cardzones.table.store import Finished, StoredAction
 from cardzones.table.table import Table
 
 log = logging.getLogger("cardzones.web")

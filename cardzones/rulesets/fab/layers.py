@@ -17,6 +17,9 @@ if TYPE_CHECKING:
 #: The kind of an attack-proxy (1.4.3): a non-card object that represents a
 #: weapon's attack, a layer on the stack and then a chain link (3.6.2).
 ATTACK_PROXY = "attack_proxy"
+#: The record of the attack-proxies made that may still exist: while there is
+#: none, the check of 1.4.3c after every action has nothing to look at.
+PROXIES = "attack_proxies"
 
 
 class LayerData(NamedTuple):
@@ -97,7 +100,7 @@ def push_layer(
 ) -> int:
     """A new public layer on top of the stack (1.6.1, 3.15.4), made by its
     controller."""
-    return game.new_card(
+    card = game.new_card(
         cdef,
         stack(game),
         owner=owner,
@@ -110,6 +113,9 @@ def push_layer(
         log=True,
         by=controller,
     )
+    if kind == ATTACK_PROXY:
+        game.records.put(PROXIES, (*game.records.get(PROXIES, ()), card))
+    return card
 
 
 def remove_layer(game: Game, number: int, by: str) -> MoveResult:

@@ -13,8 +13,10 @@ from cardzones.kernel.objects import CARD, MACRO, TRIGGERED, UNDER, Obj
 from cardzones.kernel.results import MoveResult
 from cardzones.kernel.ruleset import ADMITTED, Admission
 from cardzones.rulesets.base import Board, DeckCard, Placement, Ruleset
+from cardzones.rulesets.cardfiles import DeckEntry, DeckList
 from cardzones.rulesets.common import TEXT_PARAMS, printed_text, text_fields
-from cardzones.rulesets.fab import decks, layers
+from cardzones.rulesets.fab import cardfiles, decklist, decks, layers
+from cardzones.rulesets.fab.carddata import COLOUR_OF
 from cardzones.rulesets.fab.cards import (
     becomes_permanent,
     is_deck_card,
@@ -33,7 +35,7 @@ from cardzones.rulesets.fab.rule_ids import (
     SECTION_IDS,
 )
 from cardzones.rulesets.fab.table import ACTIONS
-from cardzones.rulesets.fab.turn import proxies_without_source
+from cardzones.rulesets.fab.turn import cease_proxies_without_source
 from cardzones.rulesets.fab.zones import ZONE_SPECS
 
 if TYPE_CHECKING:
@@ -96,6 +98,11 @@ class FabRuleset(Ruleset):
         "Weapons: Dawnblade, 3 Snatch (red). FaBrary's and FaBDB's exports read as they are."
     )
     deck_list_example = "Hero: Dorinthea Ironsong\nWeapons: Dawnblade\n3 Snatch (red)"
+    card_formats = cardfiles.FORMATS
+    card_source = cardfiles.SOURCE
+    pitch_words = MappingProxyType(COLOUR_OF)
+    #: 4.1.6: a card of a player's card-pool outside the game is in their inventory.
+    out_of_game = "inventory, in no zone (4.1.6)"
 
     def default_card(self, name: str) -> CardDef:
         return CardDef(name, types=frozenset({"action"}))
@@ -137,6 +144,15 @@ class FabRuleset(Ruleset):
         if pile != "soul":
             return super().pile_host(game, owner, pile)
         return hero_of(game, owner)
+
+    def read_deck_list(self, text: str, file: str = "<deck>") -> DeckList:
+        return decklist.read_fab_deck(text, file)
+
+    def takes_deck_list(self, file: str, text: str) -> bool:
+        return decklist.takes(file, text)
+
+    def deck_list_problem(self, entry: DeckEntry, name: str, pitches: Sequence[int | None]) -> str:
+        return decklist.problem_words(entry, name, pitches)
 
     def place_deck(self, game: Game, player: str, cards: Sequence[DeckCard]) -> Placement:
         """The hero, its equipment and the deck (3.11.4, 4.1.4a, 4.1.6)."""
@@ -296,8 +312,7 @@ class FabRuleset(Ruleset):
         return isinstance(handle, LayerRef) and game.exists(handle.card)
 
     def after_action(self, game: Game) -> None:
-        for proxy in proxies_without_source(game):
-            game.cease(proxy, cause="rule")  # 1.4.3c
+        cease_proxies_without_source(game)  # 1.4.3c
         put_triggers_on_stack(game)
 
     def end_turn(self, game: Game, order: tuple[int, ...]) -> None:

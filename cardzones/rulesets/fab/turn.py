@@ -38,7 +38,7 @@ from cardzones.kernel.objects import CARD, Obj
 from cardzones.kernel.results import MoveResult
 from cardzones.kernel.views import name_for
 from cardzones.rulesets.fab.cards import becomes_permanent
-from cardzones.rulesets.fab.layers import ATTACK_PROXY, LayerData, push_layer, stack
+from cardzones.rulesets.fab.layers import ATTACK_PROXY, PROXIES, LayerData, push_layer, stack
 from cardzones.rulesets.fab.moves import hero_of, move_to
 
 if TYPE_CHECKING:
@@ -86,6 +86,23 @@ def proxies_without_source(game: Game) -> list[int]:
             if source is None or source.oid != data.ref_oid:
                 out.append(card)
     return out
+
+
+def cease_proxies_without_source(game: Game) -> None:
+    """1.4.3c: every attack-proxy whose attack-source no longer exists as the
+    object it was ceases to exist, as a rule. An attack-proxy is recorded as
+    it is made (:func:`push_layer`) and forgotten once it no longer exists:
+    while none is recorded, there is nothing to look at."""
+    made = game.records.get(PROXIES)
+    if made is None:
+        return
+    for proxy in proxies_without_source(game):
+        game.cease(proxy, cause="rule")
+    left = tuple(card for card in made if game.exists(card))
+    if not left:
+        game.records.pop(PROXIES)
+    elif left != made:
+        game.records.put(PROXIES, left)
 
 
 def close_combat_chain(game: Game, by: str) -> None:

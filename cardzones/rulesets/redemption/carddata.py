@@ -20,7 +20,7 @@ strength and the other is kept as :class:`SplitStat.other`.
 >>> abandoned = card_def({"Name": "Abandoned [K]", "Type": "GE/EE",
 ...     "Brigade": "Green/Purple/Pale Green", "Strength": "4 (0)", "Toughness": "0 (4)",
 ...     "Alignment": "Neutral"})
->>> sorted(abandoned.types), sorted(abandoned.brigades), dict(abandoned.stats)
+>>> sorted(abandoned.types), sorted(abandoned.extra["brigade"]), dict(abandoned.stats)
 (['enhancement'], ['green', 'pale_green', 'purple'], {'strength': 4, 'toughness': 0})
 """
 
@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardzones.kernel.cards import CardDef
+from cardzones.rulesets.redemption.cards import own_fields
 
 #: The database's card types and the engine types each one gives. A Curse is
 #: played as an evil enhancement or an artifact, a Covenant as a good
@@ -260,9 +261,11 @@ def card_def(row: Mapping[str, Any]) -> CardDef:
         name,
         types,
         stats,
-        brigades=brigades(field(row, "Brigade")),
-        classes=classes(field(row, "Class")),
-        alignment=alignment(field(row, "Alignment"), implied),
+        extra=own_fields(
+            brigades(field(row, "Brigade")),
+            classes(field(row, "Class")),
+            alignment(field(row, "Alignment"), implied),
+        ),
     )
 
 

@@ -1,13 +1,19 @@
 """Redemption card types, characters and brigade matching.
 
+A Redemption card's brigades, classes and alignment are its own fields,
+kept in the card's ``extra`` (:func:`own_fields`) under the names its views
+show them by.
+
 >>> from cardzones.kernel.cards import CardDef
->>> sword = CardDef("Sword", frozenset({"enhancement"}), brigades=frozenset({"red"}))
->>> gideon = CardDef("Gideon", frozenset({"hero"}), brigades=frozenset({"red"}))
->>> is_character(gideon), brigades_match(sword, gideon)
-(True, True)
+>>> sword = CardDef("Sword", frozenset({"enhancement"}), extra=own_fields(brigades={"red"}))
+>>> gideon = CardDef("Gideon", frozenset({"hero"}), extra=own_fields(brigades={"red"}))
+>>> is_character(gideon), brigades_match(sword, gideon), brigades(sword)
+(True, True, frozenset({'red'}))
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 from cardzones.kernel.cards import CardDef
 
@@ -40,6 +46,42 @@ CHARACTER_TYPES = frozenset({"hero", "evil_character"})
 SITE_TYPES = frozenset({"site", "city"})
 
 
+def own_fields(
+    brigades: Iterable[str] = (), classes: Iterable[str] = (), alignment: str | None = None
+) -> dict[str, str | frozenset[str]]:
+    """The fields of a Redemption card beside its types and stats, as its
+    ``extra``: each one only when the card has it, in the order views show them."""
+    out: dict[str, str | frozenset[str]] = {}
+    if brigades := frozenset(brigades):
+        out["brigade"] = brigades
+    if classes := frozenset(classes):
+        out["class"] = classes
+    if alignment:
+        out["alignment"] = alignment
+    return out
+
+
+def brigades(cdef: CardDef) -> frozenset[str]:
+    """The card's brigades (none for a card without)."""
+    return _words(cdef, "brigade")
+
+
+def classes(cdef: CardDef) -> frozenset[str]:
+    """The card's classes, such as ``territory`` or ``weapon``."""
+    return _words(cdef, "class")
+
+
+def alignment(cdef: CardDef) -> str | None:
+    """good, evil or neutral; None for a card that has none printed or implied."""
+    value = cdef.extra.get("alignment")
+    return value if isinstance(value, str) else None
+
+
+def _words(cdef: CardDef, key: str) -> frozenset[str]:
+    value = cdef.extra.get(key, frozenset())
+    return frozenset({value}) if isinstance(value, str) else frozenset(value)
+
+
 def is_character(cdef: CardDef) -> bool:
     return not cdef.types.isdisjoint(CHARACTER_TYPES)
 
@@ -63,13 +105,13 @@ def is_site(cdef: CardDef) -> bool:
 def is_territory_class(cdef: CardDef) -> bool:
     """A territory-class enhancement may target an opponent's cards outside battle
     (set-aside/enhancement-no-opponent-targets)."""
-    return "territory" in cdef.classes
+    return "territory" in classes(cdef)
 
 
 def brigades_match(enhancement: CardDef, character: CardDef) -> bool:
     """An enhancement matches a character that shares one of its brigades
     (set-aside/enhancement-outside-battle)."""
-    return not enhancement.brigades.isdisjoint(character.brigades)
+    return not brigades(enhancement).isdisjoint(brigades(character))
 
 
 def default_card(name: str) -> CardDef:

@@ -12,8 +12,18 @@ from cardzones.kernel.cards import Ability, CardDef
 from cardzones.kernel.effects import Effect
 from cardzones.kernel.objects import PLACED, Obj
 from cardzones.rulesets.base import Board, Ruleset
+from cardzones.rulesets.cardfiles import DeckList
 from cardzones.rulesets.common import TEXT_PARAMS, printed_text, text_fields
-from cardzones.rulesets.redemption.cards import ALIGNMENTS, ALL_TYPES, default_card
+from cardzones.rulesets.redemption import cardfiles, decklist
+from cardzones.rulesets.redemption.cards import (
+    ALIGNMENTS,
+    ALL_TYPES,
+    alignment,
+    brigades,
+    classes,
+    default_card,
+    own_fields,
+)
 from cardzones.rulesets.redemption.negate import label_active
 from cardzones.rulesets.redemption.place import carry_placed
 from cardzones.rulesets.redemption.records import EffectHandle
@@ -91,6 +101,17 @@ class RedemptionRuleset(Ruleset):
         "    <card><name>Son of God [K]</name></card> ..."
     )
 
+    card_formats = cardfiles.FORMATS
+    card_source = cardfiles.SOURCE
+    #: A name printed in sets that differ is written with its set.
+    named_printings = True
+
+    def read_deck_list(self, text: str, file: str = "<deck>") -> DeckList:
+        return decklist.read_deck_list(text, file)
+
+    def takes_deck_list(self, file: str, text: str) -> bool:
+        return decklist.takes(file, text)
+
     def default_card(self, name: str) -> CardDef:
         return default_card(name)
 
@@ -106,9 +127,9 @@ class RedemptionRuleset(Ruleset):
             name,
             frozenset(types),
             stats,
-            brigades=frozenset(fields.get("brigade", ())),
-            classes=frozenset(fields.get("class", ())),
-            alignment=fields.get("alignment"),
+            extra=own_fields(
+                fields.get("brigade", ()), fields.get("class", ()), fields.get("alignment")
+            ),
             abilities=tuple(abilities),
             text=text,
             image=image,
@@ -117,13 +138,13 @@ class RedemptionRuleset(Ruleset):
     def card_fields(self, cdef: CardDef) -> dict[str, Any]:
         types = sorted(cdef.types)
         out: dict[str, Any] = {"type": types[0] if len(types) == 1 else types}
-        if cdef.brigades:
-            out["brigade"] = sorted(cdef.brigades)
-        if cdef.classes:
-            out["class"] = sorted(cdef.classes)
+        if brigades(cdef):
+            out["brigade"] = sorted(brigades(cdef))
+        if classes(cdef):
+            out["class"] = sorted(classes(cdef))
         out.update((stat, cdef.stats[stat]) for stat in _STATS if stat in cdef.stats)
-        if cdef.alignment is not None:
-            out["alignment"] = cdef.alignment
+        if alignment(cdef) is not None:
+            out["alignment"] = alignment(cdef)
         out.update(text_fields(cdef))
         return out
 

@@ -1,0 +1,203 @@
+"""The actions of the event store (:mod:`cardzones.table.store`): each table's
+numbered actions, appended together with those of other tables (group
+commit, :mod:`cardzones.table.group`), and read back in order.
+
+``(table, number)`` is the primary key of the actions, and an act is appended
+with the number after the last one its writer has seen. A writer that lost the
+race to another gets :class:`Conflict`, reloads the actions it has not seen,
+and tries again: nothing is written twice and no number is skipped. With
+Postgres, a commit also sends ``NOTIFY cardzones`` with ``TABLE:NUMBER``.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.engine import URL
+
+from cardzones.errors import CardzonesError
+from cardzones.table.database import CHANNEL, DEFAULT_DB, Database
+from cardzones.table.finish import CONCEDE
+from cardzones.table.group import GroupCommit
+from cardzones.table.schema import actions, finish_votes, tables
+
+
+class Conflict(CardzonesError):
+    """Another writer stored an action with this number first."""
+
+
+class GameOver(CardzonesError):
+    """The table is finished: it takes no more actions."""
+
+
+@dataclass(frozen=True)
+class StoredAction:
+    """One numbered action of a table."""
+
+    number: int
+    seat: str
+    at: float
+    act: dict[str, Any]
+
+
+#: The columns of an action row, in order.
+_ROW = ("table_id", "number", "seat", "at", "act")
+
+
+class ActionLog(Database):
+    """The numbered actions of every table."""
+
+    def __init__(self, url: str | URL = DEFAULT_DB) -> None:
+        super().__init__(url)
+        self.group = GroupCommit(self.write_together)
+
+    def append(
+        self,
+        table_id: str,
+        number: int,
+        seat: str,
+        act: dict[str, Any],
+        now: float | None = None,
+    ) -> None:
+        """Store action ``number`` of the table and commit it (with Postgres, and
+        notify the other processes in the same transaction). Raises
+        :class:`Conflict` if that number is taken, :class:`GameOver` if the table
+        is finished, its proposal to finish is past its time limit at ``now``,
+        or ``seat`` conceded; nothing is written then.
+
+        It returns once the action is committed, so an act acknowledged after
+        it is durable. Actions appended at the same time by other threads (the
+        acts of other tables) are committed in the same transaction: the
+        first caller writes every action waiting, commits once, and tells
+        each caller how its own action fared (group commit); while that
+        commit runs, the next actions wait for it and go together in the next
+        one. So one commit (one fsync) serves as many tables as act at once."""
+        at = time.time() if now is None else now
+        row = {
+            "table_id": table_id,
+            "number": number,
+            "seat": seat,
+            "at": at,
+            "act": json.dumps(act, separators=(",", ":")),
+        }
+        self.group.append(row)
+
+    def write_together(self, rows: list[dict[str, Any]]) -> list[CardzonesError | None]:
+        """Write ``rows`` in one transaction and commit it: for each, None
+        when it is stored, or why it is not (:class:`Conflict`,
+        :class:`GameOver`), which leaves the others stored. Each row is
+        appended only while its table is being played, in the same statement,
+        so that no act lands after the end another process recorded, after
+        the time limit of a proposal to finish, or from a seat that conceded;
+        a number taken is skipped, not an error that would end the
+        transaction of every row in it. On Postgres the rows go in one
+        statement and their notifications in one more, so that a batch costs
+        a few round trips whatever its size."""
+        # Two writers of one table (two processes, or two copies of a table)
+        # may give the same number in one batch: the first of them is tried,
+        # and the others find it taken.
+        firsts: dict[tuple[str, int], int] = {}
+        for i, row in enumerate(rows):
+            firsts.setdefault((row["table_id"], row["number"]), i)
+        tried = [rows[i] for i in sorted(firsts.values())]
+        with self.engine.begin() as conn:
+            if self.postgres:
+                stored = self._insert_all(conn, tried)
+            else:
+                stored = {key for row in tried if (key := self._insert_one(conn, row))}
+            outcomes: list[CardzonesError | None] = []
+            for i, row in enumerate(rows):
+                table_id, number = row["table_id"], row["number"]
+                if (table_id, number) in stored and firsts[(table_id, number)] == i:
+                    outcomes.append(None)
+                elif conn.execute(sa.select(_stopped(row))).scalar():
+                    outcomes.append(GameOver(f"table {table_id} is finished"))
+                else:
+                    outcomes.append(Conflict(f"table {table_id} already has an action {number}"))
+        return outcomes
+
+    @staticmethod
+    def _insert_one(conn: sa.Connection, row: dict[str, Any]) -> tuple[str, int] | None:
+        """SQLite: one row, its key when it is stored."""
+        values = sa.select(*(sa.literal(row[k]).label(k) for k in _ROW)).where(~_stopped(row))
+        insert = (
+            sqlite_insert(actions)
+            .from_select(list(_ROW), values)
+            .on_conflict_do_nothing()
+            .returning(actions.c.table_id, actions.c.number)
+        )
+        # RETURNING, not rowcount: a driver may report no rowcount for an
+        # INSERT ... SELECT that inserted nothing.
+        found = conn.execute(insert).first()
+        return None if found is None else (str(found[0]), int(found[1]))
+
+    @staticmethod
+    def _insert_all(conn: sa.Connection, rows: list[dict[str, Any]]) -> set[tuple[str, int]]:
+        """Postgres: every row in one statement, and one notification each
+        for the other processes; the keys of those stored."""
+        given = sa.values(
+            sa.column("table_id", sa.String),
+            sa.column("number", sa.Integer),
+            sa.column("seat", sa.String),
+            sa.column("at", sa.Float),
+            sa.column("act", sa.String),
+            name="given",
+        ).data([tuple(row[k] for k in _ROW) for row in rows])
+        select = sa.select(*(given.c[k] for k in _ROW)).where(
+            ~_stopped({"table_id": given.c.table_id, "seat": given.c.seat, "at": given.c.at})
+        )
+        insert = (
+            postgresql_insert(actions)
+            .from_select(list(_ROW), select)
+            .on_conflict_do_nothing()
+            .returning(actions.c.table_id, actions.c.number)
+        )
+        stored = {(str(t), int(n)) for t, n in conn.execute(insert).all()}
+        if stored:
+            conn.execute(
+                sa.text("SELECT pg_notify(:channel, x) FROM unnest(CAST(:items AS text[])) AS x"),
+                {"channel": CHANNEL, "items": [f"{t}:{n}" for t, n in sorted(stored)]},
+            )
+        return stored
+
+    def actions(self, table_id: str, after: int = 0, upto: int | None = None) -> list[StoredAction]:
+        """The actions numbered after ``after`` (up to ``upto``), in order."""
+        query = (
+            sa.select(actions.c.number, actions.c.seat, actions.c.at, actions.c.act)
+            .where(actions.c.table_id == table_id, actions.c.number > after)
+            .order_by(actions.c.number)
+        )
+        if upto is not None:
+            query = query.where(actions.c.number <= upto)
+        with self.engine.connect() as conn:
+            rows = conn.execute(query).all()
+        return [StoredAction(n, s, at, json.loads(a)) for n, s, at, a in rows]
+
+    def head(self, table_id: str) -> int:
+        """The number of the table's last action (0: none yet)."""
+        with self.engine.connect() as conn:
+            value = conn.execute(
+                sa.select(sa.func.max(actions.c.number)).where(actions.c.table_id == table_id)
+            ).scalar()
+        return int(value or 0)
+
+
+def _stopped(row: dict[str, Any]) -> Any:
+    """Whether the row's table takes no act from its seat at its time: the
+    table is finished, its proposal to finish is past its time limit, or the
+    seat conceded (the values may be columns, for many rows at once)."""
+    over = sa.or_(tables.c.finished_at.is_not(None), tables.c.finish_until <= row["at"])
+    return sa.or_(
+        sa.exists().where(tables.c.id == row["table_id"], over),
+        sa.exists().where(
+            finish_votes.c.table_id == row["table_id"],
+            finish_votes.c.player == row["seat"],
+            finish_votes.c.vote == CONCEDE,
+        ),
+    )

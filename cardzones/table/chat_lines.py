@@ -1,0 +1,72 @@
+"""The chat lines of each table, as the event store
+(:mod:`cardzones.table.store`) keeps them; what a line may say is
+:mod:`cardzones.table.chat`. With Postgres, a line stored sends ``NOTIFY
+cardzones`` with ``TABLE:chat``.
+"""
+
+from __future__ import annotations
+
+import time
+
+import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
+
+from cardzones.table.chat import MAX_LINES, ChatLine, ChatRefused
+from cardzones.table.database import CHANNEL, Database, StoreError
+from cardzones.table.schema import chat
+
+
+class ChatLines(Database):
+    """The chat of every table."""
+
+    def say(self, table_id: str, seat: str, text: str, after: int) -> ChatLine:
+        """Store a chat line of ``seat`` with the next number of the table's
+        chat, and commit it (with Postgres, the other processes are told:
+        ``TABLE:chat``). Raises :class:`~cardzones.table.chat.ChatRefused`
+        when the table has :data:`~cardzones.table.chat.MAX_LINES` lines."""
+        for _ in range(20):
+            at = time.time()
+            try:
+                with self.engine.begin() as conn:
+                    last = conn.execute(
+                        sa.select(sa.func.coalesce(sa.func.max(chat.c.seq), 0)).where(
+                            chat.c.table_id == table_id
+                        )
+                    ).scalar_one()
+                    if int(last) >= MAX_LINES:
+                        raise ChatRefused(
+                            f"this table's chat is full ({MAX_LINES} lines): it takes no more"
+                        )
+                    seq = int(last) + 1
+                    conn.execute(
+                        chat.insert().values(
+                            table_id=table_id, seq=seq, seat=seat, at=at, after=after, text=text
+                        )
+                    )
+                    if self.postgres:
+                        conn.execute(sa.select(sa.func.pg_notify(CHANNEL, f"{table_id}:chat")))
+            except IntegrityError:
+                continue  # another writer took the number: take the next one
+            return ChatLine(seq, seat, at, after, text)
+        raise StoreError("the chat line could not be stored; try again")
+
+    def chat_head(self, table_id: str) -> int:
+        """The number of the table's last chat line (0: none yet)."""
+        with self.engine.connect() as conn:
+            value = conn.execute(
+                sa.select(sa.func.max(chat.c.seq)).where(chat.c.table_id == table_id)
+            ).scalar()
+        return int(value or 0)
+
+    def chat(self, table_id: str, after: int = 0, newest: int | None = None) -> list[ChatLine]:
+        """The chat lines numbered after ``after``, in order (only the
+        ``newest`` of them, when given)."""
+        query = sa.select(chat.c.seq, chat.c.seat, chat.c.at, chat.c.after, chat.c.text).where(
+            chat.c.table_id == table_id, chat.c.seq > after
+        )
+        if newest is not None:
+            query = query.order_by(chat.c.seq.desc()).limit(newest)
+        with self.engine.connect() as conn:
+            rows = conn.execute(query).all()
+        lines = [ChatLine(int(q), str(s), float(at), int(a), str(t)) for q, s, at, a, t in rows]
+        return sorted(lines, key=lambda line: line.seq)
