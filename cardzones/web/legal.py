@@ -159,9 +159,9 @@ class LegalDesk:
     ) -> tuple[int, list[dict[str, Any]]]:
         """The table's number and ``viewer``'s legal acts at it (of the
         ``wanted`` actions, or all, a judge's with ``judge``; on the ``card``
-        or ``zone`` the seat names, or any). Raises :class:`Busy` when the seat has asked too
-        much, and :class:`~cardzones.table.acts.Refusal` for a card or zone
-        the seat cannot name."""
+        or ``zone`` the seat names, or any). Raises :class:`Busy` when the
+        seat has asked too much, and :class:`~cardzones.table.refusals.Refusal`
+        for a card or zone the seat cannot name."""
         seat = self._seat(table_id, viewer)
         if seat.waiting >= MAX_WAITING:
             raise Busy(1)
