@@ -7,8 +7,9 @@ the same actions, in the same order, with the same results. So does each
 of them asked for one card or one zone.
 
 What the list leaves out (docs/api.md): a candidate the seat policy or the
-rules refuse, and one whose effect would fail (3.0.11) where the player sees
-everything it names.
+rules refuse, one whose effect would fail (3.0.11) where the player sees
+everything it names, one the rule set does not offer (``Action.offer``),
+and a judge's actions unless asked for (``Action.judge``).
 """
 
 from __future__ import annotations
@@ -40,10 +41,15 @@ def said(listed: list[LegalAction]) -> list[Any]:
 
 def same_lists(game: Game, player: str, data: st.DataObject) -> None:
     before = game.copy()
-    judged = legal_actions(game, player)
+    # A judge's actions too, so that both ways judge every candidate; a
+    # player is offered the same list without them (Action.judge).
+    judged = legal_actions(game, player, judge=True)
     assert game.same_state(before), "judging legal actions changed the game"
-    tried = tried_legal_actions(game, player)
+    tried = tried_legal_actions(game, player, judge=True)
     assert said(judged) == said(tried)
+    players = [a for a in judged if not a.action.judge]
+    assert said(legal_actions(game, player)) == said(players)
+    assert said(tried_legal_actions(game, player)) == said(players)
     assert not any(a.result is MoveResult.FAILED for a in judged), (
         "an action the rules would let fail is listed with its result"
     )
@@ -51,14 +57,14 @@ def same_lists(game: Game, player: str, data: st.DataObject) -> None:
     for card in (
         data.draw(st.lists(st.sampled_from(cards), max_size=2), label="cards") if cards else []
     ):
-        one = legal_actions(game, player, card=card)
-        assert said(one) == said(tried_legal_actions(game, player, card=card))
+        one = legal_actions(game, player, card=card, judge=True)
+        assert said(one) == said(tried_legal_actions(game, player, card=card, judge=True))
         assert said(one) == said([a for a in judged if _names(a, card)])
     for zone in data.draw(
         st.lists(st.sampled_from(list(game.all_zones())), max_size=2), label="zones"
     ):
-        assert said(legal_actions(game, player, zone=zone)) == said(
-            tried_legal_actions(game, player, zone=zone)
+        assert said(legal_actions(game, player, zone=zone, judge=True)) == said(
+            tried_legal_actions(game, player, zone=zone, judge=True)
         )
 
 
@@ -158,8 +164,8 @@ def test_a_card_with_sub_cards_is_tried_where_clearing_them_needs_a_choice_3_0_1
     under = game.new_card(CardDef("Soul", frozenset({"action"})), game.zone("alice", "hand"))
     game.act("put_under", card=under, top=hero, by="alice")
     game.create_zone("alice", "graveyard")
-    judged = legal_actions(game, "alice", card=hero)
-    assert said(judged) == said(tried_legal_actions(game, "alice", card=hero))
+    judged = legal_actions(game, "alice", card=hero, judge=True)
+    assert said(judged) == said(tried_legal_actions(game, "alice", card=hero, judge=True))
     assert all(a.bound.get("to") != Dest("banished", "alice") for a in judged)
 
 

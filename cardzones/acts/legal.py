@@ -11,7 +11,12 @@ by its place in their own zone), checked by the one pass that binds every act
 at once: a refused one (:class:`~cardzones.errors.IllegalAction`) is left out,
 and one that needs a choice of zone (:class:`~cardzones.errors.NeedsChoice`)
 is listed once per option. So every listed action succeeds when applied to
-the game as it is, and every candidate left out is refused.
+the game as it is, and every candidate left out is refused. Two kinds of
+candidate are left out before any of this: those the rule set does not offer
+(``Action.offer``: what its timing makes senseless, though the rules of the
+zones accept it), and a judge's actions (``Action.judge``: a correction of
+the table, such as making a zone), unless asked for by name or with
+``judge=True``.
 
 An action may succeed and still do nothing the player wants: a move whose
 effect fails (3.0.11) is legal and gives ``result`` ``failed``. ``result`` is
@@ -140,18 +145,21 @@ def legal_actions(
     *,
     card: int | None = None,
     zone: int | None = None,
+    judge: bool = False,
 ) -> list[LegalAction]:
     """Every action of the rule set's table that ``player`` may take now, each
     ready to apply (see the module's documentation); ``actions`` limits it to
     those names, ``card`` to those that name that card (as any of their card
     parameters) and ``zone`` to those on or into that zone (:func:`concerns`).
     Actions without candidates (``Action.candidates`` None) are never
-    listed. The game is as it was when this returns.
+    listed, nor a candidate the rule set does not offer (``Action.offer``).
+    A judge's action (``Action.judge``) is listed only when ``actions``
+    names it or with ``judge``. The game is as it was when this returns.
 
     Each candidate is judged from the rules (``Action.foresee``); only one
     they cannot judge is tried. :func:`tried_legal_actions` tries every one
     and gives the same list."""
-    return _listed(game, player, actions, card, zone, foresee=True)
+    return _listed(game, player, actions, card, zone, foresee=True, judges=judge)
 
 
 def tried_legal_actions(
@@ -161,10 +169,11 @@ def tried_legal_actions(
     *,
     card: int | None = None,
     zone: int | None = None,
+    judge: bool = False,
 ) -> list[LegalAction]:
     """:func:`legal_actions` by trying every candidate on the game and taking
     it back: slower, and the reference the judged list is tested against."""
-    return _listed(game, player, actions, card, zone, foresee=False)
+    return _listed(game, player, actions, card, zone, foresee=False, judges=judge)
 
 
 def _listed(
@@ -174,8 +183,9 @@ def _listed(
     card: int | None,
     zone: int | None,
     foresee: bool,
+    judges: bool,
 ) -> list[LegalAction]:
-    return _listing(game, player, actions, card, zone, foresee)[0]
+    return _listing(game, player, actions, card, zone, foresee, judges)[0]
 
 
 def legal_counts(game: Game, player: str) -> tuple[int, int, int]:
@@ -193,6 +203,7 @@ def _listing(
     card: int | None,
     zone: int | None,
     foresee: bool,
+    judges: bool = False,
 ) -> tuple[list[LegalAction], _Asked]:
     game.check_player(player)
     wanted = None if actions is None else set(actions)
@@ -205,6 +216,8 @@ def _listing(
             for name, action in table_of(game).items():
                 if action.candidates is None or (wanted is not None and name not in wanted):
                     continue
+                if action.judge and not judges and wanted is None:
+                    continue  # a judge's action: offered when asked for
                 try:
                     seat.turn(action)
                 except SeatRefusal:
@@ -288,13 +301,18 @@ def _names_zone(game: Game, args: Mapping[str, Any], dest: Dest, info: Any) -> b
 
 
 def candidate_actions(game: Game, player: str) -> Iterator[tuple[Action, dict[str, Any]]]:
-    """Every candidate of the rule set's actions for ``player``, with its
+    """Every candidate of the rule set's actions for ``player`` that the rule
+    set offers (``Action.offer``), a judge's actions included, with its
     arguments completed, before the seat policy and the rules are asked: the
-    space :func:`legal_actions` chooses from (for tests and tools)."""
+    space :func:`legal_actions` with ``judge=True`` chooses from (for tests
+    and tools)."""
     for action in table_of(game).values():
         if action.candidates is not None:
+            offer = action.offer
             for given in action.candidates(game, player):
-                yield action, _args(action, given, player)
+                args = _args(action, given, player)
+                if offer is None or offer(game, args):
+                    yield action, args
 
 
 def _args(action: Action, given: Mapping[str, Any], player: str) -> dict[str, Any]:
@@ -461,6 +479,7 @@ class _Asked:
         shapes: dict[tuple[str, ...], _Shape] = {}
         cards = self._cards
         filtered = self.card is not None or self.zone is not None
+        offer = action.offer
         seen: set[Any] = set()
         count = 0
         for given in action.candidates(game, player):  # type: ignore[misc]
@@ -534,6 +553,8 @@ class _Asked:
                         args[actor] = player
             if filtered and not self.wants(action, args):
                 continue
+            if offer is not None and not offer(game, args):
+                continue
             same: Any = tuple(args.values())
             try:
                 if same in seen:
@@ -569,6 +590,8 @@ class _Asked:
         for given in action.candidates(self.game, self.player):  # type: ignore[misc]
             args = self.bound_by_binder(action, given)
             if args is None or not self.wants(action, args):
+                continue
+            if action.offer is not None and not action.offer(self.game, args):
                 continue
             key = _key(args)
             if key in seen:

@@ -275,6 +275,11 @@ GRANT = Action(
     _grant,
     doc="Give the card's current object a keyword.",
     foresee=_done,
+    # A keyword comes from a card's effect (an activated ability giving an
+    # attack go again, 3.0.9's example), and the engine carries no card's
+    # effect text: giving one by hand is setting the table right, a judge's
+    # correction rather than a move of the game.
+    judge=True,
 )
 
 

@@ -342,6 +342,8 @@ def actions(
             about = action.doc + "".join(f"\n[dim]{escape(g)}[/dim]" for g in groups)
             if action.turn_player:
                 about += "\n[dim]only the turn player takes it at a table[/dim]"
+            if action.judge:
+                about += "\n[dim]a judge's correction: listed as legal only when asked for[/dim]"
             if action.rules:
                 about += f"\n[dim]rules: {escape(' '.join(action.rules))}[/dim]"
             out.add_row(escape(action.name), params, about)

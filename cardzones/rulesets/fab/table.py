@@ -38,6 +38,7 @@ from cardzones.rulesets.fab import candidates as cand
 from cardzones.rulesets.fab import layers, pitch
 from cardzones.rulesets.fab import turn as fab_turn
 from cardzones.rulesets.fab.moves import foresee_sub_card
+from cardzones.rulesets.fab.offers import offers_play
 
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game
@@ -303,6 +304,10 @@ FAB_ACTIONS = (
         rules=("3.0.10a", "3.0.12", "3.0.12a"),
         candidates=cand.clear,
         foresee=_foresee_clear,
+        # 3.0.12: an object is cleared by a rule or an effect (3.0.11, 3.0.14e,
+        # a layer that resolves), never as a player's choice; clearing one by
+        # hand is a judge's correction.
+        judge=True,
     ),
     Action(
         "put_under",
@@ -316,6 +321,10 @@ FAB_ACTIONS = (
         rules=("3.0.14", "3.0.14b", "3.0.14c", "3.0.14d"),
         candidates=cand.put_under,
         foresee=_foresee_put_under,
+        # 3.0.14: a card becomes a sub-card through a card's effect, which the
+        # engine does not carry; putting one under by hand is a judge's
+        # correction.
+        judge=True,
     ),
     Action(
         "play",
@@ -325,6 +334,10 @@ FAB_ACTIONS = (
         rules=("1.3.1b", "1.6.2a", "3.0.4e", "3.0.9c", "3.3.4"),
         candidates=cand.play,
         foresee=_foresee_play,
+        # When a card is played is its type's rule, not the zones': the action
+        # accepts any play the zone rules allow, and legal actions offer only
+        # those the turn makes sense of.
+        offer=offers_play,
     ),
     Action(
         "pitch",
@@ -444,6 +457,9 @@ FAB_ACTIONS = (
         actor=None,
         candidates=cand.create_zone,
         foresee=_foresee_create_zone,
+        # 3.0.10: a rule or an effect creates a zone, not a player; making one
+        # by hand changes the table itself, an administrator's act.
+        judge=True,
     ),
     Action(
         "remove_zone",
@@ -468,6 +484,9 @@ FAB_ACTIONS = (
         rules=("3.0.10b", "3.0.10c"),
         actor=None,
         candidates=cand.remove_zone,
+        # 3.0.10b, 3.0.10c: a zone ceases through a rule or an effect; a player
+        # who removes one of their own (their hand) is not playing the game.
+        judge=True,
     ),
 )
 
