@@ -481,7 +481,9 @@ class _Asked:
         filtered = self.card is not None or self.zone is not None
         offer = action.offer
         seen: set[Any] = set()
+        add = seen.add
         count = 0
+        named_, ours_, looked_, card_, cards_ = _NAMED, _OURS, _LOOKED, _CARD, _CARDS
         for given in action.candidates(game, player):  # type: ignore[misc]
             keys = tuple(given)
             try:
@@ -507,24 +509,24 @@ class _Asked:
                         value = given[key]
                         if value is None:
                             continue
-                        if check is _CARD:
+                        if check is card_:
                             flags = cards.get(value)
                             if flags is None:
                                 flags = self._card(value)
-                            if not flags & _NAMED or (ours and not flags & _OURS):
+                            if not flags & named_ or (ours and not flags & ours_):
                                 refused = True
                                 break
-                            if not flags & _LOOKED:
+                            if not flags & looked_:
                                 looked = False
-                        elif check is _CARDS:
+                        elif check is cards_:
                             for one in value:
                                 flags = cards.get(one)
                                 if flags is None:
                                     flags = self._card(one)
-                                if not flags & _NAMED or (ours and not flags & _OURS):
+                                if not flags & named_ or (ours and not flags & ours_):
                                     refused = True
                                     break
-                                if not flags & _LOOKED:
+                                if not flags & looked_:
                                     looked = False
                             if refused:
                                 break
@@ -555,15 +557,13 @@ class _Asked:
                 continue
             if offer is not None and not offer(game, args):
                 continue
-            same: Any = tuple(args.values())
+            # Added and counted, so that each candidate is hashed once.
             try:
-                if same in seen:
-                    continue
+                add(tuple(args.values()))
             except TypeError:  # a mapping among them (an ongoing bonus)
-                same = _frozen(args)
-                if same in seen:
-                    continue
-            seen.add(same)
+                add(_frozen(args))
+            if len(seen) == count:
+                continue
             count += 1
             try:
                 result = judge(game, args)
