@@ -22,8 +22,11 @@ KEYS = {
     "concurrent_commits",
     "grouped_commit",
     "capacity",
+    "act_growth",
     "ratios",
 }
+WINDOW_KEYS = {"events", "count", "p50_ms", "p99_ms", "mean_ms"}
+SNAPSHOT_KEYS = {"snapshot_ms", "snapshot_every", "snapshot_ms_per_act"}
 LEVEL_KEYS = {
     "tables",
     "acts_per_s",
@@ -36,6 +39,11 @@ LEVEL_KEYS = {
     "legal_p99_ms",
     "errors",
     "throttled",
+    "seconds",
+    "p99_rank",
+    "echo_count",
+    "echo_p50_ms",
+    "echo_p99_ms",
 }
 
 
@@ -80,6 +88,27 @@ def check(figures: dict[str, Any], store: str) -> None:
         assert set(level) == LEVEL_KEYS
         assert level["refused"] == 0 and level["errors"] == 0
         assert level["acts"] > 0 and level["legal_per_s"] > 0
+        # the echo beside the level, and which act its p99 is (1: the slowest)
+        assert level["echo_count"] > 0 and 0 < level["echo_p50_ms"] <= level["echo_p99_ms"]
+        assert 1 <= level["p99_rank"] <= level["acts"]
+        assert level["seconds"] >= capacity["seconds"]
+    # an act late in a game against the same table's first acts, and a fresh
+    # table's taken in turn with the late ones
+    growth = figures["act_growth"]
+    assert set(growth) == {"early", "late", "fresh", "ratios"}
+    assert set(growth["early"]) == set(growth["late"]) == WINDOW_KEYS | SNAPSHOT_KEYS
+    assert set(growth["fresh"]) == WINDOW_KEYS
+    early, late = growth["early"], growth["late"]
+    assert early["events"][0] == 1 and late["events"][0] > early["events"][1]
+    for part in (early, late, growth["fresh"]):
+        first, last = part["events"]
+        assert part["count"] == last - first + 1 > 0  # every act of the window legal
+        assert 0 < part["p50_ms"] <= part["p99_ms"]
+    assert late["snapshot_every"] >= early["snapshot_every"] > 0
+    assert growth["ratios"]["p50"] == pytest.approx(late["p50_ms"] / early["p50_ms"], abs=1e-3)
+    assert growth["ratios"]["p50_fresh"] == pytest.approx(
+        late["p50_ms"] / growth["fresh"]["p50_ms"], abs=1e-3
+    )
     *passed, last = capacity["levels"]
     assert all(lv["p99_ms"] <= 100.0 for lv in passed)  # the ladder stops at a miss
     best = last if last["p99_ms"] <= 100.0 else (passed[-1] if passed else None)

@@ -21,10 +21,11 @@ from cardzones.cards.importers import import_file
 from cardzones.cards.index import HOME_VARIABLE
 from cardzones.cards.lookup import CardLookup
 from cardzones.scenario.runner import PASS, run_text
-from cardzones.table.acts import Refusal, apply_act, bind_act
+from cardzones.table.acts import apply_act, bind_act
 from cardzones.table.creation import Creation, CreationError, creation_from_request
 from cardzones.table.export import export_scenario, scenario_of
 from cardzones.table.host import Host
+from cardzones.table.refusals import Refusal
 from cardzones.table.store import Store
 from cardzones.table.table import Table, rebuild
 from cardzones.web.app import create_app

@@ -39,8 +39,9 @@ from cardzones.errors import CardzonesError
 from cardzones.kernel.cards import CardDef, Dest
 from cardzones.kernel.game import Game
 from cardzones.kernel.results import MoveResult
-from cardzones.table.acts import Refusal, apply_act
+from cardzones.table.acts import apply_act
 from cardzones.table.creation import creation_from_request
+from cardzones.table.refusals import Refusal
 from cardzones.web.app import create_app
 from cardzones.web.server import NOT_OPENED
 

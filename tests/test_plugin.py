@@ -147,8 +147,12 @@ def test_its_cards_are_written_down_and_read_back(installed: None) -> None:
     assert parse_card("Queen", from_data(entry), ruleset) == queen
 
 
-def _cli(*args: str, installed: bool = True) -> subprocess.CompletedProcess[str]:
+def _cli(
+    *args: str, installed: bool = True, home: Path | None = None
+) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ)
+    if home is not None:
+        env["CARDZONES_HOME"] = str(home)
     if installed:
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(DIST), env.get("PYTHONPATH")]))
     return subprocess.run(
@@ -218,3 +222,118 @@ def test_its_deck_list_starts_as_its_stock(installed: None) -> None:
     cards = [DeckCard(CardDef("Ace"), None, "main"), DeckCard(CardDef("Two"), None, "out")]
     where = ruleset.place_deck(game, "alice", cards)
     assert where.placed == [("alice.stock", 0)] and where.out == [1]
+
+
+# ----------------------------------------------------------------------
+# Its cards, its deck lists and its board, through its own package
+# ----------------------------------------------------------------------
+
+PACK = "name\tsuit\trank\n" + "".join(
+    f"{rank.title()} of Hearts\thearts\t{n}\n"
+    for n, rank in enumerate(("ace", "two", "three", "four"), 1)
+)
+STOCK = "# alice's stock, top first\nTwo of Hearts\nAce of Hearts\n2 Three of Hearts\n"
+
+
+@pytest.fixture
+def patience_cards(
+    installed: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Path]:
+    """A card index of its own with patience's cards, imported from a card
+    pack in patience's own format, and a bad line skipped."""
+    from cardzones.cards.importers import import_file
+    from cardzones.cards.index import HOME_VARIABLE
+
+    home = tmp_path / "home"
+    monkeypatch.setenv(HOME_VARIABLE, str(home))
+    pack = tmp_path / "hearts.tsv"
+    pack.write_text(PACK + "Joker\tstars\t0\n", encoding="utf-8")
+    report = import_file(pack, home=home)
+    assert (report.ruleset, report.format, report.imported) == ("patience", "patience-pack", 4)
+    assert [str(p) for p in report.problems] == ["line 6: stars is not a suit; skipped"]
+    yield home
+
+
+def test_its_cards_come_from_its_own_card_format(patience_cards: Path, tmp_path: Path) -> None:
+    from cardzones.cards.importers import detect_format
+    from cardzones.cards.index import card_games
+    from cardzones.cards.lookup import CardLookup
+
+    assert "patience" in card_games()
+    assert detect_format(tmp_path / "hearts.tsv") == "patience-pack"
+    with CardLookup("patience", patience_cards) as cards:
+        three = cards.find("three of hearts").cdef
+        assert three == CardDef("Three of Hearts", frozenset({"hearts"}), {"rank": 3})
+        with pytest.raises(Exception, match="no patience card called 'Five of Hearts'"):
+            cards.find("Five of Hearts")
+    listed = _cli("cards", "status", "--json", home=patience_cards)
+    assert listed.returncode == 0, listed.stderr
+    (row,) = json.loads(listed.stdout)["games"]
+    assert (row["ruleset"], row["format"], row["cards"]) == ("patience", "patience-pack", 4)
+
+
+def test_its_deck_list_is_read_by_its_package_into_its_stock(
+    patience_cards: Path, tmp_path: Path
+) -> None:
+    """patience/stock: a deck list is the stock, top first, in list order."""
+    from cardzones.cards.decks import read_deck, scenario_data, start_position
+    from cardzones.cards.errors import DeckListError
+
+    path = tmp_path / "stock.txt"
+    path.write_text(STOCK, encoding="utf-8")
+    deck = read_deck(path, "patience")
+    assert deck.ruleset == "patience"
+    assert [(e.name, e.count, e.line) for e in deck.entries] == [
+        ("Two of Hearts", 1, 2),
+        ("Ace of Hearts", 1, 3),
+        ("Three of Hearts", 2, 4),
+    ]
+    # Plain text could be a fab deck list too: without its game, it is not guessed.
+    with pytest.raises(DeckListError, match="cannot tell which game's deck list it is"):
+        read_deck(path)
+    with pytest.raises(DeckListError, match="no card found"):
+        get_ruleset("patience").read_deck_list("# nothing\n", "empty.txt")
+    position = start_position(deck, "alice", home=patience_cards)
+    assert [(p.zone, p.name) for p in position.cards] == [
+        ("alice.stock", "Two of Hearts"),
+        ("alice.stock", "Ace of Hearts"),
+        ("alice.stock", "Three of Hearts"),
+        ("alice.stock", "Three of Hearts"),
+    ]
+    scenario = scenario_data([position])
+    assert scenario["card_data"] == "patience"
+    assert scenario["steps"] == [{"expect": {"turn": 1}}]
+    text = json.dumps({**scenario, "steps": [{"expect": {"zone": "alice.stock", "count": 4}}]})
+    outcome = run_text(text, "stock.scenario.yaml")
+    assert outcome.status == PASS, outcome.describe()
+    printed = _cli("cards", "deck", str(path), "--ruleset", "patience", home=patience_cards)
+    assert printed.returncode == 0, printed.stderr
+    assert "alice.stock:" in printed.stdout and "card_data: patience" in printed.stdout
+
+
+def test_a_table_from_its_deck_lists_shows_its_own_board(patience_cards: Path) -> None:
+    """The board's layout and the deck lists' words come from its rule set,
+    and a table starts from its deck lists with each stock in place."""
+    from starlette.testclient import TestClient
+    from tablekit import act, create, seated
+
+    from cardzones.web.app import create_app
+
+    with TestClient(create_app("sqlite://")) as client:
+        answer = client.get("/api/rulesets").json()
+        (row,) = [r for r in answer["rulesets"] if r["name"] == "patience"]
+        assert row["deck_lists"] is True
+        assert row["board"]["rows"] == ["stock waste foundation"]
+        assert row["deck_list_example"] == get_ruleset("patience").deck_list_example
+        body = {"ruleset": "patience", "seed": 3, "decks": {"alice": STOCK, "bob": STOCK}}
+        created = create(client, body)
+        with seated(client, created) as seats:
+            view = seats["bob"].view
+            stock = next(z for z in view["zones"] if z["zone"] == "alice.stock")
+            assert stock["count"] == 4 and all(o == {"hidden": True} for o in stock["objects"])
+            assert "ack" in act(seats, "alice", {"turn": {"count": 1}})
+            waste = next(z for z in seats["bob"].view["zones"] if z["zone"] == "alice.waste")
+            assert waste["count"] == 1 and waste["objects"][0]["name"].endswith("of Hearts")
+        bad = client.post("/api/tables", json={**body, "decks": {"alice": "Ace of Clubs"}})
+        assert bad.status_code == 400
+        assert "no patience card called 'Ace of Clubs'" in bad.json()["error"]

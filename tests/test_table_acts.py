@@ -25,9 +25,11 @@ from cardzones.cli import app
 from cardzones.errors import UnknownReference
 from cardzones.kernel.views import card_for_handle, shown_cards, view
 from cardzones.scenario.runner import PASS, run_file, same_state
-from cardzones.table.acts import Refusal, TableContext, apply_act, bind_act
+from cardzones.table.acts import apply_act, bind_act
+from cardzones.table.context import TableContext
 from cardzones.table.creation import creation_from_request
 from cardzones.table.host import Host
+from cardzones.table.refusals import Refusal
 from cardzones.table.store import Store
 
 PATIENCE = (

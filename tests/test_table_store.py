@@ -18,10 +18,10 @@ from alembic.migration import MigrationContext
 from tablekit import BODIES, fab_body, random_act
 
 from cardzones.table.action_log import Conflict
-from cardzones.table.acts import Refusal
 from cardzones.table.creation import Creation, creation_from_request
 from cardzones.table.database import database_url
 from cardzones.table.host import Host
+from cardzones.table.refusals import Refusal
 from cardzones.table.schema import metadata
 from cardzones.table.store import Store
 from cardzones.table.table import Table, rebuild

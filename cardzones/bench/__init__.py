@@ -10,9 +10,11 @@ floors measured in the same run, never as timed assertions.
   WebSocket echo and a bare insert-and-commit (``cardzones bench --table``);
 - :mod:`cardzones.bench.capacity`: how many tables one process holds under an
   open-loop load like real tables;
+- :mod:`cardzones.bench.growth`: an act late in a long game against an early
+  one, through the table and store layers;
 - :mod:`cardzones.bench.abuse`: another table's latency while an abusive
   client runs (``--abuse``);
-- :mod:`cardzones.bench.program`: all three as a program of their own
+- :mod:`cardzones.bench.program`: the table's benchmarks as a program of their own
   (``python -m cardzones.bench.program``).
 
 docs/performance.md defines every figure and its floor.

@@ -16,9 +16,18 @@ its menu on the card it will act on and asks for the legal acts on that card
 
 The run raises the number of tables from :data:`LEVELS` (each level a new set
 of tables, after a warm-up) until the p99 of act-to-ack passes the target or
-an act is refused; the capacity is the last level that kept it. The first
-level (8 tables, about 5 acts a second) acts about a hundred times in its
-window, so that its p99 is not its slowest act alone.
+an act is refused; the capacity is the last level that kept it. A level runs
+for :data:`SECONDS`, or longer if need be for about :data:`MIN_ACTS` acts, so
+that its p99 is one of its few slowest acts and not its slowest alone
+(``p99_rank`` says which: 1 is the slowest).
+
+The machine's own pauses are measured beside each level, in the same
+moments: :data:`ECHO_PROBES` WebSockets to a bare echo server (in a process
+of its own, through the same stack) each send a frame every
+:data:`ECHO_EVERY` seconds on an open clock, and their round trip is counted
+from the moment the frame was due, as an act's is (``echo_p50_ms``,
+``echo_p99_ms``). An act's p99 near the echo's is the machine's; beyond it,
+the server's.
 """
 
 from __future__ import annotations
@@ -49,6 +58,12 @@ SECONDS, QUICK_SECONDS = 20.0, 3.0
 #: A seat's mean seconds between acts in a quick run (so that a short run
 #: acts), slow enough for the server's bound on each seat's legal-act requests.
 QUICK_EVERY = 1.0
+#: The acts a level collects at least, stretching its time if need be (none
+#: in a quick run).
+MIN_ACTS = 500
+#: The echo connections beside each level, and the seconds between two of
+#: each one's frames.
+ECHO_PROBES, ECHO_EVERY = 4, 0.05
 
 
 @dataclass
@@ -58,6 +73,8 @@ class Level:
     tables: int
     acts: Sample = field(default_factory=Sample)
     legal: Sample = field(default_factory=Sample)
+    #: the echo beside the level (see the module)
+    echo: Sample = field(default_factory=Sample)
     errors: int = 0
     #: Legal-act requests the server's bound on a seat answered with 429: a
     #: board shows a notice and asks again, so they are not errors.
@@ -78,6 +95,11 @@ class Level:
             "legal_p99_ms": legal["p99_ms"],
             "errors": self.errors,
             "throttled": self.throttled,
+            "seconds": seconds,
+            "p99_rank": acts["count"] - int(0.99 * acts["count"]) if acts["count"] else 0,
+            "echo_count": len(self.echo.latencies),
+            "echo_p50_ms": self.echo.figures(seconds, "frames")["p50_ms"],
+            "echo_p99_ms": self.echo.figures(seconds, "frames")["p99_ms"],
         }
 
 
@@ -152,7 +174,27 @@ async def _seat_loop(
         await asyncio.gather(*menus, return_exceptions=True)
 
 
-async def _level(url: str, tables: int, seconds: float, every: float, seed: int) -> Level:
+async def _echo_probe(url: str, level: Level, start: float, end: float, seed: int) -> None:
+    """One echo connection on an open clock beside the level (see the module)."""
+    import websockets
+
+    rng = random.Random(seed)
+    text = json.dumps({"act": {"move": {"card": "alice.deck[0]", "to": "alice.hand"}}, "id": 1})
+    async with websockets.connect(url.replace("http://", "ws://") + "/echo") as ws:
+        due = time.perf_counter() + rng.uniform(0, ECHO_EVERY)
+        while due < end:
+            await asyncio.sleep(max(0.0, due - time.perf_counter()))
+            await ws.send(text)
+            await ws.recv()
+            done = time.perf_counter()
+            if start <= due and done <= end:
+                level.echo.latencies.append(done - due)
+            due += ECHO_EVERY * rng.uniform(0.5, 1.5)
+
+
+async def _level(
+    url: str, tables: int, seconds: float, every: float, seed: int, echo_url: str | None = None
+) -> Level:
     level = Level(tables)
     rng = random.Random(seed)
     limits = httpx.Limits(max_connections=None, max_keepalive_connections=None)
@@ -162,7 +204,7 @@ async def _level(url: str, tables: int, seconds: float, every: float, seed: int)
             answer = await client.post("/api/tables", json=table_body(rng.randrange(1 << 31)))
             answer.raise_for_status()
             created.append(answer.json())
-        start = time.perf_counter() + max(every, seconds * WARMUP)
+        start = time.perf_counter() + max(every, min(seconds, SECONDS) * WARMUP)
         end = start + seconds
         ws_base = url.replace("http://", "ws://")
         loops = []
@@ -175,6 +217,9 @@ async def _level(url: str, tables: int, seconds: float, every: float, seed: int)
                         client, ws_url, table["table"], token, seat, level, start, end, every
                     )
                 )
+        if echo_url is not None:
+            for i in range(ECHO_PROBES):
+                loops.append(_echo_probe(echo_url, level, start, end, seed * 100 + i))
         await asyncio.gather(*loops)
     return level
 
@@ -190,17 +235,34 @@ def kept(figures: dict[str, Any]) -> bool:
     )
 
 
-def run_capacity(url: str, quick: bool = False, seed: int = 1) -> dict[str, Any]:
+def level_seconds(tables: int, quick: bool = False) -> float:
+    """A level's measured time: :data:`SECONDS`, or as long as its seats take
+    to act about :data:`MIN_ACTS` times (two seats a table, one act each
+    :data:`EVERY` seconds on average).
+
+    >>> level_seconds(8), level_seconds(16), level_seconds(64)
+    (94.0, 47.0, 20.0)
+    """
+    if quick:
+        return QUICK_SECONDS
+    return max(SECONDS, float(round(MIN_ACTS * EVERY / (2 * tables))))
+
+
+def run_capacity(
+    url: str, quick: bool = False, seed: int = 1, echo_url: str | None = None
+) -> dict[str, Any]:
     """The ladder of levels against the table server at ``url``, up to the
     first level that misses the target; the capacity is the last one that
-    kept it (0 when the first one missed)."""
+    kept it (0 when the first one missed). With ``echo_url`` (an echo server
+    of :func:`cardzones.bench.table.echo_app`), each level has the echo
+    beside it."""
     levels = QUICK_LEVELS if quick else LEVELS
-    seconds = QUICK_SECONDS if quick else SECONDS
     every = QUICK_EVERY if quick else EVERY
     steps: list[dict[str, Any]] = []
     capacity = 0
     for i, tables in enumerate(levels):
-        level = asyncio.run(_level(url, tables, seconds, every, seed + i))
+        seconds = level_seconds(tables, quick)
+        level = asyncio.run(_level(url, tables, seconds, every, seed + i, echo_url))
         figures = level.figures(seconds)
         steps.append(figures)
         if not kept(figures):
@@ -211,6 +273,7 @@ def run_capacity(url: str, quick: bool = False, seed: int = 1) -> dict[str, Any]
         "target_p99_ms": TARGET_P99_MS,
         "every_s": every,
         "menu_lead_s": min(MENU_LEAD, every / 4),
-        "seconds": seconds,
+        "seconds": QUICK_SECONDS if quick else SECONDS,
+        "min_acts": 0 if quick else MIN_ACTS,
         "levels": steps,
     }

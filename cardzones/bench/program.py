@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from cardzones.bench.capacity import run_capacity
+from cardzones.bench.growth import run_growth
 from cardzones.bench.table import (
     QUICK_SECONDS,
     QUICK_TABLES,
@@ -36,7 +37,8 @@ def run_table_bench(
     seed: int = 1,
 ) -> dict[str, Any]:
     """Measure the table (a closed loop, then the open-loop capacity of
-    :mod:`cardzones.bench.capacity`), the echo floor and the store floor;
+    :mod:`cardzones.bench.capacity`), the echo floor and the store floor,
+    and an act early and late in a game (:mod:`cardzones.bench.growth`);
     ``db`` is a ``postgresql://`` URL or a SQLite file (a new one in a
     temporary folder when None)."""
     tables = tables or (QUICK_TABLES if quick else TABLES)
@@ -48,13 +50,14 @@ def run_table_bench(
         kind = "postgres" if Store(store_db).postgres else "sqlite"
         with _server("table", store_db) as url:
             table = asyncio.run(_tables_phase(url, tables, seconds, seed))
-        with _server("table", store_db) as url:
-            capacity = run_capacity(url, quick=quick, seed=seed)
+        with _server("table", store_db) as url, _server("echo") as echo_url:
+            capacity = run_capacity(url, quick=quick, seed=seed, echo_url=echo_url)
         with _server("echo") as url:
             echo = asyncio.run(_echo_phase(url, tables * 2, seconds))
         store = _store_phase(store_db, seconds)
         alone = _grouped_phase(store_db, tables, seconds, together=False)
         grouped = _grouped_phase(store_db, tables, seconds)
+        growth = run_growth(store_db, quick=quick, seed=seed)
     acts = table.figures(seconds, "acts")
     floor_echo = echo.figures(seconds, "frames")
     floor_store = store.figures(seconds, "commits")
@@ -72,6 +75,7 @@ def run_table_bench(
         "concurrent_commits": one_by_one,
         "grouped_commit": group,
         "capacity": capacity,
+        "act_growth": growth,
         "ratios": {
             "acts_per_echo_frame": _ratio(acts["acts_per_s"], floor_echo["frames_per_s"]),
             "acts_per_commit": _ratio(acts["acts_per_s"], floor_store["commits_per_s"]),

@@ -131,20 +131,8 @@ def _attach(
     _attach_record(game, card, host, rel, position)
     if reset and card in game._fx_by_card:
         _end_bound_effects(game, card, obj.oid)
-    _log(
-        game,
-        MOVED,
-        card,
-        public and obj.public,
-        lki,
-        src,
-        top.zone,
-        oid,
-        by,
-        cause,
-        "under" if rel == UNDER else "placed",
-        public,
-    )
+    note = "under" if rel == UNDER else "placed"
+    _log(game, MOVED, card, public and obj.public, lki, src, top.zone, oid, by, cause, note, public)
     if rel == UNDER:
         for kid in game._kids.get(card, ()):
             _reattach_kid(game, kid, host)

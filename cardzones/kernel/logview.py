@@ -31,10 +31,28 @@ LOG_FORMAT = "cardzones-log/1"
 Identities = dict[int, tuple[str | None, CardDef]]
 
 
-def _identities(game: GameState) -> Identities:
-    """Owner and printed card of every card the log names, including cards that
-    no longer exist (their last known information is in the log)."""
+def _identities(game: GameState, events: list[Event] | None = None) -> Identities:
+    """Owner and printed card of every card the log names (with ``events``,
+    of every card those events name), including cards that no longer exist
+    (their last known information is in the log).
+
+    Only a card that is gone, and that none of ``events`` shows as it was,
+    needs the log before them: the entries since the last event of a long
+    game are made without walking the whole log."""
     out: Identities = {}
+    if events is not None:
+        for event in events:
+            if event.lki is not None and event.card is not None:
+                out.setdefault(event.card, (event.lki.obj.owner, event.lki.obj.cdef))
+        objs = game._objs
+        for event in events:
+            card = event.card
+            if card is not None and card not in out:
+                obj = objs.get(card)
+                if obj is None:
+                    return _identities(game)  # a card gone before them: the whole log
+                out[card] = (obj.owner, obj.cdef)
+        return out
     for event in iter_log(game._vars["log"]):
         if event.lki is not None and event.card is not None:
             out.setdefault(event.card, (event.lki.obj.owner, event.lki.obj.cdef))
@@ -165,7 +183,7 @@ def _entries(
         node = node[1]
     summary = _summary_at(game, node)
     summary = _Summary(summary.key, dict(summary.last), dict(summary.public), dict(summary.own))
-    identities = _identities(game)
+    identities = _identities(game, newer)
     zinfo = game._zinfo
     out = []
     for event in reversed(newer):

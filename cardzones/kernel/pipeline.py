@@ -325,20 +325,8 @@ def _change_face(game: GameState, obj: Obj, public: bool, by: str | None, cause:
     game._put(OBJS, obj.card, new)
     if reset:
         _end_bound_effects(game, obj.card, obj.oid)
-    _log(
-        game,
-        FLIPPED,
-        obj.card,
-        True,
-        lki,
-        obj.zone,
-        obj.zone,
-        oid,
-        by,
-        cause,
-        "up" if public else "down",
-        public,
-    )
+    face = "up" if public else "down"
+    _log(game, FLIPPED, obj.card, True, lki, obj.zone, obj.zone, oid, by, cause, face, public)
     for kid in game._kids.get(obj.card, ()):
         kid_obj: Obj = game._objs[kid]
         if kid_obj.rel == UNDER:

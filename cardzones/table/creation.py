@@ -47,7 +47,7 @@ from cardzones.position.start import Position, check_header
 from cardzones.position.written import placed_cards, token_cards, written_cards
 from cardzones.rulesets import get_ruleset, ruleset_names
 from cardzones.rulesets.base import Ruleset, ruleset_of
-from cardzones.table.acts import TableContext
+from cardzones.table.context import TableContext
 from cardzones.table.deck_lists import KEY as DECKS
 from cardzones.table.deck_lists import DeckListRefused, deck_document
 from cardzones.table.finish import finish_after_of

@@ -34,18 +34,24 @@ from typing import Any
 
 from cardzones.kernel.game import MoveResult
 from cardzones.table.action_log import Conflict, GameOver, StoredAction
-from cardzones.table.acts import Refusal
 from cardzones.table.finish import CONCEDE, DEFAULT_FINISH_AFTER
 from cardzones.table.finish_votes import Finished
 from cardzones.table.record import Record
+from cardzones.table.refusals import Refusal
 from cardzones.table.store import Seat, Store
 from cardzones.table.table import ReplayError, Table, rebuild
 from cardzones.table.tokens import is_table_id, new_table_id, new_token, token_digest
 
 log = logging.getLogger("cardzones.table")
 
-#: A snapshot is kept after every this many actions.
+#: A snapshot is kept after every this many actions, early in a game.
 SNAPSHOT_EVERY = 50
+#: A snapshot holds the whole log, so it costs more the longer the game: past
+#: ``SNAPSHOT_EVERY * SNAPSHOT_SPREAD`` events, the interval doubles each time
+#: the game doubles (between a 16th and an 8th of the game), so that the work
+#: of snapshots spread over the acts stays bounded, and a restart replays at
+#: most an 8th of the game after its snapshot.
+SNAPSHOT_SPREAD = 8
 
 #: The refusal of an act at a finished table.
 GAME_OVER = "the game is over: its seats finished it, and it takes no more acts"
@@ -165,14 +171,47 @@ class Host:
                 on_event(table, action)
         return count
 
+    def snapshot_due(self, number: int) -> bool:
+        """Whether a snapshot is kept after event ``number``.
+
+        >>> due = Host(Store("sqlite://")).snapshot_due
+        >>> [n for n in range(1, 1000) if due(n)][-3:], [n for n in range(1000, 2000) if due(n)]
+        ([750, 800, 900], [1000, 1100, 1200, 1300, 1400, 1500, 1600, 1800])
+        """
+        every = self.snapshot_interval(number)
+        return bool(every) and number > 0 and number % every == 0
+
+    def snapshot_interval(self, number: int) -> int:
+        """The events between two snapshots around event ``number`` (0: none)."""
+        every = self.snapshot_every
+        while every and number >= every * SNAPSHOT_SPREAD * 2:
+            every *= 2
+        return every
+
+    def keep_snapshot(self, table: Table) -> None:
+        """Keep a snapshot of the table as it is now. The act it follows is
+        stored: a snapshot is only a shortcut for loading, and failing to
+        keep one does not undo the act."""
+        try:
+            self.store.save_snapshot(table.id, table.number, table.snapshot())
+        except Exception as exc:
+            log.warning("table %s: no snapshot at %d (%s)", table.id, table.number, exc)
+
     def act(
-        self, table: Table, seat: str | None, act: Any, on_event: OnEvent | None = None
+        self,
+        table: Table,
+        seat: str | None,
+        act: Any,
+        on_event: OnEvent | None = None,
+        snapshot: bool = True,
     ) -> Done:
         """Make ``seat``'s act the table's next event, stored and committed.
 
-        Raises :class:`~cardzones.table.acts.Refusal` when the rules or the
+        Raises :class:`~cardzones.table.refusals.Refusal` when the rules or the
         table refuse it; events of other writers found on the way have been
-        applied and reported by then.
+        applied and reported by then. With ``snapshot`` False, a snapshot due
+        after the act is left to the caller (:meth:`snapshot_due`,
+        :meth:`keep_snapshot`), to keep once the act is acknowledged.
         """
         self.catch_up(table, on_event)
         while True:
@@ -208,11 +247,6 @@ class Host:
                 table.abandon(pending)
                 raise
             number = table.commit(pending)
-            if self.snapshot_every and number % self.snapshot_every == 0:
-                # The act is stored: a snapshot is only a shortcut for loading,
-                # and failing to keep one does not undo the act.
-                try:
-                    self.store.save_snapshot(table.id, number, table.snapshot())
-                except Exception as exc:
-                    log.warning("table %s: no snapshot at %d (%s)", table.id, number, exc)
+            if snapshot and self.snapshot_due(number):
+                self.keep_snapshot(table)
             return Done(number, pending.applied.result)

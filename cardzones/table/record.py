@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Self
 from cardzones.kernel.game import new_handle_key
 
 if TYPE_CHECKING:
-    from cardzones.table.acts import TableContext
+    from cardzones.table.context import TableContext
 
 
 @dataclass(frozen=True)

@@ -34,18 +34,14 @@ from cardzones.kernel.logview import log_size, log_view
 from cardzones.kernel.serial import value_from_json, value_to_json
 from cardzones.kernel.views import view
 from cardzones.rulesets import get_ruleset
-from cardzones.table.acts import (
-    Applied,
-    Refusal,
-    SeatRefs,
-    TableContext,
-    apply_act,
-    apply_stored,
-)
+from cardzones.table.acts import Applied, apply_act, apply_stored
+from cardzones.table.context import TableContext
 from cardzones.table.creation import build, start
 from cardzones.table.finish import Votes
 from cardzones.table.finish_votes import Finished
 from cardzones.table.record import Record
+from cardzones.table.refusals import Refusal
+from cardzones.table.seat_refs import SeatRefs
 
 #: The form of a snapshot this version writes and reads.
 SNAPSHOT_FORMAT = "cardzones-table/1"

@@ -25,11 +25,11 @@ from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from cardzones.table.action_log import StoredAction
-from cardzones.table.acts import Refusal
 from cardzones.table.chat import WELCOME_LINES, ChatRefused, Rate, clean
 from cardzones.table.finish import Votes
 from cardzones.table.finish_votes import Finished
 from cardzones.table.host import Done, Host
+from cardzones.table.refusals import Refusal
 from cardzones.table.table import Table
 
 log = logging.getLogger("cardzones.web")
@@ -229,7 +229,7 @@ class Hub:
 
             def run() -> tuple[Done, dict[str | None, str] | None] | Refusal:
                 try:
-                    done = self.host.act(live.table, conn.viewer, act, on_event)
+                    done = self.host.act(live.table, conn.viewer, act, on_event, snapshot=False)
                 except Refusal as refusal:
                     return refusal
                 actor = conn.viewer
@@ -264,8 +264,12 @@ class Hub:
                 # come back and be welcomed afresh.
                 for other in live.connections:
                     other.close(INTERNAL_ERROR)
-                return
-            self._deliver(live, [(done.number, frames)])
+            else:
+                self._deliver(live, [(done.number, frames)])
+            if self.host.snapshot_due(done.number):
+                # After the ack and the event (a snapshot of a long game takes
+                # a while), and still under the lock: it is of this event.
+                await run_in_threadpool(self.host.keep_snapshot, live.table)
 
     async def say(self, live: Live, conn: Connection, request: Any, text: Any) -> None:
         """Store a seat's chat line: the sender gets ``said`` (or a refusal)

@@ -158,7 +158,7 @@ class LegalDesk:
         """The table's number and ``viewer``'s legal acts at it (of the
         ``wanted`` actions, or all; on the ``card`` or ``zone`` the seat
         names, or any). Raises :class:`Busy` when the seat has asked too
-        much, and :class:`~cardzones.table.acts.Refusal` for a card or zone
+        much, and :class:`~cardzones.table.refusals.Refusal` for a card or zone
         the seat cannot name."""
         seat = self._seat(table_id, viewer)
         if seat.waiting >= MAX_WAITING:

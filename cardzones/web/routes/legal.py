@@ -10,7 +10,7 @@ from typing import TypeVar
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from cardzones.table.acts import Refusal
+from cardzones.table.refusals import Refusal
 from cardzones.table.table import Table
 from cardzones.web.legal import Busy, wanted_actions
 from cardzones.web.server import Server, error, seat_of

@@ -8,10 +8,16 @@ Each player has a stock (face down: no one may look at it), a waste and a
 foundation (both face up). The player turns cards from the top of their
 stock onto their waste, at most three times a turn, and builds their
 foundation in one suit from the ace up.
+
+Patience is a whole game in this one package: its cards come from a card
+pack of its own format (``patience-pack``, read by :func:`read_pack`), its
+deck lists are its own (:func:`read_stock_list`: a stock, one card a line),
+and its board lays out its mat.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from types import MappingProxyType
@@ -45,6 +51,16 @@ from cardzones.kernel import (
     ZoneSpec,
 )
 from cardzones.rulesets.base import Board, DeckCard, Placement, Ruleset
+from cardzones.rulesets.cardfiles import (
+    CardFormat,
+    CardRecord,
+    DeckEntry,
+    DeckList,
+    DeckListError,
+    ImportFailed,
+    Progress,
+    Rows,
+)
 
 SUITS = ("clubs", "diamonds", "hearts", "spades")
 
@@ -149,6 +165,85 @@ def shuffle_candidates(game: Game, player: str) -> Iterator[dict[str, Any]]:
     yield {"zone": game.zone(player, "stock")}
 
 
+# -- cards and deck lists ------------------------------------------------------
+
+#: The columns of a card pack: a tab-separated text, one card a line.
+PACK_COLUMNS = ["name", "suit", "rank"]
+RANKS = ("ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+RANKS += ("jack", "queen", "king")
+
+
+def is_pack(head: str) -> bool:
+    """A card pack starts with its header line."""
+    return head.split("\n", 1)[0].rstrip("\r").split("\t") == PACK_COLUMNS
+
+
+def read_pack(text: str, file: str, progress: Progress) -> Rows:
+    """Every card of a card pack with its line; a line that is not a card
+    is skipped with the reason.
+
+    >>> rows = read_pack("name\\tsuit\\trank\\nAce of Hearts\\thearts\\t1\\nJoker\\tstars\\t0\\n",
+    ...                  "pack.tsv", lambda done, total: None)
+    >>> [(line, row if isinstance(row, str) else row.cdef.to_json()) for line, row in rows]
+    [(2, {'name': 'Ace of Hearts', 'types': ['hearts'], 'rank': 1}), (3, 'stars is not a suit')]
+    """
+    lines = text.split("\n")
+    if not is_pack(lines[0]):
+        raise ImportFailed(f"{file}:1: a card pack starts with {' / '.join(PACK_COLUMNS)}")
+    for number, raw in enumerate(lines[1:], 2):
+        if not raw.strip():
+            continue
+        cells = [c.strip() for c in raw.rstrip("\r").split("\t")]
+        if len(cells) != len(PACK_COLUMNS):
+            yield number, f"{len(cells)} columns, not {len(PACK_COLUMNS)}"
+        elif cells[1] not in SUITS:
+            yield number, f"{cells[1]} is not a suit"
+        elif not cells[2].isdigit() or not 1 <= int(cells[2]) <= 13:
+            yield number, f"{cells[2]} is not a rank from 1 to 13"
+        else:
+            cdef = CardDef(cells[0], frozenset({cells[1]}), {"rank": int(cells[2])})
+            source = {"database": "a patience card pack", "format": PACK.name, "line": number}
+            yield number, CardRecord("patience", cdef, source=source)
+        progress(number, len(lines))
+
+
+PACK = CardFormat("patience-pack", "a patience card pack", is_pack, read_pack)
+
+#: A line of a stock list: a card's name, and how many before it (``2 Ace of Hearts``).
+_LINE = re.compile(r"^(?:(\d+)\s*x?\s+)?(\S.*)$", re.IGNORECASE)
+_CARD = re.compile(rf"^({'|'.join(RANKS)}) of ({'|'.join(SUITS)})$", re.IGNORECASE)
+
+
+def read_stock_list(text: str, file: str = "<deck>") -> DeckList:
+    """A patience deck list: the stock, top first, one card a line, with a
+    count before a name for several copies; ``#`` starts a comment.
+
+    >>> [(e.name, e.count, e.line) for e in read_stock_list("# mine\\n2 Ace of Hearts\\n").entries]
+    [('Ace of Hearts', 2, 2)]
+    """
+    entries = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        match = _LINE.match(line)
+        assert match is not None  # any text that is not blank
+        count = int(match[1] or 1)
+        if not 1 <= count <= 52:
+            raise DeckListError(f"{file}:{number}: {count} copies is not a count")
+        entries.append(DeckEntry(match[2].strip(), count, line=number))
+    if not entries:
+        raise DeckListError(f"{file}: no card found in the deck list")
+    return DeckList("patience", tuple(entries), file)
+
+
+def is_stock_list(text: str) -> bool:
+    """Whether every card line names a card of a pack, ``Ace of Hearts``."""
+    lines = [raw.split("#", 1)[0].strip() for raw in text.splitlines()]
+    names = [m[2] for line in lines if line and (m := _LINE.match(line))]
+    return bool(names) and all(_CARD.match(name) for name in names)
+
+
 class PatienceRuleset(Ruleset):
     """Patience: a stock, a waste and a foundation built from the ace up."""
 
@@ -175,6 +270,15 @@ class PatienceRuleset(Ruleset):
         rows=("stock waste foundation",),
         order=("stock", "waste", "foundation"),
     )
+    card_formats = (PACK,)
+    deck_list_help = "The stock, top first: one card a line, a count before it for several."
+    deck_list_example = "Ace of Hearts\n2 Two of Hearts\nThree of Spades"
+
+    def read_deck_list(self, text: str, file: str = "<deck>") -> DeckList:
+        return read_stock_list(text, file)
+
+    def takes_deck_list(self, file: str, text: str) -> bool:
+        return is_stock_list(text)
 
     def place_deck(self, game: Game, player: str, cards: Sequence[DeckCard]) -> Placement:
         """A deck list is the stock, in list order; any other section is out."""
