@@ -405,13 +405,20 @@ class Game(GameState):
         *,
         card: int | None = None,
         zone: int | None = None,
+        judge: bool = False,
     ) -> list[Any]:
         """The actions of the rule set's table that ``player``, acting for
         themselves, may take now, each ready to apply and with a step form
         (:class:`cardzones.acts.legal.LegalAction`); ``actions`` limits it to
         those names, ``card`` to those that name that card, ``zone`` to those
-        on or into that zone (what a menu on a card or a zone offers). The
-        game is as it was when this returns."""
+        on or into that zone (what a menu on a card or a zone offers). A
+        judge's actions (making a zone, clearing an object by hand) are
+        listed only when ``actions`` names them or with ``judge``. The game
+        is as it was when this returns."""
+        if judge:
+            return list(
+                self.ruleset.legal_actions(self, player, actions, card=card, zone=zone, judge=True)
+            )
         if card is None and zone is None:
             return list(self.ruleset.legal_actions(self, player, actions))
         return list(self.ruleset.legal_actions(self, player, actions, card=card, zone=zone))

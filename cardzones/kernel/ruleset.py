@@ -291,8 +291,9 @@ class Ruleset(Generic[G]):
         *,
         card: int | None = None,
         zone: int | None = None,
+        judge: bool = False,
     ) -> Sequence[Any]:
         """The actions ``player``, acting for themselves, may take now
-        (:meth:`Game.legal_actions`), of those names, on that card or zone;
-        none without an action table."""
+        (:meth:`Game.legal_actions`), of those names, on that card or zone,
+        a judge's actions with ``judge``; none without an action table."""
         return ()

@@ -228,9 +228,10 @@ class Ruleset(kernel.Ruleset["Game"]):
         *,
         card: int | None = None,
         zone: int | None = None,
+        judge: bool = False,
     ) -> Sequence[LegalAction]:
         """What ``player`` may do now (:mod:`cardzones.acts.legal`)."""
-        return legal_actions(game, player, actions, card=card, zone=zone)
+        return legal_actions(game, player, actions, card=card, zone=zone, judge=judge)
 
 
 def ruleset_of(game: Game) -> Ruleset:
