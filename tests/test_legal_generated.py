@@ -7,8 +7,9 @@ the same actions, in the same order, with the same results. So does each
 of them asked for one card or one zone.
 
 What the list leaves out (docs/api.md): a candidate the seat policy or the
-rules refuse, and one whose effect would fail (3.0.11) where the player sees
-everything it names.
+rules refuse, one whose effect would fail (3.0.11) where the player sees
+everything it names, one the rule set does not offer (``Action.offer``),
+and a judge's actions unless asked for (``Action.judge``).
 """
 
 from __future__ import annotations
@@ -40,10 +41,15 @@ def said(listed: list[LegalAction]) -> list[Any]:
 
 def same_lists(game: Game, player: str, data: st.DataObject) -> None:
     before = game.copy()
-    judged = legal_actions(game, player)
+    # A judge's actions too, so that both ways judge every candidate; a
+    # player is offered the same list without them (Action.judge).
+    judged = legal_actions(game, player, judge=True)
     assert game.same_state(before), "judging legal actions changed the game"
-    tried = tried_legal_actions(game, player)
+    tried = tried_legal_actions(game, player, judge=True)
     assert said(judged) == said(tried)
+    players = [a for a in judged if not a.action.judge]
+    assert said(legal_actions(game, player)) == said(players)
+    assert said(tried_legal_actions(game, player)) == said(players)
     assert not any(a.result is MoveResult.FAILED for a in judged), (
         "an action the rules would let fail is listed with its result"
     )
@@ -51,14 +57,14 @@ def same_lists(game: Game, player: str, data: st.DataObject) -> None:
     for card in (
         data.draw(st.lists(st.sampled_from(cards), max_size=2), label="cards") if cards else []
     ):
-        one = legal_actions(game, player, card=card)
-        assert said(one) == said(tried_legal_actions(game, player, card=card))
+        one = legal_actions(game, player, card=card, judge=True)
+        assert said(one) == said(tried_legal_actions(game, player, card=card, judge=True))
         assert said(one) == said([a for a in judged if _names(a, card)])
     for zone in data.draw(
         st.lists(st.sampled_from(list(game.all_zones())), max_size=2), label="zones"
     ):
-        assert said(legal_actions(game, player, zone=zone)) == said(
-            tried_legal_actions(game, player, zone=zone)
+        assert said(legal_actions(game, player, zone=zone, judge=True)) == said(
+            tried_legal_actions(game, player, zone=zone, judge=True)
         )
 
 
@@ -158,6 +164,31 @@ def test_a_card_with_sub_cards_is_tried_where_clearing_them_needs_a_choice_3_0_1
     under = game.new_card(CardDef("Soul", frozenset({"action"})), game.zone("alice", "hand"))
     game.act("put_under", card=under, top=hero, by="alice")
     game.create_zone("alice", "graveyard")
+    judged = legal_actions(game, "alice", card=hero, judge=True)
+    assert said(judged) == said(tried_legal_actions(game, "alice", card=hero, judge=True))
+    assert all(a.bound.get("to") != Dest("banished", "alice") for a in judged)
+
+
+def test_a_failing_move_of_a_card_with_sub_cards_is_judged_3_0_11_3_0_14e() -> None:
+    """A move that fails changes nothing (3.0.11), so the sub-cards that a
+    move would take along or clear (3.0.14e) do not keep the rules from
+    judging it; one that succeeds is tried."""
+    game = new_game("fab", list(PLAYERS))
+    hero = game.new_card(CardDef("Hero", frozenset({"hero"})), game.zone("alice", "hero"))
+    under = game.new_card(CardDef("Soul", frozenset({"action"})), game.zone("alice", "hand"))
+    game.act("put_under", card=under, top=hero, by="alice")
+    assert game.foresee_move(hero, Dest("deck", "alice")) is MoveResult.FAILED  # 3.7.2
+    assert game.foresee_move(hero, Dest("graveyard", "alice")) is None
     judged = legal_actions(game, "alice", card=hero)
     assert said(judged) == said(tried_legal_actions(game, "alice", card=hero))
-    assert all(a.bound.get("to") != Dest("banished", "alice") for a in judged)
+
+
+@pytest.mark.parametrize("player", PLAYERS)
+def test_the_benchmark_position_judged_is_tried(player: str) -> None:
+    """The benchmark's position (heroes with souls, equipment, replacement
+    effects, tokens): every candidate judged as trying it gives."""
+    from cardzones.bench.position import build_position
+
+    game = build_position()
+    judged = legal_actions(game, player)
+    assert judged and said(judged) == said(tried_legal_actions(game, player))

@@ -11,7 +11,12 @@ by its place in their own zone), checked by the one pass that binds every act
 at once: a refused one (:class:`~cardzones.errors.IllegalAction`) is left out,
 and one that needs a choice of zone (:class:`~cardzones.errors.NeedsChoice`)
 is listed once per option. So every listed action succeeds when applied to
-the game as it is, and every candidate left out is refused.
+the game as it is, and every candidate left out is refused. Two kinds of
+candidate are left out before any of this: those the rule set does not offer
+(``Action.offer``: what its timing makes senseless, though the rules of the
+zones accept it), and a judge's actions (``Action.judge``: a correction of
+the table, such as making a zone), unless asked for by name or with
+``judge=True``.
 
 An action may succeed and still do nothing the player wants: a move whose
 effect fails (3.0.11) is legal and gives ``result`` ``failed``. ``result`` is
@@ -39,6 +44,7 @@ player may know, so the list tells them nothing their view does not
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from cardzones.acts.actions import (
@@ -139,18 +145,21 @@ def legal_actions(
     *,
     card: int | None = None,
     zone: int | None = None,
+    judge: bool = False,
 ) -> list[LegalAction]:
     """Every action of the rule set's table that ``player`` may take now, each
     ready to apply (see the module's documentation); ``actions`` limits it to
     those names, ``card`` to those that name that card (as any of their card
     parameters) and ``zone`` to those on or into that zone (:func:`concerns`).
     Actions without candidates (``Action.candidates`` None) are never
-    listed. The game is as it was when this returns.
+    listed, nor a candidate the rule set does not offer (``Action.offer``).
+    A judge's action (``Action.judge``) is listed only when ``actions``
+    names it or with ``judge``. The game is as it was when this returns.
 
     Each candidate is judged from the rules (``Action.foresee``); only one
     they cannot judge is tried. :func:`tried_legal_actions` tries every one
     and gives the same list."""
-    return _listed(game, player, actions, card, zone, foresee=True)
+    return _listed(game, player, actions, card, zone, foresee=True, judges=judge)
 
 
 def tried_legal_actions(
@@ -160,10 +169,11 @@ def tried_legal_actions(
     *,
     card: int | None = None,
     zone: int | None = None,
+    judge: bool = False,
 ) -> list[LegalAction]:
     """:func:`legal_actions` by trying every candidate on the game and taking
     it back: slower, and the reference the judged list is tested against."""
-    return _listed(game, player, actions, card, zone, foresee=False)
+    return _listed(game, player, actions, card, zone, foresee=False, judges=judge)
 
 
 def _listed(
@@ -173,8 +183,9 @@ def _listed(
     card: int | None,
     zone: int | None,
     foresee: bool,
+    judges: bool,
 ) -> list[LegalAction]:
-    return _listing(game, player, actions, card, zone, foresee)[0]
+    return _listing(game, player, actions, card, zone, foresee, judges)[0]
 
 
 def legal_counts(game: Game, player: str) -> tuple[int, int, int]:
@@ -192,27 +203,50 @@ def _listing(
     card: int | None,
     zone: int | None,
     foresee: bool,
+    judges: bool = False,
 ) -> tuple[list[LegalAction], _Asked]:
     game.check_player(player)
     wanted = None if actions is None else set(actions)
     seat = Seat(game, player)
     out: list[LegalAction] = []
-    with remembered(game, player):
-        ask = _Asked(game, player, seat, card, zone)
-        for name, action in table_of(game).items():
-            if action.candidates is None or (wanted is not None and name not in wanted):
-                continue
-            try:
-                seat.turn(action)
-            except SeatRefusal:
-                continue
-            if foresee and action.foresee is not None:
-                ask.judge_all(action, action.foresee, out)
-            else:
-                # Trying every candidate binds each with the binder itself, so
-                # that the tests hold the quick binding to it as well.
-                ask.try_all(action, foresee, out)
+    memo = _JUDGING.set((game, {}) if foresee else None)
+    try:
+        with remembered(game, player):
+            ask = _Asked(game, player, seat, card, zone)
+            for name, action in table_of(game).items():
+                if action.candidates is None or (wanted is not None and name not in wanted):
+                    continue
+                if action.judge and not judges and wanted is None:
+                    continue  # a judge's action: offered when asked for
+                try:
+                    seat.turn(action)
+                except SeatRefusal:
+                    continue
+                if foresee and action.foresee is not None:
+                    ask.judge_all(action, action.foresee, out)
+                else:
+                    # Trying every candidate binds each with the binder itself, so
+                    # that the tests hold the quick binding to it as well.
+                    ask.try_all(action, foresee, out)
+    finally:
+        _JUDGING.reset(memo)
     return out, ask
+
+
+#: The game whose legal actions are being judged, and what its judges found.
+_JUDGING: ContextVar[tuple[Game, dict[Any, Any]] | None] = ContextVar(
+    "cardzones_judging", default=None
+)
+
+
+def judging(game: Game) -> dict[Any, Any] | None:
+    """While the legal actions of ``game`` are judged, a dict in which an
+    action's ``foresee`` may keep what it found of the position, under keys
+    of its own, to find it once per listing rather than once per candidate:
+    the game stays as it is meanwhile. None at any other time, and while a
+    candidate is tried (it changes the game)."""
+    held = _JUDGING.get()
+    return held[1] if held is not None and held[0] is game else None
 
 
 def concerns(game: Game, action: Action, args: Mapping[str, Any], zone: int) -> bool:
@@ -267,13 +301,18 @@ def _names_zone(game: Game, args: Mapping[str, Any], dest: Dest, info: Any) -> b
 
 
 def candidate_actions(game: Game, player: str) -> Iterator[tuple[Action, dict[str, Any]]]:
-    """Every candidate of the rule set's actions for ``player``, with its
+    """Every candidate of the rule set's actions for ``player`` that the rule
+    set offers (``Action.offer``), a judge's actions included, with its
     arguments completed, before the seat policy and the rules are asked: the
-    space :func:`legal_actions` chooses from (for tests and tools)."""
+    space :func:`legal_actions` with ``judge=True`` chooses from (for tests
+    and tools)."""
     for action in table_of(game).values():
         if action.candidates is not None:
+            offer = action.offer
             for given in action.candidates(game, player):
-                yield action, _args(action, given, player)
+                args = _args(action, given, player)
+                if offer is None or offer(game, args):
+                    yield action, args
 
 
 def _args(action: Action, given: Mapping[str, Any], player: str) -> dict[str, Any]:
@@ -440,6 +479,7 @@ class _Asked:
         shapes: dict[tuple[str, ...], _Shape] = {}
         cards = self._cards
         filtered = self.card is not None or self.zone is not None
+        offer = action.offer
         seen: set[Any] = set()
         count = 0
         for given in action.candidates(game, player):  # type: ignore[misc]
@@ -513,6 +553,8 @@ class _Asked:
                         args[actor] = player
             if filtered and not self.wants(action, args):
                 continue
+            if offer is not None and not offer(game, args):
+                continue
             same: Any = tuple(args.values())
             try:
                 if same in seen:
@@ -548,6 +590,8 @@ class _Asked:
         for given in action.candidates(self.game, self.player):  # type: ignore[misc]
             args = self.bound_by_binder(action, given)
             if args is None or not self.wants(action, args):
+                continue
+            if action.offer is not None and not action.offer(self.game, args):
                 continue
             key = _key(args)
             if key in seen:
@@ -588,6 +632,7 @@ class _Asked:
         game = self.game
         self.tries += 1
         checkpoint = game.checkpoint()
+        memo = _JUDGING.set(None)
         try:
             done = action.run(game, args)
         except NeedsChoice as choice:
@@ -599,6 +644,8 @@ class _Asked:
         except BaseException:
             game.rollback(checkpoint)
             raise
+        finally:
+            _JUDGING.reset(memo)
         game.rollback(checkpoint)
         return self._listed(action, args, done.result)
 

@@ -192,11 +192,17 @@ def _shuffle(game: Game, args: Mapping[str, Any]) -> ActionResult:
     return ActionResult(game.shuffle(args["zone"], by=acting(game, args)))
 
 
+def _foresee_shuffle(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
+    """A zone that exists is always shuffled."""
+    return MoveResult.DONE if game.zone_exists(args["zone"]) else None
+
+
 SHUFFLE = Action(
     "shuffle",
     (Param("zone", K.ZONE, required=True, role=Role.OWN_ZONE, doc="the zone to shuffle"), BY),
     _shuffle,
     doc="Shuffle a zone; its private objects become new objects.",
+    foresee=_foresee_shuffle,
 )
 
 
@@ -269,6 +275,11 @@ GRANT = Action(
     _grant,
     doc="Give the card's current object a keyword.",
     foresee=_done,
+    # A keyword comes from a card's effect (an activated ability giving an
+    # attack go again, 3.0.9's example), and the engine carries no card's
+    # effect text: giving one by hand is setting the table right, a judge's
+    # correction rather than a move of the game.
+    judge=True,
 )
 
 

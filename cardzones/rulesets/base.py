@@ -96,7 +96,7 @@ class Board:
         }
 
 
-class Ruleset(kernel.Ruleset):
+class Ruleset(kernel.Ruleset["Game"]):
     """A game: the kernel's rule set (zones and the hooks of the move
     pipeline), with the data the rest of cardzones reads:
 
@@ -228,9 +228,10 @@ class Ruleset(kernel.Ruleset):
         *,
         card: int | None = None,
         zone: int | None = None,
+        judge: bool = False,
     ) -> Sequence[LegalAction]:
         """What ``player`` may do now (:mod:`cardzones.acts.legal`)."""
-        return legal_actions(game, player, actions, card=card, zone=zone)
+        return legal_actions(game, player, actions, card=card, zone=zone, judge=judge)
 
 
 def ruleset_of(game: Game) -> Ruleset:
