@@ -270,6 +270,24 @@ def test_run_as_a_player_prints_their_legal_actions(tmp_path: Any) -> None:
     refused = CliRunner().invoke(app, ["run", str(path), "--legal"])
     assert refused.exit_code == 2
     assert "--legal needs --as PLAYER" in refused.output
+    # a judge's actions only with --judge
+    names = {next(iter(a)) for a in acts}
+    assert not names & {"clear", "create_zone", "remove_zone"}
+    judged = CliRunner().invoke(
+        app, ["run", str(path), "--as", "alice", "--legal", "--judge", "--json"]
+    )
+    assert judged.exit_code == 0, judged.output
+    more = {next(iter(e["act"])) for e in json.loads(judged.output)["legal"]}
+    assert {"clear", "create_zone", "remove_zone"} <= more and more - names <= {
+        "clear",
+        "put_under",
+        "grant",
+        "create_zone",
+        "remove_zone",
+    }
+    alone = CliRunner().invoke(app, ["run", str(path), "--as", "alice", "--judge"])
+    assert alone.exit_code == 2
+    assert "--judge goes with --legal" in alone.output
 
 
 # ----------------------------------------------------------------------

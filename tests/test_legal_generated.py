@@ -168,3 +168,28 @@ def test_a_card_with_sub_cards_is_tried_where_clearing_them_needs_a_choice_3_0_1
     judged = legal_actions(game, "alice", card=hero, judge=True)
     assert said(judged) == said(tried_legal_actions(game, "alice", card=hero, judge=True))
     assert all(a.bound.get("to") != Dest("banished", "alice") for a in judged)
+
+
+def test_a_failing_move_of_a_card_with_sub_cards_is_judged_3_0_11_3_0_14e() -> None:
+    """A move that fails changes nothing (3.0.11), so the sub-cards that a
+    move would take along or clear (3.0.14e) do not keep the rules from
+    judging it; one that succeeds is tried."""
+    game = new_game("fab", list(PLAYERS))
+    hero = game.new_card(CardDef("Hero", frozenset({"hero"})), game.zone("alice", "hero"))
+    under = game.new_card(CardDef("Soul", frozenset({"action"})), game.zone("alice", "hand"))
+    game.act("put_under", card=under, top=hero, by="alice")
+    assert game.foresee_move(hero, Dest("deck", "alice")) is MoveResult.FAILED  # 3.7.2
+    assert game.foresee_move(hero, Dest("graveyard", "alice")) is None
+    judged = legal_actions(game, "alice", card=hero)
+    assert said(judged) == said(tried_legal_actions(game, "alice", card=hero))
+
+
+@pytest.mark.parametrize("player", PLAYERS)
+def test_the_benchmark_position_judged_is_tried(player: str) -> None:
+    """The benchmark's position (heroes with souls, equipment, replacement
+    effects, tokens): every candidate judged as trying it gives."""
+    from cardzones.bench.position import build_position
+
+    game = build_position()
+    judged = legal_actions(game, player)
+    assert judged and said(judged) == said(tried_legal_actions(game, player))

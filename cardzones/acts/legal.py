@@ -44,6 +44,7 @@ player may know, so the list tells them nothing their view does not
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
 from cardzones.acts.actions import (
@@ -139,24 +140,44 @@ def _listing(
     wanted = None if actions is None else set(actions)
     seat = Seat(game, player)
     out: list[LegalAction] = []
-    with remembered(game, player):
-        ask = _Asked(game, player, seat, card, zone)
-        for name, action in table_of(game).items():
-            if action.candidates is None or (wanted is not None and name not in wanted):
-                continue
-            if action.judge and not judges and wanted is None:
-                continue  # a judge's action: offered when asked for
-            try:
-                seat.turn(action)
-            except SeatRefusal:
-                continue
-            if foresee and action.foresee is not None:
-                ask.judge_all(action, action.foresee, out)
-            else:
-                # Trying every candidate binds each with the binder itself, so
-                # that the tests hold the quick binding to it as well.
-                ask.try_all(action, foresee, out)
+    memo = _JUDGING.set((game, {}) if foresee else None)
+    try:
+        with remembered(game, player):
+            ask = _Asked(game, player, seat, card, zone)
+            for name, action in table_of(game).items():
+                if action.candidates is None or (wanted is not None and name not in wanted):
+                    continue
+                if action.judge and not judges and wanted is None:
+                    continue  # a judge's action: offered when asked for
+                try:
+                    seat.turn(action)
+                except SeatRefusal:
+                    continue
+                if foresee and action.foresee is not None:
+                    ask.judge_all(action, action.foresee, out)
+                else:
+                    # Trying every candidate binds each with the binder itself, so
+                    # that the tests hold the quick binding to it as well.
+                    ask.try_all(action, foresee, out)
+    finally:
+        _JUDGING.reset(memo)
     return out, ask
+
+
+#: The game whose legal actions are being judged, and what its judges found.
+_JUDGING: ContextVar[tuple[Game, dict[Any, Any]] | None] = ContextVar(
+    "cardzones_judging", default=None
+)
+
+
+def judging(game: Game) -> dict[Any, Any] | None:
+    """While the legal actions of ``game`` are judged, a dict in which an
+    action's ``foresee`` may keep what it found of the position, under keys
+    of its own, to find it once per listing rather than once per candidate:
+    the game stays as it is meanwhile. None at any other time, and while a
+    candidate is tried (it changes the game)."""
+    held = _JUDGING.get()
+    return held[1] if held is not None and held[0] is game else None
 
 
 def candidate_actions(game: Game, player: str) -> Iterator[tuple[Action, dict[str, Any]]]:
@@ -451,6 +472,7 @@ class _Asked:
         game = self.game
         self.tries += 1
         checkpoint = game.checkpoint()
+        memo = _JUDGING.set(None)
         try:
             done = action.run(game, args)
         except NeedsChoice as choice:
@@ -462,6 +484,8 @@ class _Asked:
         except BaseException:
             game.rollback(checkpoint)
             raise
+        finally:
+            _JUDGING.reset(memo)
         game.rollback(checkpoint)
         return self._listed(action, args, done.result)
 

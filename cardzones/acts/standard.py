@@ -192,11 +192,17 @@ def _shuffle(game: Game, args: Mapping[str, Any]) -> ActionResult:
     return ActionResult(game.shuffle(args["zone"], by=acting(game, args)))
 
 
+def _foresee_shuffle(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
+    """A zone that exists is always shuffled."""
+    return MoveResult.DONE if game.zone_exists(args["zone"]) else None
+
+
 SHUFFLE = Action(
     "shuffle",
     (Param("zone", K.ZONE, required=True, role=Role.OWN_ZONE, doc="the zone to shuffle"), BY),
     _shuffle,
     doc="Shuffle a zone; its private objects become new objects.",
+    foresee=_foresee_shuffle,
 )
 
 

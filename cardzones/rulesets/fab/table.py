@@ -25,6 +25,7 @@ from cardzones.acts.actions import (
 )
 from cardzones.acts.binding import complete
 from cardzones.acts.counters import life_action, life_candidates
+from cardzones.acts.legal import judging
 from cardzones.acts.standard import BY, move_action
 from cardzones.errors import IllegalAction, NeedsChoice
 from cardzones.kernel.cards import Dest
@@ -140,6 +141,13 @@ def _pitch_order(game: Game, args: Mapping[str, Any]) -> ActionResult:
     with game.atomic():
         pitch.choose_order(game, acting(game, args), args["order"])
     return ActionResult(MoveResult.DONE)
+
+
+def _foresee_put_under(game: Game, args: Mapping[str, Any]) -> MoveResult:
+    """3.0.14, each top-card judged once while legal actions are listed."""
+    memo = judging(game)
+    tops = None if memo is None else memo.setdefault("fab.sub_card_tops", {})
+    return foresee_sub_card(game, args["card"], args["top"], tops)
 
 
 def _foresee_play(game: Game, args: Mapping[str, Any]) -> MoveResult:
@@ -312,7 +320,7 @@ FAB_ACTIONS = (
         doc="Make a card a sub-card: a new object with its top-card's visibility.",
         rules=("3.0.14", "3.0.14b", "3.0.14c", "3.0.14d"),
         candidates=cand.put_under,
-        foresee=lambda game, args: foresee_sub_card(game, args["card"], args["top"]),
+        foresee=_foresee_put_under,
         # 3.0.14: a card becomes a sub-card through a card's effect, which the
         # engine does not carry; putting one under by hand is a judge's
         # correction.
