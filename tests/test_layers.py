@@ -447,17 +447,24 @@ def test_the_runner_checker_finds_bad_imports(name: str, source: str, expected: 
 # ----------------------------------------------------------------------
 
 
-def runtime_imports(source: str, file: str, name: str, known: set[str]) -> set[str]:
+def runtime_imports(
+    source: str, file: str, name: str, known: set[str], *, typing: bool = False
+) -> set[str]:
     """The cardzones modules a module imports when it runs: every import but
-    those under ``if TYPE_CHECKING:``, which exist for the type checker only.
-    ``from package import module`` counts as importing the module."""
+    those under ``if TYPE_CHECKING:``, which exist for the type checker only
+    (with ``typing``, those too). ``from package import module`` counts as
+    importing the module."""
     tree = ast.parse(source, file)
     package = name if file.endswith("__init__.py") else name.rpartition(".")[0]
     out: set[str] = set()
 
     def visit(node: ast.AST) -> None:
         for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.If) and ast.unparse(child.test) == "TYPE_CHECKING":
+            if (
+                not typing
+                and isinstance(child, ast.If)
+                and ast.unparse(child.test) == "TYPE_CHECKING"
+            ):
                 for stmt in child.orelse:
                     visit_one(stmt)
                 continue
@@ -526,11 +533,55 @@ def test_no_module_imports_itself_through_others() -> None:
     assert circles(graph) == []
 
 
+#: The kernel package itself, which imports every module it exports names of.
+KERNEL_PACKAGE = "cardzones.kernel"
+
+
+def kernel_graph(sources: dict[str, str]) -> dict[str, set[str]]:
+    """Which kernel module imports which, imports for the type checker alone
+    included: the kernel's modules are typed against the state
+    (:class:`cardzones.kernel.ruleset.GameState`), so none imports the game,
+    which imports them all."""
+    known = set(sources) - {KERNEL_PACKAGE}
+    return {
+        name: runtime_imports(source, f"{name}.py", name, known, typing=True)
+        for name, source in sources.items()
+        if name != KERNEL_PACKAGE
+    }
+
+
+def test_no_kernel_module_imports_itself_even_for_types() -> None:
+    sources = {
+        name: path.read_text(encoding="utf-8")
+        for path, name in package_modules()
+        if layer_of(name) == KERNEL and name.startswith(KERNEL_PACKAGE)
+    }
+    graph = kernel_graph(sources)
+    assert "cardzones.kernel.game" in graph and "cardzones.kernel.pipeline" in graph
+    assert circles(graph) == []
+    assert [n for n, imported in graph.items() if "cardzones.kernel.game" in imported] == []
+
+
 def test_the_circle_finder_finds_one() -> None:
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert circles(graph) == [["a", "b", "c"]]
     source = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import x.y\nimport x.z\n"
     assert runtime_imports(source, "m.py", "x.m", {"x.y", "x.z"}) == {"x.z"}
+    assert runtime_imports(source, "m.py", "x.m", {"x.y", "x.z"}, typing=True) == {"x.y", "x.z"}
+    # A kernel module that imports the game for its types alone closes a circle.
+    game = "from cardzones.kernel import pipeline\n"
+    typed = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+    typed += "    from cardzones.kernel.game import Game\n"
+    sources = {
+        KERNEL_PACKAGE: "from cardzones.kernel.game import Game\n",
+        "cardzones.kernel.game": game,
+        "cardzones.kernel.pipeline": typed,
+    }
+    assert circles(kernel_graph(sources)) == [
+        ["cardzones.kernel.game", "cardzones.kernel.pipeline"]
+    ]
+    sources["cardzones.kernel.pipeline"] = "from cardzones.kernel.ruleset import GameState\n"
+    assert circles(kernel_graph(sources)) == []
 
 
 # ----------------------------------------------------------------------

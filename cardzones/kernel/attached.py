@@ -28,8 +28,6 @@ A card leaves a pile by an ordinary move (:meth:`Game.move`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from cardzones.kernel.cards import Position
 from cardzones.kernel.contents import _attach_record, _detach
 from cardzones.kernel.effects import _end_bound_effects
@@ -38,14 +36,12 @@ from cardzones.kernel.identity import renew, renews
 from cardzones.kernel.log import _log, _snapshot
 from cardzones.kernel.objects import TOP, UNDER, Obj
 from cardzones.kernel.results import MoveResult
+from cardzones.kernel.ruleset import GameState
 from cardzones.kernel.state import OBJS
-
-if TYPE_CHECKING:
-    from cardzones.kernel.game import Game
 
 
 def attach(
-    game: Game,
+    game: GameState,
     card: int,
     host: int,
     rel: int,
@@ -82,15 +78,21 @@ def attach(
     if by is None:
         by = game.turn_player
     if game._depth:  # a step of the enclosing action
-        _attach_with_pile(game, obj, top, rel, position, by, cause, public, reset)
+        _attach(game, obj, top, rel, position, by, cause, public, reset)
     else:
         with game.atomic():
-            _attach_with_pile(game, obj, top, rel, position, by, cause, public, reset)
+            _attach(game, obj, top, rel, position, by, cause, public, reset)
     return MoveResult.MOVED
 
 
-def _attach_with_pile(
-    game: Game,
+def _resets(game: GameState, obj: Obj, zid: int) -> bool:
+    if game._plain_resets:
+        return bool(game._zinfo[zid].spec.resets)
+    return game.ruleset.resets_on_enter(game, obj, zid)
+
+
+def _attach(
+    game: GameState,
     obj: Obj,
     top: Obj,
     rel: int,
@@ -100,31 +102,6 @@ def _attach_with_pile(
     public: bool,
     reset: bool,
 ) -> None:
-    new = _attach(game, obj, top, rel, position, by, cause, public, reset)
-    # Placed on a card is a place of its own: a card placed on another one is
-    # relocated even within its zone, and the rule set says where the cards on
-    # it go (a sub-card's own sub-cards joined the new top-card above).
-    if rel != UNDER and obj.card in game._kids:
-        game.ruleset.move_children(game, obj, new, reset)
-
-
-def _resets(game: Game, obj: Obj, zid: int) -> bool:
-    if game._plain_resets:
-        return bool(game._zinfo[zid].spec.resets)
-    return game.ruleset.resets_on_enter(game, obj, zid)
-
-
-def _attach(
-    game: Game,
-    obj: Obj,
-    top: Obj,
-    rel: int,
-    position: Position,
-    by: str,
-    cause: str,
-    public: bool,
-    reset: bool,
-) -> Obj:
     card = obj.card
     host = top.card
     lki = _snapshot(game, obj)
@@ -154,28 +131,19 @@ def _attach(
     _attach_record(game, card, host, rel, position)
     if reset and card in game._fx_by_card:
         _end_bound_effects(game, card, obj.oid)
-    _log(
-        game,
-        MOVED,
-        card,
-        public and obj.public,
-        lki,
-        src,
-        top.zone,
-        oid,
-        by,
-        cause,
-        "under" if rel == UNDER else "placed",
-        public,
-    )
+    note = "under" if rel == UNDER else "placed"
+    _log(game, MOVED, card, public and obj.public, lki, src, top.zone, oid, by, cause, note, public)
     if rel == UNDER:
         for kid in game._kids.get(card, ()):
             _reattach_kid(game, kid, host)
-    result: Obj = game._objs[card]
-    return result
+    # Placed on a card is a place of its own: a card placed on another one is
+    # relocated even within its zone, and the rule set says where the cards on
+    # it go (a sub-card's own sub-cards joined the new top-card above).
+    elif card in game._kids:
+        game.ruleset.move_children(game, obj, game._objs[card], reset)
 
 
-def _reattach_kid(game: Game, kid: int, host: int) -> None:
+def _reattach_kid(game: GameState, kid: int, host: int) -> None:
     """3.0.14c: a sub-card of a card that became a sub-card goes under the new
     top, with the new top's visibility (3.0.14d): a new object if that makes it
     private (3.0.9)."""
@@ -215,7 +183,7 @@ def _reattach_kid(game: Game, kid: int, host: int) -> None:
         )
 
 
-def carry(game: Game, kid: int, host: Obj, *, reset: bool = False) -> Obj:
+def carry(game: GameState, kid: int, host: Obj, *, reset: bool = False) -> Obj:
     """Take ``kid``, which is under or on a card that just moved and is now
     ``host``, to the host's zone as part of the host's move (3.0.14c, and a
     placed card following the card it lies on). It has its host's visibility

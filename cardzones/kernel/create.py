@@ -12,8 +12,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from cardzones.errors import IllegalAction
 from cardzones.kernel.cards import CardDef, Position
 from cardzones.kernel.contents import _attach_record, _insert, _layout
@@ -21,15 +19,13 @@ from cardzones.kernel.events import CREATED, Snapshot
 from cardzones.kernel.log import _log
 from cardzones.kernel.naming import name_for
 from cardzones.kernel.objects import CARD, TOP, UNDER, Obj, Origin
+from cardzones.kernel.ruleset import GameState
 from cardzones.kernel.state import CONTENTS, OBJS, VARS, ZINFO, ZONES
 from cardzones.kernel.zones import ZoneInfo, ZoneSpec
 
-if TYPE_CHECKING:
-    from cardzones.kernel.game import Game
-
 
 def new_card(
-    game: Game,
+    game: GameState,
     cdef: CardDef,
     zid: int,
     *,
@@ -118,7 +114,7 @@ def new_card(
 
 
 def probe(
-    game: Game,
+    game: GameState,
     cdef: CardDef,
     zid: int = 0,
     *,
@@ -132,7 +128,7 @@ def probe(
     return Obj(-1, -1, cdef, owner, controller, zid, public)
 
 
-def _new_zone(game: Game, owner: str | None, spec: ZoneSpec) -> int:
+def _new_zone(game: GameState, owner: str | None, spec: ZoneSpec) -> int:
     zid = game._next("next_zid")
     game._put(ZINFO, zid, ZoneInfo(zid, spec, owner))
     game._put(CONTENTS, zid, ())
@@ -142,7 +138,7 @@ def _new_zone(game: Game, owner: str | None, spec: ZoneSpec) -> int:
     return zid
 
 
-def create_zone(game: Game, owner: str | None, ztype: str) -> int:
+def create_zone(game: GameState, owner: str | None, ztype: str) -> int:
     """A new zone of ``ztype`` for ``owner`` (None for a shared type), numbered
     after the others of its type (3.0.10); it is like any other zone of the type.
     One action, or one step of the action it is part of."""
@@ -156,7 +152,7 @@ def create_zone(game: Game, owner: str | None, ztype: str) -> int:
         return _new_zone(game, owner, spec)
 
 
-def remove_zone(game: Game, zid: int) -> None:
+def remove_zone(game: GameState, zid: int) -> None:
     """The zone ceases to exist; the others of its type are numbered again from
     1 (3.0.10). It must hold nothing: the rule set clears its cards first. One
     action, or one step of the action it is part of."""

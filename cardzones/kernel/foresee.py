@@ -5,8 +5,6 @@ Legal actions list a move this way without trying it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from cardzones.errors import IllegalAction, UnknownReference
 from cardzones.kernel.cards import Dest, Position
 from cardzones.kernel.objects import CARD, TOP, UNDER, Obj
@@ -22,14 +20,12 @@ from cardzones.kernel.pipeline import (
     resolve_destination,
 )
 from cardzones.kernel.results import MoveResult
+from cardzones.kernel.ruleset import GameState
 from cardzones.kernel.zones import ZoneInfo
-
-if TYPE_CHECKING:
-    from cardzones.kernel.game import Game
 
 
 def foresee_move(
-    game: Game,
+    game: GameState,
     card: int,
     dest: Dest | int,
     *,
@@ -86,7 +82,7 @@ def foresee_move(
     return None if kids else _MOVED
 
 
-def foresee_clear(game: Game, card: int, by: str | None = None) -> MoveResult | None:
+def foresee_clear(game: GameState, card: int, by: str | None = None) -> MoveResult | None:
     """What :func:`clear` would give, without clearing (see :func:`foresee_move`)."""
     obj = game.obj(card)
     if obj.kind != CARD or obj.is_token:
@@ -103,7 +99,7 @@ def foresee_clear(game: Game, card: int, by: str | None = None) -> MoveResult | 
     return MoveResult.CLEARED if result is _MOVED else result
 
 
-def foresee_flip(game: Game, card: int, face: str) -> MoveResult:
+def foresee_flip(game: GameState, card: int, face: str) -> MoveResult:
     """What :func:`flip` would give, without turning the card; refused as it
     would be (3.0.14d)."""
     obj = game.obj(card)

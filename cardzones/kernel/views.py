@@ -25,22 +25,20 @@ from __future__ import annotations
 import json
 import operator
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from cardzones.errors import UnknownReference
 from cardzones.kernel.cards import CardDef
 from cardzones.kernel.handles import _handle_for, _Summary, _summary
 from cardzones.kernel.naming import name_for as name_for  # where it was first defined
 from cardzones.kernel.objects import PLACED, Obj
+from cardzones.kernel.ruleset import GameState
 from cardzones.kernel.zones import ZoneInfo
-
-if TYPE_CHECKING:
-    from cardzones.kernel.game import Game
 
 HIDDEN: dict[str, Any] = {"hidden": True}
 
 
-def _props(game: Game, card: int, obj: Obj, layout: Any = None) -> dict[str, Any]:
+def _props(game: GameState, card: int, obj: Obj, layout: Any = None) -> dict[str, Any]:
     """The properties of an object its viewer may look at, as a new dict.
 
     Without effects on the card they depend on the immutable record and on the
@@ -60,7 +58,7 @@ def _props(game: Game, card: int, obj: Obj, layout: Any = None) -> dict[str, Any
     return cached[2].copy()
 
 
-def _fresh_props(game: Game, card: int, obj: Obj) -> dict[str, Any]:
+def _fresh_props(game: GameState, card: int, obj: Obj) -> dict[str, Any]:
     out: dict[str, Any] = {"id": game.handle(card)}
     out.update(_printed(obj.cdef))
     if card in game._fx_by_card:
@@ -110,7 +108,11 @@ def _printed(cdef: CardDef) -> dict[str, Any]:
 
 
 def _show(
-    game: Game, player: str | None, card: int, omniscient: bool, summary: _Summary | None = None
+    game: GameState,
+    player: str | None,
+    card: int,
+    omniscient: bool,
+    summary: _Summary | None = None,
 ) -> dict[str, Any]:
     """One object (and the pile under or on it) as ``player`` may know it."""
     obj: Obj = game._objs[card]
@@ -133,7 +135,7 @@ def _show(
 
 
 def _visible(
-    game: Game, player: str | None, card: int, obj: Obj, summary: _Summary | None = None
+    game: GameState, player: str | None, card: int, obj: Obj, summary: _Summary | None = None
 ) -> dict[str, Any]:
     shown = _props(game, card, obj)
     handle = _handle_for(game, player, card, obj, summary)
@@ -143,7 +145,7 @@ def _visible(
 
 
 def _add_pile(
-    game: Game,
+    game: GameState,
     player: str | None,
     card: int,
     omniscient: bool,
@@ -200,7 +202,7 @@ class _ZoneRow(NamedTuple):
     equipment: bool
 
 
-def _row(game: Game, zid: int) -> _ZoneRow:
+def _row(game: GameState, zid: int) -> _ZoneRow:
     info = game._zinfo[zid]
     spec = info.spec
     header = {
@@ -223,11 +225,11 @@ _LAYOUTS: dict[int, tuple[tuple[int, ...], list[_ZoneRow], dict[str, int]]] = {}
 _LAYOUT_LIMIT = 64
 
 
-def _layout(game: Game) -> list[_ZoneRow]:
+def _layout(game: GameState) -> list[_ZoneRow]:
     return _layout_entry(game)[1]
 
 
-def _layout_entry(game: Game) -> tuple[tuple[int, ...], list[_ZoneRow], dict[str, int]]:
+def _layout_entry(game: GameState) -> tuple[tuple[int, ...], list[_ZoneRow], dict[str, int]]:
     layout = game._vars["layout"]
     hit = _LAYOUTS.get(id(layout))
     if hit is not None and hit[0] is layout:
@@ -244,7 +246,7 @@ def _layout_entry(game: Game) -> tuple[tuple[int, ...], list[_ZoneRow], dict[str
 
 
 def _zone_entry(
-    game: Game, player: str | None, row: _ZoneRow, omniscient: bool, summary: _Summary | None
+    game: GameState, player: str | None, row: _ZoneRow, omniscient: bool, summary: _Summary | None
 ) -> dict[str, Any]:
     if not omniscient:
         return _player_zones(game, player, (row,), summary or _summary(game))[0]
@@ -265,7 +267,7 @@ _MANY = 8
 
 
 def _player_zones(
-    game: Game, player: str | None, rows: Sequence[_ZoneRow], summary: _Summary
+    game: GameState, player: str | None, rows: Sequence[_ZoneRow], summary: _Summary
 ) -> list[dict[str, Any]]:
     """The entries of ``rows`` for a player (or a spectator), in the order
     the view shows each zone's objects.
@@ -363,7 +365,7 @@ def _player_zones(
 
 
 def _player_pile(
-    game: Game, player: str | None, card: int, shown: dict[str, Any], summary: _Summary
+    game: GameState, player: str | None, card: int, shown: dict[str, Any], summary: _Summary
 ) -> None:
     """:func:`_add_pile` for a player's view: the cards under or on ``card``,
     each decided by 3.0.3a on its own record, described as the objects of
@@ -420,7 +422,7 @@ def _player_pile(
 VIEW_FORMAT = "cardzones-view/1"
 
 
-def _board(game: Game, player: str | None, omniscient: bool) -> dict[str, Any]:
+def _board(game: GameState, player: str | None, omniscient: bool) -> dict[str, Any]:
     summary = _summary(game)
     _, rows, by_name = _layout_entry(game)
     out: dict[str, Any] = {
@@ -444,7 +446,7 @@ def _board(game: Game, player: str | None, omniscient: bool) -> dict[str, Any]:
     return out
 
 
-def shown_cards(game: Game, player: str | None, zid: int) -> list[int]:
+def shown_cards(game: GameState, player: str | None, zid: int) -> list[int]:
     """The top-level cards of a zone in the order ``player``'s view lists them.
 
     In an ordered zone that is the zone's own order; in an unordered one, the
@@ -472,7 +474,7 @@ def shown_cards(game: Game, player: str | None, zid: int) -> list[int]:
     return [card for _, card in shown + hidden]
 
 
-def shown_pile(game: Game, player: str | None, card: int) -> list[int]:
+def shown_pile(game: GameState, player: str | None, card: int) -> list[int]:
     """The cards under or on ``card`` in the order ``player``'s view lists
     them: its sub-cards as an unordered zone's objects (:func:`_add_pile`),
     then the cards placed on it, in the order they were placed."""
@@ -498,13 +500,13 @@ def shown_pile(game: Game, player: str | None, card: int) -> list[int]:
     return under + placed
 
 
-def _shown_handle(game: Game, player: str | None, card: int, summary: _Summary) -> str:
+def _shown_handle(game: GameState, player: str | None, card: int, summary: _Summary) -> str:
     """The handle ``player``'s view shows for an object they may look at."""
     obj: Obj = game._objs[card]
     return _handle_for(game, player, card, obj, summary) or game.handle(card)
 
 
-def card_for_handle(game: Game, player: str | None, handle: str) -> int:
+def card_for_handle(game: GameState, player: str | None, handle: str) -> int:
     """The card that ``player``'s current view shows with the handle ``handle``.
 
     Only a handle that this viewer's view gives now names a card: a handle of
@@ -537,7 +539,7 @@ def card_for_handle(game: Game, player: str | None, handle: str) -> int:
     raise UnknownReference("no such card")
 
 
-def handle_for(game: Game, player: str | None, card: int) -> str | None:
+def handle_for(game: GameState, player: str | None, card: int) -> str | None:
     """The handle ``player``'s view shows for the card now, the inverse of
     :func:`card_for_handle`; None when the player may not look at the card
     (their view shows it with no handle).
@@ -555,7 +557,7 @@ def handle_for(game: Game, player: str | None, card: int) -> str | None:
     return _shown_handle(game, player, card, _summary(game))
 
 
-def view(game: Game, player: str | None) -> dict[str, Any]:
+def view(game: GameState, player: str | None) -> dict[str, Any]:
     """What ``player`` (None: a spectator) may know of the game now, JSON-ready.
 
     Every name is a player: no player name, ``"*"`` included, means "everything".
@@ -565,6 +567,6 @@ def view(game: Game, player: str | None) -> dict[str, Any]:
     return _board(game, player, False)
 
 
-def omniscient_view(game: Game) -> dict[str, Any]:
+def omniscient_view(game: GameState) -> dict[str, Any]:
     """Every card, hidden ones included, for a scenario's author. Secret-bearing."""
     return _board(game, None, True)

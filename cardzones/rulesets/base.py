@@ -97,7 +97,7 @@ class Board:
         }
 
 
-class Ruleset(kernel.Ruleset):
+class Ruleset(kernel.Ruleset["Game"]):
     """A game: the kernel's rule set (zones and the hooks of the move
     pipeline), with the data the rest of cardzones reads:
 
