@@ -26,7 +26,8 @@ from hypothesis import strategies as st
 from test_legal import PLAYERS, random_game
 
 from cardzones import new_game
-from cardzones.acts.legal import LegalAction, _frozen, legal_actions, tried_legal_actions
+from cardzones.acts.legal import _frozen, legal_actions, tried_legal_actions
+from cardzones.acts.legal_action import LegalAction
 from cardzones.kernel.cards import CardDef, Dest
 from cardzones.kernel.game import Game
 from cardzones.kernel.results import MoveResult
