@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cardzones.kernel import queries
 from cardzones.kernel.cards import CardDef
 from cardzones.kernel.events import CEASED, CREATED, FLIPPED, MOVED, SHUFFLED, Event, iter_log
 from cardzones.kernel.handles import _add, _context_handle, _Summary, _summary_at, object_handle
@@ -62,7 +63,7 @@ def _identities(game: GameState, events: list[Event] | None = None) -> Identitie
 
 
 def _zone_label(game: GameState, zid: int | None) -> str | None:
-    return None if zid is None else game.zone_name(zid)
+    return None if zid is None else queries.zone_name(game, zid)
 
 
 #: Events about one object, which show its zones and, when allowed, its card.
@@ -133,7 +134,7 @@ def _event_card(game: GameState, event: Event, identities: Identities) -> dict[s
         obj = event.lki.obj
         out: dict[str, Any] = {"name": obj.cdef.name}
         for name in obj.cdef.stats:
-            out[name] = game.stat(obj.card, name, snapshot=event.lki)
+            out[name] = queries.stat(game, obj.card, name, snapshot=event.lki)
         return out
     # A created object has no last known information: it is the card as printed.
     known = identities.get(event.card) if event.card is not None else None
