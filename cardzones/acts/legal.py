@@ -321,7 +321,9 @@ class _Asked:
         filtered = self.card is not None or self.zone is not None
         offer = action.offer
         seen: set[Any] = set()
+        add = seen.add
         count = 0
+        named_, ours_, looked_ = _NAMED, _OURS, _LOOKED
         for given in action.candidates(game, player):  # type: ignore[misc]
             keys = tuple(given)
             try:
@@ -351,20 +353,20 @@ class _Asked:
                             flags = cards.get(value)
                             if flags is None:
                                 flags = self._card(value)
-                            if not flags & _NAMED or (ours and not flags & _OURS):
+                            if not flags & named_ or (ours and not flags & ours_):
                                 refused = True
                                 break
-                            if not flags & _LOOKED:
+                            if not flags & looked_:
                                 looked = False
                         elif check is CARDS:
                             for one in value:
                                 flags = cards.get(one)
                                 if flags is None:
                                     flags = self._card(one)
-                                if not flags & _NAMED or (ours and not flags & _OURS):
+                                if not flags & named_ or (ours and not flags & ours_):
                                     refused = True
                                     break
-                                if not flags & _LOOKED:
+                                if not flags & looked_:
                                     looked = False
                             if refused:
                                 break
@@ -395,15 +397,13 @@ class _Asked:
                 continue
             if offer is not None and not offer(game, args):
                 continue
-            same: Any = tuple(args.values())
+            # Added and counted, so that each candidate is hashed once.
             try:
-                if same in seen:
-                    continue
+                add(tuple(args.values()))
             except TypeError:  # a mapping among them (an ongoing bonus)
-                same = _frozen(args)
-                if same in seen:
-                    continue
-            seen.add(same)
+                add(_frozen(args))
+            if len(seen) == count:
+                continue
             count += 1
             try:
                 result = judge(game, args)

@@ -150,6 +150,7 @@ def move_action(
     if foresee is None and mover is kernel_move:
         foresee = foresee_kernel_move
     judge = foresee
+    kernel = judge is foresee_kernel_move  # then called straight: a listing calls it often
 
     def run(game: Game, args: Mapping[str, Any]) -> ActionResult:
         card = args["card"]
@@ -174,6 +175,16 @@ def move_action(
     def foresee_move(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
         if judge is None or args.get("then") is not None:
             return None
+        if kernel:
+            return game.foresee_move(
+                args["card"],
+                args["to"],
+                position=args["position"],
+                face=args["face"],
+                cause=args["cause"],
+                by=acting(game, args),
+                choose_zone=args["choose_zone"],
+            )
         return judge(
             game,
             args["card"],
