@@ -41,24 +41,20 @@ def _identities(game: GameState, events: list[Event] | None = None) -> Identitie
     needs the log before them: the entries since the last event of a long
     game are made without walking the whole log."""
     out: Identities = {}
-    if events is not None:
-        for event in events:
-            if event.lki is not None and event.card is not None:
-                out.setdefault(event.card, (event.lki.obj.owner, event.lki.obj.cdef))
-        objs = game._objs
-        for event in events:
-            card = event.card
-            if card is not None and card not in out:
-                obj = objs.get(card)
-                if obj is None:
-                    return _identities(game)  # a card gone before them: the whole log
-                out[card] = (obj.owner, obj.cdef)
-        return out
-    for event in iter_log(game._vars["log"]):
+    for event in iter_log(game._vars["log"]) if events is None else events:
         if event.lki is not None and event.card is not None:
             out.setdefault(event.card, (event.lki.obj.owner, event.lki.obj.cdef))
-    for card, obj in game._objs.items():
-        out.setdefault(card, (obj.owner, obj.cdef))
+    objs = game._objs
+    if events is None:
+        out.update((c, (o.owner, o.cdef)) for c, o in objs.items() if c not in out)
+        return out
+    for event in events:
+        card = event.card
+        if card is not None and card not in out:
+            obj = objs.get(card)
+            if obj is None:
+                return _identities(game)  # a card gone before them: the whole log
+            out[card] = (obj.owner, obj.cdef)
     return out
 
 
@@ -206,11 +202,11 @@ def _entries(
         if card is not None and event.after is not None and event.new_oid is not None:
             if omniscient:
                 who = None if event.after else owner
-            handle = _seen_handle(
+            now = _seen_handle(
                 game, summary, who, card, event.new_oid, event.after, owner, event.dst
             )
-            if handle is not None:
-                entry["id"] = handle
+            if now is not None:
+                entry["id"] = now
         if omniscient and card is not None and "card" not in entry:
             known = identities.get(card)
             if lki is not None:

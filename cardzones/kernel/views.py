@@ -117,31 +117,20 @@ def _show(
 ) -> dict[str, Any]:
     """One object (and the pile under or on it) as ``player`` may know it."""
     obj: Obj = game._objs[card]
-    if omniscient:
+    if omniscient or queries.may_look(game, player, card):
         shown = _props(game, card, obj)
         # The author sees a public object by the handle every viewer sees, and
         # a private one by its owner's.
-        handle = _handle_for(game, None if obj.public else obj.owner, card, obj, summary)
+        who = (None if obj.public else obj.owner) if omniscient else player
+        handle = _handle_for(game, who, card, obj, summary)
         if handle is not None:
             shown["id"] = handle
-    elif queries.may_look(game, player, card):
-        shown = _visible(game, player, card, obj)
     else:
         # Nothing of the object, not even a handle: a handle would let the
         # viewer follow a hidden card through moves and shuffles.
         shown = {"hidden": True}
     if card in game._kids:
         _add_pile(game, player, card, omniscient, shown, summary)
-    return shown
-
-
-def _visible(
-    game: GameState, player: str | None, card: int, obj: Obj, summary: _Summary | None = None
-) -> dict[str, Any]:
-    shown = _props(game, card, obj)
-    handle = _handle_for(game, player, card, obj, summary)
-    if handle is not None:
-        shown["id"] = handle
     return shown
 
 
