@@ -14,6 +14,9 @@ no web code, and only the web, the command line and the table's load
 benchmark import the table. Outside the kernel, no module imports a name of
 the kernel's that starts with an underscore.
 
+No module of cardzones holds more than 600 lines: one that outgrows that is
+split into modules named for what they hold.
+
 Every module of cardzones is read with ``ast`` and every import checked,
 including those inside functions and under ``TYPE_CHECKING``. The example rule
 set of the tests (tests/plugins) is checked as a rule set from outside.
@@ -832,3 +835,35 @@ def test_the_game_name_finder_leaves_docstrings_and_other_words() -> None:
         "from cardzones.rulesets.cardfiles import DeckList\n"
     )
     assert game_names_in(source, "probe.py") == []
+
+
+# ----------------------------------------------------------------------
+# Small modules
+# ----------------------------------------------------------------------
+
+#: The most lines a module of cardzones may hold: a module that outgrows it is
+#: split into modules named for what they hold.
+MODULE_LINES = 600
+
+
+def long_modules(paths: list[Path], limit: int = MODULE_LINES) -> list[str]:
+    """Every module of ``paths`` with more than ``limit`` lines, and its count."""
+    out = []
+    for path in paths:
+        lines = len(path.read_text(encoding="utf-8").splitlines())
+        if lines > limit:
+            out.append(f"{path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}: {lines}")
+    return out
+
+
+def test_no_module_is_longer_than_the_limit() -> None:
+    assert long_modules([path for path, _ in package_modules()]) == []
+
+
+def test_the_length_checker_finds_a_long_module(tmp_path: Path) -> None:
+    at_the_limit = tmp_path / "short.py"
+    at_the_limit.write_text("x = 1\n" * MODULE_LINES, encoding="utf-8")
+    over = tmp_path / "long.py"
+    over.write_text("x = 1\n" * (MODULE_LINES + 1), encoding="utf-8")
+    assert long_modules([at_the_limit, over]) == [f"{over}: {MODULE_LINES + 1}"]
+    assert long_modules([at_the_limit]) == []

@@ -26,7 +26,8 @@ from hypothesis import strategies as st
 from test_legal import PLAYERS, random_game
 
 from cardzones import new_game
-from cardzones.acts.legal import LegalAction, _frozen, legal_actions, tried_legal_actions
+from cardzones.acts.legal import _frozen, legal_actions, tried_legal_actions
+from cardzones.acts.legal_action import LegalAction
 from cardzones.kernel.cards import CardDef, Dest
 from cardzones.kernel.game import Game
 from cardzones.kernel.results import MoveResult
@@ -84,6 +85,41 @@ def _names(action: LegalAction, card: int) -> bool:
 def test_judged_legal_actions_are_the_tried_ones(ruleset: str, data: st.DataObject) -> None:
     game = random_game(data, ruleset)
     same_lists(game, data.draw(st.sampled_from(PLAYERS), label="player"), data)
+
+
+#: A card of each type whose play fab offers by the turn (rulesets/fab/offers.py).
+TIMED = tuple(
+    CardDef(f"Timed {kind}", frozenset({kind}), {"defense": 2})
+    for kind in ("defense_reaction", "attack_reaction", "action", "instant")
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_judged_legal_actions_are_the_tried_ones_around_an_attack(data: st.DataObject) -> None:
+    """On random fab positions with an attack on the combat chain and a card
+    of each timed type in each hand, both ways offer the same plays: a
+    defense reaction to the defender, an attack reaction to the attacker."""
+    game = random_game(data, "fab")
+    attacker = data.draw(st.sampled_from(PLAYERS), label="attacker")
+    chain = game.zone(None, "combat_chain")
+    assert chain is not None
+    raid = CardDef("Raid", frozenset({"action", "attack"}), {"power": 3})
+    game.new_card(raid, chain, owner=attacker, controller=attacker, public=True, check=False)
+    held = {}
+    for player in PLAYERS:
+        hand = game.zone(player, "hand")
+        if hand is not None:  # a random position may have removed it
+            for cdef in TIMED:
+                held[player, cdef.name] = game.new_card(cdef, hand, owner=player)
+    player = data.draw(st.sampled_from(PLAYERS), label="player")
+    same_lists(game, player, data)
+    plays = {a.bound["card"] for a in legal_actions(game, player, ["play"])}
+    if (player, "Timed defense_reaction") in held:
+        card = held[player, "Timed defense_reaction"]
+        assert (card in plays) is (player != attacker and game.may_play(card, player))
+        card = held[player, "Timed attack_reaction"]
+        assert (card in plays) is (player == attacker and game.may_play(card, player))
 
 
 # ----------------------------------------------------------------------
@@ -192,3 +228,29 @@ def test_the_benchmark_position_judged_is_tried(player: str) -> None:
     game = build_position()
     judged = legal_actions(game, player)
     assert judged and said(judged) == said(tried_legal_actions(game, player))
+
+
+def test_draws_and_life_changes_are_judged_as_they_are_tried() -> None:
+    """A draw from an empty deck is refused and one card's draw gives its
+    move's result; a life change past the largest total is refused: the
+    rules judge each as trying it does, and none is tried."""
+    game = new_game("fab", list(PLAYERS))
+    hero = CardDef("Hero", frozenset({"hero"}), {"life": 9999, "intellect": 4})
+    game.new_card(hero, game.zone("alice", "hero"))
+    for _ in range(2):
+        asked = ["draw", "life"]
+        judged = legal_actions(game, "alice", asked)
+        assert said(judged) == said(tried_legal_actions(game, "alice", asked))
+        assert legal_counts_of(game, "alice", asked) == 0
+        game.new_card(CardDef("Snatch", frozenset({"action"})), game.zone("alice", "deck"))
+    assert [(a.name, a.result) for a in legal_actions(game, "alice", ["draw"])] == [
+        ("draw", MoveResult.MOVED)
+    ]
+    assert [a.args.get("gain") for a in legal_actions(game, "alice", ["life"])] == [None]
+
+
+def legal_counts_of(game: Game, player: str, actions: list[str]) -> int:
+    """How many candidates of ``actions`` listing them tries."""
+    from cardzones.acts.legal import _listing
+
+    return _listing(game, player, actions, None, None, True)[1].tries

@@ -111,22 +111,10 @@ def _attach(
         game, obj, public, reset, game._zinfo[src].type, game._zinfo[top.zone].type, cause, by
     )
     # 1.2.1b, 3.0.14b: a sub-card is not in the arena, so it has no controller.
-    new = Obj(
-        card,
-        oid,
-        obj.cdef,
-        obj.owner,
-        None if rel == UNDER else game.ruleset.new_controller(game, obj, top.zone, by, False),
-        top.zone,
-        public,
-        None,
-        TOP,
-        origin,
-        (),
-        obj.kind,
-        obj.pcontrol,
-        obj.data,
-    )
+    zid = top.zone
+    controller = None if rel == UNDER else game.ruleset.new_controller(game, obj, zid, by, False)
+    kept = (obj.kind, obj.pcontrol, obj.data)
+    new = Obj(card, oid, obj.cdef, obj.owner, controller, zid, public, None, TOP, origin, (), *kept)
     game._put(OBJS, card, new)
     _attach_record(game, card, host, rel, position)
     if reset and card in game._fx_by_card:
@@ -151,36 +139,17 @@ def _reattach_kid(game: GameState, kid: int, host: int) -> None:
     lki = _snapshot(game, obj)
     _detach(game, obj)
     top: Obj = game._objs[host]
-    src = obj.zone
-    ztype = game._zinfo[top.zone].type
-    oid, origin, reset = renew(
-        game, obj, top.public, False, game._zinfo[src].type, ztype, "rule", None
-    )
-    game._put(
-        OBJS,
-        kid,
-        obj._replace(
-            zone=top.zone, public=top.public, host=None, controller=None, oid=oid, origin=origin
-        ),
-    )
+    src, dst, public = obj.zone, top.zone, top.public
+    ztype = game._zinfo[dst].type
+    oid, origin, reset = renew(game, obj, public, False, game._zinfo[src].type, ztype, "rule", None)
+    new = obj._replace(zone=dst, public=public, host=None, controller=None, oid=oid, origin=origin)
+    game._put(OBJS, kid, new)
     _attach_record(game, kid, host, UNDER, "bottom")
     if reset and kid in game._fx_by_card:
         _end_bound_effects(game, kid, obj.oid)
-    if src != top.zone or reset:
-        _log(
-            game,
-            MOVED,
-            kid,
-            obj.public and top.public,
-            lki,
-            src,
-            top.zone,
-            oid,
-            None,
-            "rule",
-            "under",
-            top.public,
-        )
+    if src != dst or reset:
+        shown = obj.public and public
+        _log(game, MOVED, kid, shown, lki, src, dst, oid, None, "rule", "under", public)
 
 
 def carry(game: GameState, kid: int, host: Obj, *, reset: bool = False) -> Obj:

@@ -75,17 +75,8 @@ def add_effect(
     ended. ``until`` names a duration that ends it (``end_of_turn``)."""
     obj = game.obj(card)
     eid = game._next("next_eid")
-    effect = Effect(
-        eid,
-        kind,
-        card,
-        obj.oid if bound else None,
-        tuple(mods),
-        tuple(keywords),
-        until,
-        label,
-        data,
-    )
+    oid = obj.oid if bound else None
+    effect = Effect(eid, kind, card, oid, tuple(mods), tuple(keywords), until, label, data)
     game._put(EFFECTS, eid, effect)
     game._put(FX_BY_CARD, card, (*game._fx_by_card.get(card, ()), eid))
     return eid

@@ -409,7 +409,7 @@ class Game(GameState):
     ) -> list[Any]:
         """The actions of the rule set's table that ``player``, acting for
         themselves, may take now, each ready to apply and with a step form
-        (:class:`cardzones.acts.legal.LegalAction`); ``actions`` limits it to
+        (:class:`cardzones.acts.legal_action.LegalAction`); ``actions`` limits it to
         those names, ``card`` to those that name that card, ``zone`` to those
         on or into that zone (what a menu on a card or a zone offers). A
         judge's actions (making a zone, clearing an object by hand) are

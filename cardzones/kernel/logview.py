@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cardzones.kernel import queries
 from cardzones.kernel.cards import CardDef
 from cardzones.kernel.events import CEASED, CREATED, FLIPPED, MOVED, SHUFFLED, Event, iter_log
 from cardzones.kernel.handles import _add, _context_handle, _Summary, _summary_at, object_handle
@@ -40,29 +41,25 @@ def _identities(game: GameState, events: list[Event] | None = None) -> Identitie
     needs the log before them: the entries since the last event of a long
     game are made without walking the whole log."""
     out: Identities = {}
-    if events is not None:
-        for event in events:
-            if event.lki is not None and event.card is not None:
-                out.setdefault(event.card, (event.lki.obj.owner, event.lki.obj.cdef))
-        objs = game._objs
-        for event in events:
-            card = event.card
-            if card is not None and card not in out:
-                obj = objs.get(card)
-                if obj is None:
-                    return _identities(game)  # a card gone before them: the whole log
-                out[card] = (obj.owner, obj.cdef)
-        return out
-    for event in iter_log(game._vars["log"]):
+    for event in iter_log(game._vars["log"]) if events is None else events:
         if event.lki is not None and event.card is not None:
             out.setdefault(event.card, (event.lki.obj.owner, event.lki.obj.cdef))
-    for card, obj in game._objs.items():
-        out.setdefault(card, (obj.owner, obj.cdef))
+    objs = game._objs
+    if events is None:
+        out.update((c, (o.owner, o.cdef)) for c, o in objs.items() if c not in out)
+        return out
+    for event in events:
+        card = event.card
+        if card is not None and card not in out:
+            obj = objs.get(card)
+            if obj is None:
+                return _identities(game)  # a card gone before them: the whole log
+            out[card] = (obj.owner, obj.cdef)
     return out
 
 
 def _zone_label(game: GameState, zid: int | None) -> str | None:
-    return None if zid is None else game.zone_name(zid)
+    return None if zid is None else queries.zone_name(game, zid)
 
 
 #: Events about one object, which show its zones and, when allowed, its card.
@@ -133,7 +130,7 @@ def _event_card(game: GameState, event: Event, identities: Identities) -> dict[s
         obj = event.lki.obj
         out: dict[str, Any] = {"name": obj.cdef.name}
         for name in obj.cdef.stats:
-            out[name] = game.stat(obj.card, name, snapshot=event.lki)
+            out[name] = queries.stat(game, obj.card, name, snapshot=event.lki)
         return out
     # A created object has no last known information: it is the card as printed.
     known = identities.get(event.card) if event.card is not None else None
@@ -205,11 +202,11 @@ def _entries(
         if card is not None and event.after is not None and event.new_oid is not None:
             if omniscient:
                 who = None if event.after else owner
-            handle = _seen_handle(
+            now = _seen_handle(
                 game, summary, who, card, event.new_oid, event.after, owner, event.dst
             )
-            if handle is not None:
-                entry["id"] = handle
+            if now is not None:
+                entry["id"] = now
         if omniscient and card is not None and "card" not in entry:
             known = identities.get(card)
             if lki is not None:

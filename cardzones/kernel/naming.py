@@ -10,6 +10,7 @@ the engine's source and refuses any message that names a card another way
 
 from __future__ import annotations
 
+from cardzones.kernel import queries
 from cardzones.kernel.ruleset import GameState
 
 #: How a message names an object its reader may not look at.
@@ -27,6 +28,6 @@ def name_for(game: GameState, player: str | None, card: int) -> str:
     >>> name_for(game, "alice", card), name_for(game, "bob", card)
     ('Snatch', 'a private card')
     """
-    if game.exists(card) and game.may_look(player, card):
+    if queries.exists(game, card) and queries.may_look(game, player, card):
         return game.obj(card).name
     return PRIVATE

@@ -37,6 +37,7 @@ from collections.abc import Callable
 from typing import Any
 
 from cardzones.errors import CardzonesError, IllegalAction, NeedsChoice, UnknownReference
+from cardzones.kernel import queries
 from cardzones.kernel.cards import Dest, Move, Position
 from cardzones.kernel.contents import _detach, _insert
 from cardzones.kernel.effects import _end_bound_effects, end_effect
@@ -213,10 +214,10 @@ def resolve_destination(
     if spec is None:
         pseudo = ruleset.resolve_pseudo(game, obj, dest, by)
         if pseudo is None:
-            game.spec(dest.type)  # raises: unknown zone type
+            queries.spec(game, dest.type)  # raises: unknown zone type
             return None
         dest = pseudo
-        spec = game.spec(dest.type)
+        spec = queries.spec(game, dest.type)
     if spec.shared:
         owner = None
     elif dest.owner == "owner":
@@ -235,7 +236,7 @@ def resolve_destination(
     if len(zids) <= 1:
         if choose_zone is not None and choose_zone not in zids:
             raise IllegalAction(
-                f"choose_zone {game.zone_name(choose_zone)} is not a {dest} zone",
+                f"choose_zone {queries.zone_name(game, choose_zone)} is not a {dest} zone",
                 rule="3.0.10a",
             )
         return zids[0] if zids else None
@@ -254,9 +255,9 @@ def resolve_destination(
             choose_zone = next((z for z in game._chosen if z in listed), None)
     if choose_zone is not None:
         if choose_zone not in options and (options or obj.public or choose_zone not in zids):
-            names = ", ".join(game.zone_name(z) for z in options) or "none"
+            names = ", ".join(queries.zone_name(game, z) for z in options) or "none"
             raise IllegalAction(
-                f"choose_zone {game.zone_name(choose_zone)} cannot take the card; "
+                f"choose_zone {queries.zone_name(game, choose_zone)} cannot take the card; "
                 f"the options are {names}",
                 rule="3.0.10a",
             )
@@ -267,7 +268,7 @@ def resolve_destination(
         return zids[0]  # none can take it: admission decides what happens
     raise NeedsChoice(
         "choose_zone",
-        [game.zone_name(z) for z in options],
+        [queries.zone_name(game, z) for z in options],
         what=f"the {dest.type} zone ({obj.owner} chooses)",
         rule="3.0.10a",
     )
@@ -345,17 +346,8 @@ def _cannot_contain(game: GameState, obj: Obj, by: str, cause: str) -> MoveResul
         # replacements have applied once (3.0.8a), so it goes to the graveyard.
         graveyard = resolve_destination(game, obj, Dest(game.ruleset.clear_to, "owner"), by)
         if graveyard is not None and game.ruleset.admit(game, obj, graveyard, by).ok:
-            _transfer(
-                game,
-                obj,
-                graveyard,
-                "top",
-                game._zinfo[graveyard].spec.public,
-                "rule",
-                by,
-                (),
-                False,
-            )
+            public = game._zinfo[graveyard].spec.public
+            _transfer(game, obj, graveyard, "top", public, "rule", by, (), False)
             return MoveResult.MOVED
     return MoveResult.FAILED
 
@@ -448,14 +440,9 @@ def _clear(game: GameState, obj: Obj, by: str | None) -> MoveResult:
     ):
         return MoveResult.NO_MOVE
     # The clear is the rule move of 3.0.11 itself: it is never cleared again.
+    graveyard = Dest(game.ruleset.clear_to, "owner")
     return _move(
-        game,
-        obj.card,
-        Dest(game.ruleset.clear_to, "owner"),
-        "top",
-        None,
-        "clear",
-        by or obj.owner or game.turn_player,
+        game, obj.card, graveyard, "top", None, "clear", by or obj.owner or game.turn_player
     )
 
 

@@ -144,17 +144,7 @@ class State:
     @property
     def _maps(self) -> tuple[dict[Any, Any], ...]:
         """Every map, in the order of the indexes (OBJS, CONTENTS, ...)."""
-        return (
-            self._objs,
-            self._contents,
-            self._zones,
-            self._zinfo,
-            self._kids,
-            self._effects,
-            self._fx_by_card,
-            self._vars,
-            self._rules,
-        )
+        return tuple(getattr(self, name) for name in _NAMES)
 
     def obj(self, card: int) -> Obj:
         """The card's object now; a card that does not exist is refused."""

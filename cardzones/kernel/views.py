@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from cardzones.errors import UnknownReference
+from cardzones.kernel import queries
 from cardzones.kernel.cards import CardDef
 from cardzones.kernel.handles import _handle_for, _Summary, _summary
 from cardzones.kernel.naming import name_for as name_for  # where it was first defined
@@ -64,14 +65,14 @@ def _fresh_props(game: GameState, card: int, obj: Obj) -> dict[str, Any]:
     if card in game._fx_by_card:
         # Effects change what is printed; without them, the printed card is all.
         for name in obj.cdef.stats:
-            out[name] = game.stat(card, name)
-        for effect in game.effects_on(card):
+            out[name] = queries.stat(game, card, name)
+        for effect in queries.effects_on(game, card):
             for key, _ in effect.mods:
-                out[key] = game.stat(card, key)
-        keywords = game.keywords(card)
+                out[key] = queries.stat(game, card, key)
+        keywords = queries.keywords(game, card)
         if keywords:
             out["keywords"] = sorted(keywords)
-        if counters := game.counters(card):
+        if counters := queries.counters(game, card):
             out["counters"] = counters  # made anew for each view
     out["public"] = obj.public
     out["owner"] = obj.owner
@@ -80,7 +81,7 @@ def _fresh_props(game: GameState, card: int, obj: Obj) -> dict[str, Any]:
     if obj.kind != "card":
         out["kind"] = obj.kind
     if obj.equipped:
-        out["equipped_to"] = tuple(game.zone_name(z) for z in obj.equipped)
+        out["equipped_to"] = tuple(queries.zone_name(game, z) for z in obj.equipped)
     # Sequences are tuples: JSON arrays all the same, and immutable, so a cached
     # description can be handed out without copying them.
     for key, value in out.items():
@@ -116,31 +117,20 @@ def _show(
 ) -> dict[str, Any]:
     """One object (and the pile under or on it) as ``player`` may know it."""
     obj: Obj = game._objs[card]
-    if omniscient:
+    if omniscient or queries.may_look(game, player, card):
         shown = _props(game, card, obj)
         # The author sees a public object by the handle every viewer sees, and
         # a private one by its owner's.
-        handle = _handle_for(game, None if obj.public else obj.owner, card, obj, summary)
+        who = (None if obj.public else obj.owner) if omniscient else player
+        handle = _handle_for(game, who, card, obj, summary)
         if handle is not None:
             shown["id"] = handle
-    elif game.may_look(player, card):
-        shown = _visible(game, player, card, obj)
     else:
         # Nothing of the object, not even a handle: a handle would let the
         # viewer follow a hidden card through moves and shuffles.
         shown = {"hidden": True}
     if card in game._kids:
         _add_pile(game, player, card, omniscient, shown, summary)
-    return shown
-
-
-def _visible(
-    game: GameState, player: str | None, card: int, obj: Obj, summary: _Summary | None = None
-) -> dict[str, Any]:
-    shown = _props(game, card, obj)
-    handle = _handle_for(game, player, card, obj, summary)
-    if handle is not None:
-        shown["id"] = handle
     return shown
 
 
@@ -206,7 +196,7 @@ def _row(game: GameState, zid: int) -> _ZoneRow:
     info = game._zinfo[zid]
     spec = info.spec
     header = {
-        "zone": game.zone_name(zid),
+        "zone": queries.zone_name(game, zid),
         "type": info.type,
         "owner": info.owner,
         "public": spec.public,
@@ -258,7 +248,7 @@ def _zone_entry(
     out["count"] = len(objects)
     out["objects"] = objects
     if row.equipment:
-        out["empty"] = not objects and not game.equipped_in(row.zid)
+        out["empty"] = not objects and not queries.equipped_in(game, row.zid)
     return out
 
 
@@ -294,7 +284,7 @@ def _player_zones(
             zone["count"] = 0
             zone["objects"] = []
             if equipment:
-                zone["empty"] = not game.equipped_in(zid)
+                zone["empty"] = not queries.equipped_in(game, zid)
             continue
         zone["count"] = len(cards)
         # A private object here may be looked at by its owner, or by the zone's
@@ -462,7 +452,7 @@ def shown_cards(game: GameState, player: str | None, zid: int) -> list[int]:
     shown: list[tuple[dict[str, Any], int]] = []
     hidden: list[tuple[dict[str, Any], int]] = []
     for card in cards:
-        if game.may_look(player, card):
+        if queries.may_look(game, player, card):
             shown.append(({"id": _shown_handle(game, player, card, summary)}, card))
         else:
             # A hidden entry shows only its pile, and is ordered by that.
@@ -489,7 +479,7 @@ def shown_pile(game: GameState, player: str | None, card: int) -> list[int]:
         keyed = [
             (
                 _sort_key({"id": _shown_handle(game, player, k, summary)})
-                if game.may_look(player, k)
+                if queries.may_look(game, player, k)
                 else _sort_key(_show(game, player, k, False) if k in game._kids else HIDDEN),
                 k,
             )
@@ -532,7 +522,10 @@ def card_for_handle(game: GameState, player: str | None, handle: str) -> int:
         stack.extend(game._contents.get(row.zid, ()))
     while stack:
         card = stack.pop()
-        if game.may_look(player, card) and _shown_handle(game, player, card, summary) == handle:
+        if (
+            queries.may_look(game, player, card)
+            and _shown_handle(game, player, card, summary) == handle
+        ):
             return card
         # The pile under or on a card is shown whether or not the card is.
         stack.extend(kids.get(card, ()))
@@ -552,7 +545,7 @@ def handle_for(game: GameState, player: str | None, card: int) -> str | None:
     >>> print(handle_for(game, "bob", card))
     None
     """
-    if not game.may_look(player, card):
+    if not queries.may_look(game, player, card):
         return None
     return _shown_handle(game, player, card, _summary(game))
 

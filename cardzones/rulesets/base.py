@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from cardzones.acts.actions import NO_ACTIONS, ActionTable, Param
 from cardzones.acts.binding import complete
-from cardzones.acts.legal import LegalAction, legal_actions
+from cardzones.acts.legal import legal_actions
+from cardzones.acts.legal_action import LegalAction
 from cardzones.errors import CardzonesError, UnknownReference
 from cardzones.kernel import ruleset as kernel
 from cardzones.kernel.cards import Ability, CardDef
