@@ -228,3 +228,29 @@ def test_the_benchmark_position_judged_is_tried(player: str) -> None:
     game = build_position()
     judged = legal_actions(game, player)
     assert judged and said(judged) == said(tried_legal_actions(game, player))
+
+
+def test_draws_and_life_changes_are_judged_as_they_are_tried() -> None:
+    """A draw from an empty deck is refused and one card's draw gives its
+    move's result; a life change past the largest total is refused: the
+    rules judge each as trying it does, and none is tried."""
+    game = new_game("fab", list(PLAYERS))
+    hero = CardDef("Hero", frozenset({"hero"}), {"life": 9999, "intellect": 4})
+    game.new_card(hero, game.zone("alice", "hero"))
+    for _ in range(2):
+        asked = ["draw", "life"]
+        judged = legal_actions(game, "alice", asked)
+        assert said(judged) == said(tried_legal_actions(game, "alice", asked))
+        assert legal_counts_of(game, "alice", asked) == 0
+        game.new_card(CardDef("Snatch", frozenset({"action"})), game.zone("alice", "deck"))
+    assert [(a.name, a.result) for a in legal_actions(game, "alice", ["draw"])] == [
+        ("draw", MoveResult.MOVED)
+    ]
+    assert [a.args.get("gain") for a in legal_actions(game, "alice", ["life"])] == [None]
+
+
+def legal_counts_of(game: Game, player: str, actions: list[str]) -> int:
+    """How many candidates of ``actions`` listing them tries."""
+    from cardzones.acts.legal import _listing
+
+    return _listing(game, player, actions, None, None, True)[1].tries

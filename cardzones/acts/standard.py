@@ -328,7 +328,8 @@ def draw_action(
     ['A', 'B']
     """
 
-    def run(game: Game, args: Mapping[str, Any]) -> ActionResult:
+    def checked(game: Game, args: Mapping[str, Any]) -> tuple[str, int]:
+        """Who draws, from which zone; refused when it holds too few cards."""
         # The player who draws; by default the one doing it.
         player = args["player"] if args["player"] is not None else acting(game, args)
         count = args["count"]
@@ -341,6 +342,22 @@ def draw_action(
                 f"{player}'s {source} has {held} card(s): {player} cannot draw {count}"
             )
         assert zid is not None
+        return player, zid
+
+    def foresee(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
+        """One card: what its move gives (``move``'s own judge); several are
+        moved one after the other, and only drawing tells."""
+        player, zid = checked(game, args)
+        if args["count"] != 1 or move.foresee is None:
+            return None
+        top = game.contents(zid)[0]
+        return move.foresee(
+            game, complete(move, {"card": top, "to": Dest(to, player), "by": player})
+        )
+
+    def run(game: Game, args: Mapping[str, Any]) -> ActionResult:
+        player, zid = checked(game, args)
+        count = args["count"]
         try:
             with game.atomic():
                 for _ in range(count):
@@ -366,6 +383,7 @@ def draw_action(
         f"the same events as those moves.",
         rules=rules,
         actor="player",
+        foresee=foresee,
     )
 
 
