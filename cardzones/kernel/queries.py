@@ -219,17 +219,8 @@ def is_permanent(game: GameState, card: int) -> bool:
 def may_look(game: GameState, player: str | None, card: int) -> bool:
     """3.0.3a: everyone may look at a public object; a player may look at a
     private object they own, or in a zone they own, unless it is in a deck."""
-    found: Obj | None = game._objs.get(card)
-    if found is None:
-        raise UnknownReference(f"card {card} does not exist")
-    if found.public:
-        return True
-    if player is None:
-        return False
-    info: ZoneInfo = game._zinfo[found.zone]
-    if not info.spec.owner_may_look:
-        return False
-    return player == found.owner or player == info.owner
+    found = game.obj(card)
+    return found.public or (player is not None and _may_look_at(game, player, found))
 
 
 def seen_by(game: GameState, card: int) -> tuple[str, ...]:
