@@ -35,7 +35,7 @@ from cardzones.kernel import *  # noqa: F403 - the kernel's public surface, list
 from cardzones.kernel import __all__ as _kernel_names
 from cardzones.kernel.logview import log_view, omniscient_log
 from cardzones.kernel.views import card_for_handle, handle_for, name_for, omniscient_view, view
-from cardzones.rulesets.base import Ruleset as Ruleset  # the class a game subclasses
+from cardzones.rulesets.base import Ruleset as Ruleset  # type: ignore[assignment]  # a game's
 from cardzones.rulesets.registry import (
     RulesetError,
     get_ruleset,

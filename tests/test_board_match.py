@@ -97,6 +97,15 @@ def menu_words(viewer: Viewer) -> list[str]:
     return entries
 
 
+def menu_actions(viewer: Viewer) -> set[str]:
+    """The actions the open menu's entries and forms are of."""
+    names = viewer.page.evaluate(
+        "() => [...document.querySelectorAll('#menu button[data-action]')]"
+        ".map(b => b.dataset.action)"
+    )
+    return set(names)
+
+
 def one_click(viewer: Viewer, text: str) -> None:
     """Click the menu's one-click entry whose whole sentence is ``text``."""
     label = json.dumps(text, ensure_ascii=False)
@@ -206,14 +215,31 @@ def common_opening(t: Table, hand_zone: str) -> None:
     assert spectator.page.locator("#preview").get_attribute("data-pinned") == "yes"
     t.check()
     close_menu(spectator)
-    # The judge's acts are in the judge's menu alone.
+    # The judge's acts are in the judge's menu alone: the actions the rule
+    # set's table marks as a judge's ("judge": true), and only those.
+    ruleset = t.server.game(t.id).ruleset
+    served = httpx.get(t.server.url + "/api/rulesets").json()["rulesets"]
+    table = next(r for r in served if r["name"] == ruleset.name)["actions"]
+    judges = {a["name"] for a in table if a.get("judge")}
+    assert judges == {n for n, a in ruleset.actions.items() if a.judge} and "grant" in judges
     actions = open_actions(alice)
+    in_actions = menu_actions(alice)
+    close_menu(alice)
+    open_card(alice, alice.card(hand_zone, 0))
+    in_card = menu_actions(alice)
     close_menu(alice)
     alice.page.click("#judge-btn")
     judge = alice.page.locator("#menu button").all_inner_texts()
+    assert menu_actions(alice) == judges
     close_menu(alice)
     assert "Grant a keyword…" in judge
     assert not set(judge) & set(actions)
+    assert in_actions and in_card and not (in_actions | in_card) & judges
+    # the page reads the mark, not a list of names: any rule set's actions
+    marks = alice.page.evaluate(
+        "() => [{name: 'clear'}, {name: 'knock', judge: true}].map(cardzonesMenus.isJudge)"
+    )
+    assert marks == [False, True]
 
 
 def play_fab(t: Table) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -233,3 +234,30 @@ def test_progress_is_reported_to_the_end() -> None:
         calls.clear()
         importers.read_cards(path, progress=lambda done, total: calls.append((done, total)))
         assert calls and calls[-1][0] == calls[-1][1]
+
+
+def test_an_index_written_before_cards_had_extra_reads_the_same_cards(home: Path) -> None:
+    """An index of an earlier version kept a card's brigades, classes and
+    alignment as keys of their own: its cards read the same, those fields in
+    the card's ``extra``."""
+    with CardIndex.open(home) as index:
+        before = {(r.name, r.key): r.cdef for r in index.records("redemption")}
+    assert any(cdef.extra for cdef in before.values())
+    path = home / "cards.sqlite3"
+    db = sqlite3.connect(path)
+    with db:
+        for rowid, card in db.execute("SELECT id, card FROM cards WHERE ruleset = 'redemption'"):
+            data = json.loads(card)
+            extra = data.pop("extra", {})
+            for old, key in (("brigades", "brigade"), ("classes", "class")):
+                if key in extra:
+                    data[old] = extra[key]
+            if "alignment" in extra:
+                data["alignment"] = extra["alignment"]
+            db.execute("UPDATE cards SET card = ? WHERE id = ?", (json.dumps(data), rowid))
+    stored = [json.loads(c) for (c,) in db.execute("SELECT card FROM cards")]
+    db.close()
+    assert not any("extra" in c for c in stored) and any("brigades" in c for c in stored)
+    with CardIndex.open(home) as index:
+        after = {(r.name, r.key): r.cdef for r in index.records("redemption")}
+    assert after == before

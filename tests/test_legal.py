@@ -100,7 +100,8 @@ def test_every_listed_action_succeeds_and_asking_changes_nothing(
 def test_every_candidate_that_is_not_listed_is_refused(ruleset: str, data: st.DataObject) -> None:
     game = random_game(data, ruleset)
     player = data.draw(st.sampled_from(PLAYERS), label="player")
-    listed = {_key(a.name, a.bound) for a in game.legal_actions(player)}
+    # every candidate, a judge's actions included (they are listed when asked for)
+    listed = {_key(a.name, a.bound) for a in game.legal_actions(player, judge=True)}
     unlisted = [
         (action, args)
         for action, args in candidate_actions(game, player)
@@ -269,6 +270,24 @@ def test_run_as_a_player_prints_their_legal_actions(tmp_path: Any) -> None:
     refused = CliRunner().invoke(app, ["run", str(path), "--legal"])
     assert refused.exit_code == 2
     assert "--legal needs --as PLAYER" in refused.output
+    # a judge's actions only with --judge
+    names = {next(iter(a)) for a in acts}
+    assert not names & {"clear", "create_zone", "remove_zone"}
+    judged = CliRunner().invoke(
+        app, ["run", str(path), "--as", "alice", "--legal", "--judge", "--json"]
+    )
+    assert judged.exit_code == 0, judged.output
+    more = {next(iter(e["act"])) for e in json.loads(judged.output)["legal"]}
+    assert {"clear", "create_zone", "remove_zone"} <= more and more - names <= {
+        "clear",
+        "put_under",
+        "grant",
+        "create_zone",
+        "remove_zone",
+    }
+    alone = CliRunner().invoke(app, ["run", str(path), "--as", "alice", "--judge"])
+    assert alone.exit_code == 2
+    assert "--judge goes with --legal" in alone.output
 
 
 # ----------------------------------------------------------------------
@@ -303,8 +322,11 @@ def test_at_a_table_every_legal_act_is_accepted_and_every_other_candidate_refuse
             table.commit(table.try_act(seat, random_act(table.view(seat), seat, rng.randrange)))
     ctx, game = table.ctx, table.game
     for seat in PLAYERS:
-        legal = table.legal(seat)
+        # a judge's actions included: every other candidate is refused
+        legal = table.legal(seat, judge=True)
         assert legal, "a seat may always do something"
+        offered = table.legal(seat)
+        assert offered == [e for e in legal if not _judges(game, e["act"])]
         for entry in rng.sample(legal, min(len(legal), 25)):
             with _tried(ctx):
                 applied = apply_act(ctx, seat, entry["act"])
@@ -330,6 +352,11 @@ def test_at_a_table_every_legal_act_is_accepted_and_every_other_candidate_refuse
             assert failed is MoveResult.FAILED, f"{step} gave {failed}"
             assert game.same_state(before)
         assert table.legal(None) == []
+
+
+def _judges(game: Any, act: dict[str, Any]) -> bool:
+    """Whether the act is of a judge's action of the game's table."""
+    return game.ruleset.actions[next(iter(act))].judge
 
 
 def test_the_legal_endpoint_answers_the_seats_acts_with_the_view_rules() -> None:
@@ -414,3 +441,39 @@ def test_the_legal_endpoint_answers_for_one_card_or_one_zone() -> None:
             answer = legal(query)
             assert answer.status_code == 400, query
             assert answer.json()["error"].startswith(said), answer.json()
+
+
+def test_the_legal_endpoint_lists_a_judges_actions_only_when_asked() -> None:
+    """``?judge=1`` adds the actions the table marks ``"judge": true`` (what
+    ``GET /api/rulesets`` serves); without it they are listed only when
+    ``?actions=`` names them. Any other value of ``judge`` is a 400."""
+    with TestClient(create_app("sqlite://")) as client:
+        created = client.post("/api/tables", json=fab_body()).json()
+        table, token = created["table"], created["seats"]["alice"]
+        auth = {"Authorization": f"Bearer {token}"}
+        served = client.get("/api/rulesets").json()["rulesets"]
+        fab = next(r for r in served if r["name"] == "fab")
+        judges = {a["name"] for a in fab["actions"] if a.get("judge")}
+        assert judges == {"clear", "put_under", "grant", "create_zone", "remove_zone"}
+        assert all(a.get("judge") in (None, True) for a in fab["actions"])
+
+        def names(query: str) -> set[str]:
+            answer = client.get(f"/api/tables/{table}/legal?{query}", headers=auth)
+            assert answer.status_code == 200, answer.json()
+            return {name for entry in answer.json()["legal"] for name in entry["act"]}
+
+        offered = names("")
+        assert offered and not offered & judges
+        assert names("judge=0") == names("judge=false") == offered
+        everything = names("judge=1")
+        assert names("judge=true") == everything
+        # alice's own cards and zones: clearing, making and removing a zone
+        assert {"clear", "create_zone", "remove_zone"} <= everything
+        assert everything - judges == offered
+        assert names("actions=clear,draw") == {"clear", "draw"}
+        assert names("zone=alice.graveyard") == {"move"}
+        assert "create_zone" in names("zone=alice.graveyard&judge=1")
+        for bad in ("judge=yes", "judge=" + "1" * 500):
+            answer = client.get(f"/api/tables/{table}/legal?{bad}", headers=auth)
+            assert answer.status_code == 400
+            assert answer.json() == {"error": "judge: 1 or true, 0 or false"}

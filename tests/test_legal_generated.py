@@ -7,8 +7,9 @@ the same actions, in the same order, with the same results. So does each
 of them asked for one card or one zone.
 
 What the list leaves out (docs/api.md): a candidate the seat policy or the
-rules refuse, and one whose effect would fail (3.0.11) where the player sees
-everything it names.
+rules refuse, one whose effect would fail (3.0.11) where the player sees
+everything it names, one the rule set does not offer (``Action.offer``),
+and a judge's actions unless asked for (``Action.judge``).
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ from hypothesis import strategies as st
 from test_legal import PLAYERS, random_game
 
 from cardzones import new_game
-from cardzones.acts.legal import LegalAction, _frozen, legal_actions, tried_legal_actions
+from cardzones.acts.legal import _frozen, legal_actions, tried_legal_actions
+from cardzones.acts.legal_action import LegalAction
 from cardzones.kernel.cards import CardDef, Dest
 from cardzones.kernel.game import Game
 from cardzones.kernel.results import MoveResult
@@ -40,10 +42,15 @@ def said(listed: list[LegalAction]) -> list[Any]:
 
 def same_lists(game: Game, player: str, data: st.DataObject) -> None:
     before = game.copy()
-    judged = legal_actions(game, player)
+    # A judge's actions too, so that both ways judge every candidate; a
+    # player is offered the same list without them (Action.judge).
+    judged = legal_actions(game, player, judge=True)
     assert game.same_state(before), "judging legal actions changed the game"
-    tried = tried_legal_actions(game, player)
+    tried = tried_legal_actions(game, player, judge=True)
     assert said(judged) == said(tried)
+    players = [a for a in judged if not a.action.judge]
+    assert said(legal_actions(game, player)) == said(players)
+    assert said(tried_legal_actions(game, player)) == said(players)
     assert not any(a.result is MoveResult.FAILED for a in judged), (
         "an action the rules would let fail is listed with its result"
     )
@@ -51,14 +58,14 @@ def same_lists(game: Game, player: str, data: st.DataObject) -> None:
     for card in (
         data.draw(st.lists(st.sampled_from(cards), max_size=2), label="cards") if cards else []
     ):
-        one = legal_actions(game, player, card=card)
-        assert said(one) == said(tried_legal_actions(game, player, card=card))
+        one = legal_actions(game, player, card=card, judge=True)
+        assert said(one) == said(tried_legal_actions(game, player, card=card, judge=True))
         assert said(one) == said([a for a in judged if _names(a, card)])
     for zone in data.draw(
         st.lists(st.sampled_from(list(game.all_zones())), max_size=2), label="zones"
     ):
-        assert said(legal_actions(game, player, zone=zone)) == said(
-            tried_legal_actions(game, player, zone=zone)
+        assert said(legal_actions(game, player, zone=zone, judge=True)) == said(
+            tried_legal_actions(game, player, zone=zone, judge=True)
         )
 
 
@@ -78,6 +85,41 @@ def _names(action: LegalAction, card: int) -> bool:
 def test_judged_legal_actions_are_the_tried_ones(ruleset: str, data: st.DataObject) -> None:
     game = random_game(data, ruleset)
     same_lists(game, data.draw(st.sampled_from(PLAYERS), label="player"), data)
+
+
+#: A card of each type whose play fab offers by the turn (rulesets/fab/offers.py).
+TIMED = tuple(
+    CardDef(f"Timed {kind}", frozenset({kind}), {"defense": 2})
+    for kind in ("defense_reaction", "attack_reaction", "action", "instant")
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_judged_legal_actions_are_the_tried_ones_around_an_attack(data: st.DataObject) -> None:
+    """On random fab positions with an attack on the combat chain and a card
+    of each timed type in each hand, both ways offer the same plays: a
+    defense reaction to the defender, an attack reaction to the attacker."""
+    game = random_game(data, "fab")
+    attacker = data.draw(st.sampled_from(PLAYERS), label="attacker")
+    chain = game.zone(None, "combat_chain")
+    assert chain is not None
+    raid = CardDef("Raid", frozenset({"action", "attack"}), {"power": 3})
+    game.new_card(raid, chain, owner=attacker, controller=attacker, public=True, check=False)
+    held = {}
+    for player in PLAYERS:
+        hand = game.zone(player, "hand")
+        if hand is not None:  # a random position may have removed it
+            for cdef in TIMED:
+                held[player, cdef.name] = game.new_card(cdef, hand, owner=player)
+    player = data.draw(st.sampled_from(PLAYERS), label="player")
+    same_lists(game, player, data)
+    plays = {a.bound["card"] for a in legal_actions(game, player, ["play"])}
+    if (player, "Timed defense_reaction") in held:
+        card = held[player, "Timed defense_reaction"]
+        assert (card in plays) is (player != attacker and game.may_play(card, player))
+        card = held[player, "Timed attack_reaction"]
+        assert (card in plays) is (player == attacker and game.may_play(card, player))
 
 
 # ----------------------------------------------------------------------
@@ -158,6 +200,57 @@ def test_a_card_with_sub_cards_is_tried_where_clearing_them_needs_a_choice_3_0_1
     under = game.new_card(CardDef("Soul", frozenset({"action"})), game.zone("alice", "hand"))
     game.act("put_under", card=under, top=hero, by="alice")
     game.create_zone("alice", "graveyard")
+    judged = legal_actions(game, "alice", card=hero, judge=True)
+    assert said(judged) == said(tried_legal_actions(game, "alice", card=hero, judge=True))
+    assert all(a.bound.get("to") != Dest("banished", "alice") for a in judged)
+
+
+def test_a_failing_move_of_a_card_with_sub_cards_is_judged_3_0_11_3_0_14e() -> None:
+    """A move that fails changes nothing (3.0.11), so the sub-cards that a
+    move would take along or clear (3.0.14e) do not keep the rules from
+    judging it; one that succeeds is tried."""
+    game = new_game("fab", list(PLAYERS))
+    hero = game.new_card(CardDef("Hero", frozenset({"hero"})), game.zone("alice", "hero"))
+    under = game.new_card(CardDef("Soul", frozenset({"action"})), game.zone("alice", "hand"))
+    game.act("put_under", card=under, top=hero, by="alice")
+    assert game.foresee_move(hero, Dest("deck", "alice")) is MoveResult.FAILED  # 3.7.2
+    assert game.foresee_move(hero, Dest("graveyard", "alice")) is None
     judged = legal_actions(game, "alice", card=hero)
     assert said(judged) == said(tried_legal_actions(game, "alice", card=hero))
-    assert all(a.bound.get("to") != Dest("banished", "alice") for a in judged)
+
+
+@pytest.mark.parametrize("player", PLAYERS)
+def test_the_benchmark_position_judged_is_tried(player: str) -> None:
+    """The benchmark's position (heroes with souls, equipment, replacement
+    effects, tokens): every candidate judged as trying it gives."""
+    from cardzones.bench.position import build_position
+
+    game = build_position()
+    judged = legal_actions(game, player)
+    assert judged and said(judged) == said(tried_legal_actions(game, player))
+
+
+def test_draws_and_life_changes_are_judged_as_they_are_tried() -> None:
+    """A draw from an empty deck is refused and one card's draw gives its
+    move's result; a life change past the largest total is refused: the
+    rules judge each as trying it does, and none is tried."""
+    game = new_game("fab", list(PLAYERS))
+    hero = CardDef("Hero", frozenset({"hero"}), {"life": 9999, "intellect": 4})
+    game.new_card(hero, game.zone("alice", "hero"))
+    for _ in range(2):
+        asked = ["draw", "life"]
+        judged = legal_actions(game, "alice", asked)
+        assert said(judged) == said(tried_legal_actions(game, "alice", asked))
+        assert legal_counts_of(game, "alice", asked) == 0
+        game.new_card(CardDef("Snatch", frozenset({"action"})), game.zone("alice", "deck"))
+    assert [(a.name, a.result) for a in legal_actions(game, "alice", ["draw"])] == [
+        ("draw", MoveResult.MOVED)
+    ]
+    assert [a.args.get("gain") for a in legal_actions(game, "alice", ["life"])] == [None]
+
+
+def legal_counts_of(game: Game, player: str, actions: list[str]) -> int:
+    """How many candidates of ``actions`` listing them tries."""
+    from cardzones.acts.legal import _listing
+
+    return _listing(game, player, actions, None, None, True)[1].tries

@@ -210,6 +210,7 @@ FAB_TEMPLATES: tuple[tuple[frozenset[str], dict[str, int], tuple[Any, ...]], ...
         (Trigger(to="graveyard", from_="arena", do=Dest("soul", "you")),),
     ),
     (frozenset({"defense_reaction"}), {"defense": 3}, ()),
+    (frozenset({"attack_reaction"}), {"power": 2}, ()),
 )
 FAB_HERO = CardDef("Hero", types=frozenset({"hero"}))
 FAB_WEAPON = CardDef("Blade", types=frozenset({"weapon", "1h", "sword"}), stats={"power": 2})

@@ -12,7 +12,10 @@ that turns an act into a call of the rules.
   table (move, draw, shuffle, flip, modify, grant, end_turn);
 - :mod:`cardzones.acts.counters`: life totals and counters (``life``,
   ``counter``), for any rule set's table;
-- :mod:`cardzones.acts.legal`: legal actions, what a player may do now.
+- :mod:`cardzones.acts.legal`: legal actions, what a player may do now
+  (:class:`LegalAction` in :mod:`cardzones.acts.legal_action`, the filter by
+  zone in :mod:`cardzones.acts.zone_filter`, and how candidates are read
+  quickly in :mod:`cardzones.acts.candidate_shapes`).
 
 The package sits on the kernel and never below it: the kernel keeps the
 state, the move pipeline, identity, effects and views, and names no action.
@@ -28,6 +31,7 @@ from cardzones.acts.actions import (
     ArgumentError,
     BoundAction,
     Foresee,
+    Offer,
     OneOf,
     Param,
     ParamKind,
@@ -47,13 +51,8 @@ from cardzones.acts.binding import (
     seat_refusal,
 )
 from cardzones.acts.counters import counter_action, life_action
-from cardzones.acts.legal import (
-    LegalAction,
-    candidate_actions,
-    concerns,
-    legal_actions,
-    tried_legal_actions,
-)
+from cardzones.acts.legal import candidate_actions, legal_actions, tried_legal_actions
+from cardzones.acts.legal_action import LegalAction
 from cardzones.acts.seats import (
     Seat,
     SeatRefusal,
@@ -78,6 +77,7 @@ from cardzones.acts.standard import (
     modify_action,
     move_action,
 )
+from cardzones.acts.zone_filter import concerns
 from cardzones.kernel.results import ActionResult
 
 __all__ = [
@@ -99,6 +99,7 @@ __all__ = [
     "Foreseer",
     "LegalAction",
     "Mover",
+    "Offer",
     "OneOf",
     "Param",
     "ParamKind",

@@ -225,6 +225,12 @@ Candidates = Callable[["Game", str], Iterable[Mapping[str, Any]]]
 #: judged from the rules without taking it: a result, or None when only
 #: taking it can tell. Refused, it raises as ``run`` would.
 Foresee = Callable[["Game", Mapping[str, Any]], MoveResult | None]
+#: Whether the rule set offers the acting player the action with these
+#: arguments (as ``run`` takes them, the actor filled in) now: False for what
+#: the game's timing makes senseless although the rules of the zones accept
+#: it (fab's defense reaction while no attack is defended). Legal actions
+#: leave out what is not offered; the action itself still accepts it.
+Offer = Callable[["Game", Mapping[str, Any]], bool]
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,6 +254,20 @@ class Action:
     given, says what ``run`` would give without running it (:data:`Foresee`),
     so that legal actions are listed from the rules and only what it cannot
     decide is tried.
+
+    ``judge`` marks an administrative action: a judge's or an
+    administrator's correction of the table (making a zone, clearing an
+    object by hand), not a move of the game a player makes. Legal actions
+    leave it out of what a player is offered unless asked for by name or
+    with ``judge=True``, and a board lists it in a menu of its own; taken,
+    it is checked by the same rules as any other. ``offer(game, args)``,
+    when given, says whether the rule set offers the player the action with
+    those arguments now (:data:`Offer`): legal actions list only what it
+    offers, and ``run`` still accepts what the rules allow.
+
+    >>> from cardzones.acts.standard import GRANT, FLIP
+    >>> GRANT.judge, FLIP.judge
+    (True, False)
     """
 
     name: str
@@ -261,6 +281,8 @@ class Action:
     one_of: tuple[OneOf, ...] = ()
     turn_player: bool = False
     foresee: Foresee | None = None
+    judge: bool = False
+    offer: Offer | None = None
 
     def __post_init__(self) -> None:
         names = [p.name for p in self.params]
@@ -305,6 +327,8 @@ class Action:
             out["one_of"] = [_one_of_json(g) for g in self.one_of]
         if self.turn_player:
             out["turn_player"] = True
+        if self.judge:
+            out["judge"] = True
         if self.rules:
             out["rules"] = list(self.rules)
         if self.doc:

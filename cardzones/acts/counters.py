@@ -201,18 +201,31 @@ def life_action(
     card)`` says how long the change lasts (by default, as long as the
     object)."""
 
-    def run(game: Game, args: Mapping[str, Any]) -> ActionResult:
-        card = args["card"]
-        player = acting(game, args)
+    def checked(game: Game, args: Mapping[str, Any]) -> tuple[str, int, str, int, int]:
+        """The change, refused where the rules refuse it: its kind, amount,
+        the card as the log names it, the total before and the change."""
         kind = next(k for k in ("damage", "lose", "gain") if args[k] is not None)
         amount = _amount(args, kind)
-        label = _public_card(game, card, "a life total changes on")
-        before = game.stat(card, stat)
+        label = _public_card(game, args["card"], "a life total changes on")
+        before = game.stat(args["card"], stat)
         if before is None:
             raise IllegalAction(f"{label} has no life total")
         delta = amount if kind == "gain" else -amount
         if abs(before + delta) > MAX_TOTAL:
             raise IllegalAction(f"a life total is at most {MAX_TOTAL}")
+        return kind, amount, label, before, delta
+
+    def foresee(game: Game, args: Mapping[str, Any]) -> MoveResult:
+        """Refused as the change is; otherwise it is made."""
+        checked(game, args)
+        if until is not None:
+            until(game, args["card"])
+        return MoveResult.DONE
+
+    def run(game: Game, args: Mapping[str, Any]) -> ActionResult:
+        card = args["card"]
+        player = acting(game, args)
+        kind, amount, label, before, delta = checked(game, args)
         lasts = until(game, card) if until is not None else None
         with game.atomic():
             # One effect holds every change of a duration, so that a long
@@ -252,6 +265,7 @@ def life_action(
         rules=rules,
         one_of=(OneOf(("damage", "lose", "gain"), exactly=True),),
         candidates=candidates,
+        foresee=foresee,
     )
 
 

@@ -11,7 +11,12 @@ by its place in their own zone), checked by the one pass that binds every act
 at once: a refused one (:class:`~cardzones.errors.IllegalAction`) is left out,
 and one that needs a choice of zone (:class:`~cardzones.errors.NeedsChoice`)
 is listed once per option. So every listed action succeeds when applied to
-the game as it is, and every candidate left out is refused.
+the game as it is, and every candidate left out is refused. Two kinds of
+candidate are left out before any of this: those the rule set does not offer
+(``Action.offer``: what its timing makes senseless, though the rules of the
+zones accept it), and a judge's actions (``Action.judge``: a correction of
+the table, such as making a zone), unless asked for by name or with
+``judge=True``.
 
 An action may succeed and still do nothing the player wants: a move whose
 effect fails (3.0.11) is legal and gives ``result`` ``failed``. ``result`` is
@@ -39,97 +44,28 @@ player may know, so the list tells them nothing their view does not
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any, NamedTuple
+from contextvars import ContextVar
+from typing import TYPE_CHECKING, Any
 
 from cardzones.acts.actions import (
     Action,
     Foresee,
     ParamKind,
-    Role,
     table_of,
 )
-from cardzones.acts.binding import RESOLVED, bind, bind_written
-from cardzones.acts.named import Named, card_name
+from cardzones.acts.binding import RESOLVED, bind
+from cardzones.acts.candidate_shapes import ACTOR, CARD, CARDS, OWN_ZONE, Shape, shape_of
+from cardzones.acts.legal_action import LegalAction
 from cardzones.acts.seats import Seat, SeatRefusal, acts_on, may_name, owns_zone, remembered
+from cardzones.acts.zone_filter import concerns
 from cardzones.errors import CardzonesError, NeedsChoice
-from cardzones.kernel.cards import Dest
-from cardzones.kernel.results import ActionResult, MoveResult
+from cardzones.kernel.results import MoveResult
 
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game
 
 #: How many choices deep a candidate is expanded (a choice of zone, then another).
 _CHOICE_DEPTH = 2
-
-
-class LegalAction(NamedTuple):
-    """One action a player may take now: the action of the rule set's table,
-    its arguments bound for the engine (``bound``: card ids, zone ids,
-    destinations, as ``Action.run`` takes them), the player, what it gives
-    (None when it names a card the player may not look at) and the game it
-    was listed on. Immutable; made by the thousand.
-
-    ``args`` is what the player is shown: the same arguments with each card
-    named as the player names it (:func:`~cardzones.acts.named.card_name`: the
-    handle their view gives it, or ``ZONE[i]``), never by the engine's
-    number for the physical card, which outlives objects (3.0.9) and so would
-    tell the player which card is which after a shuffle or a stay in a hidden
-    zone. ``bound`` is for the engine and the game's owner alone."""
-
-    action: Action
-    bound: Mapping[str, Any]
-    player: str
-    result: MoveResult | None
-    game: Game
-
-    @property
-    def name(self) -> str:
-        """The action's name, its step key."""
-        return self.action.name
-
-    @property
-    def args(self) -> dict[str, Any]:
-        """The arguments as the player names things in the game now: cards by
-        :func:`~cardzones.acts.named.card_name`, any other value as bound."""
-        game, player = self.game, self.player
-        out = dict(self.bound)
-        for param in self.action.params:
-            value = out.get(param.name)
-            if value is None:
-                continue
-            if param.kind is ParamKind.CARD:
-                out[param.name] = card_name(game, player, value)
-            elif param.kind is ParamKind.CARDS:
-                out[param.name] = [card_name(game, player, c) for c in value]
-        return out
-
-    def apply(self, game: Game) -> ActionResult:
-        """Take the action on ``game`` (this game, or a copy of it) as the
-        player. Refused, it raises :class:`~cardzones.errors.IllegalAction`
-        and changes nothing: the seat policy is checked again first, and the
-        rules then decide, as the game is now."""
-        args = bind(self.action, self.bound, RESOLVED, seat=Seat(game, self.player))
-        return self.action.run(game, args)
-
-    def to_json(self, game: Game, labels: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        """The action as one step of the step language, as the player names
-        things in ``game`` now: a card by the handle the player's view gives
-        it, or ``ZONE[i]`` (its place in the player's view of one of their own
-        zones) when they may not look at it; zones and destinations by name.
-        Parameters at their default are left out; the actor is written out.
-        An effect is named by its label in ``labels`` (label -> the handle an
-        action returned, as a scenario or a table keeps them).
-
-        Raises :class:`~cardzones.errors.CardzonesError` when a value has no
-        name here (an effect without a label).
-        """
-        writer = Named(game, self.player, labels or {})
-        return {self.name: bind_written(self.action, self.bound, RESOLVED, writer)[1]}
-
-    def __repr__(self) -> str:
-        shown = {k: v for k, v in self.args.items() if v is not None}
-        result = f" -> {self.result.value}" if self.result is not None else ""
-        return f"<LegalAction {self.name} {shown}{result}>"
 
 
 def legal_actions(
@@ -139,18 +75,22 @@ def legal_actions(
     *,
     card: int | None = None,
     zone: int | None = None,
+    judge: bool = False,
 ) -> list[LegalAction]:
     """Every action of the rule set's table that ``player`` may take now, each
     ready to apply (see the module's documentation); ``actions`` limits it to
     those names, ``card`` to those that name that card (as any of their card
-    parameters) and ``zone`` to those on or into that zone (:func:`concerns`).
+    parameters) and ``zone`` to those on or into that zone
+    (:func:`~cardzones.acts.zone_filter.concerns`).
     Actions without candidates (``Action.candidates`` None) are never
-    listed. The game is as it was when this returns.
+    listed, nor a candidate the rule set does not offer (``Action.offer``).
+    A judge's action (``Action.judge``) is listed only when ``actions``
+    names it or with ``judge``. The game is as it was when this returns.
 
     Each candidate is judged from the rules (``Action.foresee``); only one
     they cannot judge is tried. :func:`tried_legal_actions` tries every one
     and gives the same list."""
-    return _listed(game, player, actions, card, zone, foresee=True)
+    return _listed(game, player, actions, card, zone, foresee=True, judges=judge)
 
 
 def tried_legal_actions(
@@ -160,10 +100,11 @@ def tried_legal_actions(
     *,
     card: int | None = None,
     zone: int | None = None,
+    judge: bool = False,
 ) -> list[LegalAction]:
     """:func:`legal_actions` by trying every candidate on the game and taking
     it back: slower, and the reference the judged list is tested against."""
-    return _listed(game, player, actions, card, zone, foresee=False)
+    return _listed(game, player, actions, card, zone, foresee=False, judges=judge)
 
 
 def _listed(
@@ -173,8 +114,9 @@ def _listed(
     card: int | None,
     zone: int | None,
     foresee: bool,
+    judges: bool,
 ) -> list[LegalAction]:
-    return _listing(game, player, actions, card, zone, foresee)[0]
+    return _listing(game, player, actions, card, zone, foresee, judges)[0]
 
 
 def legal_counts(game: Game, player: str) -> tuple[int, int, int]:
@@ -192,88 +134,65 @@ def _listing(
     card: int | None,
     zone: int | None,
     foresee: bool,
+    judges: bool = False,
 ) -> tuple[list[LegalAction], _Asked]:
     game.check_player(player)
     wanted = None if actions is None else set(actions)
     seat = Seat(game, player)
     out: list[LegalAction] = []
-    with remembered(game, player):
-        ask = _Asked(game, player, seat, card, zone)
-        for name, action in table_of(game).items():
-            if action.candidates is None or (wanted is not None and name not in wanted):
-                continue
-            try:
-                seat.turn(action)
-            except SeatRefusal:
-                continue
-            if foresee and action.foresee is not None:
-                ask.judge_all(action, action.foresee, out)
-            else:
-                # Trying every candidate binds each with the binder itself, so
-                # that the tests hold the quick binding to it as well.
-                ask.try_all(action, foresee, out)
+    memo = _JUDGING.set((game, {}) if foresee else None)
+    try:
+        with remembered(game, player):
+            ask = _Asked(game, player, seat, card, zone)
+            for name, action in table_of(game).items():
+                if action.candidates is None or (wanted is not None and name not in wanted):
+                    continue
+                if action.judge and not judges and wanted is None:
+                    continue  # a judge's action: offered when asked for
+                try:
+                    seat.turn(action)
+                except SeatRefusal:
+                    continue
+                if foresee and action.foresee is not None:
+                    ask.judge_all(action, action.foresee, out)
+                else:
+                    # Trying every candidate binds each with the binder itself, so
+                    # that the tests hold the quick binding to it as well.
+                    ask.try_all(action, foresee, out)
+    finally:
+        _JUDGING.reset(memo)
     return out, ask
 
 
-def concerns(game: Game, action: Action, args: Mapping[str, Any], zone: int) -> bool:
-    """Whether an action with ``args`` (as ``run`` takes them) is on or into
-    ``zone``: a zone parameter names it, or a destination names its type and
-    owner (and its number, or the zone chosen among several)."""
-    info = game.zone_info(zone)
-    chosen = None
-    for param in action.params:
-        value = args.get(param.name)
-        if value is None:
-            continue
-        if param.kind is ParamKind.ZONE:
-            if param.name == "choose_zone":
-                chosen = value
-            elif value == zone:
-                return True
-    for param in action.params:
-        value = args.get(param.name)
-        if value is None or param.kind not in (ParamKind.DEST, ParamKind.ZONE_NAME):
-            continue
-        if not _names_zone(game, args, value, info) or chosen not in (None, zone):
-            continue
-        if value.index is None or game.zone(info.owner, value.type, value.index) == zone:
-            return True
-    return False
+#: The game whose legal actions are being judged, and what its judges found.
+_JUDGING: ContextVar[tuple[Game, dict[Any, Any]] | None] = ContextVar(
+    "cardzones_judging", default=None
+)
 
 
-def _names_zone(game: Game, args: Mapping[str, Any], dest: Dest, info: Any) -> bool:
-    ruleset = game.ruleset
-    if dest.type in ruleset.destinations:
-        card = args.get("card")
-        if not isinstance(card, int) or not game.exists(card):
-            return False
-        by = args.get("by") or game.turn_player
-        resolved = ruleset.resolve_pseudo(game, game.obj(card), dest, by)
-        if resolved is None:
-            return False
-        dest = resolved
-    spec = ruleset.zone_specs.get(dest.type)
-    if spec is None or dest.type != info.type:
-        return False
-    if spec.shared:
-        return True
-    owner = dest.owner
-    if owner == "owner":
-        card = args.get("card")
-        owner = game.obj(card).owner if isinstance(card, int) and game.exists(card) else None
-    elif owner in (None, "you"):
-        owner = args.get("by") or game.turn_player
-    return bool(owner == info.owner)
+def judging(game: Game) -> dict[Any, Any] | None:
+    """While the legal actions of ``game`` are judged, a dict in which an
+    action's ``foresee`` may keep what it found of the position, under keys
+    of its own, to find it once per listing rather than once per candidate:
+    the game stays as it is meanwhile. None at any other time, and while a
+    candidate is tried (it changes the game)."""
+    held = _JUDGING.get()
+    return held[1] if held is not None and held[0] is game else None
 
 
 def candidate_actions(game: Game, player: str) -> Iterator[tuple[Action, dict[str, Any]]]:
-    """Every candidate of the rule set's actions for ``player``, with its
+    """Every candidate of the rule set's actions for ``player`` that the rule
+    set offers (``Action.offer``), a judge's actions included, with its
     arguments completed, before the seat policy and the rules are asked: the
-    space :func:`legal_actions` chooses from (for tests and tools)."""
+    space :func:`legal_actions` with ``judge=True`` chooses from (for tests
+    and tools)."""
     for action in table_of(game).values():
         if action.candidates is not None:
+            offer = action.offer
             for given in action.candidates(game, player):
-                yield action, _args(action, given, player)
+                args = _args(action, given, player)
+                if offer is None or offer(game, args):
+                    yield action, args
 
 
 def _args(action: Action, given: Mapping[str, Any], player: str) -> dict[str, Any]:
@@ -287,48 +206,8 @@ _FAILED = MoveResult.FAILED
 #: Builds a legal action from a tuple of its fields (they are made by the thousand).
 _new_legal = tuple.__new__
 
-#: What the quick binding checks of a given value (beside None: nothing):
-#: the actor is the player; a card the player may name (and act on); each
-#: card of a list so; a zone of the player's; a nested value, which only the
-#: binder's own pass checks.
-_ACTOR, _CARD, _CARDS, _OWN_ZONE, _NESTED = range(5)
 #: What a listing knows of a card, found once per card (:meth:`_Asked._card`).
 _NAMED, _OURS, _LOOKED = 1, 2, 4
-#: How the quick binding reads candidates of one set of keys (their order in
-#: the candidate): the checks of the values given, each (key, check, whether
-#: the card is one the player acts on), or None when the binder must read
-#: them (a key the action lacks, a required one left out, a group of
-#: ``one_of`` that no key can meet, a card parameter with a default).
-_Shape = tuple[tuple[str, int, bool], ...] | None
-
-
-def _shape(action: Action, keys: tuple[str, ...]) -> _Shape:
-    params = {p.name: p for p in action.params}
-    if any(k not in params for k in keys) or any(
-        p.required and p.name not in keys for p in action.params
-    ):
-        return None
-    if any(not any(k in keys for k in g.names) for g in action.one_of):
-        return None
-    checks: list[tuple[str, int, bool]] = []
-    for param in action.params:
-        kind = param.kind
-        if (kind is ParamKind.CARD or kind is ParamKind.CARDS) and param.default is not None:
-            return None  # a card named by default: the binder and the look see it
-        if param.name not in keys:
-            continue
-        if param.name == action.actor:
-            if param.role is not Role.ANY_PLAYER:
-                checks.append((param.name, _ACTOR, False))
-        elif kind is ParamKind.CARD or kind is ParamKind.CARDS:
-            check = _CARD if kind is ParamKind.CARD else _CARDS
-            checks.append((param.name, check, param.role is Role.ACTS_ON))
-        elif kind is ParamKind.ZONE or kind is ParamKind.ZONE_NAME:
-            if param.role is Role.OWN_ZONE:
-                checks.append((param.name, _OWN_ZONE, False))
-        elif kind is ParamKind.MAPPING or kind is ParamKind.ACTION:
-            checks.append((param.name, _NESTED, False))
-    return tuple(checks)
 
 
 class _Asked:
@@ -437,17 +316,20 @@ class _Asked:
         defaults = {p.name: p.default for p in action.params}
         actor = action.actor
         one_of = tuple((g.names, g.exactly) for g in action.one_of)
-        shapes: dict[tuple[str, ...], _Shape] = {}
+        shapes: dict[tuple[str, ...], Shape] = {}
         cards = self._cards
         filtered = self.card is not None or self.zone is not None
+        offer = action.offer
         seen: set[Any] = set()
+        add = seen.add
         count = 0
+        named_, ours_, looked_ = _NAMED, _OURS, _LOOKED
         for given in action.candidates(game, player):  # type: ignore[misc]
             keys = tuple(given)
             try:
                 shape = shapes[keys]
             except KeyError:
-                shape = shapes[keys] = _shape(action, keys)
+                shape = shapes[keys] = shape_of(action, keys)
             looked = True
             args: dict[str, Any] | None
             if shape is None:
@@ -467,32 +349,32 @@ class _Asked:
                         value = given[key]
                         if value is None:
                             continue
-                        if check is _CARD:
+                        if check is CARD:
                             flags = cards.get(value)
                             if flags is None:
                                 flags = self._card(value)
-                            if not flags & _NAMED or (ours and not flags & _OURS):
+                            if not flags & named_ or (ours and not flags & ours_):
                                 refused = True
                                 break
-                            if not flags & _LOOKED:
+                            if not flags & looked_:
                                 looked = False
-                        elif check is _CARDS:
+                        elif check is CARDS:
                             for one in value:
                                 flags = cards.get(one)
                                 if flags is None:
                                     flags = self._card(one)
-                                if not flags & _NAMED or (ours and not flags & _OURS):
+                                if not flags & named_ or (ours and not flags & ours_):
                                     refused = True
                                     break
-                                if not flags & _LOOKED:
+                                if not flags & looked_:
                                     looked = False
                             if refused:
                                 break
-                        elif check is _ACTOR:
+                        elif check is ACTOR:
                             if value != player:
                                 refused = True
                                 break
-                        elif check is _OWN_ZONE:
+                        elif check is OWN_ZONE:
                             if not owns_zone(game, player, value):
                                 refused = True
                                 break
@@ -513,15 +395,15 @@ class _Asked:
                         args[actor] = player
             if filtered and not self.wants(action, args):
                 continue
-            same: Any = tuple(args.values())
+            if offer is not None and not offer(game, args):
+                continue
+            # Added and counted, so that each candidate is hashed once.
             try:
-                if same in seen:
-                    continue
+                add(tuple(args.values()))
             except TypeError:  # a mapping among them (an ongoing bonus)
-                same = _frozen(args)
-                if same in seen:
-                    continue
-            seen.add(same)
+                add(_frozen(args))
+            if len(seen) == count:
+                continue
             count += 1
             try:
                 result = judge(game, args)
@@ -548,6 +430,8 @@ class _Asked:
         for given in action.candidates(self.game, self.player):  # type: ignore[misc]
             args = self.bound_by_binder(action, given)
             if args is None or not self.wants(action, args):
+                continue
+            if action.offer is not None and not action.offer(self.game, args):
                 continue
             key = _key(args)
             if key in seen:
@@ -588,6 +472,7 @@ class _Asked:
         game = self.game
         self.tries += 1
         checkpoint = game.checkpoint()
+        memo = _JUDGING.set(None)
         try:
             done = action.run(game, args)
         except NeedsChoice as choice:
@@ -599,6 +484,8 @@ class _Asked:
         except BaseException:
             game.rollback(checkpoint)
             raise
+        finally:
+            _JUDGING.reset(memo)
         game.rollback(checkpoint)
         return self._listed(action, args, done.result)
 

@@ -1,5 +1,5 @@
 """Steps in a player's own names: how a legal action is written as a step
-(:meth:`LegalAction.to_json <cardzones.acts.legal.LegalAction.to_json>`), with
+(:meth:`LegalAction.to_json <cardzones.acts.legal_action.LegalAction.to_json>`), with
 each card named by the handle the player's view gives it, or by ``ZONE[i]``.
 
 >>> from cardzones.kernel.cards import Dest

@@ -150,6 +150,7 @@ def move_action(
     if foresee is None and mover is kernel_move:
         foresee = foresee_kernel_move
     judge = foresee
+    kernel = judge is foresee_kernel_move  # then called straight: a listing calls it often
 
     def run(game: Game, args: Mapping[str, Any]) -> ActionResult:
         card = args["card"]
@@ -174,6 +175,16 @@ def move_action(
     def foresee_move(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
         if judge is None or args.get("then") is not None:
             return None
+        if kernel:
+            return game.foresee_move(
+                args["card"],
+                args["to"],
+                position=args["position"],
+                face=args["face"],
+                cause=args["cause"],
+                by=acting(game, args),
+                choose_zone=args["choose_zone"],
+            )
         return judge(
             game,
             args["card"],
@@ -192,11 +203,17 @@ def _shuffle(game: Game, args: Mapping[str, Any]) -> ActionResult:
     return ActionResult(game.shuffle(args["zone"], by=acting(game, args)))
 
 
+def _foresee_shuffle(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
+    """A zone that exists is always shuffled."""
+    return MoveResult.DONE if game.zone_exists(args["zone"]) else None
+
+
 SHUFFLE = Action(
     "shuffle",
     (Param("zone", K.ZONE, required=True, role=Role.OWN_ZONE, doc="the zone to shuffle"), BY),
     _shuffle,
     doc="Shuffle a zone; its private objects become new objects.",
+    foresee=_foresee_shuffle,
 )
 
 
@@ -269,6 +286,11 @@ GRANT = Action(
     _grant,
     doc="Give the card's current object a keyword.",
     foresee=_done,
+    # A keyword comes from a card's effect (an activated ability giving an
+    # attack go again, 3.0.9's example), and the engine carries no card's
+    # effect text: giving one by hand is setting the table right, a judge's
+    # correction rather than a move of the game.
+    judge=True,
 )
 
 
@@ -306,7 +328,8 @@ def draw_action(
     ['A', 'B']
     """
 
-    def run(game: Game, args: Mapping[str, Any]) -> ActionResult:
+    def checked(game: Game, args: Mapping[str, Any]) -> tuple[str, int]:
+        """Who draws, from which zone; refused when it holds too few cards."""
         # The player who draws; by default the one doing it.
         player = args["player"] if args["player"] is not None else acting(game, args)
         count = args["count"]
@@ -319,6 +342,22 @@ def draw_action(
                 f"{player}'s {source} has {held} card(s): {player} cannot draw {count}"
             )
         assert zid is not None
+        return player, zid
+
+    def foresee(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
+        """One card: what its move gives (``move``'s own judge); several are
+        moved one after the other, and only drawing tells."""
+        player, zid = checked(game, args)
+        if args["count"] != 1 or move.foresee is None:
+            return None
+        top = game.contents(zid)[0]
+        return move.foresee(
+            game, complete(move, {"card": top, "to": Dest(to, player), "by": player})
+        )
+
+    def run(game: Game, args: Mapping[str, Any]) -> ActionResult:
+        player, zid = checked(game, args)
+        count = args["count"]
         try:
             with game.atomic():
                 for _ in range(count):
@@ -344,6 +383,7 @@ def draw_action(
         f"the same events as those moves.",
         rules=rules,
         actor="player",
+        foresee=foresee,
     )
 
 

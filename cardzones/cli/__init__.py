@@ -119,6 +119,9 @@ def run(
     legal: Annotated[
         bool, typer.Option("--legal", help="with --as: also the actions that player may take now")
     ] = False,
+    judge: Annotated[
+        bool, typer.Option("--judge", help="with --legal: a judge's actions too (making a zone...)")
+    ] = False,
 ) -> None:
     """Run one scenario and show the final board and the event log.
 
@@ -133,7 +136,8 @@ def run(
     expectation about a hidden card holds or not. To check a file, use
     `cardzones check FILE`; to show a player's view of it, `run --as`. With
     --legal, the actions that player may take in the final position follow,
-    each as a step naming cards as the player's view does.
+    each as a step naming cards as the player's view does; with --judge, the
+    judge's actions of the rule set's table too.
     """
     from cardzones.board import render
     from cardzones.kernel.logview import log_document, omniscient_log
@@ -154,11 +158,14 @@ def run(
     if legal and as_player is None:
         errors.print("[red]INVALID[/red] --legal needs --as PLAYER: legal actions are a player's")
         raise typer.Exit(2)
+    if judge and not legal:
+        errors.print("[red]INVALID[/red] --judge goes with --legal: it adds a judge's actions")
+        raise typer.Exit(2)
     if as_player is None:
         board, log = omniscient_view(game), omniscient_log(game)
     else:
         board, log = view(game, as_player), log_document(game, as_player)["entries"]
-    acts = _legal_acts(ctx, as_player) if legal and as_player is not None else None
+    acts = _legal_acts(ctx, as_player, judge) if legal and as_player is not None else None
     if as_json:
         out: dict[str, Any] = {"format": RUN_FORMAT, "view": board, "log": log}
         if acts is not None:
@@ -184,10 +191,11 @@ def run(
 RUN_FORMAT = "cardzones-run/1"
 
 
-def _legal_acts(ctx: Any, player: str) -> list[dict[str, Any]]:
-    """The legal actions of ``player`` in the context's game, as steps."""
+def _legal_acts(ctx: Any, player: str, judge: bool = False) -> list[dict[str, Any]]:
+    """The legal actions of ``player`` in the context's game, as steps (a
+    judge's actions too with ``judge``)."""
     out: list[dict[str, Any]] = []
-    for action in ctx.game.legal_actions(player):
+    for action in ctx.game.legal_actions(player, judge=judge):
         try:
             act = action.to_json(ctx.game, ctx.effects)
         except CardzonesError:
@@ -342,6 +350,8 @@ def actions(
             about = action.doc + "".join(f"\n[dim]{escape(g)}[/dim]" for g in groups)
             if action.turn_player:
                 about += "\n[dim]only the turn player takes it at a table[/dim]"
+            if action.judge:
+                about += "\n[dim]a judge's correction: listed as legal only when asked for[/dim]"
             if action.rules:
                 about += f"\n[dim]rules: {escape(' '.join(action.rules))}[/dim]"
             out.add_row(escape(action.name), params, about)

@@ -28,8 +28,6 @@ A card leaves a pile by an ordinary move (:meth:`Game.move`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from cardzones.kernel.cards import Position
 from cardzones.kernel.contents import _attach_record, _detach
 from cardzones.kernel.effects import _end_bound_effects
@@ -38,14 +36,12 @@ from cardzones.kernel.identity import renew, renews
 from cardzones.kernel.log import _log, _snapshot
 from cardzones.kernel.objects import TOP, UNDER, Obj
 from cardzones.kernel.results import MoveResult
+from cardzones.kernel.ruleset import GameState
 from cardzones.kernel.state import OBJS
-
-if TYPE_CHECKING:
-    from cardzones.kernel.game import Game
 
 
 def attach(
-    game: Game,
+    game: GameState,
     card: int,
     host: int,
     rel: int,
@@ -82,15 +78,21 @@ def attach(
     if by is None:
         by = game.turn_player
     if game._depth:  # a step of the enclosing action
-        _attach_with_pile(game, obj, top, rel, position, by, cause, public, reset)
+        _attach(game, obj, top, rel, position, by, cause, public, reset)
     else:
         with game.atomic():
-            _attach_with_pile(game, obj, top, rel, position, by, cause, public, reset)
+            _attach(game, obj, top, rel, position, by, cause, public, reset)
     return MoveResult.MOVED
 
 
-def _attach_with_pile(
-    game: Game,
+def _resets(game: GameState, obj: Obj, zid: int) -> bool:
+    if game._plain_resets:
+        return bool(game._zinfo[zid].spec.resets)
+    return game.ruleset.resets_on_enter(game, obj, zid)
+
+
+def _attach(
+    game: GameState,
     obj: Obj,
     top: Obj,
     rel: int,
@@ -100,31 +102,6 @@ def _attach_with_pile(
     public: bool,
     reset: bool,
 ) -> None:
-    new = _attach(game, obj, top, rel, position, by, cause, public, reset)
-    # Placed on a card is a place of its own: a card placed on another one is
-    # relocated even within its zone, and the rule set says where the cards on
-    # it go (a sub-card's own sub-cards joined the new top-card above).
-    if rel != UNDER and obj.card in game._kids:
-        game.ruleset.move_children(game, obj, new, reset)
-
-
-def _resets(game: Game, obj: Obj, zid: int) -> bool:
-    if game._plain_resets:
-        return bool(game._zinfo[zid].spec.resets)
-    return game.ruleset.resets_on_enter(game, obj, zid)
-
-
-def _attach(
-    game: Game,
-    obj: Obj,
-    top: Obj,
-    rel: int,
-    position: Position,
-    by: str,
-    cause: str,
-    public: bool,
-    reset: bool,
-) -> Obj:
     card = obj.card
     host = top.card
     lki = _snapshot(game, obj)
@@ -134,48 +111,27 @@ def _attach(
         game, obj, public, reset, game._zinfo[src].type, game._zinfo[top.zone].type, cause, by
     )
     # 1.2.1b, 3.0.14b: a sub-card is not in the arena, so it has no controller.
-    new = Obj(
-        card,
-        oid,
-        obj.cdef,
-        obj.owner,
-        None if rel == UNDER else game.ruleset.new_controller(game, obj, top.zone, by, False),
-        top.zone,
-        public,
-        None,
-        TOP,
-        origin,
-        (),
-        obj.kind,
-        obj.pcontrol,
-        obj.data,
-    )
+    zid = top.zone
+    controller = None if rel == UNDER else game.ruleset.new_controller(game, obj, zid, by, False)
+    kept = (obj.kind, obj.pcontrol, obj.data)
+    new = Obj(card, oid, obj.cdef, obj.owner, controller, zid, public, None, TOP, origin, (), *kept)
     game._put(OBJS, card, new)
     _attach_record(game, card, host, rel, position)
     if reset and card in game._fx_by_card:
         _end_bound_effects(game, card, obj.oid)
-    _log(
-        game,
-        MOVED,
-        card,
-        public and obj.public,
-        lki,
-        src,
-        top.zone,
-        oid,
-        by,
-        cause,
-        "under" if rel == UNDER else "placed",
-        public,
-    )
+    note = "under" if rel == UNDER else "placed"
+    _log(game, MOVED, card, public and obj.public, lki, src, top.zone, oid, by, cause, note, public)
     if rel == UNDER:
         for kid in game._kids.get(card, ()):
             _reattach_kid(game, kid, host)
-    result: Obj = game._objs[card]
-    return result
+    # Placed on a card is a place of its own: a card placed on another one is
+    # relocated even within its zone, and the rule set says where the cards on
+    # it go (a sub-card's own sub-cards joined the new top-card above).
+    elif card in game._kids:
+        game.ruleset.move_children(game, obj, game._objs[card], reset)
 
 
-def _reattach_kid(game: Game, kid: int, host: int) -> None:
+def _reattach_kid(game: GameState, kid: int, host: int) -> None:
     """3.0.14c: a sub-card of a card that became a sub-card goes under the new
     top, with the new top's visibility (3.0.14d): a new object if that makes it
     private (3.0.9)."""
@@ -183,39 +139,20 @@ def _reattach_kid(game: Game, kid: int, host: int) -> None:
     lki = _snapshot(game, obj)
     _detach(game, obj)
     top: Obj = game._objs[host]
-    src = obj.zone
-    ztype = game._zinfo[top.zone].type
-    oid, origin, reset = renew(
-        game, obj, top.public, False, game._zinfo[src].type, ztype, "rule", None
-    )
-    game._put(
-        OBJS,
-        kid,
-        obj._replace(
-            zone=top.zone, public=top.public, host=None, controller=None, oid=oid, origin=origin
-        ),
-    )
+    src, dst, public = obj.zone, top.zone, top.public
+    ztype = game._zinfo[dst].type
+    oid, origin, reset = renew(game, obj, public, False, game._zinfo[src].type, ztype, "rule", None)
+    new = obj._replace(zone=dst, public=public, host=None, controller=None, oid=oid, origin=origin)
+    game._put(OBJS, kid, new)
     _attach_record(game, kid, host, UNDER, "bottom")
     if reset and kid in game._fx_by_card:
         _end_bound_effects(game, kid, obj.oid)
-    if src != top.zone or reset:
-        _log(
-            game,
-            MOVED,
-            kid,
-            obj.public and top.public,
-            lki,
-            src,
-            top.zone,
-            oid,
-            None,
-            "rule",
-            "under",
-            top.public,
-        )
+    if src != dst or reset:
+        shown = obj.public and public
+        _log(game, MOVED, kid, shown, lki, src, dst, oid, None, "rule", "under", public)
 
 
-def carry(game: Game, kid: int, host: Obj, *, reset: bool = False) -> Obj:
+def carry(game: GameState, kid: int, host: Obj, *, reset: bool = False) -> Obj:
     """Take ``kid``, which is under or on a card that just moved and is now
     ``host``, to the host's zone as part of the host's move (3.0.14c, and a
     placed card following the card it lies on). It has its host's visibility

@@ -6,17 +6,14 @@ pipeline (pipeline.py) or by attaching (attached.py), never directly."""
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
 
 from cardzones.kernel.cards import CardDef, Position
 from cardzones.kernel.objects import UNDER, Obj
+from cardzones.kernel.ruleset import GameState
 from cardzones.kernel.state import CONTENTS, KIDS, OBJS
 
-if TYPE_CHECKING:
-    from cardzones.kernel.game import Game
 
-
-def _insert(game: Game, zid: int, card: int, position: Position) -> None:
+def _insert(game: GameState, zid: int, card: int, position: Position) -> None:
     """Put a card into a zone's contents at ``position``."""
     contents = game._contents
     current = contents[zid]
@@ -34,7 +31,7 @@ def _insert(game: Game, zid: int, card: int, position: Position) -> None:
     contents[zid] = new
 
 
-def _detach(game: Game, obj: Obj) -> None:
+def _detach(game: GameState, obj: Obj) -> None:
     """Take an object out of its zone, or off the card it is under or on."""
     card = obj.card
     if obj.host is None:
@@ -52,7 +49,7 @@ def _detach(game: Game, obj: Obj) -> None:
             game._pop(KIDS, obj.host)
 
 
-def _attach_record(game: Game, card: int, host: int, rel: int, position: Position) -> None:
+def _attach_record(game: GameState, card: int, host: int, rel: int, position: Position) -> None:
     """Record ``card`` as under or on ``host`` (``rel``), at ``position`` in its
     pile; a sub-card (``UNDER``) at its place in :func:`pile_key` order instead.
 
@@ -106,7 +103,7 @@ def pile_key(cdef: CardDef) -> tuple[str, str]:
     return key
 
 
-def _layout(game: Game) -> tuple[int, ...]:
+def _layout(game: GameState) -> tuple[int, ...]:
     """Every existing zone: shared ones first, then each player's, in spec order."""
     # Zones are made and removed rarely (3.0.10) and listed on every view, so
     # the list is kept in the state, where undo restores it with the rest.

@@ -12,24 +12,21 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from cardzones.errors import IllegalAction
+from cardzones.kernel import queries
 from cardzones.kernel.cards import CardDef, Position
 from cardzones.kernel.contents import _attach_record, _insert, _layout
 from cardzones.kernel.events import CREATED, Snapshot
 from cardzones.kernel.log import _log
 from cardzones.kernel.naming import name_for
 from cardzones.kernel.objects import CARD, TOP, UNDER, Obj, Origin
+from cardzones.kernel.ruleset import GameState
 from cardzones.kernel.state import CONTENTS, OBJS, VARS, ZINFO, ZONES
 from cardzones.kernel.zones import ZoneInfo, ZoneSpec
 
-if TYPE_CHECKING:
-    from cardzones.kernel.game import Game
-
 
 def new_card(
-    game: Game,
+    game: GameState,
     cdef: CardDef,
     zid: int,
     *,
@@ -65,21 +62,9 @@ def new_card(
     elif controller is None:
         controller = owner
     origin = Origin(None, info.type, game.turn, "setup", by)
+    pcontrol = pcontrol or owner
     obj = Obj(
-        card,
-        oid,
-        cdef,
-        owner,
-        controller,
-        zid,
-        public,
-        None,
-        TOP,
-        origin,
-        (),
-        kind,
-        pcontrol or owner,
-        data,
+        card, oid, cdef, owner, controller, zid, public, None, TOP, origin, (), kind, pcontrol, data
     )
     equip: tuple[int, ...] = ()
     # The card being made is not an object of the game yet: its name is the
@@ -89,7 +74,7 @@ def new_card(
         adm = game.ruleset.admit(game, obj, zid, controller or owner)
         if not adm.ok:
             raise IllegalAction(
-                f"{game.zone_name(zid)} cannot contain {asked}: {adm.reason}",
+                f"{queries.zone_name(game, zid)} cannot contain {asked}: {adm.reason}",
                 rule=adm.rule,
             )
         equip = adm.equip
@@ -118,7 +103,7 @@ def new_card(
 
 
 def probe(
-    game: Game,
+    game: GameState,
     cdef: CardDef,
     zid: int = 0,
     *,
@@ -132,7 +117,7 @@ def probe(
     return Obj(-1, -1, cdef, owner, controller, zid, public)
 
 
-def _new_zone(game: Game, owner: str | None, spec: ZoneSpec) -> int:
+def _new_zone(game: GameState, owner: str | None, spec: ZoneSpec) -> int:
     zid = game._next("next_zid")
     game._put(ZINFO, zid, ZoneInfo(zid, spec, owner))
     game._put(CONTENTS, zid, ())
@@ -142,11 +127,11 @@ def _new_zone(game: Game, owner: str | None, spec: ZoneSpec) -> int:
     return zid
 
 
-def create_zone(game: Game, owner: str | None, ztype: str) -> int:
+def create_zone(game: GameState, owner: str | None, ztype: str) -> int:
     """A new zone of ``ztype`` for ``owner`` (None for a shared type), numbered
     after the others of its type (3.0.10); it is like any other zone of the type.
     One action, or one step of the action it is part of."""
-    spec = game.spec(ztype)
+    spec = queries.spec(game, ztype)
     if spec.shared != (owner is None):
         whose = "has no owner" if spec.shared else "belongs to a player"
         raise IllegalAction(f"a {ztype} zone {whose}")
@@ -156,14 +141,14 @@ def create_zone(game: Game, owner: str | None, ztype: str) -> int:
         return _new_zone(game, owner, spec)
 
 
-def remove_zone(game: Game, zid: int) -> None:
+def remove_zone(game: GameState, zid: int) -> None:
     """The zone ceases to exist; the others of its type are numbered again from
     1 (3.0.10). It must hold nothing: the rule set clears its cards first. One
     action, or one step of the action it is part of."""
-    if not game.zone_exists(zid):
-        raise IllegalAction(f"{game.zone_name(zid)} does not exist")
-    if game.contents(zid) or game.equipped_in(zid):
-        raise IllegalAction(f"{game.zone_name(zid)} still holds cards")
+    if not queries.zone_exists(game, zid):
+        raise IllegalAction(f"{queries.zone_name(game, zid)} does not exist")
+    if queries.contents(game, zid) or queries.equipped_in(game, zid):
+        raise IllegalAction(f"{queries.zone_name(game, zid)} still holds cards")
     info: ZoneInfo = game._zinfo[zid]
     key = (info.owner, info.type)
     with game.atomic():

@@ -19,12 +19,9 @@ becomes a new object (3.0.9): the kernel drops it at the reset.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
-from cardzones.kernel.state import EFFECTS, FX_BY_CARD
-
-if TYPE_CHECKING:
-    from cardzones.kernel.game import Game
+from cardzones.kernel.state import EFFECTS, FX_BY_CARD, State
 
 END_OF_TURN = "end_of_turn"
 #: The kind of effect that holds counters of one name on an object.
@@ -60,7 +57,7 @@ class EffectRef(NamedTuple):
 
 
 def add_effect(
-    game: Game,
+    game: State,
     card: int,
     kind: str,
     *,
@@ -78,23 +75,14 @@ def add_effect(
     ended. ``until`` names a duration that ends it (``end_of_turn``)."""
     obj = game.obj(card)
     eid = game._next("next_eid")
-    effect = Effect(
-        eid,
-        kind,
-        card,
-        obj.oid if bound else None,
-        tuple(mods),
-        tuple(keywords),
-        until,
-        label,
-        data,
-    )
+    oid = obj.oid if bound else None
+    effect = Effect(eid, kind, card, oid, tuple(mods), tuple(keywords), until, label, data)
     game._put(EFFECTS, eid, effect)
     game._put(FX_BY_CARD, card, (*game._fx_by_card.get(card, ()), eid))
     return eid
 
 
-def end_effect(game: Game, eid: int) -> None:
+def end_effect(game: State, eid: int) -> None:
     """End a continuous effect; ending one that has ended changes nothing."""
     effect: Effect | None = game._effects.get(eid)
     if effect is None:
@@ -107,14 +95,14 @@ def end_effect(game: Game, eid: int) -> None:
         game._pop(FX_BY_CARD, effect.card)
 
 
-def end_effects_until(game: Game, until: str) -> None:
+def end_effects_until(game: State, until: str) -> None:
     """End every effect with that duration ("until end of turn")."""
     for eid, effect in list(game._effects.items()):
         if effect.until == until:
             end_effect(game, eid)
 
 
-def _end_bound_effects(game: Game, card: int, old_oid: int) -> None:
+def _end_bound_effects(game: State, card: int, old_oid: int) -> None:
     """3.0.9: effects bound to the previous object end with it."""
     for eid in game._fx_by_card.get(card, ()):
         if game._effects[eid].oid == old_oid:

@@ -5,8 +5,6 @@ Legal actions list a move this way without trying it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from cardzones.errors import IllegalAction, UnknownReference
 from cardzones.kernel.cards import Dest, Position
 from cardzones.kernel.objects import CARD, TOP, UNDER, Obj
@@ -22,14 +20,12 @@ from cardzones.kernel.pipeline import (
     resolve_destination,
 )
 from cardzones.kernel.results import MoveResult
+from cardzones.kernel.ruleset import GameState
 from cardzones.kernel.zones import ZoneInfo
-
-if TYPE_CHECKING:
-    from cardzones.kernel.game import Game
 
 
 def foresee_move(
-    game: Game,
+    game: GameState,
     card: int,
     dest: Dest | int,
     *,
@@ -44,7 +40,8 @@ def foresee_move(
     included, 3.0.8a), judged on the game as it is. Refused, it raises as the
     move would (``IllegalAction``, ``NeedsChoice``); None when only making the
     move can tell (a rule move that must clear the object instead, 3.0.11; a
-    card with cards under or on it, which go along or are cleared).
+    card with cards under or on it, which go along or are cleared, unless the
+    move fails).
     It changes nothing, so legal actions list a move without trying it.
 
     >>> from cardzones import new_game
@@ -63,19 +60,18 @@ def foresee_move(
     if isinstance(dest, Dest) and dest.type in game.ruleset.piles:
         return _to_pile(game, card, dest, position, face, cause, by, choose_zone, False, True)
     zid = dest if isinstance(dest, int) else resolve_destination(game, obj, dest, by, choose_zone)
-    if game._kids.get(card):
-        # The cards under or on it go along, or are cleared (3.0.14e), and a
-        # clear may itself need a choice of zone (3.0.10a): only the move can tell.
-        return None
     public = _visibility_at(game, obj, zid, face)
     if obj.cdef.abilities and (obj.public or public):  # 3.0.8a, read without a change
         zid, position, public = _replace_destination(game, obj, zid, position, public, by)
     info: ZoneInfo | None = game._zinfo.get(zid) if zid is not None else None
+    # Its sub-cards go along or are cleared (3.0.14e), a clear maybe needing a
+    # choice (3.0.10a): only the move tells, unless it fails (3.0.11).
+    kids = bool(game._kids.get(card))
     if zid == obj.zone and obj.rel == TOP:
-        return _NO_MOVE  # 3.0.7b
+        return None if kids else _NO_MOVE  # 3.0.7b
     ruleset = game.ruleset
     if ruleset.ceases_on_move(game, obj, zid):
-        return _CEASED
+        return None if kids else _CEASED
     if info is None or zid not in game._zones.get((info.owner, info.spec.type), ()):
         return MoveResult.FAILED if cause == "effect" else None  # 3.0.11
     moving = obj
@@ -83,10 +79,10 @@ def foresee_move(
         moving = _new_record(Obj, obj[:_AT] + (public,) + obj[_AT + 1 :])  # noqa: RUF005
     if ruleset.admit(game, moving, zid, by).reason is not None:
         return MoveResult.FAILED if cause == "effect" else None  # 3.0.11
-    return _MOVED
+    return None if kids else _MOVED
 
 
-def foresee_clear(game: Game, card: int, by: str | None = None) -> MoveResult | None:
+def foresee_clear(game: GameState, card: int, by: str | None = None) -> MoveResult | None:
     """What :func:`clear` would give, without clearing (see :func:`foresee_move`)."""
     obj = game.obj(card)
     if obj.kind != CARD or obj.is_token:
@@ -103,7 +99,7 @@ def foresee_clear(game: Game, card: int, by: str | None = None) -> MoveResult | 
     return MoveResult.CLEARED if result is _MOVED else result
 
 
-def foresee_flip(game: Game, card: int, face: str) -> MoveResult:
+def foresee_flip(game: GameState, card: int, face: str) -> MoveResult:
     """What :func:`flip` would give, without turning the card; refused as it
     would be (3.0.14d)."""
     obj = game.obj(card)

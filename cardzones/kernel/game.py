@@ -45,38 +45,24 @@ from cardzones.kernel.events import TURN
 from cardzones.kernel.objects import PLACED, TOP, UNDER, Obj
 from cardzones.kernel.records import Records
 from cardzones.kernel.results import ActionResult, MoveResult
-from cardzones.kernel.ruleset import Ruleset
-from cardzones.kernel.state import VARS, State
+from cardzones.kernel.ruleset import GameState, Ruleset
+from cardzones.kernel.state import VARS
 from cardzones.kernel.zones import ZoneInfo
 
 
-class Game(State):
+class Game(GameState):
     """One game of a rule set: the whole state, and every action on it.
 
     The full state is secret-bearing: it knows every hidden card. Anything
     shown to a player must go through :func:`cardzones.kernel.views.view`.
     """
 
-    __slots__ = (
-        "_ceasing",
-        "_chosen",
-        "_depth",
-        "_handles",
-        "_plain_resets",
-        "_plain_shown",
-        "_records",
-        "_shown",
-        "_zone_names",
-        "handle_key",
-        "players",
-        "ruleset",
-        "seed",
-    )
+    __slots__ = ("_handles", "_records")
     _records: Records  # made on first use (:attr:`records`)
 
     def __init__(
         self,
-        ruleset: Ruleset,
+        ruleset: Ruleset[Game],
         players: Sequence[str] = ("alice", "bob"),
         seed: int | None = None,
         handle_key: str | None = None,
@@ -306,7 +292,6 @@ class Game(State):
     is_empty = queries.is_empty
     equipped_in = queries.equipped_in
     card_def = queries.card_def
-    obj = queries.obj
     find = queries.find
     exists = queries.exists
     ref = queries.ref
@@ -420,13 +405,20 @@ class Game(State):
         *,
         card: int | None = None,
         zone: int | None = None,
+        judge: bool = False,
     ) -> list[Any]:
         """The actions of the rule set's table that ``player``, acting for
         themselves, may take now, each ready to apply and with a step form
-        (:class:`cardzones.acts.legal.LegalAction`); ``actions`` limits it to
+        (:class:`cardzones.acts.legal_action.LegalAction`); ``actions`` limits it to
         those names, ``card`` to those that name that card, ``zone`` to those
-        on or into that zone (what a menu on a card or a zone offers). The
-        game is as it was when this returns."""
+        on or into that zone (what a menu on a card or a zone offers). A
+        judge's actions (making a zone, clearing an object by hand) are
+        listed only when ``actions`` names them or with ``judge``. The game
+        is as it was when this returns."""
+        if judge:
+            return list(
+                self.ruleset.legal_actions(self, player, actions, card=card, zone=zone, judge=True)
+            )
         if card is None and zone is None:
             return list(self.ruleset.legal_actions(self, player, actions))
         return list(self.ruleset.legal_actions(self, player, actions, card=card, zone=zone))
@@ -476,7 +468,7 @@ class Game(State):
         return game_to_json(self)
 
     @classmethod
-    def from_json(cls, data: dict[str, Any], ruleset: Ruleset | None = None) -> Game:
+    def from_json(cls, data: dict[str, Any], ruleset: Ruleset[Game] | None = None) -> Game:
         """The game :meth:`to_json` wrote, without its undo history, as a game
         of ``ruleset``, the rule set the data names. To find the rule set by
         that name, use :func:`cardzones.load_game`."""
@@ -560,7 +552,7 @@ def new_handle_key() -> str:
     return secrets.token_hex(16)
 
 
-def _keeps(ruleset: Ruleset, hook: str) -> bool:
+def _keeps(ruleset: Ruleset[Game], hook: str) -> bool:
     """Whether the rule set keeps the base class's version of a hook."""
     return getattr(type(ruleset), hook) is getattr(Ruleset, hook)
 

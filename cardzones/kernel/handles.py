@@ -14,13 +14,11 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from cardzones.kernel.events import CREATED, Event, iter_log
 from cardzones.kernel.objects import Obj
-
-if TYPE_CHECKING:
-    from cardzones.kernel.game import Game
+from cardzones.kernel.ruleset import GameState
 
 
 def object_handle(key: str, oid: int, context: str = "") -> str:
@@ -113,12 +111,12 @@ _SUMMARY_LIMIT = 64
 _SUMMARY_REACH = 256
 
 
-def _summary(game: Game) -> _Summary:
+def _summary(game: GameState) -> _Summary:
     """The summary of the game's whole log."""
     return _summary_at(game, game._vars["log"])
 
 
-def _summary_at(game: Game, log: Any) -> _Summary:
+def _summary_at(game: GameState, log: Any) -> _Summary:
     """The summary of the log up to the node ``log`` (a log of this game)."""
     key = game.handle_key
     hit = _SUMMARIES.get(id(log))
@@ -153,7 +151,7 @@ def _summary_at(game: Game, log: Any) -> _Summary:
 
 
 def _handle_for(
-    game: Game, player: str | None, card: int, obj: Obj, summary: _Summary | None = None
+    game: GameState, player: str | None, card: int, obj: Obj, summary: _Summary | None = None
 ) -> str | None:
     """The handle ``player`` is shown for the object, when it is not the
     object's own handle (:meth:`Game.handle`); None when it is."""

@@ -16,12 +16,8 @@ with it the handle a player watched.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from cardzones.kernel.objects import Obj, Origin
-
-if TYPE_CHECKING:
-    from cardzones.kernel.game import Game
+from cardzones.kernel.state import State
 
 #: Builds a record from a tuple of all its fields (see pipeline.py).
 _new_record = tuple.__new__
@@ -34,7 +30,7 @@ def renews(was_public: bool, public: bool, reset: bool) -> bool:
 
 
 def renew(
-    game: Game,
+    game: State,
     obj: Obj,
     public: bool,
     reset: bool,

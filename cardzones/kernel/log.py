@@ -11,15 +11,11 @@ records and views.py for what a player is shown of them).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from cardzones.kernel.events import CEASED, MOVED, Event, Snapshot, iter_log
 from cardzones.kernel.objects import Obj
 from cardzones.kernel.queries import effects_on
+from cardzones.kernel.ruleset import GameState
 from cardzones.kernel.state import VARS
-
-if TYPE_CHECKING:
-    from cardzones.kernel.game import Game
 
 #: Builds a record from a tuple of all its fields, skipping the keyword handling
 #: of the generated ``__new__``: events are made on every move.
@@ -27,7 +23,7 @@ _new_record = tuple.__new__
 
 
 def _log(
-    game: Game,
+    game: GameState,
     kind: str,
     card: int | None,
     public: bool,
@@ -66,17 +62,17 @@ def _log(
     return event
 
 
-def log_event(game: Game, kind: str, note: str = "", by: str | None = None) -> Event:
+def log_event(game: GameState, kind: str, note: str = "", by: str | None = None) -> Event:
     """Log an event that concerns no object (a phase, a turn), and return it."""
     return _log(game, kind, None, True, None, None, None, None, by, "rule", note)
 
 
-def events(game: Game) -> list[Event]:
+def events(game: GameState) -> list[Event]:
     """The whole log, oldest first. Secret-bearing: see views.py for a player's log."""
     return list(iter_log(game._vars["log"]))
 
 
-def moved_since(game: Game, card: int, seq: int) -> bool:
+def moved_since(game: GameState, card: int, seq: int) -> bool:
     """Whether the card has changed zone (or ceased to exist) since the event
     numbered ``seq``: a later ``moved`` or ``ceased`` event is about it.
 
@@ -107,7 +103,7 @@ def moved_since(game: Game, card: int, seq: int) -> bool:
     return False
 
 
-def _snapshot(game: Game, obj: Obj) -> Snapshot:
+def _snapshot(game: GameState, obj: Obj) -> Snapshot:
     """1.2.3: the object and the effects on it, immutable.
 
     A private object has no properties for rules and effects (3.0.7a), so its

@@ -12,15 +12,14 @@ they may not look at.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from cardzones.kernel import queries
 from cardzones.kernel.cards import CardDef
 from cardzones.kernel.events import CEASED, CREATED, FLIPPED, MOVED, SHUFFLED, Event, iter_log
 from cardzones.kernel.handles import _add, _context_handle, _Summary, _summary_at, object_handle
+from cardzones.kernel.ruleset import GameState
 from cardzones.kernel.zones import ZoneInfo
-
-if TYPE_CHECKING:
-    from cardzones.kernel.game import Game
 
 #: The version of the log's form (cardzones/schema/log.schema.json).
 LOG_FORMAT = "cardzones-log/1"
@@ -33,7 +32,7 @@ LOG_FORMAT = "cardzones-log/1"
 Identities = dict[int, tuple[str | None, CardDef]]
 
 
-def _identities(game: Game, events: list[Event] | None = None) -> Identities:
+def _identities(game: GameState, events: list[Event] | None = None) -> Identities:
     """Owner and printed card of every card the log names (with ``events``,
     of every card those events name), including cards that no longer exist
     (their last known information is in the log).
@@ -42,29 +41,25 @@ def _identities(game: Game, events: list[Event] | None = None) -> Identities:
     needs the log before them: the entries since the last event of a long
     game are made without walking the whole log."""
     out: Identities = {}
-    if events is not None:
-        for event in events:
-            if event.lki is not None and event.card is not None:
-                out.setdefault(event.card, (event.lki.obj.owner, event.lki.obj.cdef))
-        objs = game._objs
-        for event in events:
-            card = event.card
-            if card is not None and card not in out:
-                obj = objs.get(card)
-                if obj is None:
-                    return _identities(game)  # a card gone before them: the whole log
-                out[card] = (obj.owner, obj.cdef)
-        return out
-    for event in iter_log(game._vars["log"]):
+    for event in iter_log(game._vars["log"]) if events is None else events:
         if event.lki is not None and event.card is not None:
             out.setdefault(event.card, (event.lki.obj.owner, event.lki.obj.cdef))
-    for card, obj in game._objs.items():
-        out.setdefault(card, (obj.owner, obj.cdef))
+    objs = game._objs
+    if events is None:
+        out.update((c, (o.owner, o.cdef)) for c, o in objs.items() if c not in out)
+        return out
+    for event in events:
+        card = event.card
+        if card is not None and card not in out:
+            obj = objs.get(card)
+            if obj is None:
+                return _identities(game)  # a card gone before them: the whole log
+            out[card] = (obj.owner, obj.cdef)
     return out
 
 
-def _zone_label(game: Game, zid: int | None) -> str | None:
-    return None if zid is None else game.zone_name(zid)
+def _zone_label(game: GameState, zid: int | None) -> str | None:
+    return None if zid is None else queries.zone_name(game, zid)
 
 
 #: Events about one object, which show its zones and, when allowed, its card.
@@ -72,7 +67,7 @@ _OBJECT_EVENTS = frozenset({MOVED, CEASED, FLIPPED, CREATED})
 
 
 def event_view(
-    game: Game, player: str | None, event: Event, identities: Identities | None = None
+    game: GameState, player: str | None, event: Event, identities: Identities | None = None
 ) -> dict[str, Any]:
     """One log entry as ``player`` may know it.
 
@@ -103,7 +98,9 @@ def event_view(
     return out
 
 
-def _event_visible_to(game: Game, player: str | None, event: Event, identities: Identities) -> bool:
+def _event_visible_to(
+    game: GameState, player: str | None, event: Event, identities: Identities
+) -> bool:
     if event.public:
         return True
     # 3.0.3a: the object the move left is public, so everyone could look at it
@@ -128,12 +125,12 @@ def _event_visible_to(game: Game, player: str | None, event: Event, identities: 
     return player == owner or player == info.owner
 
 
-def _event_card(game: Game, event: Event, identities: Identities) -> dict[str, Any] | None:
+def _event_card(game: GameState, event: Event, identities: Identities) -> dict[str, Any] | None:
     if event.lki is not None:
         obj = event.lki.obj
         out: dict[str, Any] = {"name": obj.cdef.name}
         for name in obj.cdef.stats:
-            out[name] = game.stat(obj.card, name, snapshot=event.lki)
+            out[name] = queries.stat(game, obj.card, name, snapshot=event.lki)
         return out
     # A created object has no last known information: it is the card as printed.
     known = identities.get(event.card) if event.card is not None else None
@@ -141,7 +138,7 @@ def _event_card(game: Game, event: Event, identities: Identities) -> dict[str, A
 
 
 def _seen_handle(
-    game: Game,
+    game: GameState,
     summary: _Summary,
     player: str | None,
     card: int,
@@ -167,7 +164,7 @@ def _seen_handle(
 
 
 def _entries(
-    game: Game, player: str | None, since: int, omniscient: bool = False
+    game: GameState, player: str | None, since: int, omniscient: bool = False
 ) -> list[dict[str, Any]]:
     """The log entries from ``since`` on, each with the handles of the object
     it is about as the viewer knew them: ``was``, the object's handle in the
@@ -205,11 +202,11 @@ def _entries(
         if card is not None and event.after is not None and event.new_oid is not None:
             if omniscient:
                 who = None if event.after else owner
-            handle = _seen_handle(
+            now = _seen_handle(
                 game, summary, who, card, event.new_oid, event.after, owner, event.dst
             )
-            if handle is not None:
-                entry["id"] = handle
+            if now is not None:
+                entry["id"] = now
         if omniscient and card is not None and "card" not in entry:
             known = identities.get(card)
             if lki is not None:
@@ -221,7 +218,7 @@ def _entries(
     return out
 
 
-def log_view(game: Game, player: str | None, since: int = 0) -> list[dict[str, Any]]:
+def log_view(game: GameState, player: str | None, since: int = 0) -> list[dict[str, Any]]:
     """The event log as ``player`` (None: a spectator) may know it, oldest first;
     with ``since``, only the entries from that sequence number (``seq``) on.
 
@@ -235,19 +232,19 @@ def log_view(game: Game, player: str | None, since: int = 0) -> list[dict[str, A
     return _entries(game, player, max(0, since))
 
 
-def log_document(game: Game, player: str | None, since: int = 0) -> dict[str, Any]:
+def log_document(game: GameState, player: str | None, since: int = 0) -> dict[str, Any]:
     """The log of :func:`log_view` with its form's version and its viewer:
     ``{"format": ..., "viewer": ..., "entries": [...]}`` (docs/json.md)."""
     return {"format": LOG_FORMAT, "viewer": player, "entries": log_view(game, player, since)}
 
 
-def log_size(game: Game) -> int:
+def log_size(game: GameState) -> int:
     """How many entries the log holds: the ``seq`` the next event will get."""
     head = game._vars["log"]
     return 0 if head is None else int(head[0].seq) + 1
 
 
-def omniscient_log(game: Game) -> list[dict[str, Any]]:
+def omniscient_log(game: GameState) -> list[dict[str, Any]]:
     """The full log for a scenario's author: every card named, each object by
     the handle the author's view gives it. Secret-bearing."""
     return _entries(game, None, 0, omniscient=True)

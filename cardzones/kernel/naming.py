@@ -10,16 +10,14 @@ the engine's source and refuses any message that names a card another way
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from cardzones.kernel.game import Game
+from cardzones.kernel import queries
+from cardzones.kernel.ruleset import GameState
 
 #: How a message names an object its reader may not look at.
 PRIVATE = "a private card"
 
 
-def name_for(game: Game, player: str | None, card: int) -> str:
+def name_for(game: GameState, player: str | None, card: int) -> str:
     """How a message to ``player`` (None: anyone) names a card: by its name when
     they may look at it, and otherwise only as a private card, so that a
     refusal never reveals what it refused.
@@ -30,6 +28,6 @@ def name_for(game: Game, player: str | None, card: int) -> str:
     >>> name_for(game, "alice", card), name_for(game, "bob", card)
     ('Snatch', 'a private card')
     """
-    if game.exists(card) and game.may_look(player, card):
+    if queries.exists(game, card) and queries.may_look(game, player, card):
         return game.obj(card).name
     return PRIVATE

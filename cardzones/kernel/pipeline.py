@@ -34,9 +34,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from cardzones.errors import CardzonesError, IllegalAction, NeedsChoice, UnknownReference
+from cardzones.kernel import queries
 from cardzones.kernel.cards import Dest, Move, Position
 from cardzones.kernel.contents import _detach, _insert
 from cardzones.kernel.effects import _end_bound_effects, end_effect
@@ -45,12 +46,10 @@ from cardzones.kernel.identity import renew
 from cardzones.kernel.log import _log, _snapshot
 from cardzones.kernel.objects import CARD, TOP, UNDER, Obj, Origin
 from cardzones.kernel.results import MoveResult
+from cardzones.kernel.ruleset import GameState
 from cardzones.kernel.state import CONTENTS, KIDS, OBJS, VARS
 from cardzones.kernel.triggers import _note_triggers
 from cardzones.kernel.zones import ZoneInfo
-
-if TYPE_CHECKING:
-    from cardzones.kernel.game import Game
 
 #: Builds a record from a tuple of all its fields, skipping the keyword handling
 #: of the generated ``__new__``: records are made on every move.
@@ -65,7 +64,7 @@ _MOVED, _NO_MOVE, _CEASED = MoveResult.MOVED, MoveResult.NO_MOVE, MoveResult.CEA
 
 
 def move(
-    game: Game,
+    game: GameState,
     card: int | Move,
     dest: Dest | int | None = None,
     *,
@@ -120,7 +119,7 @@ def move(
 
 
 def _to_pile(
-    game: Game,
+    game: GameState,
     card: int,
     dest: Dest,
     position: Position,
@@ -146,7 +145,7 @@ def _to_pile(
 
 
 def _move(
-    game: Game,
+    game: GameState,
     card: int,
     dest: Dest | int,
     position: Position,
@@ -198,7 +197,7 @@ def _move(
 
 
 def resolve_destination(
-    game: Game, obj: Obj, dest: Dest | int, by: str, choose_zone: int | None = None
+    game: GameState, obj: Obj, dest: Dest | int, by: str, choose_zone: int | None = None
 ) -> int | None:
     """Stage 1: the zone a destination names for ``obj`` moved by ``by``
     (3.0.5a, 3.0.10a, 3.0.13, 3.3.3b), or None when that zone does not exist.
@@ -215,10 +214,10 @@ def resolve_destination(
     if spec is None:
         pseudo = ruleset.resolve_pseudo(game, obj, dest, by)
         if pseudo is None:
-            game.spec(dest.type)  # raises: unknown zone type
+            queries.spec(game, dest.type)  # raises: unknown zone type
             return None
         dest = pseudo
-        spec = game.spec(dest.type)
+        spec = queries.spec(game, dest.type)
     if spec.shared:
         owner = None
     elif dest.owner == "owner":
@@ -237,7 +236,7 @@ def resolve_destination(
     if len(zids) <= 1:
         if choose_zone is not None and choose_zone not in zids:
             raise IllegalAction(
-                f"choose_zone {game.zone_name(choose_zone)} is not a {dest} zone",
+                f"choose_zone {queries.zone_name(game, choose_zone)} is not a {dest} zone",
                 rule="3.0.10a",
             )
         return zids[0] if zids else None
@@ -256,9 +255,9 @@ def resolve_destination(
             choose_zone = next((z for z in game._chosen if z in listed), None)
     if choose_zone is not None:
         if choose_zone not in options and (options or obj.public or choose_zone not in zids):
-            names = ", ".join(game.zone_name(z) for z in options) or "none"
+            names = ", ".join(queries.zone_name(game, z) for z in options) or "none"
             raise IllegalAction(
-                f"choose_zone {game.zone_name(choose_zone)} cannot take the card; "
+                f"choose_zone {queries.zone_name(game, choose_zone)} cannot take the card; "
                 f"the options are {names}",
                 rule="3.0.10a",
             )
@@ -269,13 +268,13 @@ def resolve_destination(
         return zids[0]  # none can take it: admission decides what happens
     raise NeedsChoice(
         "choose_zone",
-        [game.zone_name(z) for z in options],
+        [queries.zone_name(game, z) for z in options],
         what=f"the {dest.type} zone ({obj.owner} chooses)",
         rule="3.0.10a",
     )
 
 
-def _visibility_at(game: Game, obj: Obj, zid: int | None, face: str | None) -> bool:
+def _visibility_at(game: GameState, obj: Obj, zid: int | None, face: str | None) -> bool:
     """Stage 2: the visibility the object will have at the destination (3.0.8)."""
     if face is not None:
         return face == "up"
@@ -286,7 +285,7 @@ def _visibility_at(game: Game, obj: Obj, zid: int | None, face: str | None) -> b
 
 
 def _replace_destination(
-    game: Game, obj: Obj, zid: int | None, position: Position, public: bool, by: str
+    game: GameState, obj: Obj, zid: int | None, position: Position, public: bool, by: str
 ) -> tuple[int | None, Position, bool]:
     """Stage 3: replacement effects on the destination, each at most once,
     deciding the visibility again after each (3.0.8a). A private object has
@@ -315,7 +314,7 @@ def _replace_destination(
     return zid, position, public
 
 
-def _change_face(game: Game, obj: Obj, public: bool, by: str | None, cause: str) -> bool:
+def _change_face(game: GameState, obj: Obj, public: bool, by: str | None, cause: str) -> bool:
     """3.0.7b: no move, the object only becomes public or private where it is.
     Going from public to private resets it (3.0.9). Returns whether it changed."""
     if obj.public == public:
@@ -327,20 +326,8 @@ def _change_face(game: Game, obj: Obj, public: bool, by: str | None, cause: str)
     game._put(OBJS, obj.card, new)
     if reset:
         _end_bound_effects(game, obj.card, obj.oid)
-    _log(
-        game,
-        FLIPPED,
-        obj.card,
-        True,
-        lki,
-        obj.zone,
-        obj.zone,
-        oid,
-        by,
-        cause,
-        "up" if public else "down",
-        public,
-    )
+    face = "up" if public else "down"
+    _log(game, FLIPPED, obj.card, True, lki, obj.zone, obj.zone, oid, by, cause, face, public)
     for kid in game._kids.get(obj.card, ()):
         kid_obj: Obj = game._objs[kid]
         if kid_obj.rel == UNDER:
@@ -348,7 +335,7 @@ def _change_face(game: Game, obj: Obj, public: bool, by: str | None, cause: str)
     return True
 
 
-def _cannot_contain(game: Game, obj: Obj, by: str, cause: str) -> MoveResult:
+def _cannot_contain(game: GameState, obj: Obj, by: str, cause: str) -> MoveResult:
     """Stage 5, when the zone does not exist or cannot contain the object
     (3.0.11): a rule clears it instead; an effect fails and changes nothing."""
     if cause == "rule":
@@ -359,23 +346,14 @@ def _cannot_contain(game: Game, obj: Obj, by: str, cause: str) -> MoveResult:
         # replacements have applied once (3.0.8a), so it goes to the graveyard.
         graveyard = resolve_destination(game, obj, Dest(game.ruleset.clear_to, "owner"), by)
         if graveyard is not None and game.ruleset.admit(game, obj, graveyard, by).ok:
-            _transfer(
-                game,
-                obj,
-                graveyard,
-                "top",
-                game._zinfo[graveyard].spec.public,
-                "rule",
-                by,
-                (),
-                False,
-            )
+            public = game._zinfo[graveyard].spec.public
+            _transfer(game, obj, graveyard, "top", public, "rule", by, (), False)
             return MoveResult.MOVED
     return MoveResult.FAILED
 
 
 def _transfer(
-    game: Game,
+    game: GameState,
     obj: Obj,
     zid: int,
     position: Position,
@@ -448,7 +426,7 @@ def _transfer(
 # ----------------------------------------------------------------------
 
 
-def _clear(game: Game, obj: Obj, by: str | None) -> MoveResult:
+def _clear(game: GameState, obj: Obj, by: str | None) -> MoveResult:
     """3.0.12: move it to its owner's graveyard; a token, macro or non-card
     layer simply ceases to exist (3.0.12a)."""
     if obj.kind != CARD or obj.is_token:
@@ -462,18 +440,13 @@ def _clear(game: Game, obj: Obj, by: str | None) -> MoveResult:
     ):
         return MoveResult.NO_MOVE
     # The clear is the rule move of 3.0.11 itself: it is never cleared again.
+    graveyard = Dest(game.ruleset.clear_to, "owner")
     return _move(
-        game,
-        obj.card,
-        Dest(game.ruleset.clear_to, "owner"),
-        "top",
-        None,
-        "clear",
-        by or obj.owner or game.turn_player,
+        game, obj.card, graveyard, "top", None, "clear", by or obj.owner or game.turn_player
     )
 
 
-def clear(game: Game, card: int, by: str | None = None) -> MoveResult:
+def clear(game: GameState, card: int, by: str | None = None) -> MoveResult:
     """Clear an object (3.0.12): it goes to its owner's graveyard (the rule
     set's ``clear_to``), or ceases to exist if it is a token, a macro or a
     non-card layer (3.0.12a). Returns ``CLEARED``, ``CEASED`` or ``NO_MOVE``
@@ -483,7 +456,7 @@ def clear(game: Game, card: int, by: str | None = None) -> MoveResult:
     return MoveResult.CLEARED if result is MoveResult.MOVED else result
 
 
-def _cease(game: Game, obj: Obj, by: str | None, cause: str) -> None:
+def _cease(game: GameState, obj: Obj, by: str | None, cause: str) -> None:
     """The object ceases to exist (3.0.12a, 8.1.8a). Its sub-cards are cleared
     as part of the same event (3.0.14e), and it is no longer equipped (8.5.41f)."""
     card = obj.card
@@ -501,7 +474,9 @@ def _cease(game: Game, obj: Obj, by: str | None, cause: str) -> None:
     game._pop(KIDS, card)
 
 
-def cease(game: Game, card: int, by: str | None = None, *, cause: str = "effect") -> MoveResult:
+def cease(
+    game: GameState, card: int, by: str | None = None, *, cause: str = "effect"
+) -> MoveResult:
     """The object ceases to exist (3.0.12a); the cards under or on it are
     cleared (3.0.14e). ``cause`` is ``effect`` or ``rule``. Returns ``CEASED``."""
     with game.atomic():
@@ -514,7 +489,7 @@ def cease(game: Game, card: int, by: str | None = None, *, cause: str = "effect"
 # ----------------------------------------------------------------------
 
 
-def flip(game: Game, card: int, face: str, by: str | None = None) -> MoveResult:
+def flip(game: GameState, card: int, face: str, by: str | None = None) -> MoveResult:
     """Make an object public (``up``) or private (``down``) where it is. Going
     from public to private resets it (3.0.9). A sub-card has the visibility of
     its top-card (3.0.14d) and cannot be turned on its own."""
@@ -529,7 +504,7 @@ def flip(game: Game, card: int, face: str, by: str | None = None) -> MoveResult:
     return MoveResult.DONE if changed else MoveResult.NO_MOVE
 
 
-def shuffle(game: Game, zid: int, by: str | None = None, *, logged: bool = True) -> MoveResult:
+def shuffle(game: GameState, zid: int, by: str | None = None, *, logged: bool = True) -> MoveResult:
     """Shuffle a zone with the game's seeded randomness. Private objects in it
     become new objects, so nothing links them to what they were before.
     ``logged=False`` is for setting up a game, which logs nothing."""

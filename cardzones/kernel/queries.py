@@ -15,25 +15,21 @@ has each of them as a method of the same name, which is how they are called:
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
 from cardzones.errors import UnknownReference
 from cardzones.kernel.cards import CardDef
 from cardzones.kernel.effects import COUNTER, Counters, Effect
 from cardzones.kernel.events import Snapshot
 from cardzones.kernel.objects import UNDER, Obj, ObjRef
+from cardzones.kernel.ruleset import GameState
 from cardzones.kernel.zones import ZoneInfo, ZoneSpec
-
-if TYPE_CHECKING:
-    from cardzones.kernel.game import Game
-
 
 # ----------------------------------------------------------------------
 # Zones
 # ----------------------------------------------------------------------
 
 
-def spec(game: Game, ztype: str) -> ZoneSpec:
+def spec(game: GameState, ztype: str) -> ZoneSpec:
     """The rule set's description of a zone type; an unknown type is refused."""
     found = game.ruleset.zone_specs.get(ztype)
     if found is None:
@@ -44,31 +40,31 @@ def spec(game: Game, ztype: str) -> ZoneSpec:
     return found
 
 
-def zones_of(game: Game, owner: str | None, ztype: str) -> tuple[int, ...]:
+def zones_of(game: GameState, owner: str | None, ztype: str) -> tuple[int, ...]:
     """The zones of a type a player owns (or the shared ones), in number order."""
     found = spec(game, ztype)
     return game._zones.get((None if found.shared else owner, ztype), ())
 
 
-def zone(game: Game, owner: str | None, ztype: str, index: int = 1) -> int | None:
+def zone(game: GameState, owner: str | None, ztype: str, index: int = 1) -> int | None:
     """The zone id of ``owner``'s ``index``-th zone of ``ztype``, or None if
     it does not exist."""
     zids = zones_of(game, owner, ztype)
     return zids[index - 1] if 1 <= index <= len(zids) else None
 
 
-def zone_info(game: Game, zid: int) -> ZoneInfo:
+def zone_info(game: GameState, zid: int) -> ZoneInfo:
     """The zone's id, type and owner; a removed zone still has its record."""
     return game._zinfo[zid]  # type: ignore[no-any-return]
 
 
-def zone_exists(game: Game, zid: int) -> bool:
+def zone_exists(game: GameState, zid: int) -> bool:
     """Whether the zone exists now (it was not removed, 3.0.10)."""
     info = game._zinfo.get(zid)
     return info is not None and zid in game._zones.get((info.owner, info.spec.type), ())
 
 
-def zone_name(game: Game, zid: int) -> str:
+def zone_name(game: GameState, zid: int) -> str:
     """The scenario name of a zone: ``alice.hand``, ``alice.weapon.2``, ``stack``."""
     info: ZoneInfo = game._zinfo[zid]
     siblings = game._zones.get((info.owner, info.spec.type), ())
@@ -88,25 +84,25 @@ def zone_name(game: Game, zid: int) -> str:
     return name
 
 
-def all_zones(game: Game) -> list[int]:
+def all_zones(game: GameState) -> list[int]:
     """Every existing zone: shared ones first, then each player's, in spec order."""
     return list(game._vars["layout"])
 
 
-def contents(game: Game, zid: int) -> tuple[int, ...]:
+def contents(game: GameState, zid: int) -> tuple[int, ...]:
     """The top-level cards of a zone, top first. Cards under or on them are not
     listed; see :func:`kids`."""
     return game._contents.get(zid, ())
 
 
-def is_empty(game: Game, zid: int) -> bool:
+def is_empty(game: GameState, zid: int) -> bool:
     """3.0.1a: no objects (sub-cards included) and no permanent equipped to it."""
     if game._contents.get(zid):
         return False
     return not equipped_in(game, zid)
 
 
-def equipped_in(game: Game, zid: int) -> tuple[int, ...]:
+def equipped_in(game: GameState, zid: int) -> tuple[int, ...]:
     """Cards equipped to ``zid``, including a two-hander that does not occupy it."""
     info: ZoneInfo = game._zinfo[zid]
     if not info.spec.equipment:
@@ -124,38 +120,30 @@ def equipped_in(game: Game, zid: int) -> tuple[int, ...]:
 # ----------------------------------------------------------------------
 
 
-def card_def(game: Game, name: str) -> CardDef:
+def card_def(game: GameState, name: str) -> CardDef:
     """The rule set's default card of that name (a vanilla card)."""
     return game.ruleset.default_card(name)
 
 
-def obj(game: Game, card: int) -> Obj:
-    """The card's object now; a card that does not exist is refused."""
-    try:
-        return game._objs[card]  # type: ignore[no-any-return]
-    except KeyError:
-        raise UnknownReference(f"card {card} does not exist") from None
-
-
-def find(game: Game, card: int) -> Obj | None:
+def find(game: GameState, card: int) -> Obj | None:
     """The card's object now, or None when it does not exist (it ceased, or
     never was)."""
     found: Obj | None = game._objs.get(card)
     return found
 
 
-def exists(game: Game, card: int) -> bool:
+def exists(game: GameState, card: int) -> bool:
     return card in game._objs
 
 
-def ref(game: Game, card: int) -> ObjRef:
+def ref(game: GameState, card: int) -> ObjRef:
     """The card's object now, as a record names it: with its object id while
     it is public, and naming nothing while it is private (see :class:`ObjRef`)."""
-    found = obj(game, card)
+    found = game.obj(card)
     return ObjRef(card, found.oid if found.public else None)
 
 
-def referent(game: Game, named: ObjRef | None) -> Obj | None:
+def referent(game: GameState, named: ObjRef | None) -> Obj | None:
     """The object a reference names, or None: the card is still that object
     and it is public (3.0.9, 3.0.9a, 3.0.9b). A card that became a new object,
     even one that came back where it was, is not the object a record named.
@@ -179,77 +167,68 @@ def referent(game: Game, named: ObjRef | None) -> Obj | None:
     return found
 
 
-def cards(game: Game) -> Iterable[int]:
+def cards(game: GameState) -> Iterable[int]:
     """Every existing object's card id."""
     return game._objs.keys()
 
 
-def location(game: Game, card: int) -> int:
+def location(game: GameState, card: int) -> int:
     """The zone of a card; a sub-card or placed card is in its host's zone."""
-    return obj(game, card).zone
+    return game.obj(card).zone
 
 
-def kids(game: Game, card: int) -> tuple[int, ...]:
+def kids(game: GameState, card: int) -> tuple[int, ...]:
     """Cards under (sub-cards) or placed on ``card``, top first."""
     return game._kids.get(card, ())
 
 
-def host(game: Game, card: int) -> int | None:
+def host(game: GameState, card: int) -> int | None:
     """The card that ``card`` is under or placed on, or None."""
-    return obj(game, card).host
+    return game.obj(card).host
 
 
-def position(game: Game, card: int) -> int:
+def position(game: GameState, card: int) -> int:
     """Index from the top of the card in its zone, or in its host's pile."""
-    found = obj(game, card)
+    found = game.obj(card)
     if found.host is not None:
         return game._kids[found.host].index(card)
     return game._contents[found.zone].index(card)
 
 
-def in_arena(game: Game, card: int) -> bool:
+def in_arena(game: GameState, card: int) -> bool:
     """3.1.2a: in an arena zone and not a sub-card."""
-    found = obj(game, card)
+    found = game.obj(card)
     return found.rel != UNDER and game._zinfo[found.zone].spec.in_arena
 
 
-def in_play(game: Game, card: int) -> bool:
+def in_play(game: GameState, card: int) -> bool:
     """In a zone the rule set calls "in play" (``ZoneSpec.in_play``)."""
-    found = obj(game, card)
+    found = game.obj(card)
     return bool(game._zinfo[found.zone].spec.in_play)
 
 
-def is_public(game: Game, card: int) -> bool:
-    return bool(obj(game, card).public)
+def is_public(game: GameState, card: int) -> bool:
+    return bool(game.obj(card).public)
 
 
-def is_permanent(game: Game, card: int) -> bool:
+def is_permanent(game: GameState, card: int) -> bool:
     """Whether the object is a permanent, as the rule set says (1.3.3)."""
-    return game.ruleset.is_permanent(game, obj(game, card))
+    return game.ruleset.is_permanent(game, game.obj(card))
 
 
-def may_look(game: Game, player: str | None, card: int) -> bool:
+def may_look(game: GameState, player: str | None, card: int) -> bool:
     """3.0.3a: everyone may look at a public object; a player may look at a
     private object they own, or in a zone they own, unless it is in a deck."""
-    found: Obj | None = game._objs.get(card)
-    if found is None:
-        raise UnknownReference(f"card {card} does not exist")
-    if found.public:
-        return True
-    if player is None:
-        return False
-    info: ZoneInfo = game._zinfo[found.zone]
-    if not info.spec.owner_may_look:
-        return False
-    return player == found.owner or player == info.owner
+    found = game.obj(card)
+    return found.public or (player is not None and _may_look_at(game, player, found))
 
 
-def seen_by(game: Game, card: int) -> tuple[str, ...]:
+def seen_by(game: GameState, card: int) -> tuple[str, ...]:
     """Exactly the players who may look at the card (3.0.3a)."""
     return tuple(p for p in game.players if may_look(game, p, card))
 
 
-def characteristics(game: Game, card: int | Obj, by: str | None = None) -> CardDef:
+def characteristics(game: GameState, card: int | Obj, by: str | None = None) -> CardDef:
     """The object's characteristics as the rules may use them: the one door
     through which every rule set hook learns what an object is.
 
@@ -271,7 +250,7 @@ def characteristics(game: Game, card: int | Obj, by: str | None = None) -> CardD
     >>> game.characteristics(card).name, game.characteristics(card, by="alice").name
     ('', 'Snatch')
     """
-    found = card if isinstance(card, Obj) else obj(game, card)
+    found = card if isinstance(card, Obj) else game.obj(card)
     if found.public:
         return found.cdef
     if by is not None and _may_look_at(game, by, found):
@@ -279,7 +258,7 @@ def characteristics(game: Game, card: int | Obj, by: str | None = None) -> CardD
     return game.ruleset.private_card(found.cdef)
 
 
-def _may_look_at(game: Game, player: str, found: Obj) -> bool:
+def _may_look_at(game: GameState, player: str, found: Obj) -> bool:
     """3.0.3a for a private object record (see :func:`may_look`)."""
     info: ZoneInfo | None = game._zinfo.get(found.zone)
     if info is None or not info.spec.owner_may_look:
@@ -287,7 +266,7 @@ def _may_look_at(game: Game, player: str, found: Obj) -> bool:
     return player == found.owner or player == info.owner
 
 
-def may_play(game: Game, card: int, player: str) -> bool:
+def may_play(game: GameState, card: int, player: str) -> bool:
     """Whether ``player`` may play the card now, as the rule set says."""
     return game.ruleset.may_play(game, card, player)
 
@@ -297,7 +276,7 @@ def may_play(game: Game, card: int, player: str) -> bool:
 # ----------------------------------------------------------------------
 
 
-def effects_on(game: Game, card: int) -> tuple[Effect, ...]:
+def effects_on(game: GameState, card: int) -> tuple[Effect, ...]:
     """The continuous effects that apply to the card's current object now."""
     eids = game._fx_by_card.get(card)
     if not eids:
@@ -315,7 +294,7 @@ def effects_on(game: Game, card: int) -> tuple[Effect, ...]:
     return tuple(out)
 
 
-def stat(game: Game, card: int, name: str, snapshot: Snapshot | None = None) -> int | None:
+def stat(game: GameState, card: int, name: str, snapshot: Snapshot | None = None) -> int | None:
     """A numeric property with the effects on it, or None if it has none.
 
     With ``snapshot``, the value as last known information records it (1.2.3b).
@@ -323,7 +302,7 @@ def stat(game: Game, card: int, name: str, snapshot: Snapshot | None = None) -> 
     if snapshot is not None:
         cdef, effects = snapshot.obj.cdef, snapshot.effects
     else:
-        cdef, effects = obj(game, card).cdef, effects_on(game, card)
+        cdef, effects = game.obj(card).cdef, effects_on(game, card)
     base = cdef.stat(name)
     total = 0
     touched = False
@@ -337,14 +316,14 @@ def stat(game: Game, card: int, name: str, snapshot: Snapshot | None = None) -> 
     return (base or 0) + total
 
 
-def keywords(game: Game, card: int) -> frozenset[str]:
+def keywords(game: GameState, card: int) -> frozenset[str]:
     """The object's keywords, printed and granted."""
-    found = obj(game, card)
+    found = game.obj(card)
     extra = [k for e in effects_on(game, card) for k in e.keywords]
     return found.cdef.keywords.union(extra) if extra else found.cdef.keywords
 
 
-def counters(game: Game, card: int) -> dict[str, int]:
+def counters(game: GameState, card: int) -> dict[str, int]:
     """The counters on the card's current object: name -> how many (COUNTER effects)."""
     out: dict[str, int] = {}
     for found in effects_on(game, card):
@@ -353,7 +332,7 @@ def counters(game: Game, card: int) -> dict[str, int]:
     return out
 
 
-def effect(game: Game, eid: int) -> Effect | None:
+def effect(game: GameState, eid: int) -> Effect | None:
     """The continuous effect with that id, or None once it has ended."""
     found: Effect | None = game._effects.get(eid)
     return found

@@ -23,12 +23,9 @@ cardzones or from the rule set's own package.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from cardzones.kernel.state import RULES
-
-if TYPE_CHECKING:
-    from cardzones.kernel.game import Game
+from cardzones.kernel.state import RULES, State
 
 
 class Records:
@@ -36,7 +33,7 @@ class Records:
 
     __slots__ = ("_game",)
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: State) -> None:
         self._game = game
 
     def get(self, key: Hashable, default: Any = None) -> Any:

@@ -1,5 +1,6 @@
 """What a rule set gives the kernel: zone types as data, and a few hooks
-where data cannot say enough. The kernel never imports a rule set. A game
+where data cannot say enough; and the game as the kernel's modules and those
+hooks are typed against (:class:`GameState`). The kernel never imports a rule set. A game
 subclasses :class:`cardzones.rulesets.base.Ruleset`, which adds what the rest
 of cardzones reads (its action table, its card fields), and overrides what
 its game needs (see docs/writing-a-ruleset.md).
@@ -12,17 +13,17 @@ its game needs (see docs/writing-a-ruleset.md).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from cardzones.errors import IllegalAction, UnknownReference
-from cardzones.kernel.cards import CardDef, Dest, Move
+from cardzones.kernel.cards import CardDef, Dest, Move, Position
 from cardzones.kernel.effects import Effect
+from cardzones.kernel.events import Snapshot
 from cardzones.kernel.objects import Obj
 from cardzones.kernel.results import ActionResult, MoveResult
-from cardzones.kernel.zones import ZoneSpec
-
-if TYPE_CHECKING:
-    from cardzones.kernel.game import Game
+from cardzones.kernel.state import State
+from cardzones.kernel.zones import ZoneInfo, ZoneSpec
 
 
 class Admission:
@@ -49,7 +50,67 @@ ADMITTED = Admission()
 BLANK_CARD = CardDef("")
 
 
-class Ruleset:
+class GameState(State):
+    """A game as the kernel's modules and a rule set's hooks see it: the
+    journaled state, what a game holds beside it, and the operations of other
+    modules they call. :class:`~cardzones.kernel.game.Game` is the one kind,
+    and only it names every module, so none of them needs to import it."""
+
+    __slots__ = (
+        "_ceasing",
+        "_chosen",
+        "_depth",
+        "_plain_resets",
+        "_plain_shown",
+        "_shown",
+        "_zone_names",
+        "handle_key",
+        "players",
+        "ruleset",
+        "seed",
+    )
+    ruleset: Ruleset[Any]
+    players: tuple[str, ...]
+    seed: int
+    handle_key: str
+    _depth: int
+    _chosen: tuple[int, ...]
+    _ceasing: int | None
+    _plain_resets: bool
+    _plain_shown: bool
+    _shown: dict[int, tuple[Obj, Any, dict[str, Any]]]
+    _zone_names: dict[int, tuple[ZoneInfo, tuple[int, ...], str]]
+
+    if TYPE_CHECKING:  # Game has each, from the module that defines it
+
+        @property
+        def turn(self) -> int: ...
+        @property
+        def turn_player(self) -> str: ...
+        @property
+        def phase(self) -> str | None: ...
+        def atomic(self) -> AbstractContextManager[None]: ...
+        def check_player(self, player: str) -> str: ...
+        def handle(self, card: int) -> str: ...
+        def stat(self, card: int, name: str, snapshot: Snapshot | None = None) -> int | None: ...
+        def carry(self, kid: int, host: Obj, *, reset: bool = False) -> Obj: ...
+        def attach(
+            self,
+            card: int,
+            host: int,
+            rel: int,
+            *,
+            position: Position = "top",
+            by: str | None = None,
+        ) -> MoveResult: ...
+
+
+#: The game a rule set's hooks are given: :class:`~cardzones.kernel.game.Game`
+#: for every rule set (:class:`cardzones.rulesets.base.Ruleset`).
+G = TypeVar("G", bound=GameState)
+
+
+class Ruleset(Generic[G]):
     """Base rule set: every zone admits every object, nothing is special.
 
     Data a rule set sets as class attributes:
@@ -86,21 +147,21 @@ class Ruleset:
 
     # -- the game ----------------------------------------------------------
 
-    def setup_game(self, game: Game) -> None:
+    def setup_game(self, game: G) -> None:
         """Called once after the zones exist."""
 
-    def resolve_pseudo(self, game: Game, obj: Obj, dest: Dest, by: str) -> Dest | None:
+    def resolve_pseudo(self, game: G, obj: Obj, dest: Dest, by: str) -> Dest | None:
         """Map a destination that is not a zone type (fab's ``arena``) to one that is.
         Returns None when ``dest.type`` is not a pseudo destination."""
         return None
 
-    def pile_host(self, game: Game, owner: str, pile: str) -> int:
+    def pile_host(self, game: G, owner: str, pile: str) -> int:
         """The card whose pile one of :attr:`piles` names for ``owner``; refused
         when there is none."""
         raise IllegalAction(f"{self.name} has no {pile}")
 
     def move_to_pile(
-        self, game: Game, move: Move, host: int, rel: int, *, foresee: bool = False
+        self, game: G, move: Move, host: int, rel: int, *, foresee: bool = False
     ) -> MoveResult:
         """A move into one of :attr:`piles`: the card goes under or on
         ``host`` (``rel``), as a step of the move; with ``foresee``, what it
@@ -114,25 +175,25 @@ class Ruleset:
             return MoveResult.NO_MOVE if (obj.host, obj.rel) == (host, rel) else MoveResult.MOVED
         return game.attach(move.card, host, rel, position=move.position, by=move.by)
 
-    def admit(self, game: Game, obj: Obj, zid: int, by: str | None) -> Admission:
+    def admit(self, game: G, obj: Obj, zid: int, by: str | None) -> Admission:
         """Whether zone ``zid`` can contain ``obj`` (3.0.11)."""
         return ADMITTED
 
-    def admit_on(self, game: Game, obj: Obj, host: int, rel: int) -> Admission:
+    def admit_on(self, game: G, obj: Obj, host: int, rel: int) -> Admission:
         """Whether ``obj`` may be under (``UNDER``) or on (``PLACED``) ``host``,
         for a card put there as it enters the game (set-up)."""
         return ADMITTED
 
-    def ceases_on_move(self, game: Game, obj: Obj, dest_zid: int | None) -> bool:
+    def ceases_on_move(self, game: G, obj: Obj, dest_zid: int | None) -> bool:
         """Whether the object ceases to exist instead of moving (8.1.8a)."""
         return False
 
-    def resets_on_enter(self, game: Game, obj: Obj, zid: int) -> bool:
+    def resets_on_enter(self, game: G, obj: Obj, zid: int) -> bool:
         """Whether entering ``zid`` makes the object new (3.0.9)."""
-        return bool(game.zone_info(zid).spec.resets)
+        return bool(game._zinfo[zid].spec.resets)
 
     def new_controller(
-        self, game: Game, obj: Obj, zid: int, by: str | None, played: bool
+        self, game: G, obj: Obj, zid: int, by: str | None, played: bool
     ) -> str | None:
         """The controller of ``obj`` once it is in ``zid`` (1.2.1b, 1.3.1b)."""
         zinfo = game._zinfo  # asked on every move: the records, not zone_info
@@ -144,21 +205,21 @@ class Ruleset:
             return obj.controller
         return obj.owner
 
-    def moved_public(self, game: Game, obj: Obj, public: bool) -> bool:
+    def moved_public(self, game: G, obj: Obj, public: bool) -> bool:
         """Whether the move event of ``obj`` shows its properties. ``public`` is its
         visibility at the destination; by default the object takes that
         visibility before it moves (3.0.8), so the move is public exactly then."""
         return public
 
-    def move_children(self, game: Game, before: Obj, after: Obj, reset: bool) -> None:
+    def move_children(self, game: G, before: Obj, after: Obj, reset: bool) -> None:
         """Carry the cards under or on a moved card (3.0.14c, place): ``before``
         and ``after`` are the card's object as it left and as it arrived, and
         ``reset`` says whether it became a new object. By default each one goes
         along (:meth:`Game.carry`)."""
-        for kid in game.kids(before.card):
+        for kid in game._kids.get(before.card, ()):
             game.carry(kid, after)
 
-    def is_permanent(self, game: Game, obj: Obj) -> bool:
+    def is_permanent(self, game: G, obj: Obj) -> bool:
         return False
 
     def private_card(self, cdef: CardDef) -> CardDef:
@@ -170,40 +231,40 @@ class Ruleset:
         private card must be the same to every rule."""
         return BLANK_CARD
 
-    def effect_active(self, game: Game, effect: Effect) -> bool:
+    def effect_active(self, game: G, effect: Effect) -> bool:
         """Whether a continuous effect applies now. Bound effects apply while
         their object exists; conditional ones are the rule set's to judge."""
         return True
 
-    def handle_active(self, game: Game, handle: object) -> bool:
+    def handle_active(self, game: G, handle: object) -> bool:
         """Whether the effect of a handle one of the rule set's actions returned
         is active now (:meth:`Game.is_active`)."""
         return False
 
-    def may_play(self, game: Game, card: int, player: str) -> bool:
+    def may_play(self, game: G, card: int, player: str) -> bool:
         return False
 
-    def is_set_aside(self, game: Game, card: int) -> bool:
+    def is_set_aside(self, game: G, card: int) -> bool:
         """Whether the card is set aside (in a set-aside area)."""
         return False
 
-    def layers(self, game: Game) -> tuple[int, ...] | None:
+    def layers(self, game: G) -> tuple[int, ...] | None:
         """The layers of the rule set's stack, layer 1 (the bottom) first, or
         None when it has no stack of layers."""
         return None
 
-    def after_action(self, game: Game) -> None:
+    def after_action(self, game: G) -> None:
         """Called at the end of every top-level action (triggers, state checks)."""
 
-    def end_turn(self, game: Game, order: tuple[int, ...]) -> None:
+    def end_turn(self, game: G, order: tuple[int, ...]) -> None:
         """The end-of-turn procedure, before the next turn begins."""
 
-    def begin_turn(self, game: Game) -> None:
+    def begin_turn(self, game: G) -> None:
         """The start of a new turn, after the turn player changed."""
 
     # -- actions -----------------------------------------------------------
 
-    def act(self, game: Game, name: str, args: Mapping[str, Any]) -> ActionResult:
+    def act(self, game: G, name: str, args: Mapping[str, Any]) -> ActionResult:
         """Take the action ``name`` with ``args`` as its ``run`` takes them, one
         action (:meth:`Game.act`). The kernel has no actions: a rule set's
         action table is the business of :mod:`cardzones.acts`, which
@@ -212,14 +273,15 @@ class Ruleset:
 
     def legal_actions(
         self,
-        game: Game,
+        game: G,
         player: str,
         actions: Iterable[str] | None,
         *,
         card: int | None = None,
         zone: int | None = None,
+        judge: bool = False,
     ) -> Sequence[Any]:
         """The actions ``player``, acting for themselves, may take now
-        (:meth:`Game.legal_actions`), of those names, on that card or zone;
-        none without an action table."""
+        (:meth:`Game.legal_actions`), of those names, on that card or zone,
+        a judge's actions with ``judge``; none without an action table."""
         return ()

@@ -38,17 +38,14 @@ import dataclasses
 import importlib
 import json
 from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from cardzones.errors import CardzonesError
 from cardzones.kernel.cards import CardDef
 from cardzones.kernel.contents import _layout
 from cardzones.kernel.events import Event, iter_log
+from cardzones.kernel.ruleset import GameState, Ruleset
 from cardzones.kernel.zones import ZoneSpec
-
-if TYPE_CHECKING:
-    from cardzones.kernel.game import Game
-    from cardzones.kernel.ruleset import Ruleset
 
 FORMAT = "cardzones-state/1"
 
@@ -149,7 +146,7 @@ def _canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
-def game_to_json(game: Game) -> dict[str, Any]:
+def game_to_json(game: GameState) -> dict[str, Any]:
     """The full state of ``game`` as JSON-ready data. Secret-bearing."""
     if len(game._maps) != len(MAPS):
         raise SerialError(f"the state has {len(game._maps)} maps; this format knows {len(MAPS)}")
@@ -192,7 +189,7 @@ def _load_class(path: Any, package: str = "cardzones") -> type:
 
 
 class _Decoder:
-    def __init__(self, shared: list[Any], ruleset: Ruleset) -> None:
+    def __init__(self, shared: list[Any], ruleset: Ruleset[Any]) -> None:
         self.ruleset = ruleset
         self.package = type(ruleset).__module__.split(".")[0]
         self.raw = shared
@@ -275,7 +272,7 @@ def check_format(data: Any) -> str:
     return name
 
 
-def check_ruleset(data: dict[str, Any], ruleset: Ruleset | None) -> Ruleset:
+def check_ruleset(data: dict[str, Any], ruleset: Ruleset[Any] | None) -> Ruleset[Any]:
     """The rule set to load ``data`` as: it must be given, and be the one the
     data names. The kernel knows no rule set by name; ``cardzones.load_game``
     finds it."""
@@ -290,12 +287,11 @@ def check_ruleset(data: dict[str, Any], ruleset: Ruleset | None) -> Ruleset:
     return ruleset
 
 
-def restore(game: Game, data: dict[str, Any]) -> None:
+def restore(game: GameState, data: dict[str, Any]) -> None:
     """Replace every map of ``game``, a new game of the data's rule set,
     players and seed, by the saved one, and forget its history."""
     decoder = _Decoder(list(data["shared"]), game.ruleset)
     state = data["state"]
-    game._own_all()  # the maps are filled in place below
     game._own_all()  # the maps are filled in place below
     for name, target in zip(MAPS, game._maps, strict=True):
         if not isinstance(target, dict):
@@ -325,7 +321,7 @@ def value_to_json(value: Any) -> dict[str, Any]:
     return {"format": FORMAT, "shared": enc.shared, "value": data}
 
 
-def value_from_json(data: dict[str, Any], ruleset: Ruleset) -> Any:
+def value_from_json(data: dict[str, Any], ruleset: Ruleset[Any]) -> Any:
     """The value :func:`value_to_json` wrote, with the zone specs and the
     record classes of ``ruleset``, the rule set of the game it was kept beside
     (as :meth:`Game.from_json <cardzones.kernel.game.Game.from_json>` loads a

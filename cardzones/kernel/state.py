@@ -22,7 +22,8 @@ from __future__ import annotations
 from itertools import islice
 from typing import Any, NamedTuple
 
-from cardzones.errors import IllegalAction
+from cardzones.errors import IllegalAction, UnknownReference
+from cardzones.kernel.objects import Obj
 
 # Indexes of the journaled maps, in the order of State._maps.
 OBJS, CONTENTS, ZONES, ZINFO, KIDS, EFFECTS, FX_BY_CARD, VARS, RULES = range(9)
@@ -121,7 +122,7 @@ class State:
     )
 
     def __init__(self) -> None:
-        self._objs: dict[int, Any] = {}
+        self._objs: dict[int, Obj] = {}
         self._contents: dict[int, tuple[int, ...]] = {}
         self._zones: dict[tuple[str | None, str], tuple[int, ...]] = {}
         self._zinfo: dict[int, Any] = {}
@@ -143,17 +144,14 @@ class State:
     @property
     def _maps(self) -> tuple[dict[Any, Any], ...]:
         """Every map, in the order of the indexes (OBJS, CONTENTS, ...)."""
-        return (
-            self._objs,
-            self._contents,
-            self._zones,
-            self._zinfo,
-            self._kids,
-            self._effects,
-            self._fx_by_card,
-            self._vars,
-            self._rules,
-        )
+        return tuple(getattr(self, name) for name in _NAMES)
+
+    def obj(self, card: int) -> Obj:
+        """The card's object now; a card that does not exist is refused."""
+        try:
+            return self._objs[card]
+        except KeyError:
+            raise UnknownReference(f"card {card} does not exist") from None
 
     def _own(self, m: int) -> dict[Any, Any]:
         """Map ``m``, copied first if it is shared with a copy of this state."""

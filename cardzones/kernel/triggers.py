@@ -9,15 +9,10 @@ when it resolves (:meth:`Game.moved_since`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from cardzones.kernel.events import CREATED, Event
 from cardzones.kernel.objects import UNDER, Obj
-from cardzones.kernel.state import VARS
+from cardzones.kernel.state import VARS, State
 from cardzones.kernel.zones import ZoneInfo
-
-if TYPE_CHECKING:
-    from cardzones.kernel.game import Game
 
 #: A noted trigger: (source card, ability index, moved card, the object id the
 #: move produced, controller of the source, the sequence number of the move's
@@ -25,7 +20,7 @@ if TYPE_CHECKING:
 Pending = tuple[int, int, int, int, str, int]
 
 
-def _note_triggers(game: Game, event: Event) -> None:
+def _note_triggers(game: State, event: Event) -> None:
     """Remember every trigger the move matched; the rule set puts them on the
     stack when the action is over (see :func:`take_pending_triggers`)."""
     if not event.public or event.lki is None:
@@ -65,7 +60,7 @@ def _note_triggers(game: Game, event: Event) -> None:
     game._put(VARS, "pending", (*game._vars["pending"], *new))
 
 
-def _place(game: Game, obj: Obj) -> tuple[int, ...]:
+def _place(game: State, obj: Obj) -> tuple[int, ...]:
     """Where a source lies, as every player sees it: its zone in the order of
     the zones, then its place in that zone, and its place under or on its host.
 
@@ -89,7 +84,7 @@ def _place(game: Game, obj: Obj) -> tuple[int, ...]:
     return (*_place(game, host), game._kids[host.card].index(obj.card))
 
 
-def public_since(game: Game, card: int) -> int:
+def public_since(game: State, card: int) -> int:
     """The sequence number of the event at which the card's object became the
     public object it is now (it was turned or moved face up, or created, or it
     became a new object while public), which every player saw; -1 when it has
@@ -123,7 +118,7 @@ def public_since(game: Game, card: int) -> int:
     return -1
 
 
-def take_pending_triggers(game: Game) -> tuple[Pending, ...]:
+def take_pending_triggers(game: State) -> tuple[Pending, ...]:
     """The triggers noted since the last call: (source, ability index, card,
     object id it produced, controller of the source, sequence number of the
     move's event)."""

@@ -25,22 +25,21 @@ from __future__ import annotations
 import json
 import operator
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from cardzones.errors import UnknownReference
+from cardzones.kernel import queries
 from cardzones.kernel.cards import CardDef
 from cardzones.kernel.handles import _handle_for, _Summary, _summary
 from cardzones.kernel.naming import name_for as name_for  # where it was first defined
 from cardzones.kernel.objects import PLACED, Obj
+from cardzones.kernel.ruleset import GameState
 from cardzones.kernel.zones import ZoneInfo
-
-if TYPE_CHECKING:
-    from cardzones.kernel.game import Game
 
 HIDDEN: dict[str, Any] = {"hidden": True}
 
 
-def _props(game: Game, card: int, obj: Obj, layout: Any = None) -> dict[str, Any]:
+def _props(game: GameState, card: int, obj: Obj, layout: Any = None) -> dict[str, Any]:
     """The properties of an object its viewer may look at, as a new dict.
 
     Without effects on the card they depend on the immutable record and on the
@@ -60,20 +59,20 @@ def _props(game: Game, card: int, obj: Obj, layout: Any = None) -> dict[str, Any
     return cached[2].copy()
 
 
-def _fresh_props(game: Game, card: int, obj: Obj) -> dict[str, Any]:
+def _fresh_props(game: GameState, card: int, obj: Obj) -> dict[str, Any]:
     out: dict[str, Any] = {"id": game.handle(card)}
     out.update(_printed(obj.cdef))
     if card in game._fx_by_card:
         # Effects change what is printed; without them, the printed card is all.
         for name in obj.cdef.stats:
-            out[name] = game.stat(card, name)
-        for effect in game.effects_on(card):
+            out[name] = queries.stat(game, card, name)
+        for effect in queries.effects_on(game, card):
             for key, _ in effect.mods:
-                out[key] = game.stat(card, key)
-        keywords = game.keywords(card)
+                out[key] = queries.stat(game, card, key)
+        keywords = queries.keywords(game, card)
         if keywords:
             out["keywords"] = sorted(keywords)
-        if counters := game.counters(card):
+        if counters := queries.counters(game, card):
             out["counters"] = counters  # made anew for each view
     out["public"] = obj.public
     out["owner"] = obj.owner
@@ -82,7 +81,7 @@ def _fresh_props(game: Game, card: int, obj: Obj) -> dict[str, Any]:
     if obj.kind != "card":
         out["kind"] = obj.kind
     if obj.equipped:
-        out["equipped_to"] = tuple(game.zone_name(z) for z in obj.equipped)
+        out["equipped_to"] = tuple(queries.zone_name(game, z) for z in obj.equipped)
     # Sequences are tuples: JSON arrays all the same, and immutable, so a cached
     # description can be handed out without copying them.
     for key, value in out.items():
@@ -110,19 +109,22 @@ def _printed(cdef: CardDef) -> dict[str, Any]:
 
 
 def _show(
-    game: Game, player: str | None, card: int, omniscient: bool, summary: _Summary | None = None
+    game: GameState,
+    player: str | None,
+    card: int,
+    omniscient: bool,
+    summary: _Summary | None = None,
 ) -> dict[str, Any]:
     """One object (and the pile under or on it) as ``player`` may know it."""
     obj: Obj = game._objs[card]
-    if omniscient:
+    if omniscient or queries.may_look(game, player, card):
         shown = _props(game, card, obj)
         # The author sees a public object by the handle every viewer sees, and
         # a private one by its owner's.
-        handle = _handle_for(game, None if obj.public else obj.owner, card, obj, summary)
+        who = (None if obj.public else obj.owner) if omniscient else player
+        handle = _handle_for(game, who, card, obj, summary)
         if handle is not None:
             shown["id"] = handle
-    elif game.may_look(player, card):
-        shown = _visible(game, player, card, obj)
     else:
         # Nothing of the object, not even a handle: a handle would let the
         # viewer follow a hidden card through moves and shuffles.
@@ -132,18 +134,8 @@ def _show(
     return shown
 
 
-def _visible(
-    game: Game, player: str | None, card: int, obj: Obj, summary: _Summary | None = None
-) -> dict[str, Any]:
-    shown = _props(game, card, obj)
-    handle = _handle_for(game, player, card, obj, summary)
-    if handle is not None:
-        shown["id"] = handle
-    return shown
-
-
 def _add_pile(
-    game: Game,
+    game: GameState,
     player: str | None,
     card: int,
     omniscient: bool,
@@ -200,11 +192,11 @@ class _ZoneRow(NamedTuple):
     equipment: bool
 
 
-def _row(game: Game, zid: int) -> _ZoneRow:
+def _row(game: GameState, zid: int) -> _ZoneRow:
     info = game._zinfo[zid]
     spec = info.spec
     header = {
-        "zone": game.zone_name(zid),
+        "zone": queries.zone_name(game, zid),
         "type": info.type,
         "owner": info.owner,
         "public": spec.public,
@@ -223,11 +215,11 @@ _LAYOUTS: dict[int, tuple[tuple[int, ...], list[_ZoneRow], dict[str, int]]] = {}
 _LAYOUT_LIMIT = 64
 
 
-def _layout(game: Game) -> list[_ZoneRow]:
+def _layout(game: GameState) -> list[_ZoneRow]:
     return _layout_entry(game)[1]
 
 
-def _layout_entry(game: Game) -> tuple[tuple[int, ...], list[_ZoneRow], dict[str, int]]:
+def _layout_entry(game: GameState) -> tuple[tuple[int, ...], list[_ZoneRow], dict[str, int]]:
     layout = game._vars["layout"]
     hit = _LAYOUTS.get(id(layout))
     if hit is not None and hit[0] is layout:
@@ -244,7 +236,7 @@ def _layout_entry(game: Game) -> tuple[tuple[int, ...], list[_ZoneRow], dict[str
 
 
 def _zone_entry(
-    game: Game, player: str | None, row: _ZoneRow, omniscient: bool, summary: _Summary | None
+    game: GameState, player: str | None, row: _ZoneRow, omniscient: bool, summary: _Summary | None
 ) -> dict[str, Any]:
     if not omniscient:
         return _player_zones(game, player, (row,), summary or _summary(game))[0]
@@ -256,7 +248,7 @@ def _zone_entry(
     out["count"] = len(objects)
     out["objects"] = objects
     if row.equipment:
-        out["empty"] = not objects and not game.equipped_in(row.zid)
+        out["empty"] = not objects and not queries.equipped_in(game, row.zid)
     return out
 
 
@@ -265,7 +257,7 @@ _MANY = 8
 
 
 def _player_zones(
-    game: Game, player: str | None, rows: Sequence[_ZoneRow], summary: _Summary
+    game: GameState, player: str | None, rows: Sequence[_ZoneRow], summary: _Summary
 ) -> list[dict[str, Any]]:
     """The entries of ``rows`` for a player (or a spectator), in the order
     the view shows each zone's objects.
@@ -292,7 +284,7 @@ def _player_zones(
             zone["count"] = 0
             zone["objects"] = []
             if equipment:
-                zone["empty"] = not game.equipped_in(zid)
+                zone["empty"] = not queries.equipped_in(game, zid)
             continue
         zone["count"] = len(cards)
         # A private object here may be looked at by its owner, or by the zone's
@@ -363,7 +355,7 @@ def _player_zones(
 
 
 def _player_pile(
-    game: Game, player: str | None, card: int, shown: dict[str, Any], summary: _Summary
+    game: GameState, player: str | None, card: int, shown: dict[str, Any], summary: _Summary
 ) -> None:
     """:func:`_add_pile` for a player's view: the cards under or on ``card``,
     each decided by 3.0.3a on its own record, described as the objects of
@@ -420,7 +412,7 @@ def _player_pile(
 VIEW_FORMAT = "cardzones-view/1"
 
 
-def _board(game: Game, player: str | None, omniscient: bool) -> dict[str, Any]:
+def _board(game: GameState, player: str | None, omniscient: bool) -> dict[str, Any]:
     summary = _summary(game)
     _, rows, by_name = _layout_entry(game)
     out: dict[str, Any] = {
@@ -444,7 +436,7 @@ def _board(game: Game, player: str | None, omniscient: bool) -> dict[str, Any]:
     return out
 
 
-def shown_cards(game: Game, player: str | None, zid: int) -> list[int]:
+def shown_cards(game: GameState, player: str | None, zid: int) -> list[int]:
     """The top-level cards of a zone in the order ``player``'s view lists them.
 
     In an ordered zone that is the zone's own order; in an unordered one, the
@@ -460,7 +452,7 @@ def shown_cards(game: Game, player: str | None, zid: int) -> list[int]:
     shown: list[tuple[dict[str, Any], int]] = []
     hidden: list[tuple[dict[str, Any], int]] = []
     for card in cards:
-        if game.may_look(player, card):
+        if queries.may_look(game, player, card):
             shown.append(({"id": _shown_handle(game, player, card, summary)}, card))
         else:
             # A hidden entry shows only its pile, and is ordered by that.
@@ -472,7 +464,7 @@ def shown_cards(game: Game, player: str | None, zid: int) -> list[int]:
     return [card for _, card in shown + hidden]
 
 
-def shown_pile(game: Game, player: str | None, card: int) -> list[int]:
+def shown_pile(game: GameState, player: str | None, card: int) -> list[int]:
     """The cards under or on ``card`` in the order ``player``'s view lists
     them: its sub-cards as an unordered zone's objects (:func:`_add_pile`),
     then the cards placed on it, in the order they were placed."""
@@ -487,7 +479,7 @@ def shown_pile(game: Game, player: str | None, card: int) -> list[int]:
         keyed = [
             (
                 _sort_key({"id": _shown_handle(game, player, k, summary)})
-                if game.may_look(player, k)
+                if queries.may_look(game, player, k)
                 else _sort_key(_show(game, player, k, False) if k in game._kids else HIDDEN),
                 k,
             )
@@ -498,13 +490,13 @@ def shown_pile(game: Game, player: str | None, card: int) -> list[int]:
     return under + placed
 
 
-def _shown_handle(game: Game, player: str | None, card: int, summary: _Summary) -> str:
+def _shown_handle(game: GameState, player: str | None, card: int, summary: _Summary) -> str:
     """The handle ``player``'s view shows for an object they may look at."""
     obj: Obj = game._objs[card]
     return _handle_for(game, player, card, obj, summary) or game.handle(card)
 
 
-def card_for_handle(game: Game, player: str | None, handle: str) -> int:
+def card_for_handle(game: GameState, player: str | None, handle: str) -> int:
     """The card that ``player``'s current view shows with the handle ``handle``.
 
     Only a handle that this viewer's view gives now names a card: a handle of
@@ -530,14 +522,17 @@ def card_for_handle(game: Game, player: str | None, handle: str) -> int:
         stack.extend(game._contents.get(row.zid, ()))
     while stack:
         card = stack.pop()
-        if game.may_look(player, card) and _shown_handle(game, player, card, summary) == handle:
+        if (
+            queries.may_look(game, player, card)
+            and _shown_handle(game, player, card, summary) == handle
+        ):
             return card
         # The pile under or on a card is shown whether or not the card is.
         stack.extend(kids.get(card, ()))
     raise UnknownReference("no such card")
 
 
-def handle_for(game: Game, player: str | None, card: int) -> str | None:
+def handle_for(game: GameState, player: str | None, card: int) -> str | None:
     """The handle ``player``'s view shows for the card now, the inverse of
     :func:`card_for_handle`; None when the player may not look at the card
     (their view shows it with no handle).
@@ -550,12 +545,12 @@ def handle_for(game: Game, player: str | None, card: int) -> str | None:
     >>> print(handle_for(game, "bob", card))
     None
     """
-    if not game.may_look(player, card):
+    if not queries.may_look(game, player, card):
         return None
     return _shown_handle(game, player, card, _summary(game))
 
 
-def view(game: Game, player: str | None) -> dict[str, Any]:
+def view(game: GameState, player: str | None) -> dict[str, Any]:
     """What ``player`` (None: a spectator) may know of the game now, JSON-ready.
 
     Every name is a player: no player name, ``"*"`` included, means "everything".
@@ -565,6 +560,6 @@ def view(game: Game, player: str | None) -> dict[str, Any]:
     return _board(game, player, False)
 
 
-def omniscient_view(game: Game) -> dict[str, Any]:
+def omniscient_view(game: GameState) -> dict[str, Any]:
     """Every card, hidden ones included, for a scenario's author. Secret-bearing."""
     return _board(game, None, True)

@@ -72,7 +72,7 @@ def named_card(ctx: Context, name: str, entry: YMap | None) -> CardDef:
     (:mod:`cardzones.position.written`)."""
     has_pitch = entry is not None and "pitch" in entry
     if has_pitch and not any(p.name == "pitch" for p in ruleset_of(ctx.game).card_params):
-        pitched = " or ".join(g for g in card_games() if get_ruleset(g).pitch_words)
+        pitched = " or ".join(g for g in card_games() if get_ruleset(g).pitch_words) or "pitched"
         raise ctx.fail(
             entry, "pitch", f"pitch: picks the colour of a {pitched} card, not a {ctx.ruleset} one"
         )

@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from cardzones.acts.actions import NO_ACTIONS, ActionTable, Param
 from cardzones.acts.binding import complete
-from cardzones.acts.legal import LegalAction, legal_actions
+from cardzones.acts.legal import legal_actions
+from cardzones.acts.legal_action import LegalAction
 from cardzones.errors import CardzonesError, UnknownReference
 from cardzones.kernel import ruleset as kernel
 from cardzones.kernel.cards import Ability, CardDef
@@ -96,7 +97,7 @@ class Board:
         }
 
 
-class Ruleset(kernel.Ruleset):
+class Ruleset(kernel.Ruleset["Game"]):
     """A game: the kernel's rule set (zones and the hooks of the move
     pipeline), with the data the rest of cardzones reads:
 
@@ -228,9 +229,10 @@ class Ruleset(kernel.Ruleset):
         *,
         card: int | None = None,
         zone: int | None = None,
+        judge: bool = False,
     ) -> Sequence[LegalAction]:
         """What ``player`` may do now (:mod:`cardzones.acts.legal`)."""
-        return legal_actions(game, player, actions, card=card, zone=zone)
+        return legal_actions(game, player, actions, card=card, zone=zone, judge=judge)
 
 
 def ruleset_of(game: Game) -> Ruleset:

@@ -146,6 +146,7 @@ class Table:
         *,
         card: str | None = None,
         zone: str | None = None,
+        judge: bool = False,
     ) -> list[dict[str, Any]]:
         """The acts the seat ``viewer`` may send now, each as the act it sends
         (naming cards by the handles of its own view) and the result it gives
@@ -153,7 +154,8 @@ class Table:
         :meth:`Game.legal_actions <cardzones.kernel.game.Game.legal_actions>`,
         of the ``actions`` named or of all, on the ``card`` the seat names (a
         handle of its view, or ``ZONE[i]``) or on or into the ``zone`` it
-        names (``alice.graveyard``), as a menu asks. The spectator may send
+        names (``alice.graveyard``), as a menu asks; a judge's actions only
+        when ``actions`` names them or with ``judge``. The spectator may send
         none. A card or zone the seat cannot name raises :class:`Refusal`,
         saying so as for an act."""
         if viewer is None:
@@ -162,7 +164,8 @@ class Table:
         card_id = None if card is None else _named("card", refs.card, card)
         zone_id = None if zone is None else _named("zone", refs.zone, zone)
         out: list[dict[str, Any]] = []
-        for action in self.game.legal_actions(viewer, actions, card=card_id, zone=zone_id):
+        listed = self.game.legal_actions(viewer, actions, card=card_id, zone=zone_id, judge=judge)
+        for action in listed:
             try:
                 # Each seat names effects its own way: its labels, and another
                 # seat's labelled effects by a name that tells nothing of theirs.

@@ -88,9 +88,10 @@ class Budget:
         self.credit -= max(MIN_CHARGE, seconds)
 
 
-#: What a request asks for: the action names (None: all), and the card and
-#: the zone as the seat named them (None: any).
-Asked = tuple[tuple[str, ...] | None, str | None, str | None]
+#: What a request asks for: the action names (None: all), the card and the
+#: zone as the seat named them (None: any), and whether a judge's actions are
+#: listed without being named.
+Asked = tuple[tuple[str, ...] | None, str | None, str | None, bool]
 
 
 @dataclass
@@ -154,16 +155,17 @@ class LegalDesk:
         *,
         card: str | None = None,
         zone: str | None = None,
+        judge: bool = False,
     ) -> tuple[int, list[dict[str, Any]]]:
         """The table's number and ``viewer``'s legal acts at it (of the
-        ``wanted`` actions, or all; on the ``card`` or ``zone`` the seat
-        names, or any). Raises :class:`Busy` when the seat has asked too
-        much, and :class:`~cardzones.table.refusals.Refusal` for a card or zone
-        the seat cannot name."""
+        ``wanted`` actions, or all, a judge's with ``judge``; on the ``card``
+        or ``zone`` the seat names, or any). Raises :class:`Busy` when the
+        seat has asked too much, and :class:`~cardzones.table.refusals.Refusal`
+        for a card or zone the seat cannot name."""
         seat = self._seat(table_id, viewer)
         if seat.waiting >= MAX_WAITING:
             raise Busy(1)
-        key: Asked = (None if wanted is None else tuple(sorted(set(wanted))), card, zone)
+        key: Asked = (None if wanted is None else tuple(sorted(set(wanted))), card, zone, judge)
         seat.waiting += 1
         try:
             async with seat.lock:
@@ -188,9 +190,28 @@ class LegalDesk:
         kept = seat.kept(table.number, key)
         if kept is not None:
             return table.number, kept, False
-        legal = table.legal(viewer, key[0], card=key[1], zone=key[2])
+        legal = table.legal(viewer, key[0], card=key[1], zone=key[2], judge=key[3])
         seat.keep(table.number, key, legal)
         return table.number, legal, True
+
+
+#: The values of ``?judge=``.
+JUDGE_WORDS = {"1": True, "true": True, "0": False, "false": False}
+
+
+def judge_asked(text: str | None) -> bool:
+    """Whether ``?judge=`` asks for a judge's actions too: ``1`` or ``true``
+    does, ``0``, ``false`` or none does not. Raises ValueError for any other
+    value.
+
+    >>> judge_asked("1"), judge_asked(None), judge_asked("false")
+    (True, False, False)
+    """
+    if text is None:
+        return False
+    if text in JUDGE_WORDS:
+        return JUDGE_WORDS[text]
+    raise ValueError("judge: 1 or true, 0 or false")
 
 
 def wanted_actions(text: str | None) -> list[str] | None:

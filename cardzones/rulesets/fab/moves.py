@@ -42,28 +42,40 @@ def move_to(
     )
 
 
-def foresee_sub_card(game: Game, card: int, top: int) -> MoveResult:
+def foresee_sub_card(
+    game: Game, card: int, top: int, tops: dict[int, str | None] | None = None
+) -> MoveResult:
     """What :func:`make_sub_card` would give, without making it: refused as
-    it would be (3.0.14), or the result."""
-    _check_sub_card(game, card, top)
+    it would be (3.0.14), or the result. ``tops`` keeps, top-card by
+    top-card, why a card cannot go under it (None: it can), while the game
+    stays as it is."""
+    _check_sub_card(game, card, top, tops)
     return MoveResult.NO_MOVE if game.obj(card).host == top else MoveResult.MOVED
 
 
-def _check_sub_card(game: Game, card: int, top: int) -> None:
+def _check_sub_card(
+    game: Game, card: int, top: int, tops: dict[int, str | None] | None = None
+) -> None:
     if card == top:
         raise IllegalAction("a card cannot be put under itself", rule="3.0.14")
-    top_obj = game.obj(top)
-    info = game.zone_info(top_obj.zone)
-    if top_obj.rel == UNDER:
-        raise IllegalAction(
-            "a sub-card cannot have sub-cards of its own; put it under its top-card", rule="3.0.14"
-        )
-    if not (game.is_permanent(top) or info.type == "stack"):
-        raise IllegalAction(
-            "a card can only be put under a permanent or a card on the stack", rule="3.0.14"
-        )
+    if tops is None:
+        why = _top_refusal(game, top)
+    else:
+        why = tops[top] if top in tops else tops.setdefault(top, _top_refusal(game, top))
+    if why is not None:
+        raise IllegalAction(why, rule="3.0.14")
     if game.obj(card).kind != CARD:
         raise IllegalAction("only a card can become a sub-card", rule="3.0.14")
+
+
+def _top_refusal(game: Game, top: int) -> str | None:
+    """Why no card can go under ``top`` (3.0.14), or None."""
+    top_obj = game.obj(top)
+    if top_obj.rel == UNDER:
+        return "a sub-card cannot have sub-cards of its own; put it under its top-card"
+    if not (game.is_permanent(top) or game.zone_info(top_obj.zone).type == "stack"):
+        return "a card can only be put under a permanent or a card on the stack"
+    return None
 
 
 def make_sub_card(game: Game, card: int, top: int, by: str) -> MoveResult:

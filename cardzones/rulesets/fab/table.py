@@ -25,6 +25,7 @@ from cardzones.acts.actions import (
 )
 from cardzones.acts.binding import complete
 from cardzones.acts.counters import life_action, life_candidates
+from cardzones.acts.legal import judging
 from cardzones.acts.standard import BY, move_action
 from cardzones.errors import IllegalAction, NeedsChoice
 from cardzones.kernel.cards import Dest
@@ -37,6 +38,7 @@ from cardzones.rulesets.fab import candidates as cand
 from cardzones.rulesets.fab import layers, pitch
 from cardzones.rulesets.fab import turn as fab_turn
 from cardzones.rulesets.fab.moves import foresee_sub_card
+from cardzones.rulesets.fab.offers import offers_play
 
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game
@@ -139,6 +141,13 @@ def _pitch_order(game: Game, args: Mapping[str, Any]) -> ActionResult:
     with game.atomic():
         pitch.choose_order(game, acting(game, args), args["order"])
     return ActionResult(MoveResult.DONE)
+
+
+def _foresee_put_under(game: Game, args: Mapping[str, Any]) -> MoveResult:
+    """3.0.14, each top-card judged once while legal actions are listed."""
+    memo = judging(game)
+    tops = None if memo is None else memo.setdefault("fab.sub_card_tops", {})
+    return foresee_sub_card(game, args["card"], args["top"], tops)
 
 
 def _foresee_play(game: Game, args: Mapping[str, Any]) -> MoveResult:
@@ -295,6 +304,10 @@ FAB_ACTIONS = (
         rules=("3.0.10a", "3.0.12", "3.0.12a"),
         candidates=cand.clear,
         foresee=_foresee_clear,
+        # 3.0.12: an object is cleared by a rule or an effect (3.0.11, 3.0.14e,
+        # a layer that resolves), never as a player's choice; clearing one by
+        # hand is a judge's correction.
+        judge=True,
     ),
     Action(
         "put_under",
@@ -307,7 +320,11 @@ FAB_ACTIONS = (
         doc="Make a card a sub-card: a new object with its top-card's visibility.",
         rules=("3.0.14", "3.0.14b", "3.0.14c", "3.0.14d"),
         candidates=cand.put_under,
-        foresee=lambda game, args: foresee_sub_card(game, args["card"], args["top"]),
+        foresee=_foresee_put_under,
+        # 3.0.14: a card becomes a sub-card through a card's effect, which the
+        # engine does not carry; putting one under by hand is a judge's
+        # correction.
+        judge=True,
     ),
     Action(
         "play",
@@ -317,6 +334,10 @@ FAB_ACTIONS = (
         rules=("1.3.1b", "1.6.2a", "3.0.4e", "3.0.9c", "3.3.4"),
         candidates=cand.play,
         foresee=_foresee_play,
+        # When a card is played is its type's rule, not the zones': the action
+        # accepts any play the zone rules allow, and legal actions offer only
+        # those the turn makes sense of.
+        offer=offers_play,
     ),
     Action(
         "pitch",
@@ -436,6 +457,9 @@ FAB_ACTIONS = (
         actor=None,
         candidates=cand.create_zone,
         foresee=_foresee_create_zone,
+        # 3.0.10: a rule or an effect creates a zone, not a player; making one
+        # by hand changes the table itself, an administrator's act.
+        judge=True,
     ),
     Action(
         "remove_zone",
@@ -460,6 +484,9 @@ FAB_ACTIONS = (
         rules=("3.0.10b", "3.0.10c"),
         actor=None,
         candidates=cand.remove_zone,
+        # 3.0.10b, 3.0.10c: a zone ceases through a rule or an effect; a player
+        # who removes one of their own (their hand) is not playing the game.
+        judge=True,
     ),
 )
 

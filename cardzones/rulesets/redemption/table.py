@@ -2,6 +2,13 @@
 (remembered, so that negating it puts a placed card back), and place,
 set_aside, return, negate, dominant, discard, phase and end_battle.
 
+Of these only the shared ``grant`` is a judge's action (``Action.judge``):
+placing, setting aside, returning and negating are what the cards'
+abilities do as the game is played, and the rest are a player's moves and
+the turn's. Nothing is left out of what a player is offered by timing
+(``Action.offer``): the rules texts give Redemption's abilities no timing
+the engine keeps.
+
 >>> sorted(ACTIONS)[:5]
 ['counter', 'discard', 'dominant', 'draw', 'end_battle']
 """

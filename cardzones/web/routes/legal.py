@@ -12,7 +12,7 @@ from starlette.responses import JSONResponse, Response
 
 from cardzones.table.refusals import Refusal
 from cardzones.table.table import Table
-from cardzones.web.legal import Busy, wanted_actions
+from cardzones.web.legal import Busy, judge_asked, wanted_actions
 from cardzones.web.server import Server, error, seat_of
 
 T = TypeVar("T")
@@ -28,6 +28,7 @@ async def legal(server: Server, request: Request) -> Response:
     card, zone = query.get("card"), query.get("zone")
     try:
         wanted = wanted_actions(query.get("actions"))
+        judge = judge_asked(query.get("judge"))
         for key, value in (("card", card), ("zone", zone)):
             if value is not None and len(value) > LEGAL_QUERY_CHARS:
                 raise ValueError(f"{key} is longer than {LEGAL_QUERY_CHARS} characters")
@@ -43,7 +44,7 @@ async def legal(server: Server, request: Request) -> Response:
 
     try:
         number, legal = await server.legal.answer(
-            read, live.table.id, seat.player, wanted, card=card, zone=zone
+            read, live.table.id, seat.player, wanted, card=card, zone=zone, judge=judge
         )
     except Busy as exc:
         return error(429, str(exc), {"Retry-After": str(exc.retry_after)})

@@ -657,6 +657,12 @@
     return view && state.actions ? state.actions[view.ruleset] || [] : [];
   }
 
+  // The action of the rule set's table called `name`, for what its entry
+  // says of it ("judge"); undefined for a name the table has not.
+  function actionNamed(name) {
+    return table().find((a) => a.name === name);
+  }
+
   function closeMenus() {
     window.cardzonesPreview.hide(true);
     $("menu").hidden = true;
@@ -750,7 +756,9 @@
       for (const entry of entries || []) {
         const step = entry.act;
         const name = Object.keys(step)[0];
-        if (entry.result === "failed" || menus.isJudge(name) || !keep(step)) continue;
+        // A judge's acts are in the judge's menu alone (the server lists them
+        // only when asked for).
+        if (entry.result === "failed" || menus.isJudge(actionNamed(name)) || !keep(step)) continue;
         const said = menus.entry(step, ref, state.view);
         groups.get(said.group).push(menuButton(said.text, {
           class: "legal", "data-action": name, "data-act": JSON.stringify(step),
@@ -795,7 +803,7 @@
     const menu = openMenu(obj.hidden ? `a card in ${where}` : obj.name, anchor);
     menu.appendChild(legalSection((step) => names(step, ref), ref));
     // The actions that need more than the card: a form each.
-    const list = offers(obj, zone).filter(({ action, param }) => !menus.isJudge(action.name) && param.required
+    const list = offers(obj, zone).filter(({ action, param }) => !menus.isJudge(action) && param.required
                                           && menus.fits(action, obj, null));
     const many = (action) => list.filter((o) => o.action === action).length > 1;
     const more = list.flatMap(({ action, param }) => {
@@ -829,7 +837,7 @@
     if (!judge) menu.appendChild(legalSection((step) => !takesCard(step), null));
     const forms = [];
     for (const action of table()) {
-      if (menus.isJudge(action.name) !== Boolean(judge)) continue;
+      if (menus.isJudge(action) !== Boolean(judge)) continue;
       if (action.turn_player && state.view.turn_player !== state.seat) continue;
       // An action on a card is in that card's menu (the judge's acts excepted).
       if (!judge && cardParams(action).some((p) => p.required)) continue;

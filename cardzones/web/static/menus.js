@@ -1,18 +1,19 @@
 // The menus' words: an act as a person says it ("Move to alice's graveyard",
-// "Place on Assyria", "End the turn"), the group it is listed under, and the
-// actions that belong in the judge's menu. Cards are named by what this
-// viewer's view shows of them, never by their handles; an action this file
-// has no words for is said from its name and its arguments.
+// "Place on Assyria", "End the turn"), the group it is listed under, and
+// whether an action belongs in the judge's menu (its action table says so).
+// Cards are named by what this viewer's view shows of them, never by their
+// handles; an action this file has no words for is said from its name and
+// its arguments.
 "use strict";
 
 (function () {
   const W = () => window.cardzonesWords;
 
   // The groups of a menu, in the order they are listed.
-  const GROUPS = ["Play", "Move to", "Place it on", "Move", "Card", "Turn", "Judge", "Other"];
-  // The group of each action; actions a judge makes rather than a player
-  // (putting a card under another, granting a keyword, clearing what
-  // effects did, making or removing zones) are in the judge's menu.
+  const GROUPS = ["Play", "Move to", "Place it on", "Move", "Card", "Turn", "Other"];
+  // The group of each action of a player's menus. Which actions are a
+  // judge's is not said here: the rule set's action table marks them
+  // ("judge": true in GET /api/rulesets), and they are in the judge's menu.
   const GROUP_OF = {
     play: "Play", pitch: "Play", discard: "Play", dominant: "Play", add_layer: "Play", attack: "Play",
     move: "Move", place: "Move", set_aside: "Move", return: "Move", draw: "Move", shuffle: "Move",
@@ -20,9 +21,13 @@
     create_token: "Card",
     pitch_order: "Turn", finish_turn: "Turn", end_turn: "Turn", start_turn: "Turn", phase: "Turn", end_battle: "Turn", resolve: "Turn",
     remove_layer: "Turn",
-    put_under: "Judge", grant: "Judge", clear: "Judge", create_zone: "Judge", remove_zone: "Judge",
   };
-  const JUDGE = new Set(Object.keys(GROUP_OF).filter((k) => GROUP_OF[k] === "Judge"));
+  // Whether an action of the rule set's table is a judge's or an
+  // administrator's correction rather than a move of the game: the table
+  // says so (its "judge" key), for any rule set, a new one too.
+  function isJudge(action) {
+    return Boolean(action && action.judge);
+  }
   // An action's name in a menu, where it opens a form.
   const TITLES = {
     play: "Play", pitch: "Pitch", discard: "Discard", dominant: "Play as a dominant…",
@@ -212,8 +217,7 @@
   }
 
   window.cardzonesMenus = Object.freeze({
-    GROUPS, JUDGE, describe, entry, group, title, variant, field, cardWords, objects, fits,
-    effectWords,
-    isJudge: (name) => JUDGE.has(name),
+    GROUPS, describe, entry, group, title, variant, field, cardWords, objects, fits,
+    effectWords, isJudge,
   });
 })();
