@@ -66,7 +66,9 @@ class _Game:
         act = seat.next_act()
         events: list[Any] = []
         started = time.perf_counter()
-        done = host.act(table, seat.name, act, lambda t, a: events.append(a), snapshot=False)
+        done = host.act(
+            table, seat.name, act, lambda t, a: events.append(a), snapshot=False, read_first=False
+        )
         frames = {v: dumps(table.event_frame(v, seat.name)) for v in VIEWERS}
         took = time.perf_counter() - started
         assert frames and not events  # nobody else writes to this table

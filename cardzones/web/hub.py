@@ -44,6 +44,9 @@ QUEUE_LIMIT = 1000
 SLOW_CLIENT = 1008
 #: The close code when the server could not make a connection's frames.
 INTERNAL_ERROR = 1011
+#: Seconds after another process's last event on a table during which this
+#: one reads the store before each act on it.
+OTHERS_WRITE = 5.0
 
 
 def dumps(frame: dict[str, Any]) -> str:
@@ -102,6 +105,9 @@ class Live:
     connections: set[Connection] = field(default_factory=set)
     #: how fast each seat talks, across its connections to this process
     rate: Rate = field(default_factory=Rate)
+    #: when another process last announced an event this table lacked
+    #: (Postgres), on the monotonic clock
+    heard_at: float = float("-inf")
 
 
 #: The frames of one event, by viewer.
@@ -229,7 +235,13 @@ class Hub:
 
             def run() -> tuple[Done, dict[str | None, str] | None] | Refusal:
                 try:
-                    done = self.host.act(live.table, conn.viewer, act, on_event, snapshot=False)
+                    # The store is read first only while another process
+                    # writes to the table: otherwise a taken number would
+                    # say so, at the cost of a retry (see Host.act).
+                    others = time.monotonic() - live.heard_at < OTHERS_WRITE
+                    done = self.host.act(
+                        live.table, conn.viewer, act, on_event, snapshot=False, read_first=others
+                    )
                 except Refusal as refusal:
                     return refusal
                 actor = conn.viewer
@@ -425,12 +437,10 @@ class Hub:
                         await self.chat_elsewhere(found)
                     elif number == "finish":
                         await self.votes_elsewhere(found)
-                    elif (
-                        found.connections
-                        and isinstance(number, int)
-                        and number > found.table.number
-                    ):
-                        await self.catch_up(found)
+                    elif isinstance(number, int) and number > found.table.number:
+                        found.heard_at = time.monotonic()
+                        if found.connections:
+                            await self.catch_up(found)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
