@@ -259,14 +259,14 @@ def legal_counts_of(game: Game, player: str, actions: list[str]) -> int:
 
 
 def _moves_left_out(game: Game, player: str) -> Iterator[tuple[int, Dest]]:
-    """The moves fab's candidates leave out for ``player`` (:func:`never_contains`)."""
+    """The moves fab's candidates leave out for ``player`` (:func:`cannot_take`)."""
     from cardzones.rulesets.common import destinations
-    from cardzones.rulesets.fab.admission import never_contains
+    from cardzones.rulesets.fab.admission import cannot_take
 
     for card in actable_cards(game, player):
         if game.may_look(player, card):
             for dest, _ in destinations(game, player):
-                if never_contains(game, card, dest.type):
+                if cannot_take(game, card, dest):
                     yield card, dest
 
 
@@ -305,9 +305,10 @@ def _would_list_into(game: Game, player: str, card: int, dest: Dest, zid: int) -
 @settings(max_examples=60, deadline=None)
 @given(data=st.data())
 def test_a_move_left_out_of_the_candidates_fails_3_0_11(data: st.DataObject) -> None:
-    """A move of a card the player sees into a zone type that can never
-    contain it (3.11.2, 3.13.2, 8.5.41b, 3.16.2a) is not a candidate: tried,
-    each such move is refused or fails, so it would not be listed."""
+    """A move of a card the player sees into a zone that cannot take it
+    (3.11.2, 3.13.2, 3.3.2, 3.3.2a, 8.5.41b, 8.5.41c, 3.16.2a) is not a
+    candidate: tried, each such move is refused or fails, so it would not be
+    listed."""
     game = random_game(data, "fab")
     for player in PLAYERS:
         for card, dest in _moves_left_out(game, player):
