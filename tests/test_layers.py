@@ -707,7 +707,7 @@ def test_the_seat_policy_is_written_once() -> None:
 
 #: The most lines the kernel may hold: state, the move pipeline, identity,
 #: effects and views, and nothing above them: a ceiling against growth (it
-#: holds about 4,890 with counters, life totals and what a move would give).
+#: holds about 4,870 with counters, life totals and what a move would give).
 KERNEL_LINES = 4950
 
 

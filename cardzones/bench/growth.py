@@ -18,10 +18,12 @@ from each seat's view, which is built outside the timer. A snapshot, which
 holds the whole game and so does grow with it, is kept after the ack, as
 the server keeps it (:meth:`Host.snapshot_due`); it is timed apart, at the
 end of each window, and spread over the acts of its interval
-(``snapshot_ms_per_act``). The ratios say what grows: ``p50`` is the late
-median over the early one (the aim: about 1), ``p50_fresh`` the late median
+(``snapshot_ms_per_act``). The ratios say what grows (the aim: about 1):
+``p50`` is the late median over the early one, ``p50_fresh`` the late median
 over the fresh one, and ``with_snapshots`` the late mean with its snapshots
-spread over the early mean with its own.
+spread over the early mean with its own. The early and late windows are
+seconds apart, and a shared machine's load can move between them;
+``p50_fresh`` compares acts taken in turn, in the same moments.
 """
 
 from __future__ import annotations

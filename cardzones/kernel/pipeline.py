@@ -440,10 +440,8 @@ def _clear(game: GameState, obj: Obj, by: str | None) -> MoveResult:
     ):
         return MoveResult.NO_MOVE
     # The clear is the rule move of 3.0.11 itself: it is never cleared again.
-    graveyard = Dest(game.ruleset.clear_to, "owner")
-    return _move(
-        game, obj.card, graveyard, "top", None, "clear", by or obj.owner or game.turn_player
-    )
+    graveyard, by = Dest(game.ruleset.clear_to, "owner"), by or obj.owner or game.turn_player
+    return _move(game, obj.card, graveyard, "top", None, "clear", by)
 
 
 def clear(game: GameState, card: int, by: str | None = None) -> MoveResult:

@@ -104,22 +104,7 @@ class State:
     - ``_rules``: the rule set's own records
     """
 
-    __slots__ = (
-        "_contents",
-        "_effects",
-        "_fx_by_card",
-        "_holes",
-        "_journal",
-        "_kids",
-        "_lent",
-        "_marks",
-        "_objs",
-        "_rules",
-        "_vars",
-        "_w",
-        "_zinfo",
-        "_zones",
-    )
+    __slots__ = (*_NAMES, "_holes", "_journal", "_lent", "_marks", "_w")
 
     def __init__(self) -> None:
         self._objs: dict[int, Obj] = {}
