@@ -28,6 +28,8 @@ from test_legal import PLAYERS, random_game
 from cardzones import new_game
 from cardzones.acts.legal import _frozen, legal_actions, tried_legal_actions
 from cardzones.acts.legal_action import LegalAction
+from cardzones.acts.seats import actable_cards
+from cardzones.errors import CardzonesError, NeedsChoice
 from cardzones.kernel.cards import CardDef, Dest
 from cardzones.kernel.game import Game
 from cardzones.kernel.results import MoveResult
@@ -254,3 +256,71 @@ def legal_counts_of(game: Game, player: str, actions: list[str]) -> int:
     from cardzones.acts.legal import _listing
 
     return _listing(game, player, actions, None, None, True)[1].tries
+
+
+def _moves_left_out(game: Game, player: str) -> Iterator[tuple[int, Dest]]:
+    """The moves fab's candidates leave out for ``player`` (:func:`cannot_take`)."""
+    from cardzones.rulesets.common import destinations
+    from cardzones.rulesets.fab.admission import cannot_take
+
+    for card in actable_cards(game, player):
+        if game.may_look(player, card):
+            for dest, _ in destinations(game, player):
+                if cannot_take(game, card, dest):
+                    yield card, dest
+
+
+def _would_list(game: Game, player: str, card: int, dest: Dest) -> bool:
+    """Whether the move, tried on the game and taken back, would be listed:
+    it is not refused and its result is not ``failed``."""
+    checkpoint = game.checkpoint()
+    try:
+        done = game.act("move", card=card, to=dest, by=player)
+    except NeedsChoice as choice:
+        game.rollback(checkpoint)
+        zones = {game.zone_name(z): z for z in game.all_zones()}
+        return any(
+            _would_list_into(game, player, card, dest, zones[z])
+            for z in choice.options
+            if z in zones
+        )
+    except CardzonesError:
+        game.rollback(checkpoint)
+        return False
+    game.rollback(checkpoint)
+    return done.result is not MoveResult.FAILED
+
+
+def _would_list_into(game: Game, player: str, card: int, dest: Dest, zid: int) -> bool:
+    checkpoint = game.checkpoint()
+    try:
+        done = game.act("move", card=card, to=dest, by=player, choose_zone=zid)
+    except CardzonesError:
+        return False
+    finally:
+        game.rollback(checkpoint)
+    return done.result is not MoveResult.FAILED
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_a_move_left_out_of_the_candidates_fails_3_0_11(data: st.DataObject) -> None:
+    """A move of a card the player sees into a zone that cannot take it
+    (3.11.2, 3.13.2, 3.3.2, 3.3.2a, 8.5.41b, 8.5.41c, 3.16.2a) is not a
+    candidate: tried, each such move is refused or fails, so it would not be
+    listed."""
+    game = random_game(data, "fab")
+    for player in PLAYERS:
+        for card, dest in _moves_left_out(game, player):
+            assert not _would_list(game, player, card, dest), (player, card, dest)
+
+
+@pytest.mark.parametrize("player", PLAYERS)
+def test_the_benchmark_position_leaves_out_only_failing_moves_3_0_11(player: str) -> None:
+    from cardzones.bench.position import build_position
+
+    game = build_position()
+    left_out = list(_moves_left_out(game, player))
+    assert left_out, "the benchmark's position has cards no zone type takes"
+    for card, dest in left_out:
+        assert not _would_list(game, player, card, dest), (card, dest)

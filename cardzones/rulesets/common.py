@@ -23,7 +23,7 @@ default face and cause; a modify is +1 or -1 to a printed number.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -83,10 +83,15 @@ def text_fields(cdef: CardDef) -> dict[str, str]:
     return {k: v for k, v in (("text", cdef.text), ("image", cdef.image)) if v}
 
 
-def shared_actions(move: Action) -> tuple[Action, ...]:
+def shared_actions(move: Action, never: CannotTake | None = None) -> tuple[Action, ...]:
     """The actions both shipped rule sets have, with the rule set's own
-    ``move``, each with its candidates."""
-    move = replace(move, candidates=move_candidates)
+    ``move``, each with its candidates (a move's leaving out the zones
+    ``never`` says cannot take the card, :func:`move_candidates`)."""
+
+    def moves(game: Game, player: str) -> Iterator[Candidate]:
+        return move_candidates(game, player, never)
+
+    move = replace(move, candidates=moves)
     return (
         move,
         replace(draw_action(move), candidates=draw_candidates),
@@ -142,13 +147,26 @@ def in_zone_of_type(game: Game, card: int, ztype: str, owner: str | None) -> boo
 # ----------------------------------------------------------------------
 
 
-def move_candidates(game: Game, player: str) -> Iterator[Candidate]:
+#: Whether the zone a move candidate names cannot take the card now (a rule
+#: set's reading of its own admission rules; False when unsure).
+CannotTake = Callable[["Game", int, Dest], bool]
+
+
+def move_candidates(
+    game: Game, player: str, never: CannotTake | None = None
+) -> Iterator[Candidate]:
     """Each card the player acts on, to each destination but the zone it is
-    in (see :func:`destinations`)."""
+    in (see :func:`destinations`). A card the player may look at is not
+    offered to a zone that ``never`` says cannot take it: the move would fail
+    (3.0.11), and a failed move of a card the player sees is not listed, so
+    leaving it out changes no list and tells nothing."""
     places = destinations(game, player)
     for card in actable_cards(game, player):
+        check = never if never is not None and game.may_look(player, card) else None
         for dest, bottom in places:
             if in_zone_of_type(game, card, dest.type, dest.owner):
+                continue
+            if check is not None and check(game, card, dest):
                 continue
             yield {"card": card, "to": dest}
             if bottom:

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 _SLOT_RULES = {"arms": "3.2.2a", "chest": "3.5.2a", "head": "3.10.2a", "legs": "3.12.2a"}
 
 
-def _empty_for(game: Game, zid: int, mover: int) -> bool:
+def empty_for(game: Game, zid: int, mover: int) -> bool:
     """8.5.41c: the zone is empty, not counting the object that is moving."""
     if any(c != mover for c in game.contents(zid)):
         return False
@@ -41,7 +41,7 @@ def equip_admission(game: Game, obj: Obj, zid: int) -> Admission:
                 f"only a card with subtype {info.type} can be equipped there",
                 rule=_SLOT_RULES[info.type],
             )
-        if not _empty_for(game, zid, obj.card):
+        if not empty_for(game, zid, obj.card):
             return Admission(f"{game.zone_name(zid)} is not empty", rule="8.5.41c")
         return Admission(equip=(zid,))
     return _weapon_admission(game, obj, zid)
@@ -63,12 +63,12 @@ def _weapon_admission(game: Game, obj: Obj, zid: int) -> Admission:
             return Admission("a player cannot equip more than one quiver", rule="8.2.15b")
         if not game.contents(zid) and _only_unoccupying_bow(game, zid, obj.card):
             return Admission(equip=(zid,))  # 8.2.15a
-    if not _empty_for(game, zid, obj.card):
+    if not empty_for(game, zid, obj.card):
         return Admission(f"{game.zone_name(zid)} is not empty", rule="8.5.41c")
     if "2h" in types:
         # 8.2.2b: two empty weapon zones; the two-hander occupies the first (8.2.2c).
         later = [z for z in others if zones.index(z) > zones.index(zid)]
-        partner = next((z for z in later if _empty_for(game, z, obj.card)), None)
+        partner = next((z for z in later if empty_for(game, z, obj.card)), None)
         if partner is None:
             return Admission(
                 "a two-hander needs two empty weapon zones and occupies the first of them",

@@ -16,6 +16,7 @@ from cardzones.rulesets.base import Board, DeckCard, Placement, Ruleset
 from cardzones.rulesets.cardfiles import DeckEntry, DeckList
 from cardzones.rulesets.common import TEXT_PARAMS, printed_text, text_fields
 from cardzones.rulesets.fab import cardfiles, decklist, decks, layers
+from cardzones.rulesets.fab.admission import OWN_DECK_CARDS_ONLY
 from cardzones.rulesets.fab.carddata import COLOUR_OF
 from cardzones.rulesets.fab.cards import (
     becomes_permanent,
@@ -42,6 +43,7 @@ if TYPE_CHECKING:
     from cardzones.kernel.game import Game
 
 _OWN_CARDS_ONLY = {"banished": "3.4.2", "graveyard": "3.8.2"}
+_OWN_DECK_CARDS_ONLY = OWN_DECK_CARDS_ONLY
 
 #: The numeric properties of a fab card, in the order card data lists them.
 STATS = ("power", "defense", "pitch", "cost", "life", "intellect", "arcane")
@@ -58,7 +60,6 @@ CARD_PARAMS = (
     Param("keywords", ParamKind.WORDS, default=(), doc="keywords such as go_again"),
     *TEXT_PARAMS,
 )
-_OWN_DECK_CARDS_ONLY = {"arsenal": "3.3.2", "deck": "3.7.2", "hand": "3.9.2", "pitch": "3.14.2"}
 
 
 class FabRuleset(Ruleset):

@@ -37,6 +37,7 @@ from cardzones.rulesets.fab import actions as fab
 from cardzones.rulesets.fab import candidates as cand
 from cardzones.rulesets.fab import layers, pitch
 from cardzones.rulesets.fab import turn as fab_turn
+from cardzones.rulesets.fab.admission import cannot_take
 from cardzones.rulesets.fab.moves import foresee_sub_card
 from cardzones.rulesets.fab.offers import offers_play
 
@@ -491,4 +492,4 @@ FAB_ACTIONS = (
 )
 
 #: The fab action table.
-ACTIONS = action_table(*shared_actions(MOVE), *FAB_ACTIONS)
+ACTIONS = action_table(*shared_actions(MOVE, cannot_take), *FAB_ACTIONS)

@@ -1,0 +1,93 @@
+"""Moves whose admission fails whatever is tried, read before any candidate
+is made: from the same rules as :meth:`FabRuleset.admit
+<cardzones.rulesets.fab.ruleset.FabRuleset.admit>`, on the card as it would
+enter the zone, so that legal actions need not judge each such move (it
+fails, 3.0.11, and a failed move of a card the player sees is not listed).
+
+>>> from cardzones import new_game
+>>> from cardzones.kernel.cards import Dest
+>>> game = new_game("fab", ["alice", "bob"])
+>>> card = game.new_card(game.card_def("Snatch"), game.zone("alice", "graveyard"))
+>>> types = ("hero", "head", "weapon", "permanent", "banished", "arena")
+>>> [t for t in types if cannot_take(game, card, Dest(t, "alice"))]
+['hero', 'head', 'weapon', 'permanent', 'arena']
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cardzones.kernel.cards import Dest
+from cardzones.kernel.objects import CARD
+from cardzones.rulesets.fab.cards import EQUIP_SUBTYPES, becomes_permanent, is_deck_card
+from cardzones.rulesets.fab.equip import empty_for
+
+if TYPE_CHECKING:
+    from cardzones.kernel.game import Game
+
+#: The zone types that contain only their owner's deck-cards, with the rule.
+OWN_DECK_CARDS_ONLY = {"arsenal": "3.3.2", "deck": "3.7.2", "hand": "3.9.2", "pitch": "3.14.2"}
+
+#: What a weapon zone can contain (3.16.2a).
+_WEAPON_TYPES = frozenset({"weapon", "off-hand", "quiver"})
+
+
+def cannot_take(game: Game, card: int, dest: Dest) -> bool:
+    """Whether the zone ``dest`` names (a move candidate's: no face, place or
+    choice of zone given) cannot take ``card`` now, as admission judges it:
+    a hero zone one that is not a hero or a hero zone that has one (3.11.2),
+    an equipment zone one without a subtype it takes (8.5.41b, 3.2.2a,
+    3.5.2a, 3.10.2a, 3.12.2a, 3.16.2a) or one that is not empty (8.5.41c),
+    the permanent zone (``arena``, 3.0.5a) one that would not be a permanent
+    there (3.13.2), an arsenal, deck, hand or pitch zone another player's
+    card or one that is no deck-card (3.3.2, 3.7.2, 3.9.2, 3.14.2), an
+    arsenal that is not empty (3.3.2a).
+
+    Judged only where admission reads the card as it is: a card with no
+    replacement effect (none sends it elsewhere, 3.0.8a) that is no token,
+    moving out of another type of zone; it is read with the visibility it
+    will have there (3.0.8: public, its card; private, its category only,
+    3.0.7a). False otherwise, and for every other zone type."""
+    ztype = "permanent" if dest.type == "arena" else dest.type  # 3.0.5a
+    spec = game.ruleset.zone_specs.get(ztype)
+    if spec is None:
+        return False
+    obj = game.obj(card)
+    cdef = obj.cdef
+    if obj.kind != CARD or "token" in cdef.types or (cdef.abilities and cdef.replacements):
+        return False
+    if game.zone_info(obj.zone).type == ztype:
+        return False
+    there = cdef if spec.public else game.ruleset.private_card(cdef)
+    types = there.types
+    if "token" in types:
+        return False
+    if spec.shared:
+        zids = game.zones_of(None, ztype)
+    elif dest.owner in game.players:
+        zids = game.zones_of(dest.owner, ztype)
+    else:
+        return False
+    # The one zone the move goes to, when there is one (else a choice, 3.0.10a).
+    zid = zids[0] if len(zids) == 1 else None
+    if ztype == "hero":
+        if "hero" not in types:
+            return True  # 3.11.2
+        return zid is not None and any(c != card for c in game.contents(zid))
+    if ztype == "permanent":
+        return not becomes_permanent(there, ztype)  # 3.13.2
+    if ztype in OWN_DECK_CARDS_ONLY:
+        if obj.owner != dest.owner or not is_deck_card(there):
+            return True  # 3.3.2, 3.7.2, 3.9.2, 3.14.2
+        if ztype != "arsenal":
+            return False
+        return zid is not None and any(c != card for c in game.contents(zid))  # 3.3.2a
+    if spec.equipment:
+        if types.isdisjoint(EQUIP_SUBTYPES):
+            return True  # 8.5.41b
+        if ztype == "weapon":
+            return types.isdisjoint(_WEAPON_TYPES)  # 3.16.2a
+        if ztype not in types:
+            return True  # 3.2.2a, 3.5.2a, 3.10.2a, 3.12.2a
+        return zid is not None and not empty_for(game, zid, card)  # 8.5.41c
+    return False
