@@ -157,3 +157,22 @@ def test_bench_table_abuse_measures_other_tables_beside_an_abuser(
     assert figures["ratios"]["p50"] == pytest.approx(
         figures["abused"]["p50_ms"] / figures["alone"]["p50_ms"], abs=1e-3
     )
+
+
+def test_the_throwaway_postgres_cluster_serves_then_is_gone() -> None:
+    """``python -m cardzones.bench.pgcluster`` runs the bench on a cluster of
+    its own: one on 127.0.0.1 while it lasts, stopped and removed after."""
+    import psycopg
+
+    from cardzones.bench.pgcluster import ClusterError, main, throwaway_cluster
+
+    try:
+        with throwaway_cluster(fsync=False) as url:
+            assert url.startswith("postgresql://postgres@127.0.0.1:")
+            with psycopg.connect(url, connect_timeout=10) as conn:
+                assert conn.execute("SELECT 1").fetchone() == (1,)
+    except ClusterError as exc:
+        pytest.skip(str(exc))
+    with pytest.raises(psycopg.OperationalError):
+        psycopg.connect(url, connect_timeout=5)
+    assert main(["--db", "postgresql://x/y"]) == 2  # the cluster is the database
