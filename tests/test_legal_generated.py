@@ -263,11 +263,11 @@ def _moves_left_out(game: Game, player: str) -> Iterator[tuple[int, Dest]]:
     from cardzones.rulesets.common import destinations
     from cardzones.rulesets.fab.admission import cannot_take
 
+    dests = [dest for dest, _ in destinations(game, player)]
     for card in actable_cards(game, player):
         if game.may_look(player, card):
-            for dest, _ in destinations(game, player):
-                if cannot_take(game, card, dest):
-                    yield card, dest
+            left_out = cannot_take(game, card, dests) or [False] * len(dests)
+            yield from ((card, dest) for dest, no in zip(dests, left_out, strict=True) if no)
 
 
 def _would_list(game: Game, player: str, card: int, dest: Dest) -> bool:

@@ -23,7 +23,7 @@ default face and cause; a modify is +1 or -1 to a printed number.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -147,9 +147,10 @@ def in_zone_of_type(game: Game, card: int, ztype: str, owner: str | None) -> boo
 # ----------------------------------------------------------------------
 
 
-#: Whether the zone a move candidate names cannot take the card now (a rule
-#: set's reading of its own admission rules; False when unsure).
-CannotTake = Callable[["Game", int, Dest], bool]
+#: For each destination, whether the zone it names cannot take the card now
+#: (a rule set's reading of its own admission rules; False when unsure), or
+#: None when it cannot tell for the card.
+CannotTake = Callable[["Game", int, Sequence[Dest]], Sequence[bool] | None]
 
 
 def move_candidates(
@@ -161,12 +162,18 @@ def move_candidates(
     (3.0.11), and a failed move of a card the player sees is not listed, so
     leaving it out changes no list and tells nothing."""
     places = destinations(game, player)
+    dests = [dest for dest, _ in places]
     for card in actable_cards(game, player):
-        check = never if never is not None and game.may_look(player, card) else None
-        for dest, bottom in places:
-            if in_zone_of_type(game, card, dest.type, dest.owner):
+        here = game.zone_info(game.location(card))
+        # The zone it is in, as in_zone_of_type reads it (a sub-card's is its top-card's).
+        htype = here.type if game.host(card) is None else None
+        skip = None
+        if never is not None and game.may_look(player, card):
+            skip = never(game, card, dests)
+        for i, (dest, bottom) in enumerate(places):
+            if dest.type == htype and dest.owner == here.owner:
                 continue
-            if check is not None and check(game, card, dest):
+            if skip is not None and skip[i]:
                 continue
             yield {"card": card, "to": dest}
             if bottom:

@@ -5,19 +5,21 @@ enter the zone, so that legal actions need not judge each such move (it
 fails, 3.0.11, and a failed move of a card the player sees is not listed).
 
 >>> from cardzones import new_game
->>> from cardzones.kernel.cards import Dest
+>>> from cardzones.kernel.cards import CardDef, Dest
 >>> game = new_game("fab", ["alice", "bob"])
 >>> card = game.new_card(game.card_def("Snatch"), game.zone("alice", "graveyard"))
 >>> types = ("hero", "head", "weapon", "permanent", "banished", "arena")
->>> [t for t in types if cannot_take(game, card, Dest(t, "alice"))]
+>>> taken = cannot_take(game, card, [Dest(t, "alice") for t in types])
+>>> [t for t, no in zip(types, taken) if no]
 ['hero', 'head', 'weapon', 'permanent', 'arena']
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from cardzones.kernel.cards import Dest
+from cardzones.kernel.cards import CardDef, Dest
 from cardzones.kernel.objects import CARD
 from cardzones.rulesets.fab.cards import EQUIP_SUBTYPES, becomes_permanent, is_deck_card
 from cardzones.rulesets.fab.equip import empty_for
@@ -32,9 +34,10 @@ OWN_DECK_CARDS_ONLY = {"arsenal": "3.3.2", "deck": "3.7.2", "hand": "3.9.2", "pi
 _WEAPON_TYPES = frozenset({"weapon", "off-hand", "quiver"})
 
 
-def cannot_take(game: Game, card: int, dest: Dest) -> bool:
-    """Whether the zone ``dest`` names (a move candidate's: no face, place or
-    choice of zone given) cannot take ``card`` now, as admission judges it:
+def cannot_take(game: Game, card: int, dests: Sequence[Dest]) -> list[bool] | None:
+    """For each of ``dests``, whether the zone it names (a move candidate's: no
+    face, place or choice of zone given) cannot take ``card`` now, as
+    admission judges it:
     a hero zone one that is not a hero or a hero zone that has one (3.11.2),
     an equipment zone one without a subtype it takes (8.5.41b, 3.2.2a,
     3.5.2a, 3.10.2a, 3.12.2a, 3.16.2a) or one that is not empty (8.5.41c),
@@ -47,37 +50,42 @@ def cannot_take(game: Game, card: int, dest: Dest) -> bool:
     replacement effect (none sends it elsewhere, 3.0.8a) that is no token,
     moving out of another type of zone; it is read with the visibility it
     will have there (3.0.8: public, its card; private, its category only,
-    3.0.7a). False otherwise, and for every other zone type."""
-    ztype = "permanent" if dest.type == "arena" else dest.type  # 3.0.5a
-    spec = game.ruleset.zone_specs.get(ztype)
-    if spec is None:
-        return False
+    3.0.7a). None for any other card; False for every other zone type."""
     obj = game.obj(card)
     cdef = obj.cdef
     if obj.kind != CARD or "token" in cdef.types or (cdef.abilities and cdef.replacements):
+        return None
+    here = game.zone_info(obj.zone).type
+    private = game.ruleset.private_card(cdef)
+    if "token" in private.types:
+        return None
+    return [_cannot_take(game, obj.card, obj.owner, cdef, private, here, d) for d in dests]
+
+
+def _cannot_take(
+    game: Game, card: int, owner: str | None, cdef: CardDef, private: CardDef, here: str, dest: Dest
+) -> bool:
+    ztype = "permanent" if dest.type == "arena" else dest.type  # 3.0.5a
+    spec = game.ruleset.zone_specs.get(ztype)
+    if spec is None or ztype == here:
         return False
-    if game.zone_info(obj.zone).type == ztype:
+    there = cdef if spec.public else private
+    if ztype == "permanent":
+        return not becomes_permanent(there, ztype)  # 3.13.2
+    if ztype != "hero" and ztype not in OWN_DECK_CARDS_ONLY and not spec.equipment:
         return False
-    there = cdef if spec.public else game.ruleset.private_card(cdef)
+    if not spec.shared and dest.owner not in game.players:
+        return False
     types = there.types
-    if "token" in types:
-        return False
-    if spec.shared:
-        zids = game.zones_of(None, ztype)
-    elif dest.owner in game.players:
-        zids = game.zones_of(dest.owner, ztype)
-    else:
-        return False
+    zids = game.zones_of(dest.owner, ztype)
     # The one zone the move goes to, when there is one (else a choice, 3.0.10a).
     zid = zids[0] if len(zids) == 1 else None
     if ztype == "hero":
         if "hero" not in types:
             return True  # 3.11.2
         return zid is not None and any(c != card for c in game.contents(zid))
-    if ztype == "permanent":
-        return not becomes_permanent(there, ztype)  # 3.13.2
     if ztype in OWN_DECK_CARDS_ONLY:
-        if obj.owner != dest.owner or not is_deck_card(there):
+        if owner != dest.owner or not is_deck_card(there):
             return True  # 3.3.2, 3.7.2, 3.9.2, 3.14.2
         if ztype != "arsenal":
             return False
