@@ -84,17 +84,7 @@ def create_token(
     """Create a token (8.1.8a) in an arena zone; into an equipment or weapon zone
     it is equipped (8.5.41d). A token that cannot be made or equipped there
     fails, and no token exists."""
-    if "token" not in cdef.types:
-        cdef = replace(cdef, types=cdef.types | {"token"})
-    # Judge the destination with the token as it would be, before it exists.
-    probe = game.probe(
-        cdef, game.zone(controller, "hand") or 0, owner=controller, controller=controller
-    )
-    zid = game.resolve_destination(probe, dest, controller, choose_zone)
-    if zid is None or not game.zone_exists(zid) or not game.zone_info(zid).spec.in_arena:
-        raise _Fail()  # 8.1.8a: a token exists only in the arena
-    if not game.ruleset.admit(game, probe, zid, controller).ok:
-        raise _Fail()  # 8.5.41d, 8.5.41e
+    cdef, zid = _token_zone(game, cdef, dest, controller, choose_zone)
     with game.atomic():
         card = game.new_card(
             cdef,
@@ -107,6 +97,41 @@ def create_token(
             by=controller,
         )
     return MoveResult.DONE, card
+
+
+def _token_zone(
+    game: Game, cdef: CardDef, dest: Dest | int, controller: str, choose_zone: int | None
+) -> tuple[CardDef, int]:
+    """The token as it would be and the zone it would be created in, judged
+    before it exists; raises :class:`_Fail` where it fails."""
+    if "token" not in cdef.types:
+        cdef = replace(cdef, types=cdef.types | {"token"})
+    probe = game.probe(
+        cdef, game.zone(controller, "hand") or 0, owner=controller, controller=controller
+    )
+    zid = game.resolve_destination(probe, dest, controller, choose_zone)
+    if zid is None or not game.zone_exists(zid) or not game.zone_info(zid).spec.in_arena:
+        raise _Fail()  # 8.1.8a: a token exists only in the arena
+    if not game.ruleset.admit(game, probe, zid, controller).ok:
+        raise _Fail()  # 8.5.41d, 8.5.41e
+    return cdef, zid
+
+
+def foresee_token(
+    game: Game,
+    cdef: CardDef,
+    dest: Dest | int,
+    controller: str,
+    *,
+    choose_zone: int | None = None,
+) -> MoveResult:
+    """What :func:`try_create_token` gives, without making the token: judged
+    as it judges it (8.1.8a, 8.5.41d), refused as it would be."""
+    try:
+        _token_zone(game, cdef, dest, controller, choose_zone)
+    except _Fail:
+        return MoveResult.FAILED
+    return MoveResult.DONE
 
 
 class _Fail(IllegalAction):

@@ -5,7 +5,7 @@ enter the zone, so that legal actions need not judge each such move (it
 fails, 3.0.11, and a failed move of a card the player sees is not listed).
 
 >>> from cardzones import new_game
->>> from cardzones.kernel.cards import CardDef, Dest
+>>> from cardzones.kernel.cards import Dest
 >>> game = new_game("fab", ["alice", "bob"])
 >>> card = game.new_card(game.card_def("Snatch"), game.zone("alice", "graveyard"))
 >>> types = ("hero", "head", "weapon", "permanent", "banished", "arena")
@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from cardzones.acts.legal import judging
 from cardzones.kernel.cards import CardDef, Dest
 from cardzones.kernel.objects import CARD
 from cardzones.rulesets.fab.cards import EQUIP_SUBTYPES, becomes_permanent, is_deck_card
@@ -56,10 +57,22 @@ def cannot_take(game: Game, card: int, dests: Sequence[Dest]) -> list[bool] | No
     if obj.kind != CARD or "token" in cdef.types or (cdef.abilities and cdef.replacements):
         return None
     here = game.zone_info(obj.zone).type
+    # Out of a zone of another type, the card is in none of the zones judged,
+    # so what is found holds for every card alike that is equipped to none:
+    # found once per listing of legal actions.
+    memo = None if obj.equipped else judging(game)
+    key = ("fab.cannot_take", id(dests), id(cdef), obj.owner, here)
+    if memo is not None and key in memo:
+        found: list[bool] | None = memo[key][2]
+        return found
     private = game.ruleset.private_card(cdef)
     if "token" in private.types:
-        return None
-    return [_cannot_take(game, obj.card, obj.owner, cdef, private, here, d) for d in dests]
+        found = None
+    else:
+        found = [_cannot_take(game, obj.card, obj.owner, cdef, private, here, d) for d in dests]
+    if memo is not None:
+        memo[key] = (dests, cdef, found)  # held, so that the ids stay theirs
+    return found
 
 
 def _cannot_take(

@@ -46,6 +46,12 @@ def choose_order(game: Game, player: str, cards: Sequence[int]) -> None:
     """``player`` chooses the order, top first, in which the cards of their
     pitch zone will lie at the bottom of their deck (4.4.3c). A step of an
     action; refused unless each card is in that pitch zone, once."""
+    check_order(game, player, cards)
+    game.records.put((_KEY, player), tuple(game.ref(c) for c in cards))
+
+
+def check_order(game: Game, player: str, cards: Sequence[int]) -> None:
+    """Refused unless each card is in ``player``'s pitch zone, once (4.4.3c)."""
     pitch = game.zone(player, "pitch")
     held = set(game.contents(pitch)) if pitch is not None else set()
     if len(set(cards)) != len(cards):
@@ -55,7 +61,6 @@ def choose_order(game: Game, player: str, cards: Sequence[int]) -> None:
             raise IllegalAction(
                 f"order lists the cards of {player}'s pitch zone; one is not there", rule="4.4.3c"
             )
-    game.records.put((_KEY, player), tuple(game.ref(c) for c in cards))
 
 
 def pitch_order(game: Game, player: str, given: Sequence[int]) -> list[int]:

@@ -144,6 +144,12 @@ def _pitch_order(game: Game, args: Mapping[str, Any]) -> ActionResult:
     return ActionResult(MoveResult.DONE)
 
 
+def _foresee_pitch_order(game: Game, args: Mapping[str, Any]) -> MoveResult:
+    """4.4.3c: an order of the cards of one's pitch zone is always chosen."""
+    pitch.check_order(game, acting(game, args), args["order"])
+    return MoveResult.DONE
+
+
 def _foresee_put_under(game: Game, args: Mapping[str, Any]) -> MoveResult:
     """3.0.14, each top-card judged once while legal actions are listed."""
     memo = judging(game)
@@ -194,6 +200,16 @@ def _create_token(game: Game, args: Mapping[str, Any]) -> ActionResult:
     return ActionResult(result, card=NO_CARD if card is None else card)
 
 
+def _foresee_create_token(game: Game, args: Mapping[str, Any]) -> MoveResult:
+    """8.1.8a, 8.5.41d: judged as the token is, before it exists."""
+    dest: Dest = args["to"]
+    if dest.type == "soul":
+        raise ArgumentError("a token is created in the arena (8.1.8a)", ("to",))
+    return fab.foresee_token(
+        game, args["card"], dest, _controller(game, args), choose_zone=args["choose_zone"]
+    )
+
+
 def _create_zone(game: Game, args: Mapping[str, Any]) -> ActionResult:
     zone: Dest = args["zone"]
     assert zone.owner is not None
@@ -238,6 +254,12 @@ def _attack(game: Game, args: Mapping[str, Any]) -> ActionResult:
     return ActionResult(MoveResult.DONE, card=proxy, effect=layers.LayerRef(proxy))
 
 
+def _foresee_attack(game: Game, args: Mapping[str, Any]) -> MoveResult:
+    """1.4.3: an attack-proxy goes on the stack for a weapon that may attack."""
+    fab_turn.check_attack(game, args["card"], acting(game, args))
+    return MoveResult.DONE
+
+
 def _close_chain(game: Game, args: Mapping[str, Any]) -> ActionResult:
     chain = fab_turn.combat_chain(game)
     if not game.contents(chain):
@@ -260,6 +282,7 @@ FAB_ACTIONS = (
         "resolving it makes it a chain link on the combat chain; as: names the attack.",
         rules=("1.4.1a", "1.4.1b", "1.4.3", "1.4.3a", "1.4.3b", "1.4.3c", "3.6.2"),
         candidates=cand.attack,
+        foresee=_foresee_attack,
     ),
     Action(
         "close_chain",
@@ -370,6 +393,7 @@ FAB_ACTIONS = (
         "the end of the turn: a hidden choice, logged nowhere.",
         rules=("4.4.3c",),
         candidates=cand.pitch_order,
+        foresee=_foresee_pitch_order,
     ),
     Action(
         "add_layer",
@@ -439,6 +463,7 @@ FAB_ACTIONS = (
         rules=("8.1.8a", "8.5.41d", "8.5.41e"),
         actor="controller",
         candidates=cand.create_token,
+        foresee=_foresee_create_token,
     ),
     Action(
         "create_zone",

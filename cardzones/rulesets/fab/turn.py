@@ -55,6 +55,15 @@ def attack(game: Game, weapon: int, by: str) -> int:
     """Attack with a weapon the player controls: its attack-proxy goes on the
     stack (1.4.3), owned and controlled by that player (1.4.1a, 1.4.1b), with
     the weapon's properties (1.4.3a)."""
+    obj = check_attack(game, weapon, by)
+    data = LayerData(weapon, ref_card=weapon, ref_oid=obj.oid)
+    with game.atomic():
+        return push_layer(game, game.characteristics(obj), ATTACK_PROXY, data, by, by)
+
+
+def check_attack(game: Game, weapon: int, by: str) -> Obj:
+    """The weapon, when ``by`` may attack with it (1.4.3, 1.4.3b, 1.4.1b);
+    refused otherwise."""
     obj = game.obj(weapon)
     what = name_for(game, by, weapon)
     if obj.kind != CARD or not obj.public or "weapon" not in game.characteristics(obj).types:
@@ -63,9 +72,7 @@ def attack(game: Game, weapon: int, by: str) -> int:
         raise IllegalAction(f"{what} is not an equipped weapon", rule="1.4.3b")
     if obj.controller != by:
         raise IllegalAction(f"{by} does not control {what}", rule="1.4.1b")
-    data = LayerData(weapon, ref_card=weapon, ref_oid=obj.oid)
-    with game.atomic():
-        return push_layer(game, game.characteristics(obj), ATTACK_PROXY, data, by, by)
+    return obj
 
 
 def is_proxy(obj: Obj) -> bool:
