@@ -24,6 +24,7 @@ from cardzones.acts.actions import (
     Action,
     ArgumentError,
     BoundAction,
+    Foresee,
     OneOf,
     Param,
     ParamKind,
@@ -141,12 +142,15 @@ def move_action(
     doc: str = "Move a card: the one general move.",
     rules: tuple[str, ...] = (),
     foresee: Foreseer | None = None,
+    foresee_args: Foresee | None = None,
 ) -> Action:
     """The general ``move``, made by ``mover``. After the move, ``then:`` is
     applied to the object the move produced while it is still public (3.0.9b).
     The whole is one action. ``foresee`` says what ``mover`` would give
     without moving (for legal actions); the kernel's move has its own, and a
-    rule set's mover without one is tried instead."""
+    rule set's mover without one is tried instead. ``foresee_args`` instead
+    judges the action's arguments as they are bound (a listing calls it
+    once per candidate); it says None for a move with ``then:``."""
     if foresee is None and mover is kernel_move:
         foresee = foresee_kernel_move
     judge = foresee
@@ -196,7 +200,8 @@ def move_action(
             choose_zone=args["choose_zone"],
         )
 
-    return Action("move", MOVE_PARAMS, run, doc=doc, rules=rules, foresee=foresee_move)
+    judged = foresee_move if foresee_args is None else foresee_args
+    return Action("move", MOVE_PARAMS, run, doc=doc, rules=rules, foresee=judged)
 
 
 def _shuffle(game: Game, args: Mapping[str, Any]) -> ActionResult:

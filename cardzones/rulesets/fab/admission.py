@@ -59,9 +59,10 @@ def cannot_take(game: Game, card: int, dests: Sequence[Dest]) -> list[bool] | No
     here = game.zone_info(obj.zone).type
     # Out of a zone of another type, the card is in none of the zones judged,
     # so what is found holds for every card alike that is equipped to none:
-    # found once per listing of legal actions.
+    # found once per listing of legal actions. Of its characteristics, only
+    # its types and subtypes are read (its category with them, 1.3.2).
     memo = None if obj.equipped else judging(game)
-    key = ("fab.cannot_take", id(dests), id(cdef), obj.owner, here)
+    key = ("fab.cannot_take", id(dests), cdef.types, obj.owner, here)
     if memo is not None and key in memo:
         found: list[bool] | None = memo[key][2]
         return found
@@ -71,7 +72,7 @@ def cannot_take(game: Game, card: int, dests: Sequence[Dest]) -> list[bool] | No
     else:
         found = [_cannot_take(game, obj.card, obj.owner, cdef, private, here, d) for d in dests]
     if memo is not None:
-        memo[key] = (dests, cdef, found)  # held, so that the ids stay theirs
+        memo[key] = (dests, cdef, found)  # held, so that the id stays theirs
     return found
 
 

@@ -10,19 +10,19 @@ once.
 >>> from cardzones.kernel.cards import Dest
 >>> game = new_game("fab", ["alice", "bob"])
 >>> card = game.new_card(game.card_def("Snatch"), game.zone("alice", "hand"))
->>> foresee_fab_move(
-...     game, card, Dest("graveyard", "alice"), "alice",
-...     position="top", face=None, cause="effect", choose_zone=None,
-... ).value
+>>> args = {"card": card, "to": Dest("graveyard", "alice"), "position": "top", "face": None,
+...         "cause": "effect", "by": "alice", "choose_zone": None}
+>>> foresee_fab_move(game, args).value
 'moved'
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from cardzones.acts.legal import judging
-from cardzones.kernel.cards import Dest, Position
+from cardzones.kernel.cards import Dest
 from cardzones.kernel.objects import CARD, TOP
 from cardzones.kernel.results import MoveResult
 from cardzones.rulesets.fab.admission import OWN_DECK_CARDS_ONLY
@@ -56,19 +56,10 @@ _Alike = tuple[
 ]
 
 
-def foresee_fab_move(
-    game: Game,
-    card: int,
-    dest: Dest | int,
-    by: str,
-    *,
-    position: Position,
-    face: str | None,
-    cause: str,
-    choose_zone: int | None,
-) -> MoveResult | None:
-    """What the kernel's move would give (:meth:`Game.foresee_move`), found
-    once per listing of legal actions for all cards alike.
+def foresee_fab_move(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
+    """What the move action with these arguments would give (the kernel's
+    move, :meth:`Game.foresee_move`; None with ``then:``, which only doing
+    tells), found once per listing of legal actions for all cards alike.
 
     Cards are alike when their records agree in all the move reads: the
     card's types and subtypes (all fab's admission reads of its
@@ -85,6 +76,13 @@ def foresee_fab_move(
     when it goes to a zone of the same type: else it is in none of the zones
     admission reads. A refusal is not kept: it
     is judged again, and raised as the move would raise it."""
+    if args.get("then") is not None:
+        return None
+    card, dest, position = args["card"], args["to"], args["position"]
+    face, cause, choose_zone = args["face"], args["cause"], args["choose_zone"]
+    by = args["by"]
+    if by is None:
+        by = game.turn_player
     memo = judging(game)
     key: Any = None
     if memo is not None and choose_zone is None and isinstance(dest, Dest):

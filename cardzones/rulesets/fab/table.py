@@ -58,7 +58,7 @@ MOVE = move_action(
     doc="Move a card: the one general move. PLAYER.soul puts it under that player's hero "
     "(3.11.5); arena means the permanent zone (3.0.5a).",
     rules=("3.0.5a", "3.0.7", "3.0.8", "3.0.9b", "3.0.11", "3.0.13", "3.11.5"),
-    foresee=foresee_fab_move,
+    foresee_args=foresee_fab_move,
 )
 
 
