@@ -14,13 +14,9 @@ A test that sets ``max_examples`` itself keeps its own number in every profile.
 from __future__ import annotations
 
 import os
-import shutil
 import socket
-import subprocess
-import tempfile
 import uuid
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, Phase, settings
@@ -68,70 +64,24 @@ collect_ignore = ["plugins"]
 # ----------------------------------------------------------------------
 
 
-def _pg_bin() -> Path:
-    """Debian's Postgres binaries (the newest version installed)."""
-    if "CARDZONES_PG_BIN" in os.environ:
-        return Path(os.environ["CARDZONES_PG_BIN"])
-    found = sorted(
-        Path("/usr/lib/postgresql").glob("*/bin/initdb"),
-        key=lambda p: int(p.parent.parent.name) if p.parent.parent.name.isdigit() else 0,
-    )
-    return found[-1].parent if found else Path("/usr/lib/postgresql/15/bin")
-
-
-PG_BIN = _pg_bin()
-PG_MISSING = "needs Postgres: apt-get install postgresql (Debian's postgresql package)"
-
-
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
 
 
-def _as_postgres(args: list[str]) -> list[str]:
-    # Postgres refuses to run as root: run it as the user the package made.
-    if os.geteuid() == 0:
-        return ["runuser", "-u", "postgres", "--", *args]
-    return args
-
-
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[str]:
     """A Postgres cluster on 127.0.0.1 for this test session, removed at the
     end: the URL of its ``postgres`` database."""
-    initdb = PG_BIN / "initdb"
-    if not initdb.exists():
-        pytest.skip(PG_MISSING)
-    if os.geteuid() == 0 and shutil.which("runuser") is None:
-        pytest.skip("needs runuser (util-linux) to run Postgres as its own user")
-    # Under /tmp: every folder above the cluster must be readable by postgres.
-    root = Path(tempfile.mkdtemp(prefix="cardzones-pg-", dir="/tmp"))
-    root.chmod(0o755)
-    if os.geteuid() == 0:
-        shutil.chown(root, "postgres")
-    data, port = root / "data", free_port()
-    pg_ctl = [str(PG_BIN / "pg_ctl"), "-D", str(data)]
-    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.STDOUT, "check": True}
-    subprocess.run(
-        _as_postgres([str(initdb), "-D", str(data), "-A", "trust", "-U", "postgres", "--no-sync"]),
-        **quiet,  # type: ignore[arg-type]
-    )
-    options = f"-c listen_addresses=127.0.0.1 -p {port} -k {root} -c fsync=off"
-    subprocess.run(
-        _as_postgres([*pg_ctl, "-o", options, "-l", str(root / "log"), "-w", "start"]),
-        **quiet,  # type: ignore[arg-type]
-    )
+    from cardzones.bench.pgcluster import ClusterError, check_available, throwaway_cluster
+
     try:
-        yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
-    finally:
-        subprocess.run(
-            _as_postgres([*pg_ctl, "-m", "immediate", "-w", "stop"]),
-            check=False,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        shutil.rmtree(root, ignore_errors=True)
+        check_available()
+    except ClusterError as missing:
+        pytest.skip(f"needs Postgres: {missing}")
+    with throwaway_cluster(fsync=False) as url:
+        yield url
 
 
 @pytest.fixture

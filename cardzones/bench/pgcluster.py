@@ -47,10 +47,18 @@ def pg_bin() -> Path:
     return found[-1].parent
 
 
+def check_available() -> Path:
+    """The folder of the server programs, once it is known a cluster can be
+    made here; :class:`ClusterError` says what to install when it cannot."""
+    binaries = pg_bin()
+    if os.geteuid() == 0 and shutil.which("runuser") is None:
+        raise ClusterError("as root, Postgres needs runuser (util-linux) to run as postgres")
+    return binaries
+
+
 def _as_postgres(args: list[str]) -> list[str]:
+    # Postgres refuses to run as root: run it as the user the package made.
     if os.geteuid() == 0:
-        if shutil.which("runuser") is None:
-            raise ClusterError("as root, Postgres needs runuser (util-linux) to run as postgres")
         return ["runuser", "-u", "postgres", "--", *args]
     return args
 
@@ -64,8 +72,9 @@ def _free_port() -> int:
 @contextlib.contextmanager
 def throwaway_cluster(fsync: bool = True) -> Iterator[str]:
     """A new Postgres cluster on 127.0.0.1, for as long as the ``with`` lasts:
-    yields the URL of its ``postgres`` database; stops and removes it after."""
-    binaries = pg_bin()
+    yields the URL of its ``postgres`` database; stops and removes it after.
+    Without ``fsync`` nothing waits for the disk (for tests)."""
+    binaries = check_available()
     # Under /tmp, readable by all: every folder above a cluster must be
     # readable by the user that runs it.
     root = Path(tempfile.mkdtemp(prefix="cardzones-pg-", dir="/tmp"))
@@ -79,6 +88,7 @@ def throwaway_cluster(fsync: bool = True) -> Iterator[str]:
         initdb = [str(binaries / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres"]
         options = f"-c listen_addresses=127.0.0.1 -p {port} -k {root}"
         if not fsync:
+            initdb.append("--no-sync")
             options += " -c fsync=off"
         start = [*pg_ctl, "-o", options, "-l", str(root / "log"), "-w", "start"]
         try:
