@@ -332,12 +332,7 @@ class _Asked:
                 shape = shapes[keys] = shape_of(action, keys)
             looked = True
             args: dict[str, Any] | None
-            if shape is None:
-                args = self.bound_by_binder(action, given)
-                if args is None:
-                    continue
-                looked = self._seen(action, args)
-            else:
+            if shape is not None:
                 for group, exactly in one_of:
                     n = sum(1 for k in group if given.get(k) is not None)
                     if n == 0 or (exactly and n != 1):
@@ -374,16 +369,16 @@ class _Asked:
                             break
                 if refused:
                     continue
-                if shape is None:
-                    args = self.bound_by_binder(action, given)
-                    if args is None:
-                        continue
-                    looked = self._seen(action, args)
-                else:
-                    args = defaults.copy()
-                    args.update(given)
-                    if actor is not None and args[actor] is None:
-                        args[actor] = player
+            if shape is None:
+                args = self.bound_by_binder(action, given)
+                if args is None:
+                    continue
+                looked = self._seen(action, args)
+            else:
+                args = defaults.copy()
+                args.update(given)
+                if actor is not None and args[actor] is None:
+                    args[actor] = player
             if filtered and not self.wants(action, args):
                 continue
             if offer is not None and not offer(game, args):
