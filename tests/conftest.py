@@ -17,6 +17,7 @@ import os
 import socket
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, Phase, settings
@@ -62,6 +63,23 @@ collect_ignore = ["plugins"]
 # ----------------------------------------------------------------------
 # A throwaway Postgres cluster for the table store's tests
 # ----------------------------------------------------------------------
+
+
+#: The example third rule set of docs/writing-a-ruleset.md, as its package.
+PATIENCE = Path(__file__).parent / "plugins" / "patience_dist" / "cardzones_patience"
+
+
+def patience_ruleset() -> type:
+    """The third game's rule set class, loaded from its package's file (not
+    installed: the tests that install it are test_plugin.py's)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("cardzones_patience", PATIENCE / "__init__.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    ruleset: type = module.PatienceRuleset
+    return ruleset
 
 
 def free_port() -> int:

@@ -14,13 +14,12 @@ and a judge's actions unless asked for (``Action.judge``).
 
 from __future__ import annotations
 
-import importlib.util
 import random
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import patience_ruleset
 from hypothesis import given, note, settings
 from hypothesis import strategies as st
 from test_legal import PLAYERS, random_game
@@ -34,8 +33,6 @@ from cardzones.kernel.cards import CardDef, Dest
 from cardzones.kernel.game import Game
 from cardzones.kernel.results import MoveResult
 from cardzones.rulesets import register_ruleset, unregister_ruleset
-
-PATIENCE = Path(__file__).parent / "plugins" / "patience_dist" / "cardzones_patience"
 
 
 def said(listed: list[LegalAction]) -> list[Any]:
@@ -132,11 +129,7 @@ def test_judged_legal_actions_are_the_tried_ones_around_an_attack(data: st.DataO
 @pytest.fixture(scope="module")
 def patience() -> Iterator[None]:
     unregister_ruleset("patience")
-    spec = importlib.util.spec_from_file_location("cardzones_patience", PATIENCE / "__init__.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    register_ruleset(module.PatienceRuleset)
+    register_ruleset(patience_ruleset())
     yield
     unregister_ruleset("patience")
 

@@ -6,12 +6,11 @@ takes them (docs/api.md, "What legal covers")."""
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import Iterator
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
+from conftest import patience_ruleset
 
 from cardzones import new_game
 from cardzones.acts import GRANT, action_table, legal_actions, tried_legal_actions
@@ -20,8 +19,6 @@ from cardzones.kernel.game import Game
 from cardzones.kernel.results import MoveResult
 from cardzones.rulesets import get_ruleset, register_ruleset, unregister_ruleset
 from cardzones.rulesets.fab.offers import attackers, offers_play
-
-PATIENCE = Path(__file__).parent / "plugins" / "patience_dist" / "cardzones_patience"
 
 #: The actions each shipped table marks as a judge's.
 JUDGES = {
@@ -83,12 +80,9 @@ def test_redemption_lists_grant_when_asked_for() -> None:
 @pytest.fixture
 def patience() -> Iterator[type]:
     unregister_ruleset("patience")
-    spec = importlib.util.spec_from_file_location("cardzones_patience", PATIENCE / "__init__.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    register_ruleset(module.PatienceRuleset)
-    yield module.PatienceRuleset
+    ruleset = patience_ruleset()
+    register_ruleset(ruleset)
+    yield ruleset
     unregister_ruleset("patience")
 
 

@@ -7,7 +7,6 @@ it (``cardzones replay``)."""
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import json
 import random
 from collections.abc import Iterator
@@ -16,6 +15,7 @@ from typing import Any
 
 import pytest
 import yaml
+from conftest import patience_ruleset
 from tablekit import BODIES, fab_body, random_act, redemption_body
 from typer.testing import CliRunner
 
@@ -31,10 +31,6 @@ from cardzones.table.creation import creation_from_request
 from cardzones.table.host import Host
 from cardzones.table.refusals import Refusal
 from cardzones.table.store import Store
-
-PATIENCE = (
-    Path(__file__).parent / "plugins" / "patience_dist" / "cardzones_patience" / "__init__.py"
-)
 
 
 def table_ctx(body: dict[str, Any]) -> TableContext:
@@ -357,11 +353,7 @@ def test_an_effect_label_names_the_effect_for_a_later_negate() -> None:
 @pytest.fixture
 def patience() -> Iterator[None]:
     """The example third rule set of docs/writing-a-ruleset.md, registered."""
-    spec = importlib.util.spec_from_file_location("cardzones_patience", PATIENCE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    register_ruleset(module.PatienceRuleset, replace=True)
+    register_ruleset(patience_ruleset(), replace=True)
     yield
     unregister_ruleset("patience")
 
