@@ -52,6 +52,11 @@ class UnknownReference(CardzonesError):
     """A name, label, zone or position that does not resolve."""
 
 
+class SerialError(CardzonesError):
+    """The data is not a saved game or value this version can load, or a value
+    holds something that cannot be saved."""
+
+
 class ScenarioError(CardzonesError):
     """A scenario file is invalid. Carries the file and line."""
 

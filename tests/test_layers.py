@@ -12,7 +12,9 @@ registry too: no module outside a rule set's package names a game, in code or
 in messages (its docstrings aside), and the board's page names none. The table imports
 no web code, and only the web, the command line and the table's load
 benchmark import the table. Outside the kernel, no module imports a name of
-the kernel's that starts with an underscore.
+the kernel's that starts with an underscore. The modules of the kernel's
+layer outside ``cardzones.kernel`` (the errors, the record codec, the
+schemas) are what the kernel builds on: they import nothing of the kernel.
 
 No module of cardzones holds more than 600 lines: one that outgrows that is
 split into modules named for what they hold.
@@ -53,6 +55,9 @@ LAYER_NAMES = {
 PREFIXES = {
     "cardzones.kernel": KERNEL,
     "cardzones.errors": KERNEL,
+    # A foundation module the kernel builds on: records as JSON and back, naming
+    # no game and no kernel type (the kernel tells it what a saved game shares).
+    "cardzones.codec": KERNEL,
     "cardzones.schema": KERNEL,  # the JSON Schemas of views and logs: data and a loader
     "cardzones.acts": ACTS,
     "cardzones.rulesets.base": BASE,
@@ -721,6 +726,45 @@ def test_the_kernel_holds_the_state_alone() -> None:
     for gone in ("actions", "standard", "seats", "legal"):
         assert f"cardzones.kernel.{gone}" not in names
         assert f"cardzones.acts.{gone}" in names
+
+
+def foundation_problems(source: str, file: str, name: str) -> list[str]:
+    """The imports of the kernel by a module of the kernel's layer outside the
+    kernel's package: a module the kernel builds on, which must not know it."""
+    if layer_of(name) != KERNEL or _within(name, (KERNEL_PACKAGE,)):
+        return []
+    return [
+        f"{file}:{line}: {name}, which the kernel builds on, imports the kernel ({module})"
+        for line, module, _names in imports(source, file, name)
+        if _within(module, (KERNEL_PACKAGE,))
+    ]
+
+
+def test_what_the_kernel_builds_on_imports_nothing_of_the_kernel() -> None:
+    found = []
+    names = set()
+    for path, name in package_modules():
+        if layer_of(name) == KERNEL and not _within(name, (KERNEL_PACKAGE,)):
+            names.add(name)
+            source = path.read_text(encoding="utf-8")
+            found += foundation_problems(source, str(path.relative_to(ROOT)), name)
+    assert {"cardzones.errors", "cardzones.codec"} <= names
+    assert found == []
+
+
+@pytest.mark.parametrize(
+    "name,source",
+    [
+        ("cardzones.codec", "from cardzones.kernel.game import Game\n"),
+        ("cardzones.codec", "import cardzones.kernel.events\n"),
+        ("cardzones.errors", "from cardzones.kernel import CardDef\n"),
+        ("cardzones.codec", "def f():\n    from .kernel.cards import CardDef\n"),
+    ],
+)
+def test_the_foundation_checker_finds_a_kernel_import(name: str, source: str) -> None:
+    found = foundation_problems(source, "probe.py", name)
+    assert found and "imports the kernel" in found[0], found
+    assert foundation_problems(source, "probe.py", "cardzones.kernel.serial") == []
 
 
 # ----------------------------------------------------------------------

@@ -318,3 +318,38 @@ def test_the_benchmark_position_leaves_out_only_failing_moves_3_0_11(player: str
     assert left_out, "the benchmark's position has cards no zone type takes"
     for card, dest in left_out:
         assert not _would_list(game, player, card, dest), (card, dest)
+
+
+def test_what_a_replacement_or_a_token_changes_is_not_left_out_3_0_8a_8_1_8a() -> None:
+    """A move is left out of the candidates only where admission reads the
+    card as it is. An equipment is no deck-card, so a hand cannot take it
+    (3.9.2), but one whose replacement effect banishes it instead (3.0.8a)
+    is moved; a token leaving the arena ceases to exist (8.1.8a) rather than
+    fail, while a hero zone refuses it (3.11.2). Each is judged as trying it
+    judges it."""
+    from cardzones.kernel.cards import Replacement
+    from cardzones.rulesets.fab.admission import cannot_take
+
+    game = new_game("fab", list(PLAYERS))
+    z = game.zone
+    game.new_card(CardDef("Hero", frozenset({"hero"})), z("alice", "hero"))
+    banished = Replacement("hand", None, Dest("banished", "owner"))
+    helm = game.new_card(
+        CardDef("Banished Helm", frozenset({"equipment", "head"}), abilities=(banished,)),
+        z("alice", "graveyard"),
+    )
+    plain = game.new_card(CardDef("Helm", frozenset({"equipment", "head"})), z("alice", "banished"))
+    token = game.new_card(CardDef("Token", frozenset({"token", "aura"})), z("alice", "permanent"))
+    hand, hero = Dest("hand", "alice"), Dest("hero", "alice")
+    assert cannot_take(game, helm, [hand, hero]) == [False, True]
+    assert cannot_take(game, plain, [hand, hero]) == [True, True]
+    assert cannot_take(game, token, [hand, hero]) == [False, True]
+    listed = {
+        (a.bound["card"], a.bound["to"]): a.result for a in legal_actions(game, "alice", ["move"])
+    }
+    assert listed[(helm, hand)] is MoveResult.MOVED
+    assert listed[(token, hand)] is MoveResult.CEASED
+    assert (plain, hand) not in listed and (token, hero) not in listed
+    assert said(legal_actions(game, "alice", ["move"])) == said(
+        tried_legal_actions(game, "alice", ["move"])
+    )
