@@ -203,13 +203,14 @@ def test_a_card_with_sub_cards_is_tried_where_clearing_them_needs_a_choice_3_0_1
 def test_a_failing_move_of_a_card_with_sub_cards_is_judged_3_0_11_3_0_14e() -> None:
     """A move that fails changes nothing (3.0.11), so the sub-cards that a
     move would take along or clear (3.0.14e) do not keep the rules from
-    judging it; one that succeeds is tried."""
+    judging it; one that succeeds clears them, each judged as its clear is
+    (3.0.12, tests/test_legal_sub_cards.py)."""
     game = new_game("fab", list(PLAYERS))
     hero = game.new_card(CardDef("Hero", frozenset({"hero"})), game.zone("alice", "hero"))
     under = game.new_card(CardDef("Soul", frozenset({"action"})), game.zone("alice", "hand"))
     game.act("put_under", card=under, top=hero, by="alice")
     assert game.foresee_move(hero, Dest("deck", "alice")) is MoveResult.FAILED  # 3.7.2
-    assert game.foresee_move(hero, Dest("graveyard", "alice")) is None
+    assert game.foresee_move(hero, Dest("graveyard", "alice")) is MoveResult.MOVED
     judged = legal_actions(game, "alice", card=hero)
     assert said(judged) == said(tried_legal_actions(game, "alice", card=hero))
 
