@@ -203,13 +203,14 @@ def test_a_card_with_sub_cards_is_tried_where_clearing_them_needs_a_choice_3_0_1
 def test_a_failing_move_of_a_card_with_sub_cards_is_judged_3_0_11_3_0_14e() -> None:
     """A move that fails changes nothing (3.0.11), so the sub-cards that a
     move would take along or clear (3.0.14e) do not keep the rules from
-    judging it; one that succeeds is tried."""
+    judging it; one that succeeds clears them, each judged as its clear is
+    (3.0.12, tests/test_legal_sub_cards.py)."""
     game = new_game("fab", list(PLAYERS))
     hero = game.new_card(CardDef("Hero", frozenset({"hero"})), game.zone("alice", "hero"))
     under = game.new_card(CardDef("Soul", frozenset({"action"})), game.zone("alice", "hand"))
     game.act("put_under", card=under, top=hero, by="alice")
     assert game.foresee_move(hero, Dest("deck", "alice")) is MoveResult.FAILED  # 3.7.2
-    assert game.foresee_move(hero, Dest("graveyard", "alice")) is None
+    assert game.foresee_move(hero, Dest("graveyard", "alice")) is MoveResult.MOVED
     judged = legal_actions(game, "alice", card=hero)
     assert said(judged) == said(tried_legal_actions(game, "alice", card=hero))
 
@@ -317,3 +318,38 @@ def test_the_benchmark_position_leaves_out_only_failing_moves_3_0_11(player: str
     assert left_out, "the benchmark's position has cards no zone type takes"
     for card, dest in left_out:
         assert not _would_list(game, player, card, dest), (card, dest)
+
+
+def test_what_a_replacement_or_a_token_changes_is_not_left_out_3_0_8a_8_1_8a() -> None:
+    """A move is left out of the candidates only where admission reads the
+    card as it is. An equipment is no deck-card, so a hand cannot take it
+    (3.9.2), but one whose replacement effect banishes it instead (3.0.8a)
+    is moved; a token leaving the arena ceases to exist (8.1.8a) rather than
+    fail, while a hero zone refuses it (3.11.2). Each is judged as trying it
+    judges it."""
+    from cardzones.kernel.cards import Replacement
+    from cardzones.rulesets.fab.admission import cannot_take
+
+    game = new_game("fab", list(PLAYERS))
+    z = game.zone
+    game.new_card(CardDef("Hero", frozenset({"hero"})), z("alice", "hero"))
+    banished = Replacement("hand", None, Dest("banished", "owner"))
+    helm = game.new_card(
+        CardDef("Banished Helm", frozenset({"equipment", "head"}), abilities=(banished,)),
+        z("alice", "graveyard"),
+    )
+    plain = game.new_card(CardDef("Helm", frozenset({"equipment", "head"})), z("alice", "banished"))
+    token = game.new_card(CardDef("Token", frozenset({"token", "aura"})), z("alice", "permanent"))
+    hand, hero = Dest("hand", "alice"), Dest("hero", "alice")
+    assert cannot_take(game, helm, [hand, hero]) == [False, True]
+    assert cannot_take(game, plain, [hand, hero]) == [True, True]
+    assert cannot_take(game, token, [hand, hero]) == [False, True]
+    listed = {
+        (a.bound["card"], a.bound["to"]): a.result for a in legal_actions(game, "alice", ["move"])
+    }
+    assert listed[(helm, hand)] is MoveResult.MOVED
+    assert listed[(token, hand)] is MoveResult.CEASED
+    assert (plain, hand) not in listed and (token, hero) not in listed
+    assert said(legal_actions(game, "alice", ["move"])) == said(
+        tried_legal_actions(game, "alice", ["move"])
+    )

@@ -155,12 +155,6 @@ def owns_zone(game: Game, player: str, zone: int | Dest) -> bool:
 # ----------------------------------------------------------------------
 
 
-def _with_piles(game: Game, player: str, card: int) -> Iterator[int]:
-    yield card
-    for kid in shown_pile(game, player, card):
-        yield from _with_piles(game, player, kid)
-
-
 #: The game, the player and their nameable cards, while :func:`remembered` holds.
 _REMEMBERED: ContextVar[tuple[Game, str, list[int], list[int]] | None] = ContextVar(
     "cardzones_nameable", default=None
@@ -192,18 +186,28 @@ def nameable_cards(game: Game, player: str) -> list[int]:
         return list(known[2])
     out: list[int] = []
     for zid in game.all_zones():
-        mine = game.zone_info(zid).owner == player
-        hidden_named = False
+        # In a zone of theirs, the first card they may not look at is named too.
+        hidden_named = game.zone_info(zid).owner != player
         for top in shown_cards(game, player, zid):
-            for card in _with_piles(game, player, top):
-                if game.obj(card).kind != CARD:
-                    continue
-                if game.may_look(player, card):
-                    out.append(card)
-                elif mine and card == top and not hidden_named:
-                    out.append(card)
+            if game.obj(top).kind == CARD:
+                if game.may_look(player, top):
+                    out.append(top)
+                elif not hidden_named:
+                    out.append(top)
                     hidden_named = True
+            if game.kids(top):
+                _add_pile(game, player, top, out)
     return out
+
+
+def _add_pile(game: Game, player: str, card: int, out: list[int]) -> None:
+    """The cards under or on ``card`` that ``player`` may look at, in their
+    view's order, each followed by its own pile."""
+    for kid in shown_pile(game, player, card):
+        if game.obj(kid).kind == CARD and game.may_look(player, kid):
+            out.append(kid)
+        if game.kids(kid):
+            _add_pile(game, player, kid, out)
 
 
 def actable_cards(game: Game, player: str) -> list[int]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from cardzones.errors import IllegalAction, UnknownReference
 from cardzones.kernel.cards import Dest, Position
+from cardzones.kernel.identity import renews
 from cardzones.kernel.objects import CARD, TOP, UNDER, Obj
 from cardzones.kernel.pipeline import (
     _AT,
@@ -40,8 +41,8 @@ def foresee_move(
     included, 3.0.8a), judged on the game as it is. Refused, it raises as the
     move would (``IllegalAction``, ``NeedsChoice``); None when only making the
     move can tell (a rule move that must clear the object instead, 3.0.11; a
-    card with cards under or on it, which go along or are cleared, unless the
-    move fails).
+    card with cards under or on it, which go along or are cleared, when the
+    rule set cannot judge them, :meth:`Ruleset.foresee_children`).
     It changes nothing, so legal actions list a move without trying it.
 
     >>> from cardzones import new_game
@@ -64,8 +65,8 @@ def foresee_move(
     if obj.cdef.abilities and (obj.public or public):  # 3.0.8a, read without a change
         zid, position, public = _replace_destination(game, obj, zid, position, public, by)
     info: ZoneInfo | None = game._zinfo.get(zid) if zid is not None else None
-    # Its sub-cards go along or are cleared (3.0.14e), a clear maybe needing a
-    # choice (3.0.10a): only the move tells, unless it fails (3.0.11).
+    # Its sub-cards go along or are cleared (3.0.14c, 3.0.14e), a clear maybe
+    # needing a choice (3.0.10a): the rule set judges them, unless it fails (3.0.11).
     kids = bool(game._kids.get(card))
     if zid == obj.zone and obj.rel == TOP:
         return None if kids else _NO_MOVE  # 3.0.7b
@@ -79,7 +80,10 @@ def foresee_move(
         moving = _new_record(Obj, obj[:_AT] + (public,) + obj[_AT + 1 :])  # noqa: RUF005
     if ruleset.admit(game, moving, zid, by).reason is not None:
         return MoveResult.FAILED if cause == "effect" else None  # 3.0.11
-    return None if kids else _MOVED
+    if kids:  # reset as the move's stage 8 decides it (3.0.9)
+        reset = renews(obj.public, public, ruleset.resets_on_enter(game, obj, zid))
+        return _MOVED if ruleset.foresee_children(game, obj, zid, reset) else None
+    return _MOVED
 
 
 def foresee_clear(game: GameState, card: int, by: str | None = None) -> MoveResult | None:

@@ -213,6 +213,13 @@ class Ruleset(Generic[G]):
         for kid in game._kids.get(before.card, ()):
             game.carry(kid, after)
 
+    def foresee_children(self, game: G, before: Obj, zid: int, reset: bool) -> bool | None:
+        """Whether :meth:`move_children` would take the cards under or on
+        ``before``, moved to zone ``zid``, along or clear them (3.0.14c,
+        3.0.14e) without a choice or a refusal: True when it would, else None,
+        as by default: only the move tells. Legal actions judge a move this way."""
+        return None
+
     def is_permanent(self, game: G, obj: Obj) -> bool:
         return False
 

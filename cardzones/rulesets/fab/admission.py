@@ -47,33 +47,48 @@ def cannot_take(game: Game, card: int, dests: Sequence[Dest]) -> list[bool] | No
     card or one that is no deck-card (3.3.2, 3.7.2, 3.9.2, 3.14.2), an
     arsenal that is not empty (3.3.2a).
 
-    Judged only where admission reads the card as it is: a card with no
-    replacement effect (none sends it elsewhere, 3.0.8a) that is no token,
-    moving out of another type of zone; it is read with the visibility it
-    will have there (3.0.8: public, its card; private, its category only,
-    3.0.7a). None for any other card; False for every other zone type."""
+    Judged only where admission reads the card as it is: a top-level card or
+    a sub-card (which is in none of the zones judged) moving out of another
+    type of zone, into a zone that none of its replacement effects names
+    (none sends it elsewhere, 3.0.8a); a token only into a zone of the arena,
+    as out of the arena it ceases to exist instead (8.1.8a). It is read with
+    the visibility it will have there (3.0.8: public, its card; private, its
+    category only, 3.0.7a). None for any other object; False for every other
+    zone."""
     obj = game.obj(card)
     cdef = obj.cdef
-    if obj.kind != CARD or "token" in cdef.types or (cdef.abilities and cdef.replacements):
+    if obj.kind != CARD:
         return None
-    here = game.zone_info(obj.zone).type
+    # A sub-card is not in its top-card's zone: it is judged as coming from none.
+    here = game.zone_info(obj.zone).type if obj.host is None else ""
+    replacing = frozenset(r.moved_to for r in cdef.replacements) if cdef.abilities else _NONE
     # Out of a zone of another type, the card is in none of the zones judged,
     # so what is found holds for every card alike that is equipped to none:
     # found once per listing of legal actions. Of its characteristics, only
     # its types and subtypes are read (its category with them, 1.3.2).
     memo = None if obj.equipped else judging(game)
-    key = ("fab.cannot_take", id(dests), cdef.types, obj.owner, here)
+    key = ("fab.cannot_take", id(dests), cdef.types, obj.owner, here, replacing)
     if memo is not None and key in memo:
         found: list[bool] | None = memo[key][2]
         return found
     private = game.ruleset.private_card(cdef)
-    if "token" in private.types:
-        found = None
-    else:
-        found = [_cannot_take(game, obj.card, obj.owner, cdef, private, here, d) for d in dests]
+    token = "token" in cdef.types or "token" in private.types
+    specs = game.ruleset.zone_specs
+    found = []
+    for dest in dests:
+        ztype = "permanent" if dest.type == "arena" else dest.type  # 3.0.5a
+        spec = specs.get(ztype)
+        if ztype in replacing or spec is None or (token and not spec.in_arena):
+            found.append(False)
+        else:
+            found.append(_cannot_take(game, obj.card, obj.owner, cdef, private, here, dest))
     if memo is not None:
         memo[key] = (dests, cdef, found)  # held, so that the id stays theirs
     return found
+
+
+#: No zone types.
+_NONE: frozenset[str] = frozenset()
 
 
 def _cannot_take(

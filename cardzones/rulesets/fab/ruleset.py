@@ -8,6 +8,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from cardzones.acts.actions import ArgumentError, Param, ParamKind
+from cardzones.errors import NeedsChoice
 from cardzones.kernel.cards import Ability, CardDef, Dest, Move
 from cardzones.kernel.objects import CARD, MACRO, TRIGGERED, UNDER, Obj
 from cardzones.kernel.results import MoveResult
@@ -268,6 +269,26 @@ class FabRuleset(Ruleset):
             return
         for kid in game.kids(before.card):
             game.clear(kid)
+
+    def foresee_children(self, game: Game, before: Obj, zid: int, reset: bool) -> bool | None:
+        """What :meth:`move_children` gives, judged: carried along, the
+        sub-cards always go (3.0.14c); cleared, each goes to its owner's
+        graveyard (3.0.14e, 3.0.12), judged as the clear is, None where that
+        cannot tell or would need a choice of graveyard (3.0.10a). A sub-card
+        with cards of its own goes along or is cleared with them in turn: only
+        the move tells."""
+        kids = game.kids(before.card)
+        if any(game.kids(kid) for kid in kids):
+            return None
+        if not reset:
+            return True
+        for kid in kids:
+            try:
+                if game.foresee_clear(kid) is None:
+                    return None
+            except NeedsChoice:
+                return None
+        return True
 
     def may_play(self, game: Game, card: int, player: str) -> bool:
         """3.3.4: the owner may play a card from their hand or arsenal; a card may

@@ -254,6 +254,18 @@ def carry_placed(game: Game, before: Obj, after: Obj, reset: bool) -> None:
             game.carry(kid, after, reset=reset)
 
 
+def foresee_carried(game: Game, before: Obj) -> bool | None:
+    """What :func:`carry_placed` gives, judged: True when every card under or
+    on ``before`` simply goes along with it (place/movement-follows-underlying);
+    None where an exception may move one elsewhere (a site's Lost Soul, a card
+    on a Lost Soul), or where a card on it has cards of its own."""
+    host = game.characteristics(before)
+    if is_site(host) or is_lost_soul(host):
+        return None
+    kids = game.kids(before.card)
+    return None if any(game.kids(kid) for kid in kids) else True
+
+
 def _left_original_land(game: Game, kid: int, before: Obj, after: Obj) -> bool:
     """Whether the Lost Soul is now outside the Land of Bondage it was in when
     ``kid`` was placed on it. A card placed at setup has no record: the soul is

@@ -25,7 +25,7 @@ from cardzones.rulesets.redemption.cards import (
     own_fields,
 )
 from cardzones.rulesets.redemption.negate import label_active
-from cardzones.rulesets.redemption.place import carry_placed
+from cardzones.rulesets.redemption.place import carry_placed, foresee_carried
 from cardzones.rulesets.redemption.records import EffectHandle
 from cardzones.rulesets.redemption.rule_ids import RULES
 from cardzones.rulesets.redemption.set_aside import is_set_aside, settle
@@ -167,6 +167,9 @@ class RedemptionRuleset(Ruleset):
 
     def move_children(self, game: Game, before: Obj, after: Obj, reset: bool) -> None:
         carry_placed(game, before, after, reset)
+
+    def foresee_children(self, game: Game, before: Obj, zid: int, reset: bool) -> bool | None:
+        return foresee_carried(game, before)
 
     def effect_active(self, game: Game, effect: Effect) -> bool:
         """An ongoing ability paired with a place or set-aside ability is active
