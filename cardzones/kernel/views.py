@@ -412,20 +412,7 @@ def shown_cards(game: GameState, player: str | None, zid: int) -> list[int]:
     cards = game._contents.get(zid, ())
     if game._zinfo[zid].spec.ordered:
         return list(cards)
-    summary = _summary(game)
-    shown: list[tuple[dict[str, Any], int]] = []
-    hidden: list[tuple[dict[str, Any], int]] = []
-    for card in cards:
-        if queries.may_look(game, player, card):
-            shown.append(({"id": _shown_handle(game, player, card, summary)}, card))
-        else:
-            # A hidden entry shows only its pile, and is ordered by that.
-            hidden.append(
-                (_show(game, player, card, False) if card in game._kids else HIDDEN, card)
-            )
-    shown.sort(key=lambda pair: str(pair[0]["id"]))
-    hidden.sort(key=lambda pair: _sort_key(pair[0]))  # stable: stored order among equals
-    return [card for _, card in shown + hidden]
+    return _in_view_order(game, player, cards)
 
 
 def shown_pile(game: GameState, player: str | None, card: int) -> list[int]:
@@ -439,19 +426,25 @@ def shown_pile(game: GameState, player: str | None, card: int) -> list[int]:
     placed = [k for k in kids if objs[k].rel == PLACED]
     under = [k for k in kids if objs[k].rel != PLACED]
     if len(under) > 1:
-        summary = _summary(game)
-        keyed = [
-            (
-                _sort_key({"id": _shown_handle(game, player, k, summary)})
-                if queries.may_look(game, player, k)
-                else _sort_key(_show(game, player, k, False) if k in game._kids else HIDDEN),
-                k,
-            )
-            for k in under
-        ]
-        keyed.sort(key=lambda pair: pair[0])  # stable: stored order among equals
-        under = [k for _, k in keyed]
+        under = _in_view_order(game, player, under)
     return under + placed
+
+
+def _in_view_order(game: GameState, player: str | None, cards: Sequence[int]) -> list[int]:
+    """A collection of cards (an unordered zone's, a pile's sub-cards) in the
+    order ``player``'s view lists them (:func:`_sort_key`): those the player
+    may look at by their handle, then the hidden ones."""
+    summary = _summary(game)
+    keyed: list[tuple[tuple[int, str], int]] = []
+    for card in cards:
+        if queries.may_look(game, player, card):
+            entry = {"id": _shown_handle(game, player, card, summary)}
+        else:
+            # A hidden entry shows only its pile, and is ordered by that.
+            entry = _show(game, player, card, False, summary) if card in game._kids else HIDDEN
+        keyed.append((_sort_key(entry), card))
+    keyed.sort(key=lambda pair: pair[0])  # stable: stored order among equals
+    return [card for _, card in keyed]
 
 
 def _shown_handle(game: GameState, player: str | None, card: int, summary: _Summary) -> str:
