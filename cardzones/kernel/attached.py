@@ -72,7 +72,9 @@ def attach(
     if public is None:
         public = top.public if rel == UNDER else True
     if reset is None:
-        reset = rel == UNDER or (obj.zone != top.zone and _resets(game, obj, top.zone))
+        reset = rel == UNDER or (
+            obj.zone != top.zone and game.ruleset.resets_on_enter(game, obj, top.zone)
+        )
     # Whatever the caller asks, a public object that becomes private is new (3.0.9).
     reset = renews(obj.public, public, reset)
     if by is None:
@@ -83,12 +85,6 @@ def attach(
         with game.atomic():
             _attach(game, obj, top, rel, position, by, cause, public, reset)
     return MoveResult.MOVED
-
-
-def _resets(game: GameState, obj: Obj, zid: int) -> bool:
-    if game._plain_resets:
-        return bool(game._zinfo[zid].spec.resets)
-    return game.ruleset.resets_on_enter(game, obj, zid)
 
 
 def _attach(
