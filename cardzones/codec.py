@@ -105,7 +105,7 @@ class Encoder:
         if cls is frozenset or cls is set:
             # Sorted, so that the same value always gives the same data, in any
             # process (set order depends on string hashing).
-            items = sorted((self.encode(v) for v in value), key=_canonical)
+            items = sorted((self.encode(v) for v in value), key=canonical)
             return {"$": cls.__name__, "items": items}
         if isinstance(value, Enum):
             return self.enum(value)
@@ -136,7 +136,14 @@ def _unlink(chain: tuple[Any, Any]) -> list[Any]:
     return items[::-1]
 
 
-def _canonical(value: Any) -> str:
+def canonical(value: Any) -> str:
+    """The one JSON text of JSON-ready data: keys sorted, no spaces. Equal
+    data gives the same text in any process, so it orders values that have
+    no order of their own.
+
+    >>> canonical({"b": [1, 2], "a": None})
+    '{"a":null,"b":[1,2]}'
+    """
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 

@@ -22,11 +22,11 @@ are for a scenario's author and are secret-bearing, like the game itself.
 
 from __future__ import annotations
 
-import json
 import operator
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
+from cardzones.codec import canonical
 from cardzones.errors import UnknownReference
 from cardzones.kernel import queries
 from cardzones.kernel.cards import CardDef
@@ -134,10 +134,6 @@ def _show(
     return shown
 
 
-def _canonical(entry: dict[str, Any]) -> str:
-    return json.dumps(entry, sort_keys=True, separators=(",", ":"))
-
-
 def _sort_key(entry: dict[str, Any]) -> tuple[int, str]:
     # In an unordered zone the stored order is how cards arrived, which a
     # player who cannot see them must not learn: show a canonical order. Hidden
@@ -145,11 +141,11 @@ def _sort_key(entry: dict[str, Any]) -> tuple[int, str]:
     # are ordered by that, never by where they are stored.
     if entry.get("hidden"):
         # A bare hidden entry (the common case) always has the same canonical form.
-        return _HIDDEN_KEY if len(entry) == 1 else (1, _canonical(entry))
+        return _HIDDEN_KEY if len(entry) == 1 else (1, canonical(entry))
     return (0, str(entry.get("id")))
 
 
-_HIDDEN_KEY = (1, _canonical(HIDDEN))
+_HIDDEN_KEY = (1, canonical(HIDDEN))
 
 
 #: Visible entries of an unordered zone sort by their handle.
