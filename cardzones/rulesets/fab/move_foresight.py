@@ -48,12 +48,22 @@ _CATEGORY_ONLY = frozenset(OWN_DECK_CARDS_ONLY)
 _MEMO = "fab.move"
 
 #: What a listing reads of one card, found once: its record's class (an id
-#: for owner, visibility, equipment, whether cards are under it, and the
-#: top-card it is under or on, if any), its
-#: types, whether it is a token, its category, its zone's type, its zone, the
-#: zone types its replacement effects name and their tag, and the card, held.
+#: for owner, visibility, equipment and the top-card it is under or on, if
+#: any), its class where only owner and visibility count (an id for them and
+#: whether it is a sub-card), its types, whether it is a token, its category,
+#: its zone's type, its zone, the zone types its replacement effects name and
+#: their tag, and the card, held.
 _Alike = tuple[
-    int, frozenset[str], bool, int, str, int, frozenset[str], tuple[int, int, str | None], Any
+    int,
+    int,
+    frozenset[str],
+    bool,
+    int,
+    str,
+    int,
+    frozenset[str],
+    tuple[int, int, str | None],
+    Any,
 ]
 
 
@@ -100,10 +110,10 @@ def foresee_fab_move(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
             # Into a soul, under a hero (3.11.5, 3.0.14): what it gives reads of
             # the card only whether it is that hero and whether it is under it
             # already (its top-card, in its class).
-            hero = card if "hero" in one[1] else None
+            hero = card if "hero" in one[2] else None
             key = (one[0], hero, dest, position, face, cause, by)
         elif one is not None:
-            base, types, token, category, ztype, zone, replacing, tag, _ = one
+            base, light, types, token, category, ztype, zone, replacing, tag, _ = one
             if to == "arena":
                 to = "permanent"  # 3.0.5a
             replaced = None
@@ -111,7 +121,8 @@ def foresee_fab_move(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
             if to in replacing:
                 replaced = tag
             elif to in _TOKEN_ONLY:
-                kind = token
+                # Nor does it read what the card is equipped to, or under.
+                base, kind = light, token
             elif to in _CATEGORY_ONLY:
                 kind = category
             key = (base, kind, replaced, zone if ztype == to else None, dest)
@@ -131,9 +142,12 @@ def foresee_fab_move(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
 
 def _alike(game: Game, card: int, cards: dict[Any, Any]) -> _Alike | None:
     """What a listing reads of the card (see :data:`_Alike`); None for any
-    but a card. Sub-cards are alike only under the same top-card (3.0.14)."""
+    but a card, and for a card with cards under or on it, which is judged by
+    itself: whether they go along or are cleared (3.0.14c, 3.0.14e), and
+    whether a clear needs a choice (3.0.10a), depends on those cards. Sub-cards
+    are alike only under the same top-card (3.0.14)."""
     obj = game.obj(card)
-    if obj.kind != CARD:
+    if obj.kind != CARD or game.kids(card):
         return None
     cdef = obj.cdef
     types = cdef.types
@@ -144,8 +158,8 @@ def _alike(game: Game, card: int, cards: dict[Any, Any]) -> _Alike | None:
     tag = (id(abilities), obj.zone, obj.controller)  # read only where one applies
     # Records of one class share an id: a key of small parts hashes quickly.
     base: int = cards.setdefault(
-        (obj.owner, obj.public, obj.equipped, bool(game.kids(card)), obj.host, obj.rel),
-        len(cards),
+        (obj.owner, obj.public, obj.equipped, obj.host, obj.rel), len(cards)
     )
+    light: int = cards.setdefault((obj.owner, obj.public, obj.rel), len(cards))
     ztype = game.zone_info(obj.zone).type
-    return (base, types, token, category, ztype, obj.zone, replacing, tag, cdef)
+    return (base, light, types, token, category, ztype, obj.zone, replacing, tag, cdef)
