@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from cardzones.errors import IllegalAction
 from cardzones.kernel.events import PHASE
 from cardzones.kernel.results import MoveResult
-from cardzones.rulesets.redemption.set_aside import count_upkeep, return_due
+from cardzones.rulesets.redemption.set_aside import count_upkeep, live_records, return_due
 
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game
@@ -74,6 +74,16 @@ def finish_turn(game: Game) -> None:
     upkeep or its preparation phase. Part of ending the turn."""
     for i in range(_index(game) + 1, len(PHASES)):
         enter(game, PHASES[i])
+
+
+def foresee_finish_turn(game: Game) -> MoveResult | None:
+    """What ending the turn gives, judged (:func:`finish_turn`, then the next
+    turn begins): done, as entering a phase only begins it, but for the
+    preparation phase's returns (set-aside/duration-returns), which only
+    entering it tells while set-aside abilities live."""
+    if _index(game) >= PHASES.index("preparation") or not live_records(game):
+        return MoveResult.DONE
+    return None
 
 
 def enter(game: Game, phase: str) -> None:
