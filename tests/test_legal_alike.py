@@ -17,6 +17,7 @@ from cardzones import new_game
 from cardzones.acts.legal import legal_actions, tried_legal_actions
 from cardzones.kernel.cards import CardDef, Dest, Replacement
 from cardzones.kernel.game import Game
+from cardzones.kernel.objects import UNDER
 
 ATTACK = CardDef("Strike", frozenset({"action", "attack"}))
 OTHER_ATTACK = CardDef("Other Strike", frozenset({"action", "attack"}))
@@ -59,6 +60,11 @@ def _position() -> Game:
         game.new_card(SWORD, weapon)
     game.new_card(SWORD, z("alice", "graveyard"))
     game.new_card(TOKEN, game.zones_of(None, "permanent")[0])
+    # Sub-cards alike under one top-card, and under another (3.0.14): under
+    # the hero (its soul, 3.11.5) and under an aura in the arena.
+    aura = game.new_card(AURA, game.zones_of(None, "permanent")[0])
+    for top in (hero, hero, aura, aura):
+        game.attach(game.new_card(ATTACK, z("alice", "banished")), top, UNDER)
     return game
 
 

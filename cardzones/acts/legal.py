@@ -216,6 +216,7 @@ class _Asked:
 
     __slots__ = (
         "_cards",
+        "_texts",
         "_zones",
         "candidates",
         "card",
@@ -235,6 +236,7 @@ class _Asked:
         self.card = card
         self.zone = zone
         self._cards: dict[int, int] = {}
+        self._texts: dict[int, tuple[Any, str]] = {}
         self._zones: dict[str, int] | None = None
         self.candidates = 0
         self.tries = 0
@@ -313,10 +315,8 @@ class _Asked:
         the quick way cannot read goes through :func:`bind` itself, which says
         what is wrong."""
         game, player = self.game, self.player
-        defaults = {p.name: p.default for p in action.params}
+        defaults, one_of, shapes = _prepared(action)
         actor = action.actor
-        one_of = tuple((g.names, g.exactly) for g in action.one_of)
-        shapes: dict[tuple[str, ...], Shape] = {}
         cards = self._cards
         filtered = self.card is not None or self.zone is not None
         offer = action.offer
@@ -327,14 +327,18 @@ class _Asked:
         for given in action.candidates(game, player):  # type: ignore[misc]
             keys = tuple(given)
             try:
-                shape = shapes[keys]
+                shape, groups = shapes[keys]
             except KeyError:
-                shape = shapes[keys] = shape_of(action, keys)
+                shape, groups = shapes[keys] = _shape_and_groups(action, keys, one_of)
             looked = True
             args: dict[str, Any] | None
             if shape is not None:
-                for group, exactly in one_of:
-                    n = sum(1 for k in group if given.get(k) is not None)
+                # Each group of one_of, read on the keys given (the others are None).
+                for group, exactly in groups:
+                    n = 0
+                    for k in group:
+                        if given[k] is not None:
+                            n += 1
                     if n == 0 or (exactly and n != 1):
                         shape = None
                         break
@@ -386,8 +390,8 @@ class _Asked:
             # Added and counted, so that each candidate is hashed once.
             try:
                 add(tuple(args.values()))
-            except TypeError:  # a mapping among them (an ongoing bonus)
-                add(_frozen(args))
+            except TypeError:  # a mapping or a card definition among them
+                add(_frozen(args, self._texts))
             if len(seen) == count:
                 continue
             count += 1
@@ -502,6 +506,44 @@ class _Asked:
         return out
 
 
+#: What judging reads of an action, the same in every listing: its
+#: parameters' defaults, its groups of ``one_of``, and the shapes of its
+#: candidates found so far (:func:`shape_of`), by the action's id, with the
+#: action held so that the id stays its own.
+_PREPARED: dict[int, tuple[Action, _Prepared]] = {}
+#: The groups of ``one_of``: the names of each, and whether exactly one is given.
+_Groups = tuple[tuple[tuple[str, ...], bool], ...]
+_Prepared = tuple[dict[str, Any], _Groups, dict[tuple[str, ...], tuple[Shape, _Groups]]]
+#: How many actions :data:`_PREPARED` holds before it starts again (rule sets
+#: made by the thousand, as tests make them, must not fill memory).
+_PREPARED_MAX = 1024
+
+
+def _prepared(action: Action) -> _Prepared:
+    held = _PREPARED.get(id(action))
+    if held is not None and held[0] is action:
+        return held[1]
+    if len(_PREPARED) >= _PREPARED_MAX:
+        _PREPARED.clear()
+    prep: _Prepared = (
+        {p.name: p.default for p in action.params},
+        tuple((g.names, g.exactly) for g in action.one_of),
+        {},
+    )
+    _PREPARED[id(action)] = (action, prep)
+    return prep
+
+
+def _shape_and_groups(
+    action: Action, keys: tuple[str, ...], one_of: _Groups
+) -> tuple[Shape, _Groups]:
+    """The shape of candidates with these keys (:func:`shape_of`), and each
+    group of ``one_of`` as the names of it among the keys."""
+    return shape_of(action, keys), tuple(
+        (tuple(k for k in names if k in keys), exactly) for names, exactly in one_of
+    )
+
+
 def _untold(game: Game, args: Mapping[str, Any]) -> None:
     """A judge that cannot tell: every candidate is tried."""
     return None
@@ -530,13 +572,21 @@ def _key(args: dict[str, Any]) -> Any:
     return key
 
 
-def _frozen(value: Any) -> Any:
+def _frozen(value: Any, texts: dict[int, tuple[Any, str]] | None = None) -> Any:
+    """A hashable value equal for equal values; ``texts`` keeps the text of
+    each unhashable value met (an immutable card definition, met once per
+    destination of a token), so that one listing writes it once."""
     if isinstance(value, Mapping):
-        return tuple(sorted((k, _frozen(v)) for k, v in value.items()))
+        return tuple(sorted((k, _frozen(v, texts)) for k, v in value.items()))
     if isinstance(value, list | tuple):
-        return tuple(_frozen(v) for v in value)
+        return tuple(_frozen(v, texts) for v in value)
     try:
         hash(value)
     except TypeError:  # a card definition: its text says what it is
-        return repr(value)
+        if texts is None:
+            return repr(value)
+        held = texts.get(id(value))
+        if held is None or held[0] is not value:
+            held = texts[id(value)] = (value, repr(value))
+        return held[1]
     return value

@@ -23,8 +23,6 @@ SHUFFLED = "shuffled"
 CREATED = "created"
 TURN = "turn"
 PHASE = "phase"
-ZONE_CREATED = "zone_created"
-ZONE_REMOVED = "zone_removed"
 
 
 class Snapshot(NamedTuple):

@@ -121,8 +121,7 @@ class Game(GameState):
                         create._new_zone(self, player, spec)
         ruleset.setup_game(self)
         # Setting up is not an action: it cannot be undone.
-        self._journal = None
-        self._marks = None
+        self.forget_history()
 
     # ------------------------------------------------------------------
     # Copies and actions
@@ -415,13 +414,9 @@ class Game(GameState):
         judge's actions (making a zone, clearing an object by hand) are
         listed only when ``actions`` names them or with ``judge``. The game
         is as it was when this returns."""
-        if judge:
-            return list(
-                self.ruleset.legal_actions(self, player, actions, card=card, zone=zone, judge=True)
-            )
-        if card is None and zone is None:
-            return list(self.ruleset.legal_actions(self, player, actions))
-        return list(self.ruleset.legal_actions(self, player, actions, card=card, zone=zone))
+        return list(
+            self.ruleset.legal_actions(self, player, actions, card=card, zone=zone, judge=judge)
+        )
 
     # ------------------------------------------------------------------
     # Identity for views

@@ -136,7 +136,6 @@ def _summary_at(game: GameState, log: Any) -> _Summary:
         node = node[1]
     if base is None and node is not None:
         newer = list(iter_log(log))[::-1]  # too far back: summarise it all
-        base = None
     if base is None:
         summary = _Summary(key, {}, {}, {})
     else:

@@ -123,11 +123,7 @@ class Ruleset(Generic[G]):
       with the rule that names each, resolved by :meth:`resolve_pseudo`;
     - ``piles``: names for the cards under or on one card (fab's ``soul``,
       the cards under a player's hero), with their relation, found by
-      :meth:`pile_host`;
-    - ``attach_keys``: the set-up words that put a card under or on another
-      (``under``, ``onto``), with their relation;
-    - ``permanent_control``: whether cards have a permanent controller apart
-      from their controller;
+      :meth:`pile_host`.
     """
 
     name = "base"
@@ -136,8 +132,6 @@ class Ruleset(Generic[G]):
     clear_to = "graveyard"
     destinations: Mapping[str, str] = {}
     piles: Mapping[str, int] = {}
-    attach_keys: Mapping[str, int] = {}
-    permanent_control = False
 
     # -- cards -------------------------------------------------------------
 
@@ -250,15 +244,6 @@ class Ruleset(Generic[G]):
 
     def may_play(self, game: G, card: int, player: str) -> bool:
         return False
-
-    def is_set_aside(self, game: G, card: int) -> bool:
-        """Whether the card is set aside (in a set-aside area)."""
-        return False
-
-    def layers(self, game: G) -> tuple[int, ...] | None:
-        """The layers of the rule set's stack, layer 1 (the bottom) first, or
-        None when it has no stack of layers."""
-        return None
 
     def after_action(self, game: G) -> None:
         """Called at the end of every top-level action (triggers, state checks)."""

@@ -151,8 +151,7 @@ def restore(game: GameState, data: dict[str, Any]) -> None:
     # The zone list is derived from the zones, so it is made again rather than
     # trusted (and saves from before it was kept still load).
     game._vars["layout"] = _layout(game)
-    game._journal = None
-    game._marks = None
+    game.forget_history()
 
 
 def value_to_json(value: Any) -> dict[str, Any]:

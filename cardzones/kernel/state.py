@@ -245,9 +245,6 @@ class State:
         self._journal = target
         self._marks = marks
 
-    def _begin(self) -> Journal:
-        return self._journal
-
     def _commit(self, head: Journal) -> None:
         """Close one top-level action that started at ``head``, for :meth:`undo`."""
         if self._journal is not head:

@@ -130,33 +130,8 @@ def _show(
         # viewer follow a hidden card through moves and shuffles.
         shown = {"hidden": True}
     if card in game._kids:
-        _add_pile(game, player, card, omniscient, shown, summary)
+        _add_pile(game, player, card, shown, summary or _summary(game), omniscient)
     return shown
-
-
-def _add_pile(
-    game: GameState,
-    player: str | None,
-    card: int,
-    omniscient: bool,
-    shown: dict[str, Any],
-    summary: _Summary | None = None,
-) -> None:
-    # Cards placed on a card lie in the order they were placed, which every
-    # player watched (each is placed face up), so it is kept. Sub-cards are a
-    # collection (3.0.14, 3.11.5) that may have been built out of sight (under
-    # a private top-card, 3.0.14d): they are listed as an unordered zone is.
-    objs = game._objs
-    under: list[dict[str, Any]] = []
-    placed: list[dict[str, Any]] = []
-    for kid in game._kids[card]:
-        pile = placed if objs[kid].rel == PLACED else under
-        pile.append(_show(game, player, kid, omniscient, summary))
-    if under:
-        under.sort(key=_sort_key)
-        shown["under"] = under
-    if placed:
-        shown["placed"] = placed
 
 
 def _canonical(entry: dict[str, Any]) -> str:
@@ -215,10 +190,6 @@ _LAYOUTS: dict[int, tuple[tuple[int, ...], list[_ZoneRow], dict[str, int]]] = {}
 _LAYOUT_LIMIT = 64
 
 
-def _layout(game: GameState) -> list[_ZoneRow]:
-    return _layout_entry(game)[1]
-
-
 def _layout_entry(game: GameState) -> tuple[tuple[int, ...], list[_ZoneRow], dict[str, int]]:
     layout = game._vars["layout"]
     hit = _LAYOUTS.get(id(layout))
@@ -235,13 +206,11 @@ def _layout_entry(game: GameState) -> tuple[tuple[int, ...], list[_ZoneRow], dic
     return hit
 
 
-def _zone_entry(
-    game: GameState, player: str | None, row: _ZoneRow, omniscient: bool, summary: _Summary | None
-) -> dict[str, Any]:
-    if not omniscient:
-        return _player_zones(game, player, (row,), summary or _summary(game))[0]
+def _author_zone(game: GameState, row: _ZoneRow, summary: _Summary) -> dict[str, Any]:
+    """One zone of the omniscient view, every object shown (a player's
+    zones are :func:`_player_zones`)."""
     cards = game._contents.get(row.zid)
-    objects = [_show(game, player, c, True, summary) for c in cards] if cards else []
+    objects = [_show(game, None, c, True, summary) for c in cards] if cards else []
     if not row.ordered:
         objects.sort(key=_sort_key)
     out = row.header.copy()
@@ -338,7 +307,7 @@ def _player_zones(
                     hidden.append(shown)
                     hidden_piles = hidden_piles or card in piles
             if card in piles:
-                _player_pile(game, player, card, shown, summary)
+                _add_pile(game, player, card, shown, summary)
         if not ordered:
             # Unordered: the canonical order of _sort_key, public entries by id,
             # then the hidden ones, which differ only in their piles.
@@ -354,23 +323,30 @@ def _player_zones(
     return out
 
 
-def _player_pile(
-    game: GameState, player: str | None, card: int, shown: dict[str, Any], summary: _Summary
+def _add_pile(
+    game: GameState,
+    player: str | None,
+    card: int,
+    shown: dict[str, Any],
+    summary: _Summary,
+    omniscient: bool = False,
 ) -> None:
-    """:func:`_add_pile` for a player's view: the cards under or on ``card``,
-    each decided by 3.0.3a on its own record, described as the objects of
-    :func:`_player_zones` are."""
+    """The cards under or on ``card``, in its entry ``shown``: each decided by
+    3.0.3a on its own record (the author, ``omniscient``, sees every one) and
+    described as the objects of :func:`_player_zones` are."""
+    # Cards placed on a card lie in the order they were placed, which every
+    # player watched (each is placed face up), so it is kept. Sub-cards are a
+    # collection (3.0.14, 3.11.5) that may have been built out of sight (under
+    # a private top-card, 3.0.14d): they are listed as an unordered zone is.
     objs = game._objs
     piles = game._kids
     zinfo = game._zinfo
     layout = game._vars["layout"]
-    fx = game._fx_by_card
-    cache = game._shown
     under: list[dict[str, Any]] = []
     placed: list[dict[str, Any]] = []
     for kid in piles[card]:
         obj: Obj = objs[kid]
-        if obj.public:
+        if obj.public or omniscient:
             look = True
         elif player is None:
             look = False
@@ -378,31 +354,19 @@ def _player_pile(
             info: ZoneInfo = zinfo[obj.zone]
             look = info.spec.owner_may_look and (player == obj.owner or player == info.owner)
         if look:
-            cached = cache.get(kid)
-            if (
-                cached is not None
-                and cached[0] is obj
-                and cached[1] is layout
-                and not (fx and kid in fx)
-            ):
-                entry = cached[2].copy()
-            else:
-                entry = _props(game, kid, obj, layout)
-            if obj.public:
-                handle = summary.public.get(kid)
-            elif player == obj.owner:
-                handle = summary.own.get(kid)
-            else:
-                handle = _handle_for(game, player, kid, obj, summary)
+            entry = _props(game, kid, obj, layout)
+            # As in _show: the author sees a private object by its owner's handle.
+            who = (None if obj.public else obj.owner) if omniscient else player
+            handle = _handle_for(game, who, kid, obj, summary)
             if handle is not None:
                 entry["id"] = handle
         else:
             entry = {"hidden": True}
         if kid in piles:
-            _player_pile(game, player, kid, entry, summary)
+            _add_pile(game, player, kid, entry, summary, omniscient)
         (placed if obj.rel == PLACED else under).append(entry)
     if under:
-        under.sort(key=_sort_key)  # a collection, as in _add_pile
+        under.sort(key=_sort_key)
         shown["under"] = under
     if placed:
         shown["placed"] = placed
@@ -424,7 +388,7 @@ def _board(game: GameState, player: str | None, omniscient: bool) -> dict[str, A
         "turn_player": game.turn_player,
         "phase": game.phase,
         "zones": (
-            [_zone_entry(game, player, row, True, summary) for row in rows]
+            [_author_zone(game, row, summary) for row in rows]
             if omniscient
             else _player_zones(game, player, rows, summary)
         ),
@@ -518,8 +482,8 @@ def card_for_handle(game: GameState, player: str | None, handle: str) -> int:
     summary = _summary(game)
     kids = game._kids
     stack: list[int] = []
-    for row in _layout(game):
-        stack.extend(game._contents.get(row.zid, ()))
+    for zid in game._vars["layout"]:
+        stack.extend(game._contents.get(zid, ()))
     while stack:
         card = stack.pop()
         if (

@@ -28,7 +28,7 @@ from cardzones.position.card_data import read_card_data
 from cardzones.position.cards import parse_card
 from cardzones.position.context import Context
 from cardzones.position.loader import YList, YMap
-from cardzones.rulesets.base import Ruleset
+from cardzones.rulesets.base import Ruleset, ruleset_of
 from cardzones.rulesets.registry import get_ruleset, ruleset_names
 
 TOP_KEYS = {"name", "rules", "ruleset", "players", "seed", "cards", "card_data", "setup", "steps"}
@@ -198,7 +198,7 @@ class Position:
         ):
             if v is not None and v not in game.players:
                 raise ctx.fail(opts, k, f"{k}: {ctx.not_a_player(v)}")
-        ruleset = game.ruleset
+        ruleset = ruleset_of(game)
         if pcontrol is not None and not ruleset.permanent_control:
             raise ctx.fail(
                 opts,

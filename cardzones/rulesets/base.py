@@ -123,7 +123,11 @@ class Ruleset(kernel.Ruleset["Game"]):
       name apart (fab's colours), when its cards have a ``pitch``;
       ``named_printings``: a card of a deck list is written down by a name
       that finds its printing alone; ``out_of_game``: where a deck list's
-      cards in no zone are, in words.
+      cards in no zone are, in words;
+    - ``attach_keys``: the set-up words of a start position that put a card
+      under or on another (``under``, ``onto``), with their relation;
+    - ``permanent_control``: whether cards have a permanent controller apart
+      from their controller (a start position may name one).
     """
 
     actions: ActionTable = NO_ACTIONS
@@ -140,6 +144,8 @@ class Ruleset(kernel.Ruleset["Game"]):
     pitch_words: Mapping[int, str] = {}
     named_printings: bool = False
     out_of_game: str = "in no zone"
+    attach_keys: Mapping[str, int] = {}
+    permanent_control = False
 
     # -- cards -------------------------------------------------------------
 
@@ -158,6 +164,17 @@ class Ruleset(kernel.Ruleset["Game"]):
         making the card again, so a card it cannot write is refused, never
         changed."""
         return {}
+
+    # -- what expectations ask -------------------------------------------------
+
+    def is_set_aside(self, game: Game, card: int) -> bool:
+        """Whether the card is set aside (in a set-aside area)."""
+        return False
+
+    def layers(self, game: Game) -> tuple[int, ...] | None:
+        """The layers of the rule set's stack, layer 1 (the bottom) first, or
+        None when it has no stack of layers."""
+        return None
 
     # -- deck lists ----------------------------------------------------------
 

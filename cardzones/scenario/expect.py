@@ -14,6 +14,7 @@ from cardzones.kernel.views import view
 from cardzones.position.context import Context
 from cardzones.position.loader import YList, YMap
 from cardzones.position.refs import ZoneRef, parse_zone
+from cardzones.rulesets.base import ruleset_of
 
 CARD_KEYS = {
     "card",
@@ -334,7 +335,7 @@ def _check_may_play(ctx: Context, node: YMap, key: str, card: int, obj: Any) -> 
 
 
 def _is_set_aside(ctx: Context, card: int) -> bool:
-    return ctx.game.ruleset.is_set_aside(ctx.game, card)
+    return ruleset_of(ctx.game).is_set_aside(ctx.game, card)
 
 
 CARD_CHECKS: dict[str, Callable[[Context, YMap, str, int, Any], str | None]] = {
@@ -371,7 +372,7 @@ def _layer_kind(ctx: Context, card: int) -> str:
 
 def _layer(ctx: Context, node: YMap) -> str | None:
     game = ctx.game
-    current = game.ruleset.layers(game)
+    current = ruleset_of(game).layers(game)
     if current is None:
         raise ctx.fail(
             node,

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardzones.acts.legal import judging
 from cardzones.kernel.cards import Dest
-from cardzones.kernel.objects import CARD, TOP
+from cardzones.kernel.objects import CARD
 from cardzones.kernel.results import MoveResult
 from cardzones.rulesets.fab.admission import OWN_DECK_CARDS_ONLY
 from cardzones.rulesets.fab.cards import is_deck_card
@@ -43,16 +43,27 @@ _TOKEN_ONLY = frozenset({"stack", "combat_chain", "banished", "graveyard"})
 _CATEGORY_ONLY = frozenset(OWN_DECK_CARDS_ONLY)
 
 
-#: Where a listing keeps what it found of each card and each move (under
-#: :func:`~cardzones.acts.legal.judging`).
-_CARDS, _FOUND = "fab.move.cards", "fab.move.found"
+#: Where a listing keeps what it found of each card and each move, and the
+#: rule set's piles (under :func:`~cardzones.acts.legal.judging`).
+_MEMO = "fab.move"
 
 #: What a listing reads of one card, found once: its record's class (an id
-#: for owner, visibility, equipment and whether cards are under it), its
-#: types, whether it is a token, its category, its zone's type, its zone, the
-#: zone types its replacement effects name and their tag, and the card, held.
+#: for owner, visibility, equipment and the top-card it is under or on, if
+#: any), its class where only owner and visibility count (an id for them and
+#: whether it is a sub-card), its types, whether it is a token, its category,
+#: its zone's type, its zone, the zone types its replacement effects name and
+#: their tag, and the card, held.
 _Alike = tuple[
-    int, frozenset[str], bool, int, str, int, frozenset[str], tuple[int, int, str | None], Any
+    int,
+    int,
+    frozenset[str],
+    bool,
+    int,
+    str,
+    int,
+    frozenset[str],
+    tuple[int, int, str | None],
+    Any,
 ]
 
 
@@ -61,21 +72,21 @@ def foresee_fab_move(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
     move, :meth:`Game.foresee_move`; None with ``then:``, which only doing
     tells), found once per listing of legal actions for all cards alike.
 
-    Cards are alike when their records agree in all the move reads: the
-    card's types and subtypes (all fab's admission reads of its
+    Cards are alike when their records agree in all the move reads: their
+    types and subtypes (all fab's admission reads of a card's
     characteristics, public or private, 3.0.7a; so its category, 1.3.2), or
-    only whether it is a token, or its category, where that is all
-    admission reads, owner,
-    zone, visibility, kind and the zones it is equipped to (8.5.41c), each a
-    top-level card with no replacement effect that would apply, or the same
-    card's with the same controller (3.0.8a), and whether cards are under or on it (they go
-    along or are cleared, 3.0.14e). The zone it goes to is then another than its own
-    (else no move, 3.0.7b), so what admission finds there (a hero, 3.11.2;
-    an arsenal's card, 3.3.2a; an equipment, 8.5.41c) is the same for each;
-    cards alike in one zone see each other alike. Where it is counts only
-    when it goes to a zone of the same type: else it is in none of the zones
-    admission reads. A refusal is not kept: it
-    is judged again, and raised as the move would raise it."""
+    only whether it is a token, or its category, where that is all admission
+    reads; owner, zone, visibility, kind and the zones it is equipped to
+    (8.5.41c); the top-card it is under or on, if any (3.0.14); no
+    replacement effect that would apply, or the same card's with the same
+    controller (3.0.8a); and whether cards are under or on it (they go along
+    or are cleared, 3.0.14c, 3.0.14e). The zone it goes to is then another
+    than its own (else no move, 3.0.7b), so what admission finds there (a
+    hero, 3.11.2; an arsenal's card, 3.3.2a; an equipment, 8.5.41c) is the
+    same for each; cards alike in one zone see each other alike. Where it is
+    counts only when it goes to a zone of the same type: else it is in none
+    of the zones admission reads. A refusal is not kept: it is judged again,
+    and raised as the move would raise it."""
     if args.get("then") is not None:
         return None
     card, dest, position = args["card"], args["to"], args["position"]
@@ -87,17 +98,22 @@ def foresee_fab_move(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
     key: Any = None
     if memo is not None and choose_zone is None and isinstance(dest, Dest):
         try:
-            cards: dict[Any, _Alike | None] = memo[_CARDS]
+            cards, found, piles = memo[_MEMO]
         except KeyError:
-            cards = memo[_CARDS] = {}
-            memo[_FOUND] = {}
+            cards, found, piles = memo[_MEMO] = ({}, {}, game.ruleset.piles)
         try:
             one = cards[card]
         except KeyError:
             one = cards[card] = _alike(game, card, cards)
         to = dest.type
-        if one is not None and to not in game.ruleset.piles:
-            base, types, token, category, ztype, zone, replacing, tag, _ = one
+        if one is not None and to in piles:
+            # Into a soul, under a hero (3.11.5, 3.0.14): what it gives reads of
+            # the card only whether it is that hero and whether it is under it
+            # already (its top-card, in its class).
+            hero = card if "hero" in one[2] else None
+            key = (one[0], hero, dest, position, face, cause, by)
+        elif one is not None:
+            base, light, types, token, category, ztype, zone, replacing, tag, _ = one
             if to == "arena":
                 to = "permanent"  # 3.0.5a
             replaced = None
@@ -105,28 +121,33 @@ def foresee_fab_move(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
             if to in replacing:
                 replaced = tag
             elif to in _TOKEN_ONLY:
-                kind = token
+                # Nor does it read what the card is equipped to, or under.
+                base, kind = light, token
             elif to in _CATEGORY_ONLY:
                 kind = category
-            here = zone if ztype == to else None
-            key = (base, kind, replaced, here, dest.type, dest.owner, dest.index)
+            key = (base, kind, replaced, zone if ztype == to else None, dest)
             key += (position, face, cause, by)
-            found: dict[Any, MoveResult | None] = memo[_FOUND]
-            if key in found:
-                return found[key]
+        if key is not None:
+            try:
+                return found[key]  # type: ignore[no-any-return]
+            except KeyError:
+                pass
     result = game.foresee_move(
         card, dest, position=position, face=face, cause=cause, by=by, choose_zone=choose_zone
     )
-    if key is not None and memo is not None:
-        memo[_FOUND][key] = result
+    if key is not None:
+        found[key] = result
     return result
 
 
 def _alike(game: Game, card: int, cards: dict[Any, Any]) -> _Alike | None:
     """What a listing reads of the card (see :data:`_Alike`); None for any
-    but a top-level card."""
+    but a card, and for a card with cards under or on it, which is judged by
+    itself: whether they go along or are cleared (3.0.14c, 3.0.14e), and
+    whether a clear needs a choice (3.0.10a), depends on those cards. Sub-cards
+    are alike only under the same top-card (3.0.14)."""
     obj = game.obj(card)
-    if obj.kind != CARD or obj.rel != TOP:
+    if obj.kind != CARD or game.kids(card):
         return None
     cdef = obj.cdef
     types = cdef.types
@@ -137,7 +158,8 @@ def _alike(game: Game, card: int, cards: dict[Any, Any]) -> _Alike | None:
     tag = (id(abilities), obj.zone, obj.controller)  # read only where one applies
     # Records of one class share an id: a key of small parts hashes quickly.
     base: int = cards.setdefault(
-        (obj.owner, obj.public, obj.equipped, bool(game.kids(card))), len(cards)
+        (obj.owner, obj.public, obj.equipped, obj.host, obj.rel), len(cards)
     )
+    light: int = cards.setdefault((obj.owner, obj.public, obj.rel), len(cards))
     ztype = game.zone_info(obj.zone).type
-    return (base, types, token, category, ztype, obj.zone, replacing, tag, cdef)
+    return (base, light, types, token, category, ztype, obj.zone, replacing, tag, cdef)

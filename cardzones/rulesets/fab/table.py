@@ -56,30 +56,11 @@ CHOOSE_GRAVEYARD = Param(
 )
 
 
-def _foresee_move(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
-    """What the move would give (:func:`foresee_fab_move`). A card with cards
-    under it is judged by itself: whether they go along or are cleared
-    (3.0.14c, 3.0.14e), and whether a clear needs a choice (3.0.10a), depends
-    on those cards, which cards alike do not share."""
-    if game.kids(args["card"]) and args.get("then") is None:
-        by = args["by"]
-        return game.foresee_move(
-            args["card"],
-            args["to"],
-            position=args["position"],
-            face=args["face"],
-            cause=args["cause"],
-            by=game.turn_player if by is None else by,
-            choose_zone=args["choose_zone"],
-        )
-    return foresee_fab_move(game, args)
-
-
 MOVE = move_action(
     doc="Move a card: the one general move. PLAYER.soul puts it under that player's hero "
     "(3.11.5); arena means the permanent zone (3.0.5a).",
     rules=("3.0.5a", "3.0.7", "3.0.8", "3.0.9b", "3.0.11", "3.0.13", "3.11.5"),
-    foresee_args=_foresee_move,
+    foresee_args=foresee_fab_move,
 )
 
 

@@ -19,6 +19,7 @@ from cardzones.kernel.effects import EffectRef
 from cardzones.rulesets.common import Candidate, in_zone_of_type, visible
 from cardzones.rulesets.redemption import records
 from cardzones.rulesets.redemption.records import MOVE, NEXT_ID, PLACE, SET_ASIDE, EffectHandle
+from cardzones.rulesets.redemption.set_aside import is_set_aside
 from cardzones.rulesets.redemption.turns import PHASES
 
 if TYPE_CHECKING:
@@ -66,7 +67,7 @@ def return_(game: Game, player: str) -> Iterator[Candidate]:
     """Each set-aside card the player controls, by their own return and by an
     effect (set-aside/return-to-territory)."""
     for card in visible(game, player, actable_cards(game, player)):
-        if game.ruleset.is_set_aside(game, card):
+        if is_set_aside(game, card):
             yield {"cards": (card,)}
             yield {"cards": (card,), "cause": "effect"}
 
@@ -95,9 +96,7 @@ def dominant(game: Game, player: str) -> Iterator[Candidate]:
         if in_zone_of_type(game, c, "hand", player) and "dominant" in game.obj(c).cdef.types
     ]
     targets = [
-        c
-        for c in visible(game, player, nameable_cards(game, player))
-        if game.ruleset.is_set_aside(game, c)
+        c for c in visible(game, player, nameable_cards(game, player)) if is_set_aside(game, c)
     ]
     for card in dominants:
         for target in targets:
