@@ -69,7 +69,7 @@ def foresee_move(
     # needing a choice (3.0.10a): the rule set judges them, unless it fails (3.0.11).
     kids = bool(game._kids.get(card))
     if zid == obj.zone and obj.rel == TOP:
-        return None if kids else _NO_MOVE  # 3.0.7b
+        return _NO_MOVE  # 3.0.7b: at most turned, sub-cards with it (3.0.14d)
     ruleset = game.ruleset
     if ruleset.ceases_on_move(game, obj, zid):
         return None if kids else _CEASED
