@@ -20,6 +20,7 @@ from cardzones.acts.binding import complete
 from cardzones.errors import CardzonesError, NeedsChoice
 from cardzones.kernel.cards import CardDef, Dest, Replacement
 from cardzones.kernel.game import Game
+from cardzones.kernel.objects import UNDER
 from cardzones.kernel.results import MoveResult
 from cardzones.rulesets.fab import turn_foresight
 
@@ -190,7 +191,8 @@ def test_the_lists_tell_a_wrong_judgement_of_the_end_of_turn(
 @settings(max_examples=80, deadline=None)
 @given(data=st.data())
 def test_the_end_of_turn_is_judged_as_it_is_tried(data: st.DataObject) -> None:
-    """Random end-of-turn positions: the turn, the cards on the chain, in
+    """Random end-of-turn positions: the turn, the cards on the chain (and
+    under them), in
     hands, decks and pitch zones, extra graveyards and hands, a deck gone, a card no
     hand takes in a deck, the card for the arsenal."""
     draw = data.draw
@@ -208,7 +210,10 @@ def test_the_end_of_turn_is_judged_as_it_is_tried(data: st.DataObject) -> None:
     chain = game.zone(None, "combat_chain")
     for cdef in draw(st.lists(st.sampled_from([STRIKE, ALLY, RETURNING]), max_size=3)):
         owner = draw(st.sampled_from(PLAYERS), label="owner")
-        game.new_card(cdef, chain, owner=owner, controller=owner, public=draw(st.booleans()))
+        card = game.new_card(cdef, chain, owner=owner, controller=owner, public=draw(st.booleans()))
+        if draw(st.integers(0, 2), label="a card under it") == 0:  # 3.0.14c, 3.0.14e
+            kid_owner = draw(st.sampled_from(PLAYERS), label="its owner")
+            game.new_card(STRIKE, chain, owner=kid_owner, host=card, rel=UNDER, check=False)
     for player in PLAYERS:
         if draw(st.integers(0, 4), label=f"{player} loses the deck") == 0:
             game.act("remove_zone", zone=Dest("deck", player), by=player)
