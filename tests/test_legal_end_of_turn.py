@@ -175,6 +175,15 @@ def test_the_card_for_the_arsenal_makes_room_for_a_draw_4_4_3b_4_4_3f() -> None:
     assert _given(game, "finish_turn", {"arsenal": hand[0]}) == ("choice",) * 2
 
 
+def test_the_card_for_the_arsenal_from_a_second_hand_leaves_the_first_full_4_4_3f() -> None:
+    """The draws fill the first hand (4.4.3f); a card for the arsenal from
+    another hand of the player's (3.0.10) leaves it as full as it was."""
+    game = _game(hand=4)
+    second = game.create_zone("alice", "hand")
+    card = game.new_card(STRIKE, second, owner="alice")
+    assert _given(game, "finish_turn", {"arsenal": card}) == (MoveResult.DONE,) * 2
+
+
 def test_the_lists_tell_a_wrong_judgement_of_the_end_of_turn(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -63,7 +63,7 @@ def foresee_finish_turn(game: Game, arsenal: int | None) -> MoveResult | None:
     if game.turn == 1:
         drawers += [p for p in game.players if p != player]
     for drawer in drawers:
-        if not _draws_go(game, drawer, 1 if arsenal is not None and drawer == player else 0):
+        if not _draws_go(game, drawer, arsenal):
             return None
     return _DONE
 
@@ -111,11 +111,11 @@ def _pitch_goes(game: Game) -> bool:
     return True
 
 
-def _draws_go(game: Game, player: str, leaving: int) -> bool:
+def _draws_go(game: Game, player: str, arsenal: int | None) -> bool:
     """Whether the draws up to the hero's intellect (4.4.3f) can be told:
-    each card they take from the top of the deck goes to the hand. ``leaving``
-    cards of the hand go to the arsenal first. Draws that would reach the
-    cards the pitch puts at the bottom of the deck are not told."""
+    each card they take from the top of the deck goes to the hand, which
+    the card for the ``arsenal`` has left. Draws that would reach the cards
+    the pitch puts at the bottom of the deck are not told."""
     hero_zone = game.zone(player, "hero")
     heroes = game.contents(hero_zone) if hero_zone is not None else ()
     if not heroes:
@@ -125,7 +125,7 @@ def _draws_go(game: Game, player: str, leaving: int) -> bool:
     hand, deck = game.zone(player, "hand"), game.zone(player, "deck")
     if intellect is None or hand is None or deck is None:
         return True
-    wanted = intellect - (len(game.contents(hand)) - leaving)
+    wanted = intellect - sum(1 for card in game.contents(hand) if card != arsenal)
     if wanted <= 0:
         return True
     cards = game.contents(deck)
