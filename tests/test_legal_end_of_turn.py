@@ -258,8 +258,13 @@ def test_a_redemption_turn_ends_judged_unless_set_aside_cards_may_return() -> No
     assert [(a.name, a.result) for a in listed] == [("end_turn", MoveResult.DONE)]
     assert legal_counts_of(game, "alice", ["end_turn"]) == 0
     game.act("set_aside", cards=[card], duration=1, by="alice")
-    for _ in range(2):
+    # Counted from alice's next upkeep (turn 3), where it is due: only then
+    # is the end of her turn tried, the card returning as preparation begins.
+    tries = []
+    for _ in range(4):
         judged = game.legal_actions(game.turn_player, ["end_turn"])
         assert said(judged) == said(tried_of(game, game.turn_player))
-        assert legal_counts_of(game, game.turn_player, ["end_turn"]) == 1
+        tries.append(legal_counts_of(game, game.turn_player, ["end_turn"]))
         game.act("end_turn")
+    assert tries == [0, 0, 1, 0]
+    assert game.location(card) == territory

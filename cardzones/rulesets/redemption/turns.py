@@ -78,12 +78,20 @@ def finish_turn(game: Game) -> None:
 
 def foresee_finish_turn(game: Game) -> MoveResult | None:
     """What ending the turn gives, judged (:func:`finish_turn`, then the next
-    turn begins): done, as entering a phase only begins it, but for the
-    preparation phase's returns (set-aside/duration-returns), which only
-    entering it tells while set-aside abilities live."""
-    if _index(game) >= PHASES.index("preparation") or not live_records(game):
+    turn begins): done, as entering a phase only begins it and the upkeep
+    only counts, unless the preparation phase is still to begin and cards
+    set aside by the turn player reach their duration by then
+    (set-aside/duration-turn-based): their return only entering it tells."""
+    here = _index(game)
+    if here >= PHASES.index("preparation"):
         return MoveResult.DONE
-    return None
+    counts = here < PHASES.index("upkeep")
+    for rec in live_records(game):
+        if rec.duration is None or rec.by != game.turn_player:
+            continue
+        if rec.counted + (counts and game.turn > rec.start_turn) >= rec.duration:
+            return None  # set-aside/duration-returns
+    return MoveResult.DONE
 
 
 def enter(game: Game, phase: str) -> None:
