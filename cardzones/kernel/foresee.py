@@ -89,8 +89,8 @@ def foresee_move(
 def foresee_clear(game: GameState, card: int, by: str | None = None) -> MoveResult | None:
     """What :func:`clear` would give, without clearing (see :func:`foresee_move`)."""
     obj = game.obj(card)
-    if obj.kind != CARD or obj.is_token:
-        return _CEASED  # 3.0.12a
+    if obj.kind != CARD or obj.is_token:  # 3.0.12a; its sub-cards cleared (3.0.14e)
+        return None if game._kids.get(card) else _CEASED
     if (
         obj.rel == TOP
         and obj.zone != game._ceasing
