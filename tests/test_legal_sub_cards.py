@@ -172,3 +172,39 @@ def test_cards_placed_on_a_redemption_card_go_along() -> None:
     assert game.foresee_move(soul, Dest("discard", "alice")) is None
     judged = legal_actions(game, "alice", ["move"], card=soul)
     assert said(judged) == said(tried_legal_actions(game, "alice", ["move"], card=soul))
+
+
+def test_a_hero_with_sub_cards_moved_where_it_is_does_not_move_3_0_7b_3_0_14d() -> None:
+    """A move to the zone the card is in is no move (3.0.7b); turned face
+    down there, its sub-cards turn with it (3.0.14d), and nothing is cleared
+    or needs a choice, whatever the graveyards."""
+    game = new_game("fab", list(PLAYERS))
+    hero = _hero_with_souls(game)
+    game.create_zone("alice", "graveyard")
+    for face in (None, "down"):
+        assert game.foresee_move(hero, Dest("hero", "alice"), face=face) is MoveResult.NO_MOVE
+    _same_and_untried(game, hero)
+    souls = game.kids(hero)
+    assert game.move(hero, Dest("hero", "alice"), face="down") is MoveResult.NO_MOVE
+    assert game.kids(hero) == souls and not any(game.is_public(s) for s in souls)
+
+
+def test_a_token_with_sub_cards_cleared_clears_them_3_0_12a_3_0_14e() -> None:
+    """A token cleared ceases to exist (3.0.12a) and the cards under it are
+    cleared (3.0.14e): with two graveyards for the sub-card's owner that
+    needs a choice (3.0.10a), which only clearing meets."""
+    game = new_game("fab", list(PLAYERS))
+    token = game.new_card(
+        CardDef("Token", frozenset({"token", "aura"})),
+        game.zones_of(None, "permanent")[0],
+        owner="alice",
+        controller="alice",
+    )
+    assert game.foresee_clear(token) is MoveResult.CEASED
+    card = game.new_card(SOUL, game.zone("bob", "hand"), owner="bob")
+    game.act("put_under", card=card, top=token, by="alice")
+    game.create_zone("bob", "graveyard")
+    assert game.foresee_clear(token) is None
+    judged = legal_actions(game, "alice", ["clear"], card=token, judge=True)
+    tried = tried_legal_actions(game, "alice", ["clear"], card=token, judge=True)
+    assert said(judged) == said(tried) and len(tried) == 2  # one per graveyard

@@ -348,8 +348,17 @@ class _Asked:
                         value = given[key]
                         if value is None:
                             continue
-                        if check is CARD or check is CARDS:
-                            for one in (value,) if check is CARD else value:
+                        if check is CARD:
+                            flags = cards.get(value)
+                            if flags is None:
+                                flags = self._card(value)
+                            if not flags & named_ or (ours and not flags & ours_):
+                                refused = True
+                                break
+                            if not flags & looked_:
+                                looked = False
+                        elif check is CARDS:
+                            for one in value:
                                 flags = cards.get(one)
                                 if flags is None:
                                     flags = self._card(one)
@@ -576,17 +585,20 @@ def _frozen(value: Any, texts: dict[int, tuple[Any, str]] | None = None) -> Any:
     """A hashable value equal for equal values; ``texts`` keeps the text of
     each unhashable value met (an immutable card definition, met once per
     destination of a token), so that one listing writes it once."""
+    try:
+        hash(value)
+    except TypeError:
+        pass
+    else:
+        return value  # most are: a name, a number, a card, a destination
     if isinstance(value, Mapping):
         return tuple(sorted((k, _frozen(v, texts)) for k, v in value.items()))
     if isinstance(value, list | tuple):
         return tuple(_frozen(v, texts) for v in value)
-    try:
-        hash(value)
-    except TypeError:  # a card definition: its text says what it is
-        if texts is None:
-            return repr(value)
-        held = texts.get(id(value))
-        if held is None or held[0] is not value:
-            held = texts[id(value)] = (value, repr(value))
-        return held[1]
-    return value
+    # A card definition: its text says what it is.
+    if texts is None:
+        return repr(value)
+    held = texts.get(id(value))
+    if held is None or held[0] is not value:
+        held = texts[id(value)] = (value, repr(value))
+    return held[1]

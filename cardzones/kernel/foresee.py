@@ -69,7 +69,7 @@ def foresee_move(
     # needing a choice (3.0.10a): the rule set judges them, unless it fails (3.0.11).
     kids = bool(game._kids.get(card))
     if zid == obj.zone and obj.rel == TOP:
-        return None if kids else _NO_MOVE  # 3.0.7b
+        return _NO_MOVE  # 3.0.7b: at most turned, sub-cards with it (3.0.14d)
     ruleset = game.ruleset
     if ruleset.ceases_on_move(game, obj, zid):
         return None if kids else _CEASED
@@ -89,8 +89,8 @@ def foresee_move(
 def foresee_clear(game: GameState, card: int, by: str | None = None) -> MoveResult | None:
     """What :func:`clear` would give, without clearing (see :func:`foresee_move`)."""
     obj = game.obj(card)
-    if obj.kind != CARD or obj.is_token:
-        return _CEASED  # 3.0.12a
+    if obj.kind != CARD or obj.is_token:  # 3.0.12a; its sub-cards cleared (3.0.14e)
+        return None if game._kids.get(card) else _CEASED
     if (
         obj.rel == TOP
         and obj.zone != game._ceasing

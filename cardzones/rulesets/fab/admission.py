@@ -17,11 +17,12 @@ fails, 3.0.11, and a failed move of a card the player sees is not listed).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from cardzones.acts.legal import judging
 from cardzones.kernel.cards import CardDef, Dest
 from cardzones.kernel.objects import CARD
+from cardzones.kernel.zones import ZoneSpec
 from cardzones.rulesets.fab.cards import EQUIP_SUBTYPES, becomes_permanent, is_deck_card
 from cardzones.rulesets.fab.equip import empty_for
 
@@ -66,49 +67,73 @@ def cannot_take(game: Game, card: int, dests: Sequence[Dest]) -> list[bool] | No
     # so what is found holds for every card alike that is equipped to none:
     # found once per listing of legal actions. Of its characteristics, only
     # its types and subtypes are read (its category with them, 1.3.2).
-    memo = None if obj.equipped else judging(game)
+    memo = judging(game)
     key = ("fab.cannot_take", id(dests), cdef.types, obj.owner, here, replacing)
-    if memo is not None and key in memo:
-        found: list[bool] | None = memo[key][2]
+    if memo is not None and not obj.equipped and key in memo:
+        found: list[bool] = memo[key][2]
         return found
     private = game.ruleset.private_card(cdef)
     token = "token" in cdef.types or "token" in private.types
-    specs = game.ruleset.zone_specs
-    found = []
-    for dest in dests:
-        ztype = "permanent" if dest.type == "arena" else dest.type  # 3.0.5a
-        spec = specs.get(ztype)
-        if ztype in replacing or spec is None or (token and not spec.in_arena):
-            found.append(False)
-        else:
-            found.append(_cannot_take(game, obj.card, obj.owner, cdef, private, here, dest))
-    if memo is not None:
+    found = [False] * len(dests)
+    for i, ztype, spec, dest, zid in _judged(game, dests, memo):
+        if ztype == here or ztype in replacing or (token and not spec.in_arena):
+            continue
+        there = cdef if spec.public else private
+        found[i] = _refused(game, card, obj.owner, there, ztype, dest, zid)
+    if memo is not None and not obj.equipped:
         memo[key] = (dests, cdef, found)  # held, so that the id stays theirs
     return found
 
 
 #: No zone types.
 _NONE: frozenset[str] = frozenset()
+#: A destination admission is judged for: its place among the destinations,
+#: its zone type, that type's spec, the destination, and the one zone it
+#: names (None when there are several, a choice, 3.0.10a).
+_Judged = tuple[int, str, ZoneSpec, Dest, int | None]
 
 
-def _cannot_take(
-    game: Game, card: int, owner: str | None, cdef: CardDef, private: CardDef, here: str, dest: Dest
+def _judged(game: Game, dests: Sequence[Dest], memo: dict[Any, Any] | None) -> list[_Judged]:
+    """The destinations whose admission reads the card (a hero zone, an
+    equipment zone, the permanent zone, an arsenal, deck, hand or pitch zone),
+    found once per listing."""
+    key = ("fab.cannot_take.dests", id(dests))
+    if memo is not None and key in memo:
+        judged: list[_Judged] = memo[key][1]
+        return judged
+    specs = game.ruleset.zone_specs
+    judged = []
+    for i, dest in enumerate(dests):
+        ztype = "permanent" if dest.type == "arena" else dest.type  # 3.0.5a
+        spec = specs.get(ztype)
+        if spec is None:
+            continue
+        judged_type = ztype in ("permanent", "hero") or ztype in OWN_DECK_CARDS_ONLY
+        if not judged_type and not spec.equipment:
+            continue
+        if ztype != "permanent" and not spec.shared and dest.owner not in game.players:
+            continue
+        zids = game.zones_of(dest.owner, ztype)
+        judged.append((i, ztype, spec, dest, zids[0] if len(zids) == 1 else None))
+    if memo is not None:
+        memo[key] = (dests, judged)  # held, so that the id stays theirs
+    return judged
+
+
+def _refused(
+    game: Game,
+    card: int,
+    owner: str | None,
+    there: CardDef,
+    ztype: str,
+    dest: Dest,
+    zid: int | None,
 ) -> bool:
-    ztype = "permanent" if dest.type == "arena" else dest.type  # 3.0.5a
-    spec = game.ruleset.zone_specs.get(ztype)
-    if spec is None or ztype == here:
-        return False
-    there = cdef if spec.public else private
+    """Whether admission refuses the card, seen as ``there``, in a zone of
+    ``ztype`` (``zid``, when the destination names one)."""
     if ztype == "permanent":
         return not becomes_permanent(there, ztype)  # 3.13.2
-    if ztype != "hero" and ztype not in OWN_DECK_CARDS_ONLY and not spec.equipment:
-        return False
-    if not spec.shared and dest.owner not in game.players:
-        return False
     types = there.types
-    zids = game.zones_of(dest.owner, ztype)
-    # The one zone the move goes to, when there is one (else a choice, 3.0.10a).
-    zid = zids[0] if len(zids) == 1 else None
     if ztype == "hero":
         if "hero" not in types:
             return True  # 3.11.2
@@ -119,12 +144,10 @@ def _cannot_take(
         if ztype != "arsenal":
             return False
         return zid is not None and any(c != card for c in game.contents(zid))  # 3.3.2a
-    if spec.equipment:
-        if types.isdisjoint(EQUIP_SUBTYPES):
-            return True  # 8.5.41b
-        if ztype == "weapon":
-            return types.isdisjoint(_WEAPON_TYPES)  # 3.16.2a
-        if ztype not in types:
-            return True  # 3.2.2a, 3.5.2a, 3.10.2a, 3.12.2a
-        return zid is not None and not empty_for(game, zid, card)  # 8.5.41c
-    return False
+    if types.isdisjoint(EQUIP_SUBTYPES):
+        return True  # 8.5.41b
+    if ztype == "weapon":
+        return types.isdisjoint(_WEAPON_TYPES)  # 3.16.2a
+    if ztype not in types:
+        return True  # 3.2.2a, 3.5.2a, 3.10.2a, 3.12.2a
+    return zid is not None and not empty_for(game, zid, card)  # 8.5.41c

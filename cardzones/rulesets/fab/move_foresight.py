@@ -125,8 +125,8 @@ def foresee_fab_move(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
                 base, kind = light, token
             elif to in _CATEGORY_ONLY:
                 kind = category
-            key = (base, kind, replaced, zone if ztype == to else None, dest)
-            key += (position, face, cause, by)
+            here = zone if ztype == to else None
+            key = (base, kind, replaced, here, dest, position, face, cause, by)
         if key is not None:
             try:
                 return found[key]  # type: ignore[no-any-return]

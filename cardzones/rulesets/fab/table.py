@@ -10,6 +10,7 @@ remove_layer, resolve, create_token, create_zone, remove_zone and life
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from cardzones.acts.actions import (
@@ -41,6 +42,7 @@ from cardzones.rulesets.fab.admission import cannot_take
 from cardzones.rulesets.fab.move_foresight import foresee_fab_move
 from cardzones.rulesets.fab.moves import foresee_sub_card
 from cardzones.rulesets.fab.offers import offers_play
+from cardzones.rulesets.fab.turn_foresight import foresee_end_turn, foresee_finish_turn
 
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game
@@ -275,6 +277,16 @@ def _finish_turn(game: Game, args: Mapping[str, Any]) -> ActionResult:
     return ActionResult(fab_turn.finish_turn(game, args["arsenal"], args["order"] or ()))
 
 
+def _foresee_finish_turn(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
+    """4.4.3: each step judged as its moves are."""
+    return foresee_finish_turn(game, args["arsenal"])
+
+
+def _foresee_end_turn(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
+    """4.4.3c: the pitch goes to the bottom of the decks, whatever the order."""
+    return foresee_end_turn(game)
+
+
 FAB_ACTIONS = (
     Action(
         "attack",
@@ -320,6 +332,7 @@ FAB_ACTIONS = (
         actor=None,
         turn_player=True,
         candidates=cand.finish_turn,
+        foresee=_foresee_finish_turn,
     ),
     life_action(_life_lasts, rules=("4.4.3a",), candidates=life_candidates),
     Action(
@@ -518,5 +531,13 @@ FAB_ACTIONS = (
     ),
 )
 
+
 #: The fab action table.
-ACTIONS = action_table(*shared_actions(MOVE, cannot_take), *FAB_ACTIONS)
+def _judged(action: Action) -> Action:
+    """A shared action with fab's judgement of it."""
+    if action.name == "end_turn":
+        return replace(action, foresee=_foresee_end_turn)
+    return action
+
+
+ACTIONS = action_table(*map(_judged, shared_actions(MOVE, cannot_take)), *FAB_ACTIONS)

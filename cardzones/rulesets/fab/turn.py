@@ -143,16 +143,22 @@ def draw_to_intellect(game: Game, player: str) -> None:
     if intellect is None or hand is None or deck is None:
         return
     while len(game.contents(hand)) < intellect and game.contents(deck):
-        move_to(game, game.contents(deck)[0], Dest("hand", player), player)
+        if move_to(game, game.contents(deck)[0], Dest("hand", player), player) is MoveResult.FAILED:
+            return  # 3.0.11: the hand cannot take the top card, and it stays on top
+
+
+def check_arsenal(game: Game, card: int, player: str) -> None:
+    """Refused unless the card for the arsenal is in ``player``'s hand (4.4.3b)."""
+    obj = game.obj(card)
+    info = game.zone_info(obj.zone)
+    if info.type != "hand" or info.owner != player or obj.host is not None:
+        raise IllegalAction(f"the card for the arsenal comes from {player}'s hand", rule="4.4.3b")
 
 
 def to_arsenal(game: Game, card: int, player: str) -> None:
     """4.4.3b: the turn player puts a card from their hand face down into an
     empty arsenal zone they own."""
-    obj = game.obj(card)
-    info = game.zone_info(obj.zone)
-    if info.type != "hand" or info.owner != player or obj.host is not None:
-        raise IllegalAction(f"the card for the arsenal comes from {player}'s hand", rule="4.4.3b")
+    check_arsenal(game, card, player)
     done = move_to(game, card, Dest("arsenal", player), player, face="down")
     if done is not MoveResult.MOVED:
         raise IllegalAction(f"{player} has no empty arsenal zone", rule="4.4.3b")

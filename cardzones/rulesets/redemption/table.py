@@ -16,6 +16,7 @@ the engine keeps.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from cardzones.acts.actions import (
@@ -43,7 +44,12 @@ from cardzones.rulesets.redemption.set_aside import (
     return_cards,
     set_aside,
 )
-from cardzones.rulesets.redemption.turns import PHASES, advance_to, start_turn
+from cardzones.rulesets.redemption.turns import (
+    PHASES,
+    advance_to,
+    foresee_finish_turn,
+    start_turn,
+)
 from cardzones.rulesets.redemption.zones import DISCARD
 
 if TYPE_CHECKING:
@@ -306,5 +312,17 @@ REDEMPTION_ACTIONS = (
     ),
 )
 
+
 #: The Redemption action table.
-ACTIONS = action_table(*shared_actions(MOVE), *REDEMPTION_ACTIONS)
+def _foresee_end_turn(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
+    return foresee_finish_turn(game)
+
+
+def _judged(action: Action) -> Action:
+    """A shared action with Redemption's judgement of it."""
+    if action.name == "end_turn":
+        return replace(action, foresee=_foresee_end_turn)
+    return action
+
+
+ACTIONS = action_table(*map(_judged, shared_actions(MOVE)), *REDEMPTION_ACTIONS)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from cardzones.errors import IllegalAction
 from cardzones.kernel.events import PHASE
 from cardzones.kernel.results import MoveResult
-from cardzones.rulesets.redemption.set_aside import count_upkeep, return_due
+from cardzones.rulesets.redemption.set_aside import count_upkeep, live_records, return_due
 
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game
@@ -74,6 +74,24 @@ def finish_turn(game: Game) -> None:
     upkeep or its preparation phase. Part of ending the turn."""
     for i in range(_index(game) + 1, len(PHASES)):
         enter(game, PHASES[i])
+
+
+def foresee_finish_turn(game: Game) -> MoveResult | None:
+    """What ending the turn gives, judged (:func:`finish_turn`, then the next
+    turn begins): done, as entering a phase only begins it and the upkeep
+    only counts, unless the preparation phase is still to begin and cards
+    set aside by the turn player reach their duration by then
+    (set-aside/duration-turn-based): their return only entering it tells."""
+    here = _index(game)
+    if here >= PHASES.index("preparation"):
+        return MoveResult.DONE
+    counts = here < PHASES.index("upkeep")
+    for rec in live_records(game):
+        if rec.duration is None or rec.by != game.turn_player:
+            continue
+        if rec.counted + (counts and game.turn > rec.start_turn) >= rec.duration:
+            return None  # set-aside/duration-returns
+    return MoveResult.DONE
 
 
 def enter(game: Game, phase: str) -> None:
