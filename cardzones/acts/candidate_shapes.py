@@ -1,11 +1,14 @@
 """How legal actions read the candidates of an action quickly: for each set
-of keys a candidate gives, once per listing, what the quick binding checks of
-each value (:func:`shape_of`), so that only a candidate of an unusual shape
-goes through the binder's own pass
+of keys a candidate gives, found once for the action (:func:`prepared`), what
+the quick binding checks of each value (:func:`shape_of`) and which names of
+each group of ``one_of`` it can hold, so that only a candidate of an unusual
+shape goes through the binder's own pass
 (:func:`~cardzones.acts.binding.bind`).
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from cardzones.acts.actions import Action, ParamKind, Role
 
@@ -20,6 +23,44 @@ ACTOR, CARD, CARDS, OWN_ZONE, NESTED = range(5)
 #: them (a key the action lacks, a required one left out, a group of
 #: ``one_of`` that no key can meet, a card parameter with a default).
 Shape = tuple[tuple[str, int, bool], ...] | None
+#: The groups of an action's ``one_of``: the names of each, and whether
+#: exactly one of them is given.
+Groups = tuple[tuple[tuple[str, ...], bool], ...]
+#: What judging reads of an action, the same in every listing: its
+#: parameters' defaults, its groups of ``one_of``, and what
+#: :func:`shape_and_groups` found of each set of keys met so far.
+Prepared = tuple[dict[str, Any], Groups, dict[tuple[str, ...], tuple[Shape, Groups]]]
+
+#: :data:`Prepared` by the action's id, with the action held so that the id
+#: stays its own.
+_PREPARED: dict[int, tuple[Action, Prepared]] = {}
+#: How many actions :data:`_PREPARED` holds before it starts again (rule sets
+#: made by the thousand, as tests make them, must not fill memory).
+_PREPARED_MAX = 1024
+
+
+def prepared(action: Action) -> Prepared:
+    """What judging reads of ``action`` (:data:`Prepared`), found once."""
+    held = _PREPARED.get(id(action))
+    if held is not None and held[0] is action:
+        return held[1]
+    if len(_PREPARED) >= _PREPARED_MAX:
+        _PREPARED.clear()
+    prep: Prepared = (
+        {p.name: p.default for p in action.params},
+        tuple((g.names, g.exactly) for g in action.one_of),
+        {},
+    )
+    _PREPARED[id(action)] = (action, prep)
+    return prep
+
+
+def shape_and_groups(action: Action, keys: tuple[str, ...], one_of: Groups) -> tuple[Shape, Groups]:
+    """The shape of candidates with these keys (:func:`shape_of`), and each
+    group of ``one_of`` as the names of it among the keys."""
+    return shape_of(action, keys), tuple(
+        (tuple(k for k in names if k in keys), exactly) for names, exactly in one_of
+    )
 
 
 def shape_of(action: Action, keys: tuple[str, ...]) -> Shape:

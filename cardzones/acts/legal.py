@@ -54,7 +54,14 @@ from cardzones.acts.actions import (
     table_of,
 )
 from cardzones.acts.binding import RESOLVED, bind
-from cardzones.acts.candidate_shapes import ACTOR, CARD, CARDS, OWN_ZONE, Shape, shape_of
+from cardzones.acts.candidate_shapes import (
+    ACTOR,
+    CARD,
+    CARDS,
+    OWN_ZONE,
+    prepared,
+    shape_and_groups,
+)
 from cardzones.acts.legal_action import LegalAction
 from cardzones.acts.seats import Seat, SeatRefusal, acts_on, may_name, owns_zone, remembered
 from cardzones.acts.zone_filter import concerns
@@ -315,7 +322,7 @@ class _Asked:
         the quick way cannot read goes through :func:`bind` itself, which says
         what is wrong."""
         game, player = self.game, self.player
-        defaults, one_of, shapes = _prepared(action)
+        defaults, one_of, shapes = prepared(action)
         actor = action.actor
         cards = self._cards
         filtered = self.card is not None or self.zone is not None
@@ -329,7 +336,7 @@ class _Asked:
             try:
                 shape, groups = shapes[keys]
             except KeyError:
-                shape, groups = shapes[keys] = _shape_and_groups(action, keys, one_of)
+                shape, groups = shapes[keys] = shape_and_groups(action, keys, one_of)
             looked = True
             args: dict[str, Any] | None
             if shape is not None:
@@ -513,44 +520,6 @@ class _Asked:
             if zid is not None:
                 out.extend(self.judged(action, {**args, choice.key: zid}, judge, depth - 1))
         return out
-
-
-#: What judging reads of an action, the same in every listing: its
-#: parameters' defaults, its groups of ``one_of``, and the shapes of its
-#: candidates found so far (:func:`shape_of`), by the action's id, with the
-#: action held so that the id stays its own.
-_PREPARED: dict[int, tuple[Action, _Prepared]] = {}
-#: The groups of ``one_of``: the names of each, and whether exactly one is given.
-_Groups = tuple[tuple[tuple[str, ...], bool], ...]
-_Prepared = tuple[dict[str, Any], _Groups, dict[tuple[str, ...], tuple[Shape, _Groups]]]
-#: How many actions :data:`_PREPARED` holds before it starts again (rule sets
-#: made by the thousand, as tests make them, must not fill memory).
-_PREPARED_MAX = 1024
-
-
-def _prepared(action: Action) -> _Prepared:
-    held = _PREPARED.get(id(action))
-    if held is not None and held[0] is action:
-        return held[1]
-    if len(_PREPARED) >= _PREPARED_MAX:
-        _PREPARED.clear()
-    prep: _Prepared = (
-        {p.name: p.default for p in action.params},
-        tuple((g.names, g.exactly) for g in action.one_of),
-        {},
-    )
-    _PREPARED[id(action)] = (action, prep)
-    return prep
-
-
-def _shape_and_groups(
-    action: Action, keys: tuple[str, ...], one_of: _Groups
-) -> tuple[Shape, _Groups]:
-    """The shape of candidates with these keys (:func:`shape_of`), and each
-    group of ``one_of`` as the names of it among the keys."""
-    return shape_of(action, keys), tuple(
-        (tuple(k for k in names if k in keys), exactly) for names, exactly in one_of
-    )
 
 
 def _untold(game: Game, args: Mapping[str, Any]) -> None:
