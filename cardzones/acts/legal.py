@@ -355,17 +355,8 @@ class _Asked:
                         value = given[key]
                         if value is None:
                             continue
-                        if check is CARD:
-                            flags = cards.get(value)
-                            if flags is None:
-                                flags = self._card(value)
-                            if not flags & named_ or (ours and not flags & ours_):
-                                refused = True
-                                break
-                            if not flags & looked_:
-                                looked = False
-                        elif check is CARDS:
-                            for one in value:
+                        if check is CARD or check is CARDS:
+                            for one in (value,) if check is CARD else value:
                                 flags = cards.get(one)
                                 if flags is None:
                                     flags = self._card(one)
