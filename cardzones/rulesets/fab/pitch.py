@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from cardzones.errors import IllegalAction
+from cardzones.kernel.cards import Dest
 from cardzones.kernel.triggers import public_since
 
 if TYPE_CHECKING:
@@ -84,3 +85,14 @@ def forget_order(game: Game, player: str) -> None:
     """The choice is used: the next turn's pitch is chosen anew."""
     if (_KEY, player) in game.records:
         game.records.pop((_KEY, player))
+
+
+def pitch_destination(game: Game, player: str) -> tuple[int, Dest | int] | None:
+    """The player's pitch zone and where its cards go at the end of the turn
+    (4.4.3c): the player's deck, or the deck named for them when they have
+    none (the move then fails, 3.0.11); None when they have no pitch zone."""
+    pitch = game.zone(player, "pitch")
+    if pitch is None:
+        return None
+    deck = game.zone(player, "deck")
+    return pitch, deck if deck is not None else Dest("deck", player)

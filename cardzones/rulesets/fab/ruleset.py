@@ -28,7 +28,12 @@ from cardzones.rulesets.fab.cards import (
 from cardzones.rulesets.fab.equip import equip_admission
 from cardzones.rulesets.fab.layers import ATTACK_PROXY, LayerRef, put_triggers_on_stack
 from cardzones.rulesets.fab.moves import foresee_sub_card, hero_of, make_sub_card
-from cardzones.rulesets.fab.pitch import forget_order, pitch_order, seen_order
+from cardzones.rulesets.fab.pitch import (
+    forget_order,
+    pitch_destination,
+    pitch_order,
+    seen_order,
+)
 from cardzones.rulesets.fab.rule_ids import (
     CHAPTER_3_IDS,
     NOT_ENGINE_RULES,
@@ -346,11 +351,11 @@ class FabRuleset(Ruleset):
         player saw, each straight to the place it will have, so that no one's
         log tells which card lies where."""
         for player in game.players:
-            pitch = game.zone(player, "pitch")
-            if pitch is None:
+            found = pitch_destination(game, player)
+            if found is None:
                 continue
-            deck = game.zone(player, "deck")
-            target: Dest | int = deck if deck is not None else Dest("deck", player)
+            pitch, target = found
+            deck = target if isinstance(target, int) else None
             rank = {card: i for i, card in enumerate(pitch_order(game, player, order))}
             moved: list[int] = []
             for card in seen_order(game, pitch):

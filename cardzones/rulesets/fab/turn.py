@@ -121,30 +121,64 @@ def close_combat_chain(game: Game, by: str) -> None:
     for card in list(game.contents(chain)):
         if not game.exists(card) or game.obj(card).zone != chain:
             continue
-        obj = game.obj(card)
-        if obj.kind != CARD:
+        dest = closing_destination(game, game.obj(card))
+        if dest is None:
             game.cease(card, by, cause="rule")
-        elif obj.public and becomes_permanent(game.characteristics(obj), "permanent"):
-            game.move(card, Dest("permanent"), cause="rule", by=by)
         else:
-            game.move(card, Dest("graveyard", "owner"), cause="rule", by=by)
+            game.move(card, dest, cause="rule", by=by)
+
+
+def closing_destination(game: Game, obj: Obj) -> Dest | None:
+    """Where closing the combat chain sends an object of it: None for one
+    that is no card (it ceases, 1.4.3c), the permanent zone for a card that
+    would be a permanent there, and its owner's graveyard for any other."""
+    if obj.kind != CARD:
+        return None
+    if obj.public and becomes_permanent(game.characteristics(obj), "permanent"):
+        return Dest("permanent")
+    return Dest("graveyard", "owner")
 
 
 def draw_to_intellect(game: Game, player: str) -> None:
     """4.4.3f: the player draws until their hand holds as many cards as their
     hero's intellect; nothing when it holds that many already, and no more
     than their deck holds."""
-    try:
-        hero = hero_of(game, player)
-    except IllegalAction:
-        return  # no hero, no intellect
-    intellect = game.stat(hero, "intellect") if game.is_public(hero) else None
-    hand, deck = game.zone(player, "hand"), game.zone(player, "deck")
-    if intellect is None or hand is None or deck is None:
+    limits = draw_limits(game, player)
+    if limits is None:
         return
+    intellect, hand, deck = limits
     while len(game.contents(hand)) < intellect and game.contents(deck):
         if move_to(game, game.contents(deck)[0], Dest("hand", player), player) is MoveResult.FAILED:
             return  # 3.0.11: the hand cannot take the top card, and it stays on top
+
+
+def draw_limits(game: Game, player: str) -> tuple[int, int, int] | None:
+    """What the draws up to intellect read (4.4.3f): the hero's intellect,
+    the player's hand and deck; None where there is nothing to draw up to (no
+    hero, a private hero, no intellect) or nothing to draw from or into."""
+    try:
+        hero = hero_of(game, player)
+    except IllegalAction:
+        return None  # no hero, no intellect
+    intellect = game.stat(hero, "intellect") if game.is_public(hero) else None
+    hand, deck = game.zone(player, "hand"), game.zone(player, "deck")
+    if intellect is None or hand is None or deck is None:
+        return None
+    return intellect, hand, deck
+
+
+def drawers(game: Game, player: str) -> list[str]:
+    """Who draws up to intellect at the end of ``player``'s turn: that player,
+    and on the first turn every player (4.4.3f)."""
+    out = [player]
+    if game.turn == 1:
+        out += [p for p in game.players if p != player]
+    return out
+
+
+def no_arsenal(player: str) -> IllegalAction:
+    """The refusal of a card for the arsenal when no arsenal zone takes it (4.4.3b)."""
+    return IllegalAction(f"{player} has no empty arsenal zone", rule="4.4.3b")
 
 
 def check_arsenal(game: Game, card: int, player: str) -> None:
@@ -161,7 +195,7 @@ def to_arsenal(game: Game, card: int, player: str) -> None:
     check_arsenal(game, card, player)
     done = move_to(game, card, Dest("arsenal", player), player, face="down")
     if done is not MoveResult.MOVED:
-        raise IllegalAction(f"{player} has no empty arsenal zone", rule="4.4.3b")
+        raise no_arsenal(player)
 
 
 def finish_turn(game: Game, arsenal: int | None, order: tuple[int, ...]) -> MoveResult:
@@ -174,9 +208,6 @@ def finish_turn(game: Game, arsenal: int | None, order: tuple[int, ...]) -> Move
         if arsenal is not None:
             to_arsenal(game, arsenal, player)
         game.ruleset.end_turn(game, order)  # 4.4.3c
-        drawers = [player]
-        if game.turn == 1:
-            drawers += [p for p in game.players if p != player]
-        for drawer in drawers:
+        for drawer in drawers(game, player):
             draw_to_intellect(game, drawer)
         return game.end_turn(())

@@ -20,12 +20,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cardzones.errors import IllegalAction
 from cardzones.kernel.cards import Dest
-from cardzones.kernel.objects import CARD
 from cardzones.kernel.results import MoveResult
-from cardzones.rulesets.fab.cards import becomes_permanent
-from cardzones.rulesets.fab.turn import check_arsenal, combat_chain
+from cardzones.rulesets.fab.pitch import pitch_destination
+from cardzones.rulesets.fab.turn import (
+    check_arsenal,
+    closing_destination,
+    combat_chain,
+    draw_limits,
+    drawers,
+    no_arsenal,
+)
 
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game
@@ -56,13 +61,10 @@ def foresee_finish_turn(game: Game, arsenal: int | None) -> MoveResult | None:
         if moved is None:
             return None
         if moved is not MoveResult.MOVED:
-            raise IllegalAction(f"{player} has no empty arsenal zone", rule="4.4.3b")
+            raise no_arsenal(player)
     if not _pitch_goes(game):
         return None
-    drawers = [player]
-    if game.turn == 1:
-        drawers += [p for p in game.players if p != player]
-    for drawer in drawers:
+    for drawer in drawers(game, player):
         if not _draws_go(game, drawer, arsenal):
             return None
     return _DONE
@@ -78,14 +80,11 @@ def _chain_closes(game: Game, by: str) -> bool:
         obj = game.obj(card)
         if obj.cdef.replacements:
             return False
-        if obj.kind != CARD:
+        dest = closing_destination(game, obj)
+        if dest is None:
             if game.kids(card):
                 return False  # cleared as it ceases (3.0.14e)
             continue  # it ceases (1.4.3c)
-        if obj.public and becomes_permanent(game.characteristics(obj), "permanent"):
-            dest = Dest("permanent")
-        else:
-            dest = Dest("graveyard", "owner")
         if game.foresee_move(card, dest, cause="rule", by=by) is None:
             return False
     return True
@@ -95,11 +94,10 @@ def _pitch_goes(game: Game) -> bool:
     """Whether each card of each pitch zone can be told to go to the bottom
     of its owner's deck, face down, as a rule (4.4.3c)."""
     for player in game.players:
-        pitch = game.zone(player, "pitch")
-        if pitch is None:
+        found = pitch_destination(game, player)
+        if found is None:
             continue
-        deck = game.zone(player, "deck")
-        target: Dest | int = deck if deck is not None else Dest("deck", player)
+        pitch, target = found
         for card in game.contents(pitch):
             if game.obj(card).cdef.replacements:
                 return False  # it may go where another's move reads it, or on top (3.0.8a)
@@ -116,15 +114,10 @@ def _draws_go(game: Game, player: str, arsenal: int | None) -> bool:
     each card they take from the top of the deck goes to the hand, which
     the card for the ``arsenal`` has left. Draws that would reach the cards
     the pitch puts at the bottom of the deck are not told."""
-    hero_zone = game.zone(player, "hero")
-    heroes = game.contents(hero_zone) if hero_zone is not None else ()
-    if not heroes:
-        return True  # no hero, no intellect
-    hero = heroes[0]
-    intellect = game.stat(hero, "intellect") if game.is_public(hero) else None
-    hand, deck = game.zone(player, "hand"), game.zone(player, "deck")
-    if intellect is None or hand is None or deck is None:
-        return True
+    limits = draw_limits(game, player)
+    if limits is None:
+        return True  # nothing is drawn
+    intellect, hand, deck = limits
     wanted = intellect - sum(1 for card in game.contents(hand) if card != arsenal)
     if wanted <= 0:
         return True
