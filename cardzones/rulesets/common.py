@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from cardzones.acts.actions import Action, ArgumentError, Param, ParamKind
+from cardzones.acts.actions import Action, ArgumentError, Foresee, Param, ParamKind
 from cardzones.acts.counters import counter_action, counter_candidates
 from cardzones.acts.seats import actable_cards, nameable_cards
 from cardzones.acts.standard import END_TURN, FLIP, GRANT, SHUFFLE, draw_action, modify_action
@@ -83,10 +83,14 @@ def text_fields(cdef: CardDef) -> dict[str, str]:
     return {k: v for k, v in (("text", cdef.text), ("image", cdef.image)) if v}
 
 
-def shared_actions(move: Action, never: CannotTake | None = None) -> tuple[Action, ...]:
+def shared_actions(
+    move: Action, never: CannotTake | None = None, *, end_turn: Foresee | None = None
+) -> tuple[Action, ...]:
     """The actions both shipped rule sets have, with the rule set's own
     ``move``, each with its candidates (a move's leaving out the zones
-    ``never`` says cannot take the card, :func:`move_candidates`)."""
+    ``never`` says cannot take the card, :func:`move_candidates`), and
+    ``end_turn`` judged by the rule set's own judgement of its end of the
+    turn (without one, legal actions try it)."""
 
     def moves(game: Game, player: str) -> Iterator[Candidate]:
         return move_candidates(game, player, never)
@@ -99,7 +103,7 @@ def shared_actions(move: Action, never: CannotTake | None = None) -> tuple[Actio
         replace(FLIP, candidates=flip_candidates),
         replace(modify_action(MODIFY_STATS), candidates=modify_candidates),
         replace(GRANT, candidates=grant_candidates),
-        replace(END_TURN, candidates=end_turn_candidates),
+        replace(END_TURN, candidates=end_turn_candidates, foresee=end_turn),
         counter_action(COUNTER_STATS, candidates=counter_candidates),
     )
 

@@ -10,7 +10,6 @@ remove_layer, resolve, create_token, create_zone, remove_zone and life
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from cardzones.acts.actions import (
@@ -533,11 +532,4 @@ FAB_ACTIONS = (
 
 
 #: The fab action table.
-def _judged(action: Action) -> Action:
-    """A shared action with fab's judgement of it."""
-    if action.name == "end_turn":
-        return replace(action, foresee=_foresee_end_turn)
-    return action
-
-
-ACTIONS = action_table(*map(_judged, shared_actions(MOVE, cannot_take)), *FAB_ACTIONS)
+ACTIONS = action_table(*shared_actions(MOVE, cannot_take, end_turn=_foresee_end_turn), *FAB_ACTIONS)

@@ -16,7 +16,6 @@ the engine keeps.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from cardzones.acts.actions import (
@@ -313,16 +312,9 @@ REDEMPTION_ACTIONS = (
 )
 
 
-#: The Redemption action table.
 def _foresee_end_turn(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
     return foresee_finish_turn(game)
 
 
-def _judged(action: Action) -> Action:
-    """A shared action with Redemption's judgement of it."""
-    if action.name == "end_turn":
-        return replace(action, foresee=_foresee_end_turn)
-    return action
-
-
-ACTIONS = action_table(*map(_judged, shared_actions(MOVE)), *REDEMPTION_ACTIONS)
+#: The Redemption action table.
+ACTIONS = action_table(*shared_actions(MOVE, end_turn=_foresee_end_turn), *REDEMPTION_ACTIONS)
