@@ -1,6 +1,7 @@
-"""What the table tests share: start positions with a unique name on every
-card, clients for the in-process app and for a real server, a server process
-that can be killed, and random acts made from what a seat's view shows."""
+"""What the table tests share: stores, start positions with a unique name on
+every card, clients for the in-process app and for a real server, a server
+process that can be killed, and random acts made from what a seat's view
+shows."""
 
 from __future__ import annotations
 
@@ -16,9 +17,37 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from conftest import free_port
 from schemas import check_log, check_view
 from starlette.testclient import TestClient, WebSocketTestSession
+
+from cardzones.table.store import Store
+
+# ----------------------------------------------------------------------
+# Stores
+# ----------------------------------------------------------------------
+
+
+@contextmanager
+def migrated_store(url: str) -> Iterator[Store]:
+    """A table store on ``url`` with its schema made, closed afterwards."""
+    store = Store(url)
+    store.migrate()
+    try:
+        yield store
+    finally:
+        store.close()
+
+
+def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The store a test parametrized with ``"sqlite"`` or ``"postgres"`` asks
+    for: a new SQLite file, or the test cluster's database."""
+    if request.param == "sqlite":
+        return str(tmp_path / "tables.sqlite3")
+    url: str = request.getfixturevalue("postgres_url")
+    return url
+
 
 # ----------------------------------------------------------------------
 # Start positions

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 import yaml
 from starlette.testclient import TestClient
+from tablekit import migrated_store
 
 from cardzones.cards.decks import read_deck, scenario_data, start_position
 from cardzones.cards.importers import import_file
@@ -56,10 +57,8 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 @pytest.fixture
 def store(tmp_path: Path) -> Iterator[Store]:
-    store = Store(str(tmp_path / "tables.sqlite3"))
-    store.migrate()
-    yield store
-    store.close()
+    with migrated_store(str(tmp_path / "tables.sqlite3")) as store:
+        yield store
 
 
 def changed_fab_database(path: Path) -> Path:

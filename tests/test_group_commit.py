@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tablekit import migrated_store, store_url
 from test_table_store import creation
 
 from cardzones.errors import CardzonesError
@@ -23,15 +24,8 @@ from cardzones.table.store import Store
 
 @pytest.fixture(params=["sqlite", "postgres"])
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
-    url = (
-        str(tmp_path / "tables.sqlite3")
-        if request.param == "sqlite"
-        else request.getfixturevalue("postgres_url")
-    )
-    store = Store(url)
-    store.migrate()
-    yield store
-    store.close()
+    with migrated_store(store_url(request, tmp_path)) as store:
+        yield store
 
 
 def _tables(store: Store, names: list[str]) -> list[str]:

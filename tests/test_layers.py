@@ -690,17 +690,10 @@ def test_the_seat_policy_is_written_once() -> None:
         if name == SEAT_POLICY:
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
-        docstrings = {
-            id(node.body[0].value)
-            for node in ast.walk(tree)
-            if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
-            and node.body
-            and isinstance(node.body[0], ast.Expr)
-            and isinstance(node.body[0].value, ast.Constant)
-        }
+        skipped = docstrings(tree)
         for node in ast.walk(tree):
             if isinstance(node, ast.Constant) and isinstance(node.value, str):
-                if id(node) in docstrings:
+                if id(node) in skipped:
                     continue
                 for words in SEAT_WORDS:
                     if words in node.value:

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from tablekit import migrated_store
 
 from cardzones import new_game
 from cardzones.kernel.cards import CardDef, Dest
@@ -27,10 +28,8 @@ DISCARD = {"move": {"card": "alice.hand[0]", "to": "alice.graveyard"}}
 
 @pytest.fixture
 def store(tmp_path: Path) -> Iterator[Store]:
-    store = Store(str(tmp_path / "tables.sqlite3"))
-    store.migrate()
-    yield store
-    store.close()
+    with migrated_store(str(tmp_path / "tables.sqlite3")) as store:
+        yield store
 
 
 def two_processes(store: Store) -> tuple[Host, Host, str]:

@@ -15,7 +15,7 @@ import pytest
 import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from tablekit import BODIES, fab_body, random_act
+from tablekit import BODIES, fab_body, migrated_store, random_act, store_url
 
 from cardzones.table.action_log import Conflict
 from cardzones.table.creation import Creation, creation_from_request
@@ -29,14 +29,8 @@ from cardzones.table.table import Table, rebuild
 
 @pytest.fixture(params=["sqlite", "postgres"])
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
-    if request.param == "sqlite":
-        url = str(tmp_path / "tables.sqlite3")
-    else:
-        url = request.getfixturevalue("postgres_url")
-    store = Store(url)
-    store.migrate()
-    yield store
-    store.close()
+    with migrated_store(store_url(request, tmp_path)) as store:
+        yield store
 
 
 def creation(ruleset: str = "fab", seed: int = 7) -> Creation:
