@@ -22,7 +22,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import URL
 
 from cardzones.errors import CardzonesError
-from cardzones.table.database import CHANNEL, DEFAULT_DB, Database
+from cardzones.table.database import CHANNEL, DEFAULT_DB, Database, last_number
 from cardzones.table.finish import CONCEDE
 from cardzones.table.group import GroupCommit
 from cardzones.table.schema import actions, finish_votes, tables
@@ -182,10 +182,7 @@ class ActionLog(Database):
     def head(self, table_id: str) -> int:
         """The number of the table's last action (0: none yet)."""
         with self.engine.connect() as conn:
-            value = conn.execute(
-                sa.select(sa.func.max(actions.c.number)).where(actions.c.table_id == table_id)
-            ).scalar()
-        return int(value or 0)
+            return int(conn.execute(last_number(actions.c.number, table_id)).scalar_one())
 
 
 def _stopped(row: dict[str, Any]) -> Any:

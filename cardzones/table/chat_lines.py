@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
 from cardzones.table.chat import MAX_LINES, ChatLine, ChatRefused
-from cardzones.table.database import CHANNEL, Database, StoreError
+from cardzones.table.database import CHANNEL, Database, StoreError, last_number
 from cardzones.table.schema import chat
 
 
@@ -28,11 +28,7 @@ class ChatLines(Database):
             at = time.time()
             try:
                 with self.engine.begin() as conn:
-                    last = conn.execute(
-                        sa.select(sa.func.coalesce(sa.func.max(chat.c.seq), 0)).where(
-                            chat.c.table_id == table_id
-                        )
-                    ).scalar_one()
+                    last = conn.execute(last_number(chat.c.seq, table_id)).scalar_one()
                     if int(last) >= MAX_LINES:
                         raise ChatRefused(
                             f"this table's chat is full ({MAX_LINES} lines): it takes no more"
@@ -53,10 +49,7 @@ class ChatLines(Database):
     def chat_head(self, table_id: str) -> int:
         """The number of the table's last chat line (0: none yet)."""
         with self.engine.connect() as conn:
-            value = conn.execute(
-                sa.select(sa.func.max(chat.c.seq)).where(chat.c.table_id == table_id)
-            ).scalar()
-        return int(value or 0)
+            return int(conn.execute(last_number(chat.c.seq, table_id)).scalar_one())
 
     def chat(self, table_id: str, after: int = 0, newest: int | None = None) -> list[ChatLine]:
         """The chat lines numbered after ``after``, in order (only the

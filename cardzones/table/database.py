@@ -59,6 +59,14 @@ def safe_text(text: str) -> str:
         return "<database URL>"
 
 
+def last_number(number: sa.Column[int], table_id: str) -> sa.Select[int]:
+    """The query for the last number a table has in ``number``, a column of a
+    table of rows numbered per table (its actions, its chat lines): 0 when it
+    has none."""
+    rows = number.table
+    return sa.select(sa.func.coalesce(sa.func.max(number), 0)).where(rows.c.table_id == table_id)
+
+
 class Database:
     """A connection to the store's database: what each part of the store
     (its actions, its votes to finish, its chat) writes and reads through."""

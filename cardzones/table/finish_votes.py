@@ -11,7 +11,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from cardzones.table.database import CHANNEL, Database
+from cardzones.table.database import CHANNEL, Database, last_number
 from cardzones.table.finish import AGREE, CONCEDE, DECLINE, FinishRefused, Votes
 from cardzones.table.schema import actions, finish_votes, tables
 
@@ -69,11 +69,7 @@ class FinishVotes(Database):
         )
 
     def _end(self, conn: sa.Connection, table_id: str, by: str, at: float) -> None:
-        head = (
-            sa.select(sa.func.coalesce(sa.func.max(actions.c.number), 0))
-            .where(actions.c.table_id == table_id)
-            .scalar_subquery()
-        )
+        head = last_number(actions.c.number, table_id).scalar_subquery()
         conn.execute(
             tables.update()
             .where(tables.c.id == table_id, tables.c.finished_at.is_(None))
