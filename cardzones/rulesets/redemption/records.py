@@ -116,10 +116,14 @@ class PlaceRecord(NamedTuple):
 class SetAsideRecord(NamedTuple):
     """One use of a set-aside ability.
 
-    ``cards`` are the objects the targets became in the set-aside area: a
-    target still counts as set aside by this ability only while it is that
-    object there, so a card that left, even if it came back, ends the
-    set-aside for good (set-aside/paired-ongoing, set-aside/premature-no-benefit).
+    ``cards`` are the targets as the objects they are in the set-aside area.
+    A target counts as set aside by this ability only while it has stayed
+    there since: a card that left, even one that came back as the same card
+    through public zones, ends the set-aside for good
+    (set-aside/paired-ongoing, set-aside/premature-no-benefit). ``left``
+    holds the targets seen to have left, and ``since`` the log position up
+    to which that was checked (see ``held.py``); -1, in a record saved
+    before it was kept, checks nothing but where the card is.
     ``counted`` is the number of the setter's upkeeps counted so far;
     ``relocated`` the placed cards it took from where they were placed, which
     go back there if it is negated (place/return-conditions).
@@ -138,6 +142,8 @@ class SetAsideRecord(NamedTuple):
     negated: bool = False
     done: bool = False
     relocated: tuple[Relocated, ...] = ()
+    since: int = -1
+    left: tuple[int, ...] = ()
 
     @property
     def due(self) -> bool:
