@@ -67,15 +67,23 @@ def set_aside_holds(game: Game, rec: SetAsideRecord) -> bool:
     return not rec.negated and len(still_set_aside(game, rec)) == len(rec.cards)
 
 
-def catch_up(game: Game, rec: SetAsideRecord) -> SetAsideRecord:
+#: How far back in the log a look at a record may have to read before the
+#: record is brought up to date: a write per action would cost more.
+REACH = 16
+
+
+def catch_up(game: Game, rec: SetAsideRecord) -> tuple[SetAsideRecord, tuple[int, ...]]:
     """The record with the targets that have left since it last looked noted
-    in ``left``, and ``since`` moved to now, so that no later look reads the
-    log further back than the last action."""
+    in ``left``, and ``since`` moved to now, once a target has left or the
+    log has grown by :data:`REACH` events, so that no look reads further
+    back; and the targets it still holds."""
+    held = still_set_aside(game, rec)
     newest = now(game)
     if rec.since < 0 or newest == rec.since:
-        return rec
-    held = still_set_aside(game, rec)
+        return rec, held
     gone = tuple(n.card for n in rec.cards if n.card not in held and n.card not in rec.left)
+    if not gone and newest - rec.since < REACH:
+        return rec, held
     rec = rec._replace(since=newest, left=rec.left + gone)
     records.put(game, SET_ASIDE, rec.rid, rec)
-    return rec
+    return rec, held

@@ -417,8 +417,8 @@ def settle(game: Game) -> None:
     """A set-aside ability with none of its cards left in a set-aside area is
     over; its enhancement has nothing left to join and is discarded."""
     for rec in live_records(game):
-        rec = catch_up(game, rec)
-        if not still_set_aside(game, rec):
+        rec, held = catch_up(game, rec)
+        if not held:
             finish(game, rec)
 
 
