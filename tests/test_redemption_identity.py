@@ -14,37 +14,16 @@ undo, a copy or a save.
 from __future__ import annotations
 
 import pytest
+from test_redemption_api import GIDEON, SAMSON, TRUMPET, zone
 
 from cardzones import Game, new_game
 from cardzones.kernel.cards import CardDef
-from cardzones.rulesets.redemption import (
-    Ongoing,
-    discard,
-    is_set_aside,
-    negate,
-    place,
-    relocate,
-    set_aside,
-)
-from cardzones.rulesets.redemption.cards import own_fields
-from cardzones.rulesets.redemption.held import REACH
+from cardzones.rulesets.redemption import Ongoing, discard, negate, place, relocate, set_aside
+from cardzones.rulesets.redemption.held import REACH, is_set_aside
 
-GIDEON = CardDef(
-    "Gideon", frozenset({"hero"}), {"strength": 6, "toughness": 4}, extra=own_fields({"red"})
-)
-MOSES = CardDef(
-    "Moses", frozenset({"hero"}), {"strength": 5, "toughness": 5}, extra=own_fields({"blue"})
-)
-AARON = CardDef("Aaron", frozenset({"hero"}), {"strength": 4, "toughness": 4})
-TRUMPET = CardDef("Trumpet", frozenset({"artifact"}))
+MOSES = CardDef("Moses", frozenset({"hero"}), {"strength": 5, "toughness": 5})
 LAMP = CardDef("Lamp", frozenset({"artifact"}))
 PLAYERS = ("alice", "bob", "carol")
-
-
-def zone(game: Game, owner: str | None, ztype: str) -> int:
-    zid = game.zone(owner, ztype)
-    assert zid is not None
-    return zid
 
 
 @pytest.fixture
@@ -131,12 +110,12 @@ def test_redemption_identity_set_aside_stays_over_past_the_record_reach(game: Ga
     one whose target stayed holds, also in a copy, after undo and after a save."""
     territory = zone(game, "alice", "territory")
     moses = game.new_card(MOSES, territory)
-    aaron = game.new_card(AARON, territory)
+    samson = game.new_card(SAMSON, territory)
     gideon = game.new_card(GIDEON, territory)
     other = game.new_card(TRUMPET, territory)
     _, stayed = set_aside(game, [gideon], by="alice", ongoing=Ongoing(gideon, (("strength", 1),)))
-    # Aaron stays set aside, so the set-aside Moses leaves is not finished.
-    _, left = set_aside(game, [moses, aaron], by="alice")
+    # Samson stays set aside, so the set-aside Moses leaves is not finished.
+    _, left = set_aside(game, [moses, samson], by="alice")
     for i in range(3 * REACH):
         game.move(other, zone(game, "alice", "discard" if i % 2 == 0 else "territory"))
     game.move(moses, zone(game, "alice", "discard"))
@@ -145,7 +124,7 @@ def test_redemption_identity_set_aside_stays_over_past_the_record_reach(game: Ga
         game.move(other, zone(game, "alice", "discard" if i % 2 == 0 else "territory"))
     saved = Game.from_json(game.to_json(), game.ruleset)
     for each in (game, game.copy(), saved):
-        assert is_set_aside(each, moses) and is_set_aside(each, aaron)
+        assert is_set_aside(each, moses) and is_set_aside(each, samson)
         assert not each.is_active(left)
         assert each.is_active(stayed) and each.stat(gideon, "strength") == 7
     game.undo()

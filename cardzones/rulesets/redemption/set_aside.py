@@ -27,12 +27,12 @@ from cardzones.rulesets.redemption.cards import (
     is_enhancement,
     is_territory_class,
 )
-from cardzones.rulesets.redemption.held import (
-    catch_up,
-    is_set_aside,
-    now,
-    still_set_aside,
-)
+from cardzones.rulesets.redemption.held import catch_up, now
+
+# The queries of what is set aside live in held.py; they stay importable here.
+from cardzones.rulesets.redemption.held import is_set_aside as is_set_aside
+from cardzones.rulesets.redemption.held import set_aside_holds as set_aside_holds
+from cardzones.rulesets.redemption.held import still_set_aside as still_set_aside
 from cardzones.rulesets.redemption.place import current_placement, put_back, relocated_from
 from cardzones.rulesets.redemption.records import (
     LIVE_SET_ASIDES,
