@@ -583,6 +583,7 @@ RED_KINDS = (
     "place_on_private",
     "set_aside_private",
     "hide_named",
+    "public_round",
     "place_and_hide",
     "play_from_hand",
     "undo",
@@ -591,6 +592,7 @@ RED_KINDS = (
 )
 RED_WEIGHTS = {
     "hide_named": 3,
+    "public_round": 2,
     "place_and_hide": 3,
     "play_from_hand": 3,
     "place_on_private": 2,
@@ -717,6 +719,20 @@ def red_perform(game: Game, action: Action) -> str:
         if c % 2:
             return str(game.flip(target, "down", by=by).value)
         return move(target, Dest("hand", "owner"))
+    if kind == "public_round":
+        # A card a record follows goes out of play face up and comes back: it
+        # is the same card all along (a public stretch), so its records
+        # follow it, and still nothing they do may depend on a hidden card.
+        followed = tracked(game)
+        target = pick([x for x in cards if x in followed], b)
+        if target is None:
+            return "nothing"
+        away = ("discard", "set_aside", "banish", "land_of_redemption")[c % 4]
+        with game.atomic():
+            relocate(game, target, Dest(away, "owner"), by, face="up", label="m" if d % 2 else None)
+            back = ("territory", "land_of_bondage", "set_aside")[e % 3]
+            relocate(game, target, Dest(back, "owner"), by, face="up")
+        return "done"
     if kind == "place_and_hide":
         # One of the player's cards in play is placed, with a bonus, and
         # goes to its owner's hand: its record and bonus are about an object

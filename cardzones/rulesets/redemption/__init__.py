@@ -7,6 +7,7 @@ use and the phases of a turn.
 ('draw', 'field_of_battle')
 """
 
+from cardzones.rulesets.redemption.held import is_set_aside
 from cardzones.rulesets.redemption.moves import discard, relocate
 from cardzones.rulesets.redemption.negate import negate
 from cardzones.rulesets.redemption.place import place
@@ -14,7 +15,6 @@ from cardzones.rulesets.redemption.records import EffectHandle, Ongoing
 from cardzones.rulesets.redemption.ruleset import RedemptionRuleset
 from cardzones.rulesets.redemption.set_aside import (
     end_battle,
-    is_set_aside,
     play_dominant,
     return_cards,
     set_aside,

@@ -18,8 +18,8 @@ from cardzones.kernel.cards import Dest
 from cardzones.kernel.effects import EffectRef
 from cardzones.rulesets.common import Candidate, in_zone_of_type, visible
 from cardzones.rulesets.redemption import records
+from cardzones.rulesets.redemption.held import is_set_aside
 from cardzones.rulesets.redemption.records import MOVE, NEXT_ID, PLACE, SET_ASIDE, EffectHandle
-from cardzones.rulesets.redemption.set_aside import is_set_aside
 from cardzones.rulesets.redemption.turns import PHASES
 
 if TYPE_CHECKING:

@@ -10,6 +10,7 @@ from cardzones.errors import IllegalAction
 from cardzones.kernel.effects import EffectRef
 from cardzones.kernel.results import MoveResult
 from cardzones.rulesets.redemption import records
+from cardzones.rulesets.redemption.held import set_aside_holds
 from cardzones.rulesets.redemption.place import place_holds, put_back
 from cardzones.rulesets.redemption.records import (
     MOVE,
@@ -20,7 +21,7 @@ from cardzones.rulesets.redemption.records import (
     PlaceRecord,
     SetAsideRecord,
 )
-from cardzones.rulesets.redemption.set_aside import negate_set_aside, set_aside_holds
+from cardzones.rulesets.redemption.set_aside import negate_set_aside
 
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game

@@ -19,8 +19,10 @@ A record names a card as an object (:class:`~cardzones.kernel.objects.ObjRef`),
 never by its physical number alone: a new object is a new thing (3.0.9), and
 an effect follows an object only while it is public (3.0.9a, 3.0.9b), so a
 card that went where no one could follow it and came back is not the card a
-record is about. Only a placed card's own number is kept, under
-``("placed_at", card)``, for where that card is now.
+record is about. A card keeps its object through every public zone, in play
+or out of it (zones.py), so a record follows it there. Only a placed card's
+own number is kept, under ``("placed_at", card)``, for where that card is
+now.
 """
 
 from __future__ import annotations
@@ -116,10 +118,14 @@ class PlaceRecord(NamedTuple):
 class SetAsideRecord(NamedTuple):
     """One use of a set-aside ability.
 
-    ``cards`` are the objects the targets became in the set-aside area: a
-    target still counts as set aside by this ability only while it is that
-    object there, so a card that left, even if it came back, ends the
-    set-aside for good (set-aside/paired-ongoing, set-aside/premature-no-benefit).
+    ``cards`` are the targets as the objects they are in the set-aside area.
+    A target counts as set aside by this ability only while it has stayed
+    there since: a card that left, even one that came back as the same card
+    through public zones, ends the set-aside for good
+    (set-aside/paired-ongoing, set-aside/premature-no-benefit). ``left``
+    holds the targets seen to have left, and ``since`` the log position up
+    to which that was checked (see ``held.py``); -1, in a record saved
+    before it was kept, checks nothing but where the card is.
     ``counted`` is the number of the setter's upkeeps counted so far;
     ``relocated`` the placed cards it took from where they were placed, which
     go back there if it is negated (place/return-conditions).
@@ -138,6 +144,8 @@ class SetAsideRecord(NamedTuple):
     negated: bool = False
     done: bool = False
     relocated: tuple[Relocated, ...] = ()
+    since: int = -1
+    left: tuple[int, ...] = ()
 
     @property
     def due(self) -> bool:
@@ -173,10 +181,11 @@ def start(
 
 def bonus(game: Game, ongoing: Ongoing, handle: EffectHandle, label: str | None = None) -> int:
     """Start the bonus of an ongoing ability on its card's object now. It is
-    on that object alone (3.0.9): a card that becomes a new object, in a hand
-    or anywhere else, comes back without it, whichever card it is. While the
-    object lasts, the bonus applies exactly while its ability's condition
-    holds (the rule set's ``effect_active``)."""
+    on that object alone (3.0.9): it goes with the card through every public
+    zone, and a card that becomes a new object, after a hand or face down,
+    comes back without it, whichever card it is. While the object lasts, the
+    bonus applies exactly while its ability's condition holds (the rule
+    set's ``effect_active``)."""
     return game.add_effect(
         ongoing.card, "ongoing", mods=ongoing.mods, bound=True, label=label, data=handle
     )

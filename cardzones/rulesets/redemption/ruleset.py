@@ -24,11 +24,12 @@ from cardzones.rulesets.redemption.cards import (
     default_card,
     own_fields,
 )
+from cardzones.rulesets.redemption.held import is_set_aside
 from cardzones.rulesets.redemption.negate import label_active
 from cardzones.rulesets.redemption.place import carry_placed, foresee_carried
 from cardzones.rulesets.redemption.records import EffectHandle
 from cardzones.rulesets.redemption.rule_ids import RULES
-from cardzones.rulesets.redemption.set_aside import is_set_aside, settle
+from cardzones.rulesets.redemption.set_aside import settle
 from cardzones.rulesets.redemption.table import ACTIONS
 from cardzones.rulesets.redemption.turns import PHASES, finish_turn
 from cardzones.rulesets.redemption.zones import DISCARD, ZONE_SPECS

@@ -27,6 +27,12 @@ from cardzones.rulesets.redemption.cards import (
     is_enhancement,
     is_territory_class,
 )
+from cardzones.rulesets.redemption.held import catch_up, now
+
+# The queries of what is set aside live in held.py; they stay importable here.
+from cardzones.rulesets.redemption.held import is_set_aside as is_set_aside
+from cardzones.rulesets.redemption.held import set_aside_holds as set_aside_holds
+from cardzones.rulesets.redemption.held import still_set_aside as still_set_aside
 from cardzones.rulesets.redemption.place import current_placement, put_back, relocated_from
 from cardzones.rulesets.redemption.records import (
     LIVE_SET_ASIDES,
@@ -55,36 +61,11 @@ OUTSIDE_BATTLE_PHASES = ("preparation", "discard")
 # ----------------------------------------------------------------------
 
 
-def is_set_aside(game: Game, card: int) -> bool:
-    """A card is set aside while it is in a set-aside area (set-aside/definition)."""
-    if not game.exists(card):
-        return False
-    return game.zone_info(game.obj(card).zone).type == SET_ASIDE_ZONE
-
-
 def permanent_controller(game: Game, card: int) -> str:
     obj = game.obj(card)
     keeper = obj.pcontrol or obj.owner
     assert keeper is not None
     return keeper
-
-
-def still_set_aside(game: Game, rec: SetAsideRecord) -> tuple[int, ...]:
-    """The targets that are still set aside by this ability: each still the
-    object it became in the set-aside area, and still there."""
-    out = []
-    for named in rec.cards:
-        obj = game.referent(named)
-        if obj is not None and is_set_aside(game, named.card):
-            out.append(named.card)
-    return tuple(out)
-
-
-def set_aside_holds(game: Game, rec: SetAsideRecord) -> bool:
-    """The paired ongoing ability lasts while all the targets remain set aside
-    (set-aside/paired-ongoing); once one has left, it stays inactive
-    (set-aside/premature-no-benefit)."""
-    return not rec.negated and len(still_set_aside(game, rec)) == len(rec.cards)
 
 
 def live_records(game: Game) -> list[SetAsideRecord]:
@@ -224,6 +205,7 @@ def _set_aside(
         in_battle=in_battle and enhancement is not None,
         eid=eid,
         relocated=relocated,
+        since=now(game),
     )
     records.put(game, SET_ASIDE, rid, rec)
     records.add_id(game, LIVE_SET_ASIDES, rid)
@@ -435,7 +417,8 @@ def settle(game: Game) -> None:
     """A set-aside ability with none of its cards left in a set-aside area is
     over; its enhancement has nothing left to join and is discarded."""
     for rec in live_records(game):
-        if not still_set_aside(game, rec):
+        rec, held = catch_up(game, rec)
+        if not held:
             finish(game, rec)
 
 

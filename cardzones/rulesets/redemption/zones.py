@@ -7,10 +7,15 @@ must be in play"). Every zone gives its cards a controller, since a card's
 controller decides where it is set aside and who may return it
 (set-aside/area-controller, set-aside/no-duration-controller-chooses).
 
-A card keeps its identity while it moves between zones in play, and becomes a
-new object when it enters a zone out of play: effects bound to it (``modify``)
-end when it leaves play, and abilities gained while set aside stay with it on
-its return (set-aside/no-negate-after-return).
+A card is the same card through every public zone, in play or out of it: it
+keeps its object (and with it its place records, bonuses and other effects)
+in the discard pile, a set-aside area, the Land of Redemption or banishment,
+and on its way back, so a placed card can come back to where it was placed by
+any of the Place text's ways (place/return-conditions) through them. It
+becomes a new card only after a private stretch: the private zones (deck,
+hand, reserve) make new objects, and the kernel makes one of every card that
+turns private anywhere else (face down). No id a player sees then links it
+to what it was.
 """
 
 from __future__ import annotations
@@ -23,7 +28,9 @@ def _in_play(ztype: str, **kw: bool) -> ZoneSpec:
 
 
 def _out_of_play(ztype: str, *, public: bool = True, **kw: bool) -> ZoneSpec:
-    return ZoneSpec(ztype, public=public, resets=True, controlled=True, **kw)
+    # Only a private zone makes a new object: a private stretch ends a card's
+    # identity, a public zone keeps it.
+    return ZoneSpec(ztype, public=public, resets=not public, controlled=True, **kw)
 
 
 #: Every Redemption zone type, in the order docs/scenarios.md lists them.
