@@ -201,14 +201,15 @@ def creation_from_request(body: Any, limits: Limits | None = None) -> Creation:
     with its line); nothing is created then. A start position over ``limits``
     is refused before any of it is built.
     """
+    limits = limits or Limits()
     if isinstance(body, dict) and body.get("finish_after") is not None:
         try:
             finish_after = finish_after_of(body["finish_after"])
         except ValueError as exc:
             raise CreationError(str(exc)) from None
+        _check_fuse(finish_after, limits)
         body = {k: v for k, v in body.items() if k != "finish_after"}
         return replace(creation_from_request(body, limits), finish_after=finish_after)
-    limits = limits or Limits()
     if not isinstance(body, dict):
         raise CreationError("the body is a JSON object")
     unknown = sorted(k for k in body if k not in (*BODY_KEYS, SCENARIO_KEY))
@@ -267,6 +268,21 @@ def creation_from_request(body: Any, limits: Limits | None = None) -> Creation:
                 scenario.card_data.close()
             raise CreationError(f"{key} is a JSON object, as in a scenario file")
     return _record(scenario, doc["cards"], doc["setup"], _setup_error, handle_key)
+
+
+def _check_fuse(finish_after: int | None, limits: Limits) -> None:
+    """Refuse a ``finish_after`` under the server's floor: the maker of a
+    table may be one of its seats, and the fuse decides when it may read the
+    others' hidden cards (:mod:`cardzones.table.finish`). A body that asks
+    for less is told so rather than given more than it asked for."""
+    floor = limits.min_finish_after * 60
+    if finish_after is not None and finish_after < floor:
+        raise CreationError(
+            f"finish_after is at least {floor} seconds on this server "
+            f"({limits.min_finish_after} minutes, cardzones serve "
+            f"{Limits.option('min_finish_after')}); got {finish_after}",
+            "min_finish_after",
+        )
 
 
 def _from_decks(body: dict[str, Any], seed: Any, handle_key: str, limits: Limits) -> Creation:
