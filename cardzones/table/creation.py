@@ -17,7 +17,9 @@ A start position may name real cards with ``card_data`` (docs/cards.md). A
 body's ``decks`` (:mod:`cardzones.table.deck_lists`) look each card up once
 and the record writes those cards down; the table's game is built from the
 record, once, and every card read back from it must be the card the index
-gave. The record is self-contained all the same: when the table is created, every
+gave. A picture address comes from the card index alone: the ``image`` of
+a card a body defines is dropped (:mod:`cardzones.table.pictures`). The
+record is self-contained all the same: when the table is created, every
 card the set-up takes from the card index is written down under ``cards``, in
 the scenario format's words (a card used in several colours as a list of
 definitions, one per pitch), and so is every token card of the game when its
@@ -55,6 +57,7 @@ from cardzones.table.deck_lists import KEY as DECKS
 from cardzones.table.deck_lists import DeckListRefused, deck_document
 from cardzones.table.finish import finish_after_of
 from cardzones.table.limits import LimitExceeded, Limits, check_players, check_start
+from cardzones.table.pictures import drop_pictures, pictureless
 from cardzones.table.record import Record
 
 #: The keys of ``POST /api/tables``.
@@ -121,7 +124,12 @@ def start(record: Record) -> TableContext:
 def build(record: Record) -> TableContext:
     """The game at the start of ``record``, in the context that stored acts
     run in. Raises :class:`CreationError` when the start position is not valid."""
-    position = _position(from_data(record.scenario(), _FILE), _FILE)
+    doc = record.scenario()
+    if record.card_data is None and "cards" in doc:
+        # No card index gave its cards: a picture address in them came from
+        # a body, before tables kept none (cardzones.table.pictures).
+        doc["cards"] = pictureless(doc["cards"])
+    position = _position(from_data(doc, _FILE), _FILE)
     return _set_up(
         position,
         _setup_error,
@@ -253,7 +261,7 @@ def creation_from_request(body: Any, limits: Limits | None = None) -> Creation:
         "ruleset": body["ruleset"],
         "players": body.get("players", ["alice", "bob"]),
         "seed": seed,
-        "cards": body.get("cards") or {},
+        "cards": pictureless(body.get("cards") or {}),
         "setup": body.get("setup") or {},
         "steps": [],
     }
@@ -354,6 +362,7 @@ def _from_scenario_text(text: Any, limits: Limits, handle_key: str | None = None
     except ScenarioError as exc:
         raise at_line(exc) from None
     if isinstance(doc, dict):
+        drop_pictures(doc.get("cards"))
         _limited(
             check_start,
             doc.get("players", ["alice", "bob"]),
