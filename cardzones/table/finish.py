@@ -51,7 +51,7 @@ MIN_FINISH_AFTER, MAX_FINISH_AFTER = 1, 30 * 24 * 3600
 DEFAULT_FLOOR_MINUTES = 10
 
 
-def fuse(finish_after: int | None, floor: float) -> float:
+def fuse(finish_after: int | None, floor: int) -> int:
     """How long a proposal to finish waits for the other seats, in seconds:
     the table's ``finish_after`` (the default when it set none), and never
     less than the server's ``floor``.

@@ -87,7 +87,7 @@ class Host:
         self,
         store: Store,
         snapshot_every: int = SNAPSHOT_EVERY,
-        finish_floor: float = DEFAULT_FLOOR_MINUTES * 60,
+        finish_floor: int = DEFAULT_FLOOR_MINUTES * 60,
     ) -> None:
         self.store = store
         self.snapshot_every = snapshot_every
@@ -151,7 +151,7 @@ class Host:
         )
         return table.finished
 
-    def finish_after(self, table: Table) -> float:
+    def finish_after(self, table: Table) -> int:
         """How long a proposal to finish this table waits for the other
         seats, in seconds: its record's ``finish_after``, never under this
         server's floor."""

@@ -82,7 +82,10 @@ class Record:
     def scenario(self, name: str = "table", steps: list[Any] | None = None) -> dict[str, Any]:
         """The record as a scenario document (plain data). It has no
         ``card_data``: its ``cards`` hold every card, so it runs without the
-        card index."""
+        card index. Its ``shuffle`` is the record's; a record that shuffles
+        every deck (``shuffle`` None) names none here, and whoever sets it up
+        shuffles the decks (:func:`cardzones.table.creation.build`; an
+        export names them)."""
         doc: dict[str, Any] = {"name": name, "ruleset": self.ruleset}
         doc["players"] = list(self.players)
         doc["seed"] = self.seed
