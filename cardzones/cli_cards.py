@@ -374,8 +374,8 @@ def deck(
     """Read a deck list into a start position, printed as a scenario.
 
     The hero and equipment go to their zones and the rest is the deck, in
-    list order (a table shuffles it when it is made); the output uses
-    card_data: and runs as it is.
+    list order, and its shuffle: shuffles every deck first (in a scenario run
+    and at a table made from it); the output uses card_data: and runs as it is.
     """
     from cardzones.cards.decks import read_deck, scenario_data, start_position
 

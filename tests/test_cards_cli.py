@@ -126,6 +126,7 @@ def test_deck_prints_a_scenario_that_runs(runner: CliRunner) -> None:
     result = runner.invoke(app, ["cards", "deck", str(FIXTURES / "decks" / "azalea.txt")])
     assert result.exit_code == 0, result.output
     assert "# inventory, in no zone (4.1.6): Quiver of Rustling Leaves" in result.output
+    assert "\nshuffle:\n- alice.deck\n" in result.output  # the list's order is no secret
     outcome = run_text(result.output)
     assert outcome.status == PASS, outcome.describe()
     code, out = run(runner, "deck", str(FIXTURES / "cards" / "fab-card.csv"))

@@ -168,6 +168,35 @@ def test_a_scenario_text_with_card_data_makes_a_table_that_exports_without_it(
     assert outcome.status == PASS, outcome.describe()
 
 
+def test_setup_contract_a_printed_deck_list_starts_from_an_order_nobody_wrote(
+    home: Path,
+) -> None:
+    """Class 9: the start position ``cardzones cards deck`` prints lists
+    each deck in list order, which its reader knows, and says ``shuffle:``:
+    a scenario run and a table made from the text shuffle every deck first,
+    the table with its secret seed; the rest of the setup keeps its order."""
+    alice = start_position(read_deck(DECKS / "dorinthea.fabrary.txt"), "alice")
+    bob = start_position(read_deck(DECKS / "azalea.txt"), "bob")
+    doc = scenario_data([alice, bob])
+    assert doc["shuffle"] == ["alice.deck", "bob.deck"]
+    text = yaml.safe_dump(doc, sort_keys=False)
+    assert run_text(text).status == PASS
+    listed = {z: [e["card"] for e in doc["setup"][z]] for z in ("alice.deck", "bob.deck")}
+    orders = set()
+    for _ in range(2):
+        record = creation_from_request({"scenario": text})
+        assert record.shuffle == ("alice.deck", "bob.deck")
+        game = record.build().game
+        for zone, names in listed.items():
+            owner, ztype = zone.split(".")
+            dealt = [game.obj(c).cdef.name for c in game.contents(game.zone(owner, ztype))]
+            assert sorted(dealt) == sorted(names) and dealt != names
+            orders.add(tuple(dealt))
+        hero = game.contents(game.zone("alice", "hero"))
+        assert [game.obj(c).cdef.name for c in hero] == [doc["setup"]["alice.hero"][0]["card"]]
+    assert len(orders) == 4  # a secret seed each time
+
+
 # ----------------------------------------------------------------------
 # Replay, restart and export after the index changed
 # ----------------------------------------------------------------------

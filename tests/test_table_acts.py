@@ -511,12 +511,13 @@ def test_layers_point_down_only() -> None:
             assert not bad, f"{path} imports a layer above it: {bad}"
 
 
-def test_a_table_shuffles_every_deck_when_it_is_made_with_its_secret_seed() -> None:
+def test_a_table_shuffles_the_decks_its_body_names_with_its_secret_seed() -> None:
     """A start position gives each deck in the order it was written, which
-    its writer knows (``cardzones cards deck`` prints it so): a table shuffles
-    every deck when it is made, with its seed, drawn at random unless the
-    request gives one, so the draws are not the written order."""
-    body = fab_body()
+    its writer knows (``cardzones cards deck`` prints it so, with
+    ``shuffle:``): a table shuffles each deck its ``shuffle`` names when it is
+    made, with its seed, drawn at random unless the request gives one, so the
+    draws are not the written order."""
+    body = {**fab_body(), "shuffle": ["alice.deck"]}
     written = tuple(body["setup"]["alice.deck"])
     seeds = set()
     orders = {}

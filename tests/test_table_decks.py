@@ -187,6 +187,22 @@ def test_the_seed_shuffles_the_deck_and_is_never_sent(client: TestClient, body: 
 
 
 @pytest.mark.parametrize("body", [fab_decks, redemption_decks])
+def test_setup_contract_a_table_from_deck_lists_shuffles_every_deck(
+    client: TestClient, body: Any
+) -> None:
+    """Class 9: a written setup keeps its order, but a deck list's order is
+    known to whoever wrote it, so a table made from ``decks`` shuffles every
+    deck (its record names no ``shuffle``: every deck) and nothing else."""
+    created = create(client, body(seed=11))
+    record = store_of(client).creation(created["table"])
+    assert record is not None and record.shuffle is None and "shuffle" not in record.to_json()
+    for player in ("alice", "bob"):
+        listed = [e["card"] if isinstance(e, dict) else e for e in record.setup[f"{player}.deck"]]
+        dealt = deck_order(client, created["table"], player)
+        assert sorted(dealt) == sorted(listed) and dealt != listed
+
+
+@pytest.mark.parametrize("body", [fab_decks, redemption_decks])
 def test_the_record_keeps_its_cards_and_plays_without_the_card_index(
     client: TestClient, body: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -368,7 +384,7 @@ def test_an_unknown_key_beside_decks_names_the_keys(client: TestClient) -> None:
     assert status == 400
     assert error == (
         "unknown key(s) 'deck'; the keys are ruleset, players, seed, cards, card_data, "
-        "setup, decks, handle_key, finish_after, scenario"
+        "setup, decks, shuffle, handle_key, finish_after, scenario"
     )
 
 

@@ -22,6 +22,7 @@ from cardzones.table.action_log import GameOver
 from cardzones.table.creation import CreationError, creation_from_request
 from cardzones.table.finish import DEFAULT_FINISH_AFTER, MAX_FINISH_AFTER
 from cardzones.table.host import CONCEDED, GAME_OVER
+from cardzones.table.limits import Limits
 from cardzones.table.store import Store
 from cardzones.web.app import create_app
 
@@ -37,9 +38,15 @@ def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return found
 
 
+#: A server whose operator lifted the floor of the fuse (cardzones serve
+#: --min-finish-after 0), so that its workings are tested in seconds;
+#: tests/test_table_fuse.py tests the floor.
+NO_FLOOR = Limits(min_finish_after=0)
+
+
 @pytest.fixture
 def client(url: str) -> Iterator[TestClient]:
-    with TestClient(create_app(url)) as client:
+    with TestClient(create_app(url, limits=NO_FLOOR)) as client:
         yield client
 
 
@@ -237,7 +244,7 @@ def test_an_act_after_the_time_limit_is_refused_and_finishes_the_game(
 def test_the_time_limit_finishes_the_game_though_nobody_asks(url: str) -> None:
     """The server's own timer: every connection hears the end when the limit
     passes, with no request at all."""
-    with TestClient(create_app(url)) as client:
+    with TestClient(create_app(url, limits=NO_FLOOR)) as client:
         created = create(client, {**fab_body(), "finish_after": 1})
         at = At(client, created)
         with seated(client, created) as seats:
@@ -300,11 +307,11 @@ def test_finish_after_is_whole_seconds_within_its_bounds(client: TestClient, val
 
 
 def test_finish_after_is_kept_with_the_table_and_stands_beside_a_scenario() -> None:
-    record = creation_from_request({**fab_body(), "finish_after": 90})
+    record = creation_from_request({**fab_body(), "finish_after": 90}, NO_FLOOR)
     assert record.finish_after == 90
     assert type(record).from_json(record.to_json()).finish_after == 90
     text = "ruleset: fab\nsetup:\n  alice.hand: [A]\n"
-    assert creation_from_request({"scenario": text, "finish_after": 5}).finish_after == 5
+    assert creation_from_request({"scenario": text, "finish_after": 5}, NO_FLOOR).finish_after == 5
     assert creation_from_request(fab_body()).finish_after is None
     assert DEFAULT_FINISH_AFTER == 3600
 

@@ -14,8 +14,10 @@ can be equipped to the first zone that can take it (4.1.4a, with the
 equipping rules of 8.5.41, 8.2.2, 8.2.10, 8.2.15), deck-cards to the deck
 (3.7.6) and every other card stays out of the game as inventory (4.1.6). The
 deck is in list order: whoever reads the start position knows it, so it is
-no secret, and a table shuffles every deck when it is made
-(:mod:`cardzones.table.creation`).
+no secret. Its scenario (:func:`scenario_data`) says to shuffle every deck
+(``shuffle:``), so that a game made from it, a scenario run or a table,
+starts from an order nobody wrote; a table made from deck lists shuffles
+them too (:mod:`cardzones.table.creation`).
 
 >>> from cardzones.rulesets import get_ruleset
 >>> deck = get_ruleset("fab").read_deck_list("Hero: Dorinthea Ironsong\\n3 Snatch (red)\\n")
@@ -25,7 +27,7 @@ no secret, and a table shuffles every deck when it is made
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -148,6 +150,9 @@ def scenario_data(
         "players": [p.player for p in positions],
         **({"cards": own} if own else {}),
         "setup": setup,
+        # The list's order is known to whoever reads it: a game made from
+        # this text (a scenario run, a table) shuffles each deck first.
+        "shuffle": _face_down_piles(ruleset, setup),
         # A scenario shows something hold: here, that every deck is in place.
         "steps": [
             {"expect": {"zone": zone, "count": len(cards)}}
@@ -156,6 +161,19 @@ def scenario_data(
         ]
         or [{"expect": {"turn": 1}}],
     }
+
+
+def _face_down_piles(ruleset: str, setup: Mapping[str, Any]) -> list[str]:
+    """The zones of ``setup`` whose order is private: each ordered zone whose
+    cards are face down (a deck)."""
+    specs = get_ruleset(ruleset).zone_specs
+    out = []
+    for zone in setup:
+        ztype = zone.split(".")[1] if zone.count(".") else zone
+        spec = specs.get(ztype)
+        if spec is not None and spec.ordered and not spec.public:
+            out.append(zone)
+    return out
 
 
 # -- reading deck lists ---------------------------------------------------------------

@@ -12,6 +12,7 @@ from rich.markup import escape
 
 from cardzones.cli.output import console, errors
 from cardzones.errors import CardzonesError
+from cardzones.table.finish import MAX_FINISH_AFTER
 
 DB_HELP = "the database: a SQLite file (the default) or postgresql://user@host/db"
 
@@ -100,6 +101,15 @@ def serve(
         float | None,
         typer.Option("--max-request-seconds", min=0.1, help="time to send a request's headers"),
     ] = None,
+    min_finish_after: Annotated[
+        int | None,
+        typer.Option(
+            "--min-finish-after",
+            min=0,
+            max=MAX_FINISH_AFTER // 60,
+            help="minutes a proposal to finish waits at least (10; a table may ask for more)",
+        ),
+    ] = None,
     images: Annotated[
         bool,
         typer.Option(
@@ -134,6 +144,7 @@ def serve(
         "sockets_per_minute": max_sockets_per_minute,
         "seat_frames": max_seat_frames,
         "request_seconds": max_request_seconds,
+        "min_finish_after": min_finish_after,
     }
     limits = Limits(**{k: v for k, v in given.items() if v is not None})
 

@@ -31,7 +31,18 @@ from cardzones.position.loader import YList, YMap
 from cardzones.rulesets.base import Ruleset, ruleset_of
 from cardzones.rulesets.registry import get_ruleset, ruleset_names
 
-TOP_KEYS = {"name", "rules", "ruleset", "players", "seed", "cards", "card_data", "setup", "steps"}
+TOP_KEYS = {
+    "name",
+    "rules",
+    "ruleset",
+    "players",
+    "seed",
+    "cards",
+    "card_data",
+    "setup",
+    "shuffle",
+    "steps",
+}
 #: The keys of a set-up entry in any rule set; ``under``, ``onto`` and
 #: ``permanent_controller`` only where the rule set has them (its
 #: ``attach_keys`` and ``permanent_control``); ``pitch`` picks a colour of a
@@ -141,8 +152,34 @@ class Position:
         return "(the default, as the file has no players: list)"
 
     def setup(self, ctx: Context) -> None:
-        """Put the starting cards in place. Setup obeys each zone's limits and
-        logs no events."""
+        """Put the starting cards in place, then shuffle the zones ``shuffle:``
+        names. Setup obeys each zone's limits and logs no events."""
+        self._place_all(ctx)
+        self._shuffle(ctx)
+
+    def _shuffle(self, ctx: Context) -> None:
+        """Shuffle each zone ``shuffle:`` lists, in its order, by the zone's
+        owner, with the seed, as the last part of setting up. A written setup
+        keeps its order; this is how a start position says that an order it
+        writes (a deck list's, say) is not the game's."""
+        node = self.doc.get("shuffle")
+        if node is None:
+            return
+        if not isinstance(node, YList) or not all(isinstance(z, str) for z in node):
+            raise ctx.fail(self.doc, "shuffle", "shuffle: must be a list of zones")
+        game = ctx.game
+        done: set[int] = set()
+        for i, text in enumerate(node):
+            zid = ctx.existing_zone(node, i, text)
+            if not game.zone_info(zid).spec.ordered:
+                raise ctx.fail(node, i, f"shuffle: {text} is not an ordered zone")
+            if zid in done:
+                raise ctx.fail(node, i, f"shuffle: {text} is listed twice")
+            done.add(zid)
+            game.shuffle(zid, by=game.zone_info(zid).owner, logged=False)
+        game.forget_history()
+
+    def _place_all(self, ctx: Context) -> None:
         setup = self.doc.get("setup")
         if setup is None:
             return

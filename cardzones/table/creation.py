@@ -2,9 +2,12 @@
 key and the start position, everything needed to build its game before the
 first act.
 
-The start position is a scenario file's ``cards`` and ``setup``, kept as JSON
-in the order they were given (setup order decides the engine's card numbers,
-so it is part of the game). The seed and the handle key are secret: the seed
+The start position is a scenario file's ``cards``, ``setup`` and ``shuffle``,
+kept as JSON in the order they were given (setup order decides the engine's
+card numbers, so it is part of the game). A written setup keeps its order,
+as in a scenario: a table shuffles the zones its ``shuffle`` names, and every
+deck of a table made from deck lists, whose order whoever wrote the lists
+knows (:attr:`Record.shuffle`). The seed and the handle key are secret: the seed
 decides every shuffle, and the handle key, a separate random secret, keys the
 handles of views, so that a table built again from its record (a restart, a
 replay) gives every viewer the handles it gave before. Both are kept in the
@@ -14,7 +17,9 @@ A start position may name real cards with ``card_data`` (docs/cards.md). A
 body's ``decks`` (:mod:`cardzones.table.deck_lists`) look each card up once
 and the record writes those cards down; the table's game is built from the
 record, once, and every card read back from it must be the card the index
-gave. The record is self-contained all the same: when the table is created, every
+gave. A picture address comes from the card index alone: the ``image`` of
+a card a body defines is dropped (:mod:`cardzones.table.pictures`). The
+record is self-contained all the same: when the table is created, every
 card the set-up takes from the card index is written down under ``cards``, in
 the scenario format's words (a card used in several colours as a list of
 definitions, one per pitch), and so is every token card of the game when its
@@ -52,6 +57,7 @@ from cardzones.table.deck_lists import KEY as DECKS
 from cardzones.table.deck_lists import DeckListRefused, deck_document
 from cardzones.table.finish import finish_after_of
 from cardzones.table.limits import LimitExceeded, Limits, check_players, check_start
+from cardzones.table.pictures import drop_pictures, pictureless
 from cardzones.table.record import Record
 
 #: The keys of ``POST /api/tables``.
@@ -63,6 +69,7 @@ BODY_KEYS = (
     "card_data",
     "setup",
     DECKS,
+    "shuffle",
     "handle_key",
     "finish_after",
 )
@@ -117,8 +124,19 @@ def start(record: Record) -> TableContext:
 def build(record: Record) -> TableContext:
     """The game at the start of ``record``, in the context that stored acts
     run in. Raises :class:`CreationError` when the start position is not valid."""
-    position = _position(from_data(record.scenario(), _FILE), _FILE)
-    return _set_up(position, _setup_error, record.handle_key, closed=record.card_data is not None)
+    doc = record.scenario()
+    if record.card_data is None and "cards" in doc:
+        # No card index gave its cards: a picture address in them came from
+        # a body, before tables kept none (cardzones.table.pictures).
+        doc["cards"] = pictureless(doc["cards"])
+    position = _position(from_data(doc, _FILE), _FILE)
+    return _set_up(
+        position,
+        _setup_error,
+        record.handle_key,
+        closed=record.card_data is not None,
+        every_deck=record.shuffle is None,
+    )
 
 
 def _setup_error(exc: ScenarioError) -> CreationError:
@@ -133,8 +151,15 @@ def _position(doc: Any, file: str) -> Position:
 
 
 def _set_up(
-    scenario: Position, error: Any, handle_key: str | None = None, *, closed: bool = False
+    scenario: Position,
+    error: Any,
+    handle_key: str | None = None,
+    *,
+    closed: bool = False,
+    every_deck: bool = False,
 ) -> TableContext:
+    """The game ``scenario`` sets up (its ``shuffle`` zones shuffled);
+    ``every_deck`` shuffles every deck too (:func:`shuffle_decks`)."""
     game = Game(get_ruleset(scenario.ruleset), scenario.players, scenario.seed, handle_key)
     ctx = TableContext(
         game, scenario.ruleset, scenario.file, scenario.cards, scenario.variants, closed=closed
@@ -145,7 +170,8 @@ def _set_up(
         raise error(exc) from None
     except CardzonesError as exc:
         raise CreationError(str(exc)) from None
-    shuffle_decks(game)
+    if every_deck:
+        shuffle_decks(game)
     ctx.seated = True
     # Setup is not an act: nothing before it can be rolled back to.
     game.forget_history()
@@ -154,10 +180,10 @@ def _set_up(
 
 def shuffle_decks(game: Game) -> None:
     """Shuffle every player's face-down ordered zone (a deck) with the game's
-    seed. A start position gives each deck in the order it was written (a
-    deck list, ``cardzones cards deck``, a scenario text): whoever wrote it
-    would know every draw. The seed is the table's secret, drawn at random
-    unless the request gives one."""
+    seed: what a table made from deck lists does when it is made, since the
+    order of a list is known to whoever wrote it (and every table did before
+    a written setup's order was kept). The seed is the table's secret, drawn
+    at random unless the request gives one."""
     for zid in deck_zones(game):
         # Part of setting up, which logs nothing (as a scenario's setup).
         game.shuffle(zid, by=game.zone_info(zid).owner, logged=False)
@@ -183,14 +209,15 @@ def creation_from_request(body: Any, limits: Limits | None = None) -> Creation:
     with its line); nothing is created then. A start position over ``limits``
     is refused before any of it is built.
     """
+    limits = limits or Limits()
     if isinstance(body, dict) and body.get("finish_after") is not None:
         try:
             finish_after = finish_after_of(body["finish_after"])
         except ValueError as exc:
             raise CreationError(str(exc)) from None
+        _check_fuse(finish_after, limits)
         body = {k: v for k, v in body.items() if k != "finish_after"}
         return replace(creation_from_request(body, limits), finish_after=finish_after)
-    limits = limits or Limits()
     if not isinstance(body, dict):
         raise CreationError("the body is a JSON object")
     unknown = sorted(k for k in body if k not in (*BODY_KEYS, SCENARIO_KEY))
@@ -234,12 +261,14 @@ def creation_from_request(body: Any, limits: Limits | None = None) -> Creation:
         "ruleset": body["ruleset"],
         "players": body.get("players", ["alice", "bob"]),
         "seed": seed,
-        "cards": body.get("cards") or {},
+        "cards": pictureless(body.get("cards") or {}),
         "setup": body.get("setup") or {},
         "steps": [],
     }
     if body.get("card_data") is not None:
         doc["card_data"] = body["card_data"]
+    if body.get("shuffle") is not None:
+        doc["shuffle"] = body["shuffle"]
     scenario = _position(from_data(doc, _FILE), _FILE)
     for key in ("cards", "setup"):
         if not isinstance(doc[key], dict):
@@ -249,14 +278,30 @@ def creation_from_request(body: Any, limits: Limits | None = None) -> Creation:
     return _record(scenario, doc["cards"], doc["setup"], _setup_error, handle_key)
 
 
+def _check_fuse(finish_after: int | None, limits: Limits) -> None:
+    """Refuse a ``finish_after`` under the server's floor: the maker of a
+    table may be one of its seats, and the fuse decides when it may read the
+    others' hidden cards (:mod:`cardzones.table.finish`). A body that asks
+    for less is told so rather than given more than it asked for."""
+    floor = limits.min_finish_after * 60
+    if finish_after is not None and finish_after < floor:
+        raise CreationError(
+            f"finish_after is at least {floor} seconds on this server "
+            f"({limits.min_finish_after} minutes, cardzones serve "
+            f"{Limits.option('min_finish_after')}); got {finish_after}",
+            "min_finish_after",
+        )
+
+
 def _from_decks(body: dict[str, Any], seed: Any, handle_key: str, limits: Limits) -> Creation:
     """The record of a body whose ``decks`` give the start position. The
     deck lists look every card up once; the record writes those cards down,
     and the table's game is built from the record alone, once."""
-    others = [k for k in ("cards", "setup") if k in body]
+    others = [k for k in ("cards", "setup", "shuffle") if k in body]
     if others:
         raise CreationError(
-            f"decks give the whole start position; leave out {' and '.join(others)}"
+            "decks give the whole start position; "
+            f"leave out {' and '.join(others)} (every deck of a list is shuffled)"
         )
     # The rule set, the players and the seed are checked as a scenario's.
     check: dict[str, Any] = {"name": "table", "ruleset": body["ruleset"], "seed": seed}
@@ -317,6 +362,7 @@ def _from_scenario_text(text: Any, limits: Limits, handle_key: str | None = None
     except ScenarioError as exc:
         raise at_line(exc) from None
     if isinstance(doc, dict):
+        drop_pictures(doc.get("cards"))
         _limited(
             check_start,
             doc.get("players", ["alice", "bob"]),
@@ -354,9 +400,17 @@ def _record(
     takes from the card index written down (the module's docstring); checked
     by building its game."""
     lookup = scenario.card_data
+    shuffle = _shuffled_zones(scenario)
     if lookup is None:
         record = Creation(
-            scenario.ruleset, scenario.players, scenario.seed, cards, setup, None, handle_key
+            scenario.ruleset,
+            scenario.players,
+            scenario.seed,
+            cards,
+            setup,
+            None,
+            handle_key,
+            shuffle=shuffle,
         )
         built = _set_up(scenario, error, handle_key)
         if scenario.file == _FILE:  # the game the record builds, message for message
@@ -366,7 +420,6 @@ def _record(
         ctx = scenario.new_context(handle_key)
         try:
             scenario.setup(ctx)
-            shuffle_decks(ctx.game)
         except ScenarioError as exc:
             raise error(exc) from None
         except CardzonesError as exc:
@@ -386,6 +439,7 @@ def _record(
             setup,
             lookup.ruleset,
             handle_key,
+            shuffle=shuffle,
         )
     finally:
         lookup.close()
@@ -394,6 +448,15 @@ def _record(
         raise CreationError("the start position's cards could not be written down as they are")
     record.built.append(built)
     return record
+
+
+def _shuffled_zones(scenario: Position) -> tuple[str, ...]:
+    """The zones a start position's ``shuffle`` names, as written (setting it
+    up checks them); none when it gives none: a written order is kept."""
+    zones = scenario.doc.get("shuffle")
+    if isinstance(zones, list):
+        return tuple(str(z) for z in zones)
+    return ()
 
 
 def _names_cards(ruleset: Ruleset) -> bool:

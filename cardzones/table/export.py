@@ -140,18 +140,19 @@ def scenario_of(table_id: str, creation: Record, acts: list[dict[str, Any]]) -> 
         _labelled_setup(creation.setup, namer),
         creation.card_data,
         creation.handle_key,
+        shuffle=creation.shuffle,
     )
     ctx = start.build()
     if start.card_data is not None:
         start = replace(start, cards=_used_cards(start.cards, start.setup, acts))
     game = ctx.game
     names = {card: label for label, card in ctx.labels.items()}
-    # The table shuffled its decks when it was made, with its seed: so does
-    # the file, first, so that its later shuffles come out the same.
-    steps: list[dict[str, Any]] = [
-        {"shuffle": {"zone": game.zone_name(z), "by": game.zone_info(z).owner}}
-        for z in deck_zones(game)
-    ]
+    if start.shuffle is None:
+        # The table shuffled every deck when it was made, with its seed: the
+        # file's shuffle: names them, so that its later shuffles come out the
+        # same.
+        start = replace(start, shuffle=tuple(game.zone_name(z) for z in deck_zones(game)))
+    steps: list[dict[str, Any]] = []
     for act in acts:
         ((name, args),) = act.items()
         step_args = _rewrite(args, game, names)

@@ -15,6 +15,13 @@ time limit set at the table's creation (``finish_after`` seconds, one hour
 when not given) has passed since the proposal (the first vote standing)
 without a decline. Until then nobody sees more than their own view.
 
+The time limit is a fuse that the table's maker sets, and the maker may be
+a seat: one second would let it agree, wait and read every other seat's
+hidden cards. So the server sets its floor (:func:`fuse`; ``cardzones serve
+--min-finish-after``, ten minutes unless its operator says otherwise): a
+table cannot ask for less, and a table that did before waits the floor all
+the same.
+
 >>> votes = Votes((("bob", AGREE),), until=100.0)
 >>> votes.complete(("alice", "bob")), votes.due(99.0), votes.due(100.0)
 (False, False, True)
@@ -39,6 +46,20 @@ VOTES = (AGREE, CONCEDE, DECLINE)
 DEFAULT_FINISH_AFTER = 3600
 #: The bounds of a table's ``finish_after``, in seconds (thirty days at most).
 MIN_FINISH_AFTER, MAX_FINISH_AFTER = 1, 30 * 24 * 3600
+#: The server's floor of every table's ``finish_after`` unless it sets
+#: another, in minutes (``cardzones serve --min-finish-after``).
+DEFAULT_FLOOR_MINUTES = 10
+
+
+def fuse(finish_after: int | None, floor: int) -> int:
+    """How long a proposal to finish waits for the other seats, in seconds:
+    the table's ``finish_after`` (the default when it set none), and never
+    less than the server's ``floor``.
+
+    >>> fuse(None, 600), fuse(60, 600), fuse(7200, 600)
+    (3600, 600, 7200)
+    """
+    return max(DEFAULT_FINISH_AFTER if finish_after is None else finish_after, floor)
 
 
 class FinishRefused(CardzonesError):

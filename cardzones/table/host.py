@@ -34,7 +34,7 @@ from typing import Any
 
 from cardzones.kernel.game import MoveResult
 from cardzones.table.action_log import Conflict, GameOver, StoredAction
-from cardzones.table.finish import CONCEDE, DEFAULT_FINISH_AFTER
+from cardzones.table.finish import CONCEDE, DEFAULT_FLOOR_MINUTES, fuse
 from cardzones.table.finish_votes import Finished
 from cardzones.table.record import Record
 from cardzones.table.refusals import Refusal
@@ -83,9 +83,17 @@ class Done:
 class Host:
     """The tables of one store, as one server process serves them."""
 
-    def __init__(self, store: Store, snapshot_every: int = SNAPSHOT_EVERY) -> None:
+    def __init__(
+        self,
+        store: Store,
+        snapshot_every: int = SNAPSHOT_EVERY,
+        finish_floor: int = DEFAULT_FLOOR_MINUTES * 60,
+    ) -> None:
         self.store = store
         self.snapshot_every = snapshot_every
+        #: the least time, in seconds, a proposal to finish waits, whatever
+        #: a table's record says (:func:`~cardzones.table.finish.fuse`)
+        self.finish_floor = finish_floor
         #: the time of the votes to finish and their limits (a test sets its own)
         self.clock: Callable[[], float] = time.time
 
@@ -138,11 +146,16 @@ class Host:
         """Record ``seat``'s vote to finish the game (agree, concede or
         decline); returns the end when the game is finished, by this vote or
         before it. Raises :class:`~cardzones.table.finish.FinishRefused`."""
-        finish_after = table.creation.finish_after or DEFAULT_FINISH_AFTER
         table.votes, table.finished = self.store.vote(
-            table.id, seat, vote, table.players, finish_after, self.clock()
+            table.id, seat, vote, table.players, self.finish_after(table), self.clock()
         )
         return table.finished
+
+    def finish_after(self, table: Table) -> int:
+        """How long a proposal to finish this table waits for the other
+        seats, in seconds: its record's ``finish_after``, never under this
+        server's floor."""
+        return fuse(table.creation.finish_after, self.finish_floor)
 
     def settle(self, table: Table) -> bool:
         """Finish the table if its proposal's time limit has passed; True

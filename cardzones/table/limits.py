@@ -22,6 +22,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from cardzones.errors import CardzonesError
+from cardzones.table.finish import DEFAULT_FLOOR_MINUTES
 
 #: Names a viewer, never a seat: a seat of this name would lose its link.
 SPECTATOR = "spectator"
@@ -42,7 +43,9 @@ class LimitExceeded(CardzonesError):
 @dataclass(frozen=True)
 class Limits:
     """The limits of one server. Each field has a ``cardzones serve`` option,
-    ``--max-`` and the field's name with dashes (``--max-zone-cards``)."""
+    ``--max-`` and the field's name with dashes (``--max-zone-cards``); a
+    floor, a field named ``min_...``, is its name with dashes
+    (``--min-finish-after``)."""
 
     #: the bytes of a ``POST /api/tables`` body
     body_bytes: int = 1_000_000
@@ -73,10 +76,17 @@ class Limits:
     seat_frames: int = 20
     #: seconds a client has to send a request's headers and body
     request_seconds: float = 20.0
+    #: the least time, in minutes, a proposal to finish a game waits for the
+    #: other seats (a table's ``finish_after``): once it passes, every seat
+    #: may replay every other's hidden cards, so a table's maker may not set
+    #: a fuse shorter than a player needs to answer
+    min_finish_after: int = DEFAULT_FLOOR_MINUTES
 
     @staticmethod
     def option(name: str) -> str:
         """The ``cardzones serve`` option of the limit ``name``."""
+        if name.startswith("min_"):
+            return "--" + name.replace("_", "-")
         return "--max-" + name.replace("_", "-")
 
     @classmethod

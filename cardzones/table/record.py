@@ -37,6 +37,11 @@ class Record:
     #: how long a proposal to finish waits for the other seats, in seconds
     #: (None: the default, :data:`cardzones.table.finish.DEFAULT_FINISH_AFTER`)
     finish_after: int | None = None
+    #: the zones shuffled when the game is set up, after its setup, in order
+    #: (a start position's ``shuffle``); None: every deck, each player's
+    #: face-down ordered zone of two cards or more (a table made from deck
+    #: lists, and every table made before a written order was kept)
+    shuffle: tuple[str, ...] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The record as JSON-ready data. Secret-bearing: it holds the seed and
@@ -53,6 +58,8 @@ class Record:
             out["card_data"] = self.card_data
         if self.finish_after is not None:
             out["finish_after"] = self.finish_after
+        if self.shuffle is not None:
+            out["shuffle"] = list(self.shuffle)
         return out
 
     @classmethod
@@ -69,12 +76,16 @@ class Record:
             data.get("card_data"),
             str(key) if key else new_handle_key(),
             finish_after=None if data.get("finish_after") is None else int(data["finish_after"]),
+            shuffle=None if data.get("shuffle") is None else tuple(data["shuffle"]),
         )
 
     def scenario(self, name: str = "table", steps: list[Any] | None = None) -> dict[str, Any]:
         """The record as a scenario document (plain data). It has no
         ``card_data``: its ``cards`` hold every card, so it runs without the
-        card index."""
+        card index. Its ``shuffle`` is the record's; a record that shuffles
+        every deck (``shuffle`` None) names none here, and whoever sets it up
+        shuffles the decks (:func:`cardzones.table.creation.build`; an
+        export names them)."""
         doc: dict[str, Any] = {"name": name, "ruleset": self.ruleset}
         doc["players"] = list(self.players)
         doc["seed"] = self.seed
@@ -82,5 +93,7 @@ class Record:
             doc["cards"] = self.cards
         if self.setup:
             doc["setup"] = self.setup
+        if self.shuffle:
+            doc["shuffle"] = list(self.shuffle)
         doc["steps"] = steps or []
         return doc

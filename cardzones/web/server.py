@@ -37,7 +37,7 @@ class Server:
         self.seat_sockets: dict[tuple[str, str | None], int] = {}
         self.seat_rates: dict[tuple[str, str | None], SeatRate] = {}
         self.store = store
-        self.host = Host(store)
+        self.host = Host(store, finish_floor=limits.min_finish_after * 60)
         self.hub = Hub(self.host)
         self.legal = LegalDesk()
         self.origins = frozenset(o.rstrip("/").lower() for o in origins)

@@ -108,6 +108,7 @@
       state.view = w.view;
       state.finished = w.finished || null;
       state.finish = w.finish || null;
+      state.finishAfter = w.finish_after || null;
       addChat(w.chat || []);
       setConnection("connected");
       hideNotice();
@@ -347,6 +348,19 @@
     $("finish-btn").hidden = !(playing && !proposed && !myVote());
     $("concede-btn").hidden = !(playing && myVote() !== "concede");
     renderFinish(playing);
+    renderFuse();
+  }
+
+  // The fuse of a proposal to finish, which the server never lets a table
+  // set under its floor: how long a proposal waits, or, once one stands, the
+  // time it finishes the game (docs/protocol.md, Finishing a game).
+  function renderFuse() {
+    const fuse = $("finish-fuse");
+    const until = state.finish && state.finish.until;
+    fuse.hidden = !state.finishAfter || Boolean(state.finished) || Boolean(state.replay);
+    fuse.textContent = until
+      ? `the game finishes at ${new Date(until * 1000).toLocaleTimeString()}`
+      : `a proposal to finish waits ${Math.round(state.finishAfter / 60)} min`;
   }
 
   // A proposal to finish the game, and the others' answer to it: nobody
