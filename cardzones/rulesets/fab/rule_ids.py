@@ -153,7 +153,10 @@ RULES: dict[str, str] = {
     "1.4.3": "An attack-proxy is a non-card object that represents another object's attack.",
     "1.4.3a": "An attack-proxy inherits its attack-source's properties.",
     "1.4.3b": "The attack-source is the object an attack-proxy represents.",
-    "1.4.3c": "An attack-proxy ceases to exist when its attack-source does.",
+    "1.4.3c": "An attack-proxy ceases to exist when its attack-source does, or is "
+    "on a later chain link.",
+    "1.4.3d": "An attack-proxy inherits what effects on its attack-source modify.",
+    "1.4.3e": "Effects on an attack-proxy do not apply to its attack-source.",
     "4.4.3": "The end-of-turn procedure runs its steps in order.",
     "4.4.3a": "At end of turn each ally's life total is reset to its base life, "
     "modified by its counters.",

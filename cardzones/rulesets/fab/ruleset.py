@@ -13,7 +13,7 @@ from cardzones.kernel.cards import Ability, CardDef, Dest, Move
 from cardzones.kernel.objects import CARD, MACRO, TRIGGERED, UNDER, Obj
 from cardzones.kernel.results import MoveResult
 from cardzones.kernel.ruleset import ADMITTED, Admission
-from cardzones.rulesets.base import Board, DeckCard, Placement, Ruleset
+from cardzones.rulesets.base import Board, ChainLink, DeckCard, Placement, Ruleset
 from cardzones.rulesets.cardfiles import DeckEntry, DeckList
 from cardzones.rulesets.common import TEXT_PARAMS, printed_text, text_fields
 from cardzones.rulesets.fab import cardfiles, decklist, decks, layers
@@ -25,6 +25,7 @@ from cardzones.rulesets.fab.cards import (
     private_card,
     type_problem,
 )
+from cardzones.rulesets.fab.chain import links, note_arrivals
 from cardzones.rulesets.fab.equip import equip_admission
 from cardzones.rulesets.fab.layers import ATTACK_PROXY, LayerRef, put_triggers_on_stack
 from cardzones.rulesets.fab.moves import foresee_sub_card, hero_of, make_sub_card
@@ -34,6 +35,7 @@ from cardzones.rulesets.fab.pitch import (
     pitch_order,
     seen_order,
 )
+from cardzones.rulesets.fab.proxies import follow_sources
 from cardzones.rulesets.fab.rule_ids import (
     CHAPTER_3_IDS,
     NOT_ENGINE_RULES,
@@ -334,12 +336,18 @@ class FabRuleset(Ruleset):
         """The stack's layers, layer 1 (the bottom) first (3.15.4)."""
         return layers.layers(game)
 
+    def chain_links(self, game: Game) -> tuple[ChainLink, ...]:
+        """The combat chain's links, chain link 1 first (7.0.3)."""
+        return links(game)
+
     def handle_active(self, game: Game, handle: object) -> bool:
         """A layer an action added is active while it is on the stack."""
         return isinstance(handle, LayerRef) and game.exists(handle.card)
 
     def after_action(self, game: Game) -> None:
+        note_arrivals(game)  # 7.0.3a, 7.0.5a; 1.4.3c for a second attack
         cease_proxies_without_source(game)  # 1.4.3c
+        follow_sources(game)  # 1.4.3a, 1.4.3d
         put_triggers_on_stack(game)
 
     def end_turn(self, game: Game, order: tuple[int, ...]) -> None:

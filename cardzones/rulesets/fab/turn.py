@@ -38,6 +38,7 @@ from cardzones.kernel.objects import CARD, Obj
 from cardzones.kernel.results import MoveResult
 from cardzones.kernel.views import name_for
 from cardzones.rulesets.fab.cards import becomes_permanent
+from cardzones.rulesets.fab.chain import forget_links
 from cardzones.rulesets.fab.layers import ATTACK_PROXY, PROXIES, LayerData, push_layer, stack
 from cardzones.rulesets.fab.moves import hero_of, move_to
 
@@ -118,6 +119,7 @@ def close_combat_chain(game: Game, by: str) -> None:
     permanent in the permanent zone goes back there, every other card goes
     to its owner's graveyard."""
     chain = combat_chain(game)
+    forget_links(game)  # 7.0.2: a closed combat chain has no chain links
     for card in list(game.contents(chain)):
         if not game.exists(card) or game.obj(card).zone != chain:
             continue
