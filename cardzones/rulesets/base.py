@@ -189,6 +189,16 @@ class Ruleset(kernel.Ruleset["Game"]):
         None when it has no stack of layers."""
         return None
 
+    def layer_source(self, game: Game, layer: int) -> int | None:
+        """The card a layer that is not a card comes from (the source of an
+        activated or triggered ability, or of an attack), or None."""
+        return None
+
+    def is_tapped(self, game: Game, card: int) -> bool | None:
+        """Whether the card is a tapped permanent, or None when the rule set's
+        permanents have no tapped state."""
+        return None
+
     def chain_links(self, game: Game) -> tuple[ChainLink, ...] | None:
         """The links of the rule set's chain of attacks, the first first, or
         None when it has no such chain."""

@@ -44,6 +44,7 @@ from cardzones.rulesets.fab.rule_ids import (
     SECTION_IDS,
 )
 from cardzones.rulesets.fab.table import ACTIONS
+from cardzones.rulesets.fab.tapping import is_tapped
 from cardzones.rulesets.fab.turn import cease_proxies_without_source
 from cardzones.rulesets.fab.zones import ZONE_SPECS
 
@@ -335,6 +336,15 @@ class FabRuleset(Ruleset):
     def layers(self, game: Game) -> tuple[int, ...]:
         """The stack's layers, layer 1 (the bottom) first (3.15.4)."""
         return layers.layers(game)
+
+    def layer_source(self, game: Game, layer: int) -> int | None:
+        """The source of an activated-, triggered- or attack-layer (1.6.1a, 1.4.3b)."""
+        data = game.obj(layer).data
+        return data.source if isinstance(data, layers.LayerData) else None
+
+    def is_tapped(self, game: Game, card: int) -> bool:
+        """1.3.3b: whether the card is a tapped permanent."""
+        return is_tapped(game, card)
 
     def chain_links(self, game: Game) -> tuple[ChainLink, ...]:
         """The combat chain's links, chain link 1 first (7.0.3)."""

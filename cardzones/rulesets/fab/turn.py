@@ -9,7 +9,8 @@ weapon) does (1.4.3c), and at the latest when the combat chain closes.
 The end of the turn is the end-of-turn procedure (4.4.3) with the combat
 chain closed first: the turn player may put a card from their hand face down
 into an empty arsenal (4.4.3b), every pitch zone goes to the bottom of its
-deck (4.4.3c), and the turn player draws up to their hero's intellect, on
+deck (4.4.3c), the turn player untaps the permanents they control (4.4.3d)
+and draws up to their hero's intellect, on
 the first turn every player (4.4.3f); then the turn passes, and allies' life
 totals are reset (4.4.3a).
 
@@ -41,6 +42,7 @@ from cardzones.rulesets.fab.cards import becomes_permanent
 from cardzones.rulesets.fab.chain import forget_links
 from cardzones.rulesets.fab.layers import ATTACK_PROXY, PROXIES, LayerData, push_layer, stack
 from cardzones.rulesets.fab.moves import hero_of, move_to
+from cardzones.rulesets.fab.tapping import untap_all
 
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game
@@ -210,6 +212,7 @@ def finish_turn(game: Game, arsenal: int | None, order: tuple[int, ...]) -> Move
         if arsenal is not None:
             to_arsenal(game, arsenal, player)
         game.ruleset.end_turn(game, order)  # 4.4.3c
+        untap_all(game, player)  # 4.4.3d
         for drawer in drawers(game, player):
             draw_to_intellect(game, drawer)
         return game.end_turn(())
