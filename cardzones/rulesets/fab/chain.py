@@ -12,6 +12,9 @@ which objects arrive on the combat chain, at the end of each action:
   chain link is put on the newest one as a defending card (7.0.3f, 7.0.5a),
   and defends until it leaves the combat chain.
 
+Cards a set-up puts on the combat chain arrived by no move: they are on it,
+but on no chain link.
+
 A chain link stays when its attack ceases or leaves: its name is the last
 known information of the attack (1.2.3, 7.0.3c). The links are forgotten
 when the combat chain closes (:func:`forget_links`).
@@ -100,22 +103,29 @@ def _source(obj: Obj) -> Key | None:
 def note_arrivals(game: Game) -> None:
     """Record what arrived on the combat chain during the action: new chain
     links and defending cards. An attack-proxy that starts a link ends the
-    earlier attack-proxies of its source on the chain (1.4.3c)."""
+    earlier attack-proxies of its source on the chain (1.4.3c).
+
+    An object arrives by a logged move. One put there by a set-up, which logs
+    nothing, is on the combat chain but on no chain link, and is never
+    recorded: so an action that changes nothing (a failed one, 3.0.11)
+    writes nothing either."""
     chain = _combat_chain(game)
     record: Chain | None = game.records.get(LINKS)
     if chain is None or (record is None and not game.contents(chain)):
         return
     links = list(record.links) if record is not None else []
     present = record.present if record is not None else frozenset()
+    renewed = {card for card, _ in present}
     here: list[Key] = []
     for card in game.contents(chain):
         obj = game.obj(card)
-        if obj.host is not None:
-            continue
         key = (card, obj.oid)
-        here.append(key)
-        if key in present:
+        if key in present or card in renewed:
+            here.append(key)  # there already; a new object of it did not arrive
             continue
+        if obj.host is not None or not game.moved_since(card, -1):
+            continue  # a sub-card, or a set-up object: on no chain link
+        here.append(key)
         if is_attack(game, obj):
             links.append(Link(key, obj.cdef.name, obj.controller, _source(obj)))
             _end_earlier_proxies(game, links[-1], chain)
@@ -124,7 +134,7 @@ def note_arrivals(game: Game) -> None:
             links[-1] = last._replace(defending=(*last.defending, key))
     kept = frozenset(k for k in here if game.exists(k[0]) and game.obj(k[0]).oid == k[1])
     now = Chain(tuple(links), kept)
-    if now != record:
+    if now != (record or Chain((), frozenset())):
         game.records.put(LINKS, now)
 
 

@@ -28,6 +28,7 @@ from cardzones.rulesets.fab.cards import (
 from cardzones.rulesets.fab.chain import links, note_arrivals
 from cardzones.rulesets.fab.equip import equip_admission
 from cardzones.rulesets.fab.layers import ATTACK_PROXY, LayerRef, put_triggers_on_stack
+from cardzones.rulesets.fab.looking import LookRef, end_looks, looking
 from cardzones.rulesets.fab.moves import foresee_sub_card, hero_of, make_sub_card
 from cardzones.rulesets.fab.pitch import (
     forget_order,
@@ -351,8 +352,15 @@ class FabRuleset(Ruleset):
         return links(game)
 
     def handle_active(self, game: Game, handle: object) -> bool:
-        """A layer an action added is active while it is on the stack."""
+        """A layer an action added is active while it is on the stack; an
+        allowed look while it lasts (3.7.4)."""
+        if isinstance(handle, LookRef):
+            return looking(game, handle.player, handle.zone)
         return isinstance(handle, LayerRef) and game.exists(handle.card)
+
+    def begin_turn(self, game: Game) -> None:
+        """The looks effects allowed for the turn are over (3.7.4)."""
+        end_looks(game)
 
     def after_action(self, game: Game) -> None:
         note_arrivals(game)  # 7.0.3a, 7.0.5a; 1.4.3c for a second attack
