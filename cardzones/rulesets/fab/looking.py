@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from cardzones.acts.actions import Action, ActionResult, Param, ParamKind, acting
+from cardzones.acts.actions import Action, ActionResult, Param, ParamKind, Role, acting
 from cardzones.acts.standard import BY
 from cardzones.errors import IllegalAction
 from cardzones.kernel.results import MoveResult
@@ -124,7 +124,9 @@ def _candidates(game: Game, player: str) -> Iterator[dict[str, Any]]:
 ALLOW_LOOK = Action(
     "allow_look",
     (
-        Param("zone", ParamKind.ZONE, required=True, doc="the player's own deck"),
+        Param(
+            "zone", ParamKind.ZONE, required=True, role=Role.OWN_ZONE, doc="the player's own deck"
+        ),
         Param("allowed", ParamKind.BOOL, doc="false ends the look (default: true)"),
         BY,
     ),
