@@ -46,22 +46,14 @@ def check_chain_link(ctx: Context, node: YMap) -> str | None:
     number = ctx.integer(node, "chain_link")
     if number < 1:
         raise ctx.fail(node, "chain_link", "chain links are numbered from 1")
-    exists = number <= len(links)
-    if "exists" in node:
-        want = ctx.boolean(node, "exists")
-        if want != exists:
-            return (
-                f"chain link {number} should {'' if want else 'not '}exist; "
-                f"the combat chain has {len(links)} chain link(s)"
-            )
-    if not exists:
-        others = set(node) - {"chain_link", "exists"}
-        if others:
-            return (
-                f"there should be a chain link {number}, but the combat chain has "
-                f"{len(links)} chain link(s)"
-            )
-        return None
+    has = f"the combat chain has {len(links)} chain link(s)"
+    absent = "exists" in node and not ctx.boolean(node, "exists")
+    if absent and len(node) > 2:
+        raise ctx.fail(node, "exists", "a chain link that does not exist has nothing to check")
+    if number > len(links):
+        return None if absent else f"there should be a chain link {number}, but {has}"
+    if absent:
+        return f"chain link {number} should not exist, but {has}"
     link = links[number - 1]
     if "attack" in node:
         problem = _check_attack(ctx, node, link)
