@@ -67,11 +67,14 @@ class Link(NamedTuple):
 
 
 class Chain(NamedTuple):
-    """The combat chain's links, the first first, and the objects on the
-    combat chain at the end of the last action (to tell arrivals)."""
+    """The combat chain's links, the first first; the objects on the combat
+    chain at the last change of them, to tell arrivals; and its contents
+    then, so that an action that leaves the combat chain as it was costs one
+    comparison."""
 
     links: tuple[Link, ...]
     present: frozenset[Key]
+    cards: tuple[int, ...] = ()
 
 
 def _combat_chain(game: Game) -> int | None:
@@ -106,36 +109,44 @@ def note_arrivals(game: Game) -> None:
     earlier attack-proxies of its source on the chain (1.4.3c).
 
     An object arrives by a logged move. One put there by a set-up, which logs
-    nothing, is on the combat chain but on no chain link, and is never
-    recorded: so an action that changes nothing (a failed one, 3.0.11)
-    writes nothing either."""
+    nothing, is on the combat chain but on no chain link; it is recorded as
+    there with the next arrival, so an action that changes nothing (a failed
+    one, 3.0.11) writes nothing either."""
     chain = _combat_chain(game)
-    record: Chain | None = game.records.get(LINKS)
-    if chain is None or (record is None and not game.contents(chain)):
+    if chain is None:
         return
-    links = list(record.links) if record is not None else []
-    present = record.present if record is not None else frozenset()
+    cards = game.contents(chain)
+    record: Chain | None = game.records.get(LINKS)
+    if record is None:
+        if not cards:
+            return
+        record = Chain((), frozenset())
+    elif cards is record.cards or cards == record.cards:
+        return  # nothing arrived or left (a card made new in place did not arrive)
+    links = record.links
+    present = record.present
     renewed = {card for card, _ in present}
     here: list[Key] = []
-    for card in game.contents(chain):
+    changed = False
+    for card in cards:
         obj = game.obj(card)
         key = (card, obj.oid)
+        here.append(key)
         if key in present or card in renewed:
-            here.append(key)  # there already; a new object of it did not arrive
-            continue
+            continue  # there already; a new object of it did not arrive
         if obj.host is not None or not game.moved_since(card, -1):
             continue  # a sub-card, or a set-up object: on no chain link
-        here.append(key)
+        changed = True
         if is_attack(game, obj):
-            links.append(Link(key, obj.cdef.name, obj.controller, _source(obj)))
+            links = (*links, Link(key, obj.cdef.name, obj.controller, _source(obj)))
             _end_earlier_proxies(game, links[-1], chain)
         elif links and obj.kind == CARD and obj.controller != links[-1].attacker:
             last = links[-1]
-            links[-1] = last._replace(defending=(*last.defending, key))
+            links = (*links[:-1], last._replace(defending=(*last.defending, key)))
+    if not changed and present <= frozenset(here):
+        return  # no arrival and no departure: set-up objects alone are new
     kept = frozenset(k for k in here if game.exists(k[0]) and game.obj(k[0]).oid == k[1])
-    now = Chain(tuple(links), kept)
-    if now != (record or Chain((), frozenset())):
-        game.records.put(LINKS, now)
+    game.records.put(LINKS, Chain(links, kept, game.contents(chain)))
 
 
 def _end_earlier_proxies(game: Game, link: Link, chain: int) -> None:
