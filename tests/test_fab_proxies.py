@@ -98,3 +98,23 @@ def test_the_second_attack_of_a_weapon_ends_the_first_only_on_the_chain() -> Non
     assert game.exists(first) and game.exists(second)
     game.act("resolve")  # the first becomes chain link 2: the weapon goes with it
     assert game.exists(first) and not game.exists(second)
+
+
+def test_a_saved_game_keeps_chain_links_tapped_permanents_and_inherited_power() -> None:
+    """The records of chain links (7.0.3a), tapped permanents (1.3.3b) and a
+    proxy's inherited effect (1.4.3d) go through a save and a load."""
+    import json
+
+    from cardzones.rulesets.fab.chain import links
+    from cardzones.rulesets.fab.tapping import is_tapped
+
+    game, blade = _armed()
+    proxy = attack(game, blade, "alice")
+    game.act("resolve")
+    game.act("tap", card=blade)
+    game.act("modify", card=blade, power=1)
+    sink = game.new_card(game.card_def("Sink Below"), game.zone("bob", "hand"), owner="bob")
+    game.act("move", card=sink, to=game.zone(None, "combat_chain"), by="bob")
+    loaded = Game.from_json(json.loads(json.dumps(game.to_json())), game.ruleset)
+    assert links(loaded) == links(game) and [link.defending for link in links(loaded)] == [(sink,)]
+    assert is_tapped(loaded, blade) and loaded.stat(proxy, "power") == 4
