@@ -236,7 +236,12 @@ def _step_keys(step: dict[str, Any]) -> Iterator[tuple[str, ...]]:
 
 def _expect_keys(body: dict[str, Any]) -> Iterator[tuple[str, ...]]:
     subject = next(
-        (k for k in ("view", "layer", "events", "effect", "card", "zone") if k in body), "game"
+        (
+            k
+            for k in ("view", "layer", "chain_link", "zones", "events", "effect", "card", "zone")
+            if k in body
+        ),
+        "game",
     )
     for key in body:
         yield ("expect", subject, key)
@@ -279,6 +284,8 @@ EXPECT_PROBES = {
     "zone": ("fab", "expect: {zone: alice.hand, zzz: 1}"),
     "view": ("fab", "expect: {view: alice, zzz: 1}"),
     "layer": ("fab", "expect: {layer: 1, zzz: 1}"),
+    "chain_link": ("fab", "expect: {chain_link: 1, zzz: 1}"),
+    "zones": ("fab", "expect: {zones: alice.arsenal, zzz: 1}"),
     "events": ("fab", "expect: {events: {}, zzz: 1}"),
     "effect": ("fab", "expect: {effect: e, zzz: 1}"),
     "game": ("redemption", "expect: {zzz: 1}"),

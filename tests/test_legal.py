@@ -279,6 +279,7 @@ def test_run_as_a_player_prints_their_legal_actions(tmp_path: Any) -> None:
     assert judged.exit_code == 0, judged.output
     more = {next(iter(e["act"])) for e in json.loads(judged.output)["legal"]}
     assert {"clear", "create_zone", "remove_zone"} <= more and more - names <= {
+        "allow_look",
         "clear",
         "put_under",
         "grant",
@@ -454,7 +455,7 @@ def test_the_legal_endpoint_lists_a_judges_actions_only_when_asked() -> None:
         served = client.get("/api/rulesets").json()["rulesets"]
         fab = next(r for r in served if r["name"] == "fab")
         judges = {a["name"] for a in fab["actions"] if a.get("judge")}
-        assert judges == {"clear", "put_under", "grant", "create_zone", "remove_zone"}
+        assert judges == {"allow_look", "clear", "put_under", "grant", "create_zone", "remove_zone"}
         assert all(a.get("judge") in (None, True) for a in fab["actions"])
 
         def names(query: str) -> set[str]:

@@ -22,7 +22,7 @@ from cardzones.rulesets.fab.offers import attackers, offers_play
 
 #: The actions each shipped table marks as a judge's.
 JUDGES = {
-    "fab": {"clear", "put_under", "grant", "create_zone", "remove_zone"},
+    "fab": {"allow_look", "clear", "put_under", "grant", "create_zone", "remove_zone"},
     "redemption": {"grant"},
 }
 

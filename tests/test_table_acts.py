@@ -260,6 +260,9 @@ POLICY = {
         "create_token": _policy(actor="controller (any player)"),
         "create_zone": _policy(own_zones="zone", actor=None),
         "remove_zone": _policy(own_zones="zone", actor=None),
+        "tap": _policy("card"),
+        "untap": _policy("card"),
+        "allow_look": _policy(own_zones="zone"),
     },
     "redemption": {
         **SHARED_POLICY,

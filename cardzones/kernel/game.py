@@ -260,6 +260,13 @@ class Game(GameState):
             )
         self._put(VARS, "phase", phase)
 
+    def allow_look(self, player: str, zone: int, allowed: bool = True) -> None:
+        """Let ``player`` look at the private objects of ``zone``, which its
+        type hides even from its owner, as a rule or effect may (3.7.4), or
+        end that (``allowed`` false). A step of an action, journaled."""
+        looks = tuple(k for k in self._vars.get("looks", ()) if k != (player, zone))
+        self._put(VARS, "looks", (*looks, (player, zone)) if allowed else looks)
+
     def end_turn(self, order: Sequence[int] = ()) -> MoveResult:
         """End the turn: the rule set's end-of-turn procedure, "this turn" effects
         end, and the next player's turn begins."""

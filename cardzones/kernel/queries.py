@@ -261,8 +261,10 @@ def characteristics(game: GameState, card: int | Obj, by: str | None = None) -> 
 def _may_look_at(game: GameState, player: str, found: Obj) -> bool:
     """3.0.3a for a private object record (see :func:`may_look`)."""
     info: ZoneInfo | None = game._zinfo.get(found.zone)
-    if info is None or not info.spec.owner_may_look:
+    if info is None:
         return False
+    if not info.spec.owner_may_look:  # unless a rule or effect allows it (3.7.4)
+        return (player, found.zone) in game._vars.get("looks", ())
     return player == found.owner or player == info.owner
 
 

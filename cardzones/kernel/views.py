@@ -240,6 +240,7 @@ def _player_zones(
     own_ids = summary.own
     fx = game._fx_by_card
     cache = game._shown
+    looks = game._vars.get("looks", ())
     out: list[dict[str, Any]] = []
     for zid, info, header, ordered, owner_may_look, equipment in rows:
         zone = header.copy()
@@ -253,8 +254,8 @@ def _player_zones(
             continue
         zone["count"] = len(cards)
         # A private object here may be looked at by its owner, or by the zone's
-        # owner, unless the zone forbids it (3.7.4).
-        may_look_private = player is not None and owner_may_look
+        # owner, unless the zone forbids it and no rule or effect lets them (3.7.4).
+        may_look_private = player is not None and (owner_may_look or (player, zid) in looks)
         zone_owner_looks = may_look_private and player == info.owner
         if len(cards) > _MANY and not zone_owner_looks:
             for card in cards:

@@ -60,6 +60,19 @@ class Placement(NamedTuple):
     out: list[int]
 
 
+class ChainLink(NamedTuple):
+    """One link of a rule set's chain of attacks (fab's combat chain, 7.0.3),
+    as expectations ask about it: its ``number`` (1 the first), its
+    ``attack`` (a card id: the attack may have ceased or left since, and
+    ``name`` is what last known information keeps of it, 1.2.3) and the
+    cards ``defending`` on it now."""
+
+    number: int
+    attack: int
+    name: str
+    defending: tuple[int, ...]
+
+
 @dataclass(frozen=True)
 class Board:
     """How a board lays out a player's mat, served with the rule set by
@@ -174,6 +187,21 @@ class Ruleset(kernel.Ruleset["Game"]):
     def layers(self, game: Game) -> tuple[int, ...] | None:
         """The layers of the rule set's stack, layer 1 (the bottom) first, or
         None when it has no stack of layers."""
+        return None
+
+    def layer_source(self, game: Game, layer: int) -> int | None:
+        """The card a layer that is not a card comes from (the source of an
+        activated or triggered ability, or of an attack), or None."""
+        return None
+
+    def is_tapped(self, game: Game, card: int) -> bool | None:
+        """Whether the card is a tapped permanent, or None when the rule set's
+        permanents have no tapped state."""
+        return None
+
+    def chain_links(self, game: Game) -> tuple[ChainLink, ...] | None:
+        """The links of the rule set's chain of attacks, the first first, or
+        None when it has no such chain."""
         return None
 
     # -- deck lists ----------------------------------------------------------

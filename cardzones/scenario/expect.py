@@ -13,8 +13,15 @@ from cardzones.kernel.objects import CARD, PLACED, UNDER
 from cardzones.kernel.views import view
 from cardzones.position.context import Context
 from cardzones.position.loader import YList, YMap
-from cardzones.position.refs import ZoneRef, parse_zone
+from cardzones.position.refs import ZoneRef
 from cardzones.rulesets.base import ruleset_of
+from cardzones.scenario.event_zones import zone_matcher
+from cardzones.scenario.expect_chain import (
+    CHAIN_LINK_KEYS,
+    ZONES_KEYS,
+    check_chain_link,
+    check_zones,
+)
 
 CARD_KEYS = {
     "card",
@@ -42,6 +49,7 @@ CARD_KEYS = {
     "cost",
     "life",
     "counters",
+    "tapped",
 }
 ZONE_KEYS = {"zone", "cards", "count", "empty", "exposed", "exists"}
 GAME_KEYS = {"phase", "turn_player", "turn"}
@@ -55,7 +63,13 @@ def check(ctx: Context, node: Any) -> str | None:
     if "view" in node:
         return _view(ctx, ctx.check_keys(node, {"view", "zone", "shows"}, "expect view"))
     if "layer" in node:
-        return _layer(ctx, ctx.check_keys(node, {"layer", "card", "kind"}, "expect layer"))
+        return _layer(
+            ctx, ctx.check_keys(node, {"layer", "card", "kind", "source"}, "expect layer")
+        )
+    if "chain_link" in node:
+        return check_chain_link(ctx, ctx.check_keys(node, CHAIN_LINK_KEYS, "expect chain_link"))
+    if "zones" in node:
+        return check_zones(ctx, ctx.check_keys(node, ZONES_KEYS, "expect zones"))
     if "events" in node:
         return _events(ctx, ctx.check_keys(node, {"events", "count"}, "expect events"))
     if "effect" in node:
@@ -338,6 +352,18 @@ def _is_set_aside(ctx: Context, card: int) -> bool:
     return ruleset_of(ctx.game).is_set_aside(ctx.game, card)
 
 
+def _check_tapped(ctx: Context, node: YMap, key: str, card: int, obj: Any) -> str | None:
+    want = ctx.boolean(node, key)
+    got = ruleset_of(ctx.game).is_tapped(ctx.game, card)
+    if got is None:
+        raise ctx.fail(
+            node, key, f"{ctx.ruleset} permanents are never tapped: tapped is not for it"
+        )
+    if want == got:
+        return None
+    return f"tapped should be {str(want).lower()}, found {str(got).lower()}"
+
+
 CARD_CHECKS: dict[str, Callable[[Context, YMap, str, int, Any], str | None]] = {
     "in": _check_in,
     "under": _check_host(UNDER),
@@ -362,6 +388,7 @@ CARD_CHECKS: dict[str, Callable[[Context, YMap, str, int, Any], str | None]] = {
     "equipped_to": _check_equipped,
     "position": _check_position,
     "may_play": _check_may_play,
+    "tapped": _check_tapped,
 }
 
 
@@ -395,7 +422,24 @@ def _layer(ctx: Context, node: YMap) -> str | None:
         found_kind = _layer_kind(ctx, card)
         if kind != found_kind:
             return f"layer {number} should be a {kind} layer, found a {found_kind} layer"
+    if "source" in node:
+        source = ctx.card(node, "source")
+        found_source = ruleset_of(game).layer_source(game, card)
+        if found_source != source:
+            what = _source_of(ctx, found_source, source)
+            return f"layer {number} should come from {node['source']}, found {what}"
     return None
+
+
+def _source_of(ctx: Context, found: int | None, wanted: int) -> str:
+    """A layer's source in a message, told apart from the one expected."""
+    game = ctx.game
+    seen = game.find(found) if found is not None else None
+    if seen is None:
+        return "a layer with no source"
+    other = game.find(wanted)
+    same = other is not None and other.cdef.name == seen.cdef.name
+    return f"a layer of {'another ' if same else ''}{seen.cdef.name}"
 
 
 EVENT_FILTER_KEYS = {"type", "card", "from", "to", "this_turn", "min_power"}
@@ -414,7 +458,7 @@ def _events(ctx: Context, node: YMap) -> str | None:
         matchers.append(lambda e: e.public and e.lki is not None and e.lki.obj.cdef.name == name)
     for key, attr in (("from", "src"), ("to", "dst")):
         if key in flt:
-            matchers.append(_zone_matcher(ctx, flt, key, attr))
+            matchers.append(zone_matcher(ctx, flt, key, attr))
     if "this_turn" in flt:
         this_turn = ctx.boolean(flt, "this_turn")
         turn = game.turn
@@ -433,41 +477,6 @@ def _events(ctx: Context, node: YMap) -> str | None:
     if got != want:
         return f"{want} event(s) should match {dict(flt)}, found {got}"
     return None
-
-
-def _zone_matcher(ctx: Context, flt: YMap, key: str, attr: str) -> Callable[[Event], bool]:
-    value = flt[key]
-    ref = parse_zone(value)
-    game = ctx.game
-    if ref is None:
-        raise ctx.fail(flt, key, f"{value!r} is not a zone or zone type")
-    if ref.type == "arena" and ref.owner is None:
-
-        def in_arena(e: Event) -> bool:
-            zid = getattr(e, attr)
-            return zid is not None and game.zone_info(zid).spec.in_arena
-
-        return in_arena
-    if ref.owner is None and ref.number is None:
-        if ref.type not in ctx.zone_types:
-            raise ctx.fail(flt, key, f"unknown zone type {ref.type!r}")
-
-        def of_type(e: Event) -> bool:
-            zid = getattr(e, attr)
-            return zid is not None and game.zone_info(zid).type == ref.type
-
-        return of_type
-    named = ctx.zone_ref(flt, key)
-    zid = ctx.zone_id(named, flt, key)
-    if zid is None:
-        # A filter that could match nothing would make any count of 0 hold.
-        raise ctx.fail(
-            flt,
-            key,
-            f"{key}: {value} names no zone now: an event filter names a zone as it exists "
-            "at this step, numbered as it is now (3.0.10)",
-        )
-    return lambda e: getattr(e, attr) == zid
 
 
 def _effect(ctx: Context, node: YMap) -> str | None:

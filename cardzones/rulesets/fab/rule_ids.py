@@ -30,6 +30,7 @@ RULES: dict[str, str] = {
     "1.3.3": "Hero-, arena- and token-cards in the arena are permanents; deck-cards "
     "with a permanent subtype are, off the combat chain.",
     "1.3.3a": "A permanent that leaves the arena is no longer a permanent.",
+    "1.3.3b": "A permanent is untapped or tapped; untapped unless a rule or effect taps it.",
     "1.6.1": "A layer is an object on the stack that is yet to be resolved.",
     "1.6.1a": "A card-layer's owner is the card's owner.",
     "1.6.1b": "A layer's controller is the player who put it on the stack.",
@@ -153,13 +154,17 @@ RULES: dict[str, str] = {
     "1.4.3": "An attack-proxy is a non-card object that represents another object's attack.",
     "1.4.3a": "An attack-proxy inherits its attack-source's properties.",
     "1.4.3b": "The attack-source is the object an attack-proxy represents.",
-    "1.4.3c": "An attack-proxy ceases to exist when its attack-source does.",
+    "1.4.3c": "An attack-proxy ceases to exist when its attack-source does, or is "
+    "on a later chain link.",
+    "1.4.3d": "An attack-proxy inherits what effects on its attack-source modify.",
+    "1.4.3e": "Effects on an attack-proxy do not apply to its attack-source.",
     "4.4.3": "The end-of-turn procedure runs its steps in order.",
     "4.4.3a": "At end of turn each ally's life total is reset to its base life, "
     "modified by its counters.",
     "4.4.3b": "At end of turn the turn player may put a hand card face down into an empty arsenal.",
     "4.4.3c": "At end of turn each pitch zone goes to the bottom of its owner's deck "
     "in a hidden order.",
+    "4.4.3d": "At end of turn the turn player untaps every permanent they control.",
     "4.4.3f": "At end of turn the turn player draws up to their hero's intellect; on the "
     "first turn every player does.",
     "8.1.8a": "Tokens exist only in the arena or as sub-cards; out of it they cease.",

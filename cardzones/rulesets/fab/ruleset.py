@@ -13,7 +13,7 @@ from cardzones.kernel.cards import Ability, CardDef, Dest, Move
 from cardzones.kernel.objects import CARD, MACRO, TRIGGERED, UNDER, Obj
 from cardzones.kernel.results import MoveResult
 from cardzones.kernel.ruleset import ADMITTED, Admission
-from cardzones.rulesets.base import Board, DeckCard, Placement, Ruleset
+from cardzones.rulesets.base import Board, ChainLink, DeckCard, Placement, Ruleset
 from cardzones.rulesets.cardfiles import DeckEntry, DeckList
 from cardzones.rulesets.common import TEXT_PARAMS, printed_text, text_fields
 from cardzones.rulesets.fab import cardfiles, decklist, decks, layers
@@ -25,8 +25,10 @@ from cardzones.rulesets.fab.cards import (
     private_card,
     type_problem,
 )
+from cardzones.rulesets.fab.chain import links, note_arrivals
 from cardzones.rulesets.fab.equip import equip_admission
 from cardzones.rulesets.fab.layers import ATTACK_PROXY, LayerRef, put_triggers_on_stack
+from cardzones.rulesets.fab.looking import LookRef, end_looks, looking
 from cardzones.rulesets.fab.moves import foresee_sub_card, hero_of, make_sub_card
 from cardzones.rulesets.fab.pitch import (
     forget_order,
@@ -34,6 +36,7 @@ from cardzones.rulesets.fab.pitch import (
     pitch_order,
     seen_order,
 )
+from cardzones.rulesets.fab.proxies import follow_sources
 from cardzones.rulesets.fab.rule_ids import (
     CHAPTER_3_IDS,
     NOT_ENGINE_RULES,
@@ -42,6 +45,7 @@ from cardzones.rulesets.fab.rule_ids import (
     SECTION_IDS,
 )
 from cardzones.rulesets.fab.table import ACTIONS
+from cardzones.rulesets.fab.tapping import is_tapped
 from cardzones.rulesets.fab.turn import cease_proxies_without_source
 from cardzones.rulesets.fab.zones import ZONE_SPECS
 
@@ -334,12 +338,34 @@ class FabRuleset(Ruleset):
         """The stack's layers, layer 1 (the bottom) first (3.15.4)."""
         return layers.layers(game)
 
+    def layer_source(self, game: Game, layer: int) -> int | None:
+        """The source of an activated-, triggered- or attack-layer (1.6.1a, 1.4.3b)."""
+        data = game.obj(layer).data
+        return data.source if isinstance(data, layers.LayerData) else None
+
+    def is_tapped(self, game: Game, card: int) -> bool:
+        """1.3.3b: whether the card is a tapped permanent."""
+        return is_tapped(game, card)
+
+    def chain_links(self, game: Game) -> tuple[ChainLink, ...]:
+        """The combat chain's links, chain link 1 first (7.0.3)."""
+        return links(game)
+
     def handle_active(self, game: Game, handle: object) -> bool:
-        """A layer an action added is active while it is on the stack."""
+        """A layer an action added is active while it is on the stack; an
+        allowed look while it lasts (3.7.4)."""
+        if isinstance(handle, LookRef):
+            return looking(game, handle.player, handle.zone)
         return isinstance(handle, LayerRef) and game.exists(handle.card)
 
+    def begin_turn(self, game: Game) -> None:
+        """The looks effects allowed for the turn are over (3.7.4)."""
+        end_looks(game)
+
     def after_action(self, game: Game) -> None:
+        note_arrivals(game)  # 7.0.3a, 7.0.5a; 1.4.3c for a second attack
         cease_proxies_without_source(game)  # 1.4.3c
+        follow_sources(game)  # 1.4.3a, 1.4.3d
         put_triggers_on_stack(game)
 
     def end_turn(self, game: Game, order: tuple[int, ...]) -> None:

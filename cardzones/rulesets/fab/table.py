@@ -1,10 +1,10 @@
 """The fab action table: the shared actions, with fab's own move (the hero's
 soul as a destination, 3.11.5), and clear, put_under, play, pitch, add_layer,
-remove_layer, resolve, create_token, create_zone, remove_zone and life
-(4.4.3a).
+remove_layer, resolve, create_token, create_zone, remove_zone, life
+(4.4.3a), tap and untap (1.3.3b) and allow_look (3.7.4).
 
 >>> sorted(ACTIONS)[:4]
-['add_layer', 'attack', 'clear', 'close_chain']
+['add_layer', 'allow_look', 'attack', 'clear']
 """
 
 from __future__ import annotations
@@ -38,9 +38,11 @@ from cardzones.rulesets.fab import candidates as cand
 from cardzones.rulesets.fab import layers, pitch
 from cardzones.rulesets.fab import turn as fab_turn
 from cardzones.rulesets.fab.admission import cannot_take
+from cardzones.rulesets.fab.looking import ALLOW_LOOK
 from cardzones.rulesets.fab.move_foresight import foresee_fab_move
 from cardzones.rulesets.fab.moves import foresee_sub_card
 from cardzones.rulesets.fab.offers import offers_play
+from cardzones.rulesets.fab.tapping import TAP, UNTAP
 from cardzones.rulesets.fab.turn_foresight import foresee_end_turn, foresee_finish_turn
 
 if TYPE_CHECKING:
@@ -327,7 +329,7 @@ FAB_ACTIONS = (
         doc="End the turn as the rules do: the combat chain closes, the end-of-turn "
         "procedure runs (arsenal, pitch to the bottom of the deck, draw up to intellect), "
         "and the next turn begins.",
-        rules=("4.4.3", "4.4.3a", "4.4.3b", "4.4.3c", "4.4.3f"),
+        rules=("4.4.3", "4.4.3a", "4.4.3b", "4.4.3c", "4.4.3d", "4.4.3f"),
         actor=None,
         turn_player=True,
         candidates=cand.finish_turn,
@@ -532,4 +534,10 @@ FAB_ACTIONS = (
 
 
 #: The fab action table.
-ACTIONS = action_table(*shared_actions(MOVE, cannot_take, end_turn=_foresee_end_turn), *FAB_ACTIONS)
+ACTIONS = action_table(
+    *shared_actions(MOVE, cannot_take, end_turn=_foresee_end_turn),
+    *FAB_ACTIONS,
+    TAP,
+    UNTAP,
+    ALLOW_LOOK,
+)

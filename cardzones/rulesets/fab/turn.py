@@ -9,7 +9,8 @@ weapon) does (1.4.3c), and at the latest when the combat chain closes.
 The end of the turn is the end-of-turn procedure (4.4.3) with the combat
 chain closed first: the turn player may put a card from their hand face down
 into an empty arsenal (4.4.3b), every pitch zone goes to the bottom of its
-deck (4.4.3c), and the turn player draws up to their hero's intellect, on
+deck (4.4.3c), the turn player untaps the permanents they control (4.4.3d)
+and draws up to their hero's intellect, on
 the first turn every player (4.4.3f); then the turn passes, and allies' life
 totals are reset (4.4.3a).
 
@@ -38,8 +39,10 @@ from cardzones.kernel.objects import CARD, Obj
 from cardzones.kernel.results import MoveResult
 from cardzones.kernel.views import name_for
 from cardzones.rulesets.fab.cards import becomes_permanent
+from cardzones.rulesets.fab.chain import forget_links
 from cardzones.rulesets.fab.layers import ATTACK_PROXY, PROXIES, LayerData, push_layer, stack
 from cardzones.rulesets.fab.moves import hero_of, move_to
+from cardzones.rulesets.fab.tapping import untap_all
 
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game
@@ -118,6 +121,7 @@ def close_combat_chain(game: Game, by: str) -> None:
     permanent in the permanent zone goes back there, every other card goes
     to its owner's graveyard."""
     chain = combat_chain(game)
+    forget_links(game)  # 7.0.2: a closed combat chain has no chain links
     for card in list(game.contents(chain)):
         if not game.exists(card) or game.obj(card).zone != chain:
             continue
@@ -208,6 +212,7 @@ def finish_turn(game: Game, arsenal: int | None, order: tuple[int, ...]) -> Move
         if arsenal is not None:
             to_arsenal(game, arsenal, player)
         game.ruleset.end_turn(game, order)  # 4.4.3c
+        untap_all(game, player)  # 4.4.3d
         for drawer in drawers(game, player):
             draw_to_intellect(game, drawer)
         return game.end_turn(())

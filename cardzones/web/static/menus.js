@@ -18,7 +18,7 @@
     play: "Play", pitch: "Play", discard: "Play", dominant: "Play", add_layer: "Play", attack: "Play",
     move: "Move", place: "Move", set_aside: "Move", return: "Move", draw: "Move", shuffle: "Move",
     flip: "Card", modify: "Card", life: "Card", counter: "Card", negate: "Card",
-    create_token: "Card",
+    create_token: "Card", tap: "Card", untap: "Card",
     pitch_order: "Turn", finish_turn: "Turn", end_turn: "Turn", start_turn: "Turn", phase: "Turn", end_battle: "Turn", resolve: "Turn",
     remove_layer: "Turn",
   };
@@ -41,6 +41,7 @@
     resolve: "Resolve the top layer", remove_layer: "Remove a layer…",
     put_under: "Put a card under it…", grant: "Grant a keyword…", clear: "Clear what effects did",
     create_zone: "Make a zone…", remove_zone: "Remove a zone…",
+    tap: "Tap it", untap: "Untap it", allow_look: "Let a player look at their deck…",
   };
   // The entries of an action that takes exactly one of some parameters.
   const VARIANTS = {
@@ -164,6 +165,10 @@
       }
       case "dominant": return `Play ${other(args.card)} as a dominant on ${other(args.target)}`;
       case "create_token": return `Create a ${args.card} token in ${zone(args.to)}`;
+      case "tap": return `Tap${subject || " it"}`;
+      case "untap": return `Untap${subject || " it"}`;
+      case "allow_look": return args.allowed === false
+        ? `Stop looking at ${zone(args.zone)}` : `Look at ${zone(args.zone)}`;
       default: {
         const shown = Object.entries(args).filter(([k, v]) => k !== "by" && v !== ref);
         const rest = shown.map(([k, v]) => `${words(k)} ${valueWords(k, v, view, found)}`).join(", ");
