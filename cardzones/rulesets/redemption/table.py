@@ -36,6 +36,7 @@ from cardzones.rulesets.redemption import candidates as cand
 from cardzones.rulesets.redemption.moves import discard, relocate
 from cardzones.rulesets.redemption.negate import negate
 from cardzones.rulesets.redemption.place import place
+from cardzones.rulesets.redemption.procedure.acts import PROCEDURE_ACTIONS
 from cardzones.rulesets.redemption.records import Ongoing
 from cardzones.rulesets.redemption.set_aside import (
     end_battle,
@@ -317,4 +318,6 @@ def _foresee_end_turn(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
 
 
 #: The Redemption action table.
-ACTIONS = action_table(*shared_actions(MOVE, end_turn=_foresee_end_turn), *REDEMPTION_ACTIONS)
+ACTIONS = action_table(
+    *shared_actions(MOVE, end_turn=_foresee_end_turn), *REDEMPTION_ACTIONS, *PROCEDURE_ACTIONS
+)

@@ -1,0 +1,109 @@
+"""Targets by type: what a card may be played on, as its type, alignment and
+brigade say (the Card Type page), and the type a card's own text names.
+
+>>> dominant_effect("Discard any Hero.")
+('discard', 'hero')
+>>> dominant_effect("Rescue any Lost Soul in play.")
+('rescue', 'lost_soul')
+>>> dominant_effect("Look at an opponent's hand.") is None
+True
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from cardzones.errors import IllegalAction
+from cardzones.rulesets.redemption.cards import alignment, brigades_match, is_enhancement
+from cardzones.rulesets.redemption.zones import HAND, TERRITORY
+
+if TYPE_CHECKING:
+    from cardzones.kernel.game import Game
+
+#: The words a card's text names a card type by, and the type each names.
+TYPE_WORDS = (
+    (re.compile(r"\bevil characters?\b", re.I), "evil_character"),
+    (re.compile(r"\bheroe?s?\b", re.I), "hero"),
+    (re.compile(r"\blost souls?\b", re.I), "lost_soul"),
+)
+#: What a type is called in a message.
+TYPE_NAMES = {"hero": "Hero", "evil_character": "Evil Character", "lost_soul": "Lost Soul"}
+PLURALS = {"hero": "Heroes", "evil_character": "Evil Characters", "lost_soul": "Lost Souls"}
+#: The first words of a dominant's text that the procedure carries out.
+VERBS = ("discard", "rescue")
+
+#: Which characters an enhancement of each alignment is used by
+#: (card-type/enhancement-alignment): good by Heroes, evil by Evil
+#: Characters, dual (neutral) by both.
+USED_BY = {
+    "good": frozenset({"hero"}),
+    "evil": frozenset({"evil_character"}),
+    "neutral": frozenset({"hero", "evil_character"}),
+}
+
+
+def is_type(game: Game, card: int, by: str, ctype: str) -> bool:
+    """Whether ``card`` is of the type ``ctype``, as ``by`` sees it."""
+    return ctype in game.characteristics(card, by=by).types
+
+
+def in_hand_or_territory(game: Game, card: int, player: str) -> bool:
+    """Whether ``card`` is a top-level card of ``player``'s hand or territory."""
+    info = game.zone_info(game.location(card))
+    return info.type in (HAND, TERRITORY) and info.owner == player and game.host(card) is None
+
+
+def check_enhancement(game: Game, by: str, card: int, on: int) -> None:
+    """Refused unless ``card`` is an enhancement in ``by``'s hand that the
+    character ``on`` may use: of an alignment that character's type uses
+    (card-type/enhancement-alignment) and of a brigade of that character
+    (card-type/enhancement-brigade)."""
+    info = game.zone_info(game.location(card))
+    if info.type != HAND or info.owner != by or game.host(card) is not None:
+        raise IllegalAction(
+            f"{by} plays an enhancement from their own hand", rule="initiative/next-enhancement"
+        )
+    enh, char = game.characteristics(card, by=by), game.characteristics(on, by=by)
+    if not is_enhancement(enh):
+        raise IllegalAction(
+            f"{enh.name} is not an enhancement", rule="card-type/enhancement-alignment"
+        )
+    side = alignment(enh)
+    if side is not None and USED_BY.get(side, frozenset()).isdisjoint(char.types):
+        users = " and ".join(PLURALS[t] for t in sorted(USED_BY[side]))
+        raise IllegalAction(
+            f"{enh.name} is a {side} enhancement, used by {users}, and {char.name} is not one",
+            rule="card-type/enhancement-alignment",
+        )
+    if not brigades_match(enh, char):
+        raise IllegalAction(
+            f"{enh.name} shares no brigade with {char.name}: an enhancement is of the brigade "
+            "of the character it is played on",
+            rule="card-type/enhancement-brigade",
+        )
+
+
+def dominant_effect(text: str) -> tuple[str, str] | None:
+    """What a dominant's text does that the procedure carries out: its first
+    word (discard or rescue) and the card type it names
+    (card-type/named-type), or None for any other text."""
+    words = text.strip().split(maxsplit=1)
+    if not words or words[0].lower() not in VERBS:
+        return None
+    for pattern, ctype in TYPE_WORDS:
+        if pattern.search(text):
+            return words[0].lower(), ctype
+    return None
+
+
+def check_named_type(game: Game, by: str, source: int, target: int, ctype: str) -> None:
+    """Refused unless ``target`` is of the type ``source``'s text names
+    (card-type/named-type)."""
+    if not is_type(game, target, by, ctype):
+        name = game.obj(source).cdef.name
+        raise IllegalAction(
+            f"{name} names {PLURALS[ctype]}, and {game.obj(target).cdef.name} is not a "
+            f"{TYPE_NAMES[ctype]}",
+            rule="card-type/named-type",
+        )
