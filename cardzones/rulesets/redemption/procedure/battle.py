@@ -155,14 +155,14 @@ def plan_rescue(game: Game, by: str, hero: int, soul: int) -> RescuePlan:
     turn_players(game, by, "a rescue attempt")
     if state.battle is not None:
         raise IllegalAction("a battle is under way already", rule="rescue-attempt/one-per-turn")
+    if state.attempts >= ATTEMPTS_PER_TURN:
+        raise IllegalAction(
+            f"{by} has made their rescue attempt this turn", rule="rescue-attempt/one-per-turn"
+        )
     if game.phase not in PHASES[: PHASES.index("battle") + 1]:
         raise IllegalAction(
             f"a rescue attempt is made in the battle phase, and {by}'s turn is past it",
             rule="battle-phase/present-hero",
-        )
-    if state.attempts >= ATTEMPTS_PER_TURN:
-        raise IllegalAction(
-            f"{by} has made their rescue attempt this turn", rule="rescue-attempt/one-per-turn"
         )
     if not in_hand_or_territory(game, hero, by):
         raise IllegalAction(

@@ -73,7 +73,8 @@ def check_enhancement(game: Game, by: str, card: int, on: int) -> None:
     if side is not None and USED_BY.get(side, frozenset()).isdisjoint(char.types):
         users = " and ".join(PLURALS[t] for t in sorted(USED_BY[side]))
         raise IllegalAction(
-            f"{enh.name} is a {side} enhancement, used by {users}, and {char.name} is not one",
+            f"{enh.name} is {'an' if side[0] in 'aeiou' else 'a'} {side} enhancement, used by "
+            f"{users}, and {char.name} is not one",
             rule="card-type/enhancement-alignment",
         )
     if not brigades_match(enh, char):
