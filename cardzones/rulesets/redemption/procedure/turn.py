@@ -54,7 +54,7 @@ def opened(game: Game) -> Procedure:
 def turn_players(game: Game, by: str, what: str) -> None:
     """Refused unless ``by`` is the turn player."""
     if by != game.turn_player:
-        raise IllegalAction(f"{what} is the turn player's, and it is {game.turn_player}'s turn")
+        raise IllegalAction(f"{what} belongs to the turn player, {game.turn_player}")
 
 
 def draw(game: Game, player: str, count: int) -> int:

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from cardzones.kernel.objects import ObjRef
+from cardzones.kernel.views import handle_for
 from cardzones.rulesets.redemption.procedure.battle import initiative, live, standing
 from cardzones.rulesets.redemption.procedure.state import Battle, current
 
@@ -44,11 +45,10 @@ def procedure_view(game: Game, player: str | None) -> dict[str, Any] | None:
 
 
 def _card(game: Game, player: str | None, card: int) -> dict[str, Any] | None:
-    if player is not None and not game.may_look(player, card):
-        return None
-    if player is None and not game.is_public(card):
-        return None
-    return {"id": game.handle(card), "name": game.obj(card).cdef.name}
+    """The card by the handle ``player``'s view gives it, with its name; None
+    when they may not look at it."""
+    handle = handle_for(game, player, card)
+    return None if handle is None else {"id": handle, "name": game.obj(card).cdef.name}
 
 
 def _cards(game: Game, player: str | None, refs: tuple[ObjRef, ...]) -> list[dict[str, Any]]:
