@@ -29,6 +29,7 @@ from cardzones.rulesets.redemption.negate import label_active
 from cardzones.rulesets.redemption.place import carry_placed, foresee_carried
 from cardzones.rulesets.redemption.procedure.acts import PROCEDURE_NAMES
 from cardzones.rulesets.redemption.procedure.state import begin, current
+from cardzones.rulesets.redemption.procedure.turn import begin_turn
 from cardzones.rulesets.redemption.procedure.view import procedure_view
 from cardzones.rulesets.redemption.records import EffectHandle
 from cardzones.rulesets.redemption.rule_ids import RULES
@@ -187,6 +188,9 @@ class RedemptionRuleset(Ruleset):
 
     def end_turn(self, game: Game, order: tuple[int, ...]) -> None:
         finish_turn(game)
+
+    def begin_turn(self, game: Game) -> None:
+        begin_turn(game)
 
     def is_set_aside(self, game: Game, card: int) -> bool:
         return is_set_aside(game, card)

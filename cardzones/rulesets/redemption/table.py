@@ -9,8 +9,13 @@ the turn's. Nothing is left out of what a player is offered by timing
 (``Action.offer``): the rules texts give Redemption's abilities no timing
 the engine keeps.
 
+The game procedure's acts (open_game, proceed, to_territory, rescue, block,
+enhance, pass, discard_down, play_dominant) are in the table too: while the
+procedure runs they are what legal actions offer a player, and outside it
+they are refused (:mod:`cardzones.rulesets.redemption.procedure.acts`).
+
 >>> sorted(ACTIONS)[:5]
-['counter', 'discard', 'dominant', 'draw', 'end_battle']
+['block', 'counter', 'discard', 'discard_down', 'dominant']
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ winner.
 >>> current(game) is None
 True
 >>> with game.atomic():
-...     begin(game)
+...     _ = begin(game)
 >>> current(game).rescued, current(game).winner
 ((('alice', 0), ('bob', 0)), None)
 >>> game.undo()

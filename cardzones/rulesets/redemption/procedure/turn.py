@@ -23,6 +23,7 @@ from cardzones.rulesets.redemption.procedure.state import (
     DRAW_PHASE_CARDS,
     OPENING_HAND,
     Procedure,
+    current,
     put,
     running,
 )
@@ -180,8 +181,17 @@ def apply_proceed(game: Game, plan: ProceedPlan) -> None:
     if plan.to is not None:
         advance_to(game, plan.to)
         return
-    game.end_turn()
-    put(game, running(game)._replace(drawn=False, attempts=0))
+    game.end_turn()  # the next turn begins: begin_turn below
+
+
+def begin_turn(game: Game) -> None:
+    """The start of a turn while the procedure runs, however the last turn
+    ended: no rescue attempt made yet, and the turn player draws three in
+    their draw phase (draw-phase/three-cards)."""
+    state = current(game)
+    if state is None or not state.opened or state.winner is not None:
+        return
+    put(game, state._replace(drawn=False, attempts=0))
     _turn_draw(game)
 
 
