@@ -202,20 +202,13 @@ class RedemptionRuleset(Ruleset):
         return procedure_view(game, player)
 
     def legal_actions(
-        self,
-        game: Game,
-        player: str,
-        actions: Iterable[str] | None,
-        *,
-        card: int | None = None,
-        zone: int | None = None,
-        judge: bool = False,
+        self, game: Game, player: str, actions: Iterable[str] | None, **options: Any
     ) -> Sequence[LegalAction]:
         """While the game procedure runs, a player is offered its acts alone;
         every other action is a judge's then, listed with ``judge``."""
-        if current(game) is not None and not judge:
+        if current(game) is not None and not options.get("judge"):
             actions = PROCEDURE_NAMES if actions is None else PROCEDURE_NAMES & set(actions)
-        return super().legal_actions(game, player, actions, card=card, zone=zone, judge=judge)
+        return super().legal_actions(game, player, actions, **options)
 
     def handle_active(self, game: Game, handle: object) -> bool:
         """A place, set-aside or remembered move is active as its record says."""

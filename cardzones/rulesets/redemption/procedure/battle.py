@@ -30,7 +30,7 @@ from cardzones.rulesets.redemption.procedure.state import (
 )
 from cardzones.rulesets.redemption.procedure.targets import (
     check_enhancement,
-    in_hand_or_territory,
+    check_presented,
     is_type,
 )
 from cardzones.rulesets.redemption.procedure.turn import GAME_EVENT, opened, turn_players
@@ -164,15 +164,7 @@ def plan_rescue(game: Game, by: str, hero: int, soul: int) -> RescuePlan:
             f"a rescue attempt is made in the battle phase, and {by}'s turn is past it",
             rule="battle-phase/present-hero",
         )
-    if not in_hand_or_territory(game, hero, by):
-        raise IllegalAction(
-            f"a Hero is presented from {by}'s hand or territory", rule="battle-phase/present-hero"
-        )
-    if not is_type(game, hero, by, "hero"):
-        raise IllegalAction(
-            f"{game.obj(hero).cdef.name} is not a Hero: a rescue attempt is made by a Hero",
-            rule="battle-phase/present-hero",
-        )
+    check_presented(game, by, hero, "hero", "battle-phase/present-hero")
     info = game.zone_info(game.location(soul))
     if (
         info.type != LAND_OF_BONDAGE
@@ -224,15 +216,7 @@ def plan_block(game: Game, by: str, card: int) -> BlockPlan:
             "are played",
             rule="card-type/evil-characters-block",
         )
-    if not in_hand_or_territory(game, card, by):
-        raise IllegalAction(
-            f"a blocker comes from {by}'s hand or territory", rule="card-type/evil-characters-block"
-        )
-    if not is_type(game, card, by, "evil_character"):
-        raise IllegalAction(
-            f"{game.obj(card).cdef.name} is not an Evil Character: Evil Characters block",
-            rule="card-type/evil-characters-block",
-        )
+    check_presented(game, by, card, "evil_character", "card-type/evil-characters-block")
     return BlockPlan(card, by)
 
 

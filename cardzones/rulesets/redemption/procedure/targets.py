@@ -29,6 +29,7 @@ TYPE_WORDS = (
 )
 #: What a type is called in a message.
 TYPE_NAMES = {"hero": "Hero", "evil_character": "Evil Character", "lost_soul": "Lost Soul"}
+ARTICLES = {"hero": "A", "evil_character": "An", "lost_soul": "A"}
 PLURALS = {"hero": "Heroes", "evil_character": "Evil Characters", "lost_soul": "Lost Souls"}
 #: The first words of a dominant's text that the procedure carries out.
 VERBS = ("discard", "rescue")
@@ -52,6 +53,22 @@ def in_hand_or_territory(game: Game, card: int, player: str) -> bool:
     """Whether ``card`` is a top-level card of ``player``'s hand or territory."""
     info = game.zone_info(game.location(card))
     return info.type in (HAND, TERRITORY) and info.owner == player and game.host(card) is None
+
+
+def check_presented(game: Game, by: str, card: int, ctype: str, rule: str) -> None:
+    """Refused unless ``card`` is a top-level card of ``by``'s hand or
+    territory and of the type ``ctype``: where it is is asked first, so that
+    what a card is is told only of a card the player may look at."""
+    if not in_hand_or_territory(game, card, by):
+        raise IllegalAction(
+            f"{ARTICLES[ctype]} {TYPE_NAMES[ctype]} comes from {by}'s hand or territory",
+            rule=rule,
+        )
+    if not is_type(game, card, by, ctype):
+        raise IllegalAction(
+            f"{game.obj(card).cdef.name} is not {ARTICLES[ctype].lower()} {TYPE_NAMES[ctype]}",
+            rule=rule,
+        )
 
 
 def check_enhancement(game: Game, by: str, card: int, on: int) -> None:

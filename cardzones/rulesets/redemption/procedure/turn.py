@@ -207,21 +207,27 @@ class CardPlan(NamedTuple):
     by: str
 
 
-def plan_discard_down(game: Game, by: str, card: int) -> CardPlan:
+def _from_hand(game: Game, by: str, card: int, phase: str, what: str, rule: str) -> int:
+    """Refused unless it is ``by``'s turn, in its ``phase``, with no battle,
+    and ``card`` is a top-level card of their own hand; their hand."""
     state = opened(game)
-    turn_players(game, by, "the discard phase")
-    if game.phase != "discard":
+    turn_players(game, by, what)
+    if state.battle is not None or game.phase != phase:
         raise IllegalAction(
-            f"cards are discarded down to the hand limit in the discard phase, and it is the "
-            f"{game.phase} phase",
-            rule="discard-phase/hand-limit",
+            f"{what} belongs to the turn player's {phase} phase, and it is the {game.phase} phase",
+            rule=rule,
         )
     hand = game.zone(by, HAND)
     if hand is None or game.location(card) != hand or game.host(card) is not None:
-        raise IllegalAction(
-            f"{by} discards down to the hand limit from their own hand",
-            rule="discard-phase/hand-limit",
-        )
+        raise IllegalAction(f"{what} takes a card of {by}'s own hand", rule=rule)
+    return hand
+
+
+def plan_discard_down(game: Game, by: str, card: int) -> CardPlan:
+    hand = _from_hand(
+        game, by, card, "discard", "discarding down to the hand limit", "discard-phase/hand-limit"
+    )
+    state = opened(game)
     if len(game.contents(hand)) <= state.hand_limit:
         raise IllegalAction(
             f"{by}'s hand is within the limit of {state.hand_limit} cards",
@@ -240,20 +246,14 @@ def apply_discard_down(game: Game, plan: CardPlan) -> None:
 
 
 def plan_to_territory(game: Game, by: str, card: int) -> CardPlan:
-    state = opened(game)
-    turn_players(game, by, "putting cards in the territory")
-    if state.battle is not None or game.phase != "preparation":
-        raise IllegalAction(
-            f"cards are put in the territory in the turn player's preparation phase, and it is "
-            f"the {game.phase} phase",
-            rule="territory/cards-put-there",
-        )
-    hand = game.zone(by, HAND)
-    if hand is None or game.location(card) != hand or game.host(card) is not None:
-        raise IllegalAction(
-            f"{by} puts a card in their territory from their own hand",
-            rule="territory/cards-put-there",
-        )
+    _from_hand(
+        game,
+        by,
+        card,
+        "preparation",
+        "putting a card in the territory",
+        "territory/cards-put-there",
+    )
     types = game.characteristics(card, by=by).types
     if types.isdisjoint(TERRITORY_TYPES) or "lost_soul" in types:
         raise IllegalAction(
