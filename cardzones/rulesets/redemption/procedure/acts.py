@@ -44,8 +44,11 @@ def _act(
     listed: Listed,
     doc: str,
     rules: tuple[str, ...],
+    turn_player: bool = False,
 ) -> Action:
-    """An act whose foresee is its plan and whose run applies its plan."""
+    """An act whose foresee is its plan and whose run applies its plan;
+    ``turn_player`` for an act only the turn player makes (a table refuses
+    it from another seat before the rules are asked)."""
 
     def run(game: Game, args: Mapping[str, Any]) -> ActionResult:
         with game.atomic():
@@ -61,7 +64,16 @@ def _act(
         if state is not None and state.winner is None:
             yield from listed(game, player, state)
 
-    return Action(name, params, run, doc=doc, rules=rules, candidates=candidates, foresee=foresee)
+    return Action(
+        name,
+        params,
+        run,
+        doc=doc,
+        rules=rules,
+        candidates=candidates,
+        foresee=foresee,
+        turn_player=turn_player,
+    )
 
 
 def _fighting(game: Game, args: Mapping[str, Any]) -> str:
@@ -168,6 +180,7 @@ OPEN_GAME = _act(
     "Open the game: shuffle every deck, draw every opening hand (Lost Souls go to the Land "
     "of Bondage and are replaced), then the first player's draw phase draws three.",
     ("game-start/shuffle", "game-start/opening-hand", "draw-phase/three-cards"),
+    turn_player=True,
 )
 PROCEED = _act(
     "proceed",
@@ -178,6 +191,7 @@ PROCEED = _act(
     "Go on to the next phase (or the one named); from the discard phase, end the turn: the "
     "next player draws three in their draw phase.",
     ("phases/order", "discard-phase/hand-limit", "draw-phase/three-cards"),
+    turn_player=True,
 )
 DISCARD_DOWN = _act(
     "discard_down",
@@ -187,6 +201,7 @@ DISCARD_DOWN = _act(
     _hand_listed,
     "In the discard phase, discard a card of a hand over the limit of eight.",
     ("discard-phase/hand-limit",),
+    turn_player=True,
 )
 TO_TERRITORY = _act(
     "to_territory",
@@ -197,6 +212,7 @@ TO_TERRITORY = _act(
     "In the preparation phase, put a character, Fortress, Site or Artifact from hand in the "
     "territory.",
     ("territory/cards-put-there",),
+    turn_player=True,
 )
 RESCUE = _act(
     "rescue",
@@ -211,6 +227,7 @@ RESCUE = _act(
     "Make the turn's rescue attempt: the Hero enters the Field of Battle to rescue the Lost "
     "Soul named; the defender may block.",
     ("battle-phase/present-hero", "rescue-attempt/one-per-turn"),
+    turn_player=True,
 )
 BLOCK_ACT = _act(
     "block",
