@@ -127,3 +127,14 @@ def test_a_refused_act_changes_nothing_and_names_its_rule() -> None:
         game.act("pass")
     assert "battle-phase/present-hero" in str(refused.value)
     assert copy.same_state(game)
+
+
+def test_a_table_refuses_a_start_position_that_asks_for_the_procedure() -> None:
+    """A table's record holds no procedure: the key is refused in words
+    rather than taken and left unplayed."""
+    from cardzones.table.creation import CreationError, creation_from_request
+
+    text = "ruleset: redemption\nprocedure: true\nsetup:\n  alice.hand: [Gideon]\n"
+    with pytest.raises(CreationError, match="does not run a game procedure"):
+        creation_from_request({"scenario": text})
+    assert creation_from_request({"scenario": text.replace("true", "false")}) is not None

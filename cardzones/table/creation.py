@@ -324,6 +324,10 @@ def _from_scenario_text(text: Any, limits: Limits, handle_key: str | None = None
             doc.get("setup"),
             limits,
         )
+        if doc.get("procedure"):
+            # A table keeps its start position as its record, which holds no
+            # procedure: taking the key and playing without it would mislead.
+            raise CreationError("scenario: procedure: a table does not run a game procedure yet")
         # Its steps are not used, so a text may leave them (and the name) out.
         doc.setdefault("name", "table")
         doc.setdefault("steps", [])
