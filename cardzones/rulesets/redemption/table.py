@@ -41,7 +41,7 @@ from cardzones.rulesets.redemption import candidates as cand
 from cardzones.rulesets.redemption.moves import discard, relocate
 from cardzones.rulesets.redemption.negate import negate
 from cardzones.rulesets.redemption.place import place
-from cardzones.rulesets.redemption.procedure.acts import PROCEDURE_ACTIONS
+from cardzones.rulesets.redemption.procedure.acts import PROCEDURE_ACTIONS, drawing_lost_souls
 from cardzones.rulesets.redemption.records import Ongoing
 from cardzones.rulesets.redemption.set_aside import (
     end_battle,
@@ -323,6 +323,11 @@ def _foresee_end_turn(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
 
 
 #: The Redemption action table.
+_SHARED = shared_actions(MOVE, end_turn=_foresee_end_turn)
 ACTIONS = action_table(
-    *shared_actions(MOVE, end_turn=_foresee_end_turn), *REDEMPTION_ACTIONS, *PROCEDURE_ACTIONS
+    *_SHARED,
+    *REDEMPTION_ACTIONS,
+    *PROCEDURE_ACTIONS,
+    # Under the procedure a Lost Soul drawn by any draw goes to the Land of Bondage.
+    *(drawing_lost_souls(a) for a in _SHARED if a.name == "draw"),
 )

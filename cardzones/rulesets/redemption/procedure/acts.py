@@ -15,6 +15,7 @@ have no candidates and are refused, and every other action keeps its meaning.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from cardzones.acts.actions import Action, ActionResult, Param, ParamKind, Role, acting
@@ -278,6 +279,37 @@ PLAY_DOMINANT = _act(
     "Play a dominant that discards or rescues a card of the type its text names.",
     ("dominant/any-phase", "card-type/named-type"),
 )
+
+
+def drawing_lost_souls(shared: Action) -> Action:
+    """The shared ``draw`` (a judge's action while the procedure runs), which
+    under the procedure draws as every draw of the game does: a Lost Soul
+    drawn goes to its owner's Land of Bondage and another card is drawn
+    (draw-phase/lost-soul-replaced), as far as the deck goes
+    (draw-phase/empty-deck). Outside the procedure it is the shared draw."""
+
+    def run(game: Game, args: Mapping[str, Any]) -> ActionResult:
+        if current(game) is None:
+            return shared.run(game, args)
+        player = args["player"] if args["player"] is not None else acting(game, args)
+        with game.atomic():
+            kept = turn.draw(game, player, args["count"])
+        return ActionResult(MoveResult.MOVED if kept else MoveResult.DONE)
+
+    def foresee(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
+        if current(game) is None and shared.foresee is not None:
+            return shared.foresee(game, args)
+        return None  # where the Lost Souls lie, only drawing tells
+
+    return replace(
+        shared,
+        run=run,
+        foresee=foresee,
+        doc=f"{shared.doc} Under the game procedure a Lost Soul drawn goes to its owner's "
+        "Land of Bondage and another card is drawn.",
+        rules=(*shared.rules, "draw-phase/lost-soul-replaced"),
+    )
+
 
 #: The procedure's acts, in the order a turn meets them.
 PROCEDURE_ACTIONS = (
