@@ -56,6 +56,8 @@ def test_only_the_procedures_acts_are_offered_and_a_judge_has_the_rest() -> None
     assert game.legal_actions("bob") == []
     judged = {a.name for a in game.legal_actions("alice", judge=True)}
     assert {"open_game", "move", "draw"} <= judged
+    # asked for by name, as a judge's action is
+    assert {a.name for a in game.legal_actions("alice", actions=["draw"])} == {"draw"}
 
 
 @pytest.mark.parametrize("seed", range(3))

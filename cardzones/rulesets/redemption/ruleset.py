@@ -204,10 +204,11 @@ class RedemptionRuleset(Ruleset):
     def legal_actions(
         self, game: Game, player: str, actions: Iterable[str] | None, **options: Any
     ) -> Sequence[LegalAction]:
-        """While the game procedure runs, a player is offered its acts alone;
-        every other action is a judge's then, listed with ``judge``."""
-        if current(game) is not None and not options.get("judge"):
-            actions = PROCEDURE_NAMES if actions is None else PROCEDURE_NAMES & set(actions)
+        """While the game procedure runs, a player is offered its acts alone:
+        every other action is a judge's then, listed as a judge's action is,
+        when asked for by name or with ``judge``."""
+        if current(game) is not None and actions is None and not options.get("judge"):
+            actions = PROCEDURE_NAMES
         return super().legal_actions(game, player, actions, **options)
 
     def handle_active(self, game: Game, handle: object) -> bool:
