@@ -349,10 +349,10 @@ def resolve(game: Game, battle: Battle) -> None:
     for card in heroes + blockers:
         name = game.obj(card).cdef.name
         if card in beaten:
-            game.move(card, Dest(DISCARD, "owner"), cause="rule", by=battle.rescuer)
+            game.move(card, Dest(DISCARD, "owner"), cause="rule", by=None)
             lines.append(f"{name} is discarded")
         else:
-            game.move(card, Dest(TERRITORY, "owner"), cause="rule", by=battle.rescuer)
+            game.move(card, Dest(TERRITORY, "owner"), cause="rule", by=None)
             lines.append(f"{name} returns to its owner's territory")
     state = running(game)
     put(game, state._replace(battle=None))
