@@ -11,6 +11,7 @@ import random
 from typing import Any
 
 import pytest
+import yaml
 from schemas import check_view
 from test_noninterference import trade_places
 from test_redemption_playout import _game
@@ -131,12 +132,35 @@ def test_a_refused_act_changes_nothing_and_names_its_rule() -> None:
     assert copy.same_state(game)
 
 
-def test_a_table_refuses_a_start_position_that_asks_for_the_procedure() -> None:
-    """A table's record holds no procedure: the key is refused in words
-    rather than taken and left unplayed."""
-    from cardzones.table.creation import CreationError, creation_from_request
+def test_a_table_runs_the_procedure_its_start_position_asks_for() -> None:
+    """A table made from a start position with ``procedure: true`` keeps it in
+    its record, runs the procedure (its seats are offered its acts) and
+    records the state, winner included, as the game's own; a saved record
+    builds the same game, and the exported scenario asks for it too."""
+    from cardzones.table.creation import creation_from_request
+    from cardzones.table.export import scenario_of
+    from cardzones.table.record import Record
 
-    text = "ruleset: redemption\nprocedure: true\nsetup:\n  alice.hand: [Gideon]\n"
-    with pytest.raises(CreationError, match="does not run a game procedure"):
-        creation_from_request({"scenario": text})
-    assert creation_from_request({"scenario": text.replace("true", "false")}) is not None
+    text = (
+        "ruleset: redemption\nprocedure: true\ncards:\n"
+        "  Gideon: {type: hero, brigade: gold, strength: 6, toughness: 6}\n"
+        "  Soul: {type: lost_soul}\n"
+        "setup:\n  alice.deck: [Gideon, Gideon]\n  bob.deck: [Soul, Gideon]\n"
+    )
+    record = creation_from_request({"scenario": text})
+    assert record.procedure
+    again = Record.from_json(record.to_json())
+    assert again.procedure and again.scenario()["procedure"] is True
+    ctx = record.build()
+    assert [a.name for a in ctx.game.legal_actions("alice")] == ["open_game"]
+    assert ctx.game.view("bob")["procedure"]["opened"] is False
+    plain = creation_from_request({"scenario": text.replace("true", "false")})
+    assert not plain.procedure and "procedure" not in plain.to_json()
+    assert "procedure" not in plain.build().game.view("bob")
+    exported = scenario_of("t1", record, [{"open_game": {"by": "alice"}}])
+    assert exported["procedure"] is True
+    # the exported file plays the game again, the procedure with it
+    from cardzones.scenario.runner import PASS, run_text
+
+    replay = run_text(yaml.safe_dump(exported, sort_keys=False))
+    assert replay.status == PASS, replay.message

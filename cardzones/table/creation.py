@@ -42,6 +42,7 @@ from typing import Any
 from cardzones.acts.actions import ParamKind
 from cardzones.errors import CardzonesError, ScenarioError
 from cardzones.kernel.game import Game, new_handle_key
+from cardzones.position.context import Context
 from cardzones.position.loader import from_data, load_text
 from cardzones.position.start import Position, check_header
 from cardzones.position.written import placed_cards, token_cards, written_cards
@@ -146,10 +147,20 @@ def _set_up(
     except CardzonesError as exc:
         raise CreationError(str(exc)) from None
     shuffle_decks(game)
+    _begin_procedure(scenario, ctx, error)
     ctx.seated = True
     # Setup is not an act: nothing before it can be rolled back to.
     game.forget_history()
     return ctx
+
+
+def _begin_procedure(scenario: Position, ctx: Context, error: Any) -> None:
+    """The rule set's game procedure, when the start position asks for it,
+    begun once the decks are shuffled."""
+    try:
+        scenario.begin_procedure(ctx)
+    except ScenarioError as exc:
+        raise error(exc) from None
 
 
 def shuffle_decks(game: Game) -> None:
@@ -324,10 +335,6 @@ def _from_scenario_text(text: Any, limits: Limits, handle_key: str | None = None
             doc.get("setup"),
             limits,
         )
-        if doc.get("procedure"):
-            # A table keeps its start position as its record, which holds no
-            # procedure: taking the key and playing without it would mislead.
-            raise CreationError("scenario: procedure: a table does not run a game procedure yet")
         # Its steps are not used, so a text may leave them (and the name) out.
         doc.setdefault("name", "table")
         doc.setdefault("steps", [])
@@ -360,7 +367,14 @@ def _record(
     lookup = scenario.card_data
     if lookup is None:
         record = Creation(
-            scenario.ruleset, scenario.players, scenario.seed, cards, setup, None, handle_key
+            scenario.ruleset,
+            scenario.players,
+            scenario.seed,
+            cards,
+            setup,
+            None,
+            handle_key,
+            procedure=scenario.doc.get("procedure") is True,
         )
         built = _set_up(scenario, error, handle_key)
         if scenario.file == _FILE:  # the game the record builds, message for message
@@ -371,6 +385,7 @@ def _record(
         try:
             scenario.setup(ctx)
             shuffle_decks(ctx.game)
+            _begin_procedure(scenario, ctx, error)
         except ScenarioError as exc:
             raise error(exc) from None
         except CardzonesError as exc:
@@ -390,6 +405,7 @@ def _record(
             setup,
             lookup.ruleset,
             handle_key,
+            procedure=scenario.doc.get("procedure") is True,
         )
     finally:
         lookup.close()

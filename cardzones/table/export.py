@@ -140,6 +140,7 @@ def scenario_of(table_id: str, creation: Record, acts: list[dict[str, Any]]) -> 
         _labelled_setup(creation.setup, namer),
         creation.card_data,
         creation.handle_key,
+        procedure=creation.procedure,
     )
     ctx = start.build()
     if start.card_data is not None:

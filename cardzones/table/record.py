@@ -37,6 +37,8 @@ class Record:
     #: how long a proposal to finish waits for the other seats, in seconds
     #: (None: the default, :data:`cardzones.table.finish.DEFAULT_FINISH_AFTER`)
     finish_after: int | None = None
+    #: the start position asks for the rule set's game procedure (``procedure: true``)
+    procedure: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """The record as JSON-ready data. Secret-bearing: it holds the seed and
@@ -53,6 +55,8 @@ class Record:
             out["card_data"] = self.card_data
         if self.finish_after is not None:
             out["finish_after"] = self.finish_after
+        if self.procedure:
+            out["procedure"] = True
         return out
 
     @classmethod
@@ -69,6 +73,7 @@ class Record:
             data.get("card_data"),
             str(key) if key else new_handle_key(),
             finish_after=None if data.get("finish_after") is None else int(data["finish_after"]),
+            procedure=data.get("procedure") is True,
         )
 
     def scenario(self, name: str = "table", steps: list[Any] | None = None) -> dict[str, Any]:
@@ -82,5 +87,7 @@ class Record:
             doc["cards"] = self.cards
         if self.setup:
             doc["setup"] = self.setup
+        if self.procedure:
+            doc["procedure"] = True
         doc["steps"] = steps or []
         return doc
