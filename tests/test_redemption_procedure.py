@@ -45,10 +45,13 @@ def test_each_listed_act_is_a_plan_that_its_apply_carries_out(seed: int) -> None
     """Judging each act by its plan lists what trying each act lists: the plan
     and the apply are one rule, not two."""
     for game in _positions(seed, 40):
+        before = game.copy()
         for player in game.players:
             judged = game.legal_actions(player)
             tried = tried_legal_actions(game, player, PROCEDURE_NAMES)
             assert _said(game, judged) == _said(game, tried)
+        # judging is pure: the plans changed nothing
+        assert before.same_state(game)
 
 
 def test_only_the_procedures_acts_are_offered_and_a_judge_has_the_rest() -> None:
