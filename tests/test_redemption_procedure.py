@@ -167,3 +167,20 @@ def test_a_table_runs_the_procedure_its_start_position_asks_for() -> None:
 
     replay = run_text(yaml.safe_dump(exported, sort_keys=False))
     assert replay.status == PASS, replay.message
+
+
+@pytest.mark.parametrize(
+    ("head", "message"),
+    [
+        ("ruleset: fab\nprocedure: true\n", "procedure: fab has no game procedure"),
+        ("ruleset: redemption\nprocedure: yes please\n", "procedure: is true or false"),
+    ],
+)
+def test_a_procedure_key_that_cannot_be_honoured_is_an_invalid_file(
+    head: str, message: str
+) -> None:
+    from cardzones.scenario.runner import INVALID, run_text
+
+    outcome = run_text(f"name: x\n{head}steps:\n  - expect: {{turn: 1}}\n")
+    assert outcome.status == INVALID
+    assert message in outcome.message and outcome.line == 3
