@@ -179,12 +179,14 @@ def test_a_procedure_key_that_is_not_true_or_false_is_an_invalid_file() -> None:
 
 
 def test_a_rule_set_without_a_procedure_refuses_to_begin_one() -> None:
+    from types import MappingProxyType
+
     from cardzones.kernel.zones import ZoneSpec
     from cardzones.rulesets.base import Ruleset
 
     class Pile(Ruleset):
         name = "pile"
-        zone_specs = {"pile": ZoneSpec("pile", public=True, ordered=True)}
+        zone_specs = MappingProxyType({"pile": ZoneSpec("pile", public=True, ordered=True)})
 
     game = Game(Pile(), ["alice"])
     with pytest.raises(IllegalAction, match="pile has no game procedure"):
