@@ -42,10 +42,10 @@ def plan_dominant(game: Game, by: str, card: int, target: int) -> DominantPlan:
             f"type it names; {cdef.name} is played by hand",
             rule="card-type/named-type",
         )
-    verb, ctype = effect
+    verb, ctypes = effect
     if target == card or not game.in_play(target) or not game.may_look(by, target):
         raise IllegalAction(f"{cdef.name} targets a card in play", rule="card-type/named-type")
-    check_named_type(game, by, card, target, ctype)
+    check_named_type(game, by, card, target, ctypes)
     if verb == "rescue" and not rescuable(game, target, by):
         raise IllegalAction(
             f"{cdef.name} rescues a Lost Soul in an opponent's Land of Bondage",

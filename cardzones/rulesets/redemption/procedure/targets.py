@@ -2,9 +2,11 @@
 brigade say (the Card Type page), and the type a card's own text names.
 
 >>> dominant_effect("Discard any Hero.")
-('discard', 'hero')
+('discard', ('hero',))
+>>> dominant_effect("Discard a Hero or an Evil Character in battle.")
+('discard', ('evil_character', 'hero'))
 >>> dominant_effect("Rescue any Lost Soul in play.")
-('rescue', 'lost_soul')
+('rescue', ('lost_soul',))
 >>> dominant_effect("Look at an opponent's hand.") is None
 True
 """
@@ -102,26 +104,32 @@ def check_enhancement(game: Game, by: str, card: int, on: int) -> None:
         )
 
 
-def dominant_effect(text: str) -> tuple[str, str] | None:
+def dominant_effect(text: str) -> tuple[str, tuple[str, ...]] | None:
     """What a dominant's text does that the procedure carries out: its first
-    word (discard or rescue) and the card type it names
-    (card-type/named-type), or None for any other text."""
+    word (discard or rescue) and the card types it names
+    (card-type/named-type), or None for any other text. "Evil Character" is
+    read before "Hero", so that neither is taken for the other."""
     words = text.strip().split(maxsplit=1)
     if not words or words[0].lower() not in VERBS:
         return None
+    rest, named = text, []
     for pattern, ctype in TYPE_WORDS:
-        if pattern.search(text):
-            return words[0].lower(), ctype
-    return None
+        if pattern.search(rest):
+            named.append(ctype)
+            rest = pattern.sub(" ", rest)
+    return (words[0].lower(), tuple(named)) if named else None
 
 
-def check_named_type(game: Game, by: str, source: int, target: int, ctype: str) -> None:
-    """Refused unless ``target`` is of the type ``source``'s text names
+def check_named_type(
+    game: Game, by: str, source: int, target: int, ctypes: tuple[str, ...]
+) -> None:
+    """Refused unless ``target`` is of a type ``source``'s text names
     (card-type/named-type)."""
-    if not is_type(game, target, by, ctype):
+    if not any(is_type(game, target, by, ctype) for ctype in ctypes):
         name = game.obj(source).cdef.name
+        kinds = " and ".join(PLURALS[c] for c in ctypes)
+        either = " or ".join(f"{ARTICLES[c].lower()} {TYPE_NAMES[c]}" for c in ctypes)
         raise IllegalAction(
-            f"{name} names {PLURALS[ctype]}, and {game.obj(target).cdef.name} is not a "
-            f"{TYPE_NAMES[ctype]}",
+            f"{name} names {kinds}, and {game.obj(target).cdef.name} is not {either}",
             rule="card-type/named-type",
         )
