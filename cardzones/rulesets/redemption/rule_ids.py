@@ -218,6 +218,10 @@ GAME_RULES: dict[str, str] = {
     "territory/cards-put-there": (
         "A player puts their characters, Fortresses, Sites and Artifacts in their territory."
     ),
+    "hand/at-most-sixteen": (
+        "No hand holds more than sixteen cards: a draw stops there, the other cards staying"
+        " where they are."
+    ),
     "discard-phase/hand-limit": (
         "By the end of their Discard Phase a player's hand is reduced to eight or fewer cards."
     ),

@@ -42,6 +42,9 @@ KEY = "procedure"
 SOULS_TO_WIN = 5
 #: Cards in hand at most at the end of the Discard Phase (the Discard Phase page).
 HAND_LIMIT = 8
+#: Cards a hand holds at most at any time (the REG's Hand entry, as the
+#: message board quotes it: "At no time may a hand exceed 16 cards").
+HAND_CAP = 16
 #: Cards of the opening hand (the Your Turn Games news page: "draw their 8 cards").
 OPENING_HAND = 8
 #: Cards drawn in the Draw Phase (the Draw Phase page).

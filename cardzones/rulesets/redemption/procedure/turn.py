@@ -21,6 +21,7 @@ from cardzones.kernel.cards import Dest
 from cardzones.rulesets.redemption.cards import is_lost_soul
 from cardzones.rulesets.redemption.procedure.state import (
     DRAW_PHASE_CARDS,
+    HAND_CAP,
     OPENING_HAND,
     Procedure,
     current,
@@ -63,14 +64,15 @@ def draw(game: Game, player: str, count: int) -> int:
     Soul drawn goes to their Land of Bondage and is replaced by another draw
     (draw-phase/lost-soul-to-land-of-bondage, draw-phase/lost-soul-replaced,
     lost-souls/land-of-bondage), until ``count`` cards that are not Lost Souls
-    are drawn or the deck is empty (draw-phase/empty-deck: the game goes on).
-    How many cards went to the hand. One step of the caller's action."""
+    are drawn or the deck is empty (draw-phase/empty-deck: the game goes on),
+    or the hand holds sixteen cards (hand/at-most-sixteen: the rest stay in the
+    deck). How many cards went to the hand. One step of the caller's action."""
     deck, hand = game.zone(player, DECK), game.zone(player, HAND)
     bondage = game.zone(player, LAND_OF_BONDAGE)
     if deck is None or hand is None or bondage is None:
         return 0
     kept = 0
-    while kept < count:
+    while kept < count and len(game.contents(hand)) < HAND_CAP:  # hand/at-most-sixteen
         top = game.contents(deck)[:1]
         if not top:
             break  # draw-phase/empty-deck
