@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from cardzones.acts.actions import Action, ActionResult, Param, ParamKind, Role, acting
 from cardzones.acts.seats import actable_cards, nameable_cards
@@ -32,16 +32,16 @@ if TYPE_CHECKING:
     from cardzones.kernel.game import Game
 
 K = ParamKind
-Plan = Callable[["Game", Mapping[str, Any]], Any]
-Apply = Callable[["Game", Any], None]
+#: What an act's plan is: each act has its own (a NamedTuple of its module).
+P = TypeVar("P")
 Listed = Callable[["Game", str, Procedure], Iterator[Candidate]]
 
 
 def _act(
     name: str,
     params: tuple[Param, ...],
-    plan: Plan,
-    apply: Apply,
+    plan: Callable[[Game, Mapping[str, Any]], P],
+    apply: Callable[[Game, P], None],
     listed: Listed,
     doc: str,
     rules: tuple[str, ...],
