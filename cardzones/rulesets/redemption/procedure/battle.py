@@ -31,7 +31,6 @@ from cardzones.rulesets.redemption.procedure.state import (
 from cardzones.rulesets.redemption.procedure.targets import (
     check_enhancement,
     check_presented,
-    is_type,
 )
 from cardzones.rulesets.redemption.procedure.turn import GAME_EVENT, opened, turn_players
 from cardzones.rulesets.redemption.set_aside import end_battle
@@ -39,7 +38,6 @@ from cardzones.rulesets.redemption.turns import PHASES, advance_to
 from cardzones.rulesets.redemption.zones import (
     DISCARD,
     FIELD_OF_BATTLE,
-    LAND_OF_BONDAGE,
     TERRITORY,
 )
 
@@ -165,17 +163,12 @@ def plan_rescue(game: Game, by: str, hero: int, soul: int) -> RescuePlan:
             rule="battle-phase/present-hero",
         )
     check_presented(game, by, hero, "hero", "battle-phase/present-hero")
-    info = game.zone_info(game.location(soul))
-    if (
-        info.type != LAND_OF_BONDAGE
-        or info.owner in (None, by)
-        or game.host(soul) is not None
-        or not is_type(game, soul, by, "lost_soul")
-    ):
+    if not rescuable(game, soul, by):
         raise IllegalAction(
             "a rescue attempt names a Lost Soul in an opponent's Land of Bondage",
             rule="battle-phase/present-hero",
         )
+    info = game.zone_info(game.location(soul))
     assert info.owner is not None
     return RescuePlan(hero, soul, by, info.owner)
 
