@@ -12,9 +12,13 @@ from cardzones.errors import IllegalAction
 from cardzones.kernel.cards import Dest
 from cardzones.rulesets.redemption.cards import is_dominant
 from cardzones.rulesets.redemption.procedure.rescue import RESCUE_EVENT, rescuable, rescue_soul
-from cardzones.rulesets.redemption.procedure.targets import check_named_type, dominant_effect
+from cardzones.rulesets.redemption.procedure.targets import (
+    check_named_type,
+    dominant_effect,
+    in_hand,
+)
 from cardzones.rulesets.redemption.procedure.turn import GAME_EVENT, opened
-from cardzones.rulesets.redemption.zones import DISCARD, HAND
+from cardzones.rulesets.redemption.zones import DISCARD
 
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game
@@ -29,8 +33,7 @@ class DominantPlan(NamedTuple):
 
 def plan_dominant(game: Game, by: str, card: int, target: int) -> DominantPlan:
     opened(game)
-    info = game.zone_info(game.location(card))
-    if info.type != HAND or info.owner != by or game.host(card) is not None:
+    if not in_hand(game, card, by):
         raise IllegalAction(f"{by} plays a dominant from their own hand", rule="dominant/any-phase")
     cdef = game.characteristics(card, by=by)
     if not is_dominant(cdef):

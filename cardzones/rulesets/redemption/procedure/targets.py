@@ -51,6 +51,13 @@ def is_type(game: Game, card: int, by: str, ctype: str) -> bool:
     return ctype in game.characteristics(card, by=by).types
 
 
+def in_hand(game: Game, card: int, player: str) -> bool:
+    """Whether ``card`` is a top-level card of ``player``'s hand: where a
+    card is played from."""
+    info = game.zone_info(game.location(card))
+    return info.type == HAND and info.owner == player and game.host(card) is None
+
+
 def in_hand_or_territory(game: Game, card: int, player: str) -> bool:
     """Whether ``card`` is a top-level card of ``player``'s hand or territory."""
     info = game.zone_info(game.location(card))
@@ -78,8 +85,7 @@ def check_enhancement(game: Game, by: str, card: int, on: int) -> None:
     character ``on`` may use: of an alignment that character's type uses
     (card-type/enhancement-alignment) and of a brigade of that character
     (card-type/enhancement-brigade)."""
-    info = game.zone_info(game.location(card))
-    if info.type != HAND or info.owner != by or game.host(card) is not None:
+    if not in_hand(game, card, by):
         raise IllegalAction(
             f"{by} plays an enhancement from their own hand", rule="initiative/next-enhancement"
         )

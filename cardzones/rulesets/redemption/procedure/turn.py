@@ -28,6 +28,7 @@ from cardzones.rulesets.redemption.procedure.state import (
     put,
     running,
 )
+from cardzones.rulesets.redemption.procedure.targets import in_hand
 from cardzones.rulesets.redemption.turns import PHASES, advance_to
 from cardzones.rulesets.redemption.zones import DECK, DISCARD, HAND, LAND_OF_BONDAGE, TERRITORY
 
@@ -220,7 +221,7 @@ def _from_hand(game: Game, by: str, card: int, phase: str, what: str, rule: str)
             rule=rule,
         )
     hand = game.zone(by, HAND)
-    if hand is None or game.location(card) != hand or game.host(card) is not None:
+    if hand is None or not in_hand(game, card, by):
         raise IllegalAction(f"{what} takes a card of {by}'s own hand", rule=rule)
     return hand
 
