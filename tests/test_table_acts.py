@@ -275,6 +275,15 @@ POLICY = {
         "phase": _policy(actor=None, turn=True),
         "end_battle": _policy(actor=None, turn=True),
         "start_turn": _policy(actor=None, turn=True),
+        "open_game": _policy(turn=True),
+        "proceed": _policy(turn=True),
+        "to_territory": _policy("card", turn=True),
+        "rescue": _policy("hero", "soul", turn=True),
+        "block": _policy("card"),
+        "enhance": _policy("card character"),
+        "pass": _policy(),
+        "discard_down": _policy("card", turn=True),
+        "play_dominant": _policy("card", "target"),
     },
 }
 

@@ -242,6 +242,12 @@ class Ruleset(Generic[G]):
         is active now (:meth:`Game.is_active`)."""
         return False
 
+    def procedure_view(self, game: G, player: str | None) -> dict[str, Any] | None:
+        """The state of the rule set's game procedure as ``player`` (None: a
+        spectator) may know it, JSON-ready, for the view's ``procedure``; None
+        for a game that runs none. It must show only what the viewer may see."""
+        return None
+
     def may_play(self, game: G, card: int, player: str) -> bool:
         return False
 

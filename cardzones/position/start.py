@@ -42,6 +42,7 @@ TOP_KEYS = {
     "setup",
     "shuffle",
     "steps",
+    "procedure",
 }
 #: The keys of a set-up entry in any rule set; ``under``, ``onto`` and
 #: ``permanent_controller`` only where the rule set has them (its
@@ -209,6 +210,22 @@ class Position:
         for entries, i, ref, entry in later:
             self._place(ctx, entries, i, ref, entry)
             ctx.game.forget_history()
+
+    def begin_procedure(self, ctx: Context) -> None:
+        """With ``procedure: true``, start the rule set's game procedure on the
+        position set up: the steps are then the players' acts under it.
+        Without it (or with false) the game has no procedure, as before."""
+        wanted = self.doc.get("procedure", False)
+        if not isinstance(wanted, bool):
+            raise ctx.fail(self.doc, "procedure", "procedure: is true or false")
+        if not wanted:
+            return
+        try:
+            with ctx.game.atomic():
+                ruleset_of(ctx.game).begin_procedure(ctx.game)
+        except CardzonesError as exc:
+            raise ctx.fail(self.doc, "procedure", f"procedure: {exc}") from None
+        ctx.game.forget_history()
 
     def _place(self, ctx: Context, entries: YList, i: int, ref: Any, entry: Any) -> None:
         game = ctx.game

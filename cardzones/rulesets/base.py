@@ -26,7 +26,7 @@ from cardzones.acts.actions import NO_ACTIONS, ActionTable, Param
 from cardzones.acts.binding import complete
 from cardzones.acts.legal import legal_actions
 from cardzones.acts.legal_action import LegalAction
-from cardzones.errors import CardzonesError, UnknownReference
+from cardzones.errors import CardzonesError, IllegalAction, UnknownReference
 from cardzones.kernel import ruleset as kernel
 from cardzones.kernel.cards import Ability, CardDef
 from cardzones.kernel.results import ActionResult
@@ -252,6 +252,13 @@ class Ruleset(kernel.Ruleset["Game"]):
                 out.append(i)
         placed.extend((f"{player}.deck", i) for i in deck)
         return Placement(placed, out)
+
+    def begin_procedure(self, game: Game) -> None:
+        """Start the rule set's game procedure on ``game`` at its position now
+        (a scenario's ``procedure: true``): from then on the players' acts are
+        the procedure's. One step of the caller's action; refused by a rule
+        set that has none."""
+        raise IllegalAction(f"{self.name} has no game procedure")
 
     # -- actions -----------------------------------------------------------
 

@@ -47,6 +47,7 @@ from typing import Any
 from cardzones.acts.actions import ParamKind
 from cardzones.errors import CardzonesError, ScenarioError
 from cardzones.kernel.game import Game, new_handle_key
+from cardzones.position.context import Context
 from cardzones.position.loader import from_data, load_text
 from cardzones.position.start import Position, check_header
 from cardzones.position.written import placed_cards, token_cards, written_cards
@@ -172,10 +173,20 @@ def _set_up(
         raise CreationError(str(exc)) from None
     if every_deck:
         shuffle_decks(game)
+    _begin_procedure(scenario, ctx, error)
     ctx.seated = True
     # Setup is not an act: nothing before it can be rolled back to.
     game.forget_history()
     return ctx
+
+
+def _begin_procedure(scenario: Position, ctx: Context, error: Any) -> None:
+    """The rule set's game procedure, when the start position asks for it,
+    begun once the decks are shuffled."""
+    try:
+        scenario.begin_procedure(ctx)
+    except ScenarioError as exc:
+        raise error(exc) from None
 
 
 def shuffle_decks(game: Game) -> None:
@@ -411,6 +422,7 @@ def _record(
             None,
             handle_key,
             shuffle=shuffle,
+            procedure=scenario.doc.get("procedure") is True,
         )
         built = _set_up(scenario, error, handle_key)
         if scenario.file == _FILE:  # the game the record builds, message for message
@@ -420,6 +432,7 @@ def _record(
         ctx = scenario.new_context(handle_key)
         try:
             scenario.setup(ctx)
+            _begin_procedure(scenario, ctx, error)
         except ScenarioError as exc:
             raise error(exc) from None
         except CardzonesError as exc:
@@ -440,6 +453,7 @@ def _record(
             lookup.ruleset,
             handle_key,
             shuffle=shuffle,
+            procedure=scenario.doc.get("procedure") is True,
         )
     finally:
         lookup.close()

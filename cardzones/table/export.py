@@ -141,6 +141,7 @@ def scenario_of(table_id: str, creation: Record, acts: list[dict[str, Any]]) -> 
         creation.card_data,
         creation.handle_key,
         shuffle=creation.shuffle,
+        procedure=creation.procedure,
     )
     ctx = start.build()
     if start.card_data is not None:

@@ -42,6 +42,8 @@ class Record:
     #: face-down ordered zone of two cards or more (a table made from deck
     #: lists, and every table made before a written order was kept)
     shuffle: tuple[str, ...] | None = None
+    #: the start position asks for the rule set's game procedure (``procedure: true``)
+    procedure: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """The record as JSON-ready data. Secret-bearing: it holds the seed and
@@ -60,6 +62,8 @@ class Record:
             out["finish_after"] = self.finish_after
         if self.shuffle is not None:
             out["shuffle"] = list(self.shuffle)
+        if self.procedure:
+            out["procedure"] = True
         return out
 
     @classmethod
@@ -77,6 +81,7 @@ class Record:
             str(key) if key else new_handle_key(),
             finish_after=None if data.get("finish_after") is None else int(data["finish_after"]),
             shuffle=None if data.get("shuffle") is None else tuple(data["shuffle"]),
+            procedure=data.get("procedure") is True,
         )
 
     def scenario(self, name: str = "table", steps: list[Any] | None = None) -> dict[str, Any]:
@@ -95,5 +100,7 @@ class Record:
             doc["setup"] = self.setup
         if self.shuffle:
             doc["shuffle"] = list(self.shuffle)
+        if self.procedure:
+            doc["procedure"] = True
         doc["steps"] = steps or []
         return doc

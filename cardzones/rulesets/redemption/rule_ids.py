@@ -191,3 +191,95 @@ RULES: dict[str, str] = {
         " areas to place the set aside enhancement in."
     ),
 }
+
+#: The game's procedure, as the public rules pages give it (the turn, Lost
+#: Souls, battles, rescues, winning). Ids are ``<page>/<point>``, the page
+#: named as its title is (``draw-phase`` is the wiki's Draw Phase page; the
+#: pages and their addresses are listed in docs/redemption-procedure.md).
+#: Each value says the rule in the engine's words, not the page's.
+GAME_RULES: dict[str, str] = {
+    # The start of the game (the message board's "no mulligans" post, the
+    # Your Turn Games news page)
+    "game-start/shuffle": "Each player shuffles their deck before the opening hands are drawn.",
+    "game-start/opening-hand": "After the shuffle each player draws their eight cards.",
+    # The turn (Land of Redemption blog, Phases part 1; Draw and Discard Phase pages)
+    "phases/order": "A turn has five phases: Draw, Upkeep, Preparation, Battle and Discard.",
+    "draw-phase/three-cards": "The turn player draws three cards in their draw phase.",
+    "draw-phase/lost-soul-to-land-of-bondage": (
+        "Each Lost Soul drawn is placed in its player's Land of Bondage."
+    ),
+    "draw-phase/lost-soul-replaced": (
+        "Each time a player draws a Lost Soul they draw another card to replace it."
+    ),
+    "draw-phase/empty-deck": "A player whose deck is empty draws nothing; the game goes on.",
+    "lost-souls/land-of-bondage": (
+        "Lost Souls are always placed in the Land of Bondage of the player who controls them."
+    ),
+    "territory/cards-put-there": (
+        "A player puts their characters, Fortresses, Sites and Artifacts in their territory."
+    ),
+    "hand/at-most-sixteen": (
+        "No hand holds more than sixteen cards: a draw stops there, the other cards staying"
+        " where they are."
+    ),
+    "discard-phase/hand-limit": (
+        "By the end of their Discard Phase a player's hand is reduced to eight or fewer cards."
+    ),
+    # The battle (Battle Phase, Rescue Attempt, Card Type, Initiative pages)
+    "battle-phase/present-hero": (
+        "A rescue attempt begins with a Hero from the player's hand or territory placed in the"
+        " Field of Battle, to rescue a Lost Soul in an opponent's Land of Bondage."
+    ),
+    "rescue-attempt/one-per-turn": "A player is allowed one rescue attempt per turn.",
+    "card-type/evil-characters-block": "Evil Characters block rescue attempts.",
+    "card-type/enhancement-alignment": (
+        "Good enhancements are used by Heroes, evil enhancements by Evil Characters, dual"
+        " enhancements by both."
+    ),
+    "card-type/enhancement-brigade": (
+        "An enhancement is of the same brigade colour as the character it is played on."
+    ),
+    "card-type/named-type": "A card's text that names a card type targets cards of that type.",
+    "initiative/next-enhancement": "The player with initiative may play the next enhancement.",
+    "initiative/losing-player": (
+        "Initiative is given to the player who is losing the battle, who cannot pass it."
+    ),
+    "initiative/stalemate-or-mutual": (
+        "In a stalemate or a mutual destruction the player who did not play the last card has"
+        " initiative, and passes it if they play no card."
+    ),
+    "dominant/any-phase": "A Dominant may be played by either player in any phase.",
+    # Battle resolution and the end of battle (Battle Resolution, Mutual
+    # Destruction, Stalemate, Withdraw pages; the REG's defeat and stalemate)
+    "battle-resolution/outcomes": (
+        "A battle ends as Hero wins, Evil Character wins, mutual destruction or stalemate,"
+        " from the total strength and toughness of each side."
+    ),
+    "battle-resolution/successful-rescue": (
+        "If the Hero wins with access to the Lost Soul, the rescue is successful; otherwise it"
+        " fails."
+    ),
+    "mutual-destruction/rescue-successful": (
+        "In a mutual destruction all characters in battle are discarded and the rescue is"
+        " successful."
+    ),
+    "defeat/discarded": (
+        "A character whose toughness is at most the opposing strength is defeated and discarded."
+    ),
+    "stalemate/withdraw": (
+        "In a stalemate both sides withdraw to their territories and no Lost Soul is rescued."
+    ),
+    "end-of-battle/enhancements-discarded": (
+        "At the end of battle the enhancements played in it are discarded."
+    ),
+    "withdraw/owners-territory": "Characters leaving battle return to their owner's territory.",
+    # Rescues and winning (Rescue, Redeemed Souls pages)
+    "rescue/land-of-redemption": (
+        "A rescued Lost Soul goes to the rescuing player's Land of Redemption as a Redeemed Soul."
+    ),
+    "rescue/winning-number": (
+        "A player who has five Redeemed Souls (Type I) wins, and the game ends at once."
+    ),
+}
+
+RULES.update(GAME_RULES)

@@ -3,11 +3,12 @@ hooks on the kernel."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from cardzones.acts.actions import ArgumentError, Param, ParamKind
+from cardzones.acts.legal_action import LegalAction
 from cardzones.kernel.cards import Ability, CardDef
 from cardzones.kernel.effects import Effect
 from cardzones.kernel.objects import PLACED, Obj
@@ -27,6 +28,10 @@ from cardzones.rulesets.redemption.cards import (
 from cardzones.rulesets.redemption.held import is_set_aside
 from cardzones.rulesets.redemption.negate import label_active
 from cardzones.rulesets.redemption.place import carry_placed, foresee_carried
+from cardzones.rulesets.redemption.procedure.acts import PROCEDURE_NAMES
+from cardzones.rulesets.redemption.procedure.state import begin, current
+from cardzones.rulesets.redemption.procedure.turn import begin_turn
+from cardzones.rulesets.redemption.procedure.view import procedure_view
 from cardzones.rulesets.redemption.records import EffectHandle
 from cardzones.rulesets.redemption.rule_ids import RULES
 from cardzones.rulesets.redemption.set_aside import settle
@@ -76,7 +81,7 @@ class RedemptionRuleset(Ruleset):
     permanent_control = True
     rules = RULES
     text_ids = frozenset(RULES)
-    rule_id_pattern = r"(place|set-aside)/[a-z0-9-]+"
+    rule_id_pattern = r"[a-z-]+/[a-z0-9-]+"
     board = Board(
         areas={
             "territory": "territory",
@@ -185,8 +190,27 @@ class RedemptionRuleset(Ruleset):
     def end_turn(self, game: Game, order: tuple[int, ...]) -> None:
         finish_turn(game)
 
+    def begin_turn(self, game: Game) -> None:
+        begin_turn(game)
+
     def is_set_aside(self, game: Game, card: int) -> bool:
         return is_set_aside(game, card)
+
+    def begin_procedure(self, game: Game) -> None:
+        begin(game)
+
+    def procedure_view(self, game: Game, player: str | None) -> dict[str, Any] | None:
+        return procedure_view(game, player)
+
+    def legal_actions(
+        self, game: Game, player: str, actions: Iterable[str] | None, **options: Any
+    ) -> Sequence[LegalAction]:
+        """While the game procedure runs, a player is offered its acts alone:
+        every other action is a judge's then, listed as a judge's action is,
+        when asked for by name or with ``judge``."""
+        if current(game) is not None and actions is None and not options.get("judge"):
+            actions = PROCEDURE_NAMES
+        return super().legal_actions(game, player, actions, **options)
 
     def handle_active(self, game: Game, handle: object) -> bool:
         """A place, set-aside or remembered move is active as its record says."""

@@ -9,8 +9,13 @@ the turn's. Nothing is left out of what a player is offered by timing
 (``Action.offer``): the rules texts give Redemption's abilities no timing
 the engine keeps.
 
+The game procedure's acts (open_game, proceed, to_territory, rescue, block,
+enhance, pass, discard_down, play_dominant) are in the table too: while the
+procedure runs they are what legal actions offer a player, and outside it
+they are refused (:mod:`cardzones.rulesets.redemption.procedure.acts`).
+
 >>> sorted(ACTIONS)[:5]
-['counter', 'discard', 'dominant', 'draw', 'end_battle']
+['block', 'counter', 'discard', 'discard_down', 'dominant']
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ from cardzones.rulesets.redemption import candidates as cand
 from cardzones.rulesets.redemption.moves import discard, relocate
 from cardzones.rulesets.redemption.negate import negate
 from cardzones.rulesets.redemption.place import place
+from cardzones.rulesets.redemption.procedure.acts import PROCEDURE_ACTIONS, drawing_lost_souls
 from cardzones.rulesets.redemption.records import Ongoing
 from cardzones.rulesets.redemption.set_aside import (
     end_battle,
@@ -317,4 +323,11 @@ def _foresee_end_turn(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
 
 
 #: The Redemption action table.
-ACTIONS = action_table(*shared_actions(MOVE, end_turn=_foresee_end_turn), *REDEMPTION_ACTIONS)
+_SHARED = shared_actions(MOVE, end_turn=_foresee_end_turn)
+ACTIONS = action_table(
+    *_SHARED,
+    *REDEMPTION_ACTIONS,
+    *PROCEDURE_ACTIONS,
+    # Under the procedure a Lost Soul drawn by any draw goes to the Land of Bondage.
+    *(drawing_lost_souls(a) for a in _SHARED if a.name == "draw"),
+)
