@@ -29,9 +29,10 @@ from cardzones.rulesets.fab.equip import equip_admission
 from cardzones.rulesets.fab.layers import ATTACK_PROXY, LayerRef, put_triggers_on_stack
 from cardzones.rulesets.fab.moves import foresee_sub_card, hero_of, make_sub_card
 from cardzones.rulesets.fab.pitch import (
+    deck_for,
+    final_order,
     forget_order,
     pitch_destination,
-    pitch_order,
     seen_order,
 )
 from cardzones.rulesets.fab.rule_ids import (
@@ -354,11 +355,13 @@ class FabRuleset(Ruleset):
             found = pitch_destination(game, player)
             if found is None:
                 continue
-            pitch, target = found
-            deck = target if isinstance(target, int) else None
-            rank = {card: i for i, card in enumerate(pitch_order(game, player, order))}
+            pitch = found[0]
+            rank = {card: i for i, card in enumerate(final_order(game, player, order))}
             moved: list[int] = []
             for card in seen_order(game, pitch):
+                # Of several decks, the one its owner chose (3.0.10a).
+                target = deck_for(game, card, player)
+                deck = target if isinstance(target, int) else None
                 # The cards already at the bottom that will lie below this one.
                 below = sum(
                     1

@@ -26,9 +26,10 @@ from cardzones.acts.actions import (
 from cardzones.acts.binding import complete
 from cardzones.acts.counters import life_action, life_candidates
 from cardzones.acts.legal import judging
-from cardzones.acts.standard import BY, move_action
+from cardzones.acts.standard import BY, CHOOSE_ZONES, move_action
+from cardzones.acts.zone_choices import ZoneChoice, ZoneChoices, chosen
 from cardzones.errors import IllegalAction, NeedsChoice
-from cardzones.kernel.cards import Dest
+from cardzones.kernel.cards import Chosen, Dest
 from cardzones.kernel.effects import END_OF_TURN
 from cardzones.kernel.results import MoveResult
 from cardzones.kernel.views import name_for
@@ -50,8 +51,9 @@ K = ParamKind
 CARD = Param("card", K.CARD, required=True, doc="the card")
 CHOOSE_GRAVEYARD = Param(
     "choose_zone",
-    K.ZONE,
-    doc="which of its owner's graveyards a card goes to, when there are several (3.0.10a)",
+    K.ZONE_CHOICE,
+    doc="which of its owner's graveyards a card goes to, when there are several; by player "
+    "or card when the cards have several owners (3.0.10a)",
 )
 
 
@@ -63,11 +65,12 @@ MOVE = move_action(
 )
 
 
-def _chosen(game: Game, args: Mapping[str, Any]) -> tuple[int, ...]:
-    """The graveyard ``choose_zone`` names for the cards the action clears."""
-    choose: int | None = args["choose_zone"]
-    if choose is None:
-        return ()
+def _chosen(game: Game, args: Mapping[str, Any]) -> tuple[Chosen, ...]:
+    """The graveyard ``choose_zone`` names for the cards the action clears, or
+    the choices it gives by player or card."""
+    choose: ZoneChoice = args["choose_zone"]
+    if choose is None or isinstance(choose, ZoneChoices):
+        return chosen(choose)
     ztype = game.ruleset.clear_to
     if game.zone_info(choose).type != ztype:
         raise IllegalAction(
@@ -99,7 +102,9 @@ def _add_layer(game: Game, args: Mapping[str, Any]) -> ActionResult:
 
 
 def _remove_layer(game: Game, args: Mapping[str, Any]) -> ActionResult:
-    with game.atomic():
+    # A card-layer removed is cleared (3.15.6, 3.0.12): of several
+    # graveyards, its owner chooses (3.0.10a).
+    with game.atomic(), game.choosing(chosen(args["choose_zone"])):
         return ActionResult(layers.remove_layer(game, args["layer"], acting(game, args)))
 
 
@@ -222,8 +227,16 @@ def _create_zone(game: Game, args: Mapping[str, Any]) -> ActionResult:
 
 def _remove_zone(game: Game, args: Mapping[str, Any]) -> ActionResult:
     zone: Dest = args["zone"]
+    choose: ZoneChoice = args["choose_zone"]
+    if isinstance(choose, ZoneChoices):  # the graveyards, by player or card (3.0.10a)
+        with game.choosing(chosen(choose)):
+            return _removed(game, zone, None)
+    return _removed(game, zone, choose)
+
+
+def _removed(game: Game, zone: Dest, choose: int | None) -> ActionResult:
+    """remove_zone, with one zone named in ``choose_zone``."""
     assert zone.owner is not None
-    choose: int | None = args["choose_zone"]
     victim: int | None = None
     if zone.index is not None:
         victim = game.zone(zone.owner, zone.type, zone.index)
@@ -233,9 +246,9 @@ def _remove_zone(game: Game, args: Mapping[str, Any]) -> ActionResult:
         # choose_zone names the zone that ceases (3.0.10c) ...
         victim, choose = choose, None
     # ... or, of the owner's graveyards, the one its cards go to (3.0.10a).
-    chosen = () if choose is None else (choose,)
+    graveyard = () if choose is None else (choose,)
     try:
-        return ActionResult(fab.remove_zone(game, zone.owner, zone.type, victim, chosen=chosen))
+        return ActionResult(fab.remove_zone(game, zone.owner, zone.type, victim, chosen=graveyard))
     except NeedsChoice as needed:
         if victim is None or zone.index is not None or needed.key != "choose_zone":
             raise
@@ -267,23 +280,28 @@ def _close_chain(game: Game, args: Mapping[str, Any]) -> ActionResult:
     chain = fab_turn.combat_chain(game)
     if not game.contents(chain):
         raise IllegalAction("the combat chain is empty: there is nothing to close")
-    with game.atomic():
+    with game.atomic(), game.choosing(chosen(args["choose_zone"])):
         fab_turn.close_combat_chain(game, game.turn_player)
     return ActionResult(MoveResult.DONE)
 
 
 def _finish_turn(game: Game, args: Mapping[str, Any]) -> ActionResult:
-    return ActionResult(fab_turn.finish_turn(game, args["arsenal"], args["order"] or ()))
+    # Of two empty arsenals (3.3.3b), two graveyards for the chain's cards or
+    # two decks for the pitch, each card's owner chooses (3.0.10a).
+    with game.choosing(chosen(args["choose_zone"])):
+        return ActionResult(fab_turn.finish_turn(game, args["arsenal"], args["order"] or ()))
 
 
 def _foresee_finish_turn(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
     """4.4.3: each step judged as its moves are."""
-    return foresee_finish_turn(game, args["arsenal"])
+    with game.choosing(chosen(args["choose_zone"])):
+        return foresee_finish_turn(game, args["arsenal"])
 
 
 def _foresee_end_turn(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
     """4.4.3c: the pitch goes to the bottom of the decks, whatever the order."""
-    return foresee_end_turn(game)
+    with game.choosing(chosen(args["choose_zone"])):
+        return foresee_end_turn(game)
 
 
 FAB_ACTIONS = (
@@ -299,7 +317,7 @@ FAB_ACTIONS = (
     ),
     Action(
         "close_chain",
-        (BY,),
+        (BY, CHOOSE_ZONES),
         _close_chain,
         doc="Close the combat chain: attack-proxies cease, an attacking ally goes back to "
         "the permanent zone, and every other card goes to its owner's graveyard.",
@@ -322,6 +340,7 @@ FAB_ACTIONS = (
                 doc="the pitched cards as they will lie at the bottom of the deck, top first",
             ),
             BY,
+            CHOOSE_ZONES,
         ),
         _finish_turn,
         doc="End the turn as the rules do: the combat chain closes, the end-of-turn "
@@ -439,6 +458,7 @@ FAB_ACTIONS = (
                 doc="the layer's number, 1 at the bottom",
             ),
             BY,
+            CHOOSE_GRAVEYARD,
         ),
         _remove_layer,
         doc="Remove a layer: a card-layer is cleared, a non-card layer ceases.",
@@ -513,9 +533,9 @@ FAB_ACTIONS = (
             ),
             Param(
                 "choose_zone",
-                K.ZONE,
+                K.ZONE_CHOICE,
                 doc="which one ceases, when there are several; or which of the owner's "
-                "graveyards its cards go to (3.0.10a)",
+                "graveyards its cards go to; by player or card, the graveyards (3.0.10a)",
             ),
             BY,
         ),

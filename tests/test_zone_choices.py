@@ -1,0 +1,147 @@
+"""Choices of zone in follow-on moves (3.0.10a with 3.0.12, 3.0.14e, 3.3.3b,
+3.15.6, 4.4.3c): every choice any action can cause is given by the moved
+card's owner, in the Python API (a zone, or a mapping from a player or a card
+to a zone), in legal actions (one entry per choice, several owners' choices
+in one entry) and as a step; a missing one is refused with ``needs a choice``
+and its options, never made for the player.
+"""
+
+from __future__ import annotations
+
+import pytest
+from test_legal import PLAYERS
+from test_legal_generated import said
+
+from cardzones import new_game
+from cardzones.acts.actions import ArgumentError
+from cardzones.acts.binding import complete
+from cardzones.acts.legal import tried_legal_actions
+from cardzones.acts.zone_choices import ZoneChoices
+from cardzones.errors import NeedsChoice
+from cardzones.kernel.cards import CardDef, Dest
+from cardzones.kernel.game import Game
+from cardzones.kernel.results import MoveResult
+
+STRIKE = CardDef("Strike", frozenset({"action", "attack"}), {"power": 3})
+ALLY = CardDef("Ally", frozenset({"action", "ally"}), {"life": 2})
+
+
+def _chain_of_two_owners() -> tuple[Game, int, int]:
+    """alice's and bob's cards on the combat chain; each has two graveyards."""
+    game = new_game("fab", list(PLAYERS))
+    chain = game.zone(None, "combat_chain")
+    mine = game.new_card(STRIKE, chain, owner="alice", public=True)
+    theirs = game.new_card(STRIKE, chain, owner="bob", public=True)
+    for player in ("alice", "bob"):
+        game.create_zone(player, "graveyard")
+    return game, mine, theirs
+
+
+def _graveyard(game: Game, player: str, n: int) -> int:
+    zone = game.zone(player, "graveyard", n)
+    assert zone is not None
+    return zone
+
+
+def test_closing_a_chain_of_two_owners_takes_both_choices_3_0_10a() -> None:
+    game, mine, theirs = _chain_of_two_owners()
+    a2, b1 = _graveyard(game, "alice", 2), _graveyard(game, "bob", 1)
+    with pytest.raises(NeedsChoice) as needed:
+        game.act("close_chain", choose_zone=a2)
+    assert needed.value.chooser == "bob"
+    assert needed.value.options == ("bob.graveyard.1", "bob.graveyard.2")
+    assert game.location(theirs) == game.zone(None, "combat_chain")  # nothing changed
+    game.act("close_chain", choose_zone={"alice": a2, "bob": b1})
+    assert (game.location(mine), game.location(theirs)) == (a2, b1)
+
+
+def test_legal_actions_list_one_entry_per_choice_of_each_owner_3_0_10a() -> None:
+    game, mine, theirs = _chain_of_two_owners()
+    listed = game.legal_actions("alice", ["close_chain"])
+    assert said(listed) == said(tried_legal_actions(game, "alice", ["close_chain"]))
+    steps = [a.to_json(game)["close_chain"]["choose_zone"] for a in listed]
+    assert steps == [
+        {"alice": f"alice.graveyard.{a}", "bob": f"bob.graveyard.{b}"}
+        for a in (1, 2)
+        for b in (1, 2)
+    ]
+    for action, step in zip(listed, steps, strict=True):
+        trial = game.copy()
+        action.apply(trial)
+        assert trial.zone_name(trial.location(mine)) == step["alice"]
+        assert trial.zone_name(trial.location(theirs)) == step["bob"]
+
+
+def test_a_card_s_own_choice_comes_before_its_owner_s_3_0_10a() -> None:
+    game, mine, theirs = _chain_of_two_owners()
+    other = game.new_card(STRIKE, game.zone(None, "combat_chain"), owner="alice", public=True)
+    a1, a2, b2 = (_graveyard(game, p, n) for p, n in (("alice", 1), ("alice", 2), ("bob", 2)))
+    game.act("close_chain", choose_zone={"alice": a1, other: a2, "bob": b2})
+    assert [game.location(c) for c in (mine, other, theirs)] == [a1, a2, b2]
+
+
+def test_a_permanent_s_sub_cards_cleared_as_it_moves_take_the_choice_3_0_14e() -> None:
+    """Once alice has two graveyards, a permanent with a sub-card can go to
+    one of them: the one zone given is the choice for both of her cards."""
+    game = new_game("fab", list(PLAYERS))
+    ally = game.new_card(ALLY, game.zone(None, "permanent"), owner="alice", public=True)
+    sub = game.new_card(STRIKE, game.zone("alice", "hand"), owner="alice")
+    game.act("put_under", card=sub, top=ally, by="alice")
+    a2 = game.create_zone("alice", "graveyard")
+    listed = game.legal_actions("alice", ["move"], card=ally)
+    to_graveyard = [a for a in listed if a.bound["to"] == Dest("graveyard", "alice")]
+    assert [a.bound["choose_zone"] for a in to_graveyard] == [_graveyard(game, "alice", 1), a2]
+    game.act("move", card=ally, to=Dest("graveyard", "alice"), choose_zone=a2)
+    assert game.location(ally) == game.location(sub) == a2
+
+
+def test_a_removed_card_layer_takes_its_owner_s_choice_3_15_6() -> None:
+    game = new_game("fab", list(PLAYERS))
+    card = game.new_card(STRIKE, game.zone("bob", "hand"), owner="bob")
+    game.move(card, Dest("stack"), by="bob")
+    b2 = game.create_zone("bob", "graveyard")
+    with pytest.raises(NeedsChoice, match="bob chooses"):
+        game.act("remove_layer", layer=1)
+    listed = game.legal_actions("alice", ["remove_layer"])
+    assert [a.bound["choose_zone"] for a in listed] == [_graveyard(game, "bob", 1), b2]
+    game.act("remove_layer", layer=1, choose_zone={"bob": b2})
+    assert game.location(card) == b2
+
+
+def test_the_pitch_goes_to_the_deck_its_owner_chooses_4_4_3c() -> None:
+    game = new_game("fab", list(PLAYERS))
+    pitched = game.new_card(STRIKE, game.zone("alice", "pitch"), owner="alice")
+    second = game.create_zone("alice", "deck")
+    with pytest.raises(NeedsChoice, match="the deck zone"):
+        game.act("end_turn")
+    assert game.turn == 1
+    listed = game.legal_actions("alice", ["end_turn"])
+    assert said(listed) == said(tried_legal_actions(game, "alice", ["end_turn"]))
+    assert [a.bound["choose_zone"] for a in listed] == [game.zone("alice", "deck"), second]
+    game.act("end_turn", choose_zone={"alice": second})
+    assert game.location(pitched) == second
+
+
+def test_finish_turn_takes_the_arsenal_choice_3_3_3b() -> None:
+    game = new_game("fab", list(PLAYERS))
+    card = game.new_card(STRIKE, game.zone("alice", "hand"), owner="alice")
+    second = game.create_zone("alice", "arsenal")
+    with pytest.raises(NeedsChoice, match="arsenal zone"):
+        game.act("finish_turn", arsenal=card)
+    # Judged as it is made: the choice is needed, and given it is done.
+    action = game.ruleset.actions["finish_turn"]
+    with pytest.raises(NeedsChoice, match="arsenal zone"):
+        action.foresee(game, complete(action, {"arsenal": card}))
+    chosen = complete(action, {"arsenal": card, "choose_zone": second})
+    assert action.foresee(game, chosen) is MoveResult.DONE
+    game.act("finish_turn", arsenal=card, choose_zone=second)
+    assert game.location(card) == second
+
+
+def test_a_mapping_that_names_nothing_is_refused() -> None:
+    game, _, _ = _chain_of_two_owners()
+    with pytest.raises(ArgumentError, match="not a zone id"):
+        game.act("close_chain", choose_zone={"alice": "alice.graveyard.2"})
+    with pytest.raises(ArgumentError, match="takes a zone"):
+        game.act("close_chain", choose_zone={})
+    assert ZoneChoices((("alice", (1,)),)).with_choice("alice", 2).pairs == (("alice", (1, 2)),)
