@@ -321,11 +321,11 @@ def _replace_destination(
                 continue
             applied.append(i)
             controller = obj.controller or obj.owner or by
-            # 3.0.10a read with 3.0.7a: a card private as the move began cannot
-            # have its owner asked for a zone its replacement names, since the
-            # asking would tell what it is; a choice given to the action in
-            # advance applies, else its first zone of the type.
-            quiet = not obj.public
+            # 3.0.10a read with 3.0.7a: of a card private as the move began, a
+            # mover who may not look at it cannot be asked for a zone its
+            # replacement names, since the asking would tell what it is; a
+            # choice given to the action in advance applies, else the first.
+            quiet = not obj.public and not queries.may_look(game, by, obj.card)
             zid = resolve_destination(game, obj, rep.to, controller, None, quiet)
             position = rep.position
             public = _visibility_at(game, obj, zid, rep.face)
