@@ -883,27 +883,12 @@ def private_alike(game: Game, c1: int, c2: int) -> bool:
     abilities apply as it is revealed by a move (3.0.8a). Their types, stats
     and the effects on them may differ: the rules must not tell them apart
     while they are hidden, so the observer sees the same until one is shown."""
-    o1, o2 = game._objs[c1], game._objs[c2]
-    d1, d2 = o1.cdef, o2.cdef
-    rules = game.ruleset
-    return (
-        o1.owner == o2.owner
-        and o1.kind == o2.kind == CARD
-        and not o1.public
-        and not o2.public
-        and rules.private_card(d1) == rules.private_card(d2)
-        and d1.abilities == d2.abilities
-        and (not d1.play_from or o1.origin == o2.origin)
-        and o1.data == o2.data
-        and not game.kids(c1)
-        and not game.kids(c2)
-        and not o1.equipped
-        and not o2.equipped
-    )
+    d1, d2 = game._objs[c1].cdef, game._objs[c2].cdef
+    return d1.abilities == d2.abilities and private_alike_in_any_abilities(game, c1, c2)
 
 
 def private_alike_in_any_abilities(game: Game, c1: int, c2: int) -> bool:
-    """Two private cards that differ also in their abilities, replacement
+    """Two private cards that may differ also in their abilities, replacement
     effects included: what the rules know of a private object (3.0.7a) is
     what :func:`private_alike` compares, but for its abilities, which apply
     only as it is revealed (3.0.8a). Until one is shown, nothing a player is

@@ -95,31 +95,31 @@ def test_a_permanent_s_sub_cards_cleared_as_it_moves_take_the_choice_3_0_14e() -
     assert game.location(ally) == game.location(sub) == a2
 
 
-def test_a_removed_card_layer_takes_its_owner_s_choice_3_15_6() -> None:
+@pytest.mark.parametrize(
+    ("owner", "start", "ztype", "name", "args"),
+    [
+        # A card-layer removed from the stack, as a negate does (3.15.6).
+        ("bob", "stack", "graveyard", "remove_layer", {"layer": 1}),
+        # The pitch goes to the bottom of its owner's deck (4.4.3c).
+        ("alice", "pitch", "deck", "end_turn", {}),
+    ],
+)
+def test_the_card_goes_to_the_zone_its_owner_chooses_3_15_6_4_4_3c(
+    owner: str, start: str, ztype: str, name: str, args: dict[str, int]
+) -> None:
     game = new_game("fab", list(PLAYERS))
-    card = game.new_card(STRIKE, game.zone("bob", "hand"), owner="bob")
-    game.move(card, Dest("stack"), by="bob")
-    b2 = game.create_zone("bob", "graveyard")
-    with pytest.raises(NeedsChoice, match="bob chooses"):
-        game.act("remove_layer", layer=1)
-    listed = game.legal_actions("alice", ["remove_layer"])
-    assert [a.bound["choose_zone"] for a in listed] == [_graveyard(game, "bob", 1), b2]
-    game.act("remove_layer", layer=1, choose_zone={"bob": b2})
-    assert game.location(card) == b2
-
-
-def test_the_pitch_goes_to_the_deck_its_owner_chooses_4_4_3c() -> None:
-    game = new_game("fab", list(PLAYERS))
-    pitched = game.new_card(STRIKE, game.zone("alice", "pitch"), owner="alice")
-    second = game.create_zone("alice", "deck")
-    with pytest.raises(NeedsChoice, match="the deck zone"):
-        game.act("end_turn")
-    assert game.turn == 1
-    listed = game.legal_actions("alice", ["end_turn"])
-    assert said(listed) == said(tried_legal_actions(game, "alice", ["end_turn"]))
-    assert [a.bound["choose_zone"] for a in listed] == [game.zone("alice", "deck"), second]
-    game.act("end_turn", choose_zone={"alice": second})
-    assert game.location(pitched) == second
+    card = game.new_card(STRIKE, game.zone(owner, "hand"), owner=owner)
+    game.move(card, Dest(start, owner), by=owner)
+    second = game.create_zone(owner, ztype)
+    where = game.location(card)
+    with pytest.raises(NeedsChoice, match=f"the {ztype} zone \\({owner} chooses\\)"):
+        game.act(name, **args)
+    assert (game.turn, game.location(card)) == (1, where)  # refused: nothing changed
+    listed = game.legal_actions("alice", [name])
+    assert said(listed) == said(tried_legal_actions(game, "alice", [name]))
+    assert [a.bound["choose_zone"] for a in listed] == [game.zone(owner, ztype), second]
+    game.act(name, **args, choose_zone={owner: second})
+    assert game.location(card) == second
 
 
 def test_finish_turn_takes_the_arsenal_choice_3_3_3b() -> None:
