@@ -254,6 +254,7 @@ POLICY = {
         "play": _policy("card"),
         "pitch": _policy("card"),
         "pitch_order": _policy("order"),
+        "zone_choice": _policy(own_zones="zone"),
         "add_layer": _policy("source"),
         "remove_layer": _policy(turn=True),
         "resolve": _policy(turn=True),
@@ -357,6 +358,23 @@ def test_an_act_carries_several_owners_choices_of_zone_and_replays_3_0_10a() -> 
     for act in (*stored, done.stored):
         apply_stored(again, act)
     assert ctx.game.to_json() == again.game.to_json()
+
+
+def test_a_seat_chooses_ahead_for_its_own_cards_another_seat_moves_3_0_10a() -> None:
+    """3.0.10a: the owner chooses. When alice closes the chain, bob's card
+    goes to the graveyard bob chose ahead with his own act; he may choose
+    only among his own zones, and alice's act needs no choice of his."""
+    ctx = table_ctx(fab_body())
+    apply_act(ctx, "bob", {"create_zone": {"zone": "bob.graveyard"}})
+    apply_act(ctx, "bob", {"move": {"card": "bob.hand[0]", "to": "combat_chain"}})
+    with pytest.raises(Refusal, match=r"\(bob chooses\)"):
+        apply_act(ctx, "alice", {"close_chain": {}})
+    with pytest.raises(Refusal, match="its own zones"):
+        apply_act(ctx, "alice", {"zone_choice": {"zone": "bob.graveyard.2"}})
+    apply_act(ctx, "bob", {"zone_choice": {"zone": "bob.graveyard.2"}})
+    assert [a.name for a in ctx.game.legal_actions("alice", ["close_chain"])] == ["close_chain"]
+    apply_act(ctx, "alice", {"close_chain": {}})
+    assert len(objects(ctx.game, "alice", "bob.graveyard.2")) == 1
 
 
 def test_a_nested_action_keeps_the_seat_policy() -> None:

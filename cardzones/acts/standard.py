@@ -164,8 +164,8 @@ def move_action(
 
     def run(game: Game, args: Mapping[str, Any]) -> ActionResult:
         card = args["card"]
-        choose, chosen = split(args["choose_zone"])
-        with game.atomic(), game.choosing(chosen):
+        choose = split(args["choose_zone"])[0]
+        with game.atomic(), game.choosing(chosen(args["choose_zone"], game)):
             done = mover(
                 game,
                 card,
@@ -186,8 +186,9 @@ def move_action(
     def foresee_move(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
         if judge is None or args.get("then") is not None:
             return None
-        if args["choose_zone"] is not None:
-            with game.choosing(chosen(args["choose_zone"])):
+        entries = chosen(args["choose_zone"], game)
+        if entries:
+            with game.choosing(entries):
                 return judged_move(game, args)
         return judged_move(game, args)
 
@@ -418,7 +419,7 @@ CHOOSE_ZONES = Param(
 
 
 def _end_turn(game: Game, args: Mapping[str, Any]) -> ActionResult:
-    with game.choosing(chosen(args["choose_zone"])):
+    with game.choosing(chosen(args["choose_zone"], game)):
         return ActionResult(game.end_turn(args["order"] or ()))
 
 

@@ -16,7 +16,11 @@ them in one of two forms:
   for the cards they own, or the choice for that card; a card's own choice
   comes before its owner's.
 
-A choice no move of the action needs is not used. The binder resolves the
+A choice no move of the action needs is not used. A player may also choose
+ahead, for their own cards, with a rule set's action that keeps a standing
+choice (fab's ``zone_choice``, :func:`stand`): so a player whose cards
+another player's act moves gives their own choice. The act's choices come
+first. The binder resolves the
 mapping to a :class:`ZoneChoices`; :func:`split` turns either form into what
 the kernel takes (:meth:`Game.choosing`).
 
@@ -78,9 +82,39 @@ def split(value: ZoneChoice) -> tuple[int | None, tuple[Chosen, ...]]:
     return None, (*cards, *owners)
 
 
-def chosen(value: ZoneChoice) -> tuple[Chosen, ...]:
-    """The choices for every move the action makes (:func:`split`)."""
-    return split(value)[1]
+def chosen(value: ZoneChoice, game: Game | None = None) -> tuple[Chosen, ...]:
+    """The choices for every move the action makes (:func:`split`), then,
+    given the game, each player's standing choices (:func:`standing`)."""
+    given = split(value)[1]
+    return given if game is None else given + standing(game)
+
+
+#: Where a player's standing choices of zone are kept (:func:`stand`).
+_STANDING = "zone_choice"
+
+
+def stand(game: Game, player: str, zone: int) -> None:
+    """``player`` chooses ``zone`` ahead for their cards that any action moves
+    into a zone of its type while there are several (3.0.10a), in place of
+    any earlier standing choice of that type; it stands until they choose
+    another, or the zone ceases to exist. So a player whose cards another
+    player's act moves (a closed combat chain, a clear) gives their own
+    choice; a choice given in the act comes first. A step of an action; it
+    logs nothing."""
+    ztype = game.zone_info(zone).type
+    held = [z for z in _held(game, player) if game.zone_info(z).type != ztype]
+    game.records.put((_STANDING, player), (*held, zone))
+
+
+def standing(game: Game) -> tuple[Chosen, ...]:
+    """Every player's standing choices, each for the cards they own."""
+    return tuple((p, z) for p in game.players for z in _held(game, p))
+
+
+def _held(game: Game, player: str) -> tuple[int, ...]:
+    """The player's standing choices of zones that still exist."""
+    held: tuple[int, ...] = game.records.get((_STANDING, player), ())
+    return tuple(z for z in held if game.zone_exists(z))
 
 
 def adding(value: ZoneChoice, game: Game, chooser: str | None, zone: int) -> ZoneChoice:

@@ -27,7 +27,7 @@ from cardzones.acts.binding import complete
 from cardzones.acts.counters import life_action, life_candidates
 from cardzones.acts.legal import judging
 from cardzones.acts.standard import BY, CHOOSE_ZONES, move_action
-from cardzones.acts.zone_choices import ZoneChoice, ZoneChoices, chosen
+from cardzones.acts.zone_choices import ZoneChoice, ZoneChoices, chosen, stand, standing
 from cardzones.errors import IllegalAction, NeedsChoice
 from cardzones.kernel.cards import Chosen, Dest
 from cardzones.kernel.effects import END_OF_TURN
@@ -70,14 +70,14 @@ def _chosen(game: Game, args: Mapping[str, Any]) -> tuple[Chosen, ...]:
     the choices it gives by player or card."""
     choose: ZoneChoice = args["choose_zone"]
     if choose is None or isinstance(choose, ZoneChoices):
-        return chosen(choose)
+        return chosen(choose, game)
     ztype = game.ruleset.clear_to
     if game.zone_info(choose).type != ztype:
         raise IllegalAction(
             f"choose_zone names the {ztype} a card goes to; {game.zone_name(choose)} is not one",
             rule="3.0.10a",
         )
-    return (choose,)
+    return chosen(choose, game)
 
 
 def _clear(game: Game, args: Mapping[str, Any]) -> ActionResult:
@@ -104,7 +104,7 @@ def _add_layer(game: Game, args: Mapping[str, Any]) -> ActionResult:
 def _remove_layer(game: Game, args: Mapping[str, Any]) -> ActionResult:
     # A card-layer removed is cleared (3.15.6, 3.0.12): of several
     # graveyards, its owner chooses (3.0.10a).
-    with game.atomic(), game.choosing(chosen(args["choose_zone"])):
+    with game.atomic(), game.choosing(chosen(args["choose_zone"], game)):
         return ActionResult(layers.remove_layer(game, args["layer"], acting(game, args)))
 
 
@@ -144,6 +144,24 @@ def _foresee_clear(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
     """3.0.12, with the owner's choice of graveyard (3.0.10a)."""
     with game.choosing(_chosen(game, args)):
         return game.foresee_clear(args["card"], acting(game, args))
+
+
+def _zone_choice(game: Game, args: Mapping[str, Any]) -> ActionResult:
+    _foresee_zone_choice(game, args)
+    with game.atomic():
+        stand(game, acting(game, args), args["zone"])
+    return ActionResult(MoveResult.DONE)
+
+
+def _foresee_zone_choice(game: Game, args: Mapping[str, Any]) -> MoveResult:
+    """3.0.10a: a player chooses ahead among zones of their own."""
+    player, zone = acting(game, args), args["zone"]
+    if game.zone_info(zone).owner != player:
+        raise IllegalAction(
+            f"{player} chooses ahead among their own zones, and {game.zone_name(zone)} is not one",
+            rule="3.0.10a",
+        )
+    return MoveResult.DONE
 
 
 def _pitch_order(game: Game, args: Mapping[str, Any]) -> ActionResult:
@@ -229,9 +247,10 @@ def _remove_zone(game: Game, args: Mapping[str, Any]) -> ActionResult:
     zone: Dest = args["zone"]
     choose: ZoneChoice = args["choose_zone"]
     if isinstance(choose, ZoneChoices):  # the graveyards, by player or card (3.0.10a)
-        with game.choosing(chosen(choose)):
+        with game.choosing(chosen(choose, game)):
             return _removed(game, zone, None)
-    return _removed(game, zone, choose)
+    with game.choosing(standing(game)):
+        return _removed(game, zone, choose)
 
 
 def _removed(game: Game, zone: Dest, choose: int | None) -> ActionResult:
@@ -280,7 +299,7 @@ def _close_chain(game: Game, args: Mapping[str, Any]) -> ActionResult:
     chain = fab_turn.combat_chain(game)
     if not game.contents(chain):
         raise IllegalAction("the combat chain is empty: there is nothing to close")
-    with game.atomic(), game.choosing(chosen(args["choose_zone"])):
+    with game.atomic(), game.choosing(chosen(args["choose_zone"], game)):
         fab_turn.close_combat_chain(game, game.turn_player)
     return ActionResult(MoveResult.DONE)
 
@@ -288,19 +307,19 @@ def _close_chain(game: Game, args: Mapping[str, Any]) -> ActionResult:
 def _finish_turn(game: Game, args: Mapping[str, Any]) -> ActionResult:
     # Of two empty arsenals (3.3.3b), two graveyards for the chain's cards or
     # two decks for the pitch, each card's owner chooses (3.0.10a).
-    with game.choosing(chosen(args["choose_zone"])):
+    with game.choosing(chosen(args["choose_zone"], game)):
         return ActionResult(fab_turn.finish_turn(game, args["arsenal"], args["order"] or ()))
 
 
 def _foresee_finish_turn(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
     """4.4.3: each step judged as its moves are."""
-    with game.choosing(chosen(args["choose_zone"])):
+    with game.choosing(chosen(args["choose_zone"], game)):
         return foresee_finish_turn(game, args["arsenal"])
 
 
 def _foresee_end_turn(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
     """4.4.3c: the pitch goes to the bottom of the decks, whatever the order."""
-    with game.choosing(chosen(args["choose_zone"])):
+    with game.choosing(chosen(args["choose_zone"], game)):
         return foresee_end_turn(game)
 
 
@@ -427,6 +446,17 @@ FAB_ACTIONS = (
         rules=("4.4.3c",),
         candidates=cand.pitch_order,
         foresee=_foresee_pitch_order,
+    ),
+    Action(
+        "zone_choice",
+        (Param("zone", K.ZONE, required=True, role=Role.OWN_ZONE, doc="one of one's zones"), BY),
+        _zone_choice,
+        doc="Choose ahead which of one's zones of a type one's cards go to, when an action "
+        "moves them into that type and there are several: until one chooses another; a "
+        "choice given in the act comes first. Logged nowhere.",
+        rules=("3.0.10a",),
+        candidates=cand.zone_choice,
+        foresee=_foresee_zone_choice,
     ),
     Action(
         "add_layer",
