@@ -145,3 +145,36 @@ def test_a_mapping_that_names_nothing_is_refused() -> None:
     with pytest.raises(ArgumentError, match="takes a zone"):
         game.act("close_chain", choose_zone={})
     assert ZoneChoices((("alice", (1,)),)).with_choice("alice", 2).pairs == (("alice", (1, 2)),)
+
+
+@pytest.mark.parametrize("ahead", [False, True])
+def test_every_action_is_judged_as_it_runs_with_several_zones_of_a_type_3_0_10a(
+    ahead: bool,
+) -> None:
+    """With two graveyards, hands, pitch zones and decks each, and a card of
+    each owner on the chain and the stack, what legal actions list (judged,
+    where they can, without trying) is what trying every candidate lists;
+    and so it is once each player has chosen ahead (zone_choice)."""
+    game, _, _ = _chain_of_two_owners()
+    for player in ("alice", "bob"):
+        for ztype in ("hand", "pitch", "deck"):
+            game.create_zone(player, ztype)
+        game.new_card(STRIKE, game.zone(player, "hand"), owner=player)
+        game.new_card(STRIKE, game.zone(player, "deck"), owner=player)
+        game.new_card(STRIKE, game.zone(player, "pitch"), owner=player, public=True)
+    layer = game.new_card(STRIKE, game.zone("bob", "hand"), owner="bob")
+    game.move(layer, Dest("stack"), by="bob")
+    if ahead:
+        for player in ("alice", "bob"):
+            for ztype in ("graveyard", "hand", "pitch", "deck"):
+                second = game.zone(player, ztype, 2)
+                assert second is not None
+                game.act("zone_choice", zone=second, by=player)
+    for player in ("alice", "bob"):
+        listed = game.legal_actions(player)
+        assert said(listed) == said(tried_legal_actions(game, player))
+        if player == game.turn_player:
+            assert {"close_chain", "remove_layer", "end_turn"} <= {a.name for a in listed}
+    if ahead:
+        game.act("close_chain")
+        assert game.contents(_graveyard(game, "bob", 2))

@@ -199,7 +199,8 @@ def _foresee_pitch(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
         raise IllegalAction("a card is pitched from its owner's hand")  # pitch says why
     if by is not None and by != info.owner:
         raise IllegalAction(f"only {info.owner} pitches from {game.zone_name(obj.zone)}")
-    return game.foresee_move(args["card"], Dest("pitch", info.owner), by=info.owner)
+    with game.choosing(standing(game)):  # as the move's run reads them (3.0.10a)
+        return game.foresee_move(args["card"], Dest("pitch", info.owner), by=info.owner)
 
 
 def _foresee_add_layer(game: Game, args: Mapping[str, Any]) -> MoveResult:
