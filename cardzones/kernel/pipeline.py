@@ -279,7 +279,9 @@ def resolve_destination(
     if len(options) == 1:
         return options[0]
     if not options or quiet:
-        return (options or zids)[0]  # none can take it: admission decides what happens
+        # None can take it: admission decides what happens. Or the choice may
+        # not be asked (quiet): the first option.
+        return (options or zids)[0]
     raise NeedsChoice(
         "choose_zone",
         [queries.zone_name(game, z) for z in options],

@@ -88,7 +88,7 @@ def unordered(game: Game, player: str) -> list[int]:
     pitch = game.zone(player, "pitch")
     if pitch is None:
         return []
-    named = set(pitch_order(game, player, ())[: len(_named(game, player, pitch))])
+    named = set(_named(game, player, pitch))
     rest = [c for c in seen_order(game, pitch) if c not in named]
     return rest if len(rest) > 1 else []
 

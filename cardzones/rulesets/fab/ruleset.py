@@ -348,9 +348,11 @@ class FabRuleset(Ruleset):
         their deck, in an order that is hidden information.
 
         Each player chooses the order of their own pitch (``pitch_order``, or
-        ``order`` here). The cards are moved one by one in an order every
-        player saw, each straight to the place it will have, so that no one's
-        log tells which card lies where."""
+        ``order`` here); the cards they leave out take a secret order drawn
+        from the game's seed (:func:`~cardzones.rulesets.fab.pitch.final_order`).
+        Of several decks, each card's owner chooses (3.0.10a). The cards are
+        moved one by one in an order every player saw, each straight to the
+        place it will have, so that no one's log tells which card lies where."""
         for player in game.players:
             found = pitch_destination(game, player)
             if found is None:
