@@ -32,7 +32,7 @@ from cardzones.acts.actions import (
     acting,
 )
 from cardzones.acts.binding import complete
-from cardzones.acts.zone_choices import chosen, split
+from cardzones.acts.zone_choices import choices, split
 from cardzones.errors import CardzonesError, IllegalAction
 from cardzones.kernel.cards import Dest, Position
 from cardzones.kernel.effects import END_OF_TURN, EffectRef
@@ -165,7 +165,7 @@ def move_action(
     def run(game: Game, args: Mapping[str, Any]) -> ActionResult:
         card = args["card"]
         choose = split(args["choose_zone"])[0]
-        with game.atomic(), game.choosing(chosen(args["choose_zone"], game)):
+        with game.atomic(), choices(game, args["choose_zone"]):
             done = mover(
                 game,
                 card,
@@ -186,11 +186,8 @@ def move_action(
     def foresee_move(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
         if judge is None or args.get("then") is not None:
             return None
-        entries = chosen(args["choose_zone"], game)
-        if entries:
-            with game.choosing(entries):
-                return judged_move(game, args)
-        return judged_move(game, args)
+        with choices(game, args["choose_zone"]):
+            return judged_move(game, args)
 
     def judged_move(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
         assert judge is not None
@@ -419,7 +416,7 @@ CHOOSE_ZONES = Param(
 
 
 def _end_turn(game: Game, args: Mapping[str, Any]) -> ActionResult:
-    with game.choosing(chosen(args["choose_zone"], game)):
+    with choices(game, args["choose_zone"]):
         return ActionResult(game.end_turn(args["order"] or ()))
 
 

@@ -34,6 +34,7 @@ the kernel takes (:meth:`Game.choosing`).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -87,6 +88,14 @@ def chosen(value: ZoneChoice, game: Game | None = None) -> tuple[Chosen, ...]:
     given the game, each player's standing choices (:func:`standing`)."""
     given = split(value)[1]
     return given if game is None else given + standing(game)
+
+
+def choices(game: Game, value: ZoneChoice) -> AbstractContextManager[None]:
+    """Within it, the action's moves take the choices of ``value`` and the
+    standing ones (:func:`chosen`, :meth:`Game.choosing`); nothing to enter
+    when there are none, as in most actions."""
+    entries = chosen(value, game)
+    return game.choosing(entries) if entries else nullcontext()
 
 
 #: Where a player's standing choices of zone are kept (:func:`stand`).

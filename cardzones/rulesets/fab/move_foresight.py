@@ -19,11 +19,10 @@ once.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any
 
 from cardzones.acts.legal import judging
-from cardzones.acts.zone_choices import chosen, split
+from cardzones.acts.zone_choices import choices, split
 from cardzones.kernel.cards import Dest
 from cardzones.kernel.objects import CARD
 from cardzones.kernel.results import MoveResult
@@ -93,7 +92,7 @@ def foresee_fab_move(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
         return None
     card, dest, position = args["card"], args["to"], args["position"]
     face, cause, choice = args["face"], args["cause"], args["choose_zone"]
-    choose_zone = split(choice)[0]
+    choose_zone = None if choice is None else split(choice)[0]
     by = args["by"]
     if by is None:
         by = game.turn_player
@@ -136,8 +135,7 @@ def foresee_fab_move(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
             except KeyError:
                 pass
     # The choices given by player or card, and each player's standing ones (3.0.10a).
-    entries = chosen(choice, game)
-    with game.choosing(entries) if entries else nullcontext():
+    with choices(game, choice):
         result = game.foresee_move(
             card, dest, position=position, face=face, cause=cause, by=by, choose_zone=choose_zone
         )

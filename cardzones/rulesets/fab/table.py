@@ -27,7 +27,7 @@ from cardzones.acts.binding import complete
 from cardzones.acts.counters import life_action, life_candidates
 from cardzones.acts.legal import judging
 from cardzones.acts.standard import BY, CHOOSE_ZONES, move_action
-from cardzones.acts.zone_choices import ZoneChoice, ZoneChoices, chosen, stand, standing
+from cardzones.acts.zone_choices import ZoneChoice, ZoneChoices, choices, chosen, stand
 from cardzones.errors import IllegalAction, NeedsChoice
 from cardzones.kernel.cards import Chosen, Dest
 from cardzones.kernel.effects import END_OF_TURN
@@ -104,7 +104,7 @@ def _add_layer(game: Game, args: Mapping[str, Any]) -> ActionResult:
 def _remove_layer(game: Game, args: Mapping[str, Any]) -> ActionResult:
     # A card-layer removed is cleared (3.15.6, 3.0.12): of several
     # graveyards, its owner chooses (3.0.10a).
-    with game.atomic(), game.choosing(chosen(args["choose_zone"], game)):
+    with game.atomic(), choices(game, args["choose_zone"]):
         return ActionResult(layers.remove_layer(game, args["layer"], acting(game, args)))
 
 
@@ -199,7 +199,7 @@ def _foresee_pitch(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
         raise IllegalAction("a card is pitched from its owner's hand")  # pitch says why
     if by is not None and by != info.owner:
         raise IllegalAction(f"only {info.owner} pitches from {game.zone_name(obj.zone)}")
-    with game.choosing(standing(game)):  # as the move's run reads them (3.0.10a)
+    with choices(game, None):  # as the move's run reads them (3.0.10a)
         return game.foresee_move(args["card"], Dest("pitch", info.owner), by=info.owner)
 
 
@@ -248,9 +248,9 @@ def _remove_zone(game: Game, args: Mapping[str, Any]) -> ActionResult:
     zone: Dest = args["zone"]
     choose: ZoneChoice = args["choose_zone"]
     if isinstance(choose, ZoneChoices):  # the graveyards, by player or card (3.0.10a)
-        with game.choosing(chosen(choose, game)):
+        with choices(game, choose):
             return _removed(game, zone, None)
-    with game.choosing(standing(game)):
+    with choices(game, None):
         return _removed(game, zone, choose)
 
 
@@ -300,7 +300,7 @@ def _close_chain(game: Game, args: Mapping[str, Any]) -> ActionResult:
     chain = fab_turn.combat_chain(game)
     if not game.contents(chain):
         raise IllegalAction("the combat chain is empty: there is nothing to close")
-    with game.atomic(), game.choosing(chosen(args["choose_zone"], game)):
+    with game.atomic(), choices(game, args["choose_zone"]):
         fab_turn.close_combat_chain(game, game.turn_player)
     return ActionResult(MoveResult.DONE)
 
@@ -308,19 +308,19 @@ def _close_chain(game: Game, args: Mapping[str, Any]) -> ActionResult:
 def _finish_turn(game: Game, args: Mapping[str, Any]) -> ActionResult:
     # Of two empty arsenals (3.3.3b), two graveyards for the chain's cards or
     # two decks for the pitch, each card's owner chooses (3.0.10a).
-    with game.choosing(chosen(args["choose_zone"], game)):
+    with choices(game, args["choose_zone"]):
         return ActionResult(fab_turn.finish_turn(game, args["arsenal"], args["order"] or ()))
 
 
 def _foresee_finish_turn(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
     """4.4.3: each step judged as its moves are."""
-    with game.choosing(chosen(args["choose_zone"], game)):
+    with choices(game, args["choose_zone"]):
         return foresee_finish_turn(game, args["arsenal"])
 
 
 def _foresee_end_turn(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
     """4.4.3c: the pitch goes to the bottom of the decks, whatever the order."""
-    with game.choosing(chosen(args["choose_zone"], game)):
+    with choices(game, args["choose_zone"]):
         return foresee_end_turn(game)
 
 
