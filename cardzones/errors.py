@@ -38,10 +38,18 @@ class NeedsChoice(IllegalAction):
     """
 
     def __init__(
-        self, key: str, options: Sequence[str], *, what: str = "", rule: str | None = None
+        self,
+        key: str,
+        options: Sequence[str],
+        *,
+        what: str = "",
+        rule: str | None = None,
+        chooser: str | None = None,
     ) -> None:
         self.key = key
         self.options = tuple(options)
+        #: the player whose choice it is, when one is (3.0.10a: the object's owner)
+        self.chooser = chooser
         detail = f" for {what}" if what else ""
         super().__init__(
             f"needs a choice{detail}: give {key}: one of {', '.join(self.options)}", rule=rule

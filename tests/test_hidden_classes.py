@@ -27,11 +27,12 @@ from cardzones import new_game
 from cardzones.acts.binding import RESOLVED, bind
 from cardzones.acts.seats import Seat, SeatRefusal
 from cardzones.errors import CardzonesError, IllegalAction, NeedsChoice
-from cardzones.kernel.cards import CardDef, Dest, PlayFrom, Trigger
+from cardzones.kernel.cards import CardDef, Dest, PlayFrom, Replacement, Trigger
 from cardzones.kernel.game import Game
 from cardzones.kernel.objects import PLACED
 from cardzones.kernel.views import card_for_handle
 from cardzones.rulesets.fab import actions as fab
+from cardzones.rulesets.fab import pitch
 from cardzones.rulesets.redemption.cards import own_fields
 from cardzones.rulesets.redemption.place import place
 from cardzones.rulesets.redemption.set_aside import return_cards, set_aside
@@ -224,6 +225,57 @@ def test_properties_face_down_card_played_from_the_deck() -> None:
         outcomes.add(_outcome(lambda g=game, c=card: fab.play(g, c, "alice")))
     assert len(outcomes) == 1, outcomes
     assert next(iter(outcomes))[0] == "IllegalAction"
+
+
+#: 3.0.8a: a card that would go to a graveyard goes to its owner's banished
+#: zone, or to the bottom of their deck, instead.
+_TO_BANISHED = Replacement("graveyard", None, Dest("banished", "owner"), "top", "up")
+_TO_DECK = Replacement("graveyard", None, Dest("deck", "owner"), "bottom", None)
+
+
+@pytest.mark.parametrize("zone", ["banished", "deck"])
+def test_properties_replacement_of_a_face_down_deck_card_decides_nothing_3_0_10a(
+    zone: str,
+) -> None:
+    """Class: properties. alice has two banished zones and two decks, and may
+    not look at the top card of her deck (3.7.4). Whether that card has a
+    replacement effect that would send it to one of those (3.0.8a), whether
+    it may be played from the deck, or neither, changes nothing she is
+    offered for it (legal actions, one card or all) nor the answer to moving
+    it to her graveyard (never refused): a choice of zone its replacement would need is not
+    asked of her, since asking would tell her what the card is (3.0.10a read
+    with 3.0.7a). Her first zone of the type takes it, unless she gave a
+    choice for her cards."""
+    offered: set[str] = set()
+    answers, places = set(), set()
+    for abilities in ((), (_TO_BANISHED,), (_TO_DECK,), (PlayFrom("deck", face_down=True),)):
+        game = _fab_game()
+        deck = game.zone("alice", "deck")
+        assert deck is not None
+        game.new_card(CardDef("Below", frozenset({"action"})), deck)
+        top = game.new_card(
+            CardDef("Secret", frozenset({"action"}), abilities=abilities), deck, position="top"
+        )
+        game.create_zone("alice", zone)
+        for listed in (game.legal_actions("alice", card=top), game.legal_actions("alice")):
+            offered.add(json.dumps([a.to_json(game) for a in listed], sort_keys=True))
+        to_graveyard = Dest("graveyard", "alice")
+        answers.add(_outcome(lambda g=game, c=top, d=to_graveyard: g.act("move", card=c, to=d)))
+        places.add(game.zone_name(game.location(top)).rsplit(".", 1)[-1])
+        if abilities and abilities[0] is _TO_BANISHED:
+            # A choice given in advance, for her cards, is hers to give.
+            trial = _fab_game()
+            deck = trial.zone("alice", "deck")
+            assert deck is not None
+            card = trial.new_card(CardDef("S", frozenset({"action"}), abilities=abilities), deck)
+            chosen = trial.create_zone("alice", "banished")
+            trial.act("move", card=card, to=to_graveyard, choose_zone={"alice": chosen})
+            assert trial.location(card) == chosen
+    assert len(offered) == 2, offered
+    # Never refused, nor asked for a choice: where the card ends up is what the
+    # move shows every player once it is made (3.0.8a).
+    assert {kind for kind, _ in answers} == {"result"}, answers
+    assert "2" not in places  # never the second zone, which no one chose
 
 
 def test_properties_set_aside_enhancement_played_on_a_face_down_card() -> None:
@@ -655,6 +707,51 @@ def test_order_of_pitched_cards_is_each_players_own_choice_at_a_table_4_4_3c() -
             RESOLVED,
             seat=Seat(game2, "bob"),
         )
+
+
+def _unordered_pitch(seed: int) -> tuple[Game, list[int]]:
+    """alice pitches four cards, one after the other, and orders none."""
+    game = new_game("fab", ["alice", "bob"], seed=seed, handle_key="secret pitch")
+    deck, hand = game.zone("alice", "deck"), game.zone("alice", "hand")
+    assert deck is not None and hand is not None
+    game.new_card(game.card_def("Deck card"), deck)
+    cards = [game.new_card(CardDef(n, frozenset({"action"})), hand) for n in "ABCD"]
+    for card in cards:
+        game.act("pitch", card=card, by="alice")
+    return game, cards
+
+
+def test_order_of_unordered_pitched_cards_is_secret_4_4_3c() -> None:
+    """4.4.3c: the order the pitch goes to the bottom of the deck in is hidden
+    information. A player who orders none of their pitch does not get the
+    order every player saw them pitched in (which would tell the others the
+    bottom of their deck), but one drawn from the game's secret seed, as a
+    shuffle is: the same for the same game, and unknown to whoever does not
+    know the seed. The board's hook, ``pitch.unordered``, lists what is yet to
+    order."""
+    orders = set()
+    for seed in range(12):
+        game, cards = _unordered_pitch(seed)
+        assert pitch.unordered(game, "alice") == cards
+        expected = pitch.final_order(game, "alice", ())
+        game.act("end_turn")
+        deck = game.contents(game.zone("alice", "deck"))  # type: ignore[arg-type]
+        assert list(deck[1:]) == expected and sorted(expected) == sorted(cards)
+        again, _ = _unordered_pitch(seed)
+        again.act("end_turn")
+        assert again.contents(again.zone("alice", "deck")) == deck  # type: ignore[arg-type]
+        orders.add(tuple(cards.index(c) for c in expected))
+    assert len(orders) > 6  # not the seen order (0, 1, 2, 3), nor any one order
+    # Ordering some: those first, as chosen; the rest below them, secretly.
+    game, cards = _unordered_pitch(3)
+    game.act("pitch_order", order=[cards[2]], by="alice")
+    assert pitch.unordered(game, "alice") == [cards[0], cards[1], cards[3]]
+    game.act("pitch_order", order=[cards[2], cards[0], cards[3]], by="alice")
+    assert pitch.unordered(game, "alice") == []  # one card left: no order to choose
+    game.act("pitch_order", order=[cards[2]], by="alice")
+    game.act("end_turn")
+    deck = game.contents(game.zone("alice", "deck"))  # type: ignore[arg-type]
+    assert deck[1] == cards[2] and sorted(deck[2:]) == sorted(cards[:2] + cards[3:])
 
 
 def test_a_player_is_offered_orders_of_their_own_pitch_alone_4_4_3c() -> None:

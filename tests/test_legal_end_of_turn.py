@@ -81,15 +81,22 @@ def test_closing_the_combat_chain_is_judged_3_6_2() -> None:
     assert legal_counts_of(game, "alice", TURN) == 0
 
 
-def test_a_chain_card_whose_owner_has_two_graveyards_is_not_listed_3_0_10a() -> None:
+def test_a_chain_card_whose_owner_has_two_graveyards_is_listed_per_choice_3_0_10a() -> None:
     """Closing the chain sends a card to its owner's graveyard; of two, the
-    owner chooses (3.0.10a), and finish_turn takes no such choice: it is
-    refused, judged so without a try."""
+    owner chooses (3.0.10a): finish_turn is listed once per graveyard, with
+    the choice, judged so without a try, and each one goes where it says."""
     game = _game()
-    game.new_card(STRIKE, game.zone(None, "combat_chain"), owner="bob", public=True)
-    game.create_zone("bob", "graveyard")
-    assert _same(game) == [("end_turn", MoveResult.DONE)]
+    strike = game.new_card(STRIKE, game.zone(None, "combat_chain"), owner="bob", public=True)
+    second = game.create_zone("bob", "graveyard")
+    first = game.zone("bob", "graveyard")
+    assert _same(game) == [("end_turn", MoveResult.DONE)] + [("finish_turn", MoveResult.DONE)] * 2
     assert legal_counts_of(game, "alice", TURN) == 0
+    listed = [a for a in legal_actions_of(game, "alice") if a.name == "finish_turn"]
+    assert [a.args["choose_zone"] for a in listed] == [first, second]
+    with pytest.raises(NeedsChoice, match="bob chooses"):
+        game.act("finish_turn")
+    listed[1].apply(game)
+    assert game.location(strike) == second
 
 
 def test_a_pitch_with_no_deck_to_go_to_is_tried_3_0_11() -> None:
@@ -100,8 +107,13 @@ def test_a_pitch_with_no_deck_to_go_to_is_tried_3_0_11() -> None:
     assert game.zone("alice", "deck") is None
     _same(game)
     assert legal_counts_of(game, "alice", TURN) == 2
+    # With two graveyards, alice chooses where her cleared cards go (3.0.10a):
+    # each end of the turn is listed once per graveyard.
     game.create_zone("alice", "graveyard")
-    assert _same(game) == []
+    assert (
+        _same(game) == [("end_turn", MoveResult.DONE)] * 2 + [("finish_turn", MoveResult.DONE)] * 2
+    )
+    assert all(a.args["choose_zone"] is not None for a in legal_actions_of(game, "alice"))
 
 
 def test_draws_past_the_deck_reach_the_pitched_cards_and_are_tried_4_4_3f() -> None:

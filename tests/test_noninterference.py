@@ -50,12 +50,13 @@ from typing import Any
 
 import pytest
 from hypothesis import event as hypothesis_event
-from hypothesis import given, note
+from hypothesis import given, note, settings
 from hypothesis import strategies as st
 from reference import reference_view
 from schemas import check_log, check_view
 
 from cardzones import load_game, new_game
+from cardzones.acts.seats import nameable_cards
 from cardzones.errors import CardzonesError
 from cardzones.kernel.cards import CardDef, Dest, HistoryCondition, PlayFrom, Replacement, Trigger
 from cardzones.kernel.events import iter_log
@@ -296,6 +297,11 @@ def fab_build(spec: Any) -> Game:
                 game.new_card(cdef, zid, owner=owner, public=public)
         except CardzonesError:
             continue  # setup obeys each zone's limits: leave the card out
+    if seed % 4 == 1:
+        # Two banished zones each: a replacement's move there needs its owner's
+        # choice (3.0.10a), which a hidden card must not make anyone ask.
+        for player in game.players:
+            game.create_zone(player, "banished")
     if seed % 3 == 0:
         # A face-down hero: its soul is a pile of face-down sub-cards (3.0.14d).
         game.flip(heroes[game.players[seed % 2]], "down")
@@ -327,6 +333,7 @@ FAB_KINDS = (
     "create_token",
     "create_zone",
     "remove_zone",
+    "legal",
     "flip_top",
     "under_private",
     "undo",
@@ -463,8 +470,18 @@ def fab_perform(game: Game, action: Action) -> str:
         result, _ = fab.try_create_token(game, FAB_TOKENS[c % 2], dest, by)
         return str(result.value)
     if kind == "create_zone":
-        fab.create_zone(game, by, ("arsenal", "weapon", "graveyard")[b % 3])
+        # A second banished zone or deck: a replacement's move there needs
+        # its owner's choice (3.0.10a), which a hidden card must not ask.
+        fab.create_zone(game, by, ("arsenal", "weapon", "graveyard", "banished", "deck")[b % 5])
         return "done"
+    if kind == "legal":
+        # What the player is offered for a card they may name (3.0.7a): one
+        # they may look at, or the top hidden card of a zone of theirs.
+        named = pick(nameable_cards(game, by), b)
+        if named is None:
+            return "nothing"
+        offered = game.legal_actions(by, ["move", "clear", "play"], card=named)
+        return json.dumps([x.to_json(game) for x in offered], sort_keys=True)
     if kind == "remove_zone":
         ztype = ("arsenal", "weapon", "graveyard")[b % 3]
         zones = game.zones_of(by, ztype)
@@ -882,6 +899,17 @@ def private_alike(game: Game, c1: int, c2: int) -> bool:
     abilities apply as it is revealed by a move (3.0.8a). Their types, stats
     and the effects on them may differ: the rules must not tell them apart
     while they are hidden, so the observer sees the same until one is shown."""
+    d1, d2 = game._objs[c1].cdef, game._objs[c2].cdef
+    return d1.abilities == d2.abilities and private_alike_in_any_abilities(game, c1, c2)
+
+
+def private_alike_in_any_abilities(game: Game, c1: int, c2: int) -> bool:
+    """Two private cards that may differ also in their abilities, replacement
+    effects included: what the rules know of a private object (3.0.7a) is
+    what :func:`private_alike` compares, but for its abilities, which apply
+    only as it is revealed (3.0.8a). Until one is shown, nothing a player is
+    offered or answered may depend on them: not whether its move is legal,
+    nor whether a replacement would ask its owner for a choice of zone."""
     o1, o2 = game._objs[c1], game._objs[c2]
     d1, d2 = o1.cdef, o2.cdef
     rules = game.ruleset
@@ -891,8 +919,7 @@ def private_alike(game: Game, c1: int, c2: int) -> bool:
         and not o1.public
         and not o2.public
         and rules.private_card(d1) == rules.private_card(d2)
-        and d1.abilities == d2.abilities
-        and (not d1.play_from or o1.origin == o2.origin)
+        and ((not d1.play_from and not d2.play_from) or o1.origin == o2.origin)
         and o1.data == o2.data
         and not game.kids(c1)
         and not game.kids(c2)
@@ -969,13 +996,16 @@ def named_once(game: Game) -> set[int]:
     return out
 
 
-def hidden_pairs(game: Game, observer: str | None, exact: bool = True) -> list[tuple[int, int]]:
+def hidden_pairs(
+    game: Game, observer: str | None, exact: bool = True, abilities: bool = False
+) -> list[tuple[int, int]]:
     """Pairs of cards hidden from the observer that may trade places: exact
     look-alikes, or with ``exact=False`` cards that are alike only as private
-    objects (:func:`private_alike`)."""
+    objects (:func:`private_alike`), with ``abilities`` in any abilities too
+    (:func:`private_alike_in_any_abilities`)."""
     followed = tracked(game)
     hidden = [c for c in all_cards(game) if not game.may_look(observer, c) and c not in followed]
-    alike = look_alike if exact else private_alike
+    alike = look_alike if exact else private_alike_in_any_abilities if abilities else private_alike
     return [(x, y) for i, x in enumerate(hidden) for y in hidden[i + 1 :] if alike(game, x, y)]
 
 
@@ -1173,6 +1203,7 @@ def check_noninterference(
     choice: int,
     observer_i: int,
     exact: bool = True,
+    abilities: bool = False,
 ) -> None:
     """Run the actions on a game and, from ``swap_at`` on, on a copy in which
     two cards hidden from the observer traded places.
@@ -1183,7 +1214,9 @@ def check_noninterference(
     that are alike as private objects (:func:`private_alike`, 3.0.7a): until
     one is shown to the observer, every view, log and answer must be the same,
     and so must the answer to any player who may look at neither card (the
-    messages of refused actions included)."""
+    messages of refused actions included). ``abilities`` (with ``exact=False``)
+    lets the two differ in their abilities as well (replacement effects, play
+    permissions, triggers)."""
     observer = OBSERVERS[observer_i % len(OBSERVERS)]
     a = harness.build(setup)
     b: Game | None = None
@@ -1198,7 +1231,7 @@ def check_noninterference(
     blind: dict[str, bool] = {}
     for step, action in enumerate(actions, start=1):
         if b is None and step > swap_at:
-            pairs = hidden_pairs(a, observer, exact)
+            pairs = hidden_pairs(a, observer, exact, abilities)
             # In half the examples, the trade waits for a card an effect was
             # about (a record, a bonus or a labelled move named it): what
             # they follow is what could tell two hidden cards apart.
@@ -1216,6 +1249,8 @@ def check_noninterference(
                 )
                 if named_once(a) & {c1, c2}:
                     hypothesis_event("a traded card is one a record or bonus was about")
+                if a._objs[c1].cdef.abilities != a._objs[c2].cdef.abilities:
+                    hypothesis_event("the traded cards differ in their abilities")
                 b = a.copy()
                 trade_places(b, c1, c2)
                 since = _next_seq(a)
@@ -1309,6 +1344,27 @@ def test_noninterference_of_private_objects(harness: Harness, data: st.DataObjec
     check_noninterference(harness, setup, actions, swap_at, choice, observer, exact=False)
 
 
+@pytest.mark.parametrize("harness", harness_params())
+@given(data=st.data())
+def test_noninterference_of_private_objects_with_other_abilities(
+    harness: Harness, data: st.DataObject
+) -> None:
+    """Two hidden cards alike as private objects but in their abilities (a
+    replacement effect that sends a card elsewhere, a permission to play it
+    from a zone, a trigger) trade places: until one is shown, what the
+    observer and any player who may look at neither are offered, shown and
+    told is the same (3.0.7a; 3.0.8a: abilities apply only as a card is
+    revealed)."""
+    setup = data.draw(harness.setup, label="setup")
+    actions = data.draw(st.lists(harness.action, min_size=1, max_size=30), label="actions")
+    swap_at = data.draw(st.integers(0, len(actions) // 2), label="swap_at")
+    choice = data.draw(st.integers(0, 1000), label="choice")
+    observer = data.draw(st.integers(0, 2), label="observer")
+    check_noninterference(
+        harness, setup, actions, swap_at, choice, observer, exact=False, abilities=True
+    )
+
+
 # ----------------------------------------------------------------------
 # The leaks found so far, each as a fixed example
 # ----------------------------------------------------------------------
@@ -1339,6 +1395,26 @@ def test_noninterference_log_entries_are_judged_when_written() -> None:
     assert after[: len(before)] == before
     assert [e.get("card") for e in after[:3]] == [None, None, None]
     assert after[3]["card"]["name"] == "X"  # the flip itself shows it
+
+
+@settings(max_examples=40, deadline=None, database=None)
+@given(choice=st.integers(0, 39), pick_i=st.integers(0, 7))
+def test_noninterference_a_hidden_replacement_asks_no_choice_of_zone_3_0_10a(
+    choice: int, pick_i: int
+) -> None:
+    """alice has two banished zones; her deck holds cards whose replacement
+    effect sends them from the graveyard to banishment (3.0.8a) and cards
+    without one, which trade places hidden from her. What she is offered for
+    the top card of her deck, and the answer to moving it to her graveyard,
+    must not tell her which it is: a replacement of a card private as it
+    moves asks for no choice of zone (3.0.10a read with 3.0.7a)."""
+    entries = [(0, 0, 1, 0), (1, 0, 1, 0), (0, 0, 1, 0), (1, 0, 3, 0)]
+    setup = (1, False, 2, entries)  # seed 1: two banished zones each
+    actions: list[Action] = [
+        ("legal", 0, pick_i, 0, 0, 0, 0),
+        ("move_to", 0, 2, 0, 0, 0, 0),  # to the graveyard
+    ]
+    check_noninterference(FAB, setup, actions, 0, choice, 1, exact=False, abilities=True)
 
 
 def test_noninterference_handle_does_not_follow_a_card_out_of_sight_and_back() -> None:

@@ -254,6 +254,7 @@ POLICY = {
         "play": _policy("card"),
         "pitch": _policy("card"),
         "pitch_order": _policy("order"),
+        "zone_choice": _policy(own_zones="zone"),
         "add_layer": _policy("source"),
         "remove_layer": _policy(turn=True),
         "resolve": _policy(turn=True),
@@ -324,6 +325,68 @@ def test_a_seat_chooses_the_graveyard_of_its_own_cleared_card_3_0_10a() -> None:
     # The graveyard that ceases sends its card to the other one (3.0.10c).
     apply_act(ctx, "alice", {"remove_zone": {"zone": "alice.graveyard.2"}})
     assert len(objects(ctx.game, "alice", "alice.graveyard")) == 2
+
+
+def test_an_act_carries_several_owners_choices_of_zone_and_replays_3_0_10a() -> None:
+    """3.0.10a: closing the combat chain sends alice's and bob's cards to
+    their owners' graveyards; each has two, and the act carries both
+    choices, by player and by card (the card as the seat names it, stored as
+    its physical card). The stored act replays to the same game."""
+    record = creation_from_request(fab_body())
+    ctx, again = record.build(), record.build()
+    steps: list[tuple[str, dict[str, Any]]] = []
+    for seat in ("alice", "bob"):
+        steps.append((seat, {"create_zone": {"zone": f"{seat}.graveyard"}}))
+        for _ in range(2):
+            steps.append((seat, {"move": {"card": f"{seat}.hand[0]", "to": "combat_chain"}}))
+    stored = [apply_act(ctx, seat, step).stored for seat, step in steps]
+    chain = objects(ctx.game, "alice", "combat_chain")
+    with pytest.raises(Refusal, match=r"needs a choice .*\(bob chooses\)"):
+        apply_act(ctx, "alice", {"close_chain": {"choose_zone": {"alice": "alice.graveyard.2"}}})
+    choice = {
+        "alice": "alice.graveyard.2",
+        chain[1]["id"]: "alice.graveyard.1",
+        "bob": "bob.graveyard.1",
+    }
+    card = card_for_handle(ctx.game, "alice", chain[1]["id"])
+    done = apply_act(ctx, "alice", {"close_chain": {"choose_zone": choice}})
+    assert done.stored["close_chain"]["choose_zone"] == {
+        "alice": "alice.graveyard.2",
+        f"#{card}": "alice.graveyard.1",
+        "bob": "bob.graveyard.1",
+    }
+    counts = {
+        z: len(objects(ctx.game, "alice", z))
+        for z in ("alice.graveyard.1", "alice.graveyard.2", "bob.graveyard.1", "bob.graveyard.2")
+    }
+    assert counts == {
+        "alice.graveyard.1": 1,
+        "alice.graveyard.2": 1,
+        "bob.graveyard.1": 2,
+        "bob.graveyard.2": 0,
+    }
+    from cardzones.table.acts import apply_stored
+
+    for act in (*stored, done.stored):
+        apply_stored(again, act)
+    assert ctx.game.to_json() == again.game.to_json()
+
+
+def test_a_seat_chooses_ahead_for_its_own_cards_another_seat_moves_3_0_10a() -> None:
+    """3.0.10a: the owner chooses. When alice closes the chain, bob's card
+    goes to the graveyard bob chose ahead with his own act; he may choose
+    only among his own zones, and alice's act needs no choice of his."""
+    ctx = table_ctx(fab_body())
+    apply_act(ctx, "bob", {"create_zone": {"zone": "bob.graveyard"}})
+    apply_act(ctx, "bob", {"move": {"card": "bob.hand[0]", "to": "combat_chain"}})
+    with pytest.raises(Refusal, match=r"\(bob chooses\)"):
+        apply_act(ctx, "alice", {"close_chain": {}})
+    with pytest.raises(Refusal, match="its own zones"):
+        apply_act(ctx, "alice", {"zone_choice": {"zone": "bob.graveyard.2"}})
+    apply_act(ctx, "bob", {"zone_choice": {"zone": "bob.graveyard.2"}})
+    assert [a.name for a in ctx.game.legal_actions("alice", ["close_chain"])] == ["close_chain"]
+    apply_act(ctx, "alice", {"close_chain": {}})
+    assert len(objects(ctx.game, "alice", "bob.graveyard.2")) == 1
 
 
 def test_a_nested_action_keeps_the_seat_policy() -> None:

@@ -58,6 +58,9 @@ class ParamKind(StrEnum):
     CARD = "card"  #: a card -> its card id
     CARDS = "cards"  #: a list of distinct cards (or one) -> a tuple of card ids
     ZONE = "zone"  #: an existing zone -> its zone id
+    #: a zone -> its zone id, or a mapping from a player or a card to a zone (or
+    #: a list of zones) -> a :class:`~cardzones.acts.zone_choices.ZoneChoices`
+    ZONE_CHOICE = "zone_choice"
     DEST = "dest"  #: a destination as the rules name it -> a Dest (it may not exist now)
     ZONE_NAME = "zone_name"  #: a player's zone by type (and number) -> a Dest with that owner
     PLAYER = "player"  #: a player's name

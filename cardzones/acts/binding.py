@@ -59,6 +59,7 @@ from cardzones.acts.actions import (
     PathStep,
 )
 from cardzones.acts.seats import Seat, SeatRefusal
+from cardzones.acts.zone_choices import ZoneChoice, ZoneChoices, bind_choice
 from cardzones.kernel.cards import CardDef, Dest
 
 if TYPE_CHECKING:
@@ -107,6 +108,31 @@ class _Resolved:
 
 #: Pass as the resolver when the arguments are already resolved (legal actions).
 RESOLVED: Any = _Resolved()
+
+
+class _Ids:
+    """Reads the mapping form of a choice of zone given as ``run`` takes its
+    values: a player by name, a card and a zone by id."""
+
+    @staticmethod
+    def _id(value: Any, what: str) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ArgumentError(f"{value!r} is not a {what} id")
+        return value
+
+    def zone(self, value: Any) -> int:
+        return self._id(value, "zone")
+
+    def card(self, value: Any) -> int:
+        return self._id(value, "card")
+
+    def player(self, value: Any) -> str:
+        if not isinstance(value, str):
+            raise ArgumentError(f"{value!r} is not a player")
+        return value
+
+
+_IDS = _Ids()
 
 
 class Writer(Protocol):
@@ -311,6 +337,9 @@ class _Pass:
             bound, sub = self.mapping(param, raw, path)
         elif kind is ParamKind.ACTION:
             bound, sub = self.nested(param, raw, path)
+        elif self.resolved and kind is ParamKind.ZONE_CHOICE and isinstance(raw, Mapping):
+            # The API's mapping form: players by name, cards and zones by id.
+            bound = self.zone_choice(param, raw, path)
         elif self.resolved:
             bound = raw
         else:
@@ -326,6 +355,12 @@ class _Pass:
                     seat.card(param, card, _text(texts[i]) if i < len(texts) else None, at)
             elif kind is ParamKind.ZONE or kind is ParamKind.ZONE_NAME:
                 seat.zone(param, bound, raw, path)
+            elif isinstance(bound, ZoneChoices):
+                # A card a choice is for is named as any card is.
+                keys = list(raw) if isinstance(raw, Mapping) else [None] * len(bound.pairs)
+                for (key, _), text in zip(bound.pairs, keys, strict=True):
+                    if isinstance(key, int):
+                        seat.card(param, key, _text(text), (*path, str(text)))
         if self.writer is None:
             return bound, None
         return bound, self.writer.value(param, raw, bound, sub)
@@ -380,6 +415,8 @@ class _Pass:
             return value
         if kind is ParamKind.CARDS:
             return self.cards(param, value, path)
+        if kind is ParamKind.ZONE_CHOICE:
+            return self.zone_choice(param, value, path)
         if kind is ParamKind.NAME and (not isinstance(value, str) or not value.strip()):
             raise ArgumentError(f"{name}: is a card's name, not {value!r}", path)
         ask = self.ask(param)
@@ -418,6 +455,16 @@ class _Pass:
         if len(set(cards)) != len(cards):
             raise ArgumentError(f"{param.name} names the same card twice", path)
         return cards
+
+    def zone_choice(self, param: Param, value: Any, path: Path) -> ZoneChoice:
+        """A zone, or a mapping from a player or a card to a zone (3.0.10a)."""
+        resolver = _IDS if self.resolved else self.resolver
+        if resolver is None:
+            raise ArgumentError(f"{param.name}: nothing here can resolve a zone", path)
+        try:
+            return bind_choice(value, resolver.zone, resolver.player, resolver.card)
+        except ArgumentError as exc:
+            raise exc.under(path) from None
 
     def mapping(self, param: Param, value: Any, path: Path) -> tuple[Any, dict[str, Any]]:
         """Nested parameters (``ongoing: {card: ..., strength: +1}``)."""

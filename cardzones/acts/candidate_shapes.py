@@ -87,6 +87,6 @@ def shape_of(action: Action, keys: tuple[str, ...]) -> Shape:
         elif kind is ParamKind.ZONE or kind is ParamKind.ZONE_NAME:
             if param.role is Role.OWN_ZONE:
                 checks.append((param.name, OWN_ZONE, False))
-        elif kind is ParamKind.MAPPING or kind is ParamKind.ACTION:
+        elif kind in (ParamKind.MAPPING, ParamKind.ACTION, ParamKind.ZONE_CHOICE):
             checks.append((param.name, NESTED, False))
     return tuple(checks)

@@ -64,6 +64,7 @@ from cardzones.acts.candidate_shapes import (
 )
 from cardzones.acts.legal_action import LegalAction
 from cardzones.acts.seats import Seat, SeatRefusal, acts_on, may_name, owns_zone, remembered
+from cardzones.acts.zone_choices import adding
 from cardzones.acts.zone_filter import concerns
 from cardzones.errors import CardzonesError, NeedsChoice
 from cardzones.kernel.results import MoveResult
@@ -71,8 +72,12 @@ from cardzones.kernel.results import MoveResult
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game
 
-#: How many choices deep a candidate is expanded (a choice of zone, then another).
-_CHOICE_DEPTH = 2
+#: How many choices deep a candidate is expanded (a choice of zone, then
+#: another: a clear of cards of several owners, each with several graveyards).
+_CHOICE_DEPTH = 4
+
+#: The kinds of parameter that take a choice of zone.
+_ZONE_KINDS = frozenset({ParamKind.ZONE, ParamKind.ZONE_CHOICE})
 
 
 def legal_actions(
@@ -494,22 +499,26 @@ class _Asked:
         depth: int,
         judge: Foresee | None,
     ) -> list[LegalAction]:
-        """A candidate that needs a choice of zone, once per option."""
+        """A candidate that needs a choice of zone, once per option. Where the
+        parameter takes several players' choices (3.0.10a) and one is given,
+        the new one is added to it, the given zone becoming its owner's."""
         names = {p.name: p for p in action.params}
         param = names.get(choice.key)
-        if depth <= 0 or param is None or param.kind is not ParamKind.ZONE:
+        if depth <= 0 or param is None or param.kind not in _ZONE_KINDS:
             return []
-        if args.get(choice.key) is not None:
+        given = args.get(choice.key)
+        if given is not None and param.kind is not ParamKind.ZONE_CHOICE:
             return []
+        game = self.game
         zones = self._zones
         if zones is None:
-            game = self.game
             zones = self._zones = {game.zone_name(z): z for z in game.all_zones()}
         out: list[LegalAction] = []
         for option in choice.options:
             zid = zones.get(option)
-            if zid is not None:
-                out.extend(self.judged(action, {**args, choice.key: zid}, judge, depth - 1))
+            value = None if zid is None else adding(given, game, choice.chooser, zid)
+            if value is not None:
+                out.extend(self.judged(action, {**args, choice.key: value}, judge, depth - 1))
         return out
 
 

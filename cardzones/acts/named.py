@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from cardzones.acts.actions import Action, BoundAction, Param, ParamKind
+from cardzones.acts.zone_choices import ZoneChoices
 from cardzones.errors import CardzonesError
 from cardzones.kernel.cards import CardDef, Dest
 from cardzones.kernel.views import handle_for, shown_cards
@@ -71,8 +72,17 @@ class Named:
             return card_name(game, player, bound)
         if kind is ParamKind.CARDS:
             return [card_name(game, player, c) for c in bound]
-        if kind is ParamKind.ZONE:
+        if kind is ParamKind.ZONE or (isinstance(bound, int) and kind is ParamKind.ZONE_CHOICE):
             return game.zone_name(bound)
+        if isinstance(bound, ZoneChoices):
+            return {
+                (card_name(game, player, key) if isinstance(key, int) else key): (
+                    game.zone_name(zones[0])
+                    if len(zones) == 1
+                    else list(map(game.zone_name, zones))
+                )
+                for key, zones in bound.pairs
+            }
         if kind in (ParamKind.DEST, ParamKind.ZONE_NAME):
             return dest_name(bound)
         if kind is ParamKind.NAME:

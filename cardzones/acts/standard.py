@@ -32,6 +32,7 @@ from cardzones.acts.actions import (
     acting,
 )
 from cardzones.acts.binding import complete
+from cardzones.acts.zone_choices import choices, split
 from cardzones.errors import CardzonesError, IllegalAction
 from cardzones.kernel.cards import Dest, Position
 from cardzones.kernel.effects import END_OF_TURN, EffectRef
@@ -60,7 +61,12 @@ MOVE_PARAMS = (
         doc="effect: fails where it cannot go; rule: clears it instead (3.0.11)",
     ),
     BY,
-    Param("choose_zone", K.ZONE, doc="which zone, when several of the type can take it (3.0.10a)"),
+    Param(
+        "choose_zone",
+        K.ZONE_CHOICE,
+        doc="which zone, when several of the type can take it; or, by player or card, the "
+        "zones for the cards the move sends on, such as sub-cards cleared (3.0.10a)",
+    ),
     Param("then", K.ACTION, doc="an action on the object the move produced, if public (3.0.9b)"),
 )
 
@@ -158,7 +164,8 @@ def move_action(
 
     def run(game: Game, args: Mapping[str, Any]) -> ActionResult:
         card = args["card"]
-        with game.atomic():
+        choose = split(args["choose_zone"])[0]
+        with game.atomic(), choices(game, args["choose_zone"]):
             done = mover(
                 game,
                 card,
@@ -167,7 +174,7 @@ def move_action(
                 position=args["position"],
                 face=args["face"],
                 cause=args["cause"],
-                choose_zone=args["choose_zone"],
+                choose_zone=choose,
             )
             then: BoundAction | None = args.get("then")
             if then is not None and done.result in (MoveResult.MOVED, MoveResult.NO_MOVE):
@@ -179,6 +186,12 @@ def move_action(
     def foresee_move(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
         if judge is None or args.get("then") is not None:
             return None
+        with choices(game, args["choose_zone"]):
+            return judged_move(game, args)
+
+    def judged_move(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
+        assert judge is not None
+        choose = split(args["choose_zone"])[0]
         if kernel:
             return game.foresee_move(
                 args["card"],
@@ -187,7 +200,7 @@ def move_action(
                 face=args["face"],
                 cause=args["cause"],
                 by=acting(game, args),
-                choose_zone=args["choose_zone"],
+                choose_zone=choose,
             )
         return judge(
             game,
@@ -197,7 +210,7 @@ def move_action(
             position=args["position"],
             face=args["face"],
             cause=args["cause"],
-            choose_zone=args["choose_zone"],
+            choose_zone=choose,
         )
 
     judged = foresee_move if foresee_args is None else foresee_args
@@ -392,8 +405,19 @@ def draw_action(
     )
 
 
+#: The choices of zone for the moves an action makes (3.0.10a): one zone for
+#: every card it fits, or by player or card (:mod:`cardzones.acts.zone_choices`).
+CHOOSE_ZONES = Param(
+    "choose_zone",
+    K.ZONE_CHOICE,
+    doc="where a card the action moves goes, when its owner has several zones of the type: "
+    "a zone, or by player or card (3.0.10a)",
+)
+
+
 def _end_turn(game: Game, args: Mapping[str, Any]) -> ActionResult:
-    return ActionResult(game.end_turn(args["order"] or ()))
+    with choices(game, args["choose_zone"]):
+        return ActionResult(game.end_turn(args["order"] or ()))
 
 
 END_TURN = Action(
@@ -405,6 +429,7 @@ END_TURN = Action(
             doc="cards the end of turn moves, as they will lie, top first (a hidden choice)",
         ),
         BY,
+        CHOOSE_ZONES,
     ),
     _end_turn,
     doc='End the turn: the end-of-turn procedure, "this turn" effects end, the next turn begins.',

@@ -25,7 +25,12 @@ def concerns(game: Game, action: Action, args: Mapping[str, Any], zone: int) -> 
         value = args.get(param.name)
         if value is None:
             continue
-        if param.kind is ParamKind.ZONE:
+        if param.kind is ParamKind.ZONE_CHOICE:
+            # The zone a card goes to among several (3.0.10a): the one given, or
+            # this one among those given by player or card.
+            zones = (value,) if isinstance(value, int) else [z for _, g in value.pairs for z in g]
+            chosen = zone if zone in zones else zones[0]
+        elif param.kind is ParamKind.ZONE:
             if param.name == "choose_zone":
                 chosen = value
             elif value == zone:

@@ -17,6 +17,9 @@ from typing import Literal, NamedTuple
 
 Position = Literal["top", "bottom"] | int
 Face = Literal["up", "down"]
+#: A choice of zone given to an action (:meth:`Game.choosing`): a zone for any
+#: card it fits, or (card id or owner, zone) for that card or that player's cards.
+Chosen = int | tuple[int | str, int]
 
 
 @dataclass(frozen=True, slots=True)

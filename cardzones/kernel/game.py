@@ -40,6 +40,7 @@ from typing import Any
 
 from cardzones.errors import CardzonesError, IllegalAction, UnknownReference
 from cardzones.kernel import attached, create, effects, foresee, log, pipeline, queries, triggers
+from cardzones.kernel.cards import Chosen
 from cardzones.kernel.effects import EffectRef
 from cardzones.kernel.events import TURN
 from cardzones.kernel.objects import PLACED, TOP, UNDER, Obj
@@ -89,7 +90,7 @@ class Game(GameState):
         self._depth = 0
         # The zones the acting player chose for the action under way, and the
         # zone that is ceasing to exist in it (see :meth:`choosing`).
-        self._chosen: tuple[int, ...] = ()
+        self._chosen: tuple[Chosen, ...] = ()
         self._ceasing: int | None = None
         self._handles: dict[int, str] = {}
         # A pure cache for views: card -> (the record it was made from, the
@@ -185,13 +186,16 @@ class Game(GameState):
         """
         return Atomic(self)
 
-    def choosing(self, chosen: Sequence[int] = (), ceasing: int | None = None) -> Choosing:
+    def choosing(self, chosen: Sequence[Chosen] = (), ceasing: int | None = None) -> Choosing:
         """Within it, every move of the action that needs its owner's choice
         of zone (3.0.10a) takes the first of ``chosen`` among the options, and
         ``ceasing``, a zone that ceases to exist as part of the action, is no
         destination (3.0.10b, 3.0.10c). A clear, a resolved layer or a removed
         zone may send several cards to "its owner's graveyard" (3.0.12): the
-        choice the player gave the action applies to each of them.
+        choice the player gave the action applies to each of them. An entry
+        ``(card, zone)`` or ``(owner, zone)`` is the choice for that card, or
+        for the cards that player owns (3.0.10a), so that one action carries
+        several owners' choices.
 
         >>> from cardzones import new_game
         >>> game = new_game("fab", ["alice", "bob"])
@@ -535,7 +539,7 @@ class Choosing:
 
     __slots__ = ("_before", "_ceasing", "_chosen", "_game")
 
-    def __init__(self, game: Game, chosen: tuple[int, ...], ceasing: int | None) -> None:
+    def __init__(self, game: Game, chosen: tuple[Chosen, ...], ceasing: int | None) -> None:
         self._game, self._chosen, self._ceasing = game, chosen, ceasing
 
     def __enter__(self) -> None:

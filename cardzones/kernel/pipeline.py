@@ -197,7 +197,12 @@ def _move(
 
 
 def resolve_destination(
-    game: GameState, obj: Obj, dest: Dest | int, by: str, choose_zone: int | None = None
+    game: GameState,
+    obj: Obj,
+    dest: Dest | int,
+    by: str,
+    choose_zone: int | None = None,
+    quiet: bool = False,
 ) -> int | None:
     """Stage 1: the zone a destination names for ``obj`` moved by ``by``
     (3.0.5a, 3.0.10a, 3.0.13, 3.3.3b), or None when that zone does not exist.
@@ -206,6 +211,8 @@ def resolve_destination(
     player has several zones of the type, the options are those that can take
     the object; a choice is needed only when more than one remains (3.0.10a).
     ``obj`` may be a :meth:`Game.probe` of a card not yet in the game.
+    ``quiet`` takes the first option instead of asking (see
+    :func:`_replace_destination`).
     """
     if isinstance(dest, int):
         return dest
@@ -247,12 +254,19 @@ def resolve_destination(
     # any zone may then be chosen, and admission decides on it.
     options = [z for z in zids if ruleset.admit(game, obj, z, by).ok]
     if choose_zone is None and game._chosen:
-        # The choice given to the action, for each card it moves (Game.choosing):
-        # a zone of this type and owner that cannot take the card is refused
-        # below as a choice given to the move itself would be.
-        choose_zone = next((z for z in game._chosen if z in options), None)
+        # The choices given to the action (Game.choosing), the card's own first,
+        # then its owner's and those for any card: a zone of this type and owner
+        # that cannot take the card is refused below as a choice given to the
+        # move itself would be.
+        chosen = [c[1] for c in game._chosen if isinstance(c, tuple) and c[0] == obj.card]
+        chosen += [
+            c if isinstance(c, int) else c[1]
+            for c in game._chosen
+            if isinstance(c, int) or c[0] == obj.owner
+        ]
+        choose_zone = next((z for z in chosen if z in options), None)
         if choose_zone is None:
-            choose_zone = next((z for z in game._chosen if z in listed), None)
+            choose_zone = next((z for z in chosen if z in listed), None)
     if choose_zone is not None:
         if choose_zone not in options and (options or obj.public or choose_zone not in zids):
             names = ", ".join(queries.zone_name(game, z) for z in options) or "none"
@@ -264,13 +278,16 @@ def resolve_destination(
         return choose_zone
     if len(options) == 1:
         return options[0]
-    if not options:
-        return zids[0]  # none can take it: admission decides what happens
+    if not options or quiet:
+        # None can take it: admission decides what happens. Or the choice may
+        # not be asked (quiet): the first option.
+        return (options or zids)[0]
     raise NeedsChoice(
         "choose_zone",
         [queries.zone_name(game, z) for z in options],
         what=f"the {dest.type} zone ({obj.owner} chooses)",
         rule="3.0.10a",
+        chooser=obj.owner,
     )
 
 
@@ -306,7 +323,12 @@ def _replace_destination(
                 continue
             applied.append(i)
             controller = obj.controller or obj.owner or by
-            zid = resolve_destination(game, obj, rep.to, controller, None)
+            # 3.0.10a read with 3.0.7a: of a card private as the move began, a
+            # mover who may not look at it cannot be asked for a zone its
+            # replacement names, since the asking would tell what it is; a
+            # choice given to the action in advance applies, else the first.
+            quiet = not obj.public and not queries.may_look(game, by, obj.card)
+            zid = resolve_destination(game, obj, rep.to, controller, None, quiet)
             position = rep.position
             public = _visibility_at(game, obj, zid, rep.face)
             progress = True

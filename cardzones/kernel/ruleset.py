@@ -17,7 +17,7 @@ from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from cardzones.errors import IllegalAction, UnknownReference
-from cardzones.kernel.cards import CardDef, Dest, Move, Position
+from cardzones.kernel.cards import CardDef, Chosen, Dest, Move, Position
 from cardzones.kernel.effects import Effect
 from cardzones.kernel.events import Snapshot
 from cardzones.kernel.objects import Obj
@@ -74,7 +74,7 @@ class GameState(State):
     seed: int
     handle_key: str
     _depth: int
-    _chosen: tuple[int, ...]
+    _chosen: tuple[Chosen, ...]
     _ceasing: int | None
     _plain_resets: bool
     _plain_shown: bool

@@ -65,6 +65,7 @@ from typing import Any
 from cardzones.acts.actions import Action, ArgumentError, Param, ParamKind, table_of
 from cardzones.acts.binding import bind, bind_written
 from cardzones.acts.seats import Seat
+from cardzones.acts.zone_choices import ZoneChoices
 from cardzones.errors import CardzonesError, IllegalAction, ScenarioError
 from cardzones.kernel.results import ActionResult, MoveResult
 from cardzones.kernel.state import Checkpoint
@@ -121,6 +122,10 @@ class _Stored:
         if kind is ParamKind.CARDS:
             stored = [f"#{card}" for card in bound]
             return stored[0] if isinstance(raw, str) else stored
+        if isinstance(bound, ZoneChoices) and isinstance(raw, Mapping):
+            # A card a choice is for, as its physical card, as any card is.
+            keys = [f"#{key}" if isinstance(key, int) else key for key, _ in bound.pairs]
+            return dict(zip(keys, raw.values(), strict=True))
         if kind is ParamKind.MAPPING and isinstance(raw, Mapping):
             return {key: written.get(key, value) for key, value in raw.items()}
         if kind is ParamKind.ACTION and written is not None:

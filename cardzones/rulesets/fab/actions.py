@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from cardzones.errors import IllegalAction, NeedsChoice
-from cardzones.kernel.cards import CardDef, Dest
+from cardzones.kernel.cards import CardDef, Chosen, Dest
 from cardzones.kernel.results import MoveResult
 from cardzones.rulesets.fab import layers
 from cardzones.rulesets.fab.moves import hero_of, make_sub_card, move_to
@@ -169,7 +169,7 @@ def remove_zone(
     ztype: str,
     choose_zone: int | None,
     *,
-    chosen: Sequence[int] = (),
+    chosen: Sequence[Chosen] = (),
 ) -> MoveResult:
     """A zone of a player ceases to exist. With one zone of the type, its cards
     are cleared (3.0.10b); with several, an empty one goes, or else the player

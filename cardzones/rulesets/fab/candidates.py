@@ -158,3 +158,11 @@ def close_chain(game: Game, player: str) -> Iterator[Candidate]:
     chain = game.zone(None, "combat_chain")
     if chain is not None and game.contents(chain):
         yield {}
+
+
+def zone_choice(game: Game, player: str) -> Iterator[Candidate]:
+    """Each zone of the player's of a type they have several of (3.0.10a)."""
+    for zid in own_zones(game, player):
+        ztype = game.zone_info(zid).type
+        if len(game.zones_of(player, ztype)) > 1:
+            yield {"zone": zid}

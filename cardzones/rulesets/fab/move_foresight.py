@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from cardzones.acts.legal import judging
+from cardzones.acts.zone_choices import choices, split
 from cardzones.kernel.cards import Dest
 from cardzones.kernel.objects import CARD
 from cardzones.kernel.results import MoveResult
@@ -90,13 +91,14 @@ def foresee_fab_move(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
     if args.get("then") is not None:
         return None
     card, dest, position = args["card"], args["to"], args["position"]
-    face, cause, choose_zone = args["face"], args["cause"], args["choose_zone"]
+    face, cause, choice = args["face"], args["cause"], args["choose_zone"]
+    choose_zone = None if choice is None else split(choice)[0]
     by = args["by"]
     if by is None:
         by = game.turn_player
     memo = judging(game)
     key: Any = None
-    if memo is not None and choose_zone is None and isinstance(dest, Dest):
+    if memo is not None and choice is None and isinstance(dest, Dest):
         try:
             cards, found, piles = memo[_MEMO]
         except KeyError:
@@ -132,9 +134,11 @@ def foresee_fab_move(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
                 return found[key]  # type: ignore[no-any-return]
             except KeyError:
                 pass
-    result = game.foresee_move(
-        card, dest, position=position, face=face, cause=cause, by=by, choose_zone=choose_zone
-    )
+    # The choices given by player or card, and each player's standing ones (3.0.10a).
+    with choices(game, choice):
+        result = game.foresee_move(
+            card, dest, position=position, face=face, cause=cause, by=by, choose_zone=choose_zone
+        )
     if key is not None:
         found[key] = result
     return result

@@ -5,8 +5,10 @@ A player chooses with the ``pitch_order`` action, at any time before the
 turn ends (at a table, each player for themselves); a scenario may give it
 on ``end_turn`` as ``order:``. The choice is kept as a record of the objects
 named, so a card that left the pitch zone and came back is no longer in it.
-Cards left out go below those named, in the order every player saw them
-become public there.
+Cards left out go below those named, in a secret order: drawn, as a shuffle
+is, from the game's secret seed, so that no one knows from what they saw
+where each lies (4.4.3c: the order is hidden information). What a player has
+yet to order, a board asks at the end of the turn: :func:`unordered`.
 
 >>> from cardzones import new_game
 >>> game = new_game("fab", ["alice", "bob"])
@@ -20,6 +22,7 @@ True
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -72,13 +75,47 @@ def pitch_order(game: Game, player: str, given: Sequence[int]) -> list[int]:
     if pitch is None:
         return []
     cards = game.contents(pitch)
-    listed = [c for c in given if c in cards]
-    if not listed:
-        for named in game.records.get((_KEY, player), ()):
-            found = game.referent(named)
-            if found is not None and found.zone == pitch and found.host is None:
-                listed.append(found.card)
+    listed = [c for c in given if c in cards] or _named(game, player, pitch)
     return listed + [c for c in seen_order(game, pitch) if c not in listed]
+
+
+def unordered(game: Game, player: str) -> list[int]:
+    """The cards of ``player``'s pitch zone that their chosen order leaves out,
+    in the order every player saw: what the end of the turn puts in a secret
+    order unless the player orders them (4.4.3c). Empty when there is at
+    most one, whose place there is no order to choose. A board asks for the
+    order of these before the turn ends."""
+    pitch = game.zone(player, "pitch")
+    if pitch is None:
+        return []
+    named = set(_named(game, player, pitch))
+    rest = [c for c in seen_order(game, pitch) if c not in named]
+    return rest if len(rest) > 1 else []
+
+
+def _named(game: Game, player: str, pitch: int) -> list[int]:
+    """The cards of the pitch zone the player's chosen order names."""
+    out = []
+    for named in game.records.get((_KEY, player), ()):
+        found = game.referent(named)
+        if found is not None and found.zone == pitch and found.host is None:
+            out.append(found.card)
+    return out
+
+
+def final_order(game: Game, player: str, given: Sequence[int]) -> list[int]:
+    """The order, top first, the end of the turn gives the cards of
+    ``player``'s pitch zone (4.4.3c): those in ``given`` or the player's chosen
+    order, then the rest in a secret order, drawn from the game's secret
+    seed as a shuffle is (never the order every player saw)."""
+    pitch = game.zone(player, "pitch")
+    if pitch is None:
+        return []
+    cards = game.contents(pitch)
+    listed = [c for c in given if c in cards] or _named(game, player, pitch)
+    rest = [c for c in seen_order(game, pitch) if c not in listed]
+    random.Random(f"{game.seed}:pitch:{game.turn}:{player}").shuffle(rest)
+    return listed + rest
 
 
 def forget_order(game: Game, player: str) -> None:
@@ -87,12 +124,20 @@ def forget_order(game: Game, player: str) -> None:
         game.records.pop((_KEY, player))
 
 
-def pitch_destination(game: Game, player: str) -> tuple[int, Dest | int] | None:
+def pitch_destination(game: Game, player: str) -> tuple[int, Dest] | None:
     """The player's pitch zone and where its cards go at the end of the turn
-    (4.4.3c): the player's deck, or the deck named for them when they have
-    none (the move then fails, 3.0.11); None when they have no pitch zone."""
+    (4.4.3c): the player's deck (:func:`deck_for`); None when they have no
+    pitch zone."""
     pitch = game.zone(player, "pitch")
     if pitch is None:
         return None
-    deck = game.zone(player, "deck")
-    return pitch, deck if deck is not None else Dest("deck", player)
+    return pitch, Dest("deck", player)
+
+
+def deck_for(game: Game, card: int, player: str) -> Dest | int:
+    """The deck a card of ``player``'s pitch zone goes to (4.4.3c): of several,
+    the one its owner chose for the action (3.0.10a), else a choice is
+    needed (``NeedsChoice``); the deck named for them when they have none
+    (the move then fails, 3.0.11)."""
+    deck = game.resolve_destination(game.obj(card), Dest("deck", player), player)
+    return deck if deck is not None else Dest("deck", player)

@@ -31,9 +31,10 @@ from cardzones.rulesets.fab.layers import ATTACK_PROXY, LayerRef, put_triggers_o
 from cardzones.rulesets.fab.looking import LookRef, end_looks, looking
 from cardzones.rulesets.fab.moves import foresee_sub_card, hero_of, make_sub_card
 from cardzones.rulesets.fab.pitch import (
+    deck_for,
+    final_order,
     forget_order,
     pitch_destination,
-    pitch_order,
     seen_order,
 )
 from cardzones.rulesets.fab.proxies import follow_sources
@@ -373,18 +374,22 @@ class FabRuleset(Ruleset):
         their deck, in an order that is hidden information.
 
         Each player chooses the order of their own pitch (``pitch_order``, or
-        ``order`` here). The cards are moved one by one in an order every
-        player saw, each straight to the place it will have, so that no one's
-        log tells which card lies where."""
+        ``order`` here); the cards they leave out take a secret order drawn
+        from the game's seed (:func:`~cardzones.rulesets.fab.pitch.final_order`).
+        Of several decks, each card's owner chooses (3.0.10a). The cards are
+        moved one by one in an order every player saw, each straight to the
+        place it will have, so that no one's log tells which card lies where."""
         for player in game.players:
             found = pitch_destination(game, player)
             if found is None:
                 continue
-            pitch, target = found
-            deck = target if isinstance(target, int) else None
-            rank = {card: i for i, card in enumerate(pitch_order(game, player, order))}
+            pitch = found[0]
+            rank = {card: i for i, card in enumerate(final_order(game, player, order))}
             moved: list[int] = []
             for card in seen_order(game, pitch):
+                # Of several decks, the one its owner chose (3.0.10a).
+                target = deck_for(game, card, player)
+                deck = target if isinstance(target, int) else None
                 # The cards already at the bottom that will lie below this one.
                 below = sum(
                     1

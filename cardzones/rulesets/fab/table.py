@@ -26,9 +26,10 @@ from cardzones.acts.actions import (
 from cardzones.acts.binding import complete
 from cardzones.acts.counters import life_action, life_candidates
 from cardzones.acts.legal import judging
-from cardzones.acts.standard import BY, move_action
+from cardzones.acts.standard import BY, CHOOSE_ZONES, move_action
+from cardzones.acts.zone_choices import ZoneChoice, ZoneChoices, choices, chosen, stand
 from cardzones.errors import IllegalAction, NeedsChoice
-from cardzones.kernel.cards import Dest
+from cardzones.kernel.cards import Chosen, Dest
 from cardzones.kernel.effects import END_OF_TURN
 from cardzones.kernel.results import MoveResult
 from cardzones.kernel.views import name_for
@@ -52,8 +53,9 @@ K = ParamKind
 CARD = Param("card", K.CARD, required=True, doc="the card")
 CHOOSE_GRAVEYARD = Param(
     "choose_zone",
-    K.ZONE,
-    doc="which of its owner's graveyards a card goes to, when there are several (3.0.10a)",
+    K.ZONE_CHOICE,
+    doc="which of its owner's graveyards a card goes to, when there are several; by player "
+    "or card when the cards have several owners (3.0.10a)",
 )
 
 
@@ -65,18 +67,19 @@ MOVE = move_action(
 )
 
 
-def _chosen(game: Game, args: Mapping[str, Any]) -> tuple[int, ...]:
-    """The graveyard ``choose_zone`` names for the cards the action clears."""
-    choose: int | None = args["choose_zone"]
-    if choose is None:
-        return ()
+def _chosen(game: Game, args: Mapping[str, Any]) -> tuple[Chosen, ...]:
+    """The graveyard ``choose_zone`` names for the cards the action clears, or
+    the choices it gives by player or card."""
+    choose: ZoneChoice = args["choose_zone"]
+    if choose is None or isinstance(choose, ZoneChoices):
+        return chosen(choose, game)
     ztype = game.ruleset.clear_to
     if game.zone_info(choose).type != ztype:
         raise IllegalAction(
             f"choose_zone names the {ztype} a card goes to; {game.zone_name(choose)} is not one",
             rule="3.0.10a",
         )
-    return (choose,)
+    return chosen(choose, game)
 
 
 def _clear(game: Game, args: Mapping[str, Any]) -> ActionResult:
@@ -101,7 +104,9 @@ def _add_layer(game: Game, args: Mapping[str, Any]) -> ActionResult:
 
 
 def _remove_layer(game: Game, args: Mapping[str, Any]) -> ActionResult:
-    with game.atomic():
+    # A card-layer removed is cleared (3.15.6, 3.0.12): of several
+    # graveyards, its owner chooses (3.0.10a).
+    with game.atomic(), choices(game, args["choose_zone"]):
         return ActionResult(layers.remove_layer(game, args["layer"], acting(game, args)))
 
 
@@ -143,6 +148,24 @@ def _foresee_clear(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
         return game.foresee_clear(args["card"], acting(game, args))
 
 
+def _zone_choice(game: Game, args: Mapping[str, Any]) -> ActionResult:
+    _foresee_zone_choice(game, args)
+    with game.atomic():
+        stand(game, acting(game, args), args["zone"])
+    return ActionResult(MoveResult.DONE)
+
+
+def _foresee_zone_choice(game: Game, args: Mapping[str, Any]) -> MoveResult:
+    """3.0.10a: a player chooses ahead among zones of their own."""
+    player, zone = acting(game, args), args["zone"]
+    if game.zone_info(zone).owner != player:
+        raise IllegalAction(
+            f"{player} chooses ahead among their own zones, and {game.zone_name(zone)} is not one",
+            rule="3.0.10a",
+        )
+    return MoveResult.DONE
+
+
 def _pitch_order(game: Game, args: Mapping[str, Any]) -> ActionResult:
     with game.atomic():
         pitch.choose_order(game, acting(game, args), args["order"])
@@ -178,7 +201,8 @@ def _foresee_pitch(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
         raise IllegalAction("a card is pitched from its owner's hand")  # pitch says why
     if by is not None and by != info.owner:
         raise IllegalAction(f"only {info.owner} pitches from {game.zone_name(obj.zone)}")
-    return game.foresee_move(args["card"], Dest("pitch", info.owner), by=info.owner)
+    with choices(game, None):  # as the move's run reads them (3.0.10a)
+        return game.foresee_move(args["card"], Dest("pitch", info.owner), by=info.owner)
 
 
 def _foresee_add_layer(game: Game, args: Mapping[str, Any]) -> MoveResult:
@@ -224,8 +248,17 @@ def _create_zone(game: Game, args: Mapping[str, Any]) -> ActionResult:
 
 def _remove_zone(game: Game, args: Mapping[str, Any]) -> ActionResult:
     zone: Dest = args["zone"]
+    choose: ZoneChoice = args["choose_zone"]
+    if isinstance(choose, ZoneChoices):  # the graveyards, by player or card (3.0.10a)
+        with choices(game, choose):
+            return _removed(game, zone, None)
+    with choices(game, None):
+        return _removed(game, zone, choose)
+
+
+def _removed(game: Game, zone: Dest, choose: int | None) -> ActionResult:
+    """remove_zone, with one zone named in ``choose_zone``."""
     assert zone.owner is not None
-    choose: int | None = args["choose_zone"]
     victim: int | None = None
     if zone.index is not None:
         victim = game.zone(zone.owner, zone.type, zone.index)
@@ -235,9 +268,9 @@ def _remove_zone(game: Game, args: Mapping[str, Any]) -> ActionResult:
         # choose_zone names the zone that ceases (3.0.10c) ...
         victim, choose = choose, None
     # ... or, of the owner's graveyards, the one its cards go to (3.0.10a).
-    chosen = () if choose is None else (choose,)
+    graveyard = () if choose is None else (choose,)
     try:
-        return ActionResult(fab.remove_zone(game, zone.owner, zone.type, victim, chosen=chosen))
+        return ActionResult(fab.remove_zone(game, zone.owner, zone.type, victim, chosen=graveyard))
     except NeedsChoice as needed:
         if victim is None or zone.index is not None or needed.key != "choose_zone":
             raise
@@ -269,23 +302,28 @@ def _close_chain(game: Game, args: Mapping[str, Any]) -> ActionResult:
     chain = fab_turn.combat_chain(game)
     if not game.contents(chain):
         raise IllegalAction("the combat chain is empty: there is nothing to close")
-    with game.atomic():
+    with game.atomic(), choices(game, args["choose_zone"]):
         fab_turn.close_combat_chain(game, game.turn_player)
     return ActionResult(MoveResult.DONE)
 
 
 def _finish_turn(game: Game, args: Mapping[str, Any]) -> ActionResult:
-    return ActionResult(fab_turn.finish_turn(game, args["arsenal"], args["order"] or ()))
+    # Of two empty arsenals (3.3.3b), two graveyards for the chain's cards or
+    # two decks for the pitch, each card's owner chooses (3.0.10a).
+    with choices(game, args["choose_zone"]):
+        return ActionResult(fab_turn.finish_turn(game, args["arsenal"], args["order"] or ()))
 
 
 def _foresee_finish_turn(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
     """4.4.3: each step judged as its moves are."""
-    return foresee_finish_turn(game, args["arsenal"])
+    with choices(game, args["choose_zone"]):
+        return foresee_finish_turn(game, args["arsenal"])
 
 
 def _foresee_end_turn(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
     """4.4.3c: the pitch goes to the bottom of the decks, whatever the order."""
-    return foresee_end_turn(game)
+    with choices(game, args["choose_zone"]):
+        return foresee_end_turn(game)
 
 
 FAB_ACTIONS = (
@@ -301,7 +339,7 @@ FAB_ACTIONS = (
     ),
     Action(
         "close_chain",
-        (BY,),
+        (BY, CHOOSE_ZONES),
         _close_chain,
         doc="Close the combat chain: attack-proxies cease, an attacking ally goes back to "
         "the permanent zone, and every other card goes to its owner's graveyard.",
@@ -324,6 +362,7 @@ FAB_ACTIONS = (
                 doc="the pitched cards as they will lie at the bottom of the deck, top first",
             ),
             BY,
+            CHOOSE_ZONES,
         ),
         _finish_turn,
         doc="End the turn as the rules do: the combat chain closes, the end-of-turn "
@@ -412,6 +451,17 @@ FAB_ACTIONS = (
         foresee=_foresee_pitch_order,
     ),
     Action(
+        "zone_choice",
+        (Param("zone", K.ZONE, required=True, role=Role.OWN_ZONE, doc="one of one's zones"), BY),
+        _zone_choice,
+        doc="Choose ahead which of one's zones of a type one's cards go to, when an action "
+        "moves them into that type and there are several: until one chooses another; a "
+        "choice given in the act comes first. Logged nowhere.",
+        rules=("3.0.10a",),
+        candidates=cand.zone_choice,
+        foresee=_foresee_zone_choice,
+    ),
+    Action(
         "add_layer",
         (
             Param(
@@ -441,6 +491,7 @@ FAB_ACTIONS = (
                 doc="the layer's number, 1 at the bottom",
             ),
             BY,
+            CHOOSE_GRAVEYARD,
         ),
         _remove_layer,
         doc="Remove a layer: a card-layer is cleared, a non-card layer ceases.",
@@ -515,9 +566,9 @@ FAB_ACTIONS = (
             ),
             Param(
                 "choose_zone",
-                K.ZONE,
+                K.ZONE_CHOICE,
                 doc="which one ceases, when there are several; or which of the owner's "
-                "graveyards its cards go to (3.0.10a)",
+                "graveyards its cards go to; by player or card, the graveyards (3.0.10a)",
             ),
             BY,
         ),

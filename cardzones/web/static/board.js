@@ -933,7 +933,7 @@
       input = h("input", { id, name, type: "checkbox" });
     } else if (param.kind === "player") {
       input = options(h("select", { id, name }), state.view.players.map((p) => [p, p]), true);
-    } else if (param.kind === "dest" || param.kind === "zone") {
+    } else if (param.kind === "dest" || param.kind === "zone" || param.kind === "zone_choice") {
       input = options(h("select", { id, name }), zones(), !param.required);
     } else if (param.kind === "position") {
       input = options(h("select", { id, name }), [["top", "on top"], ["bottom", "at the bottom"]], true,
