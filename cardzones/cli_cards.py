@@ -201,7 +201,7 @@ def _record_json(record: CardRecord) -> dict[str, Any]:
 
 
 #: The command line's words for a variant's number besides ``--variant``:
-#: each rule set's own (fab's ``--pitch``).
+#: each rule set's own key for its variants (``Variants.key``).
 VARIANT_OPTIONS = tuple(
     dict.fromkeys(
         f"--{v.key}" for v in (get_ruleset(g).variants for g in card_games()) if v.key != "variant"

@@ -45,7 +45,7 @@ from cardzones.rulesets import get_ruleset
 
 __all__ = ["CardLookup", "missing_data_message"]
 
-#: The type of a token card (fab 8.1.8a; a Redemption Lost Soul Token).
+#: The type of a token card (fab 8.1.8a), which a rule set's token cards have.
 TOKEN = "token"
 
 #: How to get each game's cards into the index, for messages.

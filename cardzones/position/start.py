@@ -46,8 +46,7 @@ TOP_KEYS = {
 #: The keys of a set-up entry in any rule set; ``under``, ``onto`` and
 #: ``permanent_controller`` only where the rule set has them (its
 #: ``attach_keys`` and ``permanent_control``). The key of each rule set's
-#: variants is one too (:func:`~cardzones.position.card_data.variant_keys`:
-#: fab's ``pitch`` picks a card's colour).
+#: variants is one too (:func:`~cardzones.position.card_data.variant_keys`).
 ENTRY_KEYS = {
     "card",
     "as",
