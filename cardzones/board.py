@@ -10,6 +10,10 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from cardzones.errors import CardzonesError
+from cardzones.rulesets import get_ruleset
+from cardzones.rulesets.base import Board
+
 
 def _card_text(obj: dict[str, Any], zone_public: bool) -> Text:
     """One object as a line. Its face is named only where it is not the zone's
@@ -51,14 +55,26 @@ def _zone_lines(zone: dict[str, Any]) -> Text:
     return out
 
 
+def _kept_when_empty(name: Any) -> frozenset[str]:
+    """The zone types a board shows even when empty: a player's deck and
+    hand, and those the rule set's mat gives a whole row or a pile of their
+    own (:class:`~cardzones.rulesets.base.Board`)."""
+    try:
+        mat = get_ruleset(name).board
+    except CardzonesError:
+        mat = Board()  # a view of a rule set this program does not have
+    return frozenset({"deck", "hand", *mat.wide, *mat.piles})
+
+
 def board(view: dict[str, Any], title: str | None = None) -> RenderableType:
     """A table of every zone of a view: shared zones, then each player's."""
     table = Table(show_header=True, header_style="bold", expand=True)
     table.add_column("zone", style="green", no_wrap=True)
     table.add_column("n", justify="right")
     table.add_column("cards")
+    kept = _kept_when_empty(view.get("ruleset"))
     for zone in view["zones"]:
-        if not zone["objects"] and zone["type"] not in ("hero", "deck", "hand", "territory"):
+        if not zone["objects"] and zone["type"] not in kept:
             continue
         table.add_row(zone["zone"], str(zone["count"]), _zone_lines(zone))
     phase = f", {view['phase']} phase" if view.get("phase") else ""

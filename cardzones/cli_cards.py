@@ -3,9 +3,12 @@
     cardzones cards import PATH [--format fab-json|fab-csv|redemption-lackey]
     cardzones cards update fab|redemption [--url URL]
     cardzones cards search TEXT [--ruleset fab|redemption] [--json]
-    cardzones cards show NAME [--pitch N] [--ruleset fab|redemption] [--json]
+    cardzones cards show NAME [--variant N] [--ruleset fab|redemption] [--json]
     cardzones cards status [--json]
     cardzones cards deck FILE [--player NAME] [--json]
+
+``--variant N`` picks a card's variant by its number, and goes by each rule
+set's word for its variants too (fab's ``--pitch N``).
 
 Bad input exits 2 with a message and no traceback.
 """
@@ -28,7 +31,6 @@ from cardzones.cards.errors import CardDataError, NoCardIndex
 from cardzones.cards.importers import ImportReport, format_names
 from cardzones.cards.index import CardIndex, CardRecord, card_games, card_to_json, index_path
 from cardzones.rulesets import get_ruleset
-from cardzones.rulesets.cardfiles import describe_pitch
 
 if TYPE_CHECKING:
     from rich.progress import TaskID
@@ -177,14 +179,17 @@ def _games(index: CardIndex, ruleset: str | None) -> list[str]:
 
 
 def _summary(record: CardRecord) -> str:
-    stats = " ".join(f"{k} {v}" for k, v in sorted(record.cdef.stats.items()) if k != "pitch")
-    return stats
+    """The card's stats but the one its variants are told apart by, which
+    its own column shows."""
+    key = get_ruleset(record.ruleset).variants.key
+    return " ".join(f"{k} {v}" for k, v in sorted(record.cdef.stats.items()) if k != key)
 
 
 def _record_json(record: CardRecord) -> dict[str, Any]:
     out: dict[str, Any] = {"ruleset": record.ruleset, "name": record.name}
-    if record.pitch is not None:
-        out["pitch"] = record.pitch
+    variants = get_ruleset(record.ruleset).variants
+    if record.number is not None and variants:
+        out[variants.key] = record.number
     if get_ruleset(record.ruleset).named_printings and record.variant:
         out["set"] = record.variant
     out["card"] = card_to_json(record.cdef)
@@ -193,6 +198,30 @@ def _record_json(record: CardRecord) -> dict[str, Any]:
         out["other_names"] = list(record.aliases)
     out["source"] = source
     return out
+
+
+#: The command line's words for a variant's number besides ``--variant``:
+#: each rule set's own key for its variants (``Variants.key``).
+VARIANT_OPTIONS = tuple(
+    dict.fromkeys(
+        f"--{v.key}" for v in (get_ruleset(g).variants for g in card_games()) if v.key != "variant"
+    )
+)
+
+
+def _variant_word(games: list[str]) -> str:
+    """What the games call a variant's number (fab's pitch), or ``variant``."""
+    keys = {get_ruleset(g).variants.key for g in games} - {""}
+    return keys.pop() if len(keys) == 1 else "variant"
+
+
+def _variant_header(games: list[str]) -> str:
+    """The heading of the column that tells apart cards of one name: each
+    game's word for its variants and ``set`` where cards go by printing."""
+    rulesets = [get_ruleset(g) for g in games]
+    words = [r.variants.key for r in rulesets if r.variants]
+    words += ["set"] if any(r.named_printings for r in rulesets) else []
+    return " / ".join(dict.fromkeys(words)) or "variant"
 
 
 @cards_app.command()
@@ -221,7 +250,7 @@ def search(
         if near:
             console.print(f"closest names: {escape(', '.join(map(repr, near)))}")
         raise typer.Exit(1)
-    table = Table("game", "name", "pitch / set", "types", "stats", box=None)
+    table = Table("game", "name", _variant_header(games), "types", "stats", box=None)
     for record in found:
         table.add_row(
             record.ruleset,
@@ -236,8 +265,13 @@ def search(
 @cards_app.command()
 def show(
     name: Annotated[str, typer.Argument(help="the card's name")],
-    pitch: Annotated[
-        int | None, typer.Option("--pitch", help="the pitch, in a game whose cards have one")
+    number: Annotated[
+        int | None,
+        typer.Option(
+            "--variant",
+            *VARIANT_OPTIONS,
+            help="the number of a variant, in a game whose cards of one name have several",
+        ),
     ] = None,
     ruleset: Annotated[
         str | None, typer.Option("--ruleset", help="only this game (a rule set with card data)")
@@ -247,20 +281,22 @@ def show(
     """Show a card as the engine sees it, and where it came from.
 
     Types, subtypes and stats are in the engine's words. A name with several
-    pitches or printings shows each; an unknown name lists the closest names.
+    variants or printings shows each; an unknown name lists the closest names.
     """
     with _open_index() as index:
         games = _games(index, ruleset)
         found: list[CardRecord] = []
         for game in games:
             records = index.lookup(game, name)
-            if pitch is not None:
-                records = [r for r in records if r.pitch == pitch]
+            if number is not None:
+                records = [r for r in records if r.number == number]
             found += records
         imports = {game: index.info(game) for game in games}
     if not found:
         near = _closest(name, games)
-        what = f"{name!r} with pitch {pitch}" if pitch is not None else repr(name)
+        what = (
+            f"{name!r} with {_variant_word(games)} {number}" if number is not None else repr(name)
+        )
         hint = f"; closest: {', '.join(map(repr, near))}" if near else ""
         raise _fail(f"no card called {what} in the card index{hint}")
     if as_json:
@@ -287,9 +323,9 @@ def _show_record(record: CardRecord, imported: str) -> None:
     table.add_column(style="bold")
     table.add_column(overflow="fold")  # addresses are shown whole
     title = record.name
-    if record.pitch is not None:
-        words = get_ruleset(record.ruleset).pitch_words
-        title += f"  (pitch {describe_pitch(record.pitch, words)})"
+    variants = get_ruleset(record.ruleset).variants
+    if record.number is not None and variants:
+        title += f"  ({variants.key} {variants.describe(record.number)})"
     table.add_row("game", record.ruleset)
     table.add_row("types", " ".join(sorted(cdef.types)))
     if cdef.text:
@@ -307,7 +343,7 @@ def _show_record(record: CardRecord, imported: str) -> None:
         table.add_row("other face", " ".join(f"{k} {v}" for k, v in other.items()))
     if record.aliases:
         table.add_row("also found as", "; ".join(record.aliases))
-    for key in ("printed", "type_text", "type", "brigade", "strength", "toughness", "class"):
+    for key in get_ruleset(record.ruleset).printed_fields:
         if key in source:
             raw = source[key]
             if isinstance(raw, dict):
@@ -384,7 +420,8 @@ def deck(
     except CardDataError as exc:
         raise _fail(str(exc)) from None
     data = scenario_data([position], name=f"start position of {file.name}")
-    data["inventory"] = [p.entry() for p in position.inventory]
+    variants = get_ruleset(position.ruleset).variants
+    data["inventory"] = [p.entry(variants) for p in position.inventory]
     if as_json:
         print(json.dumps(data, indent=2))
         return

@@ -33,7 +33,7 @@ SLOT_RULES = {"arms": "3.2.2a", "chest": "3.5.2a", "head": "3.10.2a", "legs": "3
 def _cards(name: str) -> dict[tuple[str, int | None], CardRecord]:
     result = read_cards(FIXTURES / name)
     assert not result.problems, result.problems
-    return {(r.name, r.pitch): r for r in result.records}
+    return {(r.name, r.number): r for r in result.records}
 
 
 JSON_CARDS = _cards("fab-card.json")

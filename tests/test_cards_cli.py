@@ -75,6 +75,10 @@ def test_show_gives_the_engine_card_and_its_source(runner: CliRunner) -> None:
     assert code == 0
     (card,) = json.loads(out)
     assert card["pitch"] == 3 and card["card"]["stats"]["power"] == 2
+    # --variant is the generic word for the option fab declares as --pitch
+    assert run(runner, "show", "Snatch", "--variant", "3", "--json") == (code, out)
+    code, out = run(runner, "show", "Snatch", "--pitch", "4")
+    assert code != 0 and "no card called 'Snatch' with pitch 4" in out
     code, out = run(runner, "show", "Abihud, the Exilarch", "--json")
     (card,) = json.loads(out)
     assert card["card"]["stats"] == {"strength": 3, "toughness": 2}

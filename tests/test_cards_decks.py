@@ -153,7 +153,7 @@ def test_a_redemption_dek_file_gives_a_deck_and_a_reserve() -> None:
 )
 def test_card_lines(line: str, name: str, count: int, pitch: int | None) -> None:
     (entry,) = read_fab_deck(line).entries
-    assert (entry.name, entry.count, entry.pitch) == (name, count, pitch)
+    assert (entry.name, entry.count, entry.number) == (name, count, pitch)
 
 
 def test_problems_are_listed_with_their_lines() -> None:

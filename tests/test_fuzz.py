@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from cardzones.cli import app
+from cardzones.position.card_data import variant_keys
 from cardzones.position.start import ENTRY_KEYS, TOP_KEYS
 from cardzones.rulesets import get_ruleset
 from cardzones.scenario.expect import CARD_KEYS, EVENT_FILTER_KEYS, GAME_KEYS, ZONE_KEYS
@@ -211,6 +212,7 @@ ODD_KEYS = list(
         [
             *sorted(TOP_KEYS),
             *sorted(ENTRY_KEYS),
+            *sorted(variant_keys()),
             *ARG_KEYS,
             *ACTIONS,
             "types",

@@ -16,6 +16,13 @@ the kernel's that starts with an underscore. The modules of the kernel's
 layer outside ``cardzones.kernel`` (the errors, the record codec, the
 schemas) are what the kernel builds on: they import nothing of the kernel.
 
+A game's words are its rule set's too: outside a shipped game's package,
+no module (its docstrings aside) and no file of the board's page speaks
+them. The words are read from the rule sets where they declare them (the
+zone types no other game has, the key of their variants) and listed here
+where their rules alone have them; the places that still speak them are
+listed, each with why.
+
 No module of cardzones holds more than 600 lines: one that outgrows that is
 split into modules named for what they hold.
 
@@ -27,7 +34,10 @@ set of the tests (tests/plugins) is checked as a rule set from outside.
 from __future__ import annotations
 
 import ast
+import io
 import re
+import tokenize
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -906,3 +916,206 @@ def test_the_length_checker_finds_a_long_module(tmp_path: Path) -> None:
     over.write_text("x = 1\n" * (MODULE_LINES + 1), encoding="utf-8")
     assert long_modules([at_the_limit, over]) == [f"{over}: {MODULE_LINES + 1}"]
     assert long_modules([at_the_limit]) == []
+
+
+# ----------------------------------------------------------------------
+# A game's words are its rule set's
+# ----------------------------------------------------------------------
+
+#: The games whose words are checked: the rule sets that ship with cardzones.
+SHIPPED = ("fab", "redemption")
+#: Words of a game's rules that none of its rule set's declarations lists.
+RULES_WORDS = {"fab": ("combat chain",), "redemption": ("lost soul", "lost souls", "brigade")}
+#: Zone types that are ordinary words too, which code outside a game uses in
+#: their own sense: a stack of layers, a permanent controller, a set's
+#: discard() and a slot reserved, the head of a list, a card set aside.
+ORDINARY_WORDS = frozenset({"head", "stack", "permanent", "discard", "reserve", "set_aside"})
+
+#: The places outside a game's package that still speak its words, with why.
+#: Those that say "to go" are to lose them; the others keep a stored
+#: format's first names, so that what was stored before still loads.
+VOCABULARY_ALLOWED: dict[str, str] = {
+    # to go: the kernel's code and comments name zones of both games (its
+    # doctests, which play a game, may)
+    "cardzones/kernel/pipeline.py": "to go",
+    "cardzones/kernel/ruleset.py": "to go",
+    "cardzones/kernel/logview.py": "to go",
+    # to go: the scenario layer's expectation keys of each game
+    "cardzones/scenario/expect.py": "to go",
+    # to go: the numeric properties modify and counters take are both games'
+    # (a scenario's modify may name either game's, in either game), until
+    # each rule set declares its numbers and the shared actions read them
+    "cardzones/rulesets/common.py": "to go",
+    # a stored game written before cards had ``extra`` keeps Redemption's
+    # fields under their old names (kernel/serial.py reads them)
+    "cardzones/kernel/serial.py": "stored format",
+    # a stored card index keeps a card's variant number in its column
+    # ``pitch``, and an index written before cards had ``extra`` keeps
+    # Redemption's fields under their old names
+    "cardzones/cards/index.py": "stored format",
+}
+
+
+#: The board's files that still speak a game's words: all to go, the
+#: board's menus and its words taken from the rule set and its action table
+#: as its layout is (``GET /api/rulesets``).
+STATIC_VOCABULARY_ALLOWED: dict[str, str] = {
+    "cardzones/web/static/menus.js": "to go: the actions of one game's menus",
+    "cardzones/web/static/board.js": "to go: a hero's life by its name, a territory",
+    "cardzones/web/static/board.css": "to go: a pitch in its colour",
+    "cardzones/web/static/words.js": "to go: the examples of its comments",
+}
+
+
+def game_vocabulary() -> dict[str, list[str]]:
+    """Each shipped game's words, read from its rule set where it declares
+    them: the zone types no other game has (ordinary words aside), the key
+    and plural of its variants (fab's ``pitch``), and the words of its rules
+    in :data:`RULES_WORDS`. A variant's own words (fab's red, yellow, blue)
+    are not among them: they are the terminal's colours too."""
+    from cardzones.rulesets import get_ruleset
+
+    rulesets = {g: get_ruleset(g) for g in SHIPPED}
+    out = {}
+    for game, ruleset in rulesets.items():
+        others = {z for g, r in rulesets.items() if g != game for z in r.zone_specs}
+        words = [z for z in ruleset.zone_specs if z not in others and z not in ORDINARY_WORDS]
+        if ruleset.variants:
+            words += [ruleset.variants.key, ruleset.variants.plural]
+        out[game] = sorted({*words, *RULES_WORDS.get(game, ())})
+    return out
+
+
+def vocabulary_pattern(words: list[str]) -> re.Pattern[str]:
+    """A pattern of whole words, where a space and an underscore are alike
+    (``combat_chain`` and "combat chain")."""
+    spelled = sorted((re.escape(w.replace("_", " ")) for w in words), key=len, reverse=True)
+    return re.compile(r"\b(" + "|".join(spelled) + r")\b", re.IGNORECASE)
+
+
+def texts_of(source: str, file: str) -> Iterator[tuple[int, str]]:
+    """Every text of a module that could speak a game's words, its
+    docstrings aside (whose doctests show a game being played): its strings,
+    its names (of variables, attributes, functions, classes, arguments and
+    keywords) and its comments, each with its line."""
+    tree = ast.parse(source, file)
+    skip = docstrings(tree)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if id(node) not in skip:
+                yield node.lineno, node.value
+        elif isinstance(node, ast.Name):
+            yield node.lineno, node.id
+        elif isinstance(node, ast.Attribute):
+            yield node.lineno, node.attr
+        elif isinstance(node, ast.arg | ast.keyword) and node.arg:
+            yield node.lineno, node.arg
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            yield node.lineno, node.name
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type == tokenize.COMMENT:
+            yield token.start[0], token.string
+
+
+def game_words_in(source: str, file: str, vocabulary: dict[str, list[str]]) -> list[str]:
+    """Every text of a module that speaks a game's words, with the game."""
+    patterns = {game: vocabulary_pattern(words) for game, words in vocabulary.items()}
+    found = []
+    for line, text in texts_of(source, file):
+        spoken = text.replace("_", " ")
+        for game, pattern in patterns.items():
+            match = pattern.search(spoken)
+            if match:
+                found.append(f"{file}:{line}: {game}'s {match[0]!r} in {text[:60]!r}")
+    return found
+
+
+def outside_the_games() -> list[tuple[Path, str]]:
+    """Every module of cardzones outside the shipped games' packages."""
+    own = [PACKAGE / "rulesets" / game for game in SHIPPED]
+    return [(p, name) for p, name in package_modules() if not any(p.is_relative_to(o) for o in own)]
+
+
+@pytest.mark.parametrize("path,name", outside_the_games(), ids=lambda v: str(v))
+def test_no_module_outside_a_game_speaks_its_words(path: Path, name: str) -> None:
+    """A game's words are its rule set's: its zone types, its variants (fab's
+    pitch) and what its rules call things. Code outside its package takes
+    them from the rule set (``zone_specs``, ``variants``) and speaks of zones
+    and variants in general."""
+    relative = str(path.relative_to(ROOT))
+    if relative in VOCABULARY_ALLOWED:
+        pytest.skip(f"allowed for now: {VOCABULARY_ALLOWED[relative]}")
+    source = path.read_text(encoding="utf-8")
+    assert game_words_in(source, relative, game_vocabulary()) == []
+
+
+def board_words_in(text: str, file: str, vocabulary: dict[str, list[str]]) -> list[str]:
+    """Every game's word in a file of the board's page, with the game."""
+    patterns = {game: vocabulary_pattern(words) for game, words in vocabulary.items()}
+    spoken = text.replace("_", " ")
+    return [
+        f"{file}: {game}'s {m[0]!r}"
+        for game, pattern in patterns.items()
+        for m in pattern.finditer(spoken)
+    ]
+
+
+def test_the_board_speaks_no_game() -> None:
+    """The board's page takes a game's words from its rule set, as it takes
+    its layout."""
+    vocabulary = game_vocabulary()
+    files = sorted(p for p in STATIC.rglob("*") if p.suffix in (".js", ".css", ".html"))
+    assert files, "the board's page is missing"
+    found = [
+        word
+        for p in files
+        if str(p.relative_to(ROOT)) not in STATIC_VOCABULARY_ALLOWED
+        for word in board_words_in(p.read_text(encoding="utf-8"), p.name, vocabulary)
+    ]
+    assert found == []
+
+
+def test_every_allowed_place_still_speaks_a_game() -> None:
+    """An allowance that is no longer needed is taken out."""
+    vocabulary = game_vocabulary()
+    for relative in VOCABULARY_ALLOWED:
+        source = (ROOT / relative).read_text(encoding="utf-8")
+        assert game_words_in(source, relative, vocabulary), f"{relative} needs no allowance"
+    for relative in STATIC_VOCABULARY_ALLOWED:
+        text = (ROOT / relative).read_text(encoding="utf-8")
+        assert board_words_in(text, relative, vocabulary), f"{relative} needs no allowance"
+
+
+def test_the_vocabulary_is_read_from_the_rule_sets() -> None:
+    vocabulary = game_vocabulary()
+    assert {"pitch", "pitches", "arsenal", "combat_chain"} <= set(vocabulary["fab"])
+    assert {"land_of_bondage", "field_of_battle", "lost soul", "brigade"} <= set(
+        vocabulary["redemption"]
+    )
+    assert not {"hand", "deck"} & {*vocabulary["fab"], *vocabulary["redemption"]}
+
+
+#: Texts that speak a game's words, and the word found first.
+WORD_PROBES = (
+    ('CARD = {"pitch": 1}\n', "fab's 'pitch'"),
+    ("def f(card):\n    return card.pitch\n", "fab's 'pitch'"),
+    ("x = 1  # to the arsenal\n", "fab's 'arsenal'"),
+    ('Dest("combat_chain")\n', "fab's 'combat chain'"),
+    ("def pitch_words():\n    pass\n", "fab's 'pitch'"),
+    ('raise E("a Lost Soul is rescued")\n', "redemption's 'Lost Soul'"),
+    ("land_of_bondage = 3\n", "redemption's 'land of bondage'"),
+)
+
+
+def test_the_game_word_finder_finds_them_outside_docstrings() -> None:
+    vocabulary = game_vocabulary()
+    for source, expected in WORD_PROBES:
+        found = game_words_in(source, "probe.py", vocabulary)
+        assert found and expected in found[0], (source, found)
+    left_alone = (
+        '"""A module.\n\n>>> game.zone("alice", "pitch")\n"""\n'
+        "def f(variants):\n"
+        '    """Find a fab card by its pitch."""\n'
+        "    return variants.key, stack.head, pitched, 'hand', 'deck'\n"
+    )
+    assert game_words_in(left_alone, "probe.py", vocabulary) == []

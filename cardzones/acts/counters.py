@@ -248,7 +248,13 @@ def life_action(
     return Action(
         "life",
         (
-            Param("card", K.CARD, required=True, role=Role.TARGET, doc="the card (a hero)"),
+            Param(
+                "card",
+                K.CARD,
+                required=True,
+                role=Role.TARGET,
+                doc="the card (one with a life total)",
+            ),
             Param(
                 "damage",
                 K.INT,
@@ -260,8 +266,7 @@ def life_action(
             BY,
         ),
         run,
-        doc="Change the life total of a public card that has one (a hero): damage, "
-        "life loss or life gain.",
+        doc="Change the life total of a public card that has one: damage, life loss or life gain.",
         rules=rules,
         one_of=(OneOf(("damage", "lose", "gain"), exactly=True),),
         candidates=candidates,

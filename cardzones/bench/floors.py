@@ -20,7 +20,7 @@ from cardzones.bench.position import (
     Action,
     action_choices,
     apply_action,
-    hero_of,
+    host_of,
     padded_places,
     pick_card,
 )
@@ -68,8 +68,8 @@ def bare_state(game: Game) -> Bare:
         where[card] = _spot(game, card)[0]
         if game.kids(card):
             lists[-card] = list(game.kids(card))
-    for player in game.players:  # the workload puts cards under the heroes
-        lists.setdefault(-hero_of(game, player), [])
+    for player in game.players:  # the workload puts cards under a card of each
+        lists.setdefault(-host_of(game, player), [])
     return Bare(lists, where)
 
 

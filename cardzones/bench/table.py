@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import json
 import multiprocessing
 import random
@@ -44,6 +45,8 @@ from typing import Any
 import httpx
 
 from cardzones.bench.position import GAME
+from cardzones.rulesets import get_ruleset
+from cardzones.rulesets.fab.bench import TABLE_CARDS, table_setup
 
 #: How many tables, and how long each phase runs, by default and in a quick run.
 TABLES, SECONDS = 32, 8.0
@@ -52,6 +55,8 @@ QUICK_TABLES, QUICK_SECONDS = 4, 0.8
 WARMUP = 0.25
 #: The cards of each seat's deck in a benchmark table.
 DECK = 40
+#: The zone type of a seat's pile that its played cards go to.
+CLEAR_TO = get_ruleset(GAME).clear_to
 #: Tables the benchmark's one client address may create a minute on its server.
 BENCH_CREATES_PER_MINUTE = 100_000
 
@@ -184,16 +189,12 @@ class _Window:
 
 
 def table_body(seed: int) -> dict[str, Any]:
-    """A benchmark table: a hero and a deck of look-alike attacks each."""
-    cards = {
-        "Hero": {"types": ["hero"], "life": 20},
-        "Strike": {"types": ["action", "attack"], "power": 4, "defense": 3, "pitch": 1},
-    }
+    """A benchmark table: the game's table of look-alike cards, a deck of
+    :data:`DECK` each (:func:`~cardzones.rulesets.fab.bench.table_setup`)."""
     setup: dict[str, Any] = {}
     for player in ("alice", "bob"):
-        setup[f"{player}.hero"] = ["Hero"]
-        setup[f"{player}.deck"] = ["Strike"] * DECK
-    return {"ruleset": GAME, "seed": seed, "cards": cards, "setup": setup}
+        setup.update(table_setup(player, DECK))
+    return {"ruleset": GAME, "seed": seed, "cards": copy.deepcopy(TABLE_CARDS), "setup": setup}
 
 
 class _Seat:
@@ -216,12 +217,11 @@ class _Seat:
         choices: list[dict[str, Any]] = []
         if counts.get(f"{me}.deck", 0):
             choices += [{"move": {"card": f"{me}.deck[0]", "to": f"{me}.hand"}}] * 3
+        pile = f"{me}.{CLEAR_TO}"
         if counts.get(f"{me}.hand", 0):
-            choices += [{"move": {"card": f"{me}.hand[0]", "to": f"{me}.graveyard"}}] * 2
-        if counts.get(f"{me}.graveyard", 0):
-            choices += [
-                {"move": {"card": f"{me}.graveyard[0]", "to": f"{me}.deck", "position": "bottom"}}
-            ]
+            choices += [{"move": {"card": f"{me}.hand[0]", "to": pile}}] * 2
+        if counts.get(pile, 0):
+            choices += [{"move": {"card": f"{pile}[0]", "to": f"{me}.deck", "position": "bottom"}}]
         if self.view.get("turn_player") == me:
             choices.append({"end_turn": {}})
         return self.rng.choice(choices)

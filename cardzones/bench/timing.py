@@ -20,7 +20,7 @@ from cardzones.bench.floors import (
     replay_bare,
     view_plan,
 )
-from cardzones.bench.position import CLEAR, FLIP, MOVE, Action, apply_action, hero_of
+from cardzones.bench.position import CLEAR, FLIP, MOVE, Action, apply_action, host_of
 from cardzones.kernel.game import Game
 from cardzones.kernel.views import view
 from cardzones.rulesets.fab.actions import put_under
@@ -31,7 +31,7 @@ from cardzones.scenario.runner import run_file
 _clock = time.perf_counter
 
 
-def _engine_segment(game: Game, actions: Sequence[Action], heroes: dict[str, int]) -> float:
+def _engine_segment(game: Game, actions: Sequence[Action], hosts: dict[str, int]) -> float:
     move, flip, clear = game.move, game.flip, game.clear
     t0 = _clock()
     for kind, card, dest, position, face, by in actions:
@@ -42,7 +42,7 @@ def _engine_segment(game: Game, actions: Sequence[Action], heroes: dict[str, int
         elif kind == CLEAR:
             clear(card, by)
         else:
-            put_under(game, card, heroes[by], by)
+            put_under(game, card, hosts[by], by)
     return _clock() - t0
 
 
@@ -61,12 +61,12 @@ def time_moves(game: Game, workload: Workload, repeats: int) -> tuple[float, flo
     time counts, so a pause of the machine spoils one sample, not the run, and
     a busy spell longer than a few milliseconds falls on both."""
     start = game.checkpoint()
-    heroes = {p: hero_of(game, p) for p in game.players}
+    hosts = {p: host_of(game, p) for p in game.players}
     engine = floor = 0.0
     for actions, ops in zip(workload.segments, workload.traces, strict=True):
         best = float("inf")
         for _ in range(repeats):
-            best = min(best, _engine_segment(game, actions, heroes))
+            best = min(best, _engine_segment(game, actions, hosts))
             game.rollback(start)
         engine += best
         floor += min(_floor_segment(ops, workload.start) for _ in range(repeats))

@@ -4,7 +4,7 @@ by name for scenarios, deck lists and the table.
 - :mod:`cardzones.cards.importers` reads a database file into the index
   (:mod:`cardzones.cards.index`), in a format of its game's rule set;
 - :mod:`cardzones.cards.download` fetches the newest files and imports them;
-- :mod:`cardzones.cards.lookup` finds a card by name (and pitch);
+- :mod:`cardzones.cards.lookup` finds a card by name (and variant);
 - :mod:`cardzones.cards.decks` makes deck lists start positions.
 
 The formats of each database, how its words become the engine's and how its

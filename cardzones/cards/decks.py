@@ -21,7 +21,7 @@ them too (:mod:`cardzones.table.creation`).
 
 >>> from cardzones.rulesets import get_ruleset
 >>> deck = get_ruleset("fab").read_deck_list("Hero: Dorinthea Ironsong\\n3 Snatch (red)\\n")
->>> [(e.name, e.count, e.pitch, e.line) for e in deck.entries]
+>>> [(e.name, e.count, e.number, e.line) for e in deck.entries]
 [('Dorinthea Ironsong', 1, None, 1), ('Snatch', 3, 1, 2)]
 """
 
@@ -39,7 +39,7 @@ from cardzones.kernel.cards import CardDef
 from cardzones.kernel.game import Game
 from cardzones.rulesets import get_ruleset, new_game
 from cardzones.rulesets.base import DeckCard, DeckRefused
-from cardzones.rulesets.cardfiles import DeckEntry, DeckList
+from cardzones.rulesets.cardfiles import DeckEntry, DeckList, Variants
 
 __all__ = [
     "DeckEntry",
@@ -59,7 +59,8 @@ class Placed:
 
     zone: str | None
     cdef: CardDef
-    pitch: int | None = None
+    #: its number among the variants of its rule set (:class:`Variants`)
+    number: int | None = None
     #: whether no name finds the card alone in the card index, so that a
     #: scenario must give its definition under ``cards:``
     define: bool = False
@@ -68,11 +69,12 @@ class Placed:
     def name(self) -> str:
         return self.cdef.name
 
-    def entry(self) -> dict[str, Any]:
-        """The card as a scenario setup entry."""
+    def entry(self, variants: Variants) -> dict[str, Any]:
+        """The card as a scenario setup entry, which picks its variant by the
+        rule set's key (fab's ``pitch: 1``)."""
         out: dict[str, Any] = {"card": self.name}
-        if self.pitch is not None:
-            out["pitch"] = self.pitch
+        if self.number is not None and variants:
+            out[variants.key] = self.number
         return out
 
 
@@ -88,23 +90,26 @@ class StartPosition:
 
     def setup(self) -> dict[str, list[dict[str, Any]]]:
         """The position as a scenario's ``setup:`` (with ``card_data:``, each
-        entry names its card and, in fab, its pitch)."""
+        entry names its card and, in a game of variants, its variant)."""
+        variants = get_ruleset(self.ruleset).variants
         out: dict[str, list[dict[str, Any]]] = {}
         for placed in self.cards:
             assert placed.zone is not None
-            out.setdefault(placed.zone, []).append(placed.entry())
+            out.setdefault(placed.zone, []).append(placed.entry(variants))
         return out
 
     def definitions(self) -> dict[str, dict[str, Any]]:
         """The engine's definition of each card, as its public description
-        (:meth:`CardDef.to_json`), by name; a fab name with several pitches
-        lists each under ``NAME (pitch N)``."""
+        (:meth:`CardDef.to_json`), by name; a name with several variants
+        lists each under ``NAME (KEY N)``, in the rule set's words (fab's
+        ``Snatch (pitch 1)``)."""
+        word = get_ruleset(self.ruleset).variants.key or "variant"
         out: dict[str, dict[str, Any]] = {}
         for placed in [*self.cards, *self.inventory]:
             key = placed.name
-            others = {p.pitch for p in [*self.cards, *self.inventory] if p.name == key}
+            others = {p.number for p in [*self.cards, *self.inventory] if p.name == key}
             if len(others) > 1:
-                key = f"{key} (pitch {placed.pitch})"
+                key = f"{key} ({word} {placed.number})"
             out[key] = placed.cdef.to_json()
         return out
 
@@ -221,7 +226,7 @@ def start_position(
             cards.close()
     position = StartPosition(deck.ruleset, player)
     game = new_game(deck.ruleset, [player], 0)
-    given = [DeckCard(record.cdef, record.pitch, entry.section) for entry, record in found]
+    given = [DeckCard(record.cdef, record.number, entry.section) for entry, record in found]
     try:
         where = get_ruleset(deck.ruleset).place_deck(game, player, given)
     except DeckRefused as exc:
@@ -230,7 +235,7 @@ def start_position(
 
     def placed(zone: str | None, i: int) -> Placed:
         record = records[i]
-        return Placed(zone, record.cdef, record.pitch, define=bool(record.source.get("define")))
+        return Placed(zone, record.cdef, record.number, define=bool(record.source.get("define")))
 
     position.cards.extend(placed(zone, i) for zone, i in where.placed)
     position.inventory.extend(placed(None, i) for i in where.out)
@@ -247,7 +252,7 @@ def _resolve(deck: DeckList, cards: CardLookup) -> list[tuple[DeckEntry, CardRec
                     named = DeckEntry(name, 1, None, entry.section, entry.line)
                     found.append((named, cards.find(name)))
             else:
-                record = cards.find(entry.name, entry.pitch, card_set=entry.set, card_id=entry.id)
+                record = cards.find(entry.name, entry.number, card_set=entry.set, card_id=entry.id)
                 if get_ruleset(deck.ruleset).named_printings:
                     record = _named_alone(record, cards)
                 found.extend((entry, record) for _ in range(entry.count))
@@ -275,17 +280,17 @@ def _named_alone(record: CardRecord, cards: CardLookup) -> CardRecord:
 
 
 def _in_list_words(deck: DeckList, entry: DeckEntry, exc: CardDataError, cards: CardLookup) -> str:
-    """A card of a game of pitches, found without its pitch or with one it
-    has not, in the deck list's words (fab's "Snatch (red)", not a scenario's
-    ``pitch: 1``); every other problem as the card index says it."""
+    """A card of a game of variants, found without its variant or with one
+    it has not, in the deck list's words (fab's "Snatch (red)", not a
+    scenario's ``pitch: 1``); every other problem as the card index says it."""
     ruleset = get_ruleset(deck.ruleset)
-    if not ruleset.pitch_words or entry.names is not None or isinstance(exc, UnknownCard):
+    if not ruleset.variants or entry.names is not None or isinstance(exc, UnknownCard):
         return str(exc)
-    pitches = cards.pitches(entry.name)
-    if not pitches:
+    numbers = cards.numbers(entry.name)
+    if not numbers:
         return str(exc)
-    name = cards.find(entry.name, pitches[0]).name
-    return ruleset.deck_list_problem(entry, name, pitches) or str(exc)
+    name = cards.find(entry.name, numbers[0]).name
+    return ruleset.deck_list_problem(entry, name, numbers) or str(exc)
 
 
 def _split_names(text: str, cards: CardLookup) -> list[str]:

@@ -9,7 +9,7 @@ cards or the new ones and a failed import leaves the old ones in place.
 >>> from cardzones.kernel.cards import CardDef
 >>> home = Path(tempfile.mkdtemp())
 >>> snatch = CardRecord("fab", CardDef("Snatch", frozenset({"action", "attack"}),
-...                     {"pitch": 1, "power": 4}), pitch=1)
+...                     {"pitch": 1, "power": 4}), number=1)
 >>> with CardIndex.create(home) as index:
 ...     _ = index.replace("fab", [snatch], ImportInfo("fab-json", "card.json", read=1))
 ...     [r.cdef.stats["power"] for r in index.lookup("fab", "snatch")]
@@ -72,6 +72,8 @@ CREATE TABLE IF NOT EXISTS cards (
     ruleset TEXT NOT NULL,
     name TEXT NOT NULL,
     variant TEXT NOT NULL,
+    -- a card's number among its rule set's variants (CardRecord.number),
+    -- under the column's first name, which stored indexes have
     pitch INTEGER,
     card TEXT NOT NULL,
     source TEXT NOT NULL,
@@ -274,7 +276,7 @@ class CardIndex:
                     record.ruleset,
                     record.name,
                     record.variant,
-                    record.pitch,
+                    record.number,
                     json.dumps(card_to_json(record.cdef)),
                     json.dumps({**record.source, "aliases": list(record.aliases)}),
                 ),
@@ -363,12 +365,12 @@ class CardIndex:
         return [self._record(r) for r in rows]
 
     def _record(self, row: tuple[Any, ...]) -> CardRecord:
-        _, ruleset, name, variant, pitch, card, source = row[:7]
+        _, ruleset, name, variant, number, card, source = row[:7]
         data = json.loads(card)
         src = json.loads(source)
         aliases = tuple(src.get("aliases", ()))
         cdef = card_from_json(name, data)
-        return CardRecord(ruleset, cdef, pitch, variant, aliases, cdef.text, src)
+        return CardRecord(ruleset, cdef, number, variant, aliases, cdef.text, src)
 
 
 def _types_text(record: CardRecord) -> str:

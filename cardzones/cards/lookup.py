@@ -1,8 +1,8 @@
 """Find a card by name in the card index, as scenarios, deck lists and the
 command line name them.
 
-In a game whose cards of one name differ by pitch (fab's colours: the rule
-set's ``pitch_words``), a name with several pitches needs the pitch; in
+In a game whose cards of one name differ by a number (the rule set's
+``variants``: fab's pitch), a name with several variants needs the number; in
 another, a name printed in several sets (a Redemption card) is found when
 every printing is the same card for the engine, and otherwise needs its
 full name. A name that is not found lists the closest
@@ -18,7 +18,7 @@ names there are.
 >>> with CardIndex.create(home) as index:
 ...     _ = index.replace("fab", [snatch(1, 4), snatch(3, 2)], ImportInfo("fab-json", "x"))
 >>> cards = CardLookup("fab", home)
->>> cards.find("snatch", pitch=3).cdef.stats["power"]
+>>> cards.find("snatch", 3).cdef.stats["power"]
 2
 >>> cards.find("Snatch")
 Traceback (most recent call last):
@@ -42,11 +42,10 @@ from cardzones.cards.errors import AmbiguousCard, CardDataError, NoCardIndex, Un
 from cardzones.cards.index import CardIndex, CardRecord, card_games, index_path, name_key
 from cardzones.kernel.cards import CardDef
 from cardzones.rulesets import get_ruleset
-from cardzones.rulesets.cardfiles import options_text
 
 __all__ = ["CardLookup", "missing_data_message"]
 
-#: The type of a token card (fab 8.1.8a; a Redemption Lost Soul Token).
+#: The type of a token card (fab 8.1.8a), which a rule set's token cards have.
 TOKEN = "token"
 
 #: How to get each game's cards into the index, for messages.
@@ -71,8 +70,9 @@ class CardLookup:
         if ruleset not in games:
             raise CardDataError(f"unknown game {ruleset!r}; games are {', '.join(games)}")
         self.ruleset = ruleset
-        #: the rule set's words for its pitches: empty in a game without them
-        self.pitch_words = get_ruleset(ruleset).pitch_words
+        #: how the game's cards of one name differ by a number: false in a
+        #: game without variants
+        self.variants = get_ruleset(ruleset).variants
         try:
             self._index = CardIndex.open(home)
         except NoCardIndex:
@@ -105,12 +105,12 @@ class CardLookup:
     def find(
         self,
         name: str,
-        pitch: int | None = None,
+        number: int | None = None,
         *,
         card_set: str | None = None,
         card_id: str | None = None,
     ) -> CardRecord:
-        """The one card ``name`` (and ``pitch``, fab) names, or an error that says
+        """The one card ``name`` (and ``number``, its variant) names, or an error that says
         what is missing: :class:`UnknownCard` or :class:`AmbiguousCard`.
         ``card_id`` and ``card_set`` pick a Redemption printing as a LackeyCCG
         deck names it: the id is the printing's picture file (carddata's
@@ -122,10 +122,10 @@ class CardLookup:
                 return printing
         if card_set:
             try:
-                return self._cached(f"{name} (set {card_set})", pitch)
+                return self._cached(f"{name} (set {card_set})", number)
             except UnknownCard:
                 pass  # no printing of that set: any printing will do
-        return self._cached(name, pitch)
+        return self._cached(name, number)
 
     def unique_name(self, record: CardRecord) -> str | None:
         """A name that finds ``record`` (or a printing that is the same card
@@ -149,33 +149,34 @@ class CardLookup:
                     self._ids.setdefault(image, record)
         return self._ids
 
-    def _cached(self, name: str, pitch: int | None) -> CardRecord:
-        key = (name_key(name), pitch)
+    def _cached(self, name: str, number: int | None) -> CardRecord:
+        key = (name_key(name), number)
         if key not in self._cache:
-            self._cache[key] = self._find(name, pitch)
+            self._cache[key] = self._find(name, number)
         return self._cache[key]
 
     def exists(self, name: str) -> bool:
         """Whether some card is called ``name`` (or has it as another name)."""
         return bool(self._index.lookup(self.ruleset, name))
 
-    def pitches(self, name: str) -> list[int | None]:
-        """The pitches of the one card called ``name``, lowest first (``[None]``
-        for a card without one); empty when no card, or several, have the name."""
+    def numbers(self, name: str) -> list[int | None]:
+        """The numbers of the variants of the one card called ``name``, lowest
+        first (``[None]`` for a card without one); empty when no card, or
+        several, have the name."""
         found = self._index.lookup(self.ruleset, name)
         if len({r.name for r in found}) != 1:
             return []
-        return sorted({r.pitch for r in found}, key=lambda p: -1 if p is None else p)
+        return _numbers(found)
 
-    def card_def(self, name: str, pitch: int | None = None) -> CardDef:
+    def card_def(self, name: str, number: int | None = None) -> CardDef:
         """The card's :class:`CardDef`, called ``name`` as written (so that a
         scenario's references and expectations match the name it uses)."""
-        cdef = self.find(name, pitch).cdef
+        cdef = self.find(name, number).cdef
         return cdef if cdef.name == name else replace(cdef, name=name)
 
     def tokens(self) -> list[CardDef]:
         """Every token card of the game (a card with the type ``token``), in
-        the order of their names and pitches."""
+        the order of their names and variants."""
         return [r.cdef for r in self._index.records(self.ruleset) if TOKEN in r.cdef.types]
 
     def closest(self, name: str, count: int = 5) -> list[str]:
@@ -190,7 +191,7 @@ class CardLookup:
             near += [n for k, n in keys.items() if wanted in k and n not in near]
         return near[:count]
 
-    def _find(self, name: str, pitch: int | None) -> CardRecord:
+    def _find(self, name: str, number: int | None) -> CardRecord:
         found = self._index.lookup(self.ruleset, name)
         tidy = _tidy_brackets(name)
         if not found and tidy != name:
@@ -211,10 +212,10 @@ class CardLookup:
                 f"no {self.ruleset} card called {name!r} in the card index{hint}", closest
             )
         names = list(dict.fromkeys(r.name for r in found))
-        if self.pitch_words:
-            return self._pitched(name, pitch, found, names)
-        if pitch is not None:
-            raise CardDataError(f"a {self.ruleset} card has no pitch; {name} is one")
+        if self.variants:
+            return self._variant(name, number, found, names)
+        if number is not None:
+            raise CardDataError(f"a {self.ruleset} card has no variants; {name} is one")
         if all(r.same_card(found[0]) for r in found[1:]):
             return found[0]
         options = [_printing(r) for r in found]
@@ -224,31 +225,31 @@ class CardLookup:
             options,
         )
 
-    def _pitched(
-        self, name: str, pitch: int | None, found: list[CardRecord], names: list[str]
+    def _variant(
+        self, name: str, number: int | None, found: list[CardRecord], names: list[str]
     ) -> CardRecord:
+        """The one variant of the one card ``name`` names, picked by
+        ``number``; the messages speak the rule set's words (fab's pitch)."""
         if len(names) > 1:
             raise AmbiguousCard(
                 f"{name!r} names {len(names)} cards: {', '.join(names)}; write the full name",
                 names,
             )
-        pitches = sorted({r.pitch for r in found}, key=lambda p: -1 if p is None else p)
-        if pitch is not None:
-            chosen = [r for r in found if r.pitch == pitch]
+        v = self.variants
+        numbers = _numbers(found)
+        if number is not None:
+            chosen = [r for r in found if r.number == number]
             if chosen:
                 return chosen[0]
-            if pitches == [None]:
-                raise CardDataError(f"{names[0]} has no pitch; leave pitch out")
-            raise CardDataError(f"{names[0]} has no pitch {pitch}; give {self._options(pitches)}")
-        if len(pitches) > 1:
+            if numbers == [None]:
+                raise CardDataError(f"{names[0]} has no {v.key}; leave {v.key} out")
+            raise CardDataError(f"{names[0]} has no {v.key} {number}; give {v.options(numbers)}")
+        if len(numbers) > 1:
             raise AmbiguousCard(
-                f"{names[0]} has {len(pitches)} pitches: give pitch: {self._options(pitches)}",
-                [str(p) for p in pitches],
+                f"{names[0]} has {len(numbers)} {v.plural}: give {v.key}: {v.options(numbers)}",
+                [str(n) for n in numbers],
             )
         return found[0]
-
-    def _options(self, pitches: list[int | None]) -> str:
-        return options_text(pitches, self.pitch_words)
 
 
 def _tidy_brackets(name: str) -> str:
@@ -264,6 +265,11 @@ _INSIDE = re.compile(r"([(\[])([^()\[\]]*)([)\]])")
 
 #: A Redemption name with the set it was printed in: "Archippus (set TPC)".
 _WITH_SET = re.compile(r"^(.*\S)\s+\(set ([^()]+)\)$")
+
+
+def _numbers(found: list[CardRecord]) -> list[int | None]:
+    """The numbers of the variants found, lowest first, None before any."""
+    return sorted({r.number for r in found}, key=lambda n: -1 if n is None else n)
 
 
 def _printing(record: CardRecord) -> str:

@@ -15,7 +15,7 @@ from cardzones.acts.actions import ArgumentError, PathStep
 from cardzones.errors import IllegalAction, ScenarioError
 from cardzones.kernel.cards import CardDef, Dest
 from cardzones.kernel.game import Game
-from cardzones.position.card_data import named_card
+from cardzones.position.card_data import named_card, picked_key
 from cardzones.position.loader import YList, YMap
 from cardzones.position.refs import CardRef, ZoneRef, parse_card, parse_zone
 
@@ -67,9 +67,10 @@ class Context:
         self.file = file
         self.cards = cards
         self.card_data = card_data
-        #: names with several definitions under ``cards:``, by pitch
+        #: names with several definitions under ``cards:``, by the number of
+        #: their variant (:class:`~cardzones.rulesets.cardfiles.Variants`)
         self.variants = variants if variants is not None else {}
-        #: every card the card index gave, by name and pitch (:mod:`card_data`)
+        #: every card the card index gave, by name and variant (:mod:`card_data`)
         self.resolved: dict[str, dict[int | None, CardDef]] = {}
         self.labels: dict[str, int] = {}
         self.marks: dict[str, tuple[int, int]] = {}
@@ -124,13 +125,9 @@ class Context:
 
     def card_def(self, name: str, entry: YMap | None = None) -> CardDef:
         """The card a name stands for: under ``cards:`` (``entry``, a set-up
-        entry, may pick one of several definitions by its ``pitch``), from the
+        entry, may pick one of several definitions by its variant), from the
         card index with ``card_data:``, or else a vanilla card."""
-        if (
-            self.card_data is not None
-            or name in self.variants
-            or (entry is not None and "pitch" in entry)
-        ):
+        if self.card_data is not None or name in self.variants or picked_key(entry) is not None:
             return named_card(self, name, entry)
         found = self.cards.get(name)
         return found if found is not None else self.game.card_def(name)

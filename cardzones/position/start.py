@@ -24,7 +24,7 @@ from cardzones.errors import CardzonesError, IllegalAction, ScenarioError, Unkno
 from cardzones.kernel.cards import CardDef
 from cardzones.kernel.game import Game
 from cardzones.kernel.objects import TOP
-from cardzones.position.card_data import read_card_data
+from cardzones.position.card_data import read_card_data, variant_keys
 from cardzones.position.cards import parse_card
 from cardzones.position.context import Context
 from cardzones.position.loader import YList, YMap
@@ -46,8 +46,8 @@ TOP_KEYS = {
 }
 #: The keys of a set-up entry in any rule set; ``under``, ``onto`` and
 #: ``permanent_controller`` only where the rule set has them (its
-#: ``attach_keys`` and ``permanent_control``); ``pitch`` picks a colour of a
-#: card from the card index (``card_data:``).
+#: ``attach_keys`` and ``permanent_control``). The key of each rule set's
+#: variants is one too (:func:`~cardzones.position.card_data.variant_keys`).
 ENTRY_KEYS = {
     "card",
     "as",
@@ -57,7 +57,6 @@ ENTRY_KEYS = {
     "permanent_controller",
     "under",
     "onto",
-    "pitch",
 }
 
 
@@ -74,7 +73,7 @@ class Position:
     rules: list[str]
     cards: dict[str, CardDef]
     card_data: CardLookup | None = None
-    #: names with several definitions under ``cards:``, by pitch
+    #: names with several definitions under ``cards:``, by their variant
     variants: dict[str, dict[int, CardDef]] = field(default_factory=dict)
 
     #: The keys a document must have: a start position needs its rule set
@@ -187,6 +186,7 @@ class Position:
         if not isinstance(setup, YMap):
             raise ctx.fail(self.doc, "setup", "setup: must map zones to lists of cards")
         later: list[tuple[YList, Any, Any, Any]] = []
+        entry_keys = ENTRY_KEYS | set(variant_keys())
         for zone_text, entries in setup.items():
             ref = ctx.zone_ref(setup, zone_text, zone_text)
             if entries is None:
@@ -195,7 +195,7 @@ class Position:
                 raise ctx.fail(setup, zone_text, f"{zone_text}: must be a list of cards")
             for i, entry in enumerate(entries):
                 if isinstance(entry, YMap):
-                    entry = ctx.check_keys(entry, ENTRY_KEYS, "a setup entry")
+                    entry = ctx.check_keys(entry, entry_keys, "a setup entry")
                     if "under" in entry or "onto" in entry:
                         later.append((entries, i, ref, entry))
                         continue
@@ -429,12 +429,14 @@ def _check_rule_ids(doc: YMap, rules: list[str], ruleset: Any, fail: Any) -> Non
 def _variants(
     name: str, items: list[Any], ruleset: Ruleset, file: str, line: int | None
 ) -> dict[int, CardDef]:
-    """The definitions of a card with several colours, one per pitch (the
+    """The definitions of a card with several variants, one per number (the
     colours of a fab card, as the card index has them); a set-up entry picks
-    one with ``pitch:``."""
-    if not any(p.name == "pitch" for p in ruleset.card_params):
+    one by the rule set's key (``pitch:``)."""
+    v = ruleset.variants
+    if not v:
+        keys = " or ".join(variant_keys()) or "a variant"
         raise ScenarioError(
-            f"card {name!r}: a list of definitions is for cards that differ by pitch, "
+            f"card {name!r}: a list of definitions is for cards that differ by {keys}, "
             f"and {ruleset.name} cards have none",
             file=file,
             line=line,
@@ -454,16 +456,16 @@ def _variants(
             cdef = parse_card(name, body, ruleset)
         except ScenarioError as exc:
             raise ScenarioError(exc.message, file=file, line=exc.line or where) from None
-        pitch = cdef.stat("pitch")
-        if pitch is None:
+        number = v.of(cdef)
+        if number is None:
             raise ScenarioError(
-                f"card {name!r}: each of its definitions gives its own pitch:",
+                f"card {name!r}: each of its definitions gives its own {v.key}:",
                 file=file,
                 line=where,
             )
-        if pitch in out:
+        if number in out:
             raise ScenarioError(
-                f"card {name!r}: two definitions have pitch {pitch}", file=file, line=where
+                f"card {name!r}: two definitions have {v.key} {number}", file=file, line=where
             )
-        out[pitch] = cdef
+        out[number] = cdef
     return out

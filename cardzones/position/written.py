@@ -7,8 +7,9 @@ then (a table's creation record, an exported game), keeps the cards instead:
 :func:`written_cards` gives the ``cards:`` entries of every card the set-up
 took from the index, in the scenario format's own words, so that the same
 start position without ``card_data:`` makes exactly the same game. A name used
-with several pitches gets a list of definitions, one per pitch, and each
-set-up entry's ``pitch:`` picks among them as it picked in the index.
+with several variants (fab's pitches) gets a list of definitions, one per
+variant, and each set-up entry's key (``pitch:``) picks among them as it
+picked in the index.
 
 :func:`token_cards` writes down the token cards of the index the same way:
 what a game may create later by name (fab's ``create_token``).
@@ -37,7 +38,7 @@ def token_cards(lookup: CardLookup, ruleset: Ruleset) -> dict[str, Any]:
     """The ``cards:`` entries of every token card of the game in the card index."""
     by_name: dict[str, dict[int | None, CardDef]] = {}
     for cdef in lookup.tokens():
-        by_name.setdefault(cdef.name, {})[cdef.stat("pitch")] = cdef
+        by_name.setdefault(cdef.name, {})[ruleset.variants.of(cdef)] = cdef
     return {name: _entry(defs.values(), ruleset) for name, defs in sorted(by_name.items())}
 
 
@@ -48,12 +49,13 @@ def placed_cards(placed: Iterable[CardDef], ruleset: Ruleset) -> dict[str, Any]:
     it placed, so that every card is made from its entry once."""
     by_name: dict[str, dict[int | None, CardDef]] = {}
     for cdef in placed:
-        by_name.setdefault(cdef.name, {})[cdef.stat("pitch")] = cdef
+        by_name.setdefault(cdef.name, {})[ruleset.variants.of(cdef)] = cdef
     return {name: _entry(defs.values(), ruleset, check=False) for name, defs in by_name.items()}
 
 
 def _entry(defs: Iterable[CardDef], ruleset: Ruleset, *, check: bool = True) -> Any:
-    ordered = sorted(defs, key=lambda c: (c.stat("pitch") is not None, c.stat("pitch") or 0))
+    number = ruleset.variants.of
+    ordered = sorted(defs, key=lambda c: (number(c) is not None, number(c) or 0))
     if len(ordered) == 1:
         return card_entry(ordered[0], ruleset, check=check)
     return [card_entry(cdef, ruleset, check=check) for cdef in ordered]

@@ -30,7 +30,15 @@ from cardzones.errors import CardzonesError, IllegalAction, UnknownReference
 from cardzones.kernel import ruleset as kernel
 from cardzones.kernel.cards import Ability, CardDef
 from cardzones.kernel.results import ActionResult
-from cardzones.rulesets.cardfiles import CardFormat, CardSource, DeckEntry, DeckList, DeckListError
+from cardzones.rulesets.cardfiles import (
+    NO_VARIANTS,
+    CardFormat,
+    CardSource,
+    DeckEntry,
+    DeckList,
+    DeckListError,
+    Variants,
+)
 
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game
@@ -42,12 +50,13 @@ class DeckRefused(CardzonesError):
 
 class DeckCard(NamedTuple):
     """One card of a deck list as the card index found it: the card, its
-    pitch (a colour of a fab card) and the list's section: ``main`` (placed
-    by its type), ``out`` (in no zone), or a section of the list's own, such
-    as a LackeyCCG superzone (``deck``, ``reserve``)."""
+    number among its rule set's variants (:class:`Variants`) and the list's
+    section: ``main`` (placed by its type), ``out`` (in no zone), or a
+    section of the list's own, such as a LackeyCCG superzone (``deck``,
+    ``reserve``)."""
 
     cdef: CardDef
-    pitch: int | None = None
+    number: int | None = None
     section: str = "main"
 
 
@@ -132,8 +141,12 @@ class Ruleset(kernel.Ruleset["Game"]):
       each with its reader, and where the newest database is downloaded from
       (:mod:`cardzones.rulesets.cardfiles`); :meth:`read_deck_list` reads its
       deck lists, and :meth:`takes_deck_list` tells one from another game's;
-    - ``pitch_words``: the words for the pitches that tell its cards of one
-      name apart (fab's colours), when its cards have a ``pitch``;
+    - ``variants``: how its cards of one name are told apart by a number, in
+      its own words (:class:`Variants`: fab's pitch, 1 to 3, red to blue),
+      or :data:`NO_VARIANTS`;
+      ``printed_fields``: the fields of a card's provenance
+      (:attr:`~cardzones.rulesets.cardfiles.CardRecord.source`) that
+      ``cardzones cards show`` shows as printed, in its database's words;
       ``named_printings``: a card of a deck list is written down by a name
       that finds its printing alone; ``out_of_game``: where a deck list's
       cards in no zone are, in words;
@@ -154,8 +167,9 @@ class Ruleset(kernel.Ruleset["Game"]):
     deck_list_example: str = ""
     card_formats: tuple[CardFormat, ...] = ()
     card_source: CardSource | None = None
-    pitch_words: Mapping[int, str] = {}
+    variants: Variants = NO_VARIANTS
     named_printings: bool = False
+    printed_fields: tuple[str, ...] = ()
     out_of_game: str = "in no zone"
     attach_keys: Mapping[str, int] = {}
     permanent_control = False
@@ -218,10 +232,10 @@ class Ruleset(kernel.Ruleset["Game"]):
         file without being told its game)."""
         return False
 
-    def deck_list_problem(self, entry: DeckEntry, name: str, pitches: Sequence[int | None]) -> str:
-        """A card of a deck list found with the wrong pitch or none, in the
-        list's own words; ``name`` is the card's and ``pitches`` are those it
-        has. Empty to let the card index say it."""
+    def deck_list_problem(self, entry: DeckEntry, name: str, numbers: Sequence[int | None]) -> str:
+        """A card of a deck list found with the wrong variant or none, in the
+        list's own words; ``name`` is the card's and ``numbers`` are those of
+        its variants. Empty to let the card index say it."""
         return ""
 
     def place_deck(self, game: Game, player: str, cards: Sequence[DeckCard]) -> Placement:

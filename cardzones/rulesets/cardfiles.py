@@ -9,8 +9,9 @@ them for every game alike.
 
 >>> fmt = CardFormat("pack-tsv", "a pack's cards.tsv", lambda head: head.startswith("name\\t"),
 ...                  lambda text, file, progress: iter(()))
->>> fmt.detect("name\\tsuit\\n"), options_text([1, 3], {1: "red", 3: "blue"})
-(True, '1 (red) or 3 (blue)')
+>>> shade = Variants("shade", "shades", "tint", {1: "light", 3: "dark"})
+>>> fmt.detect("name\\tsuit\\n"), shade.options([1, 3])
+(True, '1 (light) or 3 (dark)')
 """
 
 from __future__ import annotations
@@ -43,15 +44,17 @@ Progress = Callable[[int, int], None]
 class CardRecord:
     """One card of a database: the engine's :class:`CardDef` and where it came from.
 
-    ``variant`` tells apart cards of one name: the pitch of a pitched card,
-    else such as the set it was printed in. ``aliases`` are other names it
+    ``number`` is the card's number among the variants its rule set declares
+    (:class:`Variants`), None in a game without them or for a card without
+    one; ``variant`` tells apart cards of one name in words: that number, or
+    such as the set it was printed in. ``aliases`` are other names it
     is found by, ``text`` the words search finds it by (its rules text, which
     the card itself holds as ``cdef.text``) and ``source`` its provenance.
     """
 
     ruleset: str
     cdef: CardDef
-    pitch: int | None = None
+    number: int | None = None
     variant: str = ""
     aliases: tuple[str, ...] = ()
     text: str = ""
@@ -63,8 +66,8 @@ class CardRecord:
 
     @property
     def key(self) -> str:
-        """The variant that tells it apart, or its pitch."""
-        return self.variant or ("" if self.pitch is None else str(self.pitch))
+        """The variant that tells it apart, or its number."""
+        return self.variant or ("" if self.number is None else str(self.number))
 
     def same_card(self, other: CardRecord) -> bool:
         """Whether the two are the same card for the engine, whatever their names."""
@@ -118,12 +121,13 @@ class DeckEntry:
     ``section`` is ``main`` (placed by its type), ``out`` (not in the game),
     or a section of the list's own (a LackeyCCG superzone: ``deck``,
     ``reserve``). ``names`` is set instead of ``name`` for a comma-separated
-    list whose names are split against the card index.
+    list whose names are split against the card index. ``number`` picks one of
+    the card's variants (:class:`Variants`), where the list gives it.
     """
 
     name: str
     count: int = 1
-    pitch: int | None = None
+    number: int | None = None
     section: str = "main"
     line: int = 0
     set: str | None = None
@@ -142,16 +146,47 @@ class DeckList:
     file: str = "<deck>"
 
 
-def describe_pitch(pitch: int | None, words: Mapping[int, str]) -> str:
-    """ "1 (red)", the way options are offered to a scenario author, with
-    the rule set's words for its pitches."""
-    if pitch is None:
-        return "no pitch"
-    word = words.get(pitch)
-    return f"{pitch} ({word})" if word else str(pitch)
+@dataclass(frozen=True)
+class Variants:
+    """The cards of one name that a game tells apart by a number, in the
+    game's own words: the ``key`` a scenario's set-up entry picks one with
+    (``key: 2``), which is also the card's stat that holds the number and the
+    command line's option (``--key 2``); its ``plural``; ``what`` a number
+    picks, in words; and ``words``, the number's name for each (``{1: "red"}``).
+    A rule set declares them as its :attr:`~cardzones.rulesets.base.Ruleset.variants`;
+    one without them declares :data:`NO_VARIANTS`, which is false.
+
+    >>> shade = Variants("shade", "shades", "tint", {1: "light", 3: "dark"})
+    >>> shade.describe(3), shade.describe(None), shade.describe(7)
+    ('3 (dark)', 'no shade', '7')
+    >>> bool(shade), bool(NO_VARIANTS)
+    (True, False)
+    """
+
+    key: str = ""
+    plural: str = ""
+    what: str = ""
+    words: Mapping[int, str] = field(default_factory=dict)
+
+    def __bool__(self) -> bool:
+        return bool(self.key)
+
+    def of(self, cdef: CardDef) -> int | None:
+        """The card's number among the variants: its stat of that name."""
+        return cdef.stat(self.key) if self.key else None
+
+    def describe(self, number: int | None) -> str:
+        """ "1 (red)", the way options are offered to a scenario author."""
+        if number is None:
+            return f"no {self.key or 'variant'}"
+        word = self.words.get(number)
+        return f"{number} ({word})" if word else str(number)
+
+    def options(self, numbers: Sequence[int | None]) -> str:
+        """ "1 (red), 2 (yellow) or 3 (blue)"."""
+        parts = [self.describe(n) for n in numbers]
+        return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " or " + parts[-1]
 
 
-def options_text(pitches: Sequence[int | None], words: Mapping[int, str]) -> str:
-    """ "1 (red), 2 (yellow) or 3 (blue)"."""
-    parts = [describe_pitch(p, words) for p in pitches]
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " or " + parts[-1]
+#: What a game whose cards of one name are not told apart by a number declares.
+NO_VARIANTS = Variants()

@@ -21,8 +21,8 @@ gave. A picture address comes from the card index alone: the ``image`` of
 a card a body defines is dropped (:mod:`cardzones.table.pictures`). The
 record is self-contained all the same: when the table is created, every
 card the set-up takes from the card index is written down under ``cards``, in
-the scenario format's words (a card used in several colours as a list of
-definitions, one per pitch), and so is every token card of the game when its
+the scenario format's words (a card used in several variants, such as
+colours, as a list of definitions, one per variant), and so is every token card of the game when its
 actions name cards (fab's ``create_token``). Building, replaying, restoring and
 exporting the table never read the index again, so they give the same game
 whatever it holds later. ``card_data`` stays in the record to say where the
@@ -347,10 +347,11 @@ def _from_decks(body: dict[str, Any], seed: Any, handle_key: str, limits: Limits
     ctx = record.build()
     # Each card is read back from what the record says of it, once, here:
     # it must be the card the index gave.
+    number = ruleset_of(ctx.game).variants.of
     for cdef in decks.placed:
-        pitch = cdef.stat("pitch")
         variants = ctx.variants.get(cdef.name)
-        again = variants.get(pitch) if variants is not None and pitch is not None else None
+        picked = number(cdef)
+        again = variants.get(picked) if variants is not None and picked is not None else None
         if again is None:
             again = ctx.cards.get(cdef.name)
         if again != cdef:

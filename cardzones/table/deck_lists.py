@@ -80,9 +80,9 @@ def unavailable(ruleset: str) -> str:
 @dataclass(frozen=True)
 class DeckStart:
     """The start position of a table's deck lists: its ``setup:`` (each entry
-    names its card and, in fab, its pitch), every card it places in setup
-    order, as the card index gave it, and the game's token cards written down
-    (when ``tokens`` was asked for)."""
+    names its card and its variant, such as a fab card's pitch), every card it
+    places in setup order, as the card index gave it, and the game's token
+    cards written down (when ``tokens`` was asked for)."""
 
     ruleset: str
     players: tuple[str, ...]

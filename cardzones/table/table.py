@@ -34,6 +34,7 @@ from cardzones.kernel.logview import log_size, log_view
 from cardzones.kernel.serial import value_from_json, value_to_json
 from cardzones.kernel.views import view
 from cardzones.rulesets import get_ruleset
+from cardzones.rulesets.base import ruleset_of
 from cardzones.table.acts import Applied, apply_act, apply_stored
 from cardzones.table.context import TableContext
 from cardzones.table.creation import build, start
@@ -232,10 +233,10 @@ def _share_cards(ctx: TableContext) -> None:
         own = ctx.cards.get(cdef.name)
         if own is not None and own is not cdef and own == cdef:
             ctx.cards[cdef.name] = cdef
-        colours = ctx.variants.get(cdef.name)
-        pitch = cdef.stat("pitch")
-        if colours is not None and pitch is not None and colours.get(pitch) == cdef:
-            colours[pitch] = cdef
+        variants = ctx.variants.get(cdef.name)
+        number = ruleset_of(game).variants.of(cdef)
+        if variants is not None and number is not None and variants.get(number) == cdef:
+            variants[number] = cdef
 
 
 def rebuild(

@@ -26,10 +26,12 @@ and normalised the same way.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
 from typing import Any
 
 from cardzones.kernel.cards import CardDef
+from cardzones.rulesets.cardfiles import Variants
 
 #: The database's words for the types and subtypes the zone rules test, and the
 #: word each becomes. Matching ignores case ("Off-hand" appears in type lines).
@@ -92,6 +94,10 @@ STAT_FIELDS: dict[str, str] = {
 #: Pitch values by colour, as deck lists write them: "3 Snatch (red)".
 COLOURS: dict[str, int] = {"red": 1, "yellow": 2, "blue": 3}
 COLOUR_OF: dict[int, str] = {pitch: colour for colour, pitch in COLOURS.items()}
+#: Cards of one name are distinct by their pitch (1.3.4), which their colour
+#: strip shows (2.1.2a): a scenario picks one with ``pitch: 1``, the command
+#: line with ``--pitch 1`` and a deck list with "Snatch (red)".
+PITCH = Variants("pitch", "pitches", "colour", MappingProxyType(COLOUR_OF))
 
 _WORDS = {key.lower(): word for key, word in TYPE_WORDS.items()}
 #: Multi-word types, longest first, for reading a type line.
@@ -224,14 +230,6 @@ def card_def(record: Mapping[str, Any]) -> CardDef:
     )
 
 
-def describe_pitch(pitch: int | None) -> str:
-    """ "1 (red)", the way options are offered to a scenario author."""
-    if pitch is None:
-        return "no pitch"
-    colour = COLOUR_OF.get(pitch)
-    return f"{pitch} ({colour})" if colour else str(pitch)
-
-
 def pitch_of_colour(text: str) -> int | None:
     """The pitch a deck list's colour or number names: ``red`` or ``1``."""
     text = text.strip().lower()
@@ -240,9 +238,3 @@ def pitch_of_colour(text: str) -> int | None:
     if text.isdigit() and int(text) in COLOUR_OF:
         return int(text)
     return None
-
-
-def options_text(pitches: Sequence[int | None]) -> str:
-    """ "1 (red), 2 (yellow) or 3 (blue)"."""
-    parts = [describe_pitch(p) for p in pitches]
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " or " + parts[-1]

@@ -7,7 +7,7 @@ is :mod:`cardzones.rulesets.fab.carddata`.
 
 >>> rows = list(read_fab_json('[{"name": "Snatch", "types": ["Action", "Attack"], '
 ...                           '"pitch": "1", "power": "4"}]', "card.json", lambda d, t: None))
->>> [(line, record.name, record.pitch, record.cdef.stats["power"]) for line, record in rows]
+>>> [(line, record.name, record.number, record.cdef.stats["power"]) for line, record in rows]
 [(1, 'Snatch', 1, 4)]
 """
 

@@ -19,7 +19,7 @@ Lines naming a deck, its format or a web address are skipped; cards under a
 ... Weapons: Dawnblade
 ... 3 Snatch (red)
 ... ''')
->>> [(e.name or e.names, e.count, e.pitch, e.line) for e in deck.entries]
+>>> [(e.name or e.names, e.count, e.number, e.line) for e in deck.entries]
 [('Dorinthea Ironsong', 1, None, 2), ('Dawnblade', 1, None, 3), ('Snatch', 3, 1, 4)]
 """
 
@@ -112,16 +112,17 @@ def problem_words(entry: DeckEntry, name: str, pitches: Sequence[int | None]) ->
     """A card's colour in a deck list's words, "Snatch (red)", rather than a
     scenario's ``pitch: 1``; empty where the card index says it better."""
     if pitches == [None]:
-        if entry.pitch is None:
+        if entry.number is None:
             return ""
-        return f"{name} has no colour; write it without ({COLOUR_OF.get(entry.pitch, entry.pitch)})"
+        colour = COLOUR_OF.get(entry.number, entry.number)
+        return f"{name} has no colour; write it without ({colour})"
     colours = [COLOUR_OF[p] for p in pitches if p in COLOUR_OF]
     if len(colours) != len(pitches):
         return ""
     some = colours[0] if len(colours) == 1 else ", ".join(colours[:-1]) + " and " + colours[-1]
-    if entry.pitch is None:
+    if entry.number is None:
         return (
             f"{name} comes in {some}: write the colour, as in {entry.count} {name} ({colours[0]})"
         )
-    wrong = COLOUR_OF.get(entry.pitch, str(entry.pitch))
+    wrong = COLOUR_OF.get(entry.number, str(entry.number))
     return f"{name} comes in {some}, not {wrong}"

@@ -18,7 +18,7 @@ from cardzones.rulesets.cardfiles import DeckEntry, DeckList
 from cardzones.rulesets.common import TEXT_PARAMS, printed_text, text_fields
 from cardzones.rulesets.fab import cardfiles, decklist, decks, layers
 from cardzones.rulesets.fab.admission import OWN_DECK_CARDS_ONLY
-from cardzones.rulesets.fab.carddata import COLOUR_OF
+from cardzones.rulesets.fab.carddata import PITCH
 from cardzones.rulesets.fab.cards import (
     becomes_permanent,
     is_deck_card,
@@ -112,7 +112,9 @@ class FabRuleset(Ruleset):
     deck_list_example = "Hero: Dorinthea Ironsong\nWeapons: Dawnblade\n3 Snatch (red)"
     card_formats = cardfiles.FORMATS
     card_source = cardfiles.SOURCE
-    pitch_words = MappingProxyType(COLOUR_OF)
+    variants = PITCH
+    #: what its card database printed that the engine reads otherwise
+    printed_fields = ("printed", "type_text")
     #: 4.1.6: a card of a player's card-pool outside the game is in their inventory.
     out_of_game = "inventory, in no zone (4.1.6)"
 
@@ -163,8 +165,8 @@ class FabRuleset(Ruleset):
     def takes_deck_list(self, file: str, text: str) -> bool:
         return decklist.takes(file, text)
 
-    def deck_list_problem(self, entry: DeckEntry, name: str, pitches: Sequence[int | None]) -> str:
-        return decklist.problem_words(entry, name, pitches)
+    def deck_list_problem(self, entry: DeckEntry, name: str, numbers: Sequence[int | None]) -> str:
+        return decklist.problem_words(entry, name, numbers)
 
     def place_deck(self, game: Game, player: str, cards: Sequence[DeckCard]) -> Placement:
         """The hero, its equipment and the deck (3.11.4, 4.1.4a, 4.1.6)."""

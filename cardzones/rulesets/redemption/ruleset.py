@@ -111,6 +111,8 @@ class RedemptionRuleset(Ruleset):
     card_source = cardfiles.SOURCE
     #: A name printed in sets that differ is written with its set.
     named_printings = True
+    #: what its card database printed that the engine reads otherwise
+    printed_fields = ("type", "brigade", "strength", "toughness", "class")
 
     def read_deck_list(self, text: str, file: str = "<deck>") -> DeckList:
         return decklist.read_deck_list(text, file)
