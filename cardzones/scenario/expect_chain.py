@@ -46,7 +46,7 @@ def check_chain_link(ctx: Context, node: YMap) -> str | None:
     number = ctx.integer(node, "chain_link")
     if number < 1:
         raise ctx.fail(node, "chain_link", "chain links are numbered from 1")
-    has = f"the combat chain has {len(links)} chain link(s)"
+    has = f"the chain of attacks has {len(links)} chain link(s)"
     absent = "exists" in node and not ctx.boolean(node, "exists")
     if absent and len(node) > 2:
         raise ctx.fail(node, "exists", "a chain link that does not exist has nothing to check")
@@ -87,7 +87,7 @@ def check_zones(ctx: Context, node: YMap) -> str | None:
     game = ctx.game
     if ref.owner is None or ref.number is not None or ctx.is_pile(ref):
         raise ctx.fail(
-            node, "zones", "zones names a player's zones of one type, such as alice.arsenal"
+            node, "zones", "zones names a player's zones of one type, as PLAYER.TYPE"
         )
     zids = game.zones_of(ref.owner, ref.type)
     cards = [card for zid in zids for card in game.contents(zid)]
