@@ -248,6 +248,12 @@ class Ruleset(Generic[G]):
     def after_action(self, game: G) -> None:
         """Called at the end of every top-level action (triggers, state checks)."""
 
+    def procedure_view(self, game: G, player: str | None) -> dict[str, Any] | None:
+        """What every player sees of the game's procedure (whose priority, the
+        points, the result), or None for a game without one: a view's
+        ``procedure``. It must hold nothing ``player`` may not know."""
+        return None
+
     def end_turn(self, game: G, order: tuple[int, ...]) -> None:
         """The end-of-turn procedure, before the next turn begins."""
 

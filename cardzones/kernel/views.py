@@ -391,6 +391,9 @@ def _board(game: GameState, player: str | None, omniscient: bool) -> dict[str, A
         # Each zone's place in ``zones``, by its name: ``zones[by_name["alice.hand"]]``.
         "by_name": by_name.copy(),
     }
+    procedure = game.ruleset.procedure_view(game, player)
+    if procedure is not None:
+        out["procedure"] = procedure
     if omniscient:
         out["omniscient"] = True
     return out

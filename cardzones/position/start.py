@@ -31,7 +31,18 @@ from cardzones.position.loader import YList, YMap
 from cardzones.rulesets.base import Ruleset, ruleset_of
 from cardzones.rulesets.registry import get_ruleset, ruleset_names
 
-TOP_KEYS = {"name", "rules", "ruleset", "players", "seed", "cards", "card_data", "setup", "steps"}
+TOP_KEYS = {
+    "name",
+    "rules",
+    "ruleset",
+    "players",
+    "seed",
+    "cards",
+    "card_data",
+    "setup",
+    "procedure",
+    "steps",
+}
 #: The keys of a set-up entry in any rule set; ``under``, ``onto`` and
 #: ``permanent_controller`` only where the rule set has them (its
 #: ``attach_keys`` and ``permanent_control``); ``pitch`` picks a colour of a
@@ -64,6 +75,9 @@ class Position:
     card_data: CardLookup | None = None
     #: names with several definitions under ``cards:``, by pitch
     variants: dict[str, dict[int, CardDef]] = field(default_factory=dict)
+    #: ``procedure:``: None to play without the game procedure, or the
+    #: player given to take the first turn ("" for the game's choice)
+    procedure: str | None = None
 
     #: The keys a document must have: a start position needs its rule set
     #: alone; a scenario file (:class:`~cardzones.scenario.runner.Scenario`)
@@ -109,6 +123,7 @@ class Position:
                     raise
                 raise ScenarioError(exc.message, file=file, line=line) from None
         card_data = read_card_data(doc, ruleset, file)
+        procedure = _procedure(doc, players, fail)
         return cls(
             file,
             doc,
@@ -120,6 +135,7 @@ class Position:
             cards,
             card_data,
             variants,
+            procedure,
         )
 
     # ------------------------------------------------------------------
@@ -143,6 +159,16 @@ class Position:
     def setup(self, ctx: Context) -> None:
         """Put the starting cards in place. Setup obeys each zone's limits and
         logs no events."""
+        self._setup_cards(ctx)
+        if self.procedure is not None:
+            # The game procedure starts from the position set up (4.1).
+            try:
+                ruleset_of(ctx.game).start_procedure(ctx.game, self.procedure or None)
+            except IllegalAction as exc:
+                raise ctx.fail(self.doc, "procedure", f"procedure: {exc}") from None
+            ctx.game.forget_history()
+
+    def _setup_cards(self, ctx: Context) -> None:
         setup = self.doc.get("setup")
         if setup is None:
             return
@@ -335,6 +361,24 @@ def check_header(
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise fail(doc, "seed", "seed: must be a whole number")
     return name.strip(), found, tuple(players), seed
+
+
+def _procedure(doc: YMap, players: tuple[str, ...], fail: Any) -> str | None:
+    """``procedure:``: true (the game chooses the first player), false or
+    absent (no procedure), or ``{first: PLAYER}``."""
+    value = doc.get("procedure")
+    if value is None or value is False:
+        return None
+    if value is True:
+        return ""
+    if isinstance(value, YMap) and set(value) <= {"first"}:
+        first = value.get("first")
+        if first is None:
+            return ""
+        if first in players:
+            return str(first)
+        raise fail(value, "first", f"first: names a player, one of {', '.join(players)}")
+    raise fail(doc, "procedure", "procedure: is true, false or {first: PLAYER}")
 
 
 def _fail_in(file: str) -> Any:

@@ -26,7 +26,7 @@ from cardzones.acts.actions import NO_ACTIONS, ActionTable, Param
 from cardzones.acts.binding import complete
 from cardzones.acts.legal import legal_actions
 from cardzones.acts.legal_action import LegalAction
-from cardzones.errors import CardzonesError, UnknownReference
+from cardzones.errors import CardzonesError, IllegalAction, UnknownReference
 from cardzones.kernel import ruleset as kernel
 from cardzones.kernel.cards import Ability, CardDef
 from cardzones.kernel.results import ActionResult
@@ -224,6 +224,15 @@ class Ruleset(kernel.Ruleset["Game"]):
                 out.append(i)
         placed.extend((f"{player}.deck", i) for i in deck)
         return Placement(placed, out)
+
+    # -- the game procedure --------------------------------------------------
+
+    def start_procedure(self, game: Game, first: str | None = None) -> None:
+        """Put ``game`` under the rule set's game procedure, from the position
+        it holds: its turns, priority and the players' acts, with ``first``
+        (or a player the game's secret randomness chooses) taking the first
+        turn. A rule set without a procedure refuses."""
+        raise IllegalAction(f"{self.name} has no game procedure")
 
     # -- actions -----------------------------------------------------------
 

@@ -15,6 +15,7 @@ from cardzones.position.context import Context
 from cardzones.position.loader import YList, YMap
 from cardzones.position.refs import ZoneRef, parse_zone
 from cardzones.rulesets.base import ruleset_of
+from cardzones.scenario import expect_procedure
 
 CARD_KEYS = {
     "card",
@@ -52,6 +53,8 @@ def check(ctx: Context, node: Any) -> str | None:
     """Check one ``expect`` mapping; the subject is chosen by its keys."""
     if not isinstance(node, YMap) or not node:
         raise ctx.fail(node, None, "expect takes a mapping such as {zone: alice.hand, count: 1}")
+    if "procedure" in node:
+        return expect_procedure.check(ctx, node)
     if "view" in node:
         return _view(ctx, ctx.check_keys(node, {"view", "zone", "shows"}, "expect view"))
     if "layer" in node:

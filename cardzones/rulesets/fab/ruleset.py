@@ -3,11 +3,12 @@ triggers and the end of turn, as hooks on the kernel."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from cardzones.acts.actions import ArgumentError, Param, ParamKind
+from cardzones.acts.legal_action import LegalAction
 from cardzones.errors import NeedsChoice
 from cardzones.kernel.cards import Ability, CardDef, Dest, Move
 from cardzones.kernel.objects import CARD, MACRO, TRIGGERED, UNDER, Obj
@@ -16,7 +17,7 @@ from cardzones.kernel.ruleset import ADMITTED, Admission
 from cardzones.rulesets.base import Board, DeckCard, Placement, Ruleset
 from cardzones.rulesets.cardfiles import DeckEntry, DeckList
 from cardzones.rulesets.common import TEXT_PARAMS, printed_text, text_fields
-from cardzones.rulesets.fab import cardfiles, decklist, decks, layers
+from cardzones.rulesets.fab import cardfiles, decklist, decks, layers, procedure
 from cardzones.rulesets.fab.admission import OWN_DECK_CARDS_ONLY
 from cardzones.rulesets.fab.carddata import COLOUR_OF
 from cardzones.rulesets.fab.cards import (
@@ -341,6 +342,31 @@ class FabRuleset(Ruleset):
     def after_action(self, game: Game) -> None:
         cease_proxies_without_source(game)  # 1.4.3c
         put_triggers_on_stack(game)
+        procedure.check_end(game)  # 4.5.3a, a game state action (1.10.2)
+
+    def start_procedure(self, game: Game, first: str | None = None) -> None:
+        """The start of a game under the procedure (4.1, :mod:`.procedure`)."""
+        procedure.start_game(game, first)
+
+    def procedure_view(self, game: Game, player: str | None) -> dict[str, Any] | None:
+        return procedure.procedure_view(game, player)
+
+    def legal_actions(
+        self,
+        game: Game,
+        player: str,
+        actions: Iterable[str] | None,
+        *,
+        card: int | None = None,
+        zone: int | None = None,
+        judge: bool = False,
+    ) -> Sequence[LegalAction]:
+        """Under the procedure, the acts it allows the player now; every other
+        action (a move by hand) is a judge's: listed with ``judge`` or when
+        named."""
+        if actions is None and not judge and procedure.active(game):
+            actions = procedure.ACTS
+        return super().legal_actions(game, player, actions, card=card, zone=zone, judge=judge)
 
     def end_turn(self, game: Game, order: tuple[int, ...]) -> None:
         """4.4.3c: each player puts the cards of their pitch zone on the bottom of

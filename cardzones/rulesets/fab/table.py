@@ -41,6 +41,7 @@ from cardzones.rulesets.fab.admission import cannot_take
 from cardzones.rulesets.fab.move_foresight import foresee_fab_move
 from cardzones.rulesets.fab.moves import foresee_sub_card
 from cardzones.rulesets.fab.offers import offers_play
+from cardzones.rulesets.fab.procedure.acts import procedure_table
 from cardzones.rulesets.fab.turn_foresight import foresee_end_turn, foresee_finish_turn
 
 if TYPE_CHECKING:
@@ -532,4 +533,6 @@ FAB_ACTIONS = (
 
 
 #: The fab action table.
-ACTIONS = action_table(*shared_actions(MOVE, cannot_take, end_turn=_foresee_end_turn), *FAB_ACTIONS)
+ACTIONS = procedure_table(
+    action_table(*shared_actions(MOVE, cannot_take, end_turn=_foresee_end_turn), *FAB_ACTIONS)
+)
