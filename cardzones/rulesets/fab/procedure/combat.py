@@ -34,13 +34,13 @@ if TYPE_CHECKING:
     from cardzones.kernel.game import Game
 
 
-def is_attack(game: Game, card: int) -> bool:
+def is_attack(game: Game, card: int, by: str | None = None) -> bool:
     """Whether a layer is an attack: an attack-proxy (1.4.3) or a card with
-    the attack subtype (1.4.2)."""
+    the attack subtype (1.4.2); a private card as ``by`` may know it."""
     obj = game.obj(card)
     if obj.kind == ATTACK_PROXY:
         return True
-    return obj.kind == CARD and "attack" in game.characteristics(obj).types
+    return obj.kind == CARD and "attack" in game.characteristics(obj, by=by).types
 
 
 def has_go_again(game: Game, card: int) -> bool:
@@ -194,8 +194,8 @@ def deal_damage(game: Game, proc: Procedure) -> Procedure:
 
 def resolve_link(game: Game, proc: Procedure) -> Procedure:
     """The resolution step (7.6.2): the active chain link resolves; with go
-    again its attacker gains an action point (7.6.2a: as the attack last
-    was, if it left the chain)."""
+    again its attacker gains an action point (8.3.5b; 7.6.2a: as the attack
+    last was, if it left the chain)."""
     link = active_link(proc)
     if link is None:
         return proc._replace(step=RESOLUTION)

@@ -155,9 +155,10 @@ def _defend_nothing(game: Game, proc: Procedure) -> Procedure:
 def resolve_top(game: Game, proc: Procedure) -> Procedure:
     """The top layer resolves (5.3): an attack becomes a chain link (7.1.3,
     7.2.3); a defense reaction becomes a defending card or fails (7.4.2d,
-    5.3.2c); a card with go again gives its controller an action point
-    (5.3.5); a card that becomes a permanent goes to the arena (5.3.6a);
-    any other layer leaves the stack as ``resolve`` has it (5.3.7)."""
+    8.1.3b, 5.3.2c); a card with go again gives its controller an action
+    point (5.3.5, 8.3.5a); a card that becomes a permanent goes to the arena
+    (5.3.6a); any other layer, an attack reaction among them (8.1.2b),
+    leaves the stack as ``resolve`` has it (5.3.7)."""
     top = game.contents(layers.stack(game))[0]
     obj = game.obj(top)
     by = obj.controller or obj.owner or game.turn_player

@@ -117,8 +117,12 @@ def playable_cost(game: Game, proc: Procedure, card: int, player: str) -> Cost:
                 rule="8.1.3a",
             )
     elif "action" in types:
-        check_action_timing(game, proc, player, attack=combat.is_attack(game, card), what=what)
+        check_action_timing(
+            game, proc, player, attack=combat.is_attack(game, card, player), what=what
+        )
     else:
+        # 8.1.7a, 8.1.12a: a resource or a block card is never played, nor a
+        # hero, a weapon or an equipment (they start in the arena).
         raise IllegalAction(f"{what} is not a card that can be played", rule="5.1.2b")
     cost = card_cost(game, card, player)
     check_action_point(game, proc, player, cost)
@@ -256,7 +260,7 @@ def _announce_and_pay(game: Game, plan: Plan) -> None:
     attack-proxy is made there, 1.4.3); the pitched cards move to the pitch
     zone and gain their points (1.14.3); the costs are paid (1.14.2); an
     attack opens the layer step (7.0.2a, 7.6.3); the player regains
-    priority (5.1.10)."""
+    priority (5.1.10, 1.11.5). Pitching gains resource points (1.13.3a)."""
     player, card = plan.player, plan.card
     assert card is not None
     if plan.act == "play":
