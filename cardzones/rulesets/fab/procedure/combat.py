@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from cardzones.acts.legal import judging
 from cardzones.errors import IllegalAction
 from cardzones.kernel.objects import CARD
 from cardzones.kernel.views import name_for
@@ -91,10 +92,7 @@ def defending_cards(game: Game, player: str) -> list[int]:
             cdef = game.characteristics(game.obj(card), by=player)
             if "defense_reaction" not in cdef.types and game.stat(card, "defense") is not None:
                 out.append(card)
-    for zid in game.all_zones():
-        info = game.zone_info(zid)
-        if not info.spec.equipment or info.owner != player:
-            continue
+    for zid in equipment_zones(game, player):
         for card in game.contents(zid):
             obj = game.obj(card)
             if (
@@ -105,6 +103,15 @@ def defending_cards(game: Game, player: str) -> list[int]:
                 and game.stat(card, "defense") is not None
             ):
                 out.append(card)
+    return out
+
+
+def equipment_zones(game: Game, player: str) -> list[int]:
+    """``player``'s equipment and weapon zones (an off-hand is in a weapon zone)."""
+    out: list[int] = []
+    for ztype, spec in game.ruleset.zone_specs.items():
+        if spec.equipment:
+            out.extend(game.zones_of(player, ztype))
     return out
 
 
@@ -119,7 +126,14 @@ def check_defenders(game: Game, proc: Procedure, player: str, cards: tuple[int, 
         raise IllegalAction(
             f"{link.defender} declares the defending cards, not {player}", rule="7.3.2a"
         )
-    allowed = set(defending_cards(game, player))
+    # While legal actions are judged the game stays as it is: the cards that
+    # may defend are found once for every set of them.
+    memo = judging(game)
+    allowed = None if memo is None else memo.get(("fab.defenders", player))
+    if allowed is None:
+        allowed = frozenset(defending_cards(game, player))
+        if memo is not None:
+            memo[("fab.defenders", player)] = allowed
     for card in cards:
         if card not in allowed:
             what = name_for(game, player, card)
