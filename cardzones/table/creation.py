@@ -52,7 +52,7 @@ from cardzones.table.deck_lists import KEY as DECKS
 from cardzones.table.deck_lists import DeckListRefused, deck_document
 from cardzones.table.finish import finish_after_of
 from cardzones.table.limits import LimitExceeded, Limits, check_players, check_start
-from cardzones.table.record import Record
+from cardzones.table.record import Record, procedure_of
 
 #: The keys of ``POST /api/tables``.
 BODY_KEYS = (
@@ -65,6 +65,7 @@ BODY_KEYS = (
     DECKS,
     "handle_key",
     "finish_after",
+    "procedure",
 )
 #: Keys that may stand beside ``scenario``: they are not part of the start position.
 BESIDE_SCENARIO = ("handle_key", "finish_after")
@@ -240,6 +241,8 @@ def creation_from_request(body: Any, limits: Limits | None = None) -> Creation:
     }
     if body.get("card_data") is not None:
         doc["card_data"] = body["card_data"]
+    if body.get("procedure") is not None:
+        doc["procedure"] = body["procedure"]
     scenario = _position(from_data(doc, _FILE), _FILE)
     for key in ("cards", "setup"):
         if not isinstance(doc[key], dict):
@@ -279,6 +282,10 @@ def _from_decks(body: dict[str, Any], seed: Any, handle_key: str, limits: Limits
         written = placed_cards(decks.placed, get_ruleset(decks.ruleset))
     except ScenarioError as exc:
         raise CreationError(exc.message) from None
+    try:
+        procedure = procedure_of(body.get("procedure"))
+    except ValueError as exc:
+        raise CreationError(str(exc)) from None
     record = Creation(
         decks.ruleset,
         decks.players,
@@ -287,6 +294,7 @@ def _from_decks(body: dict[str, Any], seed: Any, handle_key: str, limits: Limits
         decks.setup,
         decks.ruleset,
         handle_key,
+        procedure=procedure,
     )
     ctx = record.build()
     # Each card is read back from what the record says of it, once, here:
@@ -356,7 +364,14 @@ def _record(
     lookup = scenario.card_data
     if lookup is None:
         record = Creation(
-            scenario.ruleset, scenario.players, scenario.seed, cards, setup, None, handle_key
+            scenario.ruleset,
+            scenario.players,
+            scenario.seed,
+            cards,
+            setup,
+            None,
+            handle_key,
+            procedure=scenario.procedure,
         )
         built = _set_up(scenario, error, handle_key)
         if scenario.file == _FILE:  # the game the record builds, message for message
@@ -386,6 +401,7 @@ def _record(
             setup,
             lookup.ruleset,
             handle_key,
+            procedure=scenario.procedure,
         )
     finally:
         lookup.close()

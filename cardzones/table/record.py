@@ -37,6 +37,9 @@ class Record:
     #: how long a proposal to finish waits for the other seats, in seconds
     #: (None: the default, :data:`cardzones.table.finish.DEFAULT_FINISH_AFTER`)
     finish_after: int | None = None
+    #: the game procedure the table plays under: None for none, "" for the
+    #: game's choice of the first player, or the first player's name
+    procedure: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The record as JSON-ready data. Secret-bearing: it holds the seed and
@@ -53,6 +56,8 @@ class Record:
             out["card_data"] = self.card_data
         if self.finish_after is not None:
             out["finish_after"] = self.finish_after
+        if self.procedure is not None:
+            out["procedure"] = procedure_value(self.procedure)
         return out
 
     @classmethod
@@ -69,6 +74,7 @@ class Record:
             data.get("card_data"),
             str(key) if key else new_handle_key(),
             finish_after=None if data.get("finish_after") is None else int(data["finish_after"]),
+            procedure=procedure_of(data.get("procedure")),
         )
 
     def scenario(self, name: str = "table", steps: list[Any] | None = None) -> dict[str, Any]:
@@ -82,5 +88,29 @@ class Record:
             doc["cards"] = self.cards
         if self.setup:
             doc["setup"] = self.setup
+        if self.procedure is not None:
+            doc["procedure"] = procedure_value(self.procedure)
         doc["steps"] = steps or []
         return doc
+
+
+def procedure_value(procedure: str) -> Any:
+    """A record's procedure as a start position writes it: ``true``, or
+    ``{first: PLAYER}``."""
+    return True if procedure == "" else {"first": procedure}
+
+
+def procedure_of(value: Any) -> str | None:
+    """The procedure a start position's ``procedure:`` value asks for (see
+    :attr:`Record.procedure`); a value of another shape is refused."""
+    if value is None or value is False:
+        return None
+    if value is True:
+        return ""
+    if isinstance(value, dict) and set(value) <= {"first"}:
+        first = value.get("first")
+        if first is None:
+            return ""
+        if isinstance(first, str) and first:
+            return first
+    raise ValueError("procedure is true, false or {first: PLAYER}")

@@ -155,6 +155,13 @@ def defend_candidates(game: Game, player: str) -> Iterator[Candidate]:
             yield {"cards": list(chosen), "by": player}
 
 
+def concede_candidates(game: Game, player: str) -> Iterator[Candidate]:
+    """4.5.3c: the player the game waits for may concede instead of acting."""
+    proc = current(game)
+    if proc is not None and flow.who_acts(game, proc) == player:
+        yield {"by": player}
+
+
 def finish_candidates(game: Game, player: str) -> Iterator[Candidate]:
     """Ending the turn keeping the hand, and with each card of the hand for
     the arsenal when an arsenal zone is empty (4.4.3b)."""
@@ -176,7 +183,7 @@ PASS = Action(
     _runner(_plan_pass, MoveResult.DONE),
     doc="Pass priority under the game procedure: the next player gains it; once every "
     "player passed in succession the top layer resolves, or the step or phase ends.",
-    rules=("1.11.4", "1.11.4a", "5.3", "4.3.4"),
+    rules=("1.11.4", "1.11.4a", "5.3.7", "4.3.4"),
     bare="by",
     candidates=pass_candidates,
     foresee=_judge(_plan_pass, MoveResult.DONE),
@@ -201,6 +208,8 @@ CONCEDE = Action(
     doc="Concede the game under the game procedure: the player loses.",
     rules=("4.5.3c", "4.5.2a"),
     bare="by",
+    candidates=concede_candidates,
+    foresee=_judge(_plan_concede, MoveResult.DONE),
 )
 
 
@@ -253,7 +262,7 @@ def _either(
 def planner_rules(name: str) -> tuple[str, ...]:
     """The rules an act carries under the procedure."""
     return {
-        "play": ("5.1", "5.1.1a", "5.1.7a", "1.14.2b", "1.14.3", "1.14.3b", "8.1.1a", "8.1.1b"),
+        "play": ("5.1.1a", "5.1.2", "5.1.7a", "1.14.2b", "1.14.3", "1.14.3b", "8.1.1a", "8.1.1b"),
         "attack": ("5.2.1a", "8.1.1c"),
         "finish_turn": ("4.4.3e", "4.4.4"),
     }.get(name, ())

@@ -91,7 +91,8 @@ def play_out(
     after: Callable[[Game], None] | None = None,
 ) -> Playout:
     """Play the game, under the procedure, to its end: each act chosen at
-    random among the legal actions of the player the procedure waits for.
+    random among the legal actions of the player the procedure waits for,
+    conceding aside.
     ``after(game)`` is called after every act (the tests check the game
     there). A game that needs more than ``max_acts`` acts, or in which the
     player waited for has no legal act, raises :class:`PlayoutError`."""
@@ -106,7 +107,8 @@ def play_out(
         player = who_acts(game, proc)
         if player is None:
             raise PlayoutError("the procedure waits for no player")
-        legal = game.legal_actions(player)
+        # A random player who never concedes: every other legal act is a choice.
+        legal = [a for a in game.legal_actions(player) if a.name != "concede"]
         if not legal:
             raise PlayoutError(f"{player} has no legal act: {proc}")
         rng.choice(legal).apply(game)
