@@ -31,18 +31,9 @@ from cardzones.position.loader import YList, YMap
 from cardzones.rulesets.base import Ruleset, ruleset_of
 from cardzones.rulesets.registry import get_ruleset, ruleset_names
 
-TOP_KEYS = {
-    "name",
-    "rules",
-    "ruleset",
-    "players",
-    "seed",
-    "cards",
-    "card_data",
-    "setup",
-    "procedure",
-    "steps",
-}
+#: The keys of what a game starts with: its cards, and how it is played.
+START_KEYS = ("cards", "card_data", "setup", "procedure")
+TOP_KEYS = {"name", "rules", "ruleset", "players", "seed", *START_KEYS, "steps"}
 #: The keys of a set-up entry in any rule set; ``under``, ``onto`` and
 #: ``permanent_controller`` only where the rule set has them (its
 #: ``attach_keys`` and ``permanent_control``); ``pitch`` picks a colour of a
@@ -363,22 +354,34 @@ def check_header(
     return name.strip(), found, tuple(players), seed
 
 
-def _procedure(doc: YMap, players: tuple[str, ...], fail: Any) -> str | None:
-    """``procedure:``: true (the game chooses the first player), false or
-    absent (no procedure), or ``{first: PLAYER}``."""
-    value = doc.get("procedure")
+def procedure_of(value: Any) -> str | None:
+    """What a ``procedure:`` value asks for: None for no game procedure
+    (false, or left out), "" for the game's choice of the first player
+    (true), or the first player's name (``{first: PLAYER}``). A value of
+    another shape raises ValueError."""
     if value is None or value is False:
         return None
     if value is True:
         return ""
-    if isinstance(value, YMap) and set(value) <= {"first"}:
+    if isinstance(value, dict) and set(value) <= {"first"}:
         first = value.get("first")
         if first is None:
             return ""
-        if first in players:
-            return str(first)
-        raise fail(value, "first", f"first: names a player, one of {', '.join(players)}")
-    raise fail(doc, "procedure", "procedure: is true, false or {first: PLAYER}")
+        if isinstance(first, str) and first:
+            return first
+    raise ValueError("procedure: is true, false or {first: PLAYER}")
+
+
+def _procedure(doc: YMap, players: tuple[str, ...], fail: Any) -> str | None:
+    """The document's ``procedure:`` (:func:`procedure_of`), its first player
+    one of ``players``."""
+    try:
+        found = procedure_of(doc.get("procedure"))
+    except ValueError as exc:
+        raise fail(doc, "procedure", str(exc)) from None
+    if found and found not in players:
+        raise fail(doc, "procedure", f"first: names a player, one of {', '.join(players)}")
+    return found
 
 
 def _fail_in(file: str) -> Any:

@@ -257,8 +257,18 @@ class Ruleset(kernel.Ruleset["Game"]):
         zone: int | None = None,
         judge: bool = False,
     ) -> Sequence[LegalAction]:
-        """What ``player`` may do now (:mod:`cardzones.acts.legal`)."""
+        """What ``player`` may do now (:mod:`cardzones.acts.legal`): unless
+        ``actions`` names some, or ``judge`` asks for every one, the actions
+        the game's procedure allows now (:meth:`procedure_acts`)."""
+        if actions is None and not judge:
+            actions = self.procedure_acts(game)
         return legal_actions(game, player, actions, card=card, zone=zone, judge=judge)
+
+    def procedure_acts(self, game: Game) -> tuple[str, ...] | None:
+        """The names of the actions that are players' acts while ``game`` is
+        under the rule set's game procedure, every other action being a
+        judge's then; None when it is not (every action is a player's)."""
+        return None
 
 
 def ruleset_of(game: Game) -> Ruleset:

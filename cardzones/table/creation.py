@@ -43,7 +43,7 @@ from cardzones.acts.actions import ParamKind
 from cardzones.errors import CardzonesError, ScenarioError
 from cardzones.kernel.game import Game, new_handle_key
 from cardzones.position.loader import from_data, load_text
-from cardzones.position.start import Position, check_header
+from cardzones.position.start import Position, check_header, procedure_of
 from cardzones.position.written import placed_cards, token_cards, written_cards
 from cardzones.rulesets import get_ruleset, ruleset_names
 from cardzones.rulesets.base import Ruleset, ruleset_of
@@ -52,7 +52,7 @@ from cardzones.table.deck_lists import KEY as DECKS
 from cardzones.table.deck_lists import DeckListRefused, deck_document
 from cardzones.table.finish import finish_after_of
 from cardzones.table.limits import LimitExceeded, Limits, check_players, check_start
-from cardzones.table.record import Record, procedure_of
+from cardzones.table.record import Record
 
 #: The keys of ``POST /api/tables``.
 BODY_KEYS = (

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Self
 
 from cardzones.kernel.game import new_handle_key
+from cardzones.position.start import procedure_of
 
 if TYPE_CHECKING:
     from cardzones.table.context import TableContext
@@ -98,19 +99,3 @@ def procedure_value(procedure: str) -> Any:
     """A record's procedure as a start position writes it: ``true``, or
     ``{first: PLAYER}``."""
     return True if procedure == "" else {"first": procedure}
-
-
-def procedure_of(value: Any) -> str | None:
-    """The procedure a start position's ``procedure:`` value asks for (see
-    :attr:`Record.procedure`); a value of another shape is refused."""
-    if value is None or value is False:
-        return None
-    if value is True:
-        return ""
-    if isinstance(value, dict) and set(value) <= {"first"}:
-        first = value.get("first")
-        if first is None:
-            return ""
-        if isinstance(first, str) and first:
-            return first
-    raise ValueError("procedure is true, false or {first: PLAYER}")

@@ -3,12 +3,11 @@ triggers and the end of turn, as hooks on the kernel."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from cardzones.acts.actions import ArgumentError, Param, ParamKind
-from cardzones.acts.legal_action import LegalAction
 from cardzones.errors import NeedsChoice
 from cardzones.kernel.cards import Ability, CardDef, Dest, Move
 from cardzones.kernel.objects import CARD, MACRO, TRIGGERED, UNDER, Obj
@@ -351,22 +350,10 @@ class FabRuleset(Ruleset):
     def procedure_view(self, game: Game, player: str | None) -> dict[str, Any] | None:
         return procedure.procedure_view(game, player)
 
-    def legal_actions(
-        self,
-        game: Game,
-        player: str,
-        actions: Iterable[str] | None,
-        *,
-        card: int | None = None,
-        zone: int | None = None,
-        judge: bool = False,
-    ) -> Sequence[LegalAction]:
-        """Under the procedure, the acts it allows the player now; every other
-        action (a move by hand) is a judge's: listed with ``judge`` or when
-        named."""
-        if actions is None and not judge and procedure.active(game):
-            actions = procedure.ACTS
-        return super().legal_actions(game, player, actions, card=card, zone=zone, judge=judge)
+    def procedure_acts(self, game: Game) -> tuple[str, ...] | None:
+        """Under the procedure, its acts; every other action (a move by hand)
+        is a judge's then."""
+        return procedure.ACTS if procedure.active(game) else None
 
     def end_turn(self, game: Game, order: tuple[int, ...]) -> None:
         """4.4.3c: each player puts the cards of their pitch zone on the bottom of

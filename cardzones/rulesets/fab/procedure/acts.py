@@ -11,7 +11,7 @@ their own candidates, judgement and offer.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
@@ -30,8 +30,8 @@ from cardzones.acts.standard import BY
 from cardzones.errors import IllegalAction
 from cardzones.kernel.results import MoveResult
 from cardzones.rulesets.fab.procedure import combat, flow, plans
-from cardzones.rulesets.fab.procedure.costs import pitch_sets
-from cardzones.rulesets.fab.procedure.state import END, active, current
+from cardzones.rulesets.fab.procedure.costs import Cost, pitch_sets
+from cardzones.rulesets.fab.procedure.state import END, Procedure, active, current
 
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game
@@ -107,34 +107,38 @@ def _own_cards(game: Game, player: str, ztype: str) -> list[int]:
 def play_candidates(game: Game, player: str) -> Iterator[Candidate]:
     """Each card of the player's hand and arsenal they may play now, with
     each set of cards that may be pitched for it (5.1, 1.14.3b)."""
-    proc = current(game)
-    if proc is None or proc.over or proc.priority != player:
-        return
-    for card in (*_own_cards(game, player, "hand"), *_own_cards(game, player, "arsenal")):
-        try:
-            cost = plans.playable_cost(game, proc, card, player)
-        except IllegalAction:
-            continue
-        need = plans.resource_need(game, proc, player, cost)
-        for pitch in pitch_sets(game, player, need, card):
-            yield {"card": card, "pitch": list(pitch), "by": player}
+    cards = (*_own_cards(game, player, "hand"), *_own_cards(game, player, "arsenal"))
+    yield from _paid(game, player, cards, plans.playable_cost, pitching_itself=False)
 
 
 def attack_candidates(game: Game, player: str) -> Iterator[Candidate]:
     """Each weapon the player may attack with now, with each set of cards
     that may be pitched for it."""
+    yield from _paid(game, player, _own_cards(game, player, "weapon"), plans.attack_ready)
+
+
+def _paid(
+    game: Game,
+    player: str,
+    cards: Sequence[int],
+    ready: Callable[[Game, Procedure, int, str], Cost],
+    *,
+    pitching_itself: bool = True,
+) -> Iterator[Candidate]:
+    """Each of ``cards`` that ``ready`` accepts for the player with priority,
+    with each set of cards that may be pitched for its cost; a card being
+    played is never one of them."""
     proc = current(game)
     if proc is None or proc.over or proc.priority != player:
         return
-    for zid in game.zones_of(player, "weapon"):
-        for weapon in game.contents(zid):
-            try:
-                cost = plans.attack_ready(game, proc, weapon, player)
-            except IllegalAction:
-                continue
-            need = plans.resource_need(game, proc, player, cost)
-            for pitch in pitch_sets(game, player, need, None):
-                yield {"card": weapon, "pitch": list(pitch), "by": player}
+    for card in cards:
+        try:
+            cost = ready(game, proc, card, player)
+        except IllegalAction:
+            continue
+        need = plans.resource_need(game, proc, player, cost)
+        for pitch in pitch_sets(game, player, need, None if pitching_itself else card):
+            yield {"card": card, "pitch": list(pitch), "by": player}
 
 
 def pass_candidates(game: Game, player: str) -> Iterator[Candidate]:

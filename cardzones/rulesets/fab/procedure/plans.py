@@ -99,23 +99,10 @@ def playable_cost(game: Game, proc: Procedure, card: int, player: str) -> Cost:
         raise IllegalAction("only a card of one's own hand or arsenal may be played", rule="5.1.1a")
     types = game.characteristics(game.obj(card), by=player).types
     what = name_for(game, player, card)
-    link = active_link(proc)
     if "instant" in types:
         pass  # 8.1.6a: any time the player has priority
-    elif "attack_reaction" in types:
-        if proc.step != REACTION or link is None or link.attacker != player:
-            raise IllegalAction(
-                f"{what} is an attack reaction: it is played by the attacking player in the "
-                "reaction step",
-                rule="8.1.2a",
-            )
-    elif "defense_reaction" in types:
-        if proc.step != REACTION or link is None or link.defender != player:
-            raise IllegalAction(
-                f"{what} is a defense reaction: it is played by the defending player in the "
-                "reaction step",
-                rule="8.1.3a",
-            )
+    elif "attack_reaction" in types or "defense_reaction" in types:
+        check_reaction_timing(proc, player, "attack_reaction" in types, what)
     elif "action" in types:
         check_action_timing(
             game, proc, player, attack=combat.is_attack(game, card, player), what=what
@@ -127,6 +114,23 @@ def playable_cost(game: Game, proc: Procedure, card: int, player: str) -> Cost:
     cost = card_cost(game, card, player)
     check_action_point(game, proc, player, cost)
     return cost
+
+
+def check_reaction_timing(proc: Procedure, player: str, attacking: bool, what: str) -> None:
+    """A reaction is played in the reaction step, an attack reaction by the
+    attacking player (8.1.2a), a defense reaction by the defending player
+    (8.1.3a)."""
+    link = active_link(proc)
+    side = "attacking" if attacking else "defending"
+    if link is not None and proc.step == REACTION:
+        reacting = link.attacker if attacking else link.defender
+        if player == reacting:
+            return
+    raise IllegalAction(
+        f"{what} is {'an attack' if attacking else 'a defense'} reaction: it is played by the "
+        f"{side} player in the reaction step",
+        rule="8.1.2a" if attacking else "8.1.3a",
+    )
 
 
 def check_action_timing(
