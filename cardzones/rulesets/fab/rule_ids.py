@@ -259,6 +259,7 @@ PROCEDURE_RULES: dict[str, str] = {
     "7.6.2": "The active chain link resolves; with go again its attacker gains an action point.",
     "7.6.3a": "In the resolution step the turn player may attack again.",
     "7.6.4": "All passing with the stack empty ends the resolution step; the chain closes.",
+    "7.7.2c": "An active-attack that leaves the combat chain closes it, as a game state action.",
     "7.7.5": "Equipment on the chain returns to its equipped zone at the close.",
     "7.7.6": "The other objects of the chain are cleared.",
     "8.1.1a": "An action is played only with the stack empty.",

@@ -88,9 +88,39 @@ class Procedure(NamedTuple):
 
 
 def current(game: Game) -> Procedure | None:
-    """The procedure's record, or None for a game not under the procedure."""
+    """The procedure's record, or None for a game not under the procedure.
+
+    A judge may have moved an attack off the combat chain by hand (a
+    ``move``, ``close_chain``): its chain link is then gone, and with no
+    link left the combat chain is closed (7.7.2c)."""
     found = game.records.get(PROCEDURE)
-    return found if isinstance(found, Procedure) else None
+    if not isinstance(found, Procedure):
+        return None
+    if found.links:
+        chain = game.zone(None, "combat_chain")
+        kept = tuple(
+            link
+            for link in found.links
+            if game.exists(link.attack) and game.obj(link.attack).zone == chain
+        )
+        if len(kept) != len(found.links):
+            return _without_lost_links(game, found, kept)
+    return found
+
+
+def _without_lost_links(game: Game, proc: Procedure, kept: tuple[Link, ...]) -> Procedure:
+    """The record with only the links whose attacks are on the combat chain:
+    without the active one, combat goes on from the resolution step, and
+    without any, the combat chain is closed (7.7.2c); the turn player then
+    has priority if no one had it (a defend step without its link)."""
+    active_gone = not proc.links[-1].resolved and proc.links[-1] not in kept
+    if proc.step == LAYER or not (active_gone or not kept):
+        return proc._replace(links=kept)
+    priority = proc.priority
+    if priority is None and proc.phase == ACTION and not proc.over:
+        priority = game.turn_player
+    step = RESOLUTION if kept else None
+    return proc._replace(links=kept, step=step, priority=priority, passes=0, declared=True)
 
 
 def active(game: Game) -> bool:
