@@ -37,6 +37,9 @@ def test_a_table_from_deck_lists_plays_under_the_procedure() -> None:
     assert game.legal_actions("alice") == []
     names = {a.name for a in game.legal_actions("bob")}
     assert "pass" in names and names <= {"pass", "play", "attack", "concede"}
+    # Moves by hand stay available as a judge's actions.
+    assert "move" in {a.name for a in game.legal_actions("alice", judge=True)}
+    assert "move" in {a.name for a in game.legal_actions("bob", actions=["move"])}
     # The record keeps the procedure, and builds the same game again.
     again = Record.from_json(record.to_json())
     assert again.procedure == "bob"
