@@ -68,7 +68,9 @@ def start_game(game: Game, first: str | None = None) -> None:
         for player in game.players:
             draw_to_intellect(game, player)  # 4.1.9
         zero = tuple(0 for _ in game.players)
-        store(game, Procedure(first, action_points=zero, resource_points=zero))
+        chain = game.zone(None, "combat_chain")
+        assert chain is not None
+        store(game, Procedure(first, action_points=zero, resource_points=zero, chain=chain))
         game.log_event(PROCEDURE_EVENT, f"the game begins: {first} takes the first turn")
         begin_turn(game)
 

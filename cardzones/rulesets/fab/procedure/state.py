@@ -65,7 +65,8 @@ class Procedure(NamedTuple):
     whether the defending cards of the defend step were declared (7.3.2);
     ``attacked`` holds the weapons that attacked this turn (an attack
     ability is once per turn). ``losers`` lists the players who lost, in
-    order; ``winner`` and ``reason`` are set when the game ended (4.5)."""
+    order; ``winner`` and ``reason`` are set when the game ended (4.5);
+    ``chain`` is the combat chain's zone."""
 
     first: str
     phase: str = START
@@ -80,6 +81,8 @@ class Procedure(NamedTuple):
     losers: tuple[str, ...] = ()
     winner: str | None = None
     reason: str | None = None
+    #: the combat chain's zone, which the game keeps from its start (3.6)
+    chain: int = -1
 
     @property
     def over(self) -> bool:
@@ -97,7 +100,7 @@ def current(game: Game) -> Procedure | None:
     if not isinstance(found, Procedure):
         return None
     if found.links:
-        chain = game.zone(None, "combat_chain")
+        chain = found.chain
         kept = tuple(
             link
             for link in found.links
