@@ -24,8 +24,6 @@ from cardzones.rulesets.fab.procedure.state import (
     DEFEND,
     END,
     LAYER,
-    PROCEDURE,
-    RESOLUTION,
     Procedure,
     active_link,
     current,
@@ -249,15 +247,7 @@ def end_game(game: Game, proc: Procedure, lost: tuple[str, ...], reason: str) ->
     game.log_event(PROCEDURE_EVENT, f"the game ends: {describe_result(proc)}")
 
 
-def in_resolution(proc: Procedure) -> bool:
-    """Whether the combat chain is open in its resolution step (7.6.3)."""
-    return proc.step == RESOLUTION
-
-
 def opens_layer_step(proc: Procedure) -> Procedure:
     """An attack added to the stack opens the combat chain, or ends the
     resolution step, and the layer step begins (7.0.2a, 7.6.3)."""
     return proc._replace(step=LAYER)
-
-
-__all__ = ["PROCEDURE", "PROCEDURE_EVENT"]
