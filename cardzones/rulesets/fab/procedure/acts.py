@@ -29,6 +29,7 @@ from cardzones.acts.actions import (
 from cardzones.acts.standard import BY
 from cardzones.errors import IllegalAction
 from cardzones.kernel.results import MoveResult
+from cardzones.rulesets.fab.layers import LayerRef
 from cardzones.rulesets.fab.procedure import combat, flow, plans
 from cardzones.rulesets.fab.procedure.costs import Cost, pitch_sets
 from cardzones.rulesets.fab.procedure.state import END, Procedure, active, current
@@ -80,8 +81,11 @@ def _runner(
     planner: Planner, result: MoveResult
 ) -> Callable[[Game, Mapping[str, Any]], ActionResult]:
     def run(game: Game, args: Mapping[str, Any]) -> ActionResult:
-        plans.apply(game, planner(game, args))
-        return ActionResult(result)
+        made = plans.apply(game, planner(game, args))
+        if made is None:
+            return ActionResult(result)
+        # as: names the attack-proxy, active while it exists, as outside the procedure.
+        return ActionResult(result, card=made, effect=LayerRef(made))
 
     return run
 

@@ -238,15 +238,16 @@ def plan_concede(game: Game, player: str) -> Plan:
 # -- applying a plan ------------------------------------------------------------
 
 
-def apply(game: Game, plan: Plan) -> None:
+def apply(game: Game, plan: Plan) -> int | None:
     """Carry out a plan that :func:`plan_play` (or another plan_) made on the
-    game as it is now, as one action."""
+    game as it is now, as one action: the attack-proxy a weapon's attack
+    made, or None."""
     with game.atomic():
         act = plan.act
         if act == "pass":
             flow.pass_priority(game, require(game))
         elif act == "play" or act == "attack":
-            _announce_and_pay(game, plan)
+            return _announce_and_pay(game, plan)
         elif act == "defend":
             proc = combat.add_defenders(game, require(game), plan.player, plan.cards)
             # 7.3.3: the turn player gains priority once they are declared.
@@ -257,9 +258,10 @@ def apply(game: Game, plan: Plan) -> None:
             flow.end_game(game, require(game), (plan.player,), "4.5.3c: conceded")
         else:
             raise IllegalAction(f"no act {act!r} under the game procedure")
+    return None
 
 
-def _announce_and_pay(game: Game, plan: Plan) -> None:
+def _announce_and_pay(game: Game, plan: Plan) -> int | None:
     """5.1.2 to 5.1.10: the card moves to the stack (the weapon's
     attack-proxy is made there, 1.4.3); the pitched cards move to the pitch
     zone and gain their points (1.14.3); the costs are paid (1.14.2); an
@@ -267,11 +269,12 @@ def _announce_and_pay(game: Game, plan: Plan) -> None:
     priority (5.1.10, 1.11.5). Pitching gains resource points (1.13.3a)."""
     player, card = plan.player, plan.card
     assert card is not None
+    proxy = None
     if plan.act == "play":
         fab_actions.play(game, card, player)
         attack = combat.is_attack(game, card)
     else:
-        fab_turn.attack(game, card, player)
+        proxy = fab_turn.attack(game, card, player)
         attack = True
     gained = 0
     for pitched in plan.pitch:
@@ -289,3 +292,4 @@ def _announce_and_pay(game: Game, plan: Plan) -> None:
     if attack:
         proc = flow.opens_layer_step(proc)
     store(game, flow.give_priority(proc, player))
+    return proxy
