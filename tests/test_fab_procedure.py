@@ -241,3 +241,30 @@ def test_outside_the_procedure_nothing_changes() -> None:
     assert "pass" not in names and "defend" not in names and "move" in names
     with pytest.raises(Exception, match="under the game procedure only"):
         game.act("play", card=card, pitch=(card,), by="alice")
+
+
+def test_a_huge_hand_offers_small_defending_sets_and_defend_takes_any() -> None:
+    """7.3.2a: any number of cards may defend; past 12 that could, legal
+    actions offer the sets of up to three (thousands otherwise), and the act
+    accepts a larger one all the same."""
+    jab = CardDef("Jab", frozenset({"action", "attack"}), {"power": 3, "cost": 0, "pitch": 1})
+    block = CardDef("Block", frozenset({"action"}), {"defense": 1, "cost": 0, "pitch": 1})
+    hero = CardDef("Hero", frozenset({"hero"}), {"life": 20, "intellect": 4})
+    game = new_game("fab", ["alice", "bob"], seed=1)
+    deal(game, "alice", hero, [], [], [jab] * 4)
+    deal(game, "bob", hero, [], [], [])
+    bob_hand = game.zone("bob", "hand")
+    assert bob_hand is not None
+    for _ in range(14):
+        game.new_card(block, bob_hand, owner="bob")
+    game.ruleset.start_procedure(game, "alice")
+    game.act("play", card=game.contents(game.zone("alice", "hand"))[0], by="alice")  # type: ignore[arg-type]
+    for player in ("alice", "bob", "alice", "bob"):
+        game.act("pass", by=player)
+    assert who_acts(game, current(game)) == "bob"  # type: ignore[arg-type]
+    listed = game.legal_actions("bob")
+    assert len([a for a in listed if a.name == "defend"]) == 1 + 14 + 91 + 364
+    five = game.contents(bob_hand)[:5]
+    game.act("defend", cards=five, by="bob")
+    proc = current(game)
+    assert proc is not None and proc.links[-1].defending == five

@@ -46,6 +46,10 @@ PITCH = Param(
     doc="cards of the player's hand pitched to pay the cost, under the game procedure (1.14.3)",
 )
 
+#: Up to how many cards that may defend legal actions offer every set of
+#: them (4,096 sets), and the largest set they offer beyond that.
+MAX_EVERY_SET, MAX_SET_OFFERED = 12, 3
+
 #: The acts a player takes under the procedure: what legal actions list.
 ACTS = ("pass", "play", "attack", "defend", "finish_turn", "concede")
 
@@ -153,12 +157,16 @@ def pass_candidates(game: Game, player: str) -> Iterator[Candidate]:
 
 def defend_candidates(game: Game, player: str) -> Iterator[Candidate]:
     """Every set of the cards the defending player may declare, none
-    included (7.3.2a), in the order of their zones."""
+    included (7.3.2a), in the order of their zones; with more than
+    :data:`MAX_EVERY_SET` of them, the sets of up to :data:`MAX_SET_OFFERED`."""
     proc = current(game)
     if proc is None or proc.over or flow.who_acts(game, proc) != player or proc.priority:
         return
     cards = combat.defending_cards(game, player)
-    for size in range(len(cards) + 1):
+    # Every set doubles with each card: past a hand and equipment no game
+    # deals, the sets offered stop at a few cards (defend accepts any set).
+    largest = len(cards) if len(cards) <= MAX_EVERY_SET else MAX_SET_OFFERED
+    for size in range(largest + 1):
         for chosen in combinations(cards, size):
             yield {"cards": list(chosen), "by": player}
 
