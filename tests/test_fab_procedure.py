@@ -44,9 +44,9 @@ DECKS: dict[str, dict[str, Any]] = {
         "weapons": [_card("Dawnblade")],
         "equipment": [
             _card("Braveforge Bracers"),
-            _card("Courage of Bladehold"),
+            _card("Fyendal's Spring Tunic"),
             _card("Ironrot Helm"),
-            _card("Ironrot Legs"),
+            _card("Nullrune Boots"),
         ],
         "deck": [
             *_colours("Snatch", 3),
@@ -66,15 +66,15 @@ DECKS: dict[str, dict[str, Any]] = {
         "hero": _card("Levia, Shadowborn Abomination"),
         "weapons": [_card("Harmonized Kodachi"), _card("Harmonized Kodachi")],
         "equipment": [
-            _card("Nullrune Boots"),
-            _card("Fyendal's Spring Tunic"),
+            _card("Ironrot Legs"),
+            _card("Courage of Bladehold"),
             _card("Crown of Seeds"),
             _card("Ironrot Gauntlet"),
         ],
         "deck": [
-            *[_card("Mark of the Beast", 2)] * 4,
-            *_colours("Snatch", 2),
-            *_colours("Drone of Brutality", 2),
+            *[_card("Mark of the Beast", 2)] * 6,
+            *_colours("Snatch", 3),
+            *_colours("Drone of Brutality", 3),
             *_colours("Sink Below"),
             *_colours("Pummel"),
             *[_card("Boast", 3)] * 2,
@@ -188,7 +188,8 @@ def _acts() -> tuple[str, ...]:
     return ACTS
 
 
-@pytest.mark.parametrize("seed", [1, 2])
+# Two seeds whose games each player wins once (bob in 42 turns, alice in 99).
+@pytest.mark.parametrize("seed", [14, 16])
 def test_random_games_end_with_a_winner(seed: int) -> None:
     game = dealt(seed)
     checker = Checker(every=40)
