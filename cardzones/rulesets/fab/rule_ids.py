@@ -208,6 +208,7 @@ PROCEDURE_RULES: dict[str, str] = {
     "4.1.3": "The first turn-player is chosen by a mutually agreeable random method.",
     "4.1.7": "Each player's starting deck is shuffled.",
     "4.1.9": "Each player draws up to intellect and the first turn begins.",
+    "4.2.1": "No one gets priority in the start phase.",
     "4.3.2": "The turn player has 1 action point at the start of the action phase.",
     "4.3.3": "Then the turn player gains priority.",
     "4.3.4": "With the stack empty, the chain closed and all passing, the action phase ends.",

@@ -20,7 +20,6 @@ from cardzones.rulesets.fab.cards import becomes_permanent
 from cardzones.rulesets.fab.moves import hero_of
 from cardzones.rulesets.fab.procedure import combat
 from cardzones.rulesets.fab.procedure.state import (
-    ACTION,
     DEFEND,
     END,
     LAYER,
@@ -30,7 +29,6 @@ from cardzones.rulesets.fab.procedure.state import (
     describe_result,
     next_player,
     store,
-    with_points,
 )
 from cardzones.rulesets.fab.turn import draw_to_intellect, finish_turn
 
@@ -75,20 +73,11 @@ def start_game(game: Game, first: str | None = None) -> None:
 
 def begin_turn(game: Game) -> None:
     """The start phase (4.2) and the start of the action phase (4.3): the
-    turn player has 1 action point (4.3.2) and gains priority (4.3.3)."""
-    proc = current(game)
+    record of the new turn (:func:`~.state.new_turn`: 4.4.3e, 4.3.2, 4.3.3)
+    is stored."""
+    proc = current(game)  # a new turn's record once the turn changed
     assert proc is not None
-    player = game.turn_player
-    zero = tuple(0 for _ in game.players)
-    proc = proc._replace(
-        phase=ACTION,
-        step=None,
-        links=(),
-        attacked=(),
-        action_points=with_points(game, zero, player, 1),
-        resource_points=zero,
-    )
-    store(game, give_priority(proc, player))
+    store(game, proc)
 
 
 def give_priority(proc: Procedure, player: str | None) -> Procedure:
@@ -206,10 +195,6 @@ def end_turn(game: Game, arsenal: int | None, order: tuple[int, ...]) -> None:
     loses their action and resource points (4.4.3e); the next turn begins
     (4.4.4, 4.2)."""
     finish_turn(game, arsenal, order)
-    proc = current(game)
-    assert proc is not None
-    zero = tuple(0 for _ in game.players)
-    store(game, proc._replace(action_points=zero, resource_points=zero))
     begin_turn(game)
     check_end(game)
 

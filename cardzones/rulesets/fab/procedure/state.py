@@ -83,6 +83,8 @@ class Procedure(NamedTuple):
     reason: str | None = None
     #: the combat chain's zone, which the game keeps from its start (3.6)
     chain: int = -1
+    #: the turn the record is of (``game.turn``)
+    turn: int = 0
 
     @property
     def over(self) -> bool:
@@ -99,6 +101,9 @@ def current(game: Game) -> Procedure | None:
     found = game.records.get(PROCEDURE)
     if not isinstance(found, Procedure):
         return None
+    if found.turn != game.turn and not found.over:
+        # The turn ended (finish_turn, or a judge's end_turn): a new one begins.
+        return new_turn(game, found)
     if found.links:
         chain = found.chain
         kept = tuple(
@@ -109,6 +114,27 @@ def current(game: Game) -> Procedure | None:
         if len(kept) != len(found.links):
             return _without_lost_links(game, found, kept)
     return found
+
+
+def new_turn(game: Game, proc: Procedure) -> Procedure:
+    """The record as the turn player's turn begins: every player lost their
+    action and resource points at the end of the last turn (4.4.3e); the
+    start phase passes without priority (4.2.1); in the action phase the turn
+    player has 1 action point (4.3.2) and gains priority (4.3.3)."""
+    zero = tuple(0 for _ in game.players)
+    player = game.turn_player
+    return proc._replace(
+        turn=game.turn,
+        phase=ACTION,
+        step=None,
+        links=(),
+        attacked=(),
+        declared=False,
+        action_points=with_points(game, zero, player, 1),
+        resource_points=zero,
+        priority=player,
+        passes=0,
+    )
 
 
 def _without_lost_links(game: Game, proc: Procedure, kept: tuple[Link, ...]) -> Procedure:
