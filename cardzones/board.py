@@ -81,7 +81,46 @@ def board(view: dict[str, Any], title: str | None = None) -> RenderableType:
     viewer = view.get("viewer")
     who = "everything (author)" if view.get("omniscient") else (viewer or "spectator")
     heading = title or f"{view['ruleset']}: turn {view['turn']} ({view['turn_player']}{phase})"
+    procedure = view.get("procedure")
+    if procedure is not None:
+        table.caption = procedure_line(procedure)
     return Panel(table, title=heading, subtitle=f"as seen by {who}")
+
+
+def procedure_line(procedure: dict[str, Any]) -> str:
+    """A game procedure as a view shows it, in one line, in the words of its
+    own keys: where the game is, whom it waits for or who won, each
+    player's numbers, and how many of each list there are.
+
+    >>> line = procedure_line({"phase": "action", "step": "defend", "priority": None,
+    ...     "waiting_for": "bob", "action_points": {"alice": 0, "bob": 0},
+    ...     "resource_points": {"alice": 1, "bob": 0}, "result": None,
+    ...     "links": [{"number": 1}]})
+    >>> for part in line.split("; "):
+    ...     print(part)
+    action phase, defend step
+    waiting for bob
+    action points: alice 0, bob 0
+    resource points: alice 1, bob 0
+    links: 1
+    """
+    where = f"{procedure.get('phase')} phase"
+    if procedure.get("step"):
+        where += f", {procedure['step']} step"
+    parts = [where]
+    result = procedure.get("result")
+    if isinstance(result, dict):
+        winner = result.get("winner")
+        parts.append(f"{winner} wins" if winner else "a draw")
+    elif procedure.get("waiting_for"):
+        parts.append(f"waiting for {procedure['waiting_for']}")
+    for key, value in procedure.items():
+        words = key.replace("_", " ")
+        if isinstance(value, dict) and all(isinstance(n, int) for n in value.values()):
+            parts.append(f"{words}: " + ", ".join(f"{p} {n}" for p, n in value.items()))
+        elif isinstance(value, list):
+            parts.append(f"{words}: {len(value)}")
+    return "; ".join(parts)
 
 
 def log_table(log: list[dict[str, Any]], limit: int | None = None) -> RenderableType:

@@ -14,7 +14,7 @@ import pytest
 
 from cardzones.coverage import coverage_rows, excluded_rules, implemented_rules, missing
 from cardzones.rulesets import ruleset_names
-from cardzones.rulesets.fab.rule_ids import CHAPTER_3_IDS, RELATED_IDS
+from cardzones.rulesets.fab.rule_ids import CHAPTER_3_IDS, PROCEDURE_TEXT_IDS, RELATED_IDS
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED_RULES = ROOT.parent / "shared" / "rules"
@@ -42,7 +42,7 @@ def test_every_fab_zone_rule_is_implemented_or_excluded() -> None:
 def test_every_implemented_fab_rule_is_an_id_of_the_texts() -> None:
     """A rule id in the rule set's list is one of the texts: no made-up or
     mistyped id passes as implemented."""
-    known = set(CHAPTER_3_IDS) | set(RELATED_IDS)
+    known = set(CHAPTER_3_IDS) | set(RELATED_IDS) | set(PROCEDURE_TEXT_IDS)
     assert sorted(set(implemented_rules("fab")) - known) == []
 
 
@@ -60,3 +60,9 @@ def test_the_kept_chapter_3_ids_are_those_of_the_rules_text() -> None:
 
 def test_the_kept_related_ids_are_those_of_the_rules_text() -> None:
     assert list(RELATED_IDS) == _text_ids("fab-cr-related.txt", r"^(\d+(?:\.\d+)+[a-z]?) ")
+
+
+def test_the_kept_procedure_ids_are_ids_of_the_full_rules_text() -> None:
+    """The ids the game procedure cites are ids of the full Comprehensive Rules."""
+    full = set(_text_ids("fab-cr-full.txt", r"^(\d+(?:\.\d+)+[a-z]?) "))
+    assert sorted(set(PROCEDURE_TEXT_IDS) - full) == []

@@ -65,7 +65,7 @@ def _game(seed: int) -> Game:
             for _ in range(count):
                 game.new_card(cards[name], deck)
     with game.atomic():
-        game.ruleset.begin_procedure(game)  # type: ignore[attr-defined]
+        game.ruleset.start_procedure(game)  # type: ignore[attr-defined]
     game.forget_history()
     return game
 

@@ -151,9 +151,9 @@ def test_a_table_runs_the_procedure_its_start_position_asks_for() -> None:
         "setup:\n  alice.deck: [Gideon, Gideon]\n  bob.deck: [Soul, Gideon]\n"
     )
     record = creation_from_request({"scenario": text})
-    assert record.procedure
+    assert record.procedure is not None
     again = Record.from_json(record.to_json())
-    assert again.procedure and again.scenario()["procedure"] is True
+    assert again.procedure == "" and again.scenario()["procedure"] is True
     ctx = record.build()
     assert [a.name for a in ctx.game.legal_actions("alice")] == ["open_game"]
     assert ctx.game.view("bob")["procedure"]["opened"] is False
@@ -175,7 +175,7 @@ def test_a_procedure_key_that_is_not_true_or_false_is_an_invalid_file() -> None:
     head = "ruleset: redemption\nprocedure: yes please\n"
     outcome = run_text(f"name: x\n{head}steps:\n  - expect: {{turn: 1}}\n")
     assert outcome.status == INVALID
-    assert "procedure: is true or false" in outcome.message and outcome.line == 3
+    assert "procedure: is true, false or {first: PLAYER}" in outcome.message and outcome.line == 3
 
 
 def test_a_rule_set_without_a_procedure_refuses_to_begin_one() -> None:
@@ -190,4 +190,4 @@ def test_a_rule_set_without_a_procedure_refuses_to_begin_one() -> None:
 
     game = Game(Pile(), ["alice"])
     with pytest.raises(IllegalAction, match="pile has no game procedure"):
-        Pile().begin_procedure(game)
+        Pile().start_procedure(game)

@@ -32,7 +32,10 @@ steps:
         ("{chain_link: 1, attack: Snatch}", "the attack of chain link 1 should be Snatch, found"),
         ("{chain_link: 1, attack: $blade}", "should be $blade, found Dawnblade"),
         ("{chain_link: 1, defending: []}", "by [] (in any order), found ['Sink Below']"),
-        ("{chain_link: 2, attack: Dawnblade}", "there should be a chain link 2, but the chain of attacks"),
+        (
+            "{chain_link: 2, attack: Dawnblade}",
+            "there should be a chain link 2, but the chain of attacks",
+        ),
         ("{chain_link: 1, exists: false}", "chain link 1 should not exist"),
         ("{zones: alice.arsenal, empty: false}", "alice's arsenal zones should not be empty"),
         (

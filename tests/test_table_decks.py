@@ -384,7 +384,7 @@ def test_an_unknown_key_beside_decks_names_the_keys(client: TestClient) -> None:
     assert status == 400
     assert error == (
         "unknown key(s) 'deck'; the keys are ruleset, players, seed, cards, card_data, "
-        "setup, decks, shuffle, handle_key, finish_after, scenario"
+        "setup, decks, shuffle, handle_key, finish_after, procedure, scenario"
     )
 
 

@@ -155,8 +155,9 @@ def owns_zone(game: Game, player: str, zone: int | Dest) -> bool:
 # ----------------------------------------------------------------------
 
 
-#: The game, the player and their nameable cards, while :func:`remembered` holds.
-_REMEMBERED: ContextVar[tuple[Game, str, list[int], list[int]] | None] = ContextVar(
+#: The game, the player and their nameable cards and the cards they act on,
+#: found when first asked for, while :func:`remembered` holds.
+_REMEMBERED: ContextVar[tuple[Game, str, list[list[int] | None]] | None] = ContextVar(
     "cardzones_nameable", default=None
 )
 
@@ -165,14 +166,20 @@ _REMEMBERED: ContextVar[tuple[Game, str, list[int], list[int]] | None] = Context
 def remembered(game: Game, player: str) -> Iterator[None]:
     """While the game stays as it is (legal actions list every action's
     candidates from one position, putting back whatever they try), the cards
-    ``player`` may name and act on are found once, not once per action."""
-    named = nameable_cards(game, player)
-    mine = [c for c in named if acts_on(game, player, c)]
-    token = _REMEMBERED.set((game, player, named, mine))
+    ``player`` may name and act on are found once, not once per action, and
+    only if an action's candidates ask for them."""
+    token = _REMEMBERED.set((game, player, [None, None]))
     try:
         yield
     finally:
         _REMEMBERED.reset(token)
+
+
+def _known(game: Game, player: str) -> list[list[int] | None] | None:
+    known = _REMEMBERED.get()
+    if known is not None and known[0] is game and known[1] == player:
+        return known[2]
+    return None
 
 
 def nameable_cards(game: Game, player: str) -> list[int]:
@@ -181,9 +188,9 @@ def nameable_cards(game: Game, player: str) -> list[int]:
     or on it, and in each zone of theirs the first card they may not look at
     (the top of their deck). The list depends only on what the player may
     know, so candidates built from it reveal nothing."""
-    known = _REMEMBERED.get()
-    if known is not None and known[0] is game and known[1] == player:
-        return list(known[2])
+    known = _known(game, player)
+    if known is not None and known[0] is not None:
+        return list(known[0])
     out: list[int] = []
     for zid in game.all_zones():
         # In a zone of theirs, the first card they may not look at is named too.
@@ -197,6 +204,9 @@ def nameable_cards(game: Game, player: str) -> list[int]:
                     hidden_named = True
             if game.kids(top):
                 _add_pile(game, player, top, out)
+    if known is not None:
+        known[0] = out
+        return list(out)
     return out
 
 
@@ -214,7 +224,11 @@ def actable_cards(game: Game, player: str) -> list[int]:
     """The cards of :func:`nameable_cards` that ``player`` acts on
     (:func:`acts_on`): theirs, and the hidden first card of each of their
     zones."""
-    known = _REMEMBERED.get()
-    if known is not None and known[0] is game and known[1] == player:
-        return list(known[3])
-    return [c for c in nameable_cards(game, player) if acts_on(game, player, c)]
+    known = _known(game, player)
+    if known is not None and known[1] is not None:
+        return list(known[1])
+    mine = [c for c in nameable_cards(game, player) if acts_on(game, player, c)]
+    if known is not None:
+        known[1] = mine
+        return list(mine)
+    return mine

@@ -34,11 +34,20 @@ from cardzones.bench.floors import (
     view_plan,
 )
 from cardzones.bench.position import STANDARD_OBJECTS, apply_action, build_position
-from cardzones.bench.run import GROWTH_KEYS, KEYS, growth_report, parse_sizes, report, run_bench
+from cardzones.bench.run import (
+    GROWTH_KEYS,
+    KEYS,
+    RUN_KEYS,
+    growth_report,
+    parse_sizes,
+    report,
+    run_bench,
+)
 
 __all__ = [
     "GROWTH_KEYS",
     "KEYS",
+    "RUN_KEYS",
     "STANDARD_OBJECTS",
     "Bare",
     "Workload",

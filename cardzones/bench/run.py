@@ -20,6 +20,7 @@ from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, T
 from rich.table import Table
 
 from cardzones.bench.floors import Workload, make_workload
+from cardzones.bench.games import time_games
 from cardzones.bench.position import GAME, STANDARD_OBJECTS, build_position
 from cardzones.bench.timing import (
     example_files,
@@ -62,7 +63,14 @@ KEYS = (
     "legal_per_try_us",
     "legal_try_ratio",
     "scenarios_per_s",
+    "games_per_s",
+    "turns_per_game",
+    "acts_per_game",
 )
+
+#: The figures of the whole run rather than of one position: scenario files,
+#: and whole games under the game procedure (:mod:`cardzones.bench.games`).
+RUN_KEYS = ("scenarios_per_s", "games_per_s", "turns_per_game", "acts_per_game")
 
 #: What a bigger position adds to its figures: each cost against the first
 #: position's (a view's per dict it shows).
@@ -169,10 +177,17 @@ def run_bench(
             files = example_files()
             scenario_s = min(scenario_s, 1 / time_scenarios(files, 1, n(20, 5)))
             bar.advance(task)
+        bar.update(task, description="whole games")
+        games = time_games(n(20, 5))
     runs = [_figures(pos.objects, low) for pos, low in zip(positions, best, strict=True)]
-    scenarios_per_s = round(1 / scenario_s, 1)
+    whole = {
+        "scenarios_per_s": round(1 / scenario_s, 1),
+        "games_per_s": round(games["games_per_s"], 2),
+        "turns_per_game": round(games["turns_per_game"], 1),
+        "acts_per_game": round(games["acts_per_game"], 1),
+    }
     if isinstance(objects, int) or len(runs) == 1:
-        return {**runs[0], "scenarios_per_s": scenarios_per_s}
+        return {**runs[0], **whole}
     first = runs[0]
     for run in runs:
         run["move_growth"] = round(run["move_us"] / first["move_us"], 2)
@@ -182,7 +197,7 @@ def run_bench(
             run["view_us"] / run["view_dicts"] / (first["view_us"] / first["view_dicts"]), 2
         )
         run["legal_growth"] = round(run["legal_us_per_action"] / first["legal_us_per_action"], 2)
-    return {"runs": runs, "scenarios_per_s": scenarios_per_s}
+    return {"runs": runs, **whole}
 
 
 def _measure(figure: str, pos: _Position, n: Callable[[int, int], int]) -> dict[str, float]:
@@ -283,7 +298,9 @@ def report(result: dict[str, Any]) -> Table:
     table = Table(
         title=f"cardzones bench ({GAME}, {result['objects']} objects)",
         caption=(
-            f"{result['moves_per_s']:,} moves/s, {result['scenarios_per_s']:,} scenarios/s; "
+            f"{result['moves_per_s']:,} moves/s, {result['scenarios_per_s']:,} scenarios/s, "
+            f"{result['games_per_s']:,} whole games/s ({result['turns_per_game']:,} turns, "
+            f"{result['acts_per_game']:,} acts a game); "
             f"the view shows {result['view_dicts']:,} dicts; legal actions take "
             f"{result['legal_ms']:,} ms ({result['legal_listed']:,} listed of "
             f"{result['legal_candidates']:,} candidates, {result['legal_tried']:,} tried; "
@@ -346,7 +363,10 @@ def growth_report(result: dict[str, Any]) -> Table:
     runs = result["runs"]
     table = Table(
         title=f"cardzones bench: growth with the number of objects ({GAME})",
-        caption=f"every size measured in the same run; {result['scenarios_per_s']:,} scenarios/s",
+        caption=(
+            f"every size measured in the same run; {result['scenarios_per_s']:,} scenarios/s, "
+            f"{result['games_per_s']:,} whole games/s"
+        ),
     )
     table.add_column("objects")
     for run in runs:

@@ -271,6 +271,11 @@ class Game(GameState):
         looks = tuple(k for k in self._vars.get("looks", ()) if k != (player, zone))
         self._put(VARS, "looks", (*looks, (player, zone)) if allowed else looks)
 
+    def set_turn_player(self, player: str) -> None:
+        """``player`` has the turn now, as a game's procedure chooses who
+        begins; the turn's number stays. A step of an action."""
+        self._put(VARS, "turn_player", self.check_player(player))
+
     def end_turn(self, order: Sequence[int] = ()) -> MoveResult:
         """End the turn: the rule set's end-of-turn procedure, "this turn" effects
         end, and the next player's turn begins."""

@@ -31,19 +31,9 @@ from cardzones.position.loader import YList, YMap
 from cardzones.rulesets.base import Ruleset, ruleset_of
 from cardzones.rulesets.registry import get_ruleset, ruleset_names
 
-TOP_KEYS = {
-    "name",
-    "rules",
-    "ruleset",
-    "players",
-    "seed",
-    "cards",
-    "card_data",
-    "setup",
-    "shuffle",
-    "steps",
-    "procedure",
-}
+#: The keys of what a game starts with: its cards, and how it is played.
+START_KEYS = ("cards", "card_data", "setup", "shuffle", "procedure")
+TOP_KEYS = {"name", "rules", "ruleset", "players", "seed", *START_KEYS, "steps"}
 #: The keys of a set-up entry in any rule set; ``under``, ``onto`` and
 #: ``permanent_controller`` only where the rule set has them (its
 #: ``attach_keys`` and ``permanent_control``). The key of each rule set's
@@ -75,6 +65,9 @@ class Position:
     card_data: CardLookup | None = None
     #: names with several definitions under ``cards:``, by their variant
     variants: dict[str, dict[int, CardDef]] = field(default_factory=dict)
+    #: ``procedure:``: None to play without the game procedure, or the
+    #: player given to take the first turn ("" for the game's choice)
+    procedure: str | None = None
 
     #: The keys a document must have: a start position needs its rule set
     #: alone; a scenario file (:class:`~cardzones.scenario.runner.Scenario`)
@@ -120,6 +113,7 @@ class Position:
                     raise
                 raise ScenarioError(exc.message, file=file, line=line) from None
         card_data = read_card_data(doc, ruleset, file)
+        procedure = _procedure(doc, players, fail)
         return cls(
             file,
             doc,
@@ -131,6 +125,7 @@ class Position:
             cards,
             card_data,
             variants,
+            procedure,
         )
 
     # ------------------------------------------------------------------
@@ -152,10 +147,18 @@ class Position:
         return "(the default, as the file has no players: list)"
 
     def setup(self, ctx: Context) -> None:
-        """Put the starting cards in place, then shuffle the zones ``shuffle:``
-        names. Setup obeys each zone's limits and logs no events."""
+        """Put the starting cards in place, shuffle the zones ``shuffle:``
+        names, then start the game procedure when ``procedure:`` asks for it.
+        Setup obeys each zone's limits and logs no events."""
         self._place_all(ctx)
         self._shuffle(ctx)
+        if self.procedure is not None:
+            # The game procedure starts from the position set up (4.1).
+            try:
+                ruleset_of(ctx.game).start_procedure(ctx.game, self.procedure or None)
+            except IllegalAction as exc:
+                raise ctx.fail(self.doc, "procedure", f"procedure: {exc}") from None
+            ctx.game.forget_history()
 
     def _shuffle(self, ctx: Context) -> None:
         """Shuffle each zone ``shuffle:`` lists, in its order, by the zone's
@@ -210,22 +213,6 @@ class Position:
         for entries, i, ref, entry in later:
             self._place(ctx, entries, i, ref, entry)
             ctx.game.forget_history()
-
-    def begin_procedure(self, ctx: Context) -> None:
-        """With ``procedure: true``, start the rule set's game procedure on the
-        position set up: the steps are then the players' acts under it.
-        Without it (or with false) the game has no procedure, as before."""
-        wanted = self.doc.get("procedure", False)
-        if not isinstance(wanted, bool):
-            raise ctx.fail(self.doc, "procedure", "procedure: is true or false")
-        if not wanted:
-            return
-        try:
-            with ctx.game.atomic():
-                ruleset_of(ctx.game).begin_procedure(ctx.game)
-        except CardzonesError as exc:
-            raise ctx.fail(self.doc, "procedure", f"procedure: {exc}") from None
-        ctx.game.forget_history()
 
     def _place(self, ctx: Context, entries: YList, i: int, ref: Any, entry: Any) -> None:
         game = ctx.game
@@ -389,6 +376,36 @@ def check_header(
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise fail(doc, "seed", "seed: must be a whole number")
     return name.strip(), found, tuple(players), seed
+
+
+def procedure_of(value: Any) -> str | None:
+    """What a ``procedure:`` value asks for: None for no game procedure
+    (false, or left out), "" for the game's choice of the first player
+    (true), or the first player's name (``{first: PLAYER}``). A value of
+    another shape raises ValueError."""
+    if value is None or value is False:
+        return None
+    if value is True:
+        return ""
+    if isinstance(value, dict) and set(value) <= {"first"}:
+        first = value.get("first")
+        if first is None:
+            return ""
+        if isinstance(first, str) and first:
+            return first
+    raise ValueError("procedure: is true, false or {first: PLAYER}")
+
+
+def _procedure(doc: YMap, players: tuple[str, ...], fail: Any) -> str | None:
+    """The document's ``procedure:`` (:func:`procedure_of`), its first player
+    one of ``players``."""
+    try:
+        found = procedure_of(doc.get("procedure"))
+    except ValueError as exc:
+        raise fail(doc, "procedure", str(exc)) from None
+    if found and found not in players:
+        raise fail(doc, "procedure", f"first: names a player, one of {', '.join(players)}")
+    return found
 
 
 def _fail_in(file: str) -> Any:

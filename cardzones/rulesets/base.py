@@ -267,11 +267,13 @@ class Ruleset(kernel.Ruleset["Game"]):
         placed.extend((f"{player}.deck", i) for i in deck)
         return Placement(placed, out)
 
-    def begin_procedure(self, game: Game) -> None:
-        """Start the rule set's game procedure on ``game`` at its position now
-        (a scenario's ``procedure: true``): from then on the players' acts are
-        the procedure's. One step of the caller's action; refused by a rule
-        set that has none."""
+    # -- the game procedure --------------------------------------------------
+
+    def start_procedure(self, game: Game, first: str | None = None) -> None:
+        """Put ``game`` under the rule set's game procedure, from the position
+        it holds: its turns, priority and the players' acts, with ``first``
+        (or a player the game's secret randomness chooses) taking the first
+        turn. A rule set without a procedure refuses."""
         raise IllegalAction(f"{self.name} has no game procedure")
 
     # -- actions -----------------------------------------------------------
@@ -297,8 +299,18 @@ class Ruleset(kernel.Ruleset["Game"]):
         zone: int | None = None,
         judge: bool = False,
     ) -> Sequence[LegalAction]:
-        """What ``player`` may do now (:mod:`cardzones.acts.legal`)."""
+        """What ``player`` may do now (:mod:`cardzones.acts.legal`): unless
+        ``actions`` names some, or ``judge`` asks for every one, the actions
+        the game's procedure allows now (:meth:`procedure_acts`)."""
+        if actions is None and not judge:
+            actions = self.procedure_acts(game)
         return legal_actions(game, player, actions, card=card, zone=zone, judge=judge)
+
+    def procedure_acts(self, game: Game) -> tuple[str, ...] | None:
+        """The names of the actions that are players' acts while ``game`` is
+        under the rule set's game procedure, every other action being a
+        judge's then; None when it is not (every action is a player's)."""
+        return None
 
 
 def ruleset_of(game: Game) -> Ruleset:

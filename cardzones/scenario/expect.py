@@ -15,6 +15,7 @@ from cardzones.position.context import Context
 from cardzones.position.loader import YList, YMap
 from cardzones.position.refs import ZoneRef
 from cardzones.rulesets.base import ruleset_of
+from cardzones.scenario import expect_procedure
 from cardzones.scenario.event_zones import zone_matcher
 from cardzones.scenario.expect_chain import (
     CHAIN_LINK_KEYS,
@@ -61,7 +62,7 @@ def check(ctx: Context, node: Any) -> str | None:
     if not isinstance(node, YMap) or not node:
         raise ctx.fail(node, None, "expect takes a mapping such as {zone: alice.hand, count: 1}")
     if "procedure" in node:
-        return _procedure(ctx, ctx.check_keys(node, {"procedure"}, "expect procedure"))
+        return expect_procedure.check(ctx, node)
     if "view" in node:
         return _view(ctx, ctx.check_keys(node, {"view", "zone", "shows"}, "expect view"))
     if "layer" in node:
@@ -541,44 +542,4 @@ def _game(ctx: Context, node: YMap) -> str | None:
         return f"turn_player should be {node['turn_player']}, found {game.turn_player}"
     if "turn" in node and ctx.integer(node, "turn") != game.turn:
         return f"turn should be {node['turn']}, found {game.turn}"
-    return None
-
-
-def _procedure(ctx: Context, node: YMap) -> str | None:
-    """The game procedure's state, as every seat's view shows it: each key
-    given is checked, a card by its name."""
-    want = node["procedure"]
-    if not isinstance(want, dict) or not want:
-        raise ctx.fail(node, "procedure", "procedure: maps keys of the procedure to values")
-    found = view(ctx.game, None).get("procedure")
-    if found is None:
-        return "the game runs no procedure (procedure: true asks for it)"
-    return _differs("procedure", want, found)
-
-
-def _differs(path: str, want: Any, found: Any) -> str | None:
-    """Where ``found`` differs from ``want``: a mapping in each key ``want``
-    gives, a list item by item, a card (a mapping with a name) by its name."""
-    if isinstance(found, dict) and "name" in found and "id" in found and not isinstance(want, dict):
-        found = found["name"]
-    if isinstance(want, dict):
-        if not isinstance(found, dict):
-            return f"{path} should be a mapping, found {found!r}"
-        for key, value in want.items():
-            if key not in found:
-                return f"{path} has no {key}; it has {', '.join(sorted(found))}"
-            problem = _differs(f"{path}.{key}", value, found[key])
-            if problem is not None:
-                return problem
-        return None
-    if isinstance(want, list):
-        if not isinstance(found, list) or len(found) != len(want):
-            return f"{path} should be {want!r}, found {found!r}"
-        for i, (w, f) in enumerate(zip(want, found, strict=True)):
-            problem = _differs(f"{path}[{i}]", w, f)
-            if problem is not None:
-                return problem
-        return None
-    if want != found:
-        return f"{path} should be {want!r}, found {found!r}"
     return None

@@ -86,9 +86,7 @@ def check_zones(ctx: Context, node: YMap) -> str | None:
     ref = ctx.zone_ref(node, "zones")
     game = ctx.game
     if ref.owner is None or ref.number is not None or ctx.is_pile(ref):
-        raise ctx.fail(
-            node, "zones", "zones names a player's zones of one type, as PLAYER.TYPE"
-        )
+        raise ctx.fail(node, "zones", "zones names a player's zones of one type, as PLAYER.TYPE")
     zids = game.zones_of(ref.owner, ref.type)
     cards = [card for zid in zids for card in game.contents(zid)]
     if "cards" in node:

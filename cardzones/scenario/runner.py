@@ -114,7 +114,6 @@ class Scenario(Position):
         line: int = self.doc.line_of("setup") if "setup" in self.doc else self.doc.line or 1
         try:
             self.setup(ctx)
-            self.begin_procedure(ctx)
             table = table_of(ctx.game)
             steps = self.doc["steps"]
             if not steps:

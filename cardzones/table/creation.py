@@ -47,9 +47,8 @@ from typing import Any
 from cardzones.acts.actions import ParamKind
 from cardzones.errors import CardzonesError, ScenarioError
 from cardzones.kernel.game import Game, new_handle_key
-from cardzones.position.context import Context
 from cardzones.position.loader import from_data, load_text
-from cardzones.position.start import Position, check_header
+from cardzones.position.start import Position, check_header, procedure_of
 from cardzones.position.written import placed_cards, token_cards, written_cards
 from cardzones.rulesets import get_ruleset, ruleset_names
 from cardzones.rulesets.base import Ruleset, ruleset_of
@@ -73,6 +72,7 @@ BODY_KEYS = (
     "shuffle",
     "handle_key",
     "finish_after",
+    "procedure",
 )
 #: Keys that may stand beside ``scenario``: they are not part of the start position.
 BESIDE_SCENARIO = ("handle_key", "finish_after")
@@ -173,20 +173,10 @@ def _set_up(
         raise CreationError(str(exc)) from None
     if every_deck:
         shuffle_decks(game)
-    _begin_procedure(scenario, ctx, error)
     ctx.seated = True
     # Setup is not an act: nothing before it can be rolled back to.
     game.forget_history()
     return ctx
-
-
-def _begin_procedure(scenario: Position, ctx: Context, error: Any) -> None:
-    """The rule set's game procedure, when the start position asks for it,
-    begun once the decks are shuffled."""
-    try:
-        scenario.begin_procedure(ctx)
-    except ScenarioError as exc:
-        raise error(exc) from None
 
 
 def shuffle_decks(game: Game) -> None:
@@ -280,6 +270,8 @@ def creation_from_request(body: Any, limits: Limits | None = None) -> Creation:
         doc["card_data"] = body["card_data"]
     if body.get("shuffle") is not None:
         doc["shuffle"] = body["shuffle"]
+    if body.get("procedure") is not None:
+        doc["procedure"] = body["procedure"]
     scenario = _position(from_data(doc, _FILE), _FILE)
     for key in ("cards", "setup"):
         if not isinstance(doc[key], dict):
@@ -335,6 +327,10 @@ def _from_decks(body: dict[str, Any], seed: Any, handle_key: str, limits: Limits
         written = placed_cards(decks.placed, get_ruleset(decks.ruleset))
     except ScenarioError as exc:
         raise CreationError(exc.message) from None
+    try:
+        procedure = procedure_of(body.get("procedure"))
+    except ValueError as exc:
+        raise CreationError(str(exc)) from None
     record = Creation(
         decks.ruleset,
         decks.players,
@@ -343,6 +339,7 @@ def _from_decks(body: dict[str, Any], seed: Any, handle_key: str, limits: Limits
         decks.setup,
         decks.ruleset,
         handle_key,
+        procedure=procedure,
     )
     ctx = record.build()
     # Each card is read back from what the record says of it, once, here:
@@ -423,7 +420,7 @@ def _record(
             None,
             handle_key,
             shuffle=shuffle,
-            procedure=scenario.doc.get("procedure") is True,
+            procedure=scenario.procedure,
         )
         built = _set_up(scenario, error, handle_key)
         if scenario.file == _FILE:  # the game the record builds, message for message
@@ -433,7 +430,6 @@ def _record(
         ctx = scenario.new_context(handle_key)
         try:
             scenario.setup(ctx)
-            _begin_procedure(scenario, ctx, error)
         except ScenarioError as exc:
             raise error(exc) from None
         except CardzonesError as exc:
@@ -454,7 +450,7 @@ def _record(
             lookup.ruleset,
             handle_key,
             shuffle=shuffle,
-            procedure=scenario.doc.get("procedure") is True,
+            procedure=scenario.procedure,
         )
     finally:
         lookup.close()

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Self
 
 from cardzones.kernel.game import new_handle_key
+from cardzones.position.start import procedure_of
 
 if TYPE_CHECKING:
     from cardzones.table.context import TableContext
@@ -42,8 +43,9 @@ class Record:
     #: face-down ordered zone of two cards or more (a table made from deck
     #: lists, and every table made before a written order was kept)
     shuffle: tuple[str, ...] | None = None
-    #: the start position asks for the rule set's game procedure (``procedure: true``)
-    procedure: bool = False
+    #: the game procedure the table plays under: None for none, "" for the
+    #: game's choice of the first player, or the first player's name
+    procedure: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The record as JSON-ready data. Secret-bearing: it holds the seed and
@@ -62,8 +64,8 @@ class Record:
             out["finish_after"] = self.finish_after
         if self.shuffle is not None:
             out["shuffle"] = list(self.shuffle)
-        if self.procedure:
-            out["procedure"] = True
+        if self.procedure is not None:
+            out["procedure"] = procedure_value(self.procedure)
         return out
 
     @classmethod
@@ -81,7 +83,7 @@ class Record:
             str(key) if key else new_handle_key(),
             finish_after=None if data.get("finish_after") is None else int(data["finish_after"]),
             shuffle=None if data.get("shuffle") is None else tuple(data["shuffle"]),
-            procedure=data.get("procedure") is True,
+            procedure=procedure_of(data.get("procedure")),
         )
 
     def scenario(self, name: str = "table", steps: list[Any] | None = None) -> dict[str, Any]:
@@ -100,7 +102,13 @@ class Record:
             doc["setup"] = self.setup
         if self.shuffle:
             doc["shuffle"] = list(self.shuffle)
-        if self.procedure:
-            doc["procedure"] = True
+        if self.procedure is not None:
+            doc["procedure"] = procedure_value(self.procedure)
         doc["steps"] = steps or []
         return doc
+
+
+def procedure_value(procedure: str) -> Any:
+    """A record's procedure as a start position writes it: ``true``, or
+    ``{first: PLAYER}``."""
+    return True if procedure == "" else {"first": procedure}

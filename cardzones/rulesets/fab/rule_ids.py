@@ -185,6 +185,108 @@ RULES: dict[str, str] = {
     "8.5.41f": "An equipped object that ceases is no longer equipped.",
 }
 
+#: The rules of the full Comprehensive Rules that the game procedure
+#: implements (:mod:`cardzones.rulesets.fab.procedure`): priority (1.11),
+#: assets and costs (1.13, 1.14), the game's structure (chapter 4), playing
+#: and resolving (chapter 5), combat (chapter 7) and the card types' timing
+#: (8.1). Each is in ``RULES`` too, and ``PROCEDURE_TEXT_IDS`` keeps them as
+#: ids of that text.
+PROCEDURE_RULES: dict[str, str] = {
+    "1.11.2": "Only one player has priority at a time.",
+    "1.11.3": "The turn player gains priority at the start of the action phase, in "
+    "combat's steps and after a layer resolves.",
+    "1.11.4": "The player with priority may pass.",
+    "1.11.4a": "Priority passes clockwise; when all pass in succession the top layer "
+    "resolves, or with the stack empty the step or phase ends.",
+    "1.11.5": "A player who plays a card regains priority afterwards.",
+    "1.13.2a": "Action points are gained at the start of the action phase and from go again.",
+    "1.13.2b": "A player gains no action point outside their own action phase.",
+    "1.13.3a": "Resource points are gained by pitching cards to pay a cost.",
+    "1.14.2b": "A cost that cannot be paid reverses the whole act.",
+    "1.14.2d": "A resource cost is paid with resource points, pitching cards one at a "
+    "time while there are too few.",
+    "1.14.2f": "An action point cost is paid with action points.",
+    "1.14.3": "Pitching moves a card from hand to the pitch zone and gains its pitch.",
+    "1.14.3a": "A card without the pitch property cannot be pitched.",
+    "1.14.3b": "A card is pitched only while the points it gains are needed.",
+    "4.1.1": "The start-of-game procedure; no one has priority in it.",
+    "4.1.3": "The first turn-player is chosen by a mutually agreeable random method.",
+    "4.1.7": "Each player's starting deck is shuffled.",
+    "4.1.9": "Each player draws up to intellect and the first turn begins.",
+    "4.2.1": "No one gets priority in the start phase.",
+    "4.3.2": "The turn player has 1 action point at the start of the action phase.",
+    "4.3.3": "Then the turn player gains priority.",
+    "4.3.4": "With the stack empty, the chain closed and all passing, the action phase ends.",
+    "4.4.1": "No one has priority in the end phase.",
+    "4.4.3e": "All players lose all action and resource points at the end of the turn.",
+    "4.4.4": "The turn ends and the next player's turn begins.",
+    "4.5.1": "A game ends when a player wins or it is a draw.",
+    "4.5.2a": "A player wins when all opponents lost.",
+    "4.5.3a": "A player whose hero's life total is zero loses.",
+    "4.5.3c": "A player who concedes loses.",
+    "5.1.1a": "Cards are played from hand or arsenal.",
+    "5.1.2": "Announce: the card moves to the stack as the topmost layer.",
+    "5.1.2b": "A card is announced only if a rule or effect lets it be played.",
+    "5.1.6b": "An action card's action cost starts at one; as an instant at zero.",
+    "5.1.6c": "The resource cost starts at the card's cost.",
+    "5.1.7a": "A cost not paid in full makes the play illegal, reversed.",
+    "5.1.10": "The card is played and its player regains priority.",
+    "5.2.1a": "An activated ability's limit (once per turn) caps its activations.",
+    "5.2.2b": "Activating an ability is paid like playing a card.",
+    "5.3.5": "A resolving layer with go again gives its controller an action point.",
+    "5.3.6a": "A card-layer that becomes a permanent moves to the arena.",
+    "5.3.7": "A resolved layer still on the stack is cleared; the turn player gains priority.",
+    "7.0.1a": "While the combat chain is open, actions are played only as attacks in the "
+    "resolution step.",
+    "7.0.2a": "An attack added to the stack opens the combat chain and the layer step.",
+    "7.0.3a": "An attack on the chain becomes chain link N+1.",
+    "7.0.3b": "The newest unresolved link is the active chain link.",
+    "7.0.5a": "A defending card is put on its chain link.",
+    "7.1.3": "When the attack is the top layer and all pass, the attack step begins.",
+    "7.2.3a": "An attack-card moves onto the combat chain as a chain link.",
+    "7.2.3b": "An attack-proxy becomes the chain link, its weapon the attack-source.",
+    "7.2.4b": "The attacked hero's player is the defending hero.",
+    "7.2.5": "In the attack step the turn player gains priority.",
+    "7.2.6": "All passing with the stack empty ends the attack step.",
+    "7.3.2": "Defending cards are declared for the attack-target in the defend step.",
+    "7.3.2a": "The defending hero's player declares cards from hand and equipment.",
+    "7.3.2b": "A declared card has the defense property and does not defend already.",
+    "7.3.2d": "The declared cards become defending together, in one event.",
+    "7.3.3": "Then the turn player gains priority.",
+    "7.3.4": "All passing with the stack empty ends the defend step.",
+    "7.4.2": "In the reaction step the turn player gains priority.",
+    "7.4.2d": "A defense reaction that resolves becomes a defending card.",
+    "7.4.3": "All passing with the stack empty ends the reaction step.",
+    "7.5.2": "Power greater than the total defense deals the difference as damage.",
+    "7.5.2a": "That damage is a hit-event.",
+    "7.5.3": "In the damage step the turn player gains priority.",
+    "7.5.4": "All passing with the stack empty ends the damage step.",
+    "7.5.5": "An attack that deals damage to its target hits.",
+    "7.6.2": "The active chain link resolves; with go again its attacker gains an action point.",
+    "7.6.3a": "In the resolution step the turn player may attack again.",
+    "7.6.4": "All passing with the stack empty ends the resolution step; the chain closes.",
+    "7.7.2c": "An active-attack that leaves the combat chain closes it, as a game state action.",
+    "7.7.5": "Equipment on the chain returns to its equipped zone at the close.",
+    "7.7.6": "The other objects of the chain are cleared.",
+    "8.1.1a": "An action is played only with the stack empty.",
+    "8.1.1b": "An action is not played during combat but in the resolution step.",
+    "8.1.1c": "An action costs one action point more.",
+    "8.1.2a": "An attack reaction is played by the attacking player in the reaction step.",
+    "8.1.2b": "An attack reaction that resolves is cleared.",
+    "8.1.3a": "A defense reaction is played by the defending player in the reaction step.",
+    "8.1.3b": "A defense reaction that resolves becomes a defending card.",
+    "8.1.6a": "An instant is played any time its player has priority.",
+    "8.1.7a": "A resource card cannot be played.",
+    "8.1.12a": "A block card cannot be played.",
+    "8.3.5a": "Go again of a non-attack layer gives an action point as it resolves.",
+    "8.3.5b": "Go again of an attack gives an action point in the resolution step.",
+}
+RULES.update(PROCEDURE_RULES)
+
+#: The ids of the full rules text that :data:`PROCEDURE_RULES` cites, kept so
+#: that they are checked against the text in any checkout.
+PROCEDURE_TEXT_IDS: tuple[str, ...] = tuple(PROCEDURE_RULES)
+
 NOT_ENGINE_RULES: dict[str, str] = {
     "3.0.6": "Layout and representation of zones are tournament rules, not state.",
     "3.6.4": "Open or closed combat chain is combat timing (chapter 7), which the "

@@ -16,7 +16,7 @@ from cardzones.kernel.ruleset import ADMITTED, Admission
 from cardzones.rulesets.base import Board, ChainLink, DeckCard, Placement, Ruleset
 from cardzones.rulesets.cardfiles import DeckEntry, DeckList
 from cardzones.rulesets.common import TEXT_PARAMS, printed_text, text_fields
-from cardzones.rulesets.fab import cardfiles, decklist, decks, layers
+from cardzones.rulesets.fab import cardfiles, decklist, decks, layers, procedure
 from cardzones.rulesets.fab.admission import OWN_DECK_CARDS_ONLY
 from cardzones.rulesets.fab.carddata import PITCH
 from cardzones.rulesets.fab.cards import (
@@ -370,6 +370,19 @@ class FabRuleset(Ruleset):
         cease_proxies_without_source(game)  # 1.4.3c
         follow_sources(game)  # 1.4.3a, 1.4.3d
         put_triggers_on_stack(game)
+        procedure.check_end(game)  # 4.5.3a, a game state action (1.10.2)
+
+    def start_procedure(self, game: Game, first: str | None = None) -> None:
+        """The start of a game under the procedure (4.1, :mod:`.procedure`)."""
+        procedure.start_game(game, first)
+
+    def procedure_view(self, game: Game, player: str | None) -> dict[str, Any] | None:
+        return procedure.procedure_view(game, player)
+
+    def procedure_acts(self, game: Game) -> tuple[str, ...] | None:
+        """Under the procedure, its acts; every other action (a move by hand)
+        is a judge's then."""
+        return procedure.ACTS if procedure.active(game) else None
 
     def end_turn(self, game: Game, order: tuple[int, ...]) -> None:
         """4.4.3c: each player puts the cards of their pitch zone on the bottom of

@@ -43,6 +43,7 @@ from cardzones.rulesets.fab.looking import ALLOW_LOOK
 from cardzones.rulesets.fab.move_foresight import foresee_fab_move
 from cardzones.rulesets.fab.moves import foresee_sub_card
 from cardzones.rulesets.fab.offers import offers_play
+from cardzones.rulesets.fab.procedure.acts import procedure_table
 from cardzones.rulesets.fab.tapping import TAP, UNTAP
 from cardzones.rulesets.fab.turn_foresight import foresee_end_turn, foresee_finish_turn
 
@@ -585,10 +586,12 @@ FAB_ACTIONS = (
 
 
 #: The fab action table.
-ACTIONS = action_table(
-    *shared_actions(MOVE, cannot_take, end_turn=_foresee_end_turn),
-    *FAB_ACTIONS,
-    TAP,
-    UNTAP,
-    ALLOW_LOOK,
+ACTIONS = procedure_table(
+    action_table(
+        *shared_actions(MOVE, cannot_take, end_turn=_foresee_end_turn),
+        *FAB_ACTIONS,
+        TAP,
+        UNTAP,
+        ALLOW_LOOK,
+    )
 )

@@ -3,12 +3,11 @@ hooks on the kernel."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from cardzones.acts.actions import ArgumentError, Param, ParamKind
-from cardzones.acts.legal_action import LegalAction
 from cardzones.kernel.cards import Ability, CardDef
 from cardzones.kernel.effects import Effect
 from cardzones.kernel.objects import PLACED, Obj
@@ -28,7 +27,7 @@ from cardzones.rulesets.redemption.cards import (
 from cardzones.rulesets.redemption.held import is_set_aside
 from cardzones.rulesets.redemption.negate import label_active
 from cardzones.rulesets.redemption.place import carry_placed, foresee_carried
-from cardzones.rulesets.redemption.procedure.acts import PROCEDURE_NAMES
+from cardzones.rulesets.redemption.procedure.acts import PROCEDURE_ORDER
 from cardzones.rulesets.redemption.procedure.state import begin, current
 from cardzones.rulesets.redemption.procedure.turn import begin_turn
 from cardzones.rulesets.redemption.procedure.view import procedure_view
@@ -198,21 +197,22 @@ class RedemptionRuleset(Ruleset):
     def is_set_aside(self, game: Game, card: int) -> bool:
         return is_set_aside(game, card)
 
-    def begin_procedure(self, game: Game) -> None:
+    def start_procedure(self, game: Game, first: str | None = None) -> None:
+        """The start of a game under the procedure: ``first`` (or the turn
+        player the position has) takes the first turn, and the opening is
+        the procedure's first act (:mod:`.procedure`)."""
+        if first is not None:
+            game.set_turn_player(first)
         begin(game)
 
     def procedure_view(self, game: Game, player: str | None) -> dict[str, Any] | None:
         return procedure_view(game, player)
 
-    def legal_actions(
-        self, game: Game, player: str, actions: Iterable[str] | None, **options: Any
-    ) -> Sequence[LegalAction]:
+    def procedure_acts(self, game: Game) -> tuple[str, ...] | None:
         """While the game procedure runs, a player is offered its acts alone:
         every other action is a judge's then, listed as a judge's action is,
         when asked for by name or with ``judge``."""
-        if current(game) is not None and actions is None and not options.get("judge"):
-            actions = PROCEDURE_NAMES
-        return super().legal_actions(game, player, actions, **options)
+        return PROCEDURE_ORDER if current(game) is not None else None
 
     def handle_active(self, game: Game, handle: object) -> bool:
         """A place, set-aside or remembered move is active as its record says."""

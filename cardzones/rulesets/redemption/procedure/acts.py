@@ -325,3 +325,5 @@ PROCEDURE_ACTIONS = (
 )
 #: Their names: what legal actions offer while the procedure runs.
 PROCEDURE_NAMES = frozenset(a.name for a in PROCEDURE_ACTIONS)
+#: The same names, in the order of the action table.
+PROCEDURE_ORDER = tuple(a.name for a in PROCEDURE_ACTIONS)

@@ -8,7 +8,7 @@ legal actions offered, and every offered act must succeed when applied.
 >>> from cardzones import new_game
 >>> game = new_game("redemption", ["alice", "bob"])
 >>> with game.atomic():
-...     game.ruleset.begin_procedure(game)
+...     game.ruleset.start_procedure(game)
 >>> play_out(game, random.Random(1).choice, limit=50).steps > 0
 True
 """

@@ -1,0 +1,252 @@
+"""Combat under the procedure (chapter 7): an attack becomes a chain link,
+defending cards are added to it, damage is dealt, the link resolves and the
+combat chain closes.
+
+Each function takes the procedure's record and gives the record after it,
+writing the moves of the cards on the way; :mod:`.flow` stores the record.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cardzones.acts.legal import judging
+from cardzones.errors import IllegalAction
+from cardzones.kernel.objects import CARD
+from cardzones.kernel.views import name_for
+from cardzones.rulesets.fab.layers import ATTACK_PROXY, LayerData
+from cardzones.rulesets.fab.moves import hero_of
+from cardzones.rulesets.fab.procedure.state import (
+    ATTACK,
+    DAMAGE,
+    DEFEND,
+    REACTION,
+    RESOLUTION,
+    Link,
+    Procedure,
+    active_link,
+    next_player,
+    points,
+    with_points,
+)
+from cardzones.rulesets.fab.turn import close_combat_chain, combat_chain
+
+if TYPE_CHECKING:
+    from cardzones.kernel.game import Game
+
+
+def is_attack(game: Game, card: int, by: str | None = None) -> bool:
+    """Whether a layer is an attack: an attack-proxy (1.4.3) or a card with
+    the attack subtype (1.4.2); a private card as ``by`` may know it."""
+    obj = game.obj(card)
+    if obj.kind == ATTACK_PROXY:
+        return True
+    return obj.kind == CARD and "attack" in game.characteristics(obj, by=by).types
+
+
+def has_go_again(game: Game, card: int) -> bool:
+    """Whether the object has go again (8.3.5)."""
+    return "go_again" in game.characteristics(game.obj(card)).keywords
+
+
+def gain_action_point(game: Game, proc: Procedure, player: str) -> Procedure:
+    """1.13.2a, 1.13.2b: a player gains an action point during their own
+    action phase only."""
+    if player != game.turn_player or proc.phase != "action":
+        return proc
+    ap = points(game, proc.action_points, player) + 1
+    return proc._replace(action_points=with_points(game, proc.action_points, player, ap))
+
+
+def become_link(game: Game, proc: Procedure, attack: int) -> Procedure:
+    """The attack step (7.2): the attack moves onto the combat chain as chain
+    link N+1 (7.0.3a, 7.2.3a, 7.2.3b), attacking the next player's hero
+    (7.2.4b); with no hero to attack, the combat chain closes (7.2.2,
+    7.7.2b)."""
+    obj = game.obj(attack)
+    attacker = obj.controller or obj.owner or game.turn_player
+    defender = next_player(game, attacker)
+    try:
+        hero_of(game, defender)
+    except IllegalAction:
+        return close(game, proc)  # 7.2.2: no legal attack-target
+    source = None
+    data = obj.data
+    if obj.kind == ATTACK_PROXY and isinstance(data, LayerData):
+        # Reading of 7.2.3b: the attack-source stays equipped in its weapon
+        # zone; the link records it as the attack-source.
+        source = data.ref_card
+    game.move(attack, combat_chain(game), cause="rule", by=attacker)
+    link = Link(attack, source, attacker, defender)
+    return proc._replace(step=ATTACK, links=(*proc.links, link))
+
+
+def defending_cards(game: Game, player: str) -> list[int]:
+    """The cards ``player`` may declare as defending (7.3.2a, 7.3.2b): the
+    non-defense-reaction cards of their hand and their public equipment
+    permanents, each with the defense property."""
+    out: list[int] = []
+    hand = game.zone(player, "hand")
+    if hand is not None:
+        for card in game.contents(hand):
+            cdef = game.characteristics(game.obj(card), by=player)
+            if "defense_reaction" not in cdef.types and game.stat(card, "defense") is not None:
+                out.append(card)
+    for zid in equipment_zones(game, player):
+        for card in game.contents(zid):
+            obj = game.obj(card)
+            if (
+                obj.equipped
+                and obj.public
+                and obj.controller == player
+                and "equipment" in game.characteristics(obj).types
+                and game.stat(card, "defense") is not None
+            ):
+                out.append(card)
+    return out
+
+
+def equipment_zones(game: Game, player: str) -> list[int]:
+    """``player``'s equipment and weapon zones (an off-hand is in a weapon zone)."""
+    out: list[int] = []
+    for ztype, spec in game.ruleset.zone_specs.items():
+        if spec.equipment:
+            out.extend(game.zones_of(player, ztype))
+    return out
+
+
+def check_defenders(game: Game, proc: Procedure, player: str, cards: tuple[int, ...]) -> Link:
+    """The active link the cards would defend, refused unless ``player`` is
+    its defending player in the defend step, before declaring, and each
+    card may be declared (7.3.2, 7.3.2a, 7.3.2b)."""
+    link = active_link(proc)
+    if proc.step != DEFEND or link is None or proc.declared:
+        raise IllegalAction("defending cards are declared in the defend step", rule="7.3.2")
+    if player != link.defender:
+        raise IllegalAction(
+            f"{link.defender} declares the defending cards, not {player}", rule="7.3.2a"
+        )
+    # While legal actions are judged the game stays as it is: the cards that
+    # may defend are found once for every set of them.
+    memo = judging(game)
+    allowed = None if memo is None else memo.get(("fab.defenders", player))
+    if allowed is None:
+        allowed = frozenset(defending_cards(game, player))
+        if memo is not None:
+            memo[("fab.defenders", player)] = allowed
+    for card in cards:
+        if card not in allowed:
+            what = name_for(game, player, card)
+            raise IllegalAction(
+                f"{what} cannot defend: a defending card is a non-defense-reaction card from "
+                "hand or a public equipment of the defending hero, with a defense value",
+                rule="7.3.2b",
+            )
+    return link
+
+
+def add_defenders(game: Game, proc: Procedure, player: str, cards: tuple[int, ...]) -> Procedure:
+    """7.3.2d, 7.0.5a: the declared cards move onto the active chain link
+    together, in the order declared; an equipment remembers its zone, to
+    return there at the close (7.7.5)."""
+    link = check_defenders(game, proc, player, cards)
+    return _defend_with(game, proc, link, cards)
+
+
+def _defend_with(game: Game, proc: Procedure, link: Link, cards: tuple[int, ...]) -> Procedure:
+    chain = combat_chain(game)
+    homes = []
+    for card in cards:
+        obj = game.obj(card)
+        info = game.zone_info(obj.zone)
+        homes.append(obj.zone if info.spec.equipment else -1)
+        game.move(card, chain, face="up", cause="rule", by=link.defender)
+    new = link._replace(defending=(*link.defending, *cards), homes=(*link.homes, *homes))
+    return proc._replace(links=(*proc.links[:-1], new))
+
+
+def defense_reaction_resolves(game: Game, proc: Procedure, card: int) -> Procedure | None:
+    """7.4.2d: a defense reaction becomes a defending card on the active
+    chain link for its controller's hero; None when it cannot, and then it
+    fails to resolve (5.3.2c)."""
+    link = active_link(proc)
+    controller = game.obj(card).controller
+    if link is None or controller != link.defender:
+        return None
+    return _defend_with(game, proc, link, (card,))
+
+
+def deal_damage(game: Game, proc: Procedure) -> Procedure:
+    """The damage step (7.5.2): the attack's power against the total defense
+    of the defending cards; the difference, when positive, is dealt to the
+    defending hero as damage, and the attack hits (7.5.2a, 7.5.5)."""
+    link = active_link(proc)
+    if link is None:
+        return proc._replace(step=DAMAGE)
+    chain = combat_chain(game)
+    if not game.exists(link.attack) or game.obj(link.attack).zone != chain:
+        return close(game, proc)  # 7.7.2c: the active-attack ceased to exist
+    power = game.stat(link.attack, "power") or 0
+    defense = sum(
+        game.stat(card, "defense") or 0
+        for card in link.defending
+        if game.exists(card) and game.obj(card).zone == chain
+    )
+    damage = max(power - defense, 0)
+    hit = False
+    if damage:
+        try:
+            hero = hero_of(game, link.defender)
+        except IllegalAction:
+            hero = None  # 7.5.2b: the attack-target ceased to exist
+        if hero is not None:
+            game.act("life", card=hero, damage=damage, by=link.attacker)
+            hit = True
+    new = link._replace(damage=damage if hit else 0, hit=hit)
+    return proc._replace(step=DAMAGE, links=(*proc.links[:-1], new))
+
+
+def resolve_link(game: Game, proc: Procedure) -> Procedure:
+    """The resolution step (7.6.2): the active chain link resolves; with go
+    again its attacker gains an action point (8.3.5b; 7.6.2a: as the attack
+    last was, if it left the chain)."""
+    link = active_link(proc)
+    if link is None:
+        return proc._replace(step=RESOLUTION)
+    go_again = game.exists(link.attack) and has_go_again(game, link.attack)
+    proc = proc._replace(step=RESOLUTION, links=(*proc.links[:-1], link._replace(resolved=True)))
+    if go_again:
+        proc = gain_action_point(game, proc, link.attacker)
+    return proc
+
+
+def close(game: Game, proc: Procedure) -> Procedure:
+    """The close step (7.7): equipment that defended returns to the zone it
+    was equipped in (7.7.5), then the combat chain closes as ``close_chain``
+    closes it: attack-proxies cease, an attacking ally returns to the
+    permanent zone, every other card goes to its owner's graveyard (7.7.6,
+    7.7.7)."""
+    chain = combat_chain(game)
+    player = game.turn_player
+    for link in proc.links:
+        for card, home in zip(link.defending, link.homes, strict=True):
+            back = home >= 0 and game.zone_exists(home)
+            if back and game.exists(card) and game.obj(card).zone == chain:
+                game.move(card, home, cause="rule", by=player)
+    close_combat_chain(game, player)
+    return proc._replace(step=None, links=())
+
+
+def next_step(game: Game, proc: Procedure) -> Procedure:
+    """The step after the current one ends with the stack empty and every
+    player passing in succession (7.2.6, 7.3.4, 7.4.3, 7.5.4, 7.6.4)."""
+    step = proc.step
+    if step == ATTACK and active_link(proc) is not None:
+        return proc._replace(step=DEFEND, declared=False)  # 7.3.1
+    if step == DEFEND:
+        return proc._replace(step=REACTION)  # 7.4.1
+    if step == REACTION:
+        return deal_damage(game, proc)  # 7.5
+    if step == DAMAGE:
+        return resolve_link(game, proc)  # 7.6
+    return close(game, proc)  # 7.6.4, 7.7.2a; a layer step without its attack, 7.7.2c

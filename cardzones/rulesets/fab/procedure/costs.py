@@ -1,0 +1,149 @@
+"""Costs and pitching (1.13, 1.14, 5.1.6, 5.1.7): what playing a card or
+activating a weapon's attack costs, whether the cards a player pitches pay
+it, and every set of cards that may be pitched for it.
+
+A cost has an action part and a resource part (5.1.6). The action asset-cost
+of an action card starts at one (5.1.6b), and at zero for one played as an
+instant; the resource asset-cost is the card's cost (5.1.6c). A player pays
+from their resource points and pitches cards from hand one at a time while
+they have too few (1.14.2d); a card may be pitched only while the points it
+gains are needed (1.14.3b), and only one with a pitch value (1.14.3a).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, NamedTuple
+
+from cardzones.errors import IllegalAction
+from cardzones.kernel.views import name_for
+
+if TYPE_CHECKING:
+    from cardzones.kernel.game import Game
+
+#: The resource symbols of a weapon's attack ability, as its text prints it:
+#: "Once per Turn Action - {r}{r}: Attack".
+_ATTACK_COST = re.compile(r"action\s*[-\u2013\u2014]+\s*((?:\{r\}|\d+)*)\s*:\s*attack", re.I)
+
+
+class Cost(NamedTuple):
+    """An asset-cost: action points and resource points (1.14.2)."""
+
+    action: int
+    resource: int
+
+
+def card_cost(game: Game, card: int, player: str) -> Cost:
+    """What playing the card costs (5.1.6): one action point for an action
+    card not played as an instant (5.1.6b: a card that is both is played as
+    one), and its cost in resource points (5.1.6c; none printed is zero)."""
+    types = game.characteristics(game.obj(card), by=player).types
+    action = 1 if "action" in types and "instant" not in types else 0
+    return Cost(action, max(game.stat(card, "cost") or 0, 0))
+
+
+def attack_cost(game: Game, weapon: int) -> Cost:
+    """What a weapon's attack ability costs: it is an action ability, one
+    action point (5.2.2b, 5.1.6b), and the resource symbols its text prints
+    before ":", or its printed cost when the text prints none."""
+    cdef = game.characteristics(game.obj(weapon))
+    found = _ATTACK_COST.search(cdef.text or "")
+    if found is not None:
+        symbols = found[1]
+        resource = symbols.lower().count("{r}") + sum(int(d) for d in re.findall(r"\d+", symbols))
+    else:
+        resource = max(game.stat(weapon, "cost") or 0, 0)
+    return Cost(1, resource)
+
+
+def pitch_value(game: Game, card: int) -> int | None:
+    """The resource points pitching the card gains (1.14.3), None for a card
+    without the pitch property (1.14.3a)."""
+    return game.stat(card, "pitch")
+
+
+def pitchable(game: Game, player: str, exclude: int | None = None) -> list[tuple[int, int]]:
+    """The cards of ``player``'s hand that may be pitched, with the points
+    each gains: a card with a pitch value above zero (1.14.3a), other than
+    ``exclude`` (the card being played)."""
+    hand = game.zone(player, "hand")
+    out: list[tuple[int, int]] = []
+    if hand is None:
+        return out
+    for card in game.contents(hand):
+        if card == exclude:
+            continue
+        value = pitch_value(game, card)
+        if value is not None and value > 0:
+            out.append((card, value))
+    return out
+
+
+def check_pitch(
+    game: Game,
+    player: str,
+    pitch: Sequence[int],
+    need: int,
+    exclude: int | None,
+) -> int:
+    """The resource points the pitched cards gain, refused unless they pay
+    ``need`` points (5.1.7a, 1.14.2b) without a card that was not needed
+    (1.14.3b), each from the player's hand with a pitch value (1.14.3a)."""
+    gained = 0
+    largest = 0
+    for card in pitch:
+        obj = game.obj(card)
+        info = game.zone_info(obj.zone)
+        what = name_for(game, player, card)
+        if card == exclude:
+            raise IllegalAction(f"{what} is the card being played: it cannot pay for itself")
+        if info.type != "hand" or info.owner != player or obj.host is not None:
+            raise IllegalAction(
+                f"{what} is not in {player}'s hand: only a card from hand is pitched", rule="1.14.3"
+            )
+        value = pitch_value(game, card)
+        if value is None or value <= 0:
+            raise IllegalAction(f"{what} has no pitch value to gain", rule="1.14.3a")
+        gained += value
+        largest = max(largest, value)
+    if gained < need:
+        raise IllegalAction(
+            f"the cost is not paid: {need} more resource point{'s' if need != 1 else ''} "
+            f"needed and the pitched cards gain {gained} (1.14.2b)",
+            rule="5.1.7a",
+        )
+    if pitch and gained - largest >= need:
+        raise IllegalAction(
+            "a card may be pitched only while the points it gains are needed: "
+            f"{need} needed, and fewer cards pay it",
+            rule="1.14.3b",
+        )
+    return gained
+
+
+def pitch_sets(
+    game: Game, player: str, need: int, exclude: int | None
+) -> Iterator[tuple[int, ...]]:
+    """Every set of cards of ``player``'s hand whose pitch pays ``need``
+    points with each card needed (:func:`check_pitch` accepts each), in the
+    order of the hand; the empty set alone when nothing is needed."""
+    if need <= 0:
+        yield ()
+        return
+    cards = pitchable(game, player, exclude)
+
+    def grow(
+        start: int, chosen: tuple[int, ...], total: int, largest: int
+    ) -> Iterator[tuple[int, ...]]:
+        # Without its largest card a set pays less than is needed, or one of
+        # its cards was not needed; that only grows as cards are added.
+        if total - largest >= need:
+            return
+        if total >= need:
+            yield chosen
+        for i in range(start, len(cards)):
+            card, value = cards[i]
+            yield from grow(i + 1, (*chosen, card), total + value, max(largest, value))
+
+    yield from grow(0, (), 0, 0)

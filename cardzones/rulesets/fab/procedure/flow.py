@@ -1,0 +1,238 @@
+"""The flow of the game under the procedure: the start of the game (4.1),
+the phases of a turn (4.2 to 4.4), priority and passing (1.11), layers
+resolving when every player passed in succession (5.3) and the end of the
+game (4.5).
+
+Each function writes the moves it makes and stores the procedure's record;
+:mod:`.plans` calls them from the players' acts.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from cardzones.errors import IllegalAction
+from cardzones.kernel.cards import Dest
+from cardzones.kernel.objects import CARD
+from cardzones.rulesets.fab import layers
+from cardzones.rulesets.fab.cards import becomes_permanent
+from cardzones.rulesets.fab.moves import hero_of
+from cardzones.rulesets.fab.procedure import combat
+from cardzones.rulesets.fab.procedure.state import (
+    DEFEND,
+    END,
+    LAYER,
+    Procedure,
+    active_link,
+    current,
+    describe_result,
+    next_player,
+    store,
+)
+from cardzones.rulesets.fab.turn import draw_to_intellect, finish_turn
+
+if TYPE_CHECKING:
+    from cardzones.kernel.game import Game
+
+#: The kind of the log events of the procedure.
+PROCEDURE_EVENT = "procedure"
+
+
+def start_game(game: Game, first: str | None = None) -> None:
+    """The start-of-game procedure (4.1), with the heroes, weapons and
+    equipment in place already (4.1.2, 4.1.4, 4.1.8): the first player is
+    ``first``, or else chosen by the game's secret randomness (4.1.3); every
+    deck is shuffled (4.1.7); every player draws up to their hero's
+    intellect and the first player's turn begins (4.1.9)."""
+    if current(game) is not None:
+        raise IllegalAction("the game is under the game procedure already", rule="4.1.1")
+    if len(game.players) != 2:
+        raise IllegalAction("the game procedure plays two-player games", rule="4.1.1")
+    for player in game.players:
+        hero_of(game, player)  # 4.1.2: refused, naming the player, without a hero
+    if first is None:
+        first = random.Random(f"{game.seed}:first-turn-player").choice(game.players)
+    game.check_player(first)
+    with game.atomic():
+        if game.turn_player != first:
+            game.set_turn_player(first)
+        for player in game.players:
+            deck = game.zone(player, "deck")
+            if deck is not None and game.contents(deck):
+                game.shuffle(deck, by=player)  # 4.1.7
+        for player in game.players:
+            draw_to_intellect(game, player)  # 4.1.9
+        zero = tuple(0 for _ in game.players)
+        chain = game.zone(None, "combat_chain")
+        assert chain is not None
+        store(game, Procedure(first, action_points=zero, resource_points=zero, chain=chain))
+        game.log_event(PROCEDURE_EVENT, f"the game begins: {first} takes the first turn")
+        begin_turn(game)
+
+
+def begin_turn(game: Game) -> None:
+    """The start phase (4.2) and the start of the action phase (4.3): the
+    record of the new turn (:func:`~.state.new_turn`: 4.4.3e, 4.3.2, 4.3.3)
+    is stored."""
+    proc = current(game)  # a new turn's record once the turn changed
+    assert proc is not None
+    store(game, proc)
+
+
+def give_priority(proc: Procedure, player: str | None) -> Procedure:
+    """``player`` gains priority (1.11.3), and no one has passed since."""
+    return proc._replace(priority=player, passes=0)
+
+
+def who_acts(game: Game, proc: Procedure) -> str | None:
+    """The player the procedure waits for: the defending player declaring
+    defending cards (7.3.2), the turn player ending their turn (4.4.3b), or
+    the player with priority (1.11.2); None once the game is over."""
+    if proc.over:
+        return None
+    if proc.phase == END:
+        return game.turn_player
+    link = active_link(proc)
+    if proc.step == DEFEND and not proc.declared and link is not None:
+        return link.defender
+    return proc.priority
+
+
+def pass_priority(game: Game, proc: Procedure) -> None:
+    """1.11.4a: priority goes to the next player; once every player passed in
+    succession, the top layer resolves, or with the stack empty the step or
+    the phase ends."""
+    passes = proc.passes + 1
+    if passes < len(game.players):
+        assert proc.priority is not None
+        store(game, proc._replace(priority=next_player(game, proc.priority), passes=passes))
+        return
+    if game.contents(layers.stack(game)):
+        proc = resolve_top(game, proc)
+    elif proc.step is not None:
+        proc = combat.next_step(game, proc)
+    else:
+        end_action_phase(game, proc)
+        return
+    # After a layer resolves and in each step of combat, the turn player
+    # gains priority (1.11.3, 5.3.7, 7.2.5, 7.3.3, 7.4.2, 7.5.3, 7.6.3);
+    # no one has it while the defending cards are declared (7.3.2).
+    holder = None if proc.step == DEFEND and not proc.declared else game.turn_player
+    proc = give_priority(proc, holder)
+    store(game, proc)
+    proc = _defend_nothing(game, proc)
+    check_end(game)
+
+
+def _defend_nothing(game: Game, proc: Procedure) -> Procedure:
+    """A defending player with no card in hand and no equipment to defend
+    with declares none, as everyone sees (7.3.2a): the game goes on."""
+    link = active_link(proc)
+    if proc.step != DEFEND or proc.declared or link is None:
+        return proc
+    hand = game.zone(link.defender, "hand")
+    if hand is not None and game.contents(hand):
+        return proc
+    if combat.defending_cards(game, link.defender):
+        return proc
+    proc = give_priority(proc._replace(declared=True), game.turn_player)
+    store(game, proc)
+    return proc
+
+
+def resolve_top(game: Game, proc: Procedure) -> Procedure:
+    """The top layer resolves (5.3): an attack becomes a chain link (7.1.3,
+    7.2.3); a defense reaction becomes a defending card or fails (7.4.2d,
+    8.1.3b, 5.3.2c); a card with go again gives its controller an action
+    point (5.3.5, 8.3.5a); a card that becomes a permanent goes to the arena
+    (5.3.6a); any other layer, an attack reaction among them (8.1.2b),
+    leaves the stack as ``resolve`` has it (5.3.7)."""
+    top = game.contents(layers.stack(game))[0]
+    obj = game.obj(top)
+    by = obj.controller or obj.owner or game.turn_player
+    if combat.is_attack(game, top):
+        return combat.become_link(game, proc, top)
+    if obj.kind == CARD:
+        cdef = game.characteristics(obj)
+        if "defense_reaction" in cdef.types:
+            defended = combat.defense_reaction_resolves(game, proc, top)
+            if defended is not None:
+                return defended
+            layers.resolve_layer(game, top, by)  # 5.3.2c: it fails, and is cleared
+            return proc
+        if combat.has_go_again(game, top):
+            proc = combat.gain_action_point(game, proc, by)
+        if obj.public and becomes_permanent(cdef, "permanent"):
+            game.move(top, Dest("permanent"), cause="rule", by=by)
+            return proc
+    layers.resolve_layer(game, top, by)
+    return proc
+
+
+def end_action_phase(game: Game, proc: Procedure) -> None:
+    """4.3.4: with the stack empty, the combat chain closed and every player
+    passing, the action phase ends and the end phase begins. The turn player
+    chooses whether to put a card into their arsenal (4.4.3b), so the game
+    waits for them when they can; otherwise the end phase runs at once."""
+    proc = give_priority(proc._replace(phase=END), None)
+    store(game, proc)
+    if not arsenal_choice(game, game.turn_player):
+        end_turn(game, None, ())
+
+
+def arsenal_choice(game: Game, player: str) -> bool:
+    """Whether ``player`` has a card in hand and an empty arsenal zone (4.4.3b)."""
+    hand = game.zone(player, "hand")
+    if hand is None or not game.contents(hand):
+        return False
+    return any(not game.contents(zid) for zid in game.zones_of(player, "arsenal"))
+
+
+def end_turn(game: Game, arsenal: int | None, order: tuple[int, ...]) -> None:
+    """The end phase (4.4) as ``finish_turn`` has it (arsenal, pitch to the
+    bottom of the decks, draws up to intellect, 4.4.3b, c, f); every player
+    loses their action and resource points (4.4.3e); the next turn begins
+    (4.4.4, 4.2)."""
+    finish_turn(game, arsenal, order)
+    begin_turn(game)
+    check_end(game)
+
+
+def check_end(game: Game) -> None:
+    """4.5.3a: a player whose hero's life total is zero or less, or who has
+    no hero, loses; the other player wins (4.5.2a), or with both, the game
+    is a draw (4.5.4a). A game state action, looked at after every action."""
+    proc = current(game)
+    if proc is None or proc.over:
+        return
+    lost = tuple(p for p in game.players if p not in proc.losers and _has_lost(game, p))
+    if lost:
+        end_game(game, proc, lost, "4.5.3a: life total reduced to zero")
+
+
+def _has_lost(game: Game, player: str) -> bool:
+    try:
+        hero = hero_of(game, player)
+    except IllegalAction:
+        return True
+    life = game.stat(hero, "life")
+    return life is not None and life <= 0
+
+
+def end_game(game: Game, proc: Procedure, lost: tuple[str, ...], reason: str) -> None:
+    """The players in ``lost`` lose (4.5.3); when one player remains, they
+    win (4.5.2a), and when none does, the game is a draw (4.5.4a); either
+    way the game ends (4.5.1) and no one has priority."""
+    losers = (*proc.losers, *lost)
+    left = [p for p in game.players if p not in losers]
+    winner = left[0] if len(left) == 1 else None
+    proc = give_priority(proc._replace(losers=losers, winner=winner, reason=reason), None)
+    store(game, proc)
+    game.log_event(PROCEDURE_EVENT, f"the game ends: {describe_result(proc)}")
+
+
+def opens_layer_step(proc: Procedure) -> Procedure:
+    """An attack added to the stack opens the combat chain, or ends the
+    resolution step, and the layer step begins (7.0.2a, 7.6.3)."""
+    return proc._replace(step=LAYER)

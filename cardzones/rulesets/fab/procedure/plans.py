@@ -1,0 +1,295 @@
+"""The players' acts under the procedure, each written once as a plan and
+the apply of that plan.
+
+A plan (:class:`Plan`) is the pure judgement of what an act would do: the
+card it plays and what it costs, the cards it pitches or declares, or the
+refusal, raised as :class:`~cardzones.errors.IllegalAction` with the rule
+id, while the game stays as it is. :func:`apply` carries a plan out, as one
+action. So legal actions are the plans that succeed, and an act is the apply
+of its plan: no rule is written twice.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple
+
+from cardzones.errors import IllegalAction
+from cardzones.kernel.cards import Dest
+from cardzones.kernel.views import name_for
+from cardzones.rulesets.fab import actions as fab_actions
+from cardzones.rulesets.fab import layers
+from cardzones.rulesets.fab import turn as fab_turn
+from cardzones.rulesets.fab.procedure import combat, flow
+from cardzones.rulesets.fab.procedure.costs import (
+    Cost,
+    attack_cost,
+    card_cost,
+    check_pitch,
+)
+from cardzones.rulesets.fab.procedure.state import (
+    ACTION,
+    END,
+    REACTION,
+    RESOLUTION,
+    Procedure,
+    active_link,
+    points,
+    require,
+    store,
+    with_points,
+)
+
+if TYPE_CHECKING:
+    from cardzones.kernel.game import Game
+
+#: The kinds of card that may be played, by the types that say so (8.1).
+PLAYABLE = ("action", "instant", "attack_reaction", "defense_reaction")
+
+
+class Plan(NamedTuple):
+    """What an act would do: its name, the acting player, the card it plays
+    or attacks with (or the card for the arsenal), the cost and the cards
+    pitched for it, the cards declared as defending, and the order of the
+    pitched cards at the end of the turn."""
+
+    act: str
+    player: str
+    card: int | None = None
+    cost: Cost = Cost(0, 0)
+    pitch: tuple[int, ...] = ()
+    cards: tuple[int, ...] = ()
+    order: tuple[int, ...] = ()
+
+
+# -- priority ---------------------------------------------------------------
+
+
+def check_priority(game: Game, proc: Procedure, player: str) -> None:
+    """Refused unless ``player`` has priority (1.11.1, 1.11.2)."""
+    if proc.priority == player:
+        return
+    if proc.phase == END:
+        raise IllegalAction(
+            f"no one has priority in the end phase: {game.turn_player} ends the turn",
+            rule="4.4.1",
+        )
+    link = active_link(proc)
+    if proc.priority is None and link is not None and not proc.declared:
+        raise IllegalAction(
+            f"no one has priority while {link.defender} declares defending cards", rule="7.3.2"
+        )
+    raise IllegalAction(f"{proc.priority} has priority, not {player}", rule="1.11.2")
+
+
+def plan_pass(game: Game, player: str) -> Plan:
+    """1.11.4: the player with priority passes."""
+    check_priority(game, require(game), player)
+    return Plan("pass", player)
+
+
+# -- playing a card and attacking ----------------------------------------------
+
+
+def playable_cost(game: Game, proc: Procedure, card: int, player: str) -> Cost:
+    """The cost of playing the card now (5.1.6), refused unless the player
+    may play it now (5.1.1a, 5.1.2b, 8.1) and has the action points for it
+    (5.1.7a, 1.14.2f); the resource points are judged with the pitch."""
+    check_priority(game, proc, player)
+    if not game.may_play(card, player):
+        raise IllegalAction("only a card of one's own hand or arsenal may be played", rule="5.1.1a")
+    types = game.characteristics(game.obj(card), by=player).types
+    what = name_for(game, player, card)
+    if "instant" in types:
+        pass  # 8.1.6a: any time the player has priority
+    elif "attack_reaction" in types or "defense_reaction" in types:
+        check_reaction_timing(proc, player, "attack_reaction" in types, what)
+    elif "action" in types:
+        check_action_timing(
+            game, proc, player, attack=combat.is_attack(game, card, player), what=what
+        )
+    else:
+        # 8.1.7a, 8.1.12a: a resource or a block card is never played, nor a
+        # hero, a weapon or an equipment (they start in the arena).
+        raise IllegalAction(f"{what} is not a card that can be played", rule="5.1.2b")
+    cost = card_cost(game, card, player)
+    check_action_point(game, proc, player, cost)
+    return cost
+
+
+def check_reaction_timing(proc: Procedure, player: str, attacking: bool, what: str) -> None:
+    """A reaction is played in the reaction step, an attack reaction by the
+    attacking player (8.1.2a), a defense reaction by the defending player
+    (8.1.3a)."""
+    link = active_link(proc)
+    side = "attacking" if attacking else "defending"
+    if link is not None and proc.step == REACTION:
+        reacting = link.attacker if attacking else link.defender
+        if player == reacting:
+            return
+    raise IllegalAction(
+        f"{what} is {'an attack' if attacking else 'a defense'} reaction: it is played by the "
+        f"{side} player in the reaction step",
+        rule="8.1.2a" if attacking else "8.1.3a",
+    )
+
+
+def check_action_timing(
+    game: Game, proc: Procedure, player: str, *, attack: bool, what: str
+) -> None:
+    """An action card or action ability: the turn player's, in their action
+    phase (1.13.2b), with the stack empty (8.1.1a), and outside combat but
+    for an attack in the resolution step (8.1.1b, 7.0.1a, 7.6.3a)."""
+    if player != game.turn_player or proc.phase != ACTION:
+        raise IllegalAction(
+            f"{what} is an action: only the turn player plays actions, in their action phase",
+            rule="1.13.2b",
+        )
+    if game.contents(layers.stack(game)):
+        raise IllegalAction(f"{what} is an action: the stack must be empty", rule="8.1.1a")
+    if proc.step is not None and not (attack and proc.step == RESOLUTION):
+        raise IllegalAction(
+            f"{what} is an action: during combat only an attack, in the resolution step",
+            rule="8.1.1b",
+        )
+
+
+def check_action_point(game: Game, proc: Procedure, player: str, cost: Cost) -> None:
+    """1.14.2f, 5.1.7a: the action points of the cost."""
+    have = points(game, proc.action_points, player)
+    if have < cost.action:
+        raise IllegalAction(
+            f"the cost is not paid: {player} has no action point (1.14.2f)", rule="5.1.7a"
+        )
+
+
+def resource_need(game: Game, proc: Procedure, player: str, cost: Cost) -> int:
+    """How many resource points the pitch must gain (1.14.2d)."""
+    return max(cost.resource - points(game, proc.resource_points, player), 0)
+
+
+def plan_play(game: Game, card: int, player: str, pitch: tuple[int, ...]) -> Plan:
+    """Playing a card (5.1): may it be played now, and do the action points
+    and the pitched cards pay its cost (5.1.7, 1.14.2)."""
+    proc = require(game)
+    cost = playable_cost(game, proc, card, player)
+    check_pitch(game, player, pitch, resource_need(game, proc, player, cost), card)
+    return Plan("play", player, card, cost, pitch)
+
+
+def attack_ready(game: Game, proc: Procedure, weapon: int, player: str) -> Cost:
+    """The cost of the weapon's attack now, refused unless ``player`` may
+    activate it now: an equipped weapon they control (1.4.3, 1.4.3b,
+    1.4.1b), an action ability (8.1.1), once per turn (5.2.1a)."""
+    check_priority(game, proc, player)
+    fab_turn.check_attack(game, weapon, player)
+    what = name_for(game, player, weapon)
+    check_action_timing(game, proc, player, attack=True, what=f"the attack of {what}")
+    if weapon in proc.attacked:
+        raise IllegalAction(f"{what} attacked this turn already: once per turn", rule="5.2.1a")
+    cost = attack_cost(game, weapon)
+    check_action_point(game, proc, player, cost)
+    return cost
+
+
+def plan_attack(game: Game, weapon: int, player: str, pitch: tuple[int, ...]) -> Plan:
+    """Attacking with a weapon (5.2.2): its attack-proxy goes on the stack
+    once its cost is paid."""
+    proc = require(game)
+    cost = attack_ready(game, proc, weapon, player)
+    check_pitch(game, player, pitch, resource_need(game, proc, player, cost), None)
+    return Plan("attack", player, weapon, cost, pitch)
+
+
+# -- defending, ending the turn, conceding -----------------------------------------
+
+
+def plan_defend(game: Game, cards: tuple[int, ...], player: str) -> Plan:
+    """7.3.2: the defending player declares their defending cards."""
+    combat.check_defenders(game, require(game), player, cards)
+    return Plan("defend", player, cards=cards)
+
+
+def plan_finish(game: Game, arsenal: int | None, order: tuple[int, ...], player: str) -> Plan:
+    """4.4.3: the turn player ends their turn in the end phase, with a card
+    from hand for an empty arsenal zone, or none (4.4.3b)."""
+    proc = require(game)
+    if proc.phase != END:
+        raise IllegalAction(
+            "the turn ends in the end phase, once every player passed with the stack empty "
+            "and the combat chain closed",
+            rule="4.3.4",
+        )
+    if player != game.turn_player:
+        raise IllegalAction(f"{game.turn_player} ends the turn, not {player}", rule="4.4.3b")
+    if arsenal is not None:
+        fab_turn.check_arsenal(game, arsenal, player)
+        if not any(not game.contents(z) for z in game.zones_of(player, "arsenal")):
+            raise fab_turn.no_arsenal(player)
+    return Plan("finish_turn", player, arsenal, order=order)
+
+
+def plan_concede(game: Game, player: str) -> Plan:
+    """4.5.3c: a player may concede while the game goes on."""
+    require(game)
+    game.check_player(player)
+    return Plan("concede", player)
+
+
+# -- applying a plan ------------------------------------------------------------
+
+
+def apply(game: Game, plan: Plan) -> int | None:
+    """Carry out a plan that :func:`plan_play` (or another plan_) made on the
+    game as it is now, as one action: the attack-proxy a weapon's attack
+    made, or None."""
+    with game.atomic():
+        act = plan.act
+        if act == "pass":
+            flow.pass_priority(game, require(game))
+        elif act == "play" or act == "attack":
+            return _announce_and_pay(game, plan)
+        elif act == "defend":
+            proc = combat.add_defenders(game, require(game), plan.player, plan.cards)
+            # 7.3.3: the turn player gains priority once they are declared.
+            store(game, flow.give_priority(proc._replace(declared=True), game.turn_player))
+        elif act == "finish_turn":
+            flow.end_turn(game, plan.card, plan.order)
+        elif act == "concede":
+            flow.end_game(game, require(game), (plan.player,), "4.5.3c: conceded")
+        else:
+            raise IllegalAction(f"no act {act!r} under the game procedure")
+    return None
+
+
+def _announce_and_pay(game: Game, plan: Plan) -> int | None:
+    """5.1.2 to 5.1.10: the card moves to the stack (the weapon's
+    attack-proxy is made there, 1.4.3); the pitched cards move to the pitch
+    zone and gain their points (1.14.3); the costs are paid (1.14.2); an
+    attack opens the layer step (7.0.2a, 7.6.3); the player regains
+    priority (5.1.10, 1.11.5). Pitching gains resource points (1.13.3a)."""
+    player, card = plan.player, plan.card
+    assert card is not None
+    proxy = None
+    if plan.act == "play":
+        fab_actions.play(game, card, player)
+        attack = combat.is_attack(game, card)
+    else:
+        proxy = fab_turn.attack(game, card, player)
+        attack = True
+    gained = 0
+    for pitched in plan.pitch:
+        gained += game.stat(pitched, "pitch") or 0
+        game.move(pitched, Dest("pitch", player), by=player)
+    proc = require(game)
+    rp = points(game, proc.resource_points, player) + gained - plan.cost.resource
+    ap = points(game, proc.action_points, player) - plan.cost.action
+    proc = proc._replace(
+        resource_points=with_points(game, proc.resource_points, player, rp),
+        action_points=with_points(game, proc.action_points, player, ap),
+    )
+    if plan.act == "attack":
+        proc = proc._replace(attacked=(*proc.attacked, card))
+    if attack:
+        proc = flow.opens_layer_step(proc)
+    store(game, flow.give_priority(proc, player))
+    return proxy

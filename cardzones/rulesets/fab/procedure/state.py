@@ -1,0 +1,207 @@
+"""The state of Flesh and Blood's game procedure, kept in the game's records.
+
+Everything the procedure knows and the zones do not lies in one immutable
+record (:class:`Procedure`) under :data:`PROCEDURE` in
+:attr:`Game.records <cardzones.kernel.game.Game.records>`: the phase of the
+turn (4.0.3a) and the step of combat (7.0.1), who has priority (1.11) and how
+many players passed in succession (1.11.4a), each player's action and
+resource points (1.13), the chain links of the combat chain (7.0.3) and the
+result (4.5). So a copy, undo, a saved game and a view all have it as they
+have the cards: every write is one journaled record.
+
+A game without the record is not under the procedure: every action then
+keeps the meaning it has without it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple
+
+from cardzones.errors import IllegalAction
+
+if TYPE_CHECKING:
+    from cardzones.kernel.game import Game
+
+#: The key of the procedure's record in the game's records.
+PROCEDURE = "fab.procedure"
+
+#: The phases of a turn (4.0.3a).
+START, ACTION, END = "start", "action", "end"
+#: The steps of combat while the combat chain is open (7.0.1); the close step
+#: (7.7) runs as one game process and is never a state the game waits in.
+LAYER, ATTACK, DEFEND, REACTION, DAMAGE, RESOLUTION = (
+    "layer",
+    "attack",
+    "defend",
+    "reaction",
+    "damage",
+    "resolution",
+)
+STEPS = (LAYER, ATTACK, DEFEND, REACTION, DAMAGE, RESOLUTION)
+
+
+class Link(NamedTuple):
+    """A chain link (7.0.3): its active-attack (a card or an attack-proxy),
+    the attack-source (a weapon, or None), the attacking and the defending
+    player (7.2.4a, 7.2.4b), the defending cards with the zone each came
+    from (``homes``: where an equipment returns at the close, 7.7.5; -1 for
+    a card from hand), the damage dealt (None before the damage step) and
+    whether it hit (7.5.5)."""
+
+    attack: int
+    source: int | None
+    attacker: str
+    defender: str
+    defending: tuple[int, ...] = ()
+    homes: tuple[int, ...] = ()
+    damage: int | None = None
+    hit: bool = False
+    resolved: bool = False
+
+
+class Procedure(NamedTuple):
+    """The procedure's record (see the module's documentation). Points are
+    given per player, in the order of ``game.players``. ``declared`` says
+    whether the defending cards of the defend step were declared (7.3.2);
+    ``attacked`` holds the weapons that attacked this turn (an attack
+    ability is once per turn). ``losers`` lists the players who lost, in
+    order; ``winner`` and ``reason`` are set when the game ended (4.5);
+    ``chain`` is the combat chain's zone."""
+
+    first: str
+    phase: str = START
+    step: str | None = None
+    priority: str | None = None
+    passes: int = 0
+    action_points: tuple[int, ...] = ()
+    resource_points: tuple[int, ...] = ()
+    links: tuple[Link, ...] = ()
+    declared: bool = False
+    attacked: tuple[int, ...] = ()
+    losers: tuple[str, ...] = ()
+    winner: str | None = None
+    reason: str | None = None
+    #: the combat chain's zone, which the game keeps from its start (3.6)
+    chain: int = -1
+    #: the turn the record is of (``game.turn``)
+    turn: int = 0
+
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended (4.5.1)."""
+        return self.reason is not None
+
+
+def current(game: Game) -> Procedure | None:
+    """The procedure's record, or None for a game not under the procedure.
+
+    A judge may have moved an attack off the combat chain by hand (a
+    ``move``, ``close_chain``): its chain link is then gone, and with no
+    link left the combat chain is closed (7.7.2c)."""
+    found = game.records.get(PROCEDURE)
+    if not isinstance(found, Procedure):
+        return None
+    if found.turn != game.turn and not found.over:
+        # The turn ended (finish_turn, or a judge's end_turn): a new one begins.
+        return new_turn(game, found)
+    if found.links:
+        chain = found.chain
+        kept = tuple(
+            link
+            for link in found.links
+            if game.exists(link.attack) and game.obj(link.attack).zone == chain
+        )
+        if len(kept) != len(found.links):
+            return _without_lost_links(game, found, kept)
+    return found
+
+
+def new_turn(game: Game, proc: Procedure) -> Procedure:
+    """The record as the turn player's turn begins: every player lost their
+    action and resource points at the end of the last turn (4.4.3e); the
+    start phase passes without priority (4.2.1); in the action phase the turn
+    player has 1 action point (4.3.2) and gains priority (4.3.3)."""
+    zero = tuple(0 for _ in game.players)
+    player = game.turn_player
+    return proc._replace(
+        turn=game.turn,
+        phase=ACTION,
+        step=None,
+        links=(),
+        attacked=(),
+        declared=False,
+        action_points=with_points(game, zero, player, 1),
+        resource_points=zero,
+        priority=player,
+        passes=0,
+    )
+
+
+def _without_lost_links(game: Game, proc: Procedure, kept: tuple[Link, ...]) -> Procedure:
+    """The record with only the links whose attacks are on the combat chain:
+    without the active one, combat goes on from the resolution step, and
+    without any, the combat chain is closed (7.7.2c); the turn player then
+    has priority if no one had it (a defend step without its link)."""
+    active_gone = not proc.links[-1].resolved and proc.links[-1] not in kept
+    if proc.step == LAYER or not (active_gone or not kept):
+        return proc._replace(links=kept)
+    priority = proc.priority
+    if priority is None and proc.phase == ACTION and not proc.over:
+        priority = game.turn_player
+    step = RESOLUTION if kept else None
+    return proc._replace(links=kept, step=step, priority=priority, passes=0, declared=True)
+
+
+def active(game: Game) -> bool:
+    """Whether the game is under the procedure."""
+    return isinstance(game.records.get(PROCEDURE), Procedure)
+
+
+def require(game: Game) -> Procedure:
+    """The procedure's record; refused for a game not under it, or one that
+    has ended (4.5.1: nothing happens after the end)."""
+    proc = current(game)
+    if proc is None:
+        raise IllegalAction("the game is not under the game procedure")
+    if proc.over:
+        raise IllegalAction(f"the game is over: {describe_result(proc)}", rule="4.5.1")
+    return proc
+
+
+def store(game: Game, proc: Procedure) -> None:
+    """Write the record: one journaled write."""
+    game.records.put(PROCEDURE, proc)
+
+
+def points(game: Game, values: tuple[int, ...], player: str) -> int:
+    """``player``'s entry of a tuple of points kept per player."""
+    return values[game.players.index(player)]
+
+
+def with_points(game: Game, values: tuple[int, ...], player: str, value: int) -> tuple[int, ...]:
+    """The tuple of points with ``player``'s entry set to ``value``."""
+    out = list(values)
+    out[game.players.index(player)] = value
+    return tuple(out)
+
+
+def next_player(game: Game, player: str) -> str:
+    """The next player in clockwise order (1.1.6), the players' order."""
+    players = game.players
+    return players[(players.index(player) + 1) % len(players)]
+
+
+def active_link(proc: Procedure) -> Link | None:
+    """The active chain link (7.0.3b): the newest link while it has not
+    resolved; None in the layer step, once it resolved, or with the combat
+    chain closed."""
+    if proc.links and not proc.links[-1].resolved:
+        return proc.links[-1]
+    return None
+
+
+def describe_result(proc: Procedure) -> str:
+    """The result in words, as a log line and an error say it."""
+    if proc.winner is not None:
+        return f"{proc.winner} wins ({proc.reason})"
+    return f"the game is a draw ({proc.reason})"
