@@ -6,7 +6,10 @@ token that does not open a table.
 
 from __future__ import annotations
 
+import ipaddress
+import json
 from collections.abc import Sequence
+from typing import Any
 from urllib.parse import urlsplit
 
 from starlette.concurrency import run_in_threadpool
@@ -28,7 +31,14 @@ NOT_OPENED = "no such table, or the token does not open it"
 class Server:
     """What the app's endpoints share: the store, the host and the hub."""
 
-    def __init__(self, store: Store, origins: Sequence[str], limits: Limits | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        origins: Sequence[str],
+        limits: Limits | None = None,
+        *,
+        trust_host: bool = True,
+    ) -> None:
         self.limits = limits = limits or Limits()
         self.creates = PerAddress(limits.creates_per_minute, 60.0)
         self.socket_opens = PerAddress(limits.sockets_per_minute, 60.0)
@@ -41,6 +51,11 @@ class Server:
         self.hub = Hub(self.host)
         self.legal = LegalDesk()
         self.origins = frozenset(o.rstrip("/").lower() for o in origins)
+        #: whether a page whose origin matches the request's ``Host`` is the
+        #: server's own: only when the server was not told its own origins
+        #: (``cardzones serve`` always tells it), since a page of any name
+        #: that resolves to the server's address sends a matching ``Host``
+        self.trust_host = trust_host
 
 
 def error(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
@@ -58,20 +73,61 @@ def too_deep(limits: Limits) -> str:
     )
 
 
+def address_key(host: str) -> str:
+    """The address a client's limits are counted by: an IPv4 address (an
+    IPv6-mapped one as IPv4), or an IPv6 client's /64 prefix, which one
+    subscriber usually holds whole.
+
+    >>> address_key("2001:db8::1"), address_key("2001:db8::ffff:2"), address_key("::ffff:10.0.0.1")
+    ('2001:db8::/64', '2001:db8::/64', '10.0.0.1')
+    >>> address_key("10.0.0.7"), address_key("testclient")
+    ('10.0.0.7', 'testclient')
+    """
+    try:
+        address = ipaddress.ip_address(host.partition("%")[0])
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return str(address)
+
+
 def client_address(request: HTTPConnection) -> str:
-    return request.client.host if request.client is not None else "?"
+    """The client's address as its limits count it (:func:`address_key`): the
+    peer's, or the one a trusted proxy forwarded (``cardzones serve
+    --forwarded-allow-ips``); a header no trusted proxy set changes nothing."""
+    return address_key(request.client.host) if request.client is not None else "?"
+
+
+def encode(data: Any) -> bytes:
+    """``data`` as the JSON of an answer, as Starlette's JSONResponse writes it."""
+    return json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
+
+
+async def json_answer(data: Any, status: int = 200) -> Response:
+    """An answer whose JSON may be large (a view, a log, a history), encoded
+    in a worker thread: the event loop serves every table, and a large answer
+    encoded on it would hold up all of them."""
+    body = await run_in_threadpool(encode, data)
+    return Response(body, status_code=status, media_type="application/json")
 
 
 def origin_allowed(server: Server, websocket: HTTPConnection) -> bool:
-    """A page may open the socket (or make a table) from the server's own
-    origin or from one the server was told to allow. A client that is not a
-    browser sends no Origin; its token is all that counts."""
+    """A page may open the socket (or make a table) from an origin the server
+    was told is its own or to allow (``cardzones serve`` derives its own from
+    where it listens; ``--origin`` adds others). A client that is not a
+    browser sends no Origin; its token is all that counts. Only an app told
+    no origins of its own takes the request's ``Host`` for its own."""
     origin = websocket.headers.get("origin")
     if origin is None:
         return True
     origin = origin.strip().rstrip("/").lower()
     if origin in server.origins:
         return True
+    if not server.trust_host:
+        return False
     parts = urlsplit(origin)
     host = websocket.headers.get("host", "").lower()
     return parts.scheme in ("http", "https") and bool(host) and parts.netloc == host
