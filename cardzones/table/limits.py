@@ -74,6 +74,15 @@ class Limits:
     seat_frames: int = 20
     #: seconds a client has to send a request's headers and body
     request_seconds: float = 20.0
+    #: bytes of the acts a table stores, all together (as JSON): what its
+    #: log, its replay and the state its acts build grow to
+    table_bytes: int = 4_000_000
+    #: connections (HTTP and WebSocket) open at once from one client address
+    address_connections: int = 64
+    #: WebSockets open at once from one client address, all tables together
+    address_sockets: int = 32
+    #: votes to finish the game one seat may send in a minute
+    votes_per_minute: int = 10
 
     @staticmethod
     def option(name: str) -> str:

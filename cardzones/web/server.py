@@ -7,7 +7,7 @@ token that does not open a table.
 from __future__ import annotations
 
 import ipaddress
-import json
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlsplit
@@ -19,7 +19,7 @@ from starlette.responses import JSONResponse, Response
 from cardzones.table.host import Host
 from cardzones.table.limits import Limits
 from cardzones.table.store import Seat, Store
-from cardzones.web.hub import Hub, Live
+from cardzones.web.hub import Hub, Live, encode
 from cardzones.web.legal import LegalDesk
 from cardzones.web.rates import PerAddress, SeatRate
 
@@ -42,13 +42,17 @@ class Server:
         self.limits = limits = limits or Limits()
         self.creates = PerAddress(limits.creates_per_minute, 60.0)
         self.socket_opens = PerAddress(limits.sockets_per_minute, 60.0)
+        #: votes to finish, per seat of a table ("TABLE SEAT")
+        self.votes = PerAddress(limits.votes_per_minute, 60.0)
         #: the WebSockets open now, and those of each seat: (table, seat)
         self.sockets = 0
+        #: the WebSockets open now from each client address
+        self.address_sockets: Counter[str] = Counter()
         self.seat_sockets: dict[tuple[str, str | None], int] = {}
         self.seat_rates: dict[tuple[str, str | None], SeatRate] = {}
         self.store = store
         self.host = Host(store)
-        self.hub = Hub(self.host)
+        self.hub = Hub(self.host, limits.table_bytes)
         self.legal = LegalDesk()
         self.origins = frozenset(o.rstrip("/").lower() for o in origins)
         #: whether a page whose origin matches the request's ``Host`` is the
@@ -99,11 +103,6 @@ def client_address(request: HTTPConnection) -> str:
     peer's, or the one a trusted proxy forwarded (``cardzones serve
     --forwarded-allow-ips``); a header no trusted proxy set changes nothing."""
     return address_key(request.client.host) if request.client is not None else "?"
-
-
-def encode(data: Any) -> bytes:
-    """``data`` as the JSON of an answer, as Starlette's JSONResponse writes it."""
-    return json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
 
 
 async def json_answer(data: Any, status: int = 200) -> Response:

@@ -1,4 +1,5 @@
-"""Dropping clients that send a request too slowly.
+"""Dropping clients that send a request too slowly, or that hold too many
+connections; and what the process needs of the system to hold its own.
 
 A client that opens a connection and sends its headers a byte at a time
 holds the connection, and a thousand of them hold a thousand. uvicorn's
@@ -9,7 +10,15 @@ of the last response) to the end of its headers; a connection that has not
 got there by then is closed. The body of ``POST /api/tables`` has the same
 time, counted in the app (:mod:`cardzones.web.routes.tables`).
 
-``cardzones serve`` runs uvicorn with this protocol, the limit taken from
+Each client address (an IPv6 client's /64) may also hold only
+``address_connections`` connections at once, HTTP and WebSocket together: one
+more is answered ``429`` and closed before anything is read from it, so that
+a client reconnecting half-sent requests in a loop holds no more than that,
+whatever the open-file limit. A reverse proxy the server was told to trust
+(``CARDZONES_PROXIES``, from ``cardzones serve --forwarded-allow-ips``)
+holds every client's connections, and is not counted.
+
+``cardzones serve`` runs uvicorn with this protocol, the limits taken from
 ``CARDZONES_LIMITS`` (:class:`~cardzones.table.limits.Limits`).
 """
 
@@ -17,12 +26,56 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import ipaddress
+import json
 import os
+from collections import Counter
 from typing import Any
 
 from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
 from cardzones.table.limits import Limits
+from cardzones.web.server import address_key
+
+#: The connections open now from each client address, in this process.
+OPEN: Counter[str] = Counter()
+
+#: How far the open-file limit is raised at most: far past what the socket
+#: limits need.
+OPEN_FILES = 65_536
+
+
+def _refusal(message: str) -> bytes:
+    body = json.dumps({"error": message, "limit": "address_connections"}).encode()
+    head = (
+        "HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json\r\n"
+        f"Retry-After: 5\r\nConnection: close\r\nContent-Length: {len(body)}\r\n\r\n"
+    )
+    return head.encode() + body
+
+
+@functools.lru_cache(maxsize=4)
+def _trusted(text: str) -> tuple[bool, tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]]:
+    """Whether every peer is a trusted proxy (``*``), and the trusted networks."""
+    words = [w.strip() for w in text.split(",") if w.strip()]
+    nets = []
+    for word in words:
+        try:
+            nets.append(ipaddress.ip_network(word, strict=False))
+        except ValueError:
+            continue  # a host name or "*": uvicorn's own check handles it
+    return "*" in words, tuple(nets)
+
+
+def _is_proxy(host: str) -> bool:
+    every, nets = _trusted(os.environ.get("CARDZONES_PROXIES", ""))
+    if every:
+        return True
+    try:
+        address = ipaddress.ip_address(host.partition("%")[0])
+    except ValueError:
+        return False
+    return any(address in net for net in nets)
 
 
 @functools.lru_cache(maxsize=4)
@@ -39,6 +92,8 @@ class DeadlineProtocol(AutoHTTPProtocol):  # type: ignore[misc, valid-type]
         self._seconds = _limits(os.environ.get("CARDZONES_LIMITS", "")).request_seconds
         self._deadline: asyncio.TimerHandle | None = None
         self._cycle_then: Any = None
+        #: the address this connection is counted under (None: not counted)
+        self._counted: str | None = None
 
     def _arm(self) -> None:
         self._disarm()
@@ -62,6 +117,22 @@ class DeadlineProtocol(AutoHTTPProtocol):  # type: ignore[misc, valid-type]
 
     def connection_made(self, transport: Any) -> None:
         super().connection_made(transport)
+        peer = transport.get_extra_info("peername")
+        host = str(peer[0]) if isinstance(peer, tuple) and peer else ""
+        if host and not _is_proxy(host):
+            key = address_key(host)
+            limit = _limits(os.environ.get("CARDZONES_LIMITS", "")).address_connections
+            if OPEN[key] >= limit:
+                transport.write(
+                    _refusal(
+                        f"more than {limit} connections open from one address "
+                        f"(cardzones serve {Limits.option('address_connections')})"
+                    )
+                )
+                transport.close()
+                return
+            OPEN[key] += 1
+            self._counted = key
         self._arm()
 
     def on_response_complete(self) -> None:
@@ -71,4 +142,48 @@ class DeadlineProtocol(AutoHTTPProtocol):  # type: ignore[misc, valid-type]
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
+        if self._counted is not None:
+            OPEN[self._counted] -= 1
+            if OPEN[self._counted] <= 0:
+                del OPEN[self._counted]
+            self._counted = None
         super().connection_lost(exc)
+
+
+def own_origins(host: str, port: int) -> list[str]:
+    """The origins of the server's own pages, from where it listens: its
+    address, and the loopback names when it listens on loopback or on every
+    address. A page of any other origin needs ``--origin``.
+
+    >>> own_origins("127.0.0.1", 8000)
+    ['http://127.0.0.1:8000', 'http://localhost:8000', 'http://[::1]:8000']
+    >>> own_origins("games.example", 80)
+    ['http://games.example:80', 'http://games.example']
+    """
+    loopback = ("127.0.0.1", "localhost", "::1", "0.0.0.0", "::", "")
+    names = ["127.0.0.1", "localhost", "[::1]"] if host in loopback else [host]
+    if ":" in host and host not in loopback:
+        names = [f"[{host}]"]
+    out = [f"http://{name}:{port}" for name in names]
+    if port == 80:
+        out += [f"http://{name}" for name in names]
+    return out
+
+
+def raise_open_files() -> str:
+    """Raise this process's open-file limit (which its workers inherit) as far
+    as the system allows, up to :data:`OPEN_FILES`: each connection holds a
+    file. Says what the limit is now, for the start-up message."""
+    try:
+        import resource
+    except ImportError:  # not on this system
+        return "open files: the system's limit (not raised here)"
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = OPEN_FILES if hard == resource.RLIM_INFINITY else min(OPEN_FILES, hard)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+            return f"open files: at most {wanted} (raised from {soft})"
+        except (ValueError, OSError):
+            return f"open files: at most {soft} (the system did not allow more)"
+    return f"open files: at most {soft}"

@@ -131,7 +131,8 @@ async def table_socket(server: Server, websocket: WebSocket) -> None:
     # Each new socket costs a handshake and a look-up of its token: a client
     # that reconnects in a loop is turned away before either, with an HTTP
     # answer rather than a socket.
-    wait = server.socket_opens.take(client_address(websocket), time.monotonic())
+    address = client_address(websocket)
+    wait = server.socket_opens.take(address, time.monotonic())
     if wait > 0:
         await _deny(
             websocket,
@@ -150,15 +151,30 @@ async def table_socket(server: Server, websocket: WebSocket) -> None:
             5.0,
         )
         return
+    if server.address_sockets[address] >= limits.address_sockets:
+        # One address cannot hold the server's sockets: the rest stay for
+        # the seats of everyone else.
+        await _deny(
+            websocket,
+            f"{limits.address_sockets} connections are open from this address; close one "
+            f"(cardzones serve {Limits.option('address_sockets')})",
+            "address_sockets",
+            5.0,
+        )
+        return
     await websocket.accept()
     server.sockets += 1
+    server.address_sockets[address] += 1
     try:
-        await _welcomed(server, websocket)
+        await _welcomed(server, websocket, address)
     finally:
         server.sockets -= 1
+        server.address_sockets[address] -= 1
+        if server.address_sockets[address] <= 0:
+            del server.address_sockets[address]
 
 
-async def _welcomed(server: Server, websocket: WebSocket) -> None:
+async def _welcomed(server: Server, websocket: WebSocket, address: str) -> None:
     """A socket from its hello to its end."""
     frames = _Frames(websocket)
     try:
@@ -181,7 +197,9 @@ async def _welcomed(server: Server, websocket: WebSocket) -> None:
     if seat is None or live is None:
         await _refuse(websocket, NOT_OPENED, UNAUTHORIZED)
         return
-    key = (table_id, seat.player)
+    # A seat's connections are its player's; the spectator's link is shared
+    # by everyone who has it, so each address gets the spectator's count.
+    key = (table_id if seat.player is not None else f"{table_id} {address}", seat.player)
     limit = server.limits.seat_sockets
     if server.seat_sockets.get(key, 0) >= limit:
         await _refuse(
