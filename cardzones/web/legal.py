@@ -186,6 +186,9 @@ class LegalDesk:
         self.clock = clock
         self.seats: OrderedDict[tuple[str, str | None], SeatLegal] = OrderedDict()
         self.people: OrderedDict[str, Person] = OrderedDict()
+        #: whether each client address has a budget of its own besides its
+        #: seats' (a load test whose every seat is on one address lifts it)
+        self.per_person = True
         #: lists computed (not answered from memory), for the tests and the bench
         self.computed = 0
 
@@ -239,7 +242,7 @@ class LegalDesk:
             viewer,
             lambda seat, t: self._page(seat, t, viewer, key, start),
             lambda got: got,
-            None if person is None else self._person(person),
+            None if person is None or not self.per_person else self._person(person),
         )
         return body
 
