@@ -155,8 +155,8 @@ async def _big_strings(
 
     url = f"{ws_base}/api/tables/{table}/ws"
     steps = [
-        {"grant": {"card": "alice.deck[0]", "keyword": "k" * 60_000}},
-        {"grant": {"card": "alice.deck[0]", "keyword": "k" * 64}},
+        {"grant": {"card": "bob.deck[0]", "keyword": "k" * 60_000}},
+        {"grant": {"card": "bob.deck[0]", "keyword": "k" * 64}},
     ]
     i = 0
     while time.monotonic() < until:
@@ -368,7 +368,7 @@ async def _abuse(
                 )
         if "strings" in parts:
             work.append(
-                asyncio.create_task(_big_strings(ws_base, table, seats["alice"], until, tally))
+                asyncio.create_task(_big_strings(ws_base, table, seats["bob"], until, tally))
             )
         if "large_legal" in parts:
             token = large.json()["seats"]["alice"]

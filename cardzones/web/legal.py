@@ -62,14 +62,17 @@ KEPT_LISTS = 8
 #: Seats whose state is kept; the least recently asked are forgotten first.
 KEPT_SEATS = 10_000
 #: A person's (a client address's) credit and its return, for all the seats
-#: it asks for together: two seats' worth, however many it holds.
-PERSON_BURST, PERSON_RATE = 2 * BURST, 2 * RATE
+#: it asks for together, however many it holds: two seats' burst (two players
+#: behind one address asking at once), one seat's return.
+PERSON_BURST, PERSON_RATE = 2 * BURST, RATE
 #: Requests of one person that may wait while one of theirs runs.
 PERSON_WAITING = 2 * MAX_WAITING
-#: The bytes an answer from memory is charged as costing a second to send.
-BYTES_PER_SECOND = 50_000_000
+#: The bytes an answer from memory is charged as costing a second to send:
+#: the server's writing them and the kernel's carrying them, measured
+#: against the other tables' latency (docs/performance.md).
+BYTES_PER_SECOND = 10_000_000
 #: The most bytes of acts one answer lists; the rest is on the next page.
-PAGE_BYTES = 1_000_000
+PAGE_BYTES = 500_000
 
 #: The most action names one request may ask for, and the longest name.
 MAX_NAMES, MAX_NAME = 64, 64

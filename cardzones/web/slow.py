@@ -40,6 +40,17 @@ from cardzones.web.server import address_key
 #: The connections open now from each client address, in this process.
 OPEN: Counter[str] = Counter()
 
+#: Seconds a connection over its address's count is held, unread, before
+#: its refusal is sent and it is closed: refused at once, a client that
+#: connects again in a loop would make the server accept and close
+#: thousands a second.
+REFUSAL_DELAY = 1.0
+#: Refused connections held at once, all addresses together; past it one is
+#: closed at once, so that holding them costs a bounded number of files.
+HELD_REFUSALS = 512
+#: The refused connections held now.
+held = 0
+
 #: How far the open-file limit is raised at most: far past what the socket
 #: limits need.
 OPEN_FILES = 65_536
@@ -52,6 +63,18 @@ def _refusal(message: str) -> bytes:
         f"Retry-After: 5\r\nConnection: close\r\nContent-Length: {len(body)}\r\n\r\n"
     )
     return head.encode() + body
+
+
+def _refuse(transport: Any, refusal: bytes) -> None:
+    if not transport.is_closing():
+        transport.write(refusal)
+        transport.close()
+
+
+def _release(transport: Any, refusal: bytes) -> None:
+    global held
+    held -= 1
+    _refuse(transport, refusal)
 
 
 @functools.lru_cache(maxsize=4)
@@ -94,6 +117,8 @@ class DeadlineProtocol(AutoHTTPProtocol):  # type: ignore[misc, valid-type]
         self._cycle_then: Any = None
         #: the address this connection is counted under (None: not counted)
         self._counted: str | None = None
+        #: a connection over its address's count: what it sends is not read
+        self._refused = False
 
     def _arm(self) -> None:
         self._disarm()
@@ -123,13 +148,18 @@ class DeadlineProtocol(AutoHTTPProtocol):  # type: ignore[misc, valid-type]
             key = address_key(host)
             limit = _limits(os.environ.get("CARDZONES_LIMITS", "")).address_connections
             if OPEN[key] >= limit:
-                transport.write(
-                    _refusal(
-                        f"more than {limit} connections open from one address "
-                        f"(cardzones serve {Limits.option('address_connections')})"
-                    )
+                refusal = _refusal(
+                    f"more than {limit} connections open from one address "
+                    f"(cardzones serve {Limits.option('address_connections')})"
                 )
-                transport.close()
+                global held
+                if held >= HELD_REFUSALS:
+                    _refuse(transport, refusal)
+                    return
+                held += 1
+                self._refused = True
+                transport.pause_reading()
+                self.loop.call_later(REFUSAL_DELAY, _release, transport, refusal)
                 return
             OPEN[key] += 1
             self._counted = key
@@ -139,6 +169,10 @@ class DeadlineProtocol(AutoHTTPProtocol):  # type: ignore[misc, valid-type]
         super().on_response_complete()
         if not self.transport.is_closing():
             self._arm()
+
+    def data_received(self, data: bytes) -> None:
+        if not self._refused:
+            super().data_received(data)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
