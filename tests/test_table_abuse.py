@@ -15,6 +15,8 @@ import httpx
 import pytest
 from starlette.testclient import TestClient, WebSocketDenialResponse
 from tablekit import ServerProcess, act, create, fab_body, seated, store_url
+from websockets.exceptions import InvalidStatus
+from websockets.sync.client import connect
 
 from cardzones.acts.actions import LIST_ITEMS, STRING_CHARS, ParamKind
 from cardzones.rulesets import get_ruleset, ruleset_names
@@ -294,7 +296,14 @@ def test_connections_per_address_are_capped_and_another_address_is_served(
     served_db: str, tmp_path: Path
 ) -> None:
     log = tmp_path / "server.log"
-    with ServerProcess(served_db, "--max-address-connections", "8", log=log) as server:
+    args = ("--max-address-connections", "8", "--max-address-sockets", "1")
+    with ServerProcess(served_db, *args, log=log) as server:
+        created = server.create(fab_body())
+        url = f"{server.ws_url}/api/tables/{created['table']}/ws"
+        with connect(url, open_timeout=10):
+            with pytest.raises(InvalidStatus) as denied:
+                connect(url, open_timeout=10)
+            assert denied.value.response.status_code == 429
         held = _half_sent(server.port, 8)
         try:
             extra = socket.create_connection(("127.0.0.1", server.port))
@@ -314,6 +323,7 @@ def test_connections_per_address_are_capped_and_another_address_is_served(
         assert httpx.get(server.url + "/api/rulesets").status_code == 200
     text = log.read_text()
     assert "open files: at most" in text and "Traceback" not in text
+    assert "ERROR" not in text, text  # a socket turned away is no error of the server's
 
 
 def test_forwarded_headers_count_only_from_a_trusted_proxy(served_db: str, tmp_path: Path) -> None:

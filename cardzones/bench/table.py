@@ -105,7 +105,7 @@ def _serve(kind: str, db: str, port: int, tables: int | None) -> None:
     # As ``cardzones serve`` runs it: the same protocol and limits on each
     # connection, and no proxy believed.
     os.environ["CARDZONES_LIMITS"] = limits.to_env()
-    from cardzones.web.slow import DeadlineProtocol
+    from cardzones.web.slow import DeadlineProtocol, DenyingWebSockets
 
     app = echo_app() if kind == "echo" else create_app(db, limits=limits)
     if tables is None and kind != "echo":
@@ -116,6 +116,7 @@ def _serve(kind: str, db: str, port: int, tables: int | None) -> None:
         port=port,
         log_level="error",
         http=DeadlineProtocol,
+        ws=DenyingWebSockets,
         proxy_headers=False,
     )
 

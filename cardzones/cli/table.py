@@ -195,12 +195,13 @@ def serve(
     console.print(escape(raise_open_files()))
     if forwarded_allow_ips:
         console.print(f"X-Forwarded-For believed from {escape(forwarded_allow_ips)} only")
-    from cardzones.web.slow import DeadlineProtocol
+    from cardzones.web.slow import DeadlineProtocol, DenyingWebSockets
 
     uvicorn.run(
         "cardzones.web.app:app_from_env",
         factory=True,
         http=DeadlineProtocol,
+        ws=DenyingWebSockets,
         host=host,
         port=port,
         workers=workers,

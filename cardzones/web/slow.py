@@ -33,6 +33,7 @@ from collections import Counter
 from typing import Any
 
 from uvicorn.protocols.http.auto import AutoHTTPProtocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from cardzones.table.limits import Limits
 from cardzones.web.server import address_key
@@ -221,3 +222,17 @@ def raise_open_files() -> str:
         except (ValueError, OSError):
             return f"open files: at most {soft} (the system did not allow more)"
     return f"open files: at most {soft}"
+
+
+class DenyingWebSockets(WebSocketsSansIOProtocol):
+    """uvicorn's WebSocket protocol, quiet about a handshake the app turned
+    away with an HTTP answer (a ``429`` over a limit): uvicorn counts that
+    as a handshake never completed, logs an error and tries a ``500`` after
+    the answer is sent. A refusal is no error of the server's."""
+
+    async def send(self, message: Any) -> None:
+        await super().send(message)
+        if message.get("type") == "websocket.http.response.body" and not message.get(
+            "more_body", False
+        ):
+            self.handshake_complete = True
