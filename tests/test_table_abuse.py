@@ -5,6 +5,7 @@ one client with many seats, and spoofed addresses."""
 
 from __future__ import annotations
 
+import json
 import socket
 import time
 from collections.abc import Iterator
@@ -304,6 +305,12 @@ def test_connections_per_address_are_capped_and_another_address_is_served(
             with pytest.raises(InvalidStatus) as denied:
                 connect(url, open_timeout=10)
             assert denied.value.response.status_code == 429
+        # Sockets that ended are counted out of their address's connections.
+        for _ in range(12):
+            with connect(url, open_timeout=10) as ws:
+                ws.send(json.dumps({"hello": created["seats"]["alice"]}))
+                assert "welcome" in json.loads(ws.recv(timeout=10))
+            time.sleep(0.05)
         held = _half_sent(server.port, 8)
         try:
             extra = socket.create_connection(("127.0.0.1", server.port))

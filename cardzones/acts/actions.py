@@ -261,19 +261,18 @@ def oversized(param: Param, value: Any) -> str | None:
     >>> oversized(Param("keywords", ParamKind.WORDS), ["go_again", "x" * 65])
     'keywords holds strings of at most 64 characters (one has 65)'
     """
-    if isinstance(value, list | tuple) and param.max_items is not None:
-        if len(value) > param.max_items:
-            return f"{param.name} holds at most {param.max_items} entries (it has {len(value)})"
-        items: Any = value
-    else:
-        items = (value,)
-    if param.max_chars is not None:
-        for item in items:
-            if isinstance(item, str) and len(item) > param.max_chars:
-                return (
-                    f"{param.name} holds strings of at most {param.max_chars} characters "
-                    f"(one has {len(item)})"
-                )
+    limit = param.max_chars
+    if isinstance(value, str):
+        if limit is not None and len(value) > limit:
+            return f"{param.name} is at most {limit} characters (this one has {len(value)})"
+        return None
+    if not isinstance(value, list | tuple):
+        return None
+    if param.max_items is not None and len(value) > param.max_items:
+        return f"{param.name} holds at most {param.max_items} entries (it has {len(value)})"
+    longest = max((len(v) for v in value if isinstance(v, str)), default=0)
+    if limit is not None and longest > limit:
+        return f"{param.name} holds strings of at most {limit} characters (one has {longest})"
     return None
 
 

@@ -307,7 +307,9 @@ class Hub:
         if self.table_bytes is None:
             return None
         if live.act_bytes is None:
-            stored = self.host.store.actions(live.table.id)
+            # Up to the table's own number: later events are counted as
+            # they are caught up (on_event).
+            stored = self.host.store.actions(live.table.id, upto=live.table.number)
             live.act_bytes = sum(len(dumps(a.act)) for a in stored)
         size = len(dumps(act))
         if live.act_bytes + size <= self.table_bytes:

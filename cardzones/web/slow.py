@@ -40,6 +40,19 @@ from cardzones.web.server import address_key
 
 #: The connections open now from each client address, in this process.
 OPEN: Counter[str] = Counter()
+#: The address each counted connection is counted under, by its transport's
+#: id: a connection upgraded to a WebSocket changes protocol, and the
+#: WebSocket's protocol counts it out when it ends.
+COUNTED: dict[int, str] = {}
+
+
+def _uncount(transport: Any) -> None:
+    key = COUNTED.pop(id(transport), None)
+    if key is not None:
+        OPEN[key] -= 1
+        if OPEN[key] <= 0:
+            del OPEN[key]
+
 
 #: Seconds a connection over its address's count is held, unread, before
 #: its refusal is sent and it is closed: refused at once, a client that
@@ -116,8 +129,6 @@ class DeadlineProtocol(AutoHTTPProtocol):  # type: ignore[misc, valid-type]
         self._seconds = _limits(os.environ.get("CARDZONES_LIMITS", "")).request_seconds
         self._deadline: asyncio.TimerHandle | None = None
         self._cycle_then: Any = None
-        #: the address this connection is counted under (None: not counted)
-        self._counted: str | None = None
         #: a connection over its address's count: what it sends is not read
         self._refused = False
 
@@ -163,7 +174,7 @@ class DeadlineProtocol(AutoHTTPProtocol):  # type: ignore[misc, valid-type]
                 self.loop.call_later(REFUSAL_DELAY, _release, transport, refusal)
                 return
             OPEN[key] += 1
-            self._counted = key
+            COUNTED[id(transport)] = key
         self._arm()
 
     def on_response_complete(self) -> None:
@@ -177,11 +188,7 @@ class DeadlineProtocol(AutoHTTPProtocol):  # type: ignore[misc, valid-type]
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
-        if self._counted is not None:
-            OPEN[self._counted] -= 1
-            if OPEN[self._counted] <= 0:
-                del OPEN[self._counted]
-            self._counted = None
+        _uncount(self.transport)
         super().connection_lost(exc)
 
 
@@ -225,10 +232,16 @@ def raise_open_files() -> str:
 
 
 class DenyingWebSockets(WebSocketsSansIOProtocol):
-    """uvicorn's WebSocket protocol, quiet about a handshake the app turned
-    away with an HTTP answer (a ``429`` over a limit): uvicorn counts that
-    as a handshake never completed, logs an error and tries a ``500`` after
-    the answer is sent. A refusal is no error of the server's."""
+    """uvicorn's WebSocket protocol, counting its connection out of its
+    address's when it ends (:class:`DeadlineProtocol` counted it in), and
+    quiet about a handshake the app turned away with an HTTP answer (a
+    ``429`` over a limit): uvicorn counts that as a handshake never
+    completed, logs an error and tries a ``500`` after the answer is sent. A
+    refusal is no error of the server's."""
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        _uncount(self.transport)
+        super().connection_lost(exc)
 
     async def send(self, message: Any) -> None:
         await super().send(message)
