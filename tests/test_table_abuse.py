@@ -217,6 +217,33 @@ def test_a_long_list_comes_in_pages_each_kept_and_charged_by_its_size(
     assert client.get(url, params={"from": "x"}, headers=alice).status_code == 400
 
 
+def test_a_kept_page_is_answered_without_the_table(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Asked again at the same position, a page comes from memory with no
+    look at the store and no wait for the table's lock; after an event the
+    table is read again."""
+    created = create(client, fab_body())
+    url = f"/api/tables/{created['table']}/legal"
+    alice = bearer(created["seats"]["alice"])
+    first = client.get(url, headers=alice).json()
+    hub = client.app.state.server.hub  # type: ignore[attr-defined]
+    reads = 0
+    real_read = hub.read
+
+    async def counted(live: Any, what: Any) -> Any:
+        nonlocal reads
+        reads += 1
+        return await real_read(live, what)
+
+    monkeypatch.setattr(hub, "read", counted)
+    assert client.get(url, headers=alice).json() == first and reads == 0
+    with seated(client, created) as seats:
+        act(seats, "alice", {"shuffle": {"zone": "alice.deck"}})
+    after = client.get(url, headers=alice).json()
+    assert after["number"] == 1 and reads == 1
+
+
 def test_one_client_holding_every_seat_has_one_budget(client: TestClient) -> None:
     """The seats and the spectator link of one address share the budget of
     that address: holding more seats buys no more time."""

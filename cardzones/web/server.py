@@ -7,7 +7,7 @@ token that does not open a table.
 from __future__ import annotations
 
 import ipaddress
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlsplit
@@ -22,6 +22,9 @@ from cardzones.table.store import Seat, Store
 from cardzones.web.hub import Hub, Live, encode
 from cardzones.web.legal import LegalDesk
 from cardzones.web.rates import PerAddress, SeatRate
+
+#: Tokens whose seats are remembered (:attr:`Server.known`).
+KNOWN_TOKENS = 10_000
 
 #: The one answer to a token that does not open a table, whether the token is
 #: wrong or the table does not exist.
@@ -55,6 +58,10 @@ class Server:
         self.hub = Hub(self.host, limits.table_bytes)
         self.legal = LegalDesk()
         self.origins = frozenset(o.rstrip("/").lower() for o in origins)
+        #: the seats tokens opened lately, by (table, token): a token opens
+        #: the same seat for the table's life, and a loop of requests with
+        #: one costs a look-up in memory, not a query
+        self.known: OrderedDict[tuple[str, str], Seat] = OrderedDict()
         #: whether a page whose origin matches the request's ``Host`` is the
         #: server's own: only when the server was not told its own origins
         #: (``cardzones serve`` always tells it), since a page of any name
@@ -141,6 +148,23 @@ def bearer(request: Request) -> str | None:
     return token
 
 
+async def seat_of_token(server: Server, table_id: str, token: str) -> Seat | None:
+    """The seat ``token`` opens at the table, or None; a token that opened
+    one is remembered (a wrong one is asked of the store each time, so that
+    guessing costs what it did)."""
+    key = (table_id, token)
+    seat = server.known.get(key)
+    if seat is not None:
+        server.known.move_to_end(key)
+        return seat
+    seat = await run_in_threadpool(server.host.seat, table_id, token)
+    if seat is not None:
+        server.known[key] = seat
+        while len(server.known) > KNOWN_TOKENS:
+            server.known.popitem(last=False)
+    return seat
+
+
 async def seat_of(server: Server, request: Request) -> tuple[Seat, Live] | Response:
     """The seat the request's token opens and its table, or the answer to give."""
     token = bearer(request)
@@ -151,7 +175,7 @@ async def seat_of(server: Server, request: Request) -> tuple[Seat, Live] | Respo
             {"WWW-Authenticate": "Bearer"},
         )
     table_id = request.path_params["table_id"]
-    seat = await run_in_threadpool(server.host.seat, table_id, token)
+    seat = await seat_of_token(server, table_id, token)
     live = await server.hub.open(table_id) if seat is not None else None
     if seat is None or live is None:
         return error(404, NOT_OPENED)

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
@@ -12,6 +13,7 @@ from starlette.responses import Response
 
 from cardzones.table.refusals import Refusal
 from cardzones.table.table import Table
+from cardzones.web.hub import OTHERS_WRITE, Live
 from cardzones.web.legal import Busy, judge_asked, wanted_actions
 from cardzones.web.server import Server, client_address, error, seat_of
 
@@ -54,12 +56,23 @@ async def legal(server: Server, request: Request) -> Response:
             judge=judge,
             start=start,
             person=client_address(request),
+            current=lambda: up_to_date(live),
         )
     except Busy as exc:
         return error(429, str(exc), {"Retry-After": str(exc.retry_after)})
     except Refusal as exc:  # a card or zone the seat cannot name
         return error(400, str(exc))
     return Response(body, media_type="application/json")
+
+
+def up_to_date(live: Live) -> int | None:
+    """The table's number when this process's copy of it is up to date
+    without a look at the store or its lock: nothing holds the lock (no act
+    is half-way), and no other process has written to it lately (with one
+    process, none ever does). None: ask the table."""
+    if live.lock.locked() or time.monotonic() - live.heard_at < OTHERS_WRITE:
+        return None
+    return live.table.number
 
 
 def page_start(text: str | None) -> int:

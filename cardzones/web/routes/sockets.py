@@ -19,7 +19,14 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from cardzones.table.limits import Limits, TooDeep, parse_json
 from cardzones.web.hub import Connection, dumps
 from cardzones.web.rates import SeatRate
-from cardzones.web.server import NOT_OPENED, Server, client_address, origin_allowed, too_deep
+from cardzones.web.server import (
+    NOT_OPENED,
+    Server,
+    client_address,
+    origin_allowed,
+    seat_of_token,
+    too_deep,
+)
 
 #: The largest frame a client may send, in bytes (PROTOCOL: 65,536).
 MAX_FRAME = 65_536
@@ -192,7 +199,7 @@ async def _welcomed(server: Server, websocket: WebSocket, address: str) -> None:
         await _refuse(websocket, problem or "the first frame is a hello", BAD_FRAME)
         return
     table_id = websocket.path_params["table_id"]
-    seat = await run_in_threadpool(server.host.seat, table_id, hello["hello"])
+    seat = await seat_of_token(server, table_id, hello["hello"])
     live = await server.hub.open(table_id) if seat is not None else None
     if seat is None or live is None:
         await _refuse(websocket, NOT_OPENED, UNAUTHORIZED)
