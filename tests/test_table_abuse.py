@@ -119,6 +119,16 @@ def test_every_string_parameter_declares_its_bound_in_the_action_tables(
     assert checked > 50
 
 
+def test_cardzones_actions_json_shows_the_same_bounds() -> None:
+    from typer.testing import CliRunner
+
+    from cardzones.cli import app
+
+    result = CliRunner().invoke(app, ["actions", "fab", "--json"])
+    assert result.exit_code == 0, result.output
+    assert '"max_chars": 64' in result.output and '"max_items": 5000' in result.output
+
+
 def test_an_oversized_string_in_an_act_is_refused_and_changes_nothing(
     client: TestClient,
 ) -> None:
