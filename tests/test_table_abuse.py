@@ -497,3 +497,19 @@ def test_a_page_is_judged_by_the_configured_origins_not_by_host(served_db: str) 
                     "/api/tables", json=body, headers={"Origin": origin, "Host": host}
                 )
                 assert answer.status_code == status, (origin, answer.text)
+
+
+def test_every_limit_has_a_serve_option_and_a_row_in_the_docs() -> None:
+    from typer.testing import CliRunner
+
+    from cardzones.cli import app
+
+    root = Path(__file__).resolve().parents[1]
+    docs = (root / "docs" / "table.md").read_text(encoding="utf-8")
+    result = CliRunner().invoke(app, ["serve", "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0
+    for name in Limits.names():
+        option = Limits.option(name)
+        assert option in result.output, option
+        assert f"| `{option}` |" in docs, option
+    assert "--forwarded-allow-ips" in result.output and "`--forwarded-allow-ips" in docs
