@@ -309,6 +309,21 @@ def test_the_spectator_link_is_counted_per_address(db: str) -> None:
             assert (created["table"], None) not in server.seat_sockets
 
 
+def test_one_client_holding_several_seats_sends_at_its_address_rate(db: str) -> None:
+    """The seats of one client address share its frames a second: holding
+    more seats buys no more of the server's time."""
+    with client_for(db, address_frames=10, seat_frames=100) as client:
+        created = create(client, fab_body())
+        started = time.monotonic()
+        with seated(client, created) as seats:  # three hellos, one address
+            for i in range(10):
+                for seat in ("alice", "bob"):
+                    answer = act(seats, seat, {"shuffle": {"zone": f"{seat}.deck"}}, f"{i}")
+                    assert "ack" in answer or "refused" in answer, answer
+        # 23 frames at 10 a second after a burst of 10: 1.3 s at least.
+        assert time.monotonic() - started >= 1.2
+
+
 def test_ipv6_clients_are_counted_by_their_64_prefix() -> None:
     assert address_key("2001:db8:1:2::1") == address_key("2001:db8:1:2:ffff::9")
     assert address_key("2001:db8:1:2::1") != address_key("2001:db8:1:3::1")

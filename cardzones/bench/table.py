@@ -101,6 +101,7 @@ def _serve(kind: str, db: str, port: int, tables: int | None) -> None:
         sockets_per_minute=default.sockets_per_minute + 2 * own,
         address_connections=default.address_connections + 4 * own,
         address_sockets=default.address_sockets + 2 * own,
+        address_frames=default.address_frames + 2 * default.seat_frames * own,
     )
     # As ``cardzones serve`` runs it: the same protocol and limits on each
     # connection, and no proxy believed.

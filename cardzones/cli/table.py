@@ -115,6 +115,10 @@ def serve(
         int | None,
         typer.Option("--max-votes-per-minute", min=1, help="votes to finish a minute per seat"),
     ] = None,
+    max_address_frames: Annotated[
+        int | None,
+        typer.Option("--max-address-frames", min=1, help="frames a second per address"),
+    ] = None,
     forwarded_allow_ips: Annotated[
         str | None,
         typer.Option(
@@ -161,6 +165,7 @@ def serve(
         "address_connections": max_address_connections,
         "address_sockets": max_address_sockets,
         "votes_per_minute": max_votes_per_minute,
+        "address_frames": max_address_frames,
     }
     limits = Limits(**{k: v for k, v in given.items() if v is not None})
 

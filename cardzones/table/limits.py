@@ -83,6 +83,9 @@ class Limits:
     address_sockets: int = 32
     #: votes to finish the game one seat may send in a minute
     votes_per_minute: int = 10
+    #: frames a second one client address may send, all its seats and
+    #: connections together; more wait their turn
+    address_frames: int = 60
 
     @staticmethod
     def option(name: str) -> str:

@@ -53,6 +53,9 @@ class Server:
         self.address_sockets: Counter[str] = Counter()
         self.seat_sockets: dict[tuple[str, str | None], int] = {}
         self.seat_rates: dict[tuple[str, str | None], SeatRate] = {}
+        #: the frames of each client address with a socket open, all its
+        #: seats together
+        self.address_rates: dict[str, SeatRate] = {}
         self.store = store
         self.host = Host(store)
         self.hub = Hub(self.host, limits.table_bytes)

@@ -18,7 +18,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from cardzones.table.limits import Limits, TooDeep, parse_json
 from cardzones.web.hub import Connection, dumps
-from cardzones.web.rates import SeatRate
+from cardzones.web.rates import Rates, SeatRate
 from cardzones.web.server import (
     NOT_OPENED,
     Server,
@@ -179,6 +179,7 @@ async def table_socket(server: Server, websocket: WebSocket) -> None:
         server.address_sockets[address] -= 1
         if server.address_sockets[address] <= 0:
             del server.address_sockets[address]
+            server.address_rates.pop(address, None)
 
 
 async def _welcomed(server: Server, websocket: WebSocket, address: str) -> None:
@@ -217,7 +218,12 @@ async def _welcomed(server: Server, websocket: WebSocket, address: str) -> None:
         )
         return
     server.seat_sockets[key] = server.seat_sockets.get(key, 0) + 1
-    rate = server.seat_rates.setdefault(key, SeatRate(server.limits.seat_frames))
+    # The seat's frames, and its client's: one client holding many seats
+    # goes no faster than its address's rate.
+    rate = Rates(
+        server.seat_rates.setdefault(key, SeatRate(server.limits.seat_frames)),
+        server.address_rates.setdefault(address, SeatRate(server.limits.address_frames)),
+    )
     try:
         # A hello costs a welcome: it counts among the seat's frames, so that
         # a seat reconnecting in a loop goes no faster than one that acts.
@@ -268,7 +274,7 @@ async def _serve(
     conn: Connection,
     frames: _Frames,
     sender: asyncio.Task[None],
-    rate: SeatRate,
+    rate: Rates,
 ) -> None:
     ahead: asyncio.Queue[str | bytes | None] = asyncio.Queue()
     reader = asyncio.create_task(_read_ahead(frames, conn, ahead))
@@ -315,7 +321,7 @@ async def _handle(
     live: Any,
     conn: Connection,
     sender: asyncio.Task[None],
-    rate: SeatRate,
+    rate: Rates,
     ahead: asyncio.Queue[str | bytes | None],
 ) -> None:
     """Answer a connection's frames in order, each in its seat's turn."""
