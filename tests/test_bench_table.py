@@ -154,6 +154,14 @@ def test_bench_table_abuse_measures_other_tables_beside_an_abuser(
     abuser = figures["abuser"]
     assert abuser["create_400"] > 0 and abuser["create_413"] > 0  # over the limits
     assert abuser["legal_200"] > 0 and abuser["flood_frames"] > 0 and abuser["idle_open"] > 0
+    # The abusers of the second round: each met a bound (a 429, a refused
+    # act, or a socket the address may not open) rather than the server.
+    assert abuser.get("half_sent_429", 0) > 0
+    assert abuser.get("seats_legal_429", 0) > 0 and abuser.get("large_legal_200", 0) > 0
+    # However many addresses its headers claim, one address makes no more
+    # tables a minute than the limit (30).
+    assert 0 < abuser.get("spoofed_201", 0) <= 30
+    assert sum(v for k, v in abuser.items() if k.startswith(("depth_", "strings_"))) > 0
     assert figures["ratios"]["p50"] == pytest.approx(
         figures["abused"]["p50_ms"] / figures["alone"]["p50_ms"], abs=1e-3
     )

@@ -47,7 +47,14 @@ NASTY: list[Any] = [
     {},
     ["x"] * 300,
     {"a": {"b": {"c": [1, [2, [3]]]}}},
+    # A string far over any parameter's max_chars, and a list of them.
+    "k" * 40_000,
+    ["w" * 65] * 40,
 ]
+
+#: Escaped quotes: a scan for strings by pattern took time growing with the
+#: square of their number.
+QUOTES = '"' + '\\"' * 30_000 + '"'
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -88,6 +95,9 @@ def nasty_text(rng: random.Random) -> str:
         [
             "[" * 3000,
             "{" * 50 + "}" * 50,
+            "[" + QUOTES + "]",
+            '{"say": ' + QUOTES + ', "id": 1}',
+            '{"act": {"grant": {"card": "alice.hand[0]", "keyword": ' + QUOTES + "}}}",
             '{"ruleset": "fab", "seed": ' + "9" * 5000 + "}",
             '{"ruleset": "fab", "players": ["a\\u0000b"]}',
             "\ufeff{}",
@@ -165,6 +175,35 @@ def aborted_uploads(server: ServerProcess) -> None:
                 + b"{" * length
             )
             time.sleep(0.1)
+
+
+def test_quadratic_and_oversized_inputs_are_answered_at_once(served: ServerProcess) -> None:
+    """The inputs that once held the event loop: a first frame and a body of
+    escaped quotes, and acts with strings far over their parameter's bound."""
+    created = served.create(fab_body())
+    table, token = created["table"], created["seats"]["alice"]
+    started = time.monotonic()
+    body = '{"ruleset": "fab", "seed": "' + '\\"' * 480_000 + '"}'
+    answer = httpx.post(served.url + "/api/tables", content=body, headers=JSON, timeout=20)
+    assert answer.status_code == 400
+    ws = open_socket(served, table)
+    ws.send("[" + QUOTES + "]")
+    assert "error" in json.loads(ws.recv(timeout=20))
+    ws.close()
+    assert time.monotonic() - started < 5.0
+    ws = open_socket(served, table)
+    ws.send(json.dumps({"hello": token}))
+    assert "welcome" in json.loads(ws.recv(timeout=20))
+    for step in (
+        {"grant": {"card": "alice.hand[0]", "keyword": "k" * 60_000}},
+        {"move": {"card": "alice.hand[0]", "to": "alice." + "z" * 300}},
+        {"move": {"card": "c" * 201, "to": "alice.hand"}},
+    ):
+        ws.send(json.dumps({"act": step, "id": 1}))
+        answer = answer_to(ws)
+        assert "refused" in answer and "at most" in answer["error"], answer
+    ws.close()
+    no_traceback(served)
 
 
 def test_http_fuzz_never_answers_5xx(served: ServerProcess) -> None:

@@ -145,6 +145,32 @@ NUMBER_KINDS: Mapping[ParamKind, tuple[int, int]] = MappingProxyType(
 )
 
 
+#: The longest string each kind that takes one accepts, unless a parameter
+#: declares its own ``max_chars``: what arrives from a stranger is stored
+#: and shown to every seat, so no string is unbounded. Far beyond any card
+#: reference, zone, name or keyword of the installed rule sets.
+STRING_CHARS: Mapping[ParamKind, int] = MappingProxyType(
+    {
+        ParamKind.CARD: 200,
+        ParamKind.CARDS: 200,
+        ParamKind.ZONE: 200,
+        ParamKind.DEST: 200,
+        ParamKind.ZONE_NAME: 200,
+        ParamKind.PLAYER: 64,
+        ParamKind.NAME: 200,
+        ParamKind.WORD: 64,
+        ParamKind.WORDS: 64,
+        ParamKind.TEXT: MAX_TEXT,
+        ParamKind.EFFECT: 64,
+    }
+)
+#: The most entries each kind that takes a list accepts, unless a parameter
+#: declares its own ``max_items``.
+LIST_ITEMS: Mapping[ParamKind, int] = MappingProxyType(
+    {ParamKind.CARDS: 5_000, ParamKind.WORDS: 32}
+)
+
+
 @dataclass(frozen=True, slots=True)
 class Param:
     """One parameter of an action (or one field of a MAPPING parameter).
@@ -157,8 +183,13 @@ class Param:
     ``Role.ACTS_ON`` unless it is given another. ``bounds`` are the lowest
     and highest number a number parameter (INT, DELTA, POSITION) takes; one
     that declares none takes :data:`NUMBER_BOUNDS` (:data:`POSITION_BOUNDS`),
-    and the binder refuses any other number.
+    and the binder refuses any other number. ``max_chars`` is the longest
+    string a parameter takes (each one, for a list), :data:`STRING_CHARS`
+    unless it declares its own; ``max_items`` the most entries of a list
+    (:data:`LIST_ITEMS`).
 
+    >>> Param("keywords", ParamKind.WORDS).to_json()["max_chars"]
+    64
     >>> Param("layer", ParamKind.INT, bounds=(1, 99)).bounds
     (1, 99)
     >>> Param("power", ParamKind.DELTA).bounds
@@ -179,8 +210,15 @@ class Param:
     one_of: tuple[OneOf, ...] = ()
     role: Role | None = None
     bounds: tuple[int, int] | None = None
+    max_chars: int | None = None
+    max_items: int | None = None
 
     def __post_init__(self) -> None:
+        for attr, kinds in (("max_chars", STRING_CHARS), ("max_items", LIST_ITEMS)):
+            if getattr(self, attr) is None:
+                object.__setattr__(self, attr, kinds.get(self.kind))
+            elif self.kind not in kinds:
+                raise ValueError(f"parameter {self.name!r}: {attr} is not for {self.kind}")
         if self.kind in NUMBER_KINDS:
             if self.bounds is None:
                 object.__setattr__(self, "bounds", NUMBER_KINDS[self.kind])
@@ -189,8 +227,8 @@ class Param:
         if self.role is None and self.kind in ROLE_KINDS[Role.ACTS_ON]:
             object.__setattr__(self, "role", Role.ACTS_ON)
         elif self.role is not None and self.kind not in ROLE_KINDS[self.role]:
-            kinds = " or ".join(sorted(k.name for k in ROLE_KINDS[self.role]))
-            raise ValueError(f"parameter {self.name!r}: the role {self.role} is for {kinds}")
+            allowed = " or ".join(sorted(k.name for k in ROLE_KINDS[self.role]))
+            raise ValueError(f"parameter {self.name!r}: the role {self.role} is for {allowed}")
 
     def to_json(self) -> dict[str, Any]:
         """The parameter as JSON-ready data, for clients and documentation."""
@@ -209,9 +247,36 @@ class Param:
             out["role"] = str(self.role)
         if self.bounds is not None:
             out["min"], out["max"] = self.bounds
+        if self.max_chars is not None:
+            out["max_chars"] = self.max_chars
+        if self.max_items is not None:
+            out["max_items"] = self.max_items
         if self.doc:
             out["doc"] = self.doc
         return out
+
+
+def oversized(param: Param, value: Any) -> str | None:
+    """Why ``value`` is too large for ``param`` (a string over its
+    ``max_chars``, a list over its ``max_items`` or holding such a string),
+    or None; checked before anything else is made of it.
+
+    >>> oversized(Param("keywords", ParamKind.WORDS), ["go_again", "x" * 65])
+    'keywords holds strings of at most 64 characters (one has 65)'
+    """
+    limit = param.max_chars
+    if isinstance(value, str):
+        if limit is not None and len(value) > limit:
+            return f"{param.name} is at most {limit} characters (this one has {len(value)})"
+        return None
+    if not isinstance(value, list | tuple):
+        return None
+    if param.max_items is not None and len(value) > param.max_items:
+        return f"{param.name} holds at most {param.max_items} entries (it has {len(value)})"
+    longest = max((len(v) for v in value if isinstance(v, str)), default=0)
+    if limit is not None and longest > limit:
+        return f"{param.name} holds strings of at most {limit} characters (one has {longest})"
+    return None
 
 
 def _one_of_json(group: OneOf) -> dict[str, Any]:

@@ -57,6 +57,7 @@ from cardzones.acts.actions import (
     Param,
     ParamKind,
     PathStep,
+    oversized,
 )
 from cardzones.acts.seats import Seat, SeatRefusal
 from cardzones.acts.zone_choices import ZoneChoice, ZoneChoices, bind_choice
@@ -368,6 +369,9 @@ class _Pass:
     def resolve(self, param: Param, value: Any, path: Path) -> Any:
         kind = param.kind
         name = param.name
+        too_big = oversized(param, value) if kind is not ParamKind.TEXT else None
+        if too_big is not None:
+            raise ArgumentError(too_big, path)
         if kind is ParamKind.INT:
             if isinstance(value, bool) or not isinstance(value, int):
                 raise ArgumentError(f"{name} must be a whole number, not {_short(value)}", path)

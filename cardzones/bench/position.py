@@ -33,6 +33,7 @@ from cardzones.rulesets.fab.bench import (
     fill_position,
     host_of,
     places,
+    public_setup,
 )
 
 __all__ = [
@@ -51,6 +52,7 @@ __all__ = [
     "host_of",
     "padded_places",
     "pick_card",
+    "public_setup",
 ]
 
 #: The game the benchmarks play: fab, whose own moves they measure.

@@ -34,6 +34,7 @@ import contextlib
 import copy
 import json
 import multiprocessing
+import os
 import random
 import socket
 import statistics
@@ -103,9 +104,27 @@ def _serve(kind: str, db: str, port: int, tables: int | None) -> None:
     limits = Limits(
         creates_per_minute=default.creates_per_minute + own,
         sockets_per_minute=default.sockets_per_minute + 2 * own,
+        address_connections=default.address_connections + 4 * own,
+        address_sockets=default.address_sockets + 2 * own,
+        address_frames=default.address_frames + 2 * default.seat_frames * own,
     )
+    # As ``cardzones serve`` runs it: the same protocol and limits on each
+    # connection, and no proxy believed.
+    os.environ["CARDZONES_LIMITS"] = limits.to_env()
+    from cardzones.web.slow import DeadlineProtocol, DenyingWebSockets
+
     app = echo_app() if kind == "echo" else create_app(db, limits=limits)
-    uvicorn.run(app, host="127.0.0.1", port=port, log_level="error")
+    if tables is None and kind != "echo":
+        app.state.server.legal.per_person = False
+    uvicorn.run(
+        app,
+        host="127.0.0.1",
+        port=port,
+        log_level="error",
+        http=DeadlineProtocol,
+        ws=DenyingWebSockets,
+        proxy_headers=False,
+    )
 
 
 @contextlib.contextmanager

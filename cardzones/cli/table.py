@@ -110,6 +110,33 @@ def serve(
             help="minutes a proposal to finish waits at least (10; a table may ask for more)",
         ),
     ] = None,
+    max_table_bytes: Annotated[
+        int | None, typer.Option("--max-table-bytes", min=1, help="bytes of a table's acts")
+    ] = None,
+    max_address_connections: Annotated[
+        int | None,
+        typer.Option("--max-address-connections", min=1, help="connections open per address"),
+    ] = None,
+    max_address_sockets: Annotated[
+        int | None,
+        typer.Option("--max-address-sockets", min=1, help="WebSockets open per address"),
+    ] = None,
+    max_votes_per_minute: Annotated[
+        int | None,
+        typer.Option("--max-votes-per-minute", min=1, help="votes to finish a minute per seat"),
+    ] = None,
+    max_address_frames: Annotated[
+        int | None,
+        typer.Option("--max-address-frames", min=1, help="frames a second per address"),
+    ] = None,
+    forwarded_allow_ips: Annotated[
+        str | None,
+        typer.Option(
+            "--forwarded-allow-ips",
+            help="the reverse proxies (addresses, comma-separated) whose X-Forwarded-For "
+            "and X-Forwarded-Proto are believed; without it, no client's are",
+        ),
+    ] = None,
     images: Annotated[
         bool,
         typer.Option(
@@ -145,6 +172,11 @@ def serve(
         "seat_frames": max_seat_frames,
         "request_seconds": max_request_seconds,
         "min_finish_after": min_finish_after,
+        "table_bytes": max_table_bytes,
+        "address_connections": max_address_connections,
+        "address_sockets": max_address_sockets,
+        "votes_per_minute": max_votes_per_minute,
+        "address_frames": max_address_frames,
     }
     limits = Limits(**{k: v for k, v in given.items() if v is not None})
 
@@ -162,22 +194,38 @@ def serve(
     store.close()
     os.environ["CARDZONES_DB"] = db
     os.environ["CARDZONES_ORIGINS"] = " ".join(origin or ())
+    from cardzones.web.slow import own_origins, raise_open_files
+
+    # The origins of the server's own pages, from where it listens: a page
+    # is judged by them and --origin, never by the Host it sends.
+    own = own_origins(host, port)
+    os.environ["CARDZONES_OWN_ORIGINS"] = " ".join(own)
+    os.environ["CARDZONES_PROXIES"] = forwarded_allow_ips or ""
     os.environ["CARDZONES_IMAGES"] = "1" if images else "0"
     os.environ["CARDZONES_LIMITS"] = limits.to_env()
     console.print(
         f"cardzones table server on http://{host}:{port} "
         f"({escape(where)}, {workers} worker{'s' if workers > 1 else ''})"
     )
-    from cardzones.web.slow import DeadlineProtocol
+    console.print(f"pages allowed from {escape(', '.join([*own, *(origin or ())]))}")
+    console.print(escape(raise_open_files()))
+    if forwarded_allow_ips:
+        console.print(f"X-Forwarded-For believed from {escape(forwarded_allow_ips)} only")
+    from cardzones.web.slow import DeadlineProtocol, DenyingWebSockets
 
     uvicorn.run(
         "cardzones.web.app:app_from_env",
         factory=True,
         http=DeadlineProtocol,
+        ws=DenyingWebSockets,
         host=host,
         port=port,
         workers=workers,
         log_level=log_level,
+        # uvicorn believes X-Forwarded-For from 127.0.0.1 unless told not
+        # to: a client on the same machine could then pass for any address.
+        proxy_headers=bool(forwarded_allow_ips),
+        forwarded_allow_ips=forwarded_allow_ips or "",
     )
 
 

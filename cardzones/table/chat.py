@@ -15,6 +15,10 @@ cardzones.table.chat.ChatRefused: a chat line is at most 500 characters (this on
 Traceback (most recent call last):
 ...
 cardzones.table.chat.ChatRefused: a chat line holds no control characters
+>>> clean("gg\u202eetiuq")
+Traceback (most recent call last):
+...
+cardzones.table.chat.ChatRefused: a chat line holds no marks that change the direction of text
 """
 
 from __future__ import annotations
@@ -35,6 +39,16 @@ RATE_LINES = 8
 RATE_SECONDS = 10.0
 #: The most lines a welcome carries (the newest).
 WELCOME_LINES = 200
+#: The most combining marks on one character: enough for any script's
+#: accents, too few to draw over the lines around it.
+MAX_MARKS = 4
+#: The characters that change the direction of the text after them (the
+#: embeddings, overrides and isolates of Unicode's bidirectional algorithm):
+#: a line could show its words, or the seat's name beside it, in another order.
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+#: Categories a line never holds: control characters, surrogates, and the
+#: line and paragraph separators (a line is one line).
+REFUSED_CATEGORIES = frozenset({"Cc", "Cs", "Zl", "Zp"})
 
 
 class ChatRefused(CardzonesError):
@@ -64,16 +78,31 @@ class ChatLine:
 
 def clean(text: Any) -> str:
     """The line as stored: a non-empty text of at most :data:`MAX_CHARS`
-    characters, without control characters (a line break included: a line is
-    one line), trimmed."""
+    characters, without control characters or line separators (a line is one
+    line), without marks that change the direction of the text, and with at
+    most :data:`MAX_MARKS` combining marks on a character; trimmed."""
     if not isinstance(text, str):
         raise ChatRefused("say: is the text of a chat line")
     if len(text) > MAX_CHARS:
         raise ChatRefused(
             f"a chat line is at most {MAX_CHARS} characters (this one has {len(text)})"
         )
-    if any(unicodedata.category(c) in ("Cc", "Cs") for c in text):
-        raise ChatRefused("a chat line holds no control characters")
+    marks = 0
+    for c in text:
+        category = unicodedata.category(c)
+        if category in REFUSED_CATEGORIES:
+            raise ChatRefused(
+                "a chat line holds no control characters"
+                if category in ("Cc", "Cs")
+                else "a chat line is one line: it holds no line or paragraph separators"
+            )
+        if c in BIDI_CONTROLS:
+            raise ChatRefused("a chat line holds no marks that change the direction of text")
+        marks = marks + 1 if category in ("Mn", "Me") else 0
+        if marks > MAX_MARKS:
+            raise ChatRefused(
+                f"a chat line has at most {MAX_MARKS} combining marks on one character"
+            )
     line = str(text).strip()
     if not line:
         raise ChatRefused("a chat line is not empty")

@@ -16,6 +16,7 @@ at the start (cardzones serve --max-zone-cards)
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
@@ -81,6 +82,18 @@ class Limits:
     #: may replay every other's hidden cards, so a table's maker may not set
     #: a fuse shorter than a player needs to answer
     min_finish_after: int = DEFAULT_FLOOR_MINUTES
+    #: bytes of the acts a table stores, all together (as JSON): what its
+    #: log, its replay and the state its acts build grow to
+    table_bytes: int = 4_000_000
+    #: connections (HTTP and WebSocket) open at once from one client address
+    address_connections: int = 64
+    #: WebSockets open at once from one client address, all tables together
+    address_sockets: int = 32
+    #: votes to finish the game one seat may send in a minute
+    votes_per_minute: int = 10
+    #: frames a second one client address may send, all its seats and
+    #: connections together; more wait their turn
+    address_frames: int = 60
 
     @staticmethod
     def option(name: str) -> str:
@@ -177,31 +190,58 @@ def check_start(players: Any, cards: Any, setup: Any, limits: Limits) -> None:
             )
 
 
-_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
-_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
-_PAIR = re.compile(r"\[\]|\{\}")
+class TooDeep(ValueError):
+    """The JSON nests deeper than the server's limit."""
 
 
-def nesting_over(text: str, depth: int) -> bool:
-    """Whether the JSON ``text`` nests arrays and objects more than ``depth``
-    deep (or leaves brackets open past it). Checked before parsing, at the
-    speed of the regular expression engine: the parser itself recurses, and
-    a text a thousand brackets deep would take it past the interpreter's
-    recursion limit.
+def parse_json(text: str | bytes, depth: int) -> Any:
+    """``text`` parsed as JSON, refused with :class:`TooDeep` when its arrays
+    and objects nest more than ``depth`` levels, or with ValueError when it is
+    not JSON (UTF-8, if bytes).
 
-    >>> nesting_over('{"a": [[1], "]]]]"]}', 3), nesting_over('[[[[]]]]', 3)
-    (False, True)
-    >>> nesting_over('[' * 1000, 3), nesting_over('[[]', 3)
-    (True, False)
+    One pass of the parser and one walk of what it made, each linear in the
+    text, whatever it holds: a scan of the text for brackets outside strings
+    would be another parser, and a slow one on escaped quotes. The parser
+    itself stops at the interpreter's recursion limit, which a text nested
+    past it meets as :class:`TooDeep` too. The caller bounds the text's size
+    first and runs this off the event loop: it takes time in proportion to
+    the text.
+
+    >>> parse_json('{"a": [[1], "]]]]"]}', 3)
+    {'a': [[1], ']]]]']}
+    >>> parse_json('[[[[]]]]', 3)
+    Traceback (most recent call last):
+    ...
+    cardzones.table.limits.TooDeep: more than 3 levels deep
+    >>> parse_json('[' * 100_000, 3)
+    Traceback (most recent call last):
+    ...
+    cardzones.table.limits.TooDeep: more than 3 levels deep
     """
-    if text.count("[") + text.count("{") <= depth:
-        return False
-    skeleton = _NOT_BRACKET.sub("", _STRING.sub("", text))
-    # Each pass takes away the innermost level: what is left after ``depth``
-    # passes is deeper than that.
-    for _ in range(depth):
-        skeleton, found = _PAIR.subn("", skeleton)
-        if not found:
-            # Unbalanced: the parser refuses it, but may recurse first.
-            return len(skeleton) > depth
-    return bool(skeleton)
+    if isinstance(text, bytes):
+        text = text.decode("utf-8")  # strictly: json.loads would guess UTF-16 too
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise TooDeep(f"more than {depth} levels deep") from None
+    if _depth_over(data, depth):
+        raise TooDeep(f"more than {depth} levels deep")
+    return data
+
+
+def _depth_over(data: Any, depth: int) -> bool:
+    # A loop over a list of what is left to see, not a recursion: parsed
+    # data can be nested as deep as the parser allowed.
+    pending: list[tuple[Any, int]] = [(data, 1)]
+    while pending:
+        value, level = pending.pop()
+        if isinstance(value, dict):
+            children: Any = value.values()
+        elif isinstance(value, list):
+            children = value
+        else:
+            continue
+        if level > depth:
+            return True
+        pending.extend((child, level + 1) for child in children if isinstance(child, dict | list))
+    return False

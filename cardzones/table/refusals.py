@@ -75,7 +75,13 @@ def refuse_labels(value: Any) -> None:
             refuse_labels(item)
 
 
+#: The longest label an act's ``as`` gives an effect.
+MAX_LABEL = 64
+
+
 def as_label(value: Any) -> str:
     if not isinstance(value, str | int) or isinstance(value, bool) or str(value) == "":
         raise Refusal(f"as must be a name, not {value!r}")
+    if len(str(value)) > MAX_LABEL:
+        raise Refusal(f"as is a name of at most {MAX_LABEL} characters")
     return str(value)

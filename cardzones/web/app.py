@@ -52,6 +52,7 @@ def create_app(
     snapshot_every: int | None = None,
     limits: Limits | None = None,
     images: bool = False,
+    own_origins: Sequence[str] | None = None,
 ) -> Starlette:
     """The table server on the database ``db`` (a SQLite file by default, or a
     ``postgresql://`` URL). Its schema is brought up to date first.
@@ -59,6 +60,11 @@ def create_app(
     ``origins`` lists the web origins (``https://example.org``) besides the
     server's own whose pages may open its WebSocket; ``limits`` are the
     server's limits (:class:`~cardzones.table.limits.Limits`).
+    ``own_origins`` are the server's own origins (where its pages are
+    loaded); given, they and ``origins`` are all the origins allowed, and
+    the request's ``Host`` counts for nothing (a page of a name that resolves
+    to the server sends a matching one). Without them, a page whose origin
+    matches ``Host`` is taken for the server's own.
 
     ``images`` lets the board show a card's picture where its view gives an
     address: the player's browser loads it from there (the page allows
@@ -66,7 +72,12 @@ def create_app(
     """
     store = Store(db)
     store.migrate()
-    server = Server(store, origins, limits)
+    server = Server(
+        store,
+        [*origins, *(own_origins or ())],
+        limits,
+        trust_host=own_origins is None,
+    )
     if snapshot_every is not None:
         server.host.snapshot_every = snapshot_every
 
@@ -132,12 +143,16 @@ def app_from_env() -> Starlette:
     """The app as ``cardzones serve`` starts it in each worker: the database in
     ``CARDZONES_DB``, the allowed origins in ``CARDZONES_ORIGINS`` (spaces
     between them), the limits in ``CARDZONES_LIMITS`` (``NAME=VALUE`` words),
-    and ``CARDZONES_IMAGES=1`` when the board shows card pictures."""
+    the server's own origins in ``CARDZONES_OWN_ORIGINS`` (when it is set,
+    even empty, ``Host`` counts for nothing), and ``CARDZONES_IMAGES=1`` when
+    the board shows card pictures."""
+    own = os.environ.get("CARDZONES_OWN_ORIGINS")
     return create_app(
         os.environ.get("CARDZONES_DB", DEFAULT_DB),
         origins=os.environ.get("CARDZONES_ORIGINS", "").split(),
         limits=Limits.from_env(os.environ.get("CARDZONES_LIMITS", "")),
         images=os.environ.get("CARDZONES_IMAGES") == "1",
+        own_origins=None if own is None else own.split(),
     )
 
 

@@ -53,6 +53,12 @@ def dumps(frame: dict[str, Any]) -> str:
     return json.dumps(frame, separators=(",", ":"))
 
 
+def encode(data: Any) -> bytes:
+    """``data`` as the JSON of an HTTP answer, as Starlette's JSONResponse
+    writes it."""
+    return json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
+
+
 class Connection:
     """One WebSocket of one viewer (a seat, or the spectator: None)."""
 
@@ -108,6 +114,9 @@ class Live:
     #: when another process last announced an event this table lacked
     #: (Postgres), on the monotonic clock
     heard_at: float = float("-inf")
+    #: the bytes of the acts the table has stored, counted from the store at
+    #: its first act here (None until then) and kept up with each event
+    act_bytes: int | None = None
 
 
 #: The frames of one event, by viewer.
@@ -117,8 +126,10 @@ EventFrames = tuple[int, dict[str | None, str]]
 class Hub:
     """The open tables of this process."""
 
-    def __init__(self, host: Host) -> None:
+    def __init__(self, host: Host, table_bytes: int | None = None) -> None:
         self.host = host
+        #: the most bytes of acts a table stores (None: no bound)
+        self.table_bytes = table_bytes
         self.tables: OrderedDict[str, Live] = OrderedDict()
         self._opening: dict[str, asyncio.Lock] = {}
         #: per table, the timer that finishes it when its proposal's time limit passes
@@ -162,6 +173,8 @@ class Hub:
         events: list[EventFrames] = []
 
         def on_event(table: Table, action: StoredAction) -> None:
+            if live.act_bytes is not None:
+                live.act_bytes += len(dumps(action.act))
             events.append((action.number, self._frames(table, viewers, action.seat)))
 
         return events, on_event
@@ -235,6 +248,9 @@ class Hub:
             viewers = {c.viewer for c in live.connections}
 
             def run() -> tuple[Done, dict[str | None, str] | None] | Refusal:
+                full = self._full(live, act)
+                if full is not None:
+                    return full
                 try:
                     # The store is read first only while another process
                     # writes to the table: otherwise a taken number would
@@ -245,6 +261,8 @@ class Hub:
                     )
                 except Refusal as refusal:
                     return refusal
+                if live.act_bytes is not None:
+                    live.act_bytes += len(dumps(act))
                 actor = conn.viewer
                 assert actor is not None
                 # Stored is done: whatever fails now, the act is acknowledged.
@@ -283,6 +301,25 @@ class Hub:
                 # After the ack and the event (a snapshot of a long game takes
                 # a while), and still under the lock: it is of this event.
                 await run_in_threadpool(self.host.keep_snapshot, live.table)
+
+    def _full(self, live: Live, act: Any) -> Refusal | None:
+        """In a worker thread, under the lock: the refusal of an act that
+        would take the table past its bytes of acts, or None."""
+        if self.table_bytes is None:
+            return None
+        if live.act_bytes is None:
+            # Up to the table's own number: later events are counted as
+            # they are caught up (on_event).
+            stored = self.host.store.actions(live.table.id, upto=live.table.number)
+            live.act_bytes = sum(len(dumps(a.act)) for a in stored)
+        size = len(dumps(act))
+        if live.act_bytes + size <= self.table_bytes:
+            return None
+        return Refusal(
+            f"the table has stored {live.act_bytes} bytes of acts and takes at most "
+            f"{self.table_bytes}: finish it and start another "
+            f"(cardzones serve --max-table-bytes)"
+        )
 
     async def say(self, live: Live, conn: Connection, request: Any, text: Any) -> None:
         """Store a seat's chat line: the sender gets ``said`` (or a refusal)

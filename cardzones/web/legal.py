@@ -13,10 +13,18 @@ table gets:
   that a second request for the same position finds the first one's answer;
   only a few may wait, and the rest get ``429`` at once;
 - **a budget of time**: each request is charged the time it took (at least
-  :data:`MIN_CHARGE`) against a credit of :data:`BURST` seconds that comes
-  back at :data:`RATE` seconds a second. A seat out of credit gets ``429``
-  with ``Retry-After``, and its next request is served once the credit is
-  back.
+  :data:`MIN_CHARGE`, and for an answer from memory the time its bytes take
+  to send, at :data:`BYTES_PER_SECOND`) against a credit of :data:`BURST`
+  seconds that comes back at :data:`RATE` seconds a second. A seat out of
+  credit gets ``429`` with ``Retry-After``, and its next request is served
+  once the credit is back;
+- **a budget per person**: the same charge is made against the budget of
+  the client's address (:data:`PERSON_BURST`, :data:`PERSON_RATE`), whose
+  computations run one at a time too, so that a client holding every seat
+  of a table and its spectator link gets one budget, not one a seat;
+- **an answer of bounded size**: the answer is encoded once per position
+  and kept as bytes, in pages of at most :data:`PAGE_BYTES`; a longer list
+  says where the next page starts (``next``, asked for with ``?from=``).
 
 >>> budget = Budget(now=0.0)
 >>> budget.charge(BURST + 1.0, now=0.0)
@@ -29,6 +37,7 @@ True
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import math
 import time
 from collections import OrderedDict
@@ -37,6 +46,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cardzones.table.table import Table
+from cardzones.web.hub import encode
 
 #: The seconds of computing a seat may spend at once, from a full credit.
 BURST = 3.0
@@ -51,6 +61,18 @@ MAX_WAITING = 4
 KEPT_LISTS = 8
 #: Seats whose state is kept; the least recently asked are forgotten first.
 KEPT_SEATS = 10_000
+#: A person's (a client address's) credit and its return, for all the seats
+#: it asks for together, however many it holds: two seats' burst (two players
+#: behind one address asking at once), one seat's return.
+PERSON_BURST, PERSON_RATE = 2 * BURST, RATE
+#: Requests of one person that may wait while one of theirs runs.
+PERSON_WAITING = 2 * MAX_WAITING
+#: The bytes an answer from memory is charged as costing a second to send:
+#: the server's writing them and the kernel's carrying them, measured
+#: against the other tables' latency (docs/performance.md).
+BYTES_PER_SECOND = 10_000_000
+#: The most bytes of acts one answer lists; the rest is on the next page.
+PAGE_BYTES = 500_000
 
 #: The most action names one request may ask for, and the longest name.
 MAX_NAMES, MAX_NAME = 64, 64
@@ -73,15 +95,17 @@ class Budget:
 
     now: float
     credit: float = BURST
+    burst: float = BURST
+    rate: float = RATE
 
     def _refill(self, now: float) -> None:
-        self.credit = min(BURST, self.credit + max(0.0, now - self.now) * RATE)
+        self.credit = min(self.burst, self.credit + max(0.0, now - self.now) * self.rate)
         self.now = max(self.now, now)
 
     def wait(self, now: float) -> float:
         """Seconds until the seat may ask again (0: it may now)."""
         self._refill(now)
-        return 0.0 if self.credit > 0 else -self.credit / RATE + 1e-9
+        return 0.0 if self.credit > 0 else -self.credit / self.rate + 1e-9
 
     def charge(self, seconds: float, now: float) -> None:
         self._refill(now)
@@ -104,6 +128,8 @@ class SeatLegal:
     #: the number of the position the lists below are for
     number: int = -1
     lists: OrderedDict[Asked, list[dict[str, Any]]] = field(default_factory=OrderedDict)
+    #: the encoded pages of the lists above, by list and first entry
+    pages: dict[tuple[Asked, int], bytes] = field(default_factory=dict)
 
     def kept(self, number: int, key: Asked) -> list[dict[str, Any]] | None:
         return self.lists.get(key) if number == self.number else None
@@ -112,9 +138,43 @@ class SeatLegal:
         if number != self.number:
             self.number = number
             self.lists.clear()
+            self.pages.clear()
         self.lists[key] = legal
         while len(self.lists) > KEPT_LISTS:
-            self.lists.popitem(last=False)
+            gone, _ = self.lists.popitem(last=False)
+            for page in [p for p in self.pages if p[0] == gone]:
+                del self.pages[page]
+
+
+@dataclass
+class Person:
+    """What one client address has asked for, all its seats together."""
+
+    budget: Budget
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    waiting: int = 0
+
+
+def encode_page(number: int, legal: list[dict[str, Any]], start: int) -> bytes:
+    """The answer ``{"number": N, "legal": [...]}`` listing the acts from
+    ``start`` on, as many as :data:`PAGE_BYTES` holds (one at least), with
+    ``"next"``, the first entry of the next page, when there are more.
+
+    >>> encode_page(3, [{"act": {"draw": {}}, "result": "moved"}] * 2, 1)
+    b'{"number":3,"legal":[{"act":{"draw":{}},"result":"moved"}]}'
+    """
+    parts: list[bytes] = []
+    size = 0
+    at = start
+    while at < len(legal):
+        part = encode(legal[at])
+        if parts and size + len(part) > PAGE_BYTES:
+            break
+        parts.append(part)
+        size += len(part) + 1
+        at += 1
+    more = b',"next":%d' % at if at < len(legal) else b""
+    return b'{"number":%d,"legal":[%s]%s}' % (number, b",".join(parts), more)
 
 
 #: Runs a function on the table once it is up to date, under its lock
@@ -128,6 +188,10 @@ class LegalDesk:
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.clock = clock
         self.seats: OrderedDict[tuple[str, str | None], SeatLegal] = OrderedDict()
+        self.people: OrderedDict[str, Person] = OrderedDict()
+        #: whether each client address has a budget of its own besides its
+        #: seats' (a load test whose every seat is on one address lifts it)
+        self.per_person = True
         #: lists computed (not answered from memory), for the tests and the bench
         self.computed = 0
 
@@ -146,6 +210,56 @@ class LegalDesk:
             if not self.seats[key].lock.locked() and not self.seats[key].waiting:
                 del self.seats[key]
 
+    def _person(self, address: str) -> Person:
+        person = self.people.get(address)
+        if person is None:
+            budget = Budget(self.clock(), PERSON_BURST, PERSON_BURST, PERSON_RATE)
+            person = self.people[address] = Person(budget)
+            extra = len(self.people) - KEPT_SEATS
+            for key in list(self.people)[: max(0, extra)]:
+                if not self.people[key].lock.locked() and not self.people[key].waiting:
+                    del self.people[key]
+        self.people.move_to_end(address)
+        return person
+
+    async def page(
+        self,
+        read: Reader,
+        table_id: str,
+        viewer: str | None,
+        wanted: Sequence[str] | None,
+        *,
+        card: str | None = None,
+        zone: str | None = None,
+        judge: bool = False,
+        start: int = 0,
+        person: str | None = None,
+        current: Callable[[], int | None] | None = None,
+    ) -> bytes:
+        """As :meth:`answer`, the answer's JSON as sent, from entry ``start``
+        on (:func:`encode_page`), charged to the seat and to the ``person``
+        (a client address) asking. ``current`` gives the table's number when
+        it is known to be up to date without reading the store or taking
+        its lock (None: it may not be): a page kept for that number is then
+        answered at once, with no worker thread and no query."""
+        key: Asked = (None if wanted is None else tuple(sorted(set(wanted))), card, zone, judge)
+
+        def kept(seat: SeatLegal) -> tuple[bytes, bool, int] | None:
+            number = current() if current is not None else None
+            body = seat.pages.get((key, start)) if number == seat.number else None
+            return None if body is None else (body, False, len(body))
+
+        body: bytes = await self._served(
+            read,
+            table_id,
+            viewer,
+            lambda seat, t: self._page(seat, t, viewer, key, start),
+            lambda got: got,
+            None if person is None or not self.per_person else self._person(person),
+            kept,
+        )
+        return body
+
     async def answer(
         self,
         read: Reader,
@@ -162,26 +276,68 @@ class LegalDesk:
         or ``zone`` the seat names, or any). Raises :class:`Busy` when the
         seat has asked too much, and :class:`~cardzones.table.refusals.Refusal`
         for a card or zone the seat cannot name."""
-        seat = self._seat(table_id, viewer)
-        if seat.waiting >= MAX_WAITING:
-            raise Busy(1)
         key: Asked = (None if wanted is None else tuple(sorted(set(wanted))), card, zone, judge)
+        listed: tuple[int, list[dict[str, Any]]] = await self._served(
+            read,
+            table_id,
+            viewer,
+            lambda seat, t: self._list(seat, t, viewer, key),
+            lambda got: ((got[0], got[1]), got[2], 0),
+            None,
+        )
+        return listed
+
+    async def _served(
+        self,
+        read: Reader,
+        table_id: str,
+        viewer: str | None,
+        make: Callable[[SeatLegal, Table], Any],
+        split: Callable[[Any], tuple[Any, bool, int]],
+        person: Person | None,
+        kept: Callable[[SeatLegal], tuple[Any, bool, int] | None] | None = None,
+    ) -> Any:
+        """What ``make`` makes of the table for the seat, within the seat's
+        and the person's budgets and one at a time for each; ``split`` tells
+        the answer from what ``make`` gave, whether it was computed, and the
+        bytes sent from memory. ``kept`` answers from memory without the
+        table, when it can."""
+        seat = self._seat(table_id, viewer)
+        if seat.waiting >= MAX_WAITING or (person is not None and person.waiting >= PERSON_WAITING):
+            raise Busy(1)
         seat.waiting += 1
+        if person is not None:
+            person.waiting += 1
         try:
-            async with seat.lock:
-                wait = seat.budget.wait(self.clock())
+            async with contextlib.AsyncExitStack() as held:
+                if person is not None:
+                    await held.enter_async_context(person.lock)
+                await held.enter_async_context(seat.lock)
+                now = self.clock()
+                wait = max(
+                    seat.budget.wait(now), 0.0 if person is None else person.budget.wait(now)
+                )
                 if wait > 0:
                     raise Busy(max(1, math.ceil(wait)))
                 start = time.perf_counter()
+                size = 0
                 try:
-                    number, legal, fresh = await read(lambda t: self._list(seat, t, viewer, key))
+                    got = kept(seat) if kept is not None else None
+                    if got is None:
+                        got = split(await read(lambda t: make(seat, t)))
+                    made, fresh, size = got
                 finally:
-                    seat.budget.charge(time.perf_counter() - start, self.clock())
+                    cost = max(time.perf_counter() - start, size / BYTES_PER_SECOND)
+                    seat.budget.charge(cost, self.clock())
+                    if person is not None:
+                        person.budget.charge(cost, self.clock())
                 if fresh:
                     self.computed += 1
-                return number, legal
+                return made
         finally:
             seat.waiting -= 1
+            if person is not None:
+                person.waiting -= 1
 
     @staticmethod
     def _list(
@@ -193,6 +349,21 @@ class LegalDesk:
         legal = table.legal(viewer, key[0], card=key[1], zone=key[2], judge=key[3])
         seat.keep(table.number, key, legal)
         return table.number, legal, True
+
+    @classmethod
+    def _page(
+        cls, seat: SeatLegal, table: Table, viewer: str | None, key: Asked, start: int
+    ) -> tuple[bytes, bool, int]:
+        """In a worker thread: the page, from memory when it was made at this
+        position (charged by its size), else made and kept (charged by the
+        time that took)."""
+        number, legal, fresh = cls._list(seat, table, viewer, key)
+        body = seat.pages.get((key, start)) if not fresh else None
+        if body is not None:
+            return body, False, len(body)
+        body = encode_page(number, legal, start)
+        seat.pages[(key, start)] = body
+        return body, fresh, 0
 
 
 #: The values of ``?judge=``.

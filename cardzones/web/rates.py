@@ -74,3 +74,19 @@ class SeatRate:
         self.then = now
         self.tokens -= 1.0
         return 0.0 if self.tokens >= 0 else round(-self.tokens / self.rate, 6)
+
+
+class Rates:
+    """Several rates a frame counts against at once (its seat's, its
+    client address's): it waits for the slowest.
+
+    >>> both = Rates(SeatRate(10), SeatRate(2))
+    >>> [both.take(now=0.0) for _ in range(3)]
+    [0.0, 0.0, 0.5]
+    """
+
+    def __init__(self, *rates: SeatRate) -> None:
+        self.rates = rates
+
+    def take(self, now: float) -> float:
+        return max(rate.take(now) for rate in self.rates)

@@ -6,7 +6,10 @@ token that does not open a table.
 
 from __future__ import annotations
 
+import ipaddress
+from collections import Counter, OrderedDict
 from collections.abc import Sequence
+from typing import Any
 from urllib.parse import urlsplit
 
 from starlette.concurrency import run_in_threadpool
@@ -16,9 +19,12 @@ from starlette.responses import JSONResponse, Response
 from cardzones.table.host import Host
 from cardzones.table.limits import Limits
 from cardzones.table.store import Seat, Store
-from cardzones.web.hub import Hub, Live
+from cardzones.web.hub import Hub, Live, encode
 from cardzones.web.legal import LegalDesk
 from cardzones.web.rates import PerAddress, SeatRate
+
+#: Tokens whose seats are remembered (:attr:`Server.known`).
+KNOWN_TOKENS = 10_000
 
 #: The one answer to a token that does not open a table, whether the token is
 #: wrong or the table does not exist.
@@ -28,19 +34,42 @@ NOT_OPENED = "no such table, or the token does not open it"
 class Server:
     """What the app's endpoints share: the store, the host and the hub."""
 
-    def __init__(self, store: Store, origins: Sequence[str], limits: Limits | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        origins: Sequence[str],
+        limits: Limits | None = None,
+        *,
+        trust_host: bool = True,
+    ) -> None:
         self.limits = limits = limits or Limits()
         self.creates = PerAddress(limits.creates_per_minute, 60.0)
         self.socket_opens = PerAddress(limits.sockets_per_minute, 60.0)
+        #: votes to finish, per seat of a table ("TABLE SEAT")
+        self.votes = PerAddress(limits.votes_per_minute, 60.0)
         #: the WebSockets open now, and those of each seat: (table, seat)
         self.sockets = 0
+        #: the WebSockets open now from each client address
+        self.address_sockets: Counter[str] = Counter()
         self.seat_sockets: dict[tuple[str, str | None], int] = {}
         self.seat_rates: dict[tuple[str, str | None], SeatRate] = {}
+        #: the frames of each client address with a socket open, all its
+        #: seats together
+        self.address_rates: dict[str, SeatRate] = {}
         self.store = store
         self.host = Host(store, finish_floor=limits.min_finish_after * 60)
-        self.hub = Hub(self.host)
+        self.hub = Hub(self.host, limits.table_bytes)
         self.legal = LegalDesk()
         self.origins = frozenset(o.rstrip("/").lower() for o in origins)
+        #: the seats tokens opened lately, by (table, token): a token opens
+        #: the same seat for the table's life, and a loop of requests with
+        #: one costs a look-up in memory, not a query
+        self.known: OrderedDict[tuple[str, str], Seat] = OrderedDict()
+        #: whether a page whose origin matches the request's ``Host`` is the
+        #: server's own: only when the server was not told its own origins
+        #: (``cardzones serve`` always tells it), since a page of any name
+        #: that resolves to the server's address sends a matching ``Host``
+        self.trust_host = trust_host
 
 
 def error(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
@@ -58,20 +87,56 @@ def too_deep(limits: Limits) -> str:
     )
 
 
+def address_key(host: str) -> str:
+    """The address a client's limits are counted by: an IPv4 address (an
+    IPv6-mapped one as IPv4), or an IPv6 client's /64 prefix, which one
+    subscriber usually holds whole.
+
+    >>> address_key("2001:db8::1"), address_key("2001:db8::ffff:2"), address_key("::ffff:10.0.0.1")
+    ('2001:db8::/64', '2001:db8::/64', '10.0.0.1')
+    >>> address_key("10.0.0.7"), address_key("testclient")
+    ('10.0.0.7', 'testclient')
+    """
+    try:
+        address = ipaddress.ip_address(host.partition("%")[0])
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return str(address)
+
+
 def client_address(request: HTTPConnection) -> str:
-    return request.client.host if request.client is not None else "?"
+    """The client's address as its limits count it (:func:`address_key`): the
+    peer's, or the one a trusted proxy forwarded (``cardzones serve
+    --forwarded-allow-ips``); a header no trusted proxy set changes nothing."""
+    return address_key(request.client.host) if request.client is not None else "?"
+
+
+async def json_answer(data: Any, status: int = 200) -> Response:
+    """An answer whose JSON may be large (a view, a log, a history), encoded
+    in a worker thread: the event loop serves every table, and a large answer
+    encoded on it would hold up all of them."""
+    body = await run_in_threadpool(encode, data)
+    return Response(body, status_code=status, media_type="application/json")
 
 
 def origin_allowed(server: Server, websocket: HTTPConnection) -> bool:
-    """A page may open the socket (or make a table) from the server's own
-    origin or from one the server was told to allow. A client that is not a
-    browser sends no Origin; its token is all that counts."""
+    """A page may open the socket (or make a table) from an origin the server
+    was told is its own or to allow (``cardzones serve`` derives its own from
+    where it listens; ``--origin`` adds others). A client that is not a
+    browser sends no Origin; its token is all that counts. Only an app told
+    no origins of its own takes the request's ``Host`` for its own."""
     origin = websocket.headers.get("origin")
     if origin is None:
         return True
     origin = origin.strip().rstrip("/").lower()
     if origin in server.origins:
         return True
+    if not server.trust_host:
+        return False
     parts = urlsplit(origin)
     host = websocket.headers.get("host", "").lower()
     return parts.scheme in ("http", "https") and bool(host) and parts.netloc == host
@@ -86,6 +151,23 @@ def bearer(request: Request) -> str | None:
     return token
 
 
+async def seat_of_token(server: Server, table_id: str, token: str) -> Seat | None:
+    """The seat ``token`` opens at the table, or None; a token that opened
+    one is remembered (a wrong one is asked of the store each time, so that
+    guessing costs what it did)."""
+    key = (table_id, token)
+    seat = server.known.get(key)
+    if seat is not None:
+        server.known.move_to_end(key)
+        return seat
+    seat = await run_in_threadpool(server.host.seat, table_id, token)
+    if seat is not None:
+        server.known[key] = seat
+        while len(server.known) > KNOWN_TOKENS:
+            server.known.popitem(last=False)
+    return seat
+
+
 async def seat_of(server: Server, request: Request) -> tuple[Seat, Live] | Response:
     """The seat the request's token opens and its table, or the answer to give."""
     token = bearer(request)
@@ -96,7 +178,7 @@ async def seat_of(server: Server, request: Request) -> tuple[Seat, Live] | Respo
             {"WWW-Authenticate": "Bearer"},
         )
     table_id = request.path_params["table_id"]
-    seat = await run_in_threadpool(server.host.seat, table_id, token)
+    seat = await seat_of_token(server, table_id, token)
     live = await server.hub.open(table_id) if seat is not None else None
     if seat is None or live is None:
         return error(404, NOT_OPENED)

@@ -259,3 +259,10 @@ TABLE_CARDS: dict[str, dict[str, Any]] = {
 def table_setup(player: str, deck: int) -> dict[str, list[str]]:
     """One seat's cards at the load benchmarks' table: a hero and ``deck`` attacks."""
     return {f"{player}.hero": ["Hero"], f"{player}.deck": ["Strike"] * deck}
+
+
+def public_setup(player: str, cards: int) -> dict[str, list[str]]:
+    """``cards`` of ``player``'s own in a public zone of theirs (the pitch
+    zone), each one a candidate of their legal acts: the abuse bench's large
+    table."""
+    return {f"{player}.pitch": ["A"] * cards}

@@ -137,15 +137,27 @@ def attack(game: Game, player: str) -> Iterator[Candidate]:
             yield {"card": card}
 
 
+#: The most pitched cards whose orders are offered in full; past it each
+#: offer names one card, so that the offers grow with the cards, not with
+#: their square.
+FULL_ORDERS = 8
+
+
 def pitch_order(game: Game, player: str) -> Iterator[Candidate]:
     """Each of the player's pitched cards put first, the rest in the order now
     chosen (4.4.3c): choosing the cards one by one, last first, reaches every
-    order, where listing every order would grow with the factorial."""
+    order, where listing every order would grow with the factorial. Past
+    :data:`FULL_ORDERS` cards, each offer names the card put first alone (the
+    rest follow in the order every player saw); any full order is still
+    accepted."""
     chosen = order_now(game, player, ())
     if len(chosen) < 2:
         return
     for card in chosen[1:]:
-        yield {"order": [card, *(c for c in chosen if c != card)]}
+        if len(chosen) > FULL_ORDERS:
+            yield {"order": [card]}
+        else:
+            yield {"order": [card, *(c for c in chosen if c != card)]}
 
 
 def finish_turn(game: Game, player: str) -> Iterator[Candidate]:

@@ -4,13 +4,17 @@ the end as they stand (``GET .../finish``), by :mod:`cardzones.table.finish`.
 
 from __future__ import annotations
 
+import asyncio
 import json
+import math
+import time
 
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 
 from cardzones.table.finish import AGREE, VOTES, FinishRefused
-from cardzones.web.server import Server, error, seat_of
+from cardzones.table.limits import Limits
+from cardzones.web.server import Server, error, over_limit, seat_of
 
 #: The largest body of ``POST .../finish``.
 MAX_VOTE_BODY = 1024
@@ -30,9 +34,22 @@ async def finish(server: Server, request: Request) -> Response:
     else:
         if seat.player is None:
             return error(403, "a spectator cannot finish the game")
-        vote = await vote_of(request)
+        vote = await vote_of(request, server.limits.request_seconds)
         if isinstance(vote, Response):
             return vote
+        # Each vote is a commit and a frame to every connection: a seat's
+        # votes are counted, whatever they say.
+        wait = server.votes.take(f"{live.table.id} {seat.player}", time.monotonic())
+        if wait > 0:
+            limit = server.limits.votes_per_minute
+            answer = over_limit(
+                429,
+                f"more than {limit} votes to finish a minute from this seat "
+                f"(cardzones serve {Limits.option('votes_per_minute')})",
+                "votes_per_minute",
+            )
+            answer.headers["Retry-After"] = str(max(1, math.ceil(wait)))
+            return answer
         try:
             votes, finished = await server.hub.vote(live, seat.player, vote)
         except FinishRefused as exc:
@@ -45,13 +62,25 @@ async def finish(server: Server, request: Request) -> Response:
     )
 
 
-async def vote_of(request: Request) -> str | Response:
-    """The vote a finish request's body gives (none: agree), or the answer."""
+async def vote_of(request: Request, seconds: float) -> str | Response:
+    """The vote a finish request's body gives (none: agree), or the answer.
+    The body has ``seconds`` to arrive, as a new table's has."""
     body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_VOTE_BODY:
-            return error(413, f"the body is larger than {MAX_VOTE_BODY} bytes")
+    try:
+        async with asyncio.timeout(seconds):
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > MAX_VOTE_BODY:
+                    return error(413, f"the body is larger than {MAX_VOTE_BODY} bytes")
+    except TimeoutError:
+        return over_limit(
+            408,
+            f"the body took more than {seconds:g} s to arrive "
+            f"(cardzones serve {Limits.option('request_seconds')})",
+            "request_seconds",
+        )
+    except ClientDisconnect:
+        return Response(status_code=400)  # nobody is there to read it
     if not body.strip():
         return AGREE
     try:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 
 from cardzones.table.export import ExportError, replay_steps
-from cardzones.web.server import Server, error, seat_of
+from cardzones.web.server import Server, error, json_answer, seat_of
 
 
 async def history(server: Server, request: Request) -> Response:
@@ -41,7 +41,7 @@ async def history(server: Server, request: Request) -> Response:
     except ExportError as exc:
         return error(400, str(exc))
     chat = await run_in_threadpool(server.store.chat, live.table.id)
-    return JSONResponse(
+    return await json_answer(
         {
             "seat": viewer,
             "number": upto,

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import math
 import time
 from collections import deque
@@ -17,10 +16,17 @@ from starlette.concurrency import run_in_threadpool
 from starlette.responses import JSONResponse
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from cardzones.table.limits import Limits, nesting_over
+from cardzones.table.limits import Limits, TooDeep, parse_json
 from cardzones.web.hub import Connection, dumps
-from cardzones.web.rates import SeatRate
-from cardzones.web.server import NOT_OPENED, Server, client_address, origin_allowed, too_deep
+from cardzones.web.rates import Rates, SeatRate
+from cardzones.web.server import (
+    NOT_OPENED,
+    Server,
+    client_address,
+    origin_allowed,
+    seat_of_token,
+    too_deep,
+)
 
 #: The largest frame a client may send, in bytes (PROTOCOL: 65,536).
 MAX_FRAME = 65_536
@@ -28,6 +34,10 @@ MAX_FRAME = 65_536
 MAX_RATE = 100
 #: Frames of a connection that may wait for their seat's turn.
 READ_AHEAD = 32
+#: Frames up to this many characters are parsed on the event loop (a few
+#: microseconds); a longer one in a worker thread, so that the loop's time
+#: per frame stays the same whatever a frame holds.
+INLINE_FRAME = 2_048
 #: How long a new WebSocket has to say hello, in seconds.
 HELLO_TIMEOUT = 30.0
 
@@ -79,14 +89,17 @@ class _Frames:
         return len(self.times) > MAX_RATE
 
 
-def _parse(frame: str | bytes, limits: Limits) -> tuple[dict[str, Any] | None, str | None]:
+async def _parse(frame: str | bytes, limits: Limits) -> tuple[dict[str, Any] | None, str | None]:
     """A frame as a JSON object, or the error to answer it with."""
     if isinstance(frame, bytes):
         return None, f"the frame is larger than {MAX_FRAME} bytes"
-    if nesting_over(frame, limits.json_depth):
-        return None, too_deep(limits)
     try:
-        data = json.loads(frame)
+        if len(frame) <= INLINE_FRAME:
+            data = parse_json(frame, limits.json_depth)
+        else:
+            data = await run_in_threadpool(parse_json, frame, limits.json_depth)
+    except TooDeep:
+        return None, too_deep(limits)
     except ValueError:
         return None, "the frame is not valid JSON"
     if not isinstance(data, dict):
@@ -125,7 +138,8 @@ async def table_socket(server: Server, websocket: WebSocket) -> None:
     # Each new socket costs a handshake and a look-up of its token: a client
     # that reconnects in a loop is turned away before either, with an HTTP
     # answer rather than a socket.
-    wait = server.socket_opens.take(client_address(websocket), time.monotonic())
+    address = client_address(websocket)
+    wait = server.socket_opens.take(address, time.monotonic())
     if wait > 0:
         await _deny(
             websocket,
@@ -144,15 +158,31 @@ async def table_socket(server: Server, websocket: WebSocket) -> None:
             5.0,
         )
         return
+    if server.address_sockets[address] >= limits.address_sockets:
+        # One address cannot hold the server's sockets: the rest stay for
+        # the seats of everyone else.
+        await _deny(
+            websocket,
+            f"{limits.address_sockets} connections are open from this address; close one "
+            f"(cardzones serve {Limits.option('address_sockets')})",
+            "address_sockets",
+            5.0,
+        )
+        return
     await websocket.accept()
     server.sockets += 1
+    server.address_sockets[address] += 1
     try:
-        await _welcomed(server, websocket)
+        await _welcomed(server, websocket, address)
     finally:
         server.sockets -= 1
+        server.address_sockets[address] -= 1
+        if server.address_sockets[address] <= 0:
+            del server.address_sockets[address]
+            server.address_rates.pop(address, None)
 
 
-async def _welcomed(server: Server, websocket: WebSocket) -> None:
+async def _welcomed(server: Server, websocket: WebSocket, address: str) -> None:
     """A socket from its hello to its end."""
     frames = _Frames(websocket)
     try:
@@ -163,19 +193,21 @@ async def _welcomed(server: Server, websocket: WebSocket) -> None:
         return
     if first is None:
         return
-    hello, problem = _parse(first, server.limits)
+    hello, problem = await _parse(first, server.limits)
     if hello is not None:
         problem = _hello_problem(hello)
     if hello is None or problem is not None:
         await _refuse(websocket, problem or "the first frame is a hello", BAD_FRAME)
         return
     table_id = websocket.path_params["table_id"]
-    seat = await run_in_threadpool(server.host.seat, table_id, hello["hello"])
+    seat = await seat_of_token(server, table_id, hello["hello"])
     live = await server.hub.open(table_id) if seat is not None else None
     if seat is None or live is None:
         await _refuse(websocket, NOT_OPENED, UNAUTHORIZED)
         return
-    key = (table_id, seat.player)
+    # A seat's connections are its player's; the spectator's link is shared
+    # by everyone who has it, so each address gets the spectator's count.
+    key = (table_id if seat.player is not None else f"{table_id} {address}", seat.player)
     limit = server.limits.seat_sockets
     if server.seat_sockets.get(key, 0) >= limit:
         await _refuse(
@@ -186,7 +218,12 @@ async def _welcomed(server: Server, websocket: WebSocket) -> None:
         )
         return
     server.seat_sockets[key] = server.seat_sockets.get(key, 0) + 1
-    rate = server.seat_rates.setdefault(key, SeatRate(server.limits.seat_frames))
+    # The seat's frames, and its client's: one client holding many seats
+    # goes no faster than its address's rate.
+    rate = Rates(
+        server.seat_rates.setdefault(key, SeatRate(server.limits.seat_frames)),
+        server.address_rates.setdefault(address, SeatRate(server.limits.address_frames)),
+    )
     try:
         # A hello costs a welcome: it counts among the seat's frames, so that
         # a seat reconnecting in a loop goes no faster than one that acts.
@@ -237,7 +274,7 @@ async def _serve(
     conn: Connection,
     frames: _Frames,
     sender: asyncio.Task[None],
-    rate: SeatRate,
+    rate: Rates,
 ) -> None:
     ahead: asyncio.Queue[str | bytes | None] = asyncio.Queue()
     reader = asyncio.create_task(_read_ahead(frames, conn, ahead))
@@ -284,7 +321,7 @@ async def _handle(
     live: Any,
     conn: Connection,
     sender: asyncio.Task[None],
-    rate: SeatRate,
+    rate: Rates,
     ahead: asyncio.Queue[str | bytes | None],
 ) -> None:
     """Answer a connection's frames in order, each in its seat's turn."""
@@ -302,7 +339,7 @@ async def _handle(
         wait = rate.take(time.monotonic())
         if wait > 0:
             await asyncio.sleep(wait)
-        data, problem = _parse(frame, server.limits)
+        data, problem = await _parse(frame, server.limits)
         if data is None:
             conn.send(dumps({"error": problem}))
             continue

@@ -5,7 +5,6 @@ one, and the rule sets a table can be made with (``GET /api/rulesets``).
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import math
 import time
@@ -17,11 +16,12 @@ from starlette.responses import JSONResponse, Response
 from cardzones.rulesets import get_ruleset, ruleset_names
 from cardzones.table.creation import CreationError, creation_from_request
 from cardzones.table.deck_lists import deck_list_games
-from cardzones.table.limits import Limits, nesting_over
+from cardzones.table.limits import Limits, TooDeep, parse_json
 from cardzones.web.server import (
     Server,
     client_address,
     error,
+    json_answer,
     origin_allowed,
     over_limit,
     seat_of,
@@ -60,7 +60,7 @@ async def create_table(server: Server, request: Request) -> Response:
             status_code=429,
             headers={"Retry-After": str(max(1, math.ceil(wait)))},
         )
-    body = b""
+    body = bytearray()  # appended to in place: a bytes would be copied each time
     try:
         async with asyncio.timeout(limits.request_seconds):
             async for chunk in request.stream():
@@ -77,13 +77,13 @@ async def create_table(server: Server, request: Request) -> Response:
     except ClientDisconnect:
         return Response(status_code=400)  # nobody is there to read it
     try:
-        text = body.decode("utf-8")
+        # Parsed in a worker thread: however the body is made, the event
+        # loop that serves every table spends no time on it.
+        data = await run_in_threadpool(parse_json, bytes(body), limits.json_depth)
+    except TooDeep:
+        return over_limit(400, too_deep(limits), "json_depth")
     except UnicodeDecodeError as exc:
         return error(400, f"the body is not valid JSON: it is not UTF-8 ({exc.reason})")
-    if nesting_over(text, limits.json_depth):
-        return over_limit(400, too_deep(limits), "json_depth")
-    try:
-        data = json.loads(text)
     except ValueError as exc:
         return error(400, f"the body is not valid JSON: {exc}")
     try:
@@ -139,6 +139,6 @@ async def read(server: Server, request: Request, what: str) -> Response:
     viewer = seat.player
     if what == "view":
         number, view = await server.hub.read(live, lambda t: (t.number, t.view(viewer)))
-        return JSONResponse({"number": number, "view": view})
+        return await json_answer({"number": number, "view": view})
     number, entries = await server.hub.read(live, lambda t: (t.number, t.log(viewer, 0)))
-    return JSONResponse({"number": number, "log": entries})
+    return await json_answer({"number": number, "log": entries})
