@@ -405,6 +405,7 @@ STORE = (
     "cardzones.table.action_log",
     "cardzones.table.finish_votes",
     "cardzones.table.chat_lines",
+    "cardzones.table.take_back_votes",
 )
 #: What the event store keeps away from: the start-position language, the
 #: test runner, the rule sets and the action tables.
