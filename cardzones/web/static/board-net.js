@@ -66,6 +66,7 @@ function receive(frame) {
     state.view = w.view;
     state.finished = w.finished || null;
     state.finish = w.finish || null;
+    state.takeBack = w.take_back || null;
     addChat(w.chat || []);
     setConnection("connected");
     hideNotice();
@@ -74,6 +75,7 @@ function receive(frame) {
     if (frame.event <= state.number) return;
     state.number = frame.event;
     state.view = frame.view;
+    state.lastSeat = frame.seat;
     state.log = state.log.concat(frame.log);
     render();
   } else if ("ack" in frame) {
@@ -90,6 +92,9 @@ function receive(frame) {
     const ref = sent.get(frame.refused);
     sent.delete(frame.refused);
     state.refusal = { ref: ref || null, error: frame.error, rule: frame.rule || null };
+    render();
+  } else if ("take_back" in frame) {
+    state.takeBack = frame.take_back;
     render();
   } else if ("finish" in frame) {
     state.finish = frame.finish;

@@ -82,6 +82,7 @@ function renderBar(view) {
   $("finish-btn").hidden = !(playing && !proposed && !myVote());
   $("concede-btn").hidden = !(playing && myVote() !== "concede");
   renderFinish(playing);
+  renderTakeBack();
 }
 
 // A proposal to finish the game, and the others' answer to it: nobody

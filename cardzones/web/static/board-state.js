@@ -31,6 +31,8 @@ const state = {
   chat: [],              // the table's chat lines, oldest first
   finished: null,
   finish: null,          // the standing votes to finish: {agreed, conceded, until}, or null
+  takeBack: null,        // the request to take back acts: {by, acts, to, after, accepted, refused}
+  lastSeat: undefined,   // the seat of the last event this board was sent (undefined: not known)
   actions: null,         // the rule set's action table (GET /api/rulesets)
   boards: {},            // each rule set's layout of a mat (GET /api/rulesets)
   legal: null,           // the seat's legal acts ({act, result}) after event legalNumber

@@ -50,6 +50,63 @@ function closeReplay() {
 }
 
 // ------------------------------------------------------------------
+// Take-backs: a seat asks, the others accept or refuse (docs/protocol.md,
+// Taking back acts). An accepted one arrives as an event like any other.
+// ------------------------------------------------------------------
+
+// The request as it stands at the event the board shows (an act since has
+// left it behind), refused or not; null when there is none.
+function takeBackShown() {
+  const request = state.takeBack;
+  if (!request || request.after !== state.number || state.replay || state.finished) return null;
+  return request;
+}
+
+function renderTakeBack() {
+  const request = takeBackShown();
+  const standing = Boolean(request && !request.refused);
+  // A seat may take back its own acts since another seat last acted: the
+  // button shows while the last event the board was sent is its own.
+  $("takeback-btn").hidden = !(canAct() && !standing && state.number > 0
+                               && (state.lastSeat === undefined || state.lastSeat === state.seat));
+  $("takeback-bar").hidden = !request;
+  if (!request) return;
+  const acts = `${request.acts} act${request.acts === 1 ? "" : "s"}`;
+  const mine = request.by === state.seat;
+  let text;
+  if (request.refused === request.by) {
+    text = `${mine ? "you" : request.by} withdrew the request to take back ${acts}`;
+  } else if (request.refused) {
+    const who = request.refused === state.seat ? "you" : request.refused;
+    text = `${who} refused: ${mine ? "your" : `${request.by}'s`} last ${acts} stand`;
+  } else {
+    const votes = state.finish || { conceded: [] };
+    const waiting = state.view.players.filter((p) => p !== request.by && !request.accepted.includes(p)
+                                                     && !votes.conceded.includes(p));
+    const asks = mine ? "you ask" : `${request.by} asks`;
+    text = `${asks} to take back ${mine ? "your" : "their"} last ${acts}`
+      + (waiting.length ? ` · waiting for ${waiting.join(" and ")}` : "");
+  }
+  $("takeback-text").textContent = text;
+  const answering = standing && canAct() && !request.accepted.includes(state.seat);
+  $("takeback-accept").hidden = !(answering && !mine);
+  $("takeback-refuse").hidden = !answering;
+  $("takeback-refuse").textContent = mine ? "Withdraw" : "Refuse";
+}
+
+async function takeBack(body) {
+  const { status, data } = await api("take-back", {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  if (status !== 200) {
+    notice(data.error || `HTTP ${status}`);
+    return;
+  }
+  hideNotice();
+  state.takeBack = data.take_back;
+  render();
+}
+
+// ------------------------------------------------------------------
 // Wiring
 // ------------------------------------------------------------------
 
@@ -97,6 +154,9 @@ function twoClicks(button, again, done) {
 }
 twoClicks($("finish-btn"), "Really propose to finish?", () => vote("agree"));
 twoClicks($("concede-btn"), "Really concede?", () => vote("concede"));
+$("takeback-btn").addEventListener("click", () => takeBack({ acts: 1 }));
+$("takeback-accept").addEventListener("click", () => takeBack({ answer: "accept" }));
+$("takeback-refuse").addEventListener("click", () => takeBack({ answer: "refuse" }));
 $("finish-accept").addEventListener("click", () => vote("agree"));
 $("finish-decline").addEventListener("click", () => vote("decline"));
 document.addEventListener("click", (ev) => {
