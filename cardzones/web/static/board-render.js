@@ -335,20 +335,22 @@ function cardEl(view, zone, obj, ref, pile) {
       look(true);
     });
   }
+  // A card placed on another (or under it) is dragged alone: its own
+  // handle, and the drag stops at it, so its host stays where it is.
+  if (ref && canAct() && (!pile || pile === "kid") && mine(obj, zone)) {
+    node.draggable = true;
+    node.addEventListener("dragstart", (ev) => {
+      ev.dataTransfer.setData("text/plain", ref);
+      ev.dataTransfer.effectAllowed = "move";
+      ev.stopPropagation();
+      dragging = true;
+    });
+    node.addEventListener("dragend", () => {
+      dragging = false;
+      if (renderLater) render();
+    });
+  }
   if (ref && canAct() && !pile) {
-    if (mine(obj, zone)) {
-      node.draggable = true;
-      node.addEventListener("dragstart", (ev) => {
-        ev.dataTransfer.setData("text/plain", ref);
-        ev.dataTransfer.effectAllowed = "move";
-        ev.stopPropagation();
-        dragging = true;
-      });
-      node.addEventListener("dragend", () => {
-        dragging = false;
-        if (renderLater) render();
-      });
-    }
     node.addEventListener("click", (ev) => {
       ev.stopPropagation();
       cardMenu(view, zone, obj, ref, node);
@@ -370,16 +372,46 @@ function cardEl(view, zone, obj, ref, pile) {
   return node;
 }
 
+// A refusal is said once, in words, where the player is looking: beside the
+// card it was about (kept inside the window, whatever the scroll), or under
+// the bar when it was about no card on the board. The rule's id, when a rule
+// refused it, is said once, after the words.
+function refusalText(refusal) {
+  let text = String(refusal.error);
+  if (refusal.rule) {
+    const rule = refusal.rule.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    text = text.replace(new RegExp(`\\s*[([]${rule}[)\\]]\\s*$`), "");
+    text = `${text} [rule ${refusal.rule}]`;
+  }
+  return text;
+}
+
 function showRefusal() {
   const refusal = state.refusal;
   if (!refusal || state.replay) return;
-  const text = refusal.rule ? `${refusal.error} [rule ${refusal.rule}]` : refusal.error;
-  const bubble = h("div", { class: "refusal", role: "alert" }, text);
+  const bubble = h("div", { class: "refusal", role: "alert" }, refusalText(refusal));
   if (refusal.rule) bubble.dataset.rule = refusal.rule;
   let target = null;
   for (const node of document.querySelectorAll("#board [data-ref]")) {
     if (node.dataset.ref === refusal.ref) target = node;
   }
-  if (target) target.appendChild(bubble);
-  else $("board").prepend(bubble);
+  // A card turned face down is drawn turned: its bubble would be too.
+  if (target && !target.closest(".facedown")) {
+    target.appendChild(bubble);
+    placeRefusal(bubble, target);
+  } else {
+    $("board").prepend(bubble);
+  }
+}
+
+// Beside its card (below it, else above it), and wholly inside the window.
+function placeRefusal(bubble, card) {
+  const near = card.getBoundingClientRect();
+  const width = bubble.offsetWidth;
+  const height = bubble.offsetHeight;
+  const top = Math.max(4, Math.min(innerHeight - height - 4,
+                                   near.bottom + 4 + height <= innerHeight ? near.bottom + 4 : near.top - height - 4));
+  const left = Math.max(4, Math.min(innerWidth - width - 4, near.left + near.width / 2 - width / 2));
+  bubble.style.left = `${left}px`;
+  bubble.style.top = `${top}px`;
 }

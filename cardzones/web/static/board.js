@@ -170,6 +170,14 @@ document.addEventListener("keydown", (ev) => {
   if (ev.key === "Escape") closeMenus();
 });
 window.addEventListener("hashchange", () => location.reload());
+// A refusal beside its card follows the card as the page scrolls or the
+// window changes, and stays inside the window.
+const keepRefusal = () => {
+  const bubble = document.querySelector("#board .card > .refusal");
+  if (bubble) placeRefusal(bubble, bubble.parentElement);
+};
+window.addEventListener("scroll", keepRefusal, { passive: true });
+window.addEventListener("resize", keepRefusal);
 
 loadActions();
 connect();
