@@ -110,3 +110,124 @@ def test_dragging_a_placed_card_moves_it_alone(
         assert alice.named("alice.territory", "Assyria").locator(".tucked.placed").count() == 0
     finally:
         t.close()
+
+
+#: Where the player's hand, the zones between the players and the page are.
+PLACES_JS = """() => {
+  const box = (s) => {
+    const r = document.querySelector(s).getBoundingClientRect();
+    return { top: r.top, bottom: r.bottom, left: r.left, right: r.right };
+  };
+  return { hand: box('.mat.bottom [data-zone$=".hand"]'), middle: box('#board .shared'),
+           page: document.documentElement.scrollHeight, scrolled: scrollY,
+           width: innerWidth, height: innerHeight };
+}"""
+
+
+def in_view(place: dict[str, float], width: int, height: int) -> bool:
+    return (
+        place["top"] >= 0
+        and place["left"] >= 0
+        and (place["bottom"] <= height and place["right"] <= width)
+    )
+
+
+@pytest.mark.parametrize("ruleset", ["fab", "redemption"])
+def test_the_hand_and_the_middle_are_in_view_and_a_phone_takes_about_two_screens(
+    browser: Any,  # noqa: F811 (the fixture)
+    server: ThreadServer,  # noqa: F811 (the fixture)
+    ruleset: str,
+) -> None:
+    """At 1366×768, without scrolling, the player's whole hand and the zones
+    between the players are in the window; on a 390×844 phone, so is the
+    hand, and the page is about two screens tall."""
+    t = Table(server, browser, real_board_body(ruleset))
+    try:
+        alice = t["alice"].page
+        for size in (LAPTOP_768, PHONE):
+            alice.set_viewport_size(size)
+            alice.reload()
+            t["alice"].connected()
+            places = alice.evaluate(PLACES_JS)
+            assert places["scrolled"] == 0
+            assert in_view(places["hand"], size["width"], size["height"]), places
+            if size is LAPTOP_768:
+                assert in_view(places["middle"], size["width"], size["height"]), places
+                alice.screenshot(path=_shot(f"{ruleset}-laptop-768.png"))
+            else:
+                assert places["page"] <= 2.1 * size["height"], places
+                alice.screenshot(path=_shot(f"{ruleset}-phone-top.png"))
+        t.check()
+    finally:
+        t.close()
+
+
+def _shot(name: str) -> Any:
+    from boardkit import SCREENSHOTS
+
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS / name
+
+
+def test_a_pile_is_one_card_high_with_its_count_and_opens_to_browse(
+    browser: Any,  # noqa: F811 (the fixture)
+    server: ThreadServer,  # noqa: F811 (the fixture)
+) -> None:
+    t = Table(server, browser, board_body("fab"))
+    try:
+        alice, bob = t["alice"], t["bob"]
+        alice.page.set_viewport_size(LAPTOP_768)
+        heights = []
+        for _ in range(3):
+            alice.one_click(alice.card("alice.hand", 0), "move", '"to":"alice.graveyard"')
+            t.applied()
+            heights.append(alice.zone("alice.graveyard").bounding_box()["height"])
+        # Three cards, one card high: the pile does not grow.
+        assert max(heights) - min(heights) < 12, heights
+        title = bob.zone("alice.graveyard").locator(".zone-title")
+        assert title.locator(".count").inner_text() == "3"
+        # Every card is on the page, the newest on top, the others behind it.
+        shown = (
+            bob.zone("alice.graveyard")
+            .locator(".card .name")
+            .evaluate_all("ns => ns.map(n => n.textContent.trim())")
+        )
+        assert len(shown) == 3 and names_in(bob, "alice.graveyard")[-1] == shown[-1]
+        bob.page.click('[data-browse="alice.graveyard"]')
+        panel = bob.page.locator("#browse")
+        panel.wait_for()
+        assert "alice's graveyard: 3 cards" in panel.inner_text()
+        browsed = [n.strip() for n in panel.locator(".card .name").all_inner_texts()]
+        assert sorted(browsed) == sorted(shown) and len(browsed) == 3
+        t.check()
+        panel.locator(".browse-close").click()
+        panel.wait_for(state="hidden")
+    finally:
+        t.close()
+
+
+def test_the_page_asks_for_nothing_it_lacks_and_its_glyphs_are_common(
+    browser: Any,  # noqa: F811 (the fixture)
+    server: ThreadServer,  # noqa: F811 (the fixture)
+) -> None:
+    """No request of the board's page fails (the icon among them), and the
+    replay's buttons use glyphs every system font has."""
+    created = server.create(board_body("fab"))
+    context = browser.new_context(viewport=LAPTOP_768)
+    try:
+        page = context.new_page()
+        failed: list[str] = []
+        page.on("response", lambda r: failed.append(r.url) if r.status >= 400 else None)
+        page.on("requestfailed", lambda r: failed.append(r.url))
+        page.goto(server.url + created["links"]["alice"])
+        page.wait_for_selector("#conn[data-state=connected]")
+        page.wait_for_function("() => window.cardzonesBoard.actions !== null")
+        page.wait_for_load_state("networkidle")
+        assert failed == []
+        icon = page.evaluate("() => document.querySelector('link[rel=icon]').href")
+        assert icon.endswith("/static/favicon.svg")
+        for button in ("#replay-first", "#replay-last"):
+            text = page.evaluate(f"() => document.querySelector('{button}').textContent")
+            assert not any(0x2300 <= ord(c) <= 0x23FF for c in text), text
+    finally:
+        context.close()

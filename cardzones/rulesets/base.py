@@ -72,8 +72,9 @@ class Board:
     narrow screen, where ``wide`` ones take a whole row; ``piles`` names, by
     zone type, the pile a zone shows as a place to drop a card (fab's soul,
     under the hero); ``labels`` are zone types' names in words, where the
-    type's own words are not enough. A rule set without one gets its zones
-    side by side.
+    type's own words are not enough; ``stacked`` are the zone types shown as a
+    pile of face-up cards (one card high, with a count, opened to browse). A
+    rule set without one gets its zones side by side.
 
     >>> Board({"deck": "deck"}, ("deck",)).to_json()["rows"]
     ['deck']
@@ -85,6 +86,7 @@ class Board:
     wide: tuple[str, ...] = ()
     piles: Mapping[str, str] = field(default_factory=dict)
     labels: Mapping[str, str] = field(default_factory=dict)
+    stacked: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -94,7 +96,18 @@ class Board:
             "wide": list(self.wide),
             "piles": dict(self.piles),
             "labels": dict(self.labels),
+            "stacked": list(self.stacked),
         }
+
+
+#: What :meth:`Ruleset.act` takes for a parameter that names a card or a zone,
+#: and how a caller gets it from a name.
+_RESOLVED_FORMS = {
+    "card": "a card id (such as game.contents(zone)[0])",
+    "cards": "card ids (such as game.contents(zone))",
+    "zone": "a zone id (such as game.zone(PLAYER, TYPE): game.zone('alice', 'deck'))",
+    "dest": "a destination (a zone id, such as game.zone(PLAYER, TYPE), or a Dest)",
+}
 
 
 class Ruleset(kernel.Ruleset["Game"]):
@@ -236,6 +249,15 @@ class Ruleset(kernel.Ruleset["Game"]):
                 f"unknown action {name!r} for {self.name}; actions are "
                 + ", ".join(sorted(self.actions))
             )
+        for param in action.params:
+            value = args.get(param.name)
+            wants = _RESOLVED_FORMS.get(param.kind.value)
+            if isinstance(value, str) and wants is not None:
+                # A name where the engine takes an id: say how to get the id,
+                # rather than fail deep inside the move (a KeyError).
+                raise UnknownReference(
+                    f"{name}: {param.name}: Game.act takes {wants}, not the name {value!r}"
+                )
         return action.run(game, complete(action, args))
 
     def legal_actions(

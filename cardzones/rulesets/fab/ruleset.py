@@ -99,6 +99,7 @@ class FabRuleset(Ruleset):
         ),
         piles={"hero": "soul"},
         labels={"permanent": "permanents"},
+        stacked=("graveyard", "banished", "pitch"),
     )
     deck_list_help = (
         "One card a line, as deck builders export them: Hero: Dorinthea Ironsong, "

@@ -131,13 +131,68 @@ function legalSection(keep, ref) {
       const rest = action ? action.params.filter((p) => p.name !== action.actor && p.name !== button.dataset.param
                                                   && p.kind !== "action" && p.name !== "cause") : [];
       const oneClick = slot.querySelector(`button.legal[data-action="${button.dataset.action}"]`);
-      if (action && !rest.length && oneClick) button.remove();
+      // A form that would say what a one-click entry says ("End the turn"),
+      // asking for nothing it needs, is the same entry twice.
+      const same = [...slot.querySelectorAll("button.legal")].some(
+        (b) => b.textContent === button.textContent.replace(/…$/, ""));
+      if (action && oneClick && (!rest.length || same && rest.every((p) => !p.required))) button.remove();
     }
+    trimMenu(menu);
     slot.dataset.ready = "yes";
     if (!menu.hidden) place(menu, lastAnchor);
   });
   fill(0);
   return slot;
+}
+
+// A menu shows its likeliest entries, at most MENU_SHOWN, in its groups'
+// order; the rest are under "More", one click away.
+const MENU_SHOWN = 12;
+
+// How unlikely an entry is, within its group: a move to another player's
+// zone, face down, or to the bottom of a pile comes after the plain ones.
+function unlikely(button) {
+  let step = null;
+  try {
+    step = JSON.parse(button.dataset.act || "null");
+  } catch (_) {
+    step = null;
+  }
+  const args = step && typeof step === "object" ? Object.values(step)[0] : null;
+  if (!args || typeof args !== "object") return 0;
+  let score = 0;
+  const to = typeof args.to === "string" ? args.to : typeof args.onto === "string" ? args.onto : null;
+  const owner = to && to.includes(".") ? to.split(".")[0] : null;
+  if (owner && state.view && state.view.players.includes(owner) && owner !== state.seat) score += 4;
+  if (args.face) score += 1;
+  if (args.position === "bottom") score += 1;
+  return score;
+}
+
+function trimMenu(menu) {
+  for (const group of menu.querySelectorAll(".menu-group")) {
+    const buttons = [...group.querySelectorAll(":scope > button")];
+    buttons.sort((a, b) => unlikely(a) - unlikely(b)).forEach((b) => group.appendChild(b));
+  }
+  const old = menu.querySelector(".menu-more");
+  if (old) old.remove();
+  const entries = [...menu.querySelectorAll(".menu-group > button")];
+  if (entries.length <= MENU_SHOWN) return;
+  const rest = entries.slice(MENU_SHOWN - 1);
+  for (const button of rest) {
+    button.hidden = true;
+    button.classList.add("more-entry");
+  }
+  for (const group of menu.querySelectorAll(".menu-group")) {
+    if (![...group.querySelectorAll(":scope > button")].some((b) => !b.hidden)) group.hidden = true;
+  }
+  menu.appendChild(menuButton(`More (${rest.length})…`, { class: "menu-more" }, (ev) => {
+    ev.stopPropagation();
+    for (const button of menu.querySelectorAll(".more-entry")) button.hidden = false;
+    for (const group of menu.querySelectorAll(".menu-group")) group.hidden = false;
+    ev.currentTarget.remove();
+    if (!menu.hidden) place(menu, lastAnchor);
+  }));
 }
 
 let lastAnchor = null;
@@ -220,7 +275,24 @@ function cardChoices(role) {
     for (const key of ["under", "placed"]) for (const kid of obj[key] || []) walk(zone, kid, kid.id || null);
   };
   for (const zone of view.zones) {
-    zone.objects.forEach((obj, i) => walk(zone, obj, obj.id || (zone.owner === state.seat ? `${zone.zone}[${i}]` : null)));
+    // Cards the seat may not look at are all alike: a pile of them is
+    // offered by its top and its bottom card, not once a card.
+    const hidden = zone.objects.filter((o) => o.hidden && !o.id).length;
+    let seen = 0;
+    zone.objects.forEach((obj, i) => {
+      if (obj.hidden && !obj.id) {
+        seen += 1;
+        if (zone.owner !== state.seat) return;
+        const where = words.zone(zone.zone);
+        if (seen === 1) {
+          out.push([`${zone.zone}[${i}]`, zone.ordered ? `the top card of ${where}` : `a card in ${where}`]);
+        } else if (seen === hidden && zone.ordered) {
+          out.push([`${zone.zone}[${i}]`, `the bottom card of ${where}`]);
+        }
+        return;
+      }
+      walk(zone, obj, obj.id || (zone.owner === state.seat ? `${zone.zone}[${i}]` : null));
+    });
   }
   return out;
 }
@@ -332,8 +404,13 @@ function openForm(action, given, ref, anchor, only) {
                               text: (only ? menus.variant(action, only) : menus.title(action)).replace(/…$/, "") }));
   if (action.doc) form.appendChild(h("p", { class: "doc", text: action.doc }));
   const others = only ? exactlyOne(action).filter((n) => n !== only) : [];
+  // A change of a card's stats offers the stats the card has: each game's
+  // own (power and defense, or strength and toughness), not every game's.
+  const about = ref ? window.cardzonesMenus.objects(state.view).get(ref) : null;
+  const hasStat = (p) => p.kind !== "delta" || !about || about.obj.hidden || p.name in about.obj;
   const shown = action.params
     .filter((p) => p.name !== action.actor && p.kind !== "action" && !others.includes(p.name))
+    .filter(hasStat)
     .map((p) => (p.name === only ? { ...p, required: true } : p));
   for (const param of shown) form.appendChild(field(param, given[param.name]));
   // The counters already on the card, offered for a counter's name.

@@ -56,7 +56,30 @@ function render() {
   for (const player of others) board.appendChild(mat(view, player, "top"));
   board.appendChild(shared(view));
   board.appendChild(mat(view, me, "bottom"));
+  renderBrowse(view);
   showRefusal();
+}
+
+// A pile opened to browse: every card of it, each with its menu, in a
+// panel over the board, until it is closed or the pile is gone.
+function openBrowse(zoneName) {
+  state.browse = zoneName;
+  closeMenus();
+  render();
+}
+
+function renderBrowse(view) {
+  const panel = clear($("browse"));
+  const zone = state.browse ? view.zones.find((z) => z.zone === state.browse) : null;
+  panel.hidden = !zone;
+  if (!zone) return;
+  panel.appendChild(h("div", { class: "browse-title" },
+                      h("span", { text: `${window.cardzonesWords.zone(zone.zone)}: ${zone.count} card${zone.count === 1 ? "" : "s"}` }),
+                      h("button", { type: "button", class: "browse-close", text: "Close",
+                                    onclick: () => { state.browse = null; render(); } })));
+  const cards = h("div", { class: "cards" });
+  zone.objects.forEach((obj, i) => cards.appendChild(cardEl(view, zone, obj, obj.id || `${zone.zone}[${i}]`)));
+  panel.appendChild(cards);
 }
 
 function renderBar(view) {
@@ -209,6 +232,13 @@ function zoneTitle(view, zone) {
   return number ? `${label} ${number}` : label;
 }
 
+// A zone the rule set lays out as a pile of face-up cards (a graveyard, a
+// discard pile): one card high, the newest on top, its count in its title,
+// and all of it to browse.
+function isStacked(view, zone) {
+  return (layout(view).stacked || []).includes(zone.type);
+}
+
 function isPile(zone) {
   // A deck is a face-down pile: it shows as a count, with its top to take.
   return zone.ordered && !zone.public && zone.type === "deck";
@@ -233,6 +263,17 @@ function zoneEl(view, zone) {
     zone.objects.forEach((obj, i) => cards.appendChild(cardEl(view, zone, obj, obj.id || `${zone.zone}[${i}]`)));
   }
   node.appendChild(cards);
+  if (isStacked(view, zone)) {
+    node.classList.add("stacked");
+    if (zone.count > 1) {
+      const title = node.firstChild;
+      title.insertBefore(h("button", { type: "button", class: "browse", "data-browse": zone.zone,
+                                      title: `every card of ${window.cardzonesWords.zone(zone.zone)}`,
+                                      text: `all ${zone.count}`,
+                                      onclick: (ev) => { ev.stopPropagation(); openBrowse(zone.zone); } }),
+                         title.lastChild);
+    }
+  }
   const pile = (layout(view).piles || {})[zone.type];
   if (pile && zone.owner) {
     // A drop target for the pile, in the zone's title row.
@@ -269,10 +310,14 @@ function mine(obj, zone) {
   return (obj.controller || obj.owner) === seat;
 }
 
+// A face shows a card's numbers (power, strength, life...); its words
+// (classes, brigades, alignments) are in its preview, one hover away, so that
+// a card on the board stays small.
 function stats(obj) {
   const out = [];
   for (const [key, value] of Object.entries(obj)) {
     if (META.has(key) || value === null || typeof value === "object" && !Array.isArray(value)) continue;
+    if (!(typeof value === "number" || /^[+-]?\d+$/.test(String(value)))) continue;
     const text = Array.isArray(value) ? value.join(", ").replace(/_/g, " ") : String(value);
     out.push(h("span", { class: "stat", "data-stat": key, "data-value": text },
                h("span", { class: "k", text: key.replace(/_/g, " ") }),

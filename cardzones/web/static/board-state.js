@@ -40,6 +40,7 @@ const state = {
   refusal: null,         // {ref, error, rule}: the last refused act, shown by its card
   connection: "connecting",
   replay: null,          // {as, steps, index} while replaying
+  browse: null,          // the zone of the pile being browsed
   images: false,         // whether the server shows card pictures (serve --images)
 };
 Object.defineProperty(window, "cardzonesBoard", { value: state });
