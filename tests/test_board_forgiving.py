@@ -231,3 +231,64 @@ def test_the_page_asks_for_nothing_it_lacks_and_its_glyphs_are_common(
             assert not any(0x2300 <= ord(c) <= 0x23FF for c in text), text
     finally:
         context.close()
+
+
+#: The entries of the open menu a player sees now (those under More aside).
+VISIBLE_ENTRIES_JS = """() => [...document.querySelectorAll('#menu button')]
+  .filter(b => b.offsetParent !== null && !b.classList.contains('menu-more'))
+  .map(b => (b.getAttribute('aria-label') || b.textContent).trim())"""
+
+
+@pytest.mark.parametrize("ruleset", ["fab", "redemption"])
+def test_menus_are_short_likeliest_first_and_speak_the_games_words(
+    browser: Any,  # noqa: F811 (the fixture)
+    server: ThreadServer,  # noqa: F811 (the fixture)
+    ruleset: str,
+) -> None:
+    t = Table(server, browser, real_board_body(ruleset))
+    try:
+        alice = t["alice"]
+        page = alice.page
+        page.set_viewport_size(LAPTOP_768)
+        for opener in (
+            alice.card("alice.hand", 0),
+            alice.card("alice.deck"),
+            page.locator("#actions-btn"),
+        ):
+            opener.click()
+            page.wait_for_selector("#menu .menu-legal[data-ready=yes]")
+            shown = page.evaluate(VISIBLE_ENTRIES_JS)
+            assert 0 < len(shown) <= 12, shown
+            assert len(shown) == len(set(shown)), shown  # nothing twice (End the turn)
+            # No move to the other player's zones before the seat's own.
+            to_bob = [i for i, s in enumerate(shown) if "bob's" in s]
+            to_own = [i for i, s in enumerate(shown) if "alice's" in s]
+            if to_bob and to_own:
+                assert max(to_own) < min(to_bob), shown
+            more = page.locator("#menu .menu-more")
+            if more.count():
+                hidden = page.locator("#menu .more-entry").count()
+                more.click()
+                assert len(page.evaluate(VISIBLE_ENTRIES_JS)) == len(shown) + hidden
+            page.keyboard.press("Escape")
+        # A change of stats asks for the card's own stats, in its game's words.
+        card = alice.card("alice.hand", 0)
+        card.click()
+        page.wait_for_selector("#menu .menu-legal[data-ready=yes]")
+        entry = page.locator('#menu button[data-action="modify"]:not(.legal)')
+        alice.reveal(entry)
+        entry.click()
+        fields = page.locator("#form [data-kind=delta]").evaluate_all("fs => fs.map(f => f.name)")
+        mine = {
+            "fab": {"power", "defense", "cost", "pitch"},
+            "redemption": {"strength", "toughness"},
+        }
+        assert fields and set(fields) <= mine[ruleset], fields
+        # A card list offers the seat's unseen deck by its top and bottom card.
+        choices = page.locator("#form select option").all_inner_texts()
+        deck = [c for c in choices if "alice's deck" in c]
+        assert len(deck) <= 2 * page.locator("#form select").count(), deck
+        page.keyboard.press("Escape")
+        t.check()
+    finally:
+        t.close()
