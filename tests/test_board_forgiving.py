@@ -292,3 +292,44 @@ def test_menus_are_short_likeliest_first_and_speak_the_games_words(
         t.check()
     finally:
         t.close()
+
+
+def test_a_preview_draws_the_rules_texts_marks_and_the_log_tells_a_change_of_stats(
+    browser: Any,  # noqa: F811 (the fixture)
+    server: ThreadServer,  # noqa: F811 (the fixture)
+) -> None:
+    body = board_body("fab")
+    body["cards"]["Marked"] = {
+        "types": ["action"],
+        "power": 3,
+        "text": "**Go again**\nGain {r}{r}. Your next attack gets +1{p}. {x} stays.",
+    }
+    body["setup"]["alice.hand"].append("Marked")
+    t = Table(server, browser, body)
+    try:
+        alice = t["alice"]
+        page = alice.page
+        page.set_viewport_size(LAPTOP_768)
+        card = alice.named("alice.hand", "Marked")
+        card.hover()
+        page.wait_for_selector("#preview:not([hidden])")
+        text = page.inner_text("#preview")
+        assert "**" not in text and "{r}" not in text and "{p}" not in text
+        assert page.locator("#preview .p-text strong").all_inner_texts() == ["Go again"]
+        marks = page.locator("#preview .p-symbol")
+        assert marks.evaluate_all("ms => ms.map(m => m.title)") == ["resource", "resource", "power"]
+        assert "{x} stays" in text  # a mark the rule set does not have is left as written
+        # A change of its stats reaches every log, in words; the card is in
+        # alice's hand, so the others read where it is, not what it is.
+        alice.menu(card, "modify", {"power": "+2"})
+        t.applied()
+        assert alice.page.evaluate(
+            "() => document.querySelector('#log li:last-child').textContent"
+        ) == ("alice: a card in alice's hand gets +2 power")
+        for viewer in (t["bob"], t[None]):
+            last = viewer.page.evaluate(
+                "() => document.querySelector('#log li:last-child').textContent"
+            )
+            assert last == "alice: a card in alice's hand gets +2 power"
+    finally:
+        t.close()

@@ -73,8 +73,9 @@ class Board:
     zone type, the pile a zone shows as a place to drop a card (fab's soul,
     under the hero); ``labels`` are zone types' names in words, where the
     type's own words are not enough; ``stacked`` are the zone types shown as a
-    pile of face-up cards (one card high, with a count, opened to browse). A
-    rule set without one gets its zones side by side.
+    pile of face-up cards (one card high, with a count, opened to browse);
+    ``symbols`` are the marks of its cards' rules text (``{r}``), each as its
+    words and a glyph. A rule set without one gets its zones side by side.
 
     >>> Board({"deck": "deck"}, ("deck",)).to_json()["rows"]
     ['deck']
@@ -87,6 +88,7 @@ class Board:
     piles: Mapping[str, str] = field(default_factory=dict)
     labels: Mapping[str, str] = field(default_factory=dict)
     stacked: tuple[str, ...] = ()
+    symbols: Mapping[str, tuple[str, str]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -97,6 +99,7 @@ class Board:
             "piles": dict(self.piles),
             "labels": dict(self.labels),
             "stacked": list(self.stacked),
+            "symbols": {mark: list(said) for mark, said in self.symbols.items()},
         }
 
 

@@ -363,7 +363,8 @@ function cardEl(view, zone, obj, ref, pile) {
   const facedown = classes.includes("facedown");
   const look = (pin) => window.cardzonesPreview.show(
     obj, window.cardzonesWords.zone(zone.zone),
-    { pin, facedown, near: node.getBoundingClientRect(), images: state.images });
+    { pin, facedown, near: node.getBoundingClientRect(), images: state.images,
+      symbols: layout(view).symbols || {} });
   node.addEventListener("mouseenter", (ev) => {
     ev.stopPropagation();
     look(false);
