@@ -304,7 +304,8 @@ def test_a_preview_draws_the_rules_texts_marks_and_the_log_tells_a_change_of_sta
         "power": 3,
         "text": "**Go again**\nGain {r}{r}. Your next attack gets +1{p}. {x} stays.",
     }
-    body["setup"]["alice.hand"].append("Marked")
+    body["cards"]["Stormy Seas (set 3E)"] = {"types": ["action"], "power": 1}
+    body["setup"]["alice.hand"] += ["Marked", "Stormy Seas (set 3E)"]
     t = Table(server, browser, body)
     try:
         alice = t["alice"]
@@ -319,6 +320,13 @@ def test_a_preview_draws_the_rules_texts_marks_and_the_log_tells_a_change_of_sta
         marks = page.locator("#preview .p-symbol")
         assert marks.evaluate_all("ms => ms.map(m => m.title)") == ["resource", "resource", "power"]
         assert "{x} stays" in text  # a mark the rule set does not have is left as written
+        # A printing's mark is left off the card's face, and shown in its preview.
+        seas = alice.named("alice.hand", "Stormy Seas")
+        assert seas.locator(":scope > .name").inner_text() == "Stormy Seas"
+        seas.hover()
+        page.wait_for_function(
+            "() => document.querySelector('#preview .p-name').textContent.includes('set 3E')"
+        )
         # A change of its stats reaches every log, in words; the card is in
         # alice's hand, so the others read where it is, not what it is.
         alice.menu(card, "modify", {"power": "+2"})

@@ -26,4 +26,8 @@ def test_the_end_of_a_battle_is_in_every_log() -> None:
     game.act("end_battle", by="alice")
     for viewer in ("alice", "bob", None):
         entry = game.log(viewer)[-1]
-        assert (entry["event"], entry["note"], entry["by"]) == ("battle", "the battle ends", "alice")
+        assert (entry["event"], entry["note"], entry["by"]) == (
+            "battle",
+            "the battle ends",
+            "alice",
+        )

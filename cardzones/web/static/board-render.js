@@ -336,7 +336,7 @@ function cardEl(view, zone, obj, ref, pile) {
   if (obj.hidden) {
     node.appendChild(h("span", { class: "back-mark", "aria-label": "a card you may not see" }));
   } else {
-    node.appendChild(h("div", { class: "name", text: obj.name }));
+    node.appendChild(h("div", { class: "name", text: window.cardzonesWords.shortName(obj.name) }));
     if (obj.types && obj.types.length) node.appendChild(h("div", { class: "types", text: obj.types.join(" · ").replace(/_/g, " ") }));
     if (Array.isArray(obj.keywords) && obj.keywords.length) {
       node.appendChild(h("div", { class: "keywords", text: obj.keywords.join(" · ").replace(/_/g, " ") }));
