@@ -15,8 +15,16 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from boardkit import CHROMIUM, CHROMIUM_MISSING, ThreadServer, board_body, real_board_body
+from boardkit import (
+    CHROMIUM,
+    CHROMIUM_MISSING,
+    SCREENSHOTS,
+    ThreadServer,
+    board_body,
+    real_board_body,
+)
 from test_board import Table, Viewer, browser, names_in, server  # noqa: F401 (fixtures)
+from test_board_match import picture_folder
 
 if not CHROMIUM.exists():
     pytest.skip(CHROMIUM_MISSING, allow_module_level=True)
@@ -74,6 +82,12 @@ def test_a_refused_drop_says_why_beside_its_card_inside_the_window(
         store = server.app.state.server.store
         assert store.head(t.id) == 0
         t.check()
+        if size == "laptop":
+            # The README's picture of a refusal (docs/images with CARDZONES_README_IMAGES=1).
+            alice.card("alice.hero").scroll_into_view_if_needed()
+            path = picture_folder() / "board-refusal.png"
+            alice.page.screenshot(path=path)
+            assert path.stat().st_size < 200_000
         # The refusal used up no number: the next act is event 1.
         drag(alice, alice.card("alice.deck"), "alice.hand", screen)
         t.applied()
@@ -153,20 +167,18 @@ def test_the_hand_and_the_middle_are_in_view_and_a_phone_takes_about_two_screens
             assert in_view(places["hand"], size["width"], size["height"]), places
             if size is LAPTOP_768:
                 assert in_view(places["middle"], size["width"], size["height"]), places
-                alice.screenshot(path=_shot(f"{ruleset}-laptop-768.png"))
+                # The README's picture of a laptop's screen is Redemption's.
+                folder = picture_folder() if ruleset == "redemption" else SCREENSHOTS
+                name = "board-laptop.png" if ruleset == "redemption" else f"{ruleset}-768.png"
+                alice.screenshot(path=folder / name)
+                assert (folder / name).stat().st_size < 200_000
             else:
                 assert places["page"] <= 2.1 * size["height"], places
-                alice.screenshot(path=_shot(f"{ruleset}-phone-top.png"))
+                SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+                alice.screenshot(path=SCREENSHOTS / f"{ruleset}-phone-top.png")
         t.check()
     finally:
         t.close()
-
-
-def _shot(name: str) -> Any:
-    from boardkit import SCREENSHOTS
-
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    return SCREENSHOTS / name
 
 
 def test_a_pile_is_one_card_high_with_its_count_and_opens_to_browse(
