@@ -283,8 +283,15 @@ def test_menus_are_short_likeliest_first_and_speak_the_games_words(
                 more.click()
                 assert len(page.evaluate(VISIBLE_ENTRIES_JS)) == len(shown) + hidden
             page.keyboard.press("Escape")
+        # A play the rules refuse now is not among the first entries: fab's
+        # "Attack with it" for a card in a hand is under More, if anywhere.
+        alice.card("alice.hand", 0).click()
+        page.wait_for_selector("#menu .menu-legal[data-ready=yes]")
+        shown = page.evaluate(VISIBLE_ENTRIES_JS)
+        assert not any(s.startswith("Attack") for s in shown), shown
+        page.keyboard.press("Escape")
         # A change of stats asks for the card's own stats, in its game's words.
-        card = alice.card("alice.hand", 0)
+        card = page.locator('#board [data-zone="alice.hand"] .cards > .card:has(.stat)').first
         card.click()
         page.wait_for_selector("#menu .menu-legal[data-ready=yes]")
         entry = page.locator('#menu button[data-action="modify"]:not(.legal)')
@@ -295,7 +302,7 @@ def test_menus_are_short_likeliest_first_and_speak_the_games_words(
             "fab": {"power", "defense", "cost", "pitch"},
             "redemption": {"strength", "toughness"},
         }
-        assert fields and set(fields) <= mine[ruleset], fields
+        assert fields and set(fields) <= mine[ruleset], (fields, page.inner_text("#form"))
         # A card list offers the seat's unseen deck by its top and bottom card.
         choices = page.locator("#form select option").all_inner_texts()
         deck = [c for c in choices if "alice's deck" in c]

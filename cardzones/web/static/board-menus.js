@@ -136,6 +136,12 @@ function legalSection(keep, ref) {
       const same = [...slot.querySelectorAll("button.legal")].some(
         (b) => b.textContent === button.textContent.replace(/…$/, ""));
       if (action && oneClick && (!rest.length || same && rest.every((p) => !p.required))) button.remove();
+      // A form whose every choice the legal acts list (cards, zones, words
+      // from a list), none of them on this card, offers what the rules would
+      // refuse now ("Attack with it" for a card in a hand): it goes under
+      // More, for a player who means to try it all the same.
+      const listed = Array.isArray(entries) && rest.every((p) => LISTED_KINDS.has(p.kind));
+      if (action && ref && listed && !oneClick && button.isConnected) button.classList.add("unlisted");
     }
     trimMenu(menu);
     slot.dataset.ready = "yes";
@@ -144,6 +150,10 @@ function legalSection(keep, ref) {
   fill(0);
   return slot;
 }
+
+// The kinds of parameter whose every value the legal acts list.
+const LISTED_KINDS = new Set(["card", "cards", "zone", "dest", "zone_name", "player", "choice",
+                              "position", "bool"]);
 
 // A menu shows its likeliest entries, at most MENU_SHOWN, in its groups'
 // order; the rest are under "More", one click away.
@@ -159,6 +169,7 @@ function unlikely(button) {
     step = null;
   }
   const args = step && typeof step === "object" ? Object.values(step)[0] : null;
+  if (button.classList.contains("unlisted")) return 100;
   if (!args || typeof args !== "object") return 0;
   let score = 0;
   const to = typeof args.to === "string" ? args.to : typeof args.onto === "string" ? args.onto : null;
@@ -177,8 +188,10 @@ function trimMenu(menu) {
   const old = menu.querySelector(".menu-more");
   if (old) old.remove();
   const entries = [...menu.querySelectorAll(".menu-group > button")];
-  if (entries.length <= MENU_SHOWN) return;
-  const rest = entries.slice(MENU_SHOWN - 1);
+  const likely = entries.filter((b) => !b.classList.contains("unlisted"));
+  const unlisted = entries.filter((b) => b.classList.contains("unlisted"));
+  if (likely.length <= MENU_SHOWN && !unlisted.length) return;
+  const rest = [...(likely.length <= MENU_SHOWN ? [] : likely.slice(MENU_SHOWN - 1)), ...unlisted];
   for (const button of rest) {
     button.hidden = true;
     button.classList.add("more-entry");
@@ -406,8 +419,11 @@ function openForm(action, given, ref, anchor, only) {
   const others = only ? exactlyOne(action).filter((n) => n !== only) : [];
   // A change of a card's stats offers the stats the card has: each game's
   // own (power and defense, or strength and toughness), not every game's.
+  // A card with none of them (a card with no numbers yet) is offered them all.
   const about = ref ? window.cardzonesMenus.objects(state.view).get(ref) : null;
-  const hasStat = (p) => p.kind !== "delta" || !about || about.obj.hidden || p.name in about.obj;
+  const own = about && !about.obj.hidden
+    && action.params.some((p) => p.kind === "delta" && p.name in about.obj);
+  const hasStat = (p) => p.kind !== "delta" || !own || p.name in about.obj;
   const shown = action.params
     .filter((p) => p.name !== action.actor && p.kind !== "action" && !others.includes(p.name))
     .filter(hasStat)
