@@ -12,6 +12,8 @@ board tests.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -52,17 +54,26 @@ def drag(viewer: Viewer, source: Any, zone: str, size: dict[str, int]) -> None:
         viewer.page.set_viewport_size(size)
 
 
+@contextmanager
+def alice_at(host: ThreadServer, chromium: Any, body: dict[str, Any], size: str) -> Iterator[Table]:
+    """A table of ``body`` whose alice looks at a screen of ``size``."""
+    t = Table(host, chromium, body)
+    try:
+        t["alice"].page.set_viewport_size(SIZES[size])
+        yield t
+    finally:
+        t.close()
+
+
 @pytest.mark.parametrize("size", sorted(SIZES))
 def test_a_refused_drop_says_why_beside_its_card_inside_the_window(
     browser: Any,  # noqa: F811 (the fixture)
     server: ThreadServer,  # noqa: F811 (the fixture)
     size: str,
 ) -> None:
-    t = Table(server, browser, board_body("fab"))
-    try:
+    with alice_at(server, browser, board_body("fab"), size) as t:
         screen = SIZES[size]
         alice = t["alice"]
-        alice.page.set_viewport_size(screen)
         # The hero dropped on its own soul: the rules refuse it (3.0.14).
         drag(alice, alice.card("alice.hero"), "alice.soul", screen)
         bubble = alice.card("alice.hero").locator(".refusal")
@@ -93,8 +104,6 @@ def test_a_refused_drop_says_why_beside_its_card_inside_the_window(
         t.applied()
         assert store.head(t.id) == t.number == 1
         assert alice.page.locator("#board .refusal").count() == 0
-    finally:
-        t.close()
 
 
 @pytest.mark.parametrize("size", sorted(SIZES))
@@ -103,11 +112,9 @@ def test_dragging_a_placed_card_moves_it_alone(
     server: ThreadServer,  # noqa: F811 (the fixture)
     size: str,
 ) -> None:
-    t = Table(server, browser, real_board_body("redemption"))
-    try:
+    with alice_at(server, browser, real_board_body("redemption"), size) as t:
         screen = SIZES[size]
         alice = t["alice"]
-        alice.page.set_viewport_size(screen)
         dread = alice.named("alice.land_of_bondage", 'Lost Soul "Dread"')
         alice.menu(dread, "place", {"onto": "Assyria (alice's territory)"}, param="cards")
         t.applied()
@@ -122,8 +129,6 @@ def test_dragging_a_placed_card_moves_it_alone(
         after = sorted(names_in(alice, "alice.territory"))
         assert after == sorted(n for n in territory if not n.startswith("Lost Soul"))
         assert alice.named("alice.territory", "Assyria").locator(".tucked.placed").count() == 0
-    finally:
-        t.close()
 
 
 #: Where the player's hand, the zones between the players and the page are.

@@ -15,6 +15,7 @@ import pytest
 import yaml
 from starlette.testclient import TestClient
 from tablekit import act, create, fab_body, redemption_body, seated, store_url
+from test_table_finish import At as TableAt
 
 from cardzones.scenario.runner import run_file
 from cardzones.table.export import ExportError, export_scenario, replay_steps
@@ -37,17 +38,8 @@ def client(url: str) -> Iterator[TestClient]:
         yield app
 
 
-class At:
-    """The HTTP side of one table's take-backs."""
-
-    def __init__(self, client: TestClient, created: dict[str, Any]) -> None:
-        self.client = client
-        self.created = created
-        self.base = f"/api/tables/{created['table']}"
-
-    def token(self, who: str | None) -> dict[str, str]:
-        token = self.created["spectator"] if who is None else self.created["seats"][who]
-        return {"Authorization": f"Bearer {token}"}
+class At(TableAt):
+    """The HTTP side of one table, and its take-backs."""
 
     def ask(self, who: str | None, acts: int | None = None) -> Any:
         body = None if acts is None else {"acts": acts}

@@ -12,7 +12,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from cardzones.table.take_back import ACCEPT, ANSWERS, TakeBackRefused, acts_of
-from cardzones.web.server import Server, error, seat_of
+from cardzones.web.server import Server, bounded_body, error, seat_of
 
 #: The largest body of ``POST .../take-back``.
 MAX_BODY = 1024
@@ -78,11 +78,9 @@ def _answer(shown: Any, done: Any) -> Response:
 
 async def _body(request: Request) -> dict[str, Any] | Response:
     """The request's body as a mapping of ``acts`` or ``answer``, or the answer."""
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY:
-            return error(413, f"the body is larger than {MAX_BODY} bytes")
+    body = await bounded_body(request, MAX_BODY)
+    if isinstance(body, Response):
+        return body
     if not body.strip():
         return {}
     try:
