@@ -443,12 +443,9 @@ class Hub:
                 told = {"take_back": self._take_back_shown(live.table)} if tell else None
                 return result, made, dumps(told) if told else ""
 
-            try:
-                result, made, told = await run_in_threadpool(run)
-            finally:
-                events, on_event = self._collector(live)
-                await run_in_threadpool(self.host.catch_up, live.table, on_event)
-                self._deliver(live, events)
+            # A refusal changed nothing here; events another writer stored
+            # meanwhile arrive as its notifications say, as for an act.
+            result, made, told = await run_in_threadpool(run)
             if made is not None:
                 self._deliver(live, [made])
             if told and self._take_backs_told.get(live.table.id) != told:
