@@ -253,13 +253,14 @@ class Ruleset(kernel.Ruleset["Game"]):
                 + ", ".join(sorted(self.actions))
             )
         for param in action.params:
-            value = args.get(param.name)
+            key = param.name  # the parameter's name, not a card's
+            value = args.get(key)
             wants = _RESOLVED_FORMS.get(param.kind.value)
             if isinstance(value, str) and wants is not None:
                 # A name where the engine takes an id: say how to get the id,
                 # rather than fail deep inside the move (a KeyError).
                 raise UnknownReference(
-                    f"{name}: {param.name}: Game.act takes {wants}, not the name {value!r}"
+                    f"{name}: {key}: Game.act takes {wants}, not the name {value!r}"
                 )
         return action.run(game, complete(action, args))
 
