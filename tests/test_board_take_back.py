@@ -115,3 +115,28 @@ def test_a_take_back_accepted_and_one_refused_seen_from_both_seats_and_the_spect
 def _refused(viewer: Viewer) -> str:
     viewer.page.wait_for_function("() => (window.cardzonesBoard.takeBack || {}).refused")
     return bar_text(viewer)
+
+
+def test_a_seat_takes_back_its_last_two_acts(
+    browser: Any,  # noqa: F811 (the fixture)
+    server: ThreadServer,  # noqa: F811 (the fixture)
+) -> None:
+    t = Match(server, browser, board_body("fab"))
+    try:
+        alice, bob = t["alice"], t["bob"]
+        hand = len(names_in(alice, "alice.hand"))
+        draw(t)
+        draw(t)
+        alice.page.click("#takeback-btn")
+        assert "your last 1 act" in bar_text(alice)
+        # Asked again while its request stands: one act more.
+        assert alice.page.inner_text("#takeback-btn") == "Take back 2"
+        alice.page.click("#takeback-btn")
+        alice.page.wait_for_function("() => (window.cardzonesBoard.takeBack || {}).acts === 2")
+        assert "alice asks to take back their last 2 acts" in bar_text(bob)
+        bob.page.click("#takeback-accept")
+        t.applied()
+        assert len(names_in(alice, "alice.hand")) == hand
+        assert "alice took back 2 acts" in alice.page.evaluate(LAST_LOG_JS)
+    finally:
+        t.close()

@@ -66,9 +66,14 @@ function renderTakeBack() {
   const request = takeBackShown();
   const standing = Boolean(request && !request.refused);
   // A seat may take back its own acts since another seat last acted: the
-  // button shows while the last event the board was sent is its own.
-  $("takeback-btn").hidden = !(canAct() && !standing && state.number > 0
-                               && (state.lastSeat === undefined || state.lastSeat === state.seat));
+  // button shows while the last event the board was sent is its own, and
+  // while its own request stands it asks for one act more.
+  const more = standing && request.by === state.seat && !request.accepted.length;
+  const button = $("takeback-btn");
+  button.hidden = !(canAct() && (!standing || more) && state.number > 0
+                    && (state.lastSeat === undefined || state.lastSeat === state.seat));
+  button.textContent = more ? `Take back ${request.acts + 1}` : "Take back";
+  button.dataset.acts = String(more ? request.acts + 1 : 1);
   $("takeback-bar").hidden = !request;
   if (!request) return;
   const acts = `${request.acts} act${request.acts === 1 ? "" : "s"}`;
@@ -154,7 +159,7 @@ function twoClicks(button, again, done) {
 }
 twoClicks($("finish-btn"), "Really propose to finish?", () => vote("agree"));
 twoClicks($("concede-btn"), "Really concede?", () => vote("concede"));
-$("takeback-btn").addEventListener("click", () => takeBack({ acts: 1 }));
+$("takeback-btn").addEventListener("click", (ev) => takeBack({ acts: Number(ev.currentTarget.dataset.acts) || 1 }));
 $("takeback-accept").addEventListener("click", () => takeBack({ answer: "accept" }));
 $("takeback-refuse").addEventListener("click", () => takeBack({ answer: "refuse" }));
 $("finish-accept").addEventListener("click", () => vote("agree"));
