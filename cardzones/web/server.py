@@ -6,6 +6,7 @@ token that does not open a table.
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 from collections import Counter, OrderedDict
 from collections.abc import Sequence
@@ -13,7 +14,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from starlette.concurrency import run_in_threadpool
-from starlette.requests import HTTPConnection, Request
+from starlette.requests import ClientDisconnect, HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 
 from cardzones.table.host import Host
@@ -183,3 +184,26 @@ async def seat_of(server: Server, request: Request) -> tuple[Seat, Live] | Respo
     if seat is None or live is None:
         return error(404, NOT_OPENED)
     return seat, live
+
+
+async def bounded_body(request: Request, limit: int, seconds: float) -> bytes | Response:
+    """A small request's body, read no further than ``limit`` bytes and for
+    no longer than ``seconds`` (a new table's body has as long): the body, or
+    the answer to one that is larger (413), slower (408) or dropped."""
+    body = b""
+    try:
+        async with asyncio.timeout(seconds):
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > limit:
+                    return error(413, f"the body is larger than {limit} bytes")
+    except TimeoutError:
+        return over_limit(
+            408,
+            f"the body took more than {seconds:g} s to arrive "
+            f"(cardzones serve {Limits.option('request_seconds')})",
+            "request_seconds",
+        )
+    except ClientDisconnect:
+        return Response(status_code=400)  # nobody is there to read it
+    return body

@@ -4,17 +4,16 @@ the end as they stand (``GET .../finish``), by :mod:`cardzones.table.finish`.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import math
 import time
 
-from starlette.requests import ClientDisconnect, Request
+from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from cardzones.table.finish import AGREE, VOTES, FinishRefused
 from cardzones.table.limits import Limits
-from cardzones.web.server import Server, error, over_limit, seat_of
+from cardzones.web.server import Server, bounded_body, error, over_limit, seat_of
 
 #: The largest body of ``POST .../finish``.
 MAX_VOTE_BODY = 1024
@@ -65,22 +64,9 @@ async def finish(server: Server, request: Request) -> Response:
 async def vote_of(request: Request, seconds: float) -> str | Response:
     """The vote a finish request's body gives (none: agree), or the answer.
     The body has ``seconds`` to arrive, as a new table's has."""
-    body = b""
-    try:
-        async with asyncio.timeout(seconds):
-            async for chunk in request.stream():
-                body += chunk
-                if len(body) > MAX_VOTE_BODY:
-                    return error(413, f"the body is larger than {MAX_VOTE_BODY} bytes")
-    except TimeoutError:
-        return over_limit(
-            408,
-            f"the body took more than {seconds:g} s to arrive "
-            f"(cardzones serve {Limits.option('request_seconds')})",
-            "request_seconds",
-        )
-    except ClientDisconnect:
-        return Response(status_code=400)  # nobody is there to read it
+    body = await bounded_body(request, MAX_VOTE_BODY, seconds)
+    if isinstance(body, Response):
+        return body
     if not body.strip():
         return AGREE
     try:
