@@ -272,13 +272,22 @@ def show(
 
 
 def _closest(name: str, games: list[str]) -> list[str]:
+    """The names nearest ``name``, all of one game: the game whose nearest
+    name is nearest (a fab name's misspelling gets no Redemption names)."""
+    from difflib import SequenceMatcher
+
     from cardzones.cards.lookup import CardLookup
 
-    near: list[str] = []
+    best: tuple[float, list[str]] = (-1.0, [])
     for game in games:
         with CardLookup(game) as lookup:
-            near += lookup.closest(name)
-    return near
+            near = lookup.closest(name)
+        if not near:
+            continue
+        score = max(SequenceMatcher(None, name.lower(), n.lower()).ratio() for n in near)
+        if score > best[0]:
+            best = (score, near)
+    return best[1]
 
 
 def _show_record(record: CardRecord, imported: str) -> None:

@@ -207,6 +207,36 @@ def act(
     return answer
 
 
+def take_back(
+    client: TestClient, created: dict[str, Any], seats: dict[str | None, Seat], asker: str
+) -> bool:
+    """``asker`` asks to take back its last act, every other seat accepts,
+    and every connection reads the frames that causes: the request, the
+    event and the request's end. False when the table refuses the request
+    (another seat acted last), and nothing happened."""
+    where = f"/api/tables/{created['table']}/take-back"
+
+    def post(who: str, body: dict[str, Any]) -> Any:
+        token = created["seats"][who]
+        return client.post(where, json=body, headers={"Authorization": f"Bearer {token}"})
+
+    asked = post(asker, {"acts": 1})
+    if asked.status_code == 409:
+        return False
+    assert asked.status_code == 200, asked.text
+    for seat in seats.values():
+        assert "take_back" in seat.receive()
+    answers = [post(p, {"answer": "accept"}) for p in created["seats"] if p != asker]
+    number = answers[-1].json()["number"]
+    assert number is not None, answers[-1].text
+    for seat in seats.values():
+        while "take_back" in (frame := seat.receive()):
+            pass  # the acceptances before the last
+        assert frame.get("event") == number, frame
+        assert seat.receive() == {"take_back": None}
+    return True
+
+
 # ----------------------------------------------------------------------
 # Random acts, from a seat's view only
 # ----------------------------------------------------------------------

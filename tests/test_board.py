@@ -171,8 +171,15 @@ class Viewer:
             entry = entry.and_(self.page.locator(f"[data-act*='{part}']"))
         entry = entry.first
         step: dict[str, Any] = json.loads(entry.get_attribute("data-act") or "null")
+        self.reveal(entry)
         entry.click()
         return step
+
+    def reveal(self, entry: Any) -> None:
+        """Open the menu's "More" when ``entry`` is among the entries under it."""
+        more = self.page.locator("#menu .menu-more")
+        if entry.count() and not entry.is_visible() and more.count():
+            more.click()
 
     def actions(self, action: str, fields: dict[str, str] | None = None) -> None:
         """Do an action from the bar's Actions menu, as :meth:`menu` does."""
@@ -184,10 +191,13 @@ class Viewer:
         if fields is None and param is None:
             one = self.page.locator(f'#menu button.legal[data-action="{action}"]')
             if one.count():
+                self.reveal(one.first)
                 one.first.click()
                 return
         which = f'[data-param="{param}"]' if param else ""
-        self.page.locator(f'#menu button[data-action="{action}"]:not(.legal){which}').first.click()
+        form = self.page.locator(f'#menu button[data-action="{action}"]:not(.legal){which}').first
+        self.reveal(form)
+        form.click()
         self.submit(fields)
 
     def submit(self, fields: dict[str, str] | None) -> None:

@@ -64,6 +64,7 @@ def test_rulesets_serve_each_board_layout_and_the_pages_name_no_game() -> None:
         assert set(board["order"]) <= laid and set(board["wide"]) <= laid
         types = set(ruleset.zone_specs)
         assert set(board["areas"]) <= types and set(board["piles"]) <= types
+        assert set(board["stacked"]) <= types
         assert set(board["piles"].values()) <= set(ruleset.piles)
     pages = sorted(p for p in STATIC.iterdir() if p.suffix in (".js", ".css", ".html"))
     assert pages

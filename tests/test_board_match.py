@@ -109,7 +109,9 @@ def menu_actions(viewer: Viewer) -> set[str]:
 def one_click(viewer: Viewer, text: str) -> None:
     """Click the menu's one-click entry whose whole sentence is ``text``."""
     label = json.dumps(text, ensure_ascii=False)
-    viewer.page.locator(f"#menu button.legal[aria-label={label}]").click()
+    entry = viewer.page.locator(f"#menu button.legal[aria-label={label}]")
+    viewer.reveal(entry)
+    entry.click()
 
 
 def open_card(viewer: Viewer, card: Any) -> list[str]:
@@ -132,7 +134,9 @@ def variant(viewer: Viewer, card: Any, action: str, only: str, fields: dict[str,
     it takes exactly one of ("Deal damage…"), its form filled in and sent."""
     card.click()
     viewer.page.wait_for_selector("#menu .menu-legal[data-ready=yes]")
-    viewer.page.click(f'#menu button[data-action="{action}"][data-variant="{only}"]')
+    entry = viewer.page.locator(f'#menu button[data-action="{action}"][data-variant="{only}"]')
+    viewer.reveal(entry)
+    entry.click()
     form = viewer.page.locator("#form")
     assert form.locator(f'[name="{only}"]').count() == 1
     if only == "remove":  # the card's one counter, chosen already
@@ -349,7 +353,9 @@ def play_redemption(t: Table) -> None:
     gideon = alice.named("alice.territory", "Gideon A")
     gideon.click()
     alice.page.wait_for_selector("#menu .menu-legal[data-ready=yes]")
-    alice.page.click('#menu button[data-action="set_aside"][data-param="cards"]')
+    entry = alice.page.locator('#menu button[data-action="set_aside"][data-param="cards"]')
+    alice.reveal(entry)
+    entry.click()
     form = alice.page.locator("#form")
     assert form.locator("textarea").count() == 0
     alice.submit(

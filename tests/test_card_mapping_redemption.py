@@ -321,3 +321,37 @@ def test_brigade_spellings() -> None:
     }
     with pytest.raises(carddata.CardDataProblem, match="PurpleTeal"):
         carddata.brigades("Blue/PurpleTeal")
+
+
+def test_the_databases_odd_rows_are_read_not_skipped() -> None:
+    """Rows of the real database that were skipped: a row with empty cells
+    past the header's last column, two brigades run together
+    ("Blue/PurpleTeal"), and a two-faced toughness written other face first
+    ("(X)4" beside a "4(X)" strength). The reader puts the database's slips
+    right (cardfiles.repaired); read alone, such a text is still a problem
+    (the tests above)."""
+    from cardzones.rulesets.redemption.cardfiles import read_lackey
+
+    header = (
+        "Name\tSet\tImageFile\tOfficialSet\tType\tBrigade\tStrength\tToughness\tClass\t"
+        "Identifier\tSpecialAbility\tRarity\tReference\tSound\tAlignment\tLegality"
+    )
+    rows = [
+        "Benaiah, Lion Slayer [2025 - 1st Place]\tPmo-P3\tBenaiah\tPromo\tHero\tPurple\t10\t12\t"
+        "Warrior\t\tWhile alone, negate Enhancements.\tRare\tII Samuel 23:20\t\tGood\tRotation"
+        + "\t"
+        * 14,
+        "Melchizedek (CoW AB)\tCoW (AB)\tMelchizedek\tCloud of Witnesses\tHero\tBlue/PurpleTeal\t"
+        "4\t4\tTerritory\tKing of Salem, Priest\tProtect your good Kings.\tRare\tGenesis 14:18\t\t"
+        "Good\tRotation",
+        "Mene, Mene, Tekel, Upharsin\tPoC\tMene\tProphecies of Christ\tGE/EE\t"
+        "Silver/White/Crimson\t4(X)\t(X)4\t\tX = # of Babylonians in play\t"
+        "Reveal 4 (or X) cards.\tRare\tDaniel 5:24\t\tNeutral\tRotation",
+    ]
+    read = list(read_lackey("\n".join([header, *rows]), "carddata.txt", lambda done, total: None))
+    records = [found for _, found in read]
+    assert all(isinstance(r, CardRecord) for r in records), records
+    benaiah, melchizedek, mene = records
+    assert benaiah.cdef.stats == {"strength": 10, "toughness": 12}
+    assert sorted(melchizedek.cdef.extra["brigade"]) == ["blue", "purple", "teal"]
+    assert mene.cdef.stats == {"strength": 4, "toughness": 4}

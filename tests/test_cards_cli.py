@@ -148,3 +148,31 @@ def test_a_big_file_gets_a_progress_bar_on_a_terminal(
     code, _ = run(runner, "import", str(FAB_JSON))
     assert code == 0
     assert "reading fab-card.json" in screen.getvalue()
+
+
+def test_search_lists_the_cards_that_hold_the_words_as_written_first(runner: CliRunner) -> None:
+    imported(runner)
+    code, out = run(runner, "search", "go again", "--ruleset", "fab", "--json")
+    assert code == 0
+    found = json.loads(out)
+    assert found, out
+    first = found[0]["card"]
+    assert (
+        "go_again" in first.get("keywords", []) or "go again" in (first.get("text") or "").lower()
+    )
+    ranked = [
+        "go_again" in c["card"].get("keywords", [])
+        or "go again" in (c["card"].get("text") or "").lower()
+        for c in found
+    ]
+    # Every card with go again comes before every card without it.
+    assert ranked == sorted(ranked, reverse=True)
+
+
+def test_show_suggests_names_of_one_game(runner: CliRunner) -> None:
+    imported(runner)
+    code, out = run(runner, "show", "Hanah [K]")
+    assert code == 2 and "closest: 'Hannah [K]'" in out
+    assert "Snatch" not in out and "Dawnblade" not in out
+    code, out = run(runner, "show", "Edge of Autum")
+    assert "Hannah" not in out

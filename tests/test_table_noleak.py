@@ -12,6 +12,10 @@ in every frame. For every frame a viewer receives:
   act it belongs to;
 - it holds no token but the viewer's own, and not the seed.
 
+Now and then a seat takes back its last act, with the other's consent
+(docs/protocol.md, Taking back acts): the frames of the request and of the
+take-back's event are checked the same way.
+
 And the engine's non-interference property, through the server: two tables
 that differ only in two cards a viewer may not see (traded places, cards the
 rules cannot tell apart) send that viewer identical frames, until the engine
@@ -29,7 +33,7 @@ import pytest
 from hypothesis import given, note, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
-from tablekit import BODIES, Seat, act, card_name, create, random_act, seated
+from tablekit import BODIES, Seat, act, card_name, create, random_act, seated, take_back
 
 from cardzones.kernel.game import Game
 from cardzones.kernel.logview import log_view
@@ -127,10 +131,15 @@ def test_no_private_property_reaches_a_viewer(client: TestClient, ruleset: str, 
                 else data.draw(st.sampled_from(["alice", "bob"]))
             )
             step = random_act(seats[actor].view, actor, pick_from(data))
-            note(f"{actor}: {step}")
             before = {v: may_see(game, v) for v in VIEWERS}
             counts = {v: len(s.frames) for v, s in seats.items()}
-            act(seats, actor, step)
+            if data.draw(st.integers(0, 5), label="take back") == 0:
+                note(f"{actor}: take back")
+                take_back(client, created, seats, actor)
+                game = live_game(client, created["table"])  # a take-back replaces it
+            else:
+                note(f"{actor}: {step}")
+                act(seats, actor, step)
             for viewer, seat in seats.items():
                 seen = before[viewer] | may_see(game, viewer)
                 for frame in seat.frames[counts[viewer] :]:
@@ -187,10 +196,15 @@ def test_games_that_differ_only_in_what_a_viewer_cannot_see_send_it_identical_fr
                 else data.draw(st.sampled_from(["alice", "bob"]))
             )
             step = random_act(seats_a[actor].view, actor, pick_from(data))
-            note(f"{actor}: {step}")
             counts = {v: len(seats_a[v].frames) for v in watching}
-            act(seats_a, actor, step)
-            act(seats_b, actor, step)
+            if data.draw(st.integers(0, 5), label="take back") == 0:
+                note(f"{actor}: take back")
+                assert take_back(client, a, seats_a, actor) == take_back(client, b, seats_b, actor)
+                game_a, game_b = live_game(client, a["table"]), live_game(client, b["table"])
+            else:
+                note(f"{actor}: {step}")
+                act(seats_a, actor, step)
+                act(seats_b, actor, step)
             for viewer in list(watching):
                 if revealed(game_a, viewer, pair) or revealed(game_b, viewer, pair):
                     watching.discard(viewer)

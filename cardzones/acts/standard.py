@@ -245,6 +245,24 @@ def _done(game: Game, args: Mapping[str, Any]) -> MoveResult:
     return MoveResult.DONE
 
 
+#: The log entry of a change of stats: every viewer reads it.
+MODIFIED = "modified"
+
+
+def _modified(game: Game, card: int, mods: Sequence[tuple[str, int]], until: Any) -> str:
+    """A change of stats in words for the log, which every viewer reads: the
+    card by name when it is public, else by its zone alone (3.0.7a)."""
+    obj = game.obj(card)
+    owner = obj.controller or obj.owner
+    if obj.public:
+        label = f"{owner}'s {obj.cdef.name}" if owner else obj.cdef.name
+    else:
+        label = f"a card in {game.zone_name(obj.zone)}"
+    changes = ", ".join(f"{value:+d} {name.replace('_', ' ')}" for name, value in mods)
+    lasting = f" until {str(until).replace('_', ' ')}" if until is not None else ""
+    return f"{label} gets {changes}{lasting}"
+
+
 def modify_action(stats: Sequence[str]) -> Action:
     """``modify``: a change to the numeric properties ``stats`` of the card's
     current object, which ends when it becomes a new object (3.0.9)."""
@@ -254,6 +272,8 @@ def modify_action(stats: Sequence[str]) -> Action:
         mods = [(k, args[k]) for k in stats if args[k] is not None]
         with game.atomic():
             eid = game.add_effect(args["card"], "modify", mods=mods, until=args["until"])
+            note = _modified(game, args["card"], mods, args["until"])
+            game.log_event(MODIFIED, note, by=acting(game, args))
         return ActionResult(MoveResult.DONE, effect=EffectRef(eid))
 
     params = (

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -353,14 +354,18 @@ class CardIndex:
         if ruleset is not None:
             sql += " AND c.ruleset = ?"
             args.append(ruleset)
-        # Name hits first (bm25 weights the name column ten times).
+        # Name hits first (bm25 weights the name column ten times); more than
+        # asked for, to rank the cards that hold the words as written first.
         sql += " ORDER BY bm25(search, 10.0, 2.0, 1.0), c.name, c.variant LIMIT ?"
-        args.append(limit)
+        args.append(min(limit * 10, 1000))
         try:
             rows = self._db.execute(sql, args).fetchall()
         except sqlite3.OperationalError as exc:
             raise CardDataError(f"cannot search for {text!r}: {exc}") from None
-        return [self._record(r) for r in rows]
+        found = [self._record(r) for r in rows]
+        words = _words(text)
+        ranked = sorted(enumerate(found), key=lambda pair: (_phrase_rank(pair[1], words), pair[0]))
+        return [record for _, record in ranked[:limit]]
 
     def _record(self, row: tuple[Any, ...]) -> CardRecord:
         _, ruleset, name, variant, pitch, card, source = row[:7]
@@ -372,14 +377,39 @@ class CardIndex:
 
 
 def _types_text(record: CardRecord) -> str:
+    """The searched words of a card besides its name and text: its types, its
+    other printed words and its keywords ("go again")."""
     cdef = record.cdef
     words = sorted(cdef.types)
     for value in cdef.extra.values():
         words += [value] if isinstance(value, str) else sorted(value)
+    words += sorted(cdef.keywords)
     return " ".join(w.replace("_", " ") for w in words)
+
+
+def _words(text: str) -> list[str]:
+    return [w for w in "".join(c if c.isalnum() else " " for c in text).split() if w]
 
 
 def _fts_query(text: str) -> str:
     """Every word as a quoted prefix term, so the user's text is never FTS syntax."""
-    words = [w for w in "".join(c if c.isalnum() else " " for c in text).split() if w]
-    return " ".join(f'"{w}"*' for w in words)
+    return " ".join(f'"{w}"*' for w in _words(text))
+
+
+def _phrase_rank(record: CardRecord, words: list[str]) -> int:
+    """How well a card holds the searched words as written, whole and in
+    order: in its name (0), its keywords or types (1), its rules text (2), or
+    only as scattered words or the starts of words (3). A search for "go
+    again" lists the cards with go again before a card named "Gorganian" whose
+    text says "again"."""
+    if not words:
+        return 3
+    phrase = re.compile(r"\b" + r"\W+".join(map(re.escape, words)) + r"\b", re.IGNORECASE)
+    names = " ".join([record.name, *record.aliases])
+    if phrase.search(names):
+        return 0
+    if phrase.search(_types_text(record)):
+        return 1
+    if phrase.search(record.text or ""):
+        return 2
+    return 3

@@ -38,6 +38,38 @@ def open_store(db: str) -> Any:
     return store
 
 
+def open_existing_store(db: str) -> Any:
+    """The store of ``export`` and ``replay``, which read tables: a SQLite file
+    that is not there is an error, not a new empty store left behind."""
+    if "://" not in db and db != ":memory:" and not Path(db).is_file():
+        errors.print(
+            f"[red]error[/red]: no table store at {escape(db)}: give the server's --db"
+            " (a SQLite file or a postgresql:// URL)",
+            soft_wrap=True,
+        )
+        raise typer.Exit(2)
+    return open_store(db)
+
+
+def port_taken(host: str, port: int) -> str | None:
+    """Why the server could not listen on ``host:port`` (another process
+    listens there, say), or None when it can."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except OSError as exc:
+        return f"{host} is not an address to listen on ({exc.strerror or exc})"
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            return f"cannot listen on {host}:{port}: {exc.strerror or exc}"
+    return None
+
+
 def _default_db() -> str:
     from cardzones.table.database import DEFAULT_DB
 
@@ -160,6 +192,14 @@ def serve(
         raise typer.Exit(2)
     where = store.describe()
     store.close()
+    taken = port_taken(host, port)
+    if taken is not None:
+        errors.print(
+            f"[red]error[/red]: {escape(taken)} (another server may be running there;"
+            " choose another with --port)",
+            soft_wrap=True,
+        )
+        raise typer.Exit(1)
     os.environ["CARDZONES_DB"] = db
     os.environ["CARDZONES_ORIGINS"] = " ".join(origin or ())
     os.environ["CARDZONES_IMAGES"] = "1" if images else "0"
@@ -194,7 +234,7 @@ def export(
     table_extra()
     from cardzones.table.export import ExportError, export_scenario
 
-    store = open_store(db or _default_db())
+    store = open_existing_store(db or _default_db())
     try:
         text = export_scenario(store, table)
     except (ExportError, CardzonesError) as exc:
@@ -223,7 +263,7 @@ def replay(
     from cardzones.board import render
     from cardzones.table.export import ExportError, seat_history
 
-    store = open_store(db or _default_db())
+    store = open_existing_store(db or _default_db())
     viewer = None if as_seat == "spectator" else as_seat
     try:
         history = seat_history(store, table, viewer, upto)

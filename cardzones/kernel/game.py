@@ -355,6 +355,7 @@ class Game(GameState):
     end_effects_until = effects.end_effects_until
     take_pending_triggers = triggers.take_pending_triggers
     log_event = log.log_event
+    resume = log.resume
     events = log.events
     moved_since = log.moved_since
 

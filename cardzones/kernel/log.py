@@ -67,6 +67,23 @@ def log_event(game: GameState, kind: str, note: str = "", by: str | None = None)
     return _log(game, kind, None, True, None, None, None, None, by, "rule", note)
 
 
+def resume(game: GameState, later: GameState, kind: str, note: str, by: str | None) -> bool:
+    """Log an event in ``game``, a position that ``later`` (a later state of
+    the same game) held before, numbered after ``later``'s last event, and
+    keep ``later``'s counters: no sequence number, and so no handle, no
+    object id and no shuffle's randomness is given twice. Returns whether
+    ``later`` had shuffled since (a replay of ``game``'s acts alone would
+    shuffle differently from here on)."""
+    v, w = game._vars, later._vars
+    shuffled = bool(w["shuffles"] > v["shuffles"])
+    for counter in ("next_card", "next_oid", "next_eid", "shuffles"):
+        game._put(VARS, counter, max(v[counter], w[counter]))
+    seq = 0 if w["log"] is None else w["log"][0].seq + 1
+    event = Event(seq, kind, v["turn"], public=True, by=by, cause="rule", note=note)
+    game._put(VARS, "log", (event, v["log"]))
+    return shuffled
+
+
 def events(game: GameState) -> list[Event]:
     """The whole log, oldest first. Secret-bearing: see views.py for a player's log."""
     return list(iter_log(game._vars["log"]))

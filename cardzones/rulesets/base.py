@@ -85,8 +85,10 @@ class Board:
     narrow screen, where ``wide`` ones take a whole row; ``piles`` names, by
     zone type, the pile a zone shows as a place to drop a card (fab's soul,
     under the hero); ``labels`` are zone types' names in words, where the
-    type's own words are not enough. A rule set without one gets its zones
-    side by side.
+    type's own words are not enough; ``stacked`` are the zone types shown as a
+    pile of face-up cards (one card high, with a count, opened to browse);
+    ``symbols`` are the marks of its cards' rules text (``{r}``), each as its
+    words and a glyph. A rule set without one gets its zones side by side.
 
     >>> Board({"deck": "deck"}, ("deck",)).to_json()["rows"]
     ['deck']
@@ -98,6 +100,8 @@ class Board:
     wide: tuple[str, ...] = ()
     piles: Mapping[str, str] = field(default_factory=dict)
     labels: Mapping[str, str] = field(default_factory=dict)
+    stacked: tuple[str, ...] = ()
+    symbols: Mapping[str, tuple[str, str]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -107,7 +111,19 @@ class Board:
             "wide": list(self.wide),
             "piles": dict(self.piles),
             "labels": dict(self.labels),
+            "stacked": list(self.stacked),
+            "symbols": {mark: list(said) for mark, said in self.symbols.items()},
         }
+
+
+#: What :meth:`Ruleset.act` takes for a parameter that names a card or a zone,
+#: and how a caller gets it from a name.
+_RESOLVED_FORMS = {
+    "card": "a card id (such as game.contents(zone)[0])",
+    "cards": "card ids (such as game.contents(zone))",
+    "zone": "a zone id (such as game.zone(PLAYER, TYPE): game.zone('alice', 'deck'))",
+    "dest": "a destination (a zone id, such as game.zone(PLAYER, TYPE), or a Dest)",
+}
 
 
 class Ruleset(kernel.Ruleset["Game"]):
@@ -271,6 +287,15 @@ class Ruleset(kernel.Ruleset["Game"]):
                 f"unknown action {name!r} for {self.name}; actions are "
                 + ", ".join(sorted(self.actions))
             )
+        for param in action.params:
+            value = args.get(param.name)
+            wants = _RESOLVED_FORMS.get(param.kind.value)
+            if isinstance(value, str) and wants is not None:
+                # A name where the engine takes an id: say how to get the id,
+                # rather than fail deep inside the move (a KeyError).
+                raise UnknownReference(
+                    f"{name}: {param.name}: Game.act takes {wants}, not the name {value!r}"
+                )
         return action.run(game, complete(action, args))
 
     def legal_actions(

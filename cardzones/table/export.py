@@ -30,7 +30,8 @@ from cardzones.table.acts import apply_stored
 from cardzones.table.creation import Creation, deck_zones
 from cardzones.table.record import Record
 from cardzones.table.store import Store
-from cardzones.table.table import Table
+from cardzones.table.table import Table, rebuild, replayer
+from cardzones.table.take_back import TAKE_BACK
 
 _PHYSICAL = re.compile(r"^#(\d+)$")
 
@@ -226,7 +227,18 @@ def export_scenario(store: Store, table_id: str) -> str:
     creation = store.creation(table_id)
     if creation is None:
         raise ExportError(f"no table {table_id!r} in {store.describe()}")
-    acts = [a.act for a in store.actions(table_id)]
+    stored = store.actions(table_id)
+    acts = [a.act for a in stored]
+    if any(TAKE_BACK in act for act in acts):
+        # A scenario has no take-back: it holds the acts that make the final
+        # position, as the replayed table counts them.
+        table = rebuild(table_id, creation, acts, seats=[a.seat for a in stored])
+        if table.reshuffled:
+            raise ExportError(
+                f"table {table_id} took back acts after a shuffle: a scenario of the acts"
+                " that stand would shuffle differently, so it cannot be written as one"
+            )
+        acts = [acts[number - 1] for number, _ in table.lineage]
     doc = scenario_of(table_id, creation, acts)
     text = yaml.safe_dump(
         doc, sort_keys=False, allow_unicode=True, width=100, default_flow_style=None
@@ -256,8 +268,10 @@ def seat_history(
         raise ExportError(f"{viewer!r} is not a seat; seats are {', '.join(creation.players)}")
     table = Table.start(table_id, creation)
     events: list[dict[str, Any]] = []
-    for action in store.actions(table_id, 0, upto):
-        table.replay(action.act)
+    stored = store.actions(table_id, 0, upto)
+    table.rewind = replayer(table_id, creation, [a.act for a in stored], [a.seat for a in stored])
+    for action in stored:
+        table.replay(action.act, action.seat)
         events.append(
             {"event": table.number, "seat": action.seat, "log": table.log(viewer, table.number - 1)}
         )
@@ -290,7 +304,9 @@ def replay_steps(
         raise ExportError(f"{viewer!r} is not a seat; seats are {', '.join(creation.players)}")
     table = Table.start(table_id, creation)
     steps: list[dict[str, Any]] = [{"event": 0, "view": table.view(viewer), "log": []}]
-    for action in store.actions(table_id, 0, upto):
-        table.replay(action.act)
+    stored = store.actions(table_id, 0, upto)
+    table.rewind = replayer(table_id, creation, [a.act for a in stored], [a.seat for a in stored])
+    for action in stored:
+        table.replay(action.act, action.seat)
         steps.append(table.event_frame(viewer, action.seat))
     return steps

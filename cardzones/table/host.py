@@ -40,6 +40,7 @@ from cardzones.table.record import Record
 from cardzones.table.refusals import Refusal
 from cardzones.table.store import Seat, Store
 from cardzones.table.table import ReplayError, Table, rebuild
+from cardzones.table.take_back import Request, TakeBackRefused, takeable, target
 from cardzones.table.tokens import is_table_id, new_table_id, new_token, token_digest
 
 log = logging.getLogger("cardzones.table")
@@ -57,6 +58,11 @@ SNAPSHOT_SPREAD = 8
 GAME_OVER = "the game is over: its seats finished it, and it takes no more acts"
 #: The refusal of an act of a seat that conceded.
 CONCEDED = "you conceded: you take no more acts at this table"
+
+#: The refusal of an answer when no request stands.
+NO_REQUEST = "no take-back is asked now (an act since has left any request behind)"
+#: The refusal of a request when the seat's last act is not the table's.
+NOTHING_TO_TAKE_BACK = "you have no act to take back: another seat acted after your last act"
 
 #: Called after each event applied from the store: the table, and the action.
 OnEvent = Callable[[Table, StoredAction], None]
@@ -129,16 +135,21 @@ class Host:
         return table
 
     def _rebuild(self, table_id: str, creation: Record, upto: int | None) -> Table:
+        def rewind(number: int) -> Table:
+            return self._rebuild(table_id, creation, number)
+
         snapshot = self.store.snapshot(table_id, upto)
         if snapshot is not None:
             try:
                 start = int(snapshot["number"])
-                acts = [a.act for a in self.store.actions(table_id, start, upto)]
-                return rebuild(table_id, creation, acts, snapshot)
+                stored = self.store.actions(table_id, start, upto)
+                seats = [a.seat for a in stored]
+                return rebuild(table_id, creation, [a.act for a in stored], snapshot, rewind, seats)
             except (ReplayError, KeyError, ValueError, TypeError):
                 pass  # a snapshot this version cannot use: replay everything
-        acts = [a.act for a in self.store.actions(table_id, 0, upto)]
-        return rebuild(table_id, creation, acts)
+        stored = self.store.actions(table_id, 0, upto)
+        seats = [a.seat for a in stored]
+        return rebuild(table_id, creation, [a.act for a in stored], None, rewind, seats)
 
     # -- finishing takes consent (cardzones.table.finish) ------------------------
 
@@ -178,7 +189,7 @@ class Host:
         for action in self.store.actions(table.id, table.number):
             if action.number != table.number + 1:
                 raise ReplayError(f"table {table.id}: event {table.number + 1} is missing")
-            table.replay(action.act)
+            table.replay(action.act, action.seat)
             count += 1
             if on_event is not None:
                 on_event(table, action)
@@ -285,3 +296,88 @@ class Host:
             if snapshot and self.snapshot_due(number):
                 self.keep_snapshot(table)
             return Done(number, pending.applied.result)
+
+    # -- taking back acts takes consent (cardzones.table.take_back) ---------------
+
+    def voters(self, table: Table) -> list[str]:
+        """The seats whose answer a take-back wants: those that have not conceded."""
+        return [p for p in table.players if table.votes.vote_of(p) != CONCEDE]
+
+    def take_back_shown(self, table: Table) -> Request | None:
+        """The table's request as its seats are shown it: the one asked after
+        its last event (standing, or refused), None when there is none."""
+        found = self.store.take_back(table.id)
+        if found is None or found.head != table.number or table.finished is not None:
+            return None
+        return found
+
+    def ask_take_back(self, table: Table, seat: str, acts: int) -> tuple[Request, Done | None]:
+        """Store ``seat``'s request to take back its last ``acts`` acts; with
+        no other seat to answer it, it is carried out at once (the
+        :class:`Done` event). The table is up to date (:meth:`catch_up`).
+        Raises :class:`~cardzones.table.take_back.TakeBackRefused`."""
+        self.settle(table)
+        if table.finished is not None:
+            raise TakeBackRefused(GAME_OVER)
+        if table.votes.vote_of(seat) == CONCEDE:
+            raise TakeBackRefused(CONCEDED)
+        mine = takeable(table.lineage, seat)
+        if not mine:
+            raise TakeBackRefused(NOTHING_TO_TAKE_BACK)
+        if acts > len(mine):
+            raise TakeBackRefused(
+                f"you may take back {len(mine)} act{'s' if len(mine) != 1 else ''} now:"
+                " your acts since another seat last acted"
+            )
+        request = Request(seat, acts, target(table.lineage, acts), table.number, self.clock())
+        self.store.ask_take_back(table.id, request)
+        if request.waiting(self.voters(table)):
+            return request, None
+        return request, self._carry_out(table, request)
+
+    def answer_take_back(
+        self, table: Table, seat: str, accept: bool
+    ) -> tuple[Request, Done | None]:
+        """Record ``seat``'s answer to the standing request: the request as it
+        is then, and the event when this acceptance was the last one wanted.
+        The table is up to date (:meth:`catch_up`). Raises
+        :class:`~cardzones.table.take_back.TakeBackRefused`."""
+        self.settle(table)
+        found = self.take_back_shown(table)
+        if found is None or not found.standing(table.number):
+            raise TakeBackRefused(NO_REQUEST)
+        if accept and seat == found.by:
+            raise TakeBackRefused("you asked to take back: the other seats answer")
+        if accept and seat not in self.voters(table):
+            raise TakeBackRefused(CONCEDED)
+        answered = self.store.answer_take_back(table.id, found, seat, accept)
+        if answered is None:
+            raise TakeBackRefused(NO_REQUEST)
+        if not accept or answered.waiting(self.voters(table)):
+            return answered, None
+        return answered, self._carry_out(table, answered)
+
+    def _carry_out(self, table: Table, request: Request) -> Done:
+        """Store an accepted take-back as the table's next event."""
+        try:
+            pending = table.try_take_back(request)
+        except ValueError as exc:
+            self.store.drop_take_back(table.id, request.head)
+            raise TakeBackRefused(str(exc)) from None
+        try:
+            self.store.append(
+                table.id, table.number + 1, request.by, pending.applied.stored, self.clock()
+            )
+        except (Conflict, GameOver):
+            # An act came first (or the end): the request was left behind.
+            table.abandon(pending)
+            self.store.drop_take_back(table.id, request.head)
+            raise TakeBackRefused(NO_REQUEST) from None
+        except BaseException:
+            table.abandon(pending)
+            raise
+        number = table.commit(pending)
+        self.store.drop_take_back(table.id, request.head)
+        if self.snapshot_due(number):
+            self.keep_snapshot(table)
+        return Done(number, pending.applied.result)

@@ -21,6 +21,7 @@ NOT_AT_A_TABLE = {
     "error": "error: is for scenario files; a refused act is answered with its error",
     "expect": "expect: is for scenario files; a seat sees the game in its view",
     "mark": "mark: is for scenario files; a seat follows cards by their handles",
+    "take_back": "a take-back is not an act: ask the other seats for it (POST .../take-back)",
 }
 
 

@@ -95,3 +95,25 @@ finish_votes = sa.Table(
     sa.Column("at", sa.Float, nullable=False),
     sa.PrimaryKeyConstraint("table_id", "player"),
 )
+
+#: Each table's standing request to take back acts, if any, and the seats
+#: that accepted it (a JSON list) (cardzones.table.take_back). A request is
+#: answered only while the table's last event is its ``head``.
+take_backs = sa.Table(
+    "take_backs",
+    metadata,
+    sa.Column(
+        "table_id",
+        sa.String(64),
+        sa.ForeignKey("tables.id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    sa.Column("player", sa.String(200), nullable=False),
+    sa.Column("acts", sa.Integer, nullable=False),
+    sa.Column("target", sa.Integer, nullable=False),
+    sa.Column("head", sa.Integer, nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Column("accepted", sa.Text, nullable=False),
+    # The seat that refused it (the asking seat: withdrew it); None while it stands.
+    sa.Column("refused", sa.String(200), nullable=True),
+)

@@ -13,8 +13,9 @@ SQLite with full synchronous commits, so that an acknowledged action survives
 a killed process), the numbered actions, appended by group commit
 (:mod:`cardzones.table.action_log`; a writer that lost the race for a number
 gets :class:`~cardzones.table.action_log.Conflict` and nothing is written
-twice), the votes to finish (:mod:`cardzones.table.finish_votes`) and the chat
-(:mod:`cardzones.table.chat_lines`). With Postgres, each commit also sends
+twice), the votes to finish (:mod:`cardzones.table.finish_votes`), the
+requests to take back acts (:mod:`cardzones.table.take_back_votes`) and the
+chat (:mod:`cardzones.table.chat_lines`). With Postgres, each commit also sends
 ``NOTIFY cardzones`` (``TABLE:NUMBER`` for an action), which
 :meth:`Store.notifications` yields to every server process that listens.
 
@@ -52,6 +53,7 @@ from cardzones.table.database import CHANNEL, StoreError
 from cardzones.table.finish_votes import FinishVotes
 from cardzones.table.record import Record
 from cardzones.table.schema import seats, snapshots, tables
+from cardzones.table.take_back_votes import TakeBackVotes
 from cardzones.table.tokens import matches
 
 SEAT, SPECTATOR = "seat", "spectator"
@@ -67,11 +69,13 @@ class Seat:
     player: str | None
 
 
-class Store(ActionLog, FinishVotes, ChatLines):
+class Store(ActionLog, FinishVotes, ChatLines, TakeBackVotes):
     """The event store of every table, on one database: its actions
     (:class:`~cardzones.table.action_log.ActionLog`), its votes to finish
     (:class:`~cardzones.table.finish_votes.FinishVotes`) and its chat
-    (:class:`~cardzones.table.chat_lines.ChatLines`), and here the schema,
+    (:class:`~cardzones.table.chat_lines.ChatLines`), its requests to take
+    back acts (:class:`~cardzones.table.take_back_votes.TakeBackVotes`), and
+    here the schema,
     the tables and their seats, the snapshots and the notifications."""
 
     # -- schema ----------------------------------------------------------------
@@ -189,7 +193,8 @@ class Store(ActionLog, FinishVotes, ChatLines):
         """With Postgres, every ``(table, number)`` committed by any process,
         as it is committed, ``(table, None)`` when a table is finished,
         ``(table, "chat")`` when a chat line is stored, and ``(table,
-        "finish")`` when a seat votes to finish it. Ends when the
+        "finish")`` when a seat votes to finish it, ``(table, "take_back")``
+        when its request to take back acts changes. Ends when the
         connection is lost."""
         import psycopg
 
@@ -202,5 +207,5 @@ class Store(ActionLog, FinishVotes, ChatLines):
                     yield table_id, int(number)
                 elif number == "finished":
                     yield table_id, None
-                elif number in ("chat", "finish"):
+                elif number in ("chat", "finish", "take_back"):
                     yield table_id, number

@@ -24,13 +24,14 @@ stores it, then :meth:`Table.commit` makes it the next event, or
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from cardzones.acts.actions import ArgumentError
+from cardzones.acts.actions import ArgumentError, table_of
 from cardzones.errors import CardzonesError
 from cardzones.kernel.game import Game
 from cardzones.kernel.logview import log_size, log_view
+from cardzones.kernel.results import MoveResult
 from cardzones.kernel.serial import value_from_json, value_to_json
 from cardzones.kernel.views import view
 from cardzones.rulesets import get_ruleset
@@ -41,10 +42,15 @@ from cardzones.table.finish import Votes
 from cardzones.table.finish_votes import Finished
 from cardzones.table.record import Record
 from cardzones.table.refusals import Refusal
+from cardzones.table.rewind import take_back
 from cardzones.table.seat_refs import SeatRefs
+from cardzones.table.take_back import TAKE_BACK, Lineage, Request, stored_target
 
 #: The form of a snapshot this version writes and reads.
-SNAPSHOT_FORMAT = "cardzones-table/1"
+SNAPSHOT_FORMAT = "cardzones-table/2"
+
+#: The table at an earlier event, for a take-back (cardzones.table.rewind).
+Rewind = Callable[[int], "Table"]
 
 
 class ReplayError(CardzonesError):
@@ -57,6 +63,9 @@ class Pending:
 
     applied: Applied
     number: int
+    #: puts the table back as it was, for an act that replaced its game (a
+    #: take-back); None: the game's checkpoint does
+    undo: Callable[[], None] | None = field(default=None, compare=False)
 
 
 class Table:
@@ -76,6 +85,16 @@ class Table:
         self.finished: Finished | None = None
         #: the standing votes to finish it (cardzones.table.finish)
         self.votes = Votes()
+        #: the acts that make the position now (cardzones.table.take_back)
+        self.lineage: Lineage = []
+        #: per viewer, the log entries of events a take-back took out of the
+        #: game, as that viewer got them, by ``seq`` (cardzones.table.rewind)
+        self.archive: dict[str | None, list[dict[str, Any]]] = {}
+        #: the table at an earlier event (set by whoever loads it from a store)
+        self.rewind: Rewind | None = None
+        #: whether a take-back returned the game to before a shuffle: a
+        #: scenario of its acts alone would shuffle differently after it
+        self.reshuffled = False
 
     @classmethod
     def start(cls, table_id: str, creation: Record) -> Table:
@@ -99,8 +118,26 @@ class Table:
         applied = apply_act(self.ctx, seat, act)
         return Pending(applied, self.number)
 
+    def try_take_back(self, request: Request) -> Pending:
+        """Apply an accepted request to take back acts (:mod:`.rewind`), as
+        :meth:`try_act` applies an act; raises ValueError when it does not
+        fit the table."""
+        undo = take_back(self, request.by, request.to)
+        game = self.game
+        applied = Applied(request.stored(), MoveResult.DONE, game.checkpoint(), self.ctx.state())
+        return Pending(applied, self.number, undo)
+
+    def earlier(self, number: int) -> Table:
+        """The table after event ``number`` (for a take-back)."""
+        if self.rewind is None:
+            raise ValueError("this table cannot look back: it was not loaded from its acts")
+        return self.rewind(number)
+
     def abandon(self, pending: Pending) -> None:
         """Put the game back as it was before ``pending``."""
+        if pending.undo is not None:
+            pending.undo()
+            return
         self.game.rollback(pending.applied.checkpoint)
         self.ctx.restore(pending.applied.labels)
 
@@ -108,20 +145,30 @@ class Table:
         """Make ``pending`` the next event; returns its number."""
         if pending.number != self.number:
             raise ReplayError("an act was committed on top of another")
-        return self._advance()
+        seat = None if pending.undo is not None else _seat_of(self.game, pending.applied.stored)
+        return self._advance(seat, pending.applied.stored)
 
-    def replay(self, stored: dict[str, Any]) -> int:
-        """Apply a stored act as the next event (a restart, another worker's act)."""
+    def replay(self, stored: dict[str, Any], seat: str | None = None) -> int:
+        """Apply a stored act as the next event (a restart, another worker's
+        act); ``seat`` is the seat that acted, when the store says."""
+        if isinstance(stored, dict) and TAKE_BACK in stored:
+            try:
+                take_back(self, *stored_target(stored[TAKE_BACK]))
+            except ValueError as exc:
+                raise ReplayError(f"event {self.number + 1} of table {self.id}: {exc}") from None
+            return self._advance(None, stored)
         try:
             apply_stored(self.ctx, stored)
         except Refusal as exc:
             raise ReplayError(
                 f"event {self.number + 1} of table {self.id} replays as refused: {exc}"
             ) from None
-        return self._advance()
+        return self._advance(seat or _seat_of(self.game, stored), stored)
 
-    def _advance(self) -> int:
+    def _advance(self, seat: str | None, stored: dict[str, Any]) -> int:
         self.number += 1
+        if seat is not None:  # an act: a take-back is not one of the position's acts
+            self.lineage.append((self.number, seat))
         self.marks.append(log_size(self.game))
         # A table never undoes a committed event; the journal would only grow.
         self.game.forget_history()
@@ -137,7 +184,12 @@ class Table:
         """The log entries of the events after ``after`` up to now, as ``viewer``
         sees them."""
         after = max(0, min(after, self.number))
-        return log_view(self.game, viewer, since=self.marks[after])
+        since = self.marks[after]
+        entries = log_view(self.game, viewer, since=since)
+        kept = self.archive.get(viewer)
+        if kept and kept[-1]["seq"] >= since:
+            entries = sorted([*(e for e in kept if e["seq"] >= since), *entries], key=_seq)
+        return entries
 
     def legal(
         self,
@@ -201,6 +253,9 @@ class Table:
                 }
             ),
             "marks": list(self.marks),
+            "lineage": [list(item) for item in self.lineage],
+            "archive": [[viewer, entries] for viewer, entries in self.archive.items()],
+            "reshuffled": self.reshuffled,
         }
 
     @classmethod
@@ -215,7 +270,24 @@ class Table:
         ctx.labels = dict(extra["labels"])
         ctx.effects = dict(extra["effects"])
         ctx.effect_seats = dict(extra.get("effect_seats", {}))
-        return cls(table_id, creation, ctx, int(data["number"]), [int(m) for m in data["marks"]])
+        table = cls(table_id, creation, ctx, int(data["number"]), [int(m) for m in data["marks"]])
+        table.lineage = [(int(n), str(s)) for n, s in data["lineage"]]
+        table.archive = {viewer: list(entries) for viewer, entries in data["archive"]}
+        table.reshuffled = bool(data["reshuffled"])
+        return table
+
+
+def _seq(entry: dict[str, Any]) -> int:
+    return int(entry["seq"])
+
+
+def _seat_of(game: Game, stored: dict[str, Any]) -> str:
+    """The seat that made a stored act: its ``by``, or its action's actor."""
+    ((name, args),) = stored.items()
+    action = table_of(game).get(name)
+    actor = "by" if action is None or action.actor is None else action.actor
+    seat = args.get("by", args.get(actor)) if isinstance(args, dict) else None
+    return "" if seat is None else str(seat)
 
 
 def _share_cards(ctx: TableContext) -> None:
@@ -243,16 +315,37 @@ def rebuild(
     creation: Record,
     acts: list[dict[str, Any]],
     snapshot: dict[str, Any] | None = None,
+    rewind: Rewind | None = None,
+    seats: list[str] | None = None,
 ) -> Table:
     """The table after ``acts`` (the stored acts after the snapshot, if one is
-    given; all of them otherwise)."""
+    given; all of them otherwise). ``rewind`` gives the table at an earlier
+    event, for the take-backs among them; without it, ``acts`` are all the
+    acts from the first."""
     if snapshot is not None:
         table = Table.from_snapshot(table_id, creation, snapshot)
     else:
         table = Table.start(table_id, creation)
-    for stored in acts:
-        table.replay(stored)
+    if rewind is None and snapshot is None:
+        rewind = replayer(table_id, creation, acts, seats)
+    table.rewind = rewind
+    for i, stored in enumerate(acts):
+        table.replay(stored, None if seats is None else seats[i])
     return table
+
+
+def replayer(
+    table_id: str, creation: Record, acts: list[dict[str, Any]], seats: list[str] | None = None
+) -> Rewind:
+    """The table at an earlier event, replayed from the start with ``acts``,
+    all the acts of the table from the first."""
+    everything, who = list(acts), None if seats is None else list(seats)
+
+    def rewind(number: int) -> Table:
+        upto = None if who is None else who[:number]
+        return rebuild(table_id, creation, everything[:number], rewind=rewind, seats=upto)
+
+    return rewind
 
 
 def _named(what: str, find: Callable[[str], int], text: str) -> int:

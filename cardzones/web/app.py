@@ -39,7 +39,7 @@ from cardzones.table.database import DEFAULT_DB
 from cardzones.table.limits import Limits
 from cardzones.table.store import Store
 from cardzones.web import pages
-from cardzones.web.routes import finish, history, legal, sockets, tables
+from cardzones.web.routes import finish, history, legal, sockets, tables, take_back
 from cardzones.web.server import Server, error
 
 log = logging.getLogger("cardzones.web")
@@ -102,6 +102,9 @@ def create_app(
     async def table_finish(request: Request) -> Response:
         return await finish.finish(server, request)
 
+    async def table_take_back(request: Request) -> Response:
+        return await take_back.take_back(server, request)
+
     async def table_history(request: Request) -> Response:
         return await history.history(server, request)
 
@@ -117,6 +120,7 @@ def create_app(
             Route("/api/tables/{table_id}/legal", table_legal),
             Route("/api/tables/{table_id}/history", table_history),
             Route("/api/tables/{table_id}/finish", table_finish, methods=["GET", "POST"]),
+            Route("/api/tables/{table_id}/take-back", table_take_back, methods=["GET", "POST"]),
             WebSocketRoute("/api/tables/{table_id}/ws", table_socket),
         ],
         exception_handlers={HTTPException: _http_error, Exception: _internal_error},

@@ -124,6 +124,8 @@ class Hub:
         #: per table, the timer that finishes it when its proposal's time limit passes
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        #: per table, the last request to take back acts its connections were told
+        self._take_backs_told: dict[str, str] = {}
 
     async def open(self, table_id: str) -> Live | None:
         """The open table, loaded from the store if need be (None: no such table)."""
@@ -213,6 +215,7 @@ class Hub:
                             "finish": None if table.votes.empty else table.votes.to_json(),
                             "finish_after": self.host.finish_after(table),
                             "chat": [line.to_json() for line in lines],
+                            "take_back": self._take_back_shown(table),
                         }
                     }
                 )
@@ -415,6 +418,53 @@ class Hub:
             await self._settle(live)
             return await run_in_threadpool(what, live.table)
 
+    # -- taking back acts takes consent (cardzones.table.take_back) ----------------
+
+    async def change(
+        self, live: Live, work: Callable[[Table], tuple[T, str | None]], tell: bool = True
+    ) -> T:
+        """Under the lock, with the table up to date: run ``work`` on the table
+        (in a worker thread), which returns its result and, when it made the
+        table's next event, the seat the event is of; every connection then
+        gets that event, as for an act. With ``tell``, every connection is
+        told the table's request to take back acts afterwards."""
+        async with live.lock:
+            events, on_event = self._collector(live)
+            await run_in_threadpool(self.host.catch_up, live.table, on_event)
+            self._deliver(live, events)
+            await self._settle(live)
+            viewers = {c.viewer for c in live.connections}
+
+            def run() -> tuple[T, EventFrames | None, str]:
+                before = live.table.number
+                result, actor = work(live.table)
+                made = None
+                if actor is not None and live.table.number == before + 1:
+                    made = (live.table.number, self._frames(live.table, viewers, actor))
+                told = {"take_back": self._take_back_shown(live.table)} if tell else None
+                return result, made, dumps(told) if told else ""
+
+            # A refusal changed nothing here; events another writer stored
+            # meanwhile arrive as its notifications say, as for an act.
+            result, made, told = await run_in_threadpool(run)
+            if made is not None:
+                self._deliver(live, [made])
+            if told and self._take_backs_told.get(live.table.id) != told:
+                # Told once: this process hears its own changes from Postgres too.
+                self._take_backs_told[live.table.id] = told
+                for conn in live.connections:
+                    conn.send(told)
+            return result
+
+    def _take_back_shown(self, table: Table) -> dict[str, Any] | None:
+        found = self.host.take_back_shown(table)
+        return None if found is None else found.to_json()
+
+    async def take_back_elsewhere(self, live: Live) -> None:
+        """Another process changed the table's request to take back acts:
+        tell this one's connections (after the event it made, if any)."""
+        await self.change(live, lambda table: (None, None))
+
     # -- notifications from other processes ---------------------------------------
 
     async def follow(self, notifications: Callable[[], Any]) -> None:
@@ -438,6 +488,8 @@ class Hub:
                         await self.chat_elsewhere(found)
                     elif number == "finish":
                         await self.votes_elsewhere(found)
+                    elif number == "take_back":
+                        await self.take_back_elsewhere(found)
                     elif isinstance(number, int) and number > found.table.number:
                         found.heard_at = time.monotonic()
                         if found.connections:

@@ -101,3 +101,14 @@ async def seat_of(server: Server, request: Request) -> tuple[Seat, Live] | Respo
     if seat is None or live is None:
         return error(404, NOT_OPENED)
     return seat, live
+
+
+async def bounded_body(request: Request, limit: int) -> bytes | Response:
+    """A small request's body, read no further than ``limit`` bytes: the body,
+    or the answer to one that is larger (413)."""
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            return error(413, f"the body is larger than {limit} bytes")
+    return body

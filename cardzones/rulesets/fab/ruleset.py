@@ -103,6 +103,15 @@ class FabRuleset(Ruleset):
         ),
         piles={"hero": "soul"},
         labels={"permanent": "permanents"},
+        stacked=("graveyard", "banished", "pitch"),
+        # The marks of the card database's rules text: {r} is a resource point.
+        symbols={
+            "r": ("resource", "●"),
+            "p": ("power", "⚔"),
+            "d": ("defense", "◆"),
+            "i": ("intellect", "✦"),
+            "h": ("life", "♥"),
+        },
     )
     deck_list_help = (
         "One card a line, as deck builders export them: Hero: Dorinthea Ironsong, "

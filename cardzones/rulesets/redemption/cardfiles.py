@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
@@ -51,6 +52,8 @@ def read_lackey(text: str, file: str, progress: Progress) -> Rows:
         if not raw.strip():
             continue
         cells = raw.split("\t")
+        if len(cells) > len(header) and not "".join(cells[len(header) :]).strip():
+            cells = cells[: len(header)]  # empty cells past the header's last column
         if len(cells) != len(header):
             yield number, f"{len(cells)} columns, but the header has {len(header)}"
             continue
@@ -60,7 +63,44 @@ def read_lackey(text: str, file: str, progress: Progress) -> Rows:
     progress(total, total)
 
 
+#: Two brigades run together ("Blue/PurpleTeal"), as a few rows of the
+#: database spell them.
+_RUN_TOGETHER = re.compile(r"\b([A-Z][a-z]+)([A-Z][a-z]+)\b")
+#: A two-faced stat written other face first ("(X)4" beside a "4(X)").
+_OTHER_FIRST = re.compile(r"^\s*\(([^()]*)\)\s*([^()]+?)\s*$")
+
+
+def repaired(row: Mapping[str, str]) -> dict[str, str]:
+    """A database row with the database's own slips put right, each in the
+    way the rest of the database writes it: brigades run together
+    ("PurpleTeal" is "Purple/Teal", when both are brigades) and a stat
+    written other face first ("(X)4" is "4(X)"). Anything else is read as
+    it is, and a row the rules cannot read is still skipped with its reason.
+
+    >>> fixed = repaired({"Brigade": "Blue/PurpleTeal", "Toughness": "(X)4", "Strength": "4(X)"})
+    >>> fixed["Brigade"], fixed["Toughness"], fixed["Strength"]
+    ('Blue/Purple/Teal', '4(X)', '4(X)')
+    >>> repaired({"Brigade": "PurpleRain"})["Brigade"]
+    'PurpleRain'
+    """
+    out = dict(row)
+
+    def split(found: re.Match[str]) -> str:
+        first, second = found.groups()
+        known = all(w.lower() in redemption_data.BRIGADES for w in (first, second))
+        return f"{first}/{second}" if known else found.group(0)
+
+    if "Brigade" in out:
+        out["Brigade"] = _RUN_TOGETHER.sub(split, out["Brigade"])
+    for column in ("Strength", "Toughness"):
+        found = _OTHER_FIRST.match(out.get(column, ""))
+        if found is not None:
+            out[column] = f"{found.group(2)}({found.group(1)})"
+    return out
+
+
 def _redemption_row(row: Mapping[str, str], line: int) -> CardRecord | str:
+    row = repaired(row)
     try:
         cdef = redemption_data.card_def(row)
         other = redemption_data.other_face(row)

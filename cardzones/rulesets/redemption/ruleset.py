@@ -100,6 +100,7 @@ class RedemptionRuleset(Ruleset):
         ),
         wide=("territory",),
         labels={"set_aside": "set-aside area"},
+        stacked=("discard", "banish", "land_of_redemption"),
     )
     deck_list_help = "A LackeyCCG deck file (.dek): its Deck is the deck, its Reserve the reserve."
     deck_list_example = (

@@ -184,7 +184,11 @@ def _start_turn(game: Game, args: Mapping[str, Any]) -> ActionResult:
 
 
 def _end_battle(game: Game, args: Mapping[str, Any]) -> ActionResult:
-    return ActionResult(end_battle(game))
+    with game.atomic():
+        done = end_battle(game)
+        # Every viewer reads that the battle ended, as every player saw it end.
+        game.log_event("battle", "the battle ends", by=args.get("by"))
+    return ActionResult(done)
 
 
 REDEMPTION_ACTIONS = (

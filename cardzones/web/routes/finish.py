@@ -10,7 +10,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from cardzones.table.finish import AGREE, VOTES, FinishRefused
-from cardzones.web.server import Server, error, seat_of
+from cardzones.web.server import Server, bounded_body, error, seat_of
 
 #: The largest body of ``POST .../finish``.
 MAX_VOTE_BODY = 1024
@@ -47,11 +47,9 @@ async def finish(server: Server, request: Request) -> Response:
 
 async def vote_of(request: Request) -> str | Response:
     """The vote a finish request's body gives (none: agree), or the answer."""
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_VOTE_BODY:
-            return error(413, f"the body is larger than {MAX_VOTE_BODY} bytes")
+    body = await bounded_body(request, MAX_VOTE_BODY)
+    if isinstance(body, Response):
+        return body
     if not body.strip():
         return AGREE
     try:

@@ -41,8 +41,29 @@
       h("li", { class: "p-counter", "data-counter": kind, text: `${n} × ${words(kind)}` }));
   }
 
+  // A paragraph of rules text with its marks drawn, never parsed as HTML:
+  // **words** in bold, and each of the rule set's symbols ({r}) as its glyph,
+  // named by its words for a screen reader and on hover.
+  function rich(para, symbols) {
+    const out = [];
+    const marks = /\*\*([^*]+)\*\*|\{([a-z]+)\}/g;
+    let last = 0;
+    for (let found = marks.exec(para); found; found = marks.exec(para)) {
+      if (found.index > last) out.push(para.slice(last, found.index));
+      const symbol = found[2] !== undefined ? (symbols || {})[found[2]] : null;
+      if (found[1] !== undefined) out.push(h("strong", { text: found[1] }));
+      else if (Array.isArray(symbol)) {
+        out.push(h("span", { class: "p-symbol", "data-symbol": found[2], title: symbol[0],
+                             "aria-label": symbol[0], text: symbol[1] }));
+      } else out.push(found[0]);
+      last = marks.lastIndex;
+    }
+    if (last < para.length) out.push(para.slice(last));
+    return out;
+  }
+
   // The preview of one object; `where` names its zone in words.
-  function build(obj, where, facedown, images) {
+  function build(obj, where, facedown, images, symbols) {
     const box = clear($("preview"));
     if (obj.hidden) {
       box.appendChild(h("div", { class: "p-back", "aria-label": "the back of a card" }));
@@ -65,7 +86,7 @@
     const counters = counterRows(obj);
     if (counters.length) box.appendChild(h("ul", { class: "p-counters" }, counters));
     if (typeof obj.text === "string" && obj.text) {
-      for (const para of obj.text.split(/\n+/)) box.appendChild(h("p", { class: "p-text", text: para }));
+      for (const para of obj.text.split(/\n+/)) box.appendChild(h("p", { class: "p-text" }, rich(para, symbols)));
     }
     const notes = [];
     if (facedown) notes.push("face down");
@@ -79,11 +100,11 @@
   // options: images (the server shows pictures), pin (stays until hide(true)),
   // facedown (a face-down card in a public zone that this viewer may see).
   function show(obj, where, options) {
-    const { pin, facedown, near, images } = options || {};
+    const { pin, facedown, near, images, symbols } = options || {};
     if (pinned && !pin) return;
     pinned = Boolean(pin);
     shownFor = obj;
-    const box = build(obj, where, facedown, images);
+    const box = build(obj, where, facedown, images, symbols);
     box.dataset.pinned = pinned ? "yes" : "";
     // On the other side of the window from the card, so that it hides
     // neither the card nor its menu.

@@ -31,7 +31,14 @@
   }
 
   function card(entry) {
-    return entry.card && entry.card.name ? entry.card.name : "a card";
+    return entry.card && entry.card.name ? shortName(entry.card.name) : "a card";
+  }
+
+  // A card's name as a player says it: without the printing a table's card
+  // keeps to tell printings of one name apart ("Stormy Seas (set 3E)", "Ahab
+  // ( C)"), which the card's preview shows.
+  function shortName(name) {
+    return String(name).replace(/\s\((?:set\s[^()]*|\s[^()]*)\)$/, "");
   }
 
   // Zone names in a note ("moved to alice.deck") said in words too: only
@@ -79,5 +86,5 @@
     return text ? text[0].toUpperCase() + text.slice(1) : text;
   }
 
-  window.cardzonesWords = Object.freeze({ zone, label, entry, useLabels });
+  window.cardzonesWords = Object.freeze({ zone, label, entry, useLabels, shortName });
 })();
