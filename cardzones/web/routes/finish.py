@@ -5,6 +5,7 @@ the end as they stand (``GET .../finish``), by :mod:`cardzones.table.finish`.
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -26,7 +27,7 @@ async def finish(server: Server, request: Request) -> Response:
         return opened
     seat, live = opened
     if request.method == "GET":
-        votes, finished = await server.hub.read(live, lambda t: (t.votes, t.finished))
+        votes, finished, won = await server.hub.read(live, lambda t: (t.votes, t.finished, t.won))
     else:
         if seat.player is None:
             return error(403, "a spectator cannot finish the game")
@@ -37,12 +38,14 @@ async def finish(server: Server, request: Request) -> Response:
             votes, finished = await server.hub.vote(live, seat.player, vote)
         except FinishRefused as exc:
             return error(409, str(exc))
-    return JSONResponse(
-        {
-            "finished": None if finished is None else finished.to_json(),
-            "finish": None if votes.empty else votes.to_json(),
-        }
-    )
+        won = await server.hub.read(live, lambda t: t.won)
+    answer: dict[str, Any] = {
+        "finished": None if finished is None else finished.to_json(),
+        "finish": None if votes.empty else votes.to_json(),
+    }
+    if won is not None:  # the game procedure's winner, once there is one
+        answer["won"] = won
+    return JSONResponse(answer)
 
 
 async def vote_of(request: Request) -> str | Response:
