@@ -65,6 +65,7 @@ function receive(frame) {
     state.number = w.number;
     state.view = w.view;
     state.finished = w.finished || null;
+    state.won = w.won || null;
     state.finish = w.finish || null;
     state.finishAfter = w.finish_after || null;
     state.takeBack = w.take_back || null;
@@ -77,6 +78,7 @@ function receive(frame) {
     state.number = frame.event;
     state.view = frame.view;
     state.lastSeat = frame.seat;
+    if (frame.won) state.won = frame.won;
     state.log = state.log.concat(frame.log);
     render();
   } else if ("ack" in frame) {

@@ -54,6 +54,8 @@ function render() {
   const me = viewer() && players.includes(viewer()) ? viewer() : players[0];
   const others = players.filter((p) => p !== me);
   for (const player of others) board.appendChild(mat(view, player, "top"));
+  const procedure = window.cardzonesProcedure && window.cardzonesProcedure.panel(view);
+  if (procedure) board.appendChild(procedure);
   board.appendChild(shared(view));
   board.appendChild(mat(view, me, "bottom"));
   renderBrowse(view);
@@ -95,6 +97,7 @@ function renderBar(view) {
   if (view) {
     const parts = [`turn ${view.turn}`, `${view.turn_player}'s turn`];
     if (view.phase) parts.push(view.phase);
+    if (state.won && !state.replay) parts.push(`${state.won} won`);
     if (state.finished && !state.replay) parts.push(`game over (finished by ${state.finished.by})`);
     turn.textContent = parts.join(" · ");
   }

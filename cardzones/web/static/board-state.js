@@ -30,6 +30,7 @@ const state = {
   log: [],
   chat: [],              // the table's chat lines, oldest first
   finished: null,
+  won: null,             // the player the game procedure says won (the table's `won`)
   finish: null,          // the standing votes to finish: {agreed, conceded, until}, or null
   finishAfter: null,     // how long a proposal to finish waits here, in seconds
   takeBack: null,        // the request to take back acts: {by, acts, to, after, accepted, refused}
