@@ -79,3 +79,16 @@ def test_a_table_without_a_procedure_has_no_winner_to_tell() -> None:
             assert seats["alice"].frames[0]["welcome"]["won"] is None
             act(seats, "alice", {"move": {"card": "alice.deck[0]", "to": "alice.hand"}})
             assert not any("won" in f for s in seats.values() for f in s.frames)
+
+
+def test_a_start_position_in_json_may_ask_for_the_procedure_too() -> None:
+    """``procedure`` beside ``cards`` and ``setup`` is a scenario's key."""
+    with TestClient(create_app("sqlite://")) as client:
+        body = {**redemption_body(), "procedure": True}
+        created = create(client, body)
+        with seated(client, created) as seats:
+            welcome = seats["bob"].frames[0]["welcome"]
+            assert welcome["view"]["procedure"]["opened"] is False
+            assert "ack" in act(seats, "alice", {"open_game": {}})
+        refused = client.post("/api/tables", json={**body, "procedure": 1})
+        assert refused.status_code == 400 and "procedure: is true or false" in refused.text

@@ -61,6 +61,8 @@ from cardzones.table.limits import LimitExceeded, Limits, check_players, check_s
 from cardzones.table.pictures import drop_pictures, pictureless
 from cardzones.table.record import Record
 
+#: The key that asks for the rule set's game procedure, as a scenario's does.
+PROCEDURE = "procedure"
 #: The keys of ``POST /api/tables``.
 BODY_KEYS = (
     "ruleset",
@@ -71,6 +73,7 @@ BODY_KEYS = (
     "setup",
     DECKS,
     "shuffle",
+    PROCEDURE,
     "handle_key",
     "finish_after",
 )
@@ -280,6 +283,8 @@ def creation_from_request(body: Any, limits: Limits | None = None) -> Creation:
         doc["card_data"] = body["card_data"]
     if body.get("shuffle") is not None:
         doc["shuffle"] = body["shuffle"]
+    if body.get(PROCEDURE) is not None:
+        doc[PROCEDURE] = body[PROCEDURE]
     scenario = _position(from_data(doc, _FILE), _FILE)
     for key in ("cards", "setup"):
         if not isinstance(doc[key], dict):
@@ -323,6 +328,9 @@ def _from_decks(body: dict[str, Any], seed: Any, handle_key: str, limits: Limits
         check_header(from_data(check, _FILE), _FILE)
     except ScenarioError as exc:
         raise CreationError(exc.message) from None
+    procedure = body.get(PROCEDURE, False)
+    if not isinstance(procedure, bool):
+        raise CreationError(f"procedure is true or false, not {json.dumps(procedure)[:40]}")
     tokens = _names_cards(get_ruleset(body["ruleset"]))
     try:
         decks = deck_document({**body, "seed": seed}, tokens=tokens)
@@ -343,7 +351,10 @@ def _from_decks(body: dict[str, Any], seed: Any, handle_key: str, limits: Limits
         decks.setup,
         decks.ruleset,
         handle_key,
+        procedure=procedure,
     )
+    # The procedure begins once every deck is shuffled (refused, with the
+    # rule set's word, by a rule set that has none).
     ctx = record.build()
     # Each card is read back from what the record says of it, once, here:
     # it must be the card the index gave.
