@@ -5,6 +5,8 @@ panel, both pass, and the battle's end rescues the fifth Lost Soul, which
 wins the game. Every seat and the spectator see the battle drawn as a
 battle at each step, and the winner at the end (the view's ``procedure``
 and the table's ``won``). The rescuer's clicks are counted: at most eight.
+And a turn's phases and its discard down to the hand limit, one click each
+from the panel, in words.
 
 After every act each viewer's page (the procedure's panel with it) and
 every frame it received are checked against what the engine says that
@@ -14,6 +16,7 @@ viewer may look at (tests/boardkit.py).
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import httpx
@@ -262,3 +265,73 @@ def _play(server: ThreadServer, chromium: Any) -> None:
         assert t.checks >= 8
     finally:
         t.close()
+
+
+#: What a one-click entry never says: a handle, a zone's name as the engine
+#: writes it, a position in a zone, or JSON.
+RAW = re.compile(r"\bo[0-9a-f]{12}\b|\b[a-z]+\.[a-z_]+\b|\[-?\d+\]|[{}\"]")
+
+
+def _long_hand() -> str:
+    """alice draws eleven cards she must bring down to eight; bob's Lost
+    Soul goes to his Land of Bondage by itself."""
+    mine = [card_name(n) for n in range(1, 13)]
+    his = [card_name(n) for n in range(20, 24)]
+    lines = [
+        "ruleset: redemption",
+        "procedure: true",
+        "seed: 3",
+        "cards:",
+        # (a name the panel's own words do not hold, as "souls rescued" does "Soul")
+        "  Wanderer: {type: lost_soul}",
+    ]
+    lines += [f"  {name}: {{type: artifact}}" for name in mine + his]
+    lines += [
+        "setup:",
+        f"  alice.deck: [{', '.join(mine)}]",
+        f"  bob.deck: [Wanderer, {', '.join(his)}]",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def test_the_turns_phases_and_the_discard_down_are_one_click_each(
+    browser: Any,  # noqa: F811 (fixture)
+) -> None:
+    with thread_server() as server:
+        t = Table(server, browser, {"scenario": _long_hand()})
+        alice, bob = t["alice"], t["bob"]
+        try:
+            panel_act(alice, "Open the game").click()
+            t.applied()
+            # the Lost Soul went to the Land of Bondage by itself, for all to see
+            for viewer in t.viewers.values():
+                bondage = viewer.zone("bob.land_of_bondage").locator(".card")
+                assert bondage.all_inner_texts() and "Wanderer" in bondage.first.inner_text()
+            acts = panel_acts(alice)
+            assert acts == [
+                "Next phase (upkeep)",
+                "Go to the preparation phase",
+                "Go to the battle phase",
+                "Go to the discard phase",
+            ]
+            panel_act(alice, "Go to the discard phase").click()
+            t.applied()
+            for gone in range(3):
+                acts = panel_acts(alice)
+                # eleven cards: each may go, and the turn does not end before
+                assert len(acts) == 11 - gone and all(
+                    re.fullmatch(r"Discard Kx\d{4}q \(down to 8\)", a) for a in acts
+                )
+                alice.page.locator("#procedure .proc-act").first.click()
+                t.applied()
+            assert panel_acts(alice) == ["End the turn"]
+            for text in panel_acts(alice) + acts:
+                assert not RAW.search(re.sub(r"Kx\d{4}q", "NAME", text)), text
+            panel_act(alice, "End the turn").click()
+            t.applied()
+            assert panel_acts(bob)[0] == "Next phase (upkeep)"
+            assert panel_acts(alice) == ["nothing for you to do now"]
+            panel_leaks_nothing(t)
+        finally:
+            t.close()
