@@ -17,12 +17,19 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 import httpx
 from boardkit import SCREENSHOTS, ThreadServer, assert_nothing_secret, secrets_of, thread_server
 from tablekit import card_name
-from test_board import Table, Viewer, browser  # noqa: F401 (fixture; skips without Chromium)
+from test_board import (  # noqa: F401 (fixture; skips without Chromium)
+    LAPTOP,
+    WAIT_MS,
+    Table,
+    Viewer,
+    browser,
+)
 
 #: The most clicks the rescuer may take for the turn: open the game, the
 #: rescue attempt, an enhancement and a pass.
@@ -335,3 +342,51 @@ def test_the_turns_phases_and_the_discard_down_are_one_click_each(
             panel_leaks_nothing(t)
         finally:
             t.close()
+
+
+def test_the_create_page_makes_a_table_from_deck_lists_that_runs_the_procedure(
+    browser: Any,  # noqa: F811 (fixture)
+) -> None:
+    """The create page offers the game procedure for a rule set that has one,
+    beside deck lists: the table made runs it, and the first player's board
+    opens the game in one click."""
+    decks = Path(__file__).parent / "fixtures" / "decks"
+    with thread_server() as server:
+        context = browser.new_context(viewport=LAPTOP)
+        context.set_default_timeout(WAIT_MS)
+        try:
+            page = context.new_page()
+            page.goto(server.url + "/")
+            page.wait_for_selector("#ruleset option[value=redemption]", state="attached")
+            label = page.locator("#procedure-label")
+            page.select_option("#ruleset", "fab")
+            page.check("input[name=from][value=decks]")
+            assert label.is_hidden()  # fab has no game procedure
+            page.select_option("#ruleset", "redemption")
+            page.check("input[name=from][value=scenario]")
+            assert label.is_hidden()  # a scenario text says it itself
+            page.check("input[name=from][value=decks]")
+            assert label.is_visible()
+            page.check("#procedure")
+            for player in ("alice", "bob"):
+                page.set_input_files(
+                    f'input[aria-label="{player}\'s deck list file"]', decks / "k-starter-part.dek"
+                )
+                page.wait_for_function(
+                    "p => document.querySelector(`textarea.deck[data-player=${p}]`).value",
+                    arg=player,
+                )
+            page.click("#create button[type=submit]")
+            page.wait_for_selector("#links:not([hidden])")
+            link = page.locator('#link-list input.link[data-seat="alice"]').input_value()
+            page.goto(link)
+            page.wait_for_selector("#conn[data-state=connected]")
+            opening = page.locator("#procedure .proc-acts[data-ready=yes] .proc-act")
+            assert opening.all_inner_texts() == ["Open the game"]
+            opening.click()
+            page.wait_for_function("() => window.cardzonesBoard.number >= 1")
+            hand = page.locator('#board [data-zone="alice.hand"] .cards > .card')
+            assert hand.count() == 8 + 3
+            assert "Next phase (upkeep)" in page.locator("#procedure .proc-acts").inner_text()
+        finally:
+            context.close()
