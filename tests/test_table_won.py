@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from starlette.testclient import TestClient
-from tablekit import act, create, redemption_body, seated
+from tablekit import act, create, redemption_body, seated, take_back
 
 from cardzones.web.app import create_app
 
@@ -92,3 +92,27 @@ def test_a_start_position_in_json_may_ask_for_the_procedure_too() -> None:
             assert "ack" in act(seats, "alice", {"open_game": {}})
         refused = client.post("/api/tables", json={**body, "procedure": 1})
         assert refused.status_code == 400 and "procedure: is true or false" in refused.text
+
+
+def test_a_take_back_of_the_winning_act_takes_the_winner_back() -> None:
+    with TestClient(create_app("sqlite://")) as client:
+        created = create(client, {"scenario": FIFTH_RESCUE})
+        with seated(client, created) as seats:
+            act(seats, "alice", {"open_game": {"shuffle": False}})
+            view = seats["alice"].view
+            hero = _ref(view, "alice.hand", "Moses")
+            soul = _ref(view, "bob.land_of_bondage", "Soul")
+            act(seats, "alice", {"rescue": {"hero": hero, "soul": soul}})
+            act(seats, "bob", {"pass": {}})
+            assert seats[None].frames[-1]["won"] == "alice"
+            assert take_back(client, created, seats, "bob")
+            for seat in seats.values():
+                event = next(f for f in reversed(seat.frames) if "event" in f)
+                assert "won" not in event and event["view"]["procedure"]["winner"] is None
+            finish = client.get(
+                f"/api/tables/{created['table']}/finish",
+                headers={"Authorization": f"Bearer {created['spectator']}"},
+            ).json()
+            assert "won" not in finish
+        with seated(client, created) as again:
+            assert again["bob"].frames[0]["welcome"]["won"] is None

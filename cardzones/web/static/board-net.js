@@ -78,7 +78,7 @@ function receive(frame) {
     state.number = frame.event;
     state.view = frame.view;
     state.lastSeat = frame.seat;
-    if (frame.won) state.won = frame.won;
+    state.won = frame.won || null;  // every frame after a win says it (a take-back may undo it)
     state.log = state.log.concat(frame.log);
     render();
   } else if ("ack" in frame) {
