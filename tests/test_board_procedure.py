@@ -37,8 +37,8 @@ RESCUER_CLICKS = 8
 
 
 def _scenario() -> str:
-    """A start where alice has four Redeemed Souls, a Hero and a good
-    enhancement to draw, and bob a Lost Soul, an Evil Character and an evil
+    """A start where alice has four Redeemed Souls, a Hero in her territory
+    and a good enhancement to draw, and bob a Lost Soul, an Evil Character and an evil
     enhancement; each also draws a card nobody else ever sees."""
     alice_secret, bob_secret = card_name(1), card_name(2)
     return "\n".join(
@@ -57,7 +57,8 @@ def _scenario() -> str:
             f"  {alice_secret}: {{type: artifact}}",
             f"  {bob_secret}: {{type: artifact}}",
             "setup:",
-            f"  alice.deck: [Moses, Staff, {alice_secret}]",
+            "  alice.territory: [Moses]",
+            f"  alice.deck: [Staff, {alice_secret}]",
             f"  bob.deck: [Soul, Pharaoh, Spear, {bob_secret}]",
             "  alice.land_of_redemption: [Soul, Soul, Soul, Soul]",
             "",
@@ -171,8 +172,9 @@ def _play(server: ThreadServer, chromium: Any) -> None:
         assert "Rescue Soul with Moses" in panel_acts(alice)
         panel_leaks_nothing(t)
 
-        # The rescue attempt: the Hero's menu names the Lost Soul, one click.
-        clicks.click(alice, alice.named("alice.hand", "Moses"))
+        # The rescue attempt: the menu of the Hero in her territory names the
+        # Lost Soul, one click.
+        clicks.click(alice, alice.named("alice.territory", "Moses"))
         clicks.click(alice, menu_entry(alice, "Rescue Soul"))
         t.applied()
         everyone_sees(
