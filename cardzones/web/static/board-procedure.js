@@ -211,7 +211,11 @@
           text: said.text, title: said.full, "aria-label": said.full, onclick: () => act(step, null),
         }));
       }
-      if (!slot.querySelector("button")) {
+      if (!Array.isArray(entries)) {
+        // No list (the server offers none, or asked too often): the cards'
+        // menus and the bar's still have every act, by their forms.
+        slot.appendChild(h("span", { class: "proc-note", text: "your acts are in the cards' menus" }));
+      } else if (!slot.querySelector("button")) {
         slot.appendChild(h("span", { class: "proc-note", text: "nothing for you to do now" }));
       }
       slot.dataset.ready = "yes";
