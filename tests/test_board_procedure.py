@@ -228,6 +228,7 @@ def _play(server: ThreadServer, chromium: Any) -> None:
             viewer.page.locator("#procedure").screenshot(
                 path=SCREENSHOTS / f"procedure-battle-{viewer.label}.png"
             )
+        alice.page.screenshot(path=SCREENSHOTS / "procedure-board-alice.png", full_page=True)
         everyone_sees(
             t,
             {
