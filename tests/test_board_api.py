@@ -178,3 +178,17 @@ def test_a_table_made_before_the_end_existed_is_not_finished(tmp_path: Any) -> N
     migrations = Path(store_module.__file__).parent / "migrations"
     assert version == ScriptDirectory(str(migrations)).get_current_head()
     assert json.dumps(store.finished("none")) == "null"
+
+
+def test_rulesets_say_which_has_a_game_procedure() -> None:
+    """``procedure`` says whether a table of the rule set may run its game
+    procedure: true exactly for the rule sets whose procedure begins."""
+    from cardzones.rulesets.base import Ruleset
+
+    with TestClient(create_app("sqlite://")) as client:
+        answer = client.get("/api/rulesets").json()
+    said = {r["name"]: r["procedure"] for r in answer["rulesets"]}
+    assert said == {"fab": True, "redemption": True}
+    for name, has in said.items():
+        ruleset = get_ruleset(name)
+        assert (type(ruleset).start_procedure is not Ruleset.start_procedure) == has

@@ -384,7 +384,7 @@ def test_an_unknown_key_beside_decks_names_the_keys(client: TestClient) -> None:
     assert status == 400
     assert error == (
         "unknown key(s) 'deck'; the keys are ruleset, players, seed, cards, card_data, "
-        "setup, decks, shuffle, handle_key, finish_after, procedure, scenario"
+        "setup, decks, shuffle, procedure, handle_key, finish_after, scenario"
     )
 
 
@@ -464,3 +464,30 @@ def test_a_deck_list_table_reads_its_start_position_once_and_each_card_once(
     assert found and len(found) == len(set(found))
     assert len(made) == sum(len(v) if isinstance(v, list) else 1 for v in record.cards.values())
     assert table.ctx.game.same_state(record.build().game)
+
+
+def test_a_table_from_deck_lists_may_run_the_game_procedure(client: TestClient) -> None:
+    """``"procedure": true`` beside ``decks`` runs the rule set's game
+    procedure once every deck is shuffled, kept in the table's record, in
+    either game; a value that is not true, false or a first player is
+    refused."""
+    created = create(client, redemption_decks(procedure=True))
+    alice = view_of(client, created, "alice")
+    assert alice["procedure"]["opened"] is False and zone(alice, "alice.deck")["count"] == 14
+    record = store_of(client).creation(created["table"])
+    assert record is not None and record.procedure == "" and record.scenario()["procedure"] is True
+    with seated(client, created) as seats:
+        assert "ack" in act(seats, "alice", {"open_game": {}})
+        opened = seats["alice"].view
+        assert opened["procedure"]["opened"] is True
+        # the opening hands hold no Lost Soul: drawn ones went to the Land of Bondage
+        hand = zone(opened, "alice.hand")["objects"]
+        assert len(hand) == 8 + 3 and all("lost_soul" not in o["types"] for o in hand)
+        bondage = zone(opened, "alice.land_of_bondage")["objects"]
+        assert all("lost_soul" in o["types"] for o in bondage)
+    plain = create(client, redemption_decks(procedure=False))
+    assert "procedure" not in view_of(client, plain, "alice")
+    status, error = post(client, redemption_decks(procedure="yes"))
+    assert status == 400 and error == "procedure: is true, false or {first: PLAYER}"
+    fab = create(client, fab_decks(procedure=True))
+    assert view_of(client, fab, "alice")["procedure"]["priority"] in ("alice", "bob")

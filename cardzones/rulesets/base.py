@@ -169,7 +169,9 @@ class Ruleset(kernel.Ruleset["Game"]):
     - ``attach_keys``: the set-up words of a start position that put a card
       under or on another (``under``, ``onto``), with their relation;
     - ``permanent_control``: whether cards have a permanent controller apart
-      from their controller (a start position may name one).
+      from their controller (a start position may name one);
+    - ``has_procedure``: whether it has a game procedure
+      (:meth:`begin_procedure`), which a table may be asked to run.
     """
 
     actions: ActionTable = NO_ACTIONS
@@ -189,6 +191,7 @@ class Ruleset(kernel.Ruleset["Game"]):
     out_of_game: str = "in no zone"
     attach_keys: Mapping[str, int] = {}
     permanent_control = False
+    has_procedure = False
 
     # -- cards -------------------------------------------------------------
 

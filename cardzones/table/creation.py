@@ -70,9 +70,9 @@ BODY_KEYS = (
     "setup",
     DECKS,
     "shuffle",
+    "procedure",
     "handle_key",
     "finish_after",
-    "procedure",
 )
 #: Keys that may stand beside ``scenario``: they are not part of the start position.
 BESIDE_SCENARIO = ("handle_key", "finish_after")
@@ -341,6 +341,8 @@ def _from_decks(body: dict[str, Any], seed: Any, handle_key: str, limits: Limits
         handle_key,
         procedure=procedure,
     )
+    # The procedure begins once every deck is shuffled (refused, with the
+    # rule set's word, by a rule set that has none).
     ctx = record.build()
     # Each card is read back from what the record says of it, once, here:
     # it must be the card the index gave.

@@ -181,6 +181,16 @@ class Table:
         """The view of a seat (None: the spectator's public view) now."""
         return view(self.game, viewer)
 
+    @property
+    def won(self) -> str | None:
+        """The player the rule set's game procedure says won the game (the
+        ``winner`` of the view's ``procedure``, which every seat sees alike);
+        None while no procedure runs or nobody has won. A game won stays
+        open: finishing it, which opens every hand, is still the seats' vote."""
+        shown = self.game.ruleset.procedure_view(self.game, None)
+        winner = shown.get("winner") if shown else None
+        return winner if isinstance(winner, str) else None
+
     def log(self, viewer: str | None, after: int = 0) -> list[dict[str, Any]]:
         """The log entries of the events after ``after`` up to now, as ``viewer``
         sees them."""
@@ -230,13 +240,18 @@ class Table:
         return out
 
     def event_frame(self, viewer: str | None, actor: str) -> dict[str, Any]:
-        """The frame of the last event for ``viewer``."""
-        return {
+        """The frame of the last event for ``viewer``, with the game's winner
+        (``won``) once the procedure has one."""
+        frame: dict[str, Any] = {
             "event": self.number,
             "seat": actor,
             "view": self.view(viewer),
             "log": self.log(viewer, self.number - 1),
         }
+        won = self.won
+        if won is not None:
+            frame["won"] = won
+        return frame
 
     # -- snapshots -------------------------------------------------------------
 

@@ -226,6 +226,7 @@ class Hub:
                             if table.finished is None
                             else table.finished.to_json(),
                             "finish": None if table.votes.empty else table.votes.to_json(),
+                            "won": table.won,
                             "finish_after": self.host.finish_after(table),
                             "chat": [line.to_json() for line in lines],
                             "take_back": self._take_back_shown(table),

@@ -80,6 +80,7 @@ class FabRuleset(Ruleset):
     zone_specs = ZONE_SPECS
     clear_to = "graveyard"
     actions = ACTIONS
+    has_procedure = True
     card_params = CARD_PARAMS
     destinations = MappingProxyType({"arena": "3.0.5a"})
     piles = MappingProxyType({"soul": UNDER})

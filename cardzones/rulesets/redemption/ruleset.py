@@ -101,6 +101,7 @@ class RedemptionRuleset(Ruleset):
         labels={"set_aside": "set-aside area"},
         stacked=("discard", "banish", "land_of_redemption"),
     )
+    has_procedure = True
     deck_list_help = "A LackeyCCG deck file (.dek): its Deck is the deck, its Reserve the reserve."
     deck_list_example = (
         '<deck version="2.0">\n  <superzone name="Deck">\n'

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 import time
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -29,7 +30,7 @@ async def finish(server: Server, request: Request) -> Response:
         return opened
     seat, live = opened
     if request.method == "GET":
-        votes, finished = await server.hub.read(live, lambda t: (t.votes, t.finished))
+        votes, finished, won = await server.hub.read(live, lambda t: (t.votes, t.finished, t.won))
     else:
         if seat.player is None:
             return error(403, "a spectator cannot finish the game")
@@ -41,24 +42,26 @@ async def finish(server: Server, request: Request) -> Response:
         wait = server.votes.take(f"{live.table.id} {seat.player}", time.monotonic())
         if wait > 0:
             limit = server.limits.votes_per_minute
-            answer = over_limit(
+            refused = over_limit(
                 429,
                 f"more than {limit} votes to finish a minute from this seat "
                 f"(cardzones serve {Limits.option('votes_per_minute')})",
                 "votes_per_minute",
             )
-            answer.headers["Retry-After"] = str(max(1, math.ceil(wait)))
-            return answer
+            refused.headers["Retry-After"] = str(max(1, math.ceil(wait)))
+            return refused
         try:
             votes, finished = await server.hub.vote(live, seat.player, vote)
         except FinishRefused as exc:
             return error(409, str(exc))
-    return JSONResponse(
-        {
-            "finished": None if finished is None else finished.to_json(),
-            "finish": None if votes.empty else votes.to_json(),
-        }
-    )
+        won = await server.hub.read(live, lambda t: t.won)
+    answer: dict[str, Any] = {
+        "finished": None if finished is None else finished.to_json(),
+        "finish": None if votes.empty else votes.to_json(),
+    }
+    if won is not None:  # the game procedure's winner, once there is one
+        answer["won"] = won
+    return JSONResponse(answer)
 
 
 async def vote_of(request: Request, seconds: float) -> str | Response:

@@ -106,7 +106,8 @@ async def create_table(server: Server, request: Request) -> Response:
 async def rulesets(request: Request, images: bool = False) -> Response:
     """The installed rule sets, each with its action table (what a board
     offers in its menus), how a board lays out a player's mat and how its
-    deck lists are written (so that no page names a game), whether its deck
+    deck lists are written (so that no page names a game), whether it has a
+    game procedure a table may run, whether its deck
     lists can start a table (the server's card index holds its cards; asked
     afresh each time, so that an import while the server runs counts), and
     whether the board shows card pictures. Public: it holds no game."""
@@ -122,6 +123,7 @@ async def rulesets(request: Request, images: bool = False) -> Response:
                 "board": ruleset.board.to_json(),
                 "deck_list_help": ruleset.deck_list_help,
                 "deck_list_example": ruleset.deck_list_example,
+                "procedure": ruleset.has_procedure,
             }
         )
     return JSONResponse({"rulesets": out, "deck_lists": bool(decks), "images": images})

@@ -65,7 +65,9 @@ function receive(frame) {
     state.number = w.number;
     state.view = w.view;
     state.finished = w.finished || null;
+    state.won = w.won || null;
     state.finish = w.finish || null;
+    state.finishAfter = w.finish_after || null;
     state.takeBack = w.take_back || null;
     addChat(w.chat || []);
     setConnection("connected");
@@ -76,6 +78,7 @@ function receive(frame) {
     state.number = frame.event;
     state.view = frame.view;
     state.lastSeat = frame.seat;
+    state.won = frame.won || null;  // every frame after a win says it (a take-back may undo it)
     state.log = state.log.concat(frame.log);
     render();
   } else if ("ack" in frame) {

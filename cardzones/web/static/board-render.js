@@ -54,6 +54,8 @@ function render() {
   const me = viewer() && players.includes(viewer()) ? viewer() : players[0];
   const others = players.filter((p) => p !== me);
   for (const player of others) board.appendChild(mat(view, player, "top"));
+  const procedure = window.cardzonesProcedure && window.cardzonesProcedure.panel(view);
+  if (procedure) board.appendChild(procedure);
   board.appendChild(shared(view));
   board.appendChild(mat(view, me, "bottom"));
   renderBrowse(view);
@@ -95,6 +97,7 @@ function renderBar(view) {
   if (view) {
     const parts = [`turn ${view.turn}`, `${view.turn_player}'s turn`];
     if (view.phase) parts.push(view.phase);
+    if (state.won && !state.replay) parts.push(`${state.won} won`);
     if (state.finished && !state.replay) parts.push(`game over (finished by ${state.finished.by})`);
     turn.textContent = parts.join(" · ");
   }
@@ -105,7 +108,20 @@ function renderBar(view) {
   $("finish-btn").hidden = !(playing && !proposed && !myVote());
   $("concede-btn").hidden = !(playing && myVote() !== "concede");
   renderFinish(playing);
+  renderFuse();
   renderTakeBack();
+}
+
+// The fuse of a proposal to finish, which the server never lets a table
+// set under its floor: how long a proposal waits, or, once one stands, the
+// time it finishes the game (docs/protocol.md, Finishing a game).
+function renderFuse() {
+  const fuse = $("finish-fuse");
+  const until = state.finish && state.finish.until;
+  fuse.hidden = !state.finishAfter || Boolean(state.finished) || Boolean(state.replay);
+  fuse.textContent = until
+    ? `the game finishes at ${new Date(until * 1000).toLocaleTimeString()}`
+    : `a proposal to finish waits ${Math.round(state.finishAfter / 60)} min`;
 }
 
 // A proposal to finish the game, and the others' answer to it: nobody

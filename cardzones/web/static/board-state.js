@@ -30,7 +30,9 @@ const state = {
   log: [],
   chat: [],              // the table's chat lines, oldest first
   finished: null,
+  won: null,             // the player the game procedure says won (the table's `won`)
   finish: null,          // the standing votes to finish: {agreed, conceded, until}, or null
+  finishAfter: null,     // how long a proposal to finish waits here, in seconds
   takeBack: null,        // the request to take back acts: {by, acts, to, after, accepted, refused}
   lastSeat: undefined,   // the seat of the last event this board was sent (undefined: not known)
   actions: null,         // the rule set's action table (GET /api/rulesets)

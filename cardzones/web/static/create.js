@@ -6,6 +6,8 @@
   const form = $("create");
   // The rule sets whose deck lists the server reads (its card index has their cards).
   const deckGames = new Set();
+  // The rule sets with a game procedure a table may run (GET /api/rulesets).
+  const procedureGames = new Set();
   // Each rule set's words about its deck lists, and an example of one
   // (GET /api/rulesets: deck_list_help, deck_list_example).
   const HELP = {};
@@ -14,6 +16,8 @@
   function showFrom() {
     const from = form.elements.from.value;
     for (const name of ["scenario", "setup", "decks"]) $("from-" + name).hidden = from !== name;
+    // A scenario text says it itself (procedure: true).
+    $("procedure-label").hidden = from === "scenario" || !procedureGames.has($("ruleset").value);
   }
 
   function showDecks() {
@@ -61,6 +65,7 @@
     for (const ruleset of data.rulesets) {
       $("ruleset").appendChild(h("option", { value: ruleset.name, text: ruleset.name }));
       if (ruleset.deck_lists) deckGames.add(ruleset.name);
+      if (ruleset.procedure) procedureGames.add(ruleset.name);
       HELP[ruleset.name] = ruleset.deck_list_help || "";
       PLACEHOLDER[ruleset.name] = ruleset.deck_list_example || "";
     }
@@ -90,6 +95,7 @@
       if (!/^\d+$/.test(seed)) throw new Error("seed: a whole number, or nothing for a secret one");
       out.seed = Number(seed);
     }
+    if (!$("procedure-label").hidden && $("procedure").checked) out.procedure = true;
     if (from === "setup") {
       out.cards = parseJson("cards");
       out.setup = parseJson("setup");

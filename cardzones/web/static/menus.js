@@ -183,6 +183,8 @@
   function entry(step, ref, view) {
     const name = Object.keys(step)[0];
     const args = step[name];
+    const own = window.cardzonesProcedure && window.cardzonesProcedure.entry(step, ref, view);
+    if (own) return own;
     const full = describe(step, ref, view);
     if (ref && name === "move" && args && args.card === ref) {
       const face = args.face === "down" ? "face down to " : args.face === "up" ? "face up to " : "";

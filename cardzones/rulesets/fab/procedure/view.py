@@ -38,6 +38,9 @@ def procedure_view(game: Game, player: str | None) -> dict[str, Any] | None:
         "resource_points": {p: points(game, proc.resource_points, p) for p in game.players},
         "links": [_link(game, player, i, link) for i, link in enumerate(proc.links, 1)],
         "result": result,
+        # the winner alone, as every game procedure's view names it: a table
+        # tells every seat (its ``won``)
+        "winner": proc.winner if proc.over else None,
     }
 
 
