@@ -212,8 +212,9 @@ def test_the_standing_choices_are_stored_and_hold_after_a_reload_3_0_10a(tmp_pat
     mine = {"close_chain": {"choose_zone": "alice.graveyard.2"}}
     with pytest.raises(Refusal, match=r"\(bob chooses\)"):
         host.act(table, "alice", mine)
-    with pytest.raises(Refusal, match=r"carol chooses for carol's cards \(3\.0\.10a\)"):
+    with pytest.raises(Refusal, match=r"carol chooses for carol's cards \(3\.0\.10a\)") as no:
         host.act(table, "alice", {"close_chain": {"choose_zone": {"carol": "carol.graveyard.2"}}})
+    assert no.value.rule == "3.0.10a"
     host.act(table, "bob", {"zone_choice": {"zone": "bob.graveyard.1"}})
     host.act(table, "carol", {"zone_choice": {"zone": "carol.graveyard.2"}})
     store.close()
