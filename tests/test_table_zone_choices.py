@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tablekit import HANDLE_KEY
+from tablekit import HANDLE_KEY, migrated_store, store_url
 
 from cardzones.acts.binding import seat_refusal
 from cardzones.acts.legal import tried_legal_actions
@@ -190,12 +190,17 @@ def test_a_seat_gives_its_own_choice_by_player_or_card_3_0_10a() -> None:
     )
 
 
-def test_the_standing_choices_are_stored_and_hold_after_a_reload_3_0_10a(tmp_path: Path) -> None:
-    """Through the host and its store (SQLite): alice's act is refused until
-    bob and carol have chosen; their choices are stored acts, so a host that
-    loads the table afresh has them, and alice's act takes them."""
-    store = Store(str(tmp_path / "t.sqlite3"))
-    store.migrate()
+@pytest.mark.parametrize("url", ["sqlite", "postgres"], indirect=True)
+def test_the_standing_choices_are_stored_and_hold_after_a_reload_3_0_10a(url: str) -> None:
+    """Through the host and its store (SQLite, Postgres): alice's act is
+    refused until bob and carol have chosen; their choices are stored acts,
+    so a host that loads the table afresh has them, and alice's act takes
+    them."""
+    with migrated_store(url) as store:
+        _stand_and_reload(store, url)
+
+
+def _stand_and_reload(store: Store, url: str) -> None:
     host = Host(store)
     table_id = host.create(creation_from_request(_body())).table_id
     table = host.load(table_id)
@@ -217,8 +222,7 @@ def test_the_standing_choices_are_stored_and_hold_after_a_reload_3_0_10a(tmp_pat
     assert no.value.rule == "3.0.10a"
     host.act(table, "bob", {"zone_choice": {"zone": "bob.graveyard.1"}})
     host.act(table, "carol", {"zone_choice": {"zone": "carol.graveyard.2"}})
-    store.close()
-    store = Store(str(tmp_path / "t.sqlite3"))
+    store = Store(url)  # another host, with its own connection to the store
     fresh = Host(store).load(table_id)
     assert fresh is not None
     assert [a.to_json(fresh.game) for a in fresh.game.legal_actions("alice", ["close_chain"])] == [
@@ -236,3 +240,9 @@ def test_the_standing_choices_are_stored_and_hold_after_a_reload_3_0_10a(tmp_pat
         "combat_chain": 0,
     }
     store.close()
+
+
+@pytest.fixture
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A new SQLite file, or the test cluster's Postgres database."""
+    return store_url(request, tmp_path)
