@@ -81,21 +81,24 @@ def test_closing_the_combat_chain_is_judged_3_6_2() -> None:
     assert legal_counts_of(game, "alice", TURN) == 0
 
 
-def test_a_chain_card_whose_owner_has_two_graveyards_is_listed_per_choice_3_0_10a() -> None:
+def test_a_chain_card_whose_owner_has_two_graveyards_waits_for_its_owner_3_0_10a() -> None:
     """Closing the chain sends a card to its owner's graveyard; of two, the
-    owner chooses (3.0.10a): finish_turn is listed once per graveyard, with
-    the choice, judged so without a try, and each one goes where it says."""
+    owner chooses (3.0.10a), not the player who finishes the turn:
+    finish_turn is not offered to alice until bob has chosen ahead, then
+    once, judged so without a try, and the card goes where bob chose."""
     game = _game()
     strike = game.new_card(STRIKE, game.zone(None, "combat_chain"), owner="bob", public=True)
     second = game.create_zone("bob", "graveyard")
-    first = game.zone("bob", "graveyard")
-    assert _same(game) == [("end_turn", MoveResult.DONE)] + [("finish_turn", MoveResult.DONE)] * 2
+    assert _same(game) == [("end_turn", MoveResult.DONE)]
     assert legal_counts_of(game, "alice", TURN) == 0
-    listed = [a for a in legal_actions_of(game, "alice") if a.name == "finish_turn"]
-    assert [a.args["choose_zone"] for a in listed] == [first, second]
     with pytest.raises(NeedsChoice, match="bob chooses"):
         game.act("finish_turn")
-    listed[1].apply(game)
+    game.act("zone_choice", zone=second, by="bob")
+    assert _same(game) == [("end_turn", MoveResult.DONE), ("finish_turn", MoveResult.DONE)]
+    assert legal_counts_of(game, "alice", TURN) == 0
+    listed = [a for a in legal_actions_of(game, "alice") if a.name == "finish_turn"]
+    assert [a.args["choose_zone"] for a in listed] == [None]
+    listed[0].apply(game)
     assert game.location(strike) == second
 
 

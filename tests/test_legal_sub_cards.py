@@ -192,7 +192,8 @@ def test_a_hero_with_sub_cards_moved_where_it_is_does_not_move_3_0_7b_3_0_14d() 
 def test_a_token_with_sub_cards_cleared_clears_them_3_0_12a_3_0_14e() -> None:
     """A token cleared ceases to exist (3.0.12a) and the cards under it are
     cleared (3.0.14e): with two graveyards for the sub-card's owner that
-    needs a choice (3.0.10a), which only clearing meets."""
+    needs a choice (3.0.10a), which only clearing meets. It is the owner's
+    (bob's), not alice's: her clear is offered once he has chosen ahead."""
     game = new_game("fab", list(PLAYERS))
     token = game.new_card(
         CardDef("Token", frozenset({"token", "aura"})),
@@ -207,4 +208,11 @@ def test_a_token_with_sub_cards_cleared_clears_them_3_0_12a_3_0_14e() -> None:
     assert game.foresee_clear(token) is None
     judged = legal_actions(game, "alice", ["clear"], card=token, judge=True)
     tried = tried_legal_actions(game, "alice", ["clear"], card=token, judge=True)
-    assert said(judged) == said(tried) and len(tried) == 2  # one per graveyard
+    assert said(judged) == said(tried) and len(tried) == 0  # bob's choice: not alice's
+    second = game.zone("bob", "graveyard", 2)
+    game.act("zone_choice", zone=second, by="bob")
+    judged = legal_actions(game, "alice", ["clear"], card=token, judge=True)
+    tried = tried_legal_actions(game, "alice", ["clear"], card=token, judge=True)
+    assert said(judged) == said(tried) and len(tried) == 1
+    tried[0].apply(game)
+    assert game.location(card) == second

@@ -330,11 +330,12 @@ def test_a_seat_chooses_the_graveyard_of_its_own_cleared_card_3_0_10a() -> None:
     assert len(objects(ctx.game, "alice", "alice.graveyard")) == 2
 
 
-def test_an_act_carries_several_owners_choices_of_zone_and_replays_3_0_10a() -> None:
+def test_an_act_carries_the_seats_own_choices_of_zone_and_replays_3_0_10a() -> None:
     """3.0.10a: closing the combat chain sends alice's and bob's cards to
-    their owners' graveyards; each has two, and the act carries both
+    their owners' graveyards; each has two. Alice's act carries her own
     choices, by player and by card (the card as the seat names it, stored as
-    its physical card). The stored act replays to the same game."""
+    its physical card); bob's choice is his, given ahead with his own act,
+    and refused in hers. The stored acts replay to the same game."""
     record = creation_from_request(fab_body())
     ctx, again = record.build(), record.build()
     steps: list[tuple[str, dict[str, Any]]] = []
@@ -346,17 +347,18 @@ def test_an_act_carries_several_owners_choices_of_zone_and_replays_3_0_10a() -> 
     chain = objects(ctx.game, "alice", "combat_chain")
     with pytest.raises(Refusal, match=r"needs a choice .*\(bob chooses\)"):
         apply_act(ctx, "alice", {"close_chain": {"choose_zone": {"alice": "alice.graveyard.2"}}})
-    choice = {
-        "alice": "alice.graveyard.2",
-        chain[1]["id"]: "alice.graveyard.1",
-        "bob": "bob.graveyard.1",
-    }
+    choice = {"alice": "alice.graveyard.2", chain[1]["id"]: "alice.graveyard.1"}
+    bobs = {"close_chain": {"choose_zone": {**choice, "bob": "bob.graveyard.1"}}}
+    assert refused(ctx, "alice", bobs).message == (
+        "choose_zone.bob: a seat gives only its own choices, and bob chooses for bob's cards "
+        "(3.0.10a)"
+    )
+    stored.append(apply_act(ctx, "bob", {"zone_choice": {"zone": "bob.graveyard.1"}}).stored)
     card = card_for_handle(ctx.game, "alice", chain[1]["id"])
     done = apply_act(ctx, "alice", {"close_chain": {"choose_zone": choice}})
     assert done.stored["close_chain"]["choose_zone"] == {
         "alice": "alice.graveyard.2",
         f"#{card}": "alice.graveyard.1",
-        "bob": "bob.graveyard.1",
     }
     counts = {
         z: len(objects(ctx.game, "alice", z))

@@ -1,9 +1,10 @@
 """Choices of zone in follow-on moves (3.0.10a with 3.0.12, 3.0.14e, 3.3.3b,
 3.15.6, 4.4.3c): every choice any action can cause is given by the moved
 card's owner, in the Python API (a zone, or a mapping from a player or a card
-to a zone), in legal actions (one entry per choice, several owners' choices
-in one entry) and as a step; a missing one is refused with ``needs a choice``
-and its options, never made for the player.
+to a zone, several owners' choices in one act), in legal actions (one entry
+per choice of the player's own; another owner's comes from their standing
+choice) and as a step; a missing one is refused with ``needs a choice`` and
+its options, never made for the player.
 """
 
 from __future__ import annotations
@@ -55,21 +56,26 @@ def test_closing_a_chain_of_two_owners_takes_both_choices_3_0_10a() -> None:
     assert (game.location(mine), game.location(theirs)) == (a2, b1)
 
 
-def test_legal_actions_list_one_entry_per_choice_of_each_owner_3_0_10a() -> None:
+@pytest.mark.parametrize("bob_chooses", [1, 2])
+def test_legal_actions_list_one_entry_per_choice_of_the_player_s_own_3_0_10a(
+    bob_chooses: int,
+) -> None:
+    """A player acting for themselves gives only their own choices: alice's
+    legal actions offer no choice of bob's, so closing the chain is not
+    offered until bob chooses ahead; then once per choice of alice's."""
     game, mine, theirs = _chain_of_two_owners()
+    assert game.legal_actions("alice", ["close_chain"]) == []
+    assert tried_legal_actions(game, "alice", ["close_chain"]) == []
+    game.act("zone_choice", zone=_graveyard(game, "bob", bob_chooses), by="bob")
     listed = game.legal_actions("alice", ["close_chain"])
     assert said(listed) == said(tried_legal_actions(game, "alice", ["close_chain"]))
     steps = [a.to_json(game)["close_chain"]["choose_zone"] for a in listed]
-    assert steps == [
-        {"alice": f"alice.graveyard.{a}", "bob": f"bob.graveyard.{b}"}
-        for a in (1, 2)
-        for b in (1, 2)
-    ]
+    assert steps == ["alice.graveyard.1", "alice.graveyard.2"]
     for action, step in zip(listed, steps, strict=True):
         trial = game.copy()
         action.apply(trial)
-        assert trial.zone_name(trial.location(mine)) == step["alice"]
-        assert trial.zone_name(trial.location(theirs)) == step["bob"]
+        assert trial.zone_name(trial.location(mine)) == step
+        assert trial.zone_name(trial.location(theirs)) == f"bob.graveyard.{bob_chooses}"
 
 
 def test_a_card_s_own_choice_comes_before_its_owner_s_3_0_10a() -> None:
@@ -117,8 +123,16 @@ def test_the_card_goes_to_the_zone_its_owner_chooses_3_15_6_4_4_3c(
     assert (game.turn, game.location(card)) == (1, where)  # refused: nothing changed
     listed = game.legal_actions("alice", [name])
     assert said(listed) == said(tried_legal_actions(game, "alice", [name]))
-    assert [a.bound["choose_zone"] for a in listed] == [game.zone(owner, ztype), second]
-    game.act(name, **args, choose_zone={owner: second})
+    if owner == "alice":
+        assert [a.bound["choose_zone"] for a in listed] == [game.zone(owner, ztype), second]
+        game.act(name, **args, choose_zone={owner: second})
+    else:
+        # Bob's choice is not alice's to give: offered once bob has chosen ahead.
+        assert listed == []
+        game.act("zone_choice", zone=second, by=owner)
+        listed = game.legal_actions("alice", [name])
+        assert [a.bound["choose_zone"] for a in listed] == [None]
+        listed[0].apply(game)
     assert game.location(card) == second
 
 
@@ -173,8 +187,11 @@ def test_every_action_is_judged_as_it_runs_with_several_zones_of_a_type_3_0_10a(
     for player in ("alice", "bob"):
         listed = game.legal_actions(player)
         assert said(listed) == said(tried_legal_actions(game, player))
-        if player == game.turn_player:
+        if player == game.turn_player and ahead:
             assert {"close_chain", "remove_layer", "end_turn"} <= {a.name for a in listed}
+        elif player == game.turn_player:
+            # Bob's cards need bob's choices, which are not alice's to give.
+            assert not {"close_chain", "remove_layer"} & {a.name for a in listed}
     if ahead:
         game.act("close_chain")
         assert game.contents(_graveyard(game, "bob", 2))

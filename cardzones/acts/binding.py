@@ -356,12 +356,15 @@ class _Pass:
                     seat.card(param, card, _text(texts[i]) if i < len(texts) else None, at)
             elif kind is ParamKind.ZONE or kind is ParamKind.ZONE_NAME:
                 seat.zone(param, bound, raw, path)
-            elif isinstance(bound, ZoneChoices):
-                # A card a choice is for is named as any card is.
-                keys = list(raw) if isinstance(raw, Mapping) else [None] * len(bound.pairs)
-                for (key, _), text in zip(bound.pairs, keys, strict=True):
-                    if isinstance(key, int):
-                        seat.card(param, key, _text(text), (*path, str(text)))
+            elif kind is ParamKind.ZONE_CHOICE:
+                if isinstance(bound, ZoneChoices):
+                    # A card a choice is for is named as any card is.
+                    keys = list(raw) if isinstance(raw, Mapping) else [None] * len(bound.pairs)
+                    for (key, _), text in zip(bound.pairs, keys, strict=True):
+                        if isinstance(key, int):
+                            seat.card(param, key, _text(text), (*path, str(text)))
+                # Only the seat's own choices (3.0.10a).
+                seat.choice(bound, raw, path)
         if self.writer is None:
             return bound, None
         return bound, self.writer.value(param, raw, bound, sub)

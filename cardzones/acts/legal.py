@@ -11,7 +11,10 @@ by its place in their own zone), checked by the one pass that binds every act
 at once: a refused one (:class:`~cardzones.errors.IllegalAction`) is left out,
 and one that needs a choice of zone (:class:`~cardzones.errors.NeedsChoice`)
 is listed once per option. So every listed action succeeds when applied to
-the game as it is, and every candidate left out is refused. Two kinds of
+the game as it is, and every candidate left out is refused. A choice that is
+another player's (3.0.10a: the owner of a card the action moves chooses where
+it goes) is not the player's to give: a candidate that needs it is left out
+until that player gives it ahead, as the act would be refused. Two kinds of
 candidate are left out before any of this: those the rule set does not offer
 (``Action.offer``: what its timing makes senseless, though the rules of the
 zones accept it), and a judge's actions (``Action.judge``: a correction of
@@ -499,12 +502,17 @@ class _Asked:
         depth: int,
         judge: Foresee | None,
     ) -> list[LegalAction]:
-        """A candidate that needs a choice of zone, once per option. Where the
-        parameter takes several players' choices (3.0.10a) and one is given,
-        the new one is added to it, the given zone becoming its owner's."""
+        """A candidate that needs a choice of zone, once per option, when the
+        choice is the player's own (3.0.10a: the moved card's owner chooses).
+        Where the parameter takes several choices and one is given, the new
+        one is added to it, the given zone becoming its owner's."""
         names = {p.name: p for p in action.params}
         param = names.get(choice.key)
         if depth <= 0 or param is None or param.kind not in _ZONE_KINDS:
+            return []
+        if choice.chooser is not None and choice.chooser != self.player:
+            # 3.0.10a: another owner's choice is theirs to give (ahead), not
+            # the player's: the act is refused until they give it.
             return []
         given = args.get(choice.key)
         if given is not None and param.kind is not ParamKind.ZONE_CHOICE:

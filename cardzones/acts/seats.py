@@ -16,6 +16,12 @@ adds this policy on top of the rules, never instead of them:
   when it has no controller (1.2.1b);
 - a card with the role ``TARGET`` may be anyone's: the rules decide;
 - a zone with the role ``OWN_ZONE`` is one of the player's;
+- a choice of zone (``ParamKind.ZONE_CHOICE``, 3.0.10a) is the player's own:
+  one zone of theirs, or a mapping whose keys are the player and cards they
+  own (a card they may not look at counts as theirs, as for ``ACTS_ON``).
+  The owner of the moved card chooses; another owner's choice comes from
+  them, ahead (a rule set's action that keeps a standing choice), or the act
+  is refused as needing it;
 - the same holds inside a nested action (``then:``), which may not nest
   another.
 
@@ -37,12 +43,13 @@ cardzones.acts.seats.SeatRefusal: by: 'bob': a seat acts for itself only (alice)
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from cardzones.acts.actions import Action, Param, ParamKind, PathStep, Role
+from cardzones.acts.zone_choices import ZoneChoice
 from cardzones.errors import IllegalAction
 from cardzones.kernel.cards import Dest
 from cardzones.kernel.objects import CARD
@@ -79,8 +86,8 @@ class Seat:
         self.game = game
         self.player = player
 
-    def refuse(self, message: str) -> NoReturn:
-        raise SeatRefusal(message)
+    def refuse(self, message: str, rule: str | None = None) -> NoReturn:
+        raise SeatRefusal(message, rule=rule)
 
     def turn(self, action: Action) -> None:
         """An action with ``turn_player`` is the turn player's."""
@@ -121,6 +128,41 @@ class Seat:
         if param.role is Role.OWN_ZONE and not owns_zone(self.game, self.player, zone):
             named = raw if isinstance(raw, str) else _zone_text(self.game, zone)
             self.refuse(f"{where(path)}: {named!r}: a seat may do this only to its own zones")
+
+    def choice(self, bound: ZoneChoice, raw: Any, path: Sequence[PathStep]) -> None:
+        """A choice of zone (``choose_zone``) is the player's own (3.0.10a: the
+        owner of the moved object chooses): one zone, of theirs; or a mapping
+        from themselves or a card they own to zones. The cards of a mapping
+        are named as any card is (:meth:`card`, checked by the caller)."""
+        game, player = self.game, self.player
+        if isinstance(bound, int):
+            owner = game.zone_info(bound).owner
+            if owner is not None and owner != player:
+                named = raw if isinstance(raw, str) else game.zone_name(bound)
+                self.refuse(
+                    f"{where(path)}: {named!r} is {owner}'s zone: a seat gives only its own "
+                    f"choices, and {owner} chooses for {owner}'s cards",
+                    rule="3.0.10a",
+                )
+            return
+        if bound is None:
+            return
+        keys = list(raw) if isinstance(raw, Mapping) else [None] * len(bound.pairs)
+        for (key, _), text in zip(bound.pairs, keys, strict=True):
+            at = where((*path, str(text if text is not None else key)))
+            if isinstance(key, str) and key != player:
+                self.refuse(
+                    f"{at}: a seat gives only its own choices, and {key} chooses for {key}'s cards",
+                    rule="3.0.10a",
+                )
+            if isinstance(key, int) and game.may_look(player, key):
+                owner = game.obj(key).owner
+                if owner != player:
+                    self.refuse(
+                        f"{at}: a seat gives only its own choices, and {owner} chooses "
+                        f"for {owner}'s cards",
+                        rule="3.0.10a",
+                    )
 
 
 def _zone_text(game: Game, zone: int | Dest) -> str:

@@ -16,7 +16,10 @@ them in one of two forms:
   for the cards they own, or the choice for that card; a card's own choice
   comes before its owner's.
 
-A choice no move of the action needs is not used. A player may also choose
+A choice no move of the action needs is not used. A player acting for
+themselves (:mod:`cardzones.acts.seats`) gives only their own choices: one
+zone of theirs, or a mapping whose keys are themselves and their own cards.
+A player may also choose
 ahead, for their own cards, with a rule set's action that keeps a standing
 choice (fab's ``zone_choice``, :func:`stand`): so a player whose cards
 another player's act moves gives their own choice. The act's choices come
@@ -128,12 +131,15 @@ def _held(game: Game, player: str) -> tuple[int, ...]:
 
 def adding(value: ZoneChoice, game: Game, chooser: str | None, zone: int) -> ZoneChoice:
     """``value`` with ``chooser``'s choice of ``zone`` added: the one-zone form
-    when it is the first choice, else the mapping form, the one zone given
-    before becoming its zone owner's choice. None when the same player is
-    asked again for a zone they chose already (it did not fit)."""
-    if value is None:
-        return zone
+    when it is the first choice and a zone of the chooser's, else the mapping
+    form (a choice among another player's zones for one's own cards is given
+    by player: the one-zone form of another's zone is theirs to give), the
+    one zone given before becoming its zone owner's choice. None when the
+    same player is asked again for a zone they chose already (it did not
+    fit)."""
     key: Chooser = chooser if chooser is not None else _owner(game, zone)
+    if value is None:
+        return zone if key == _owner(game, zone) else ZoneChoices(((key, (zone,)),))
     if isinstance(value, int):
         if value == zone:
             return None

@@ -177,8 +177,8 @@ def bind_act(ctx: TableContext, seat: str | None, act: Any) -> Bound:
         raise Refusal(message_of(exc)) from None
     except Refusal:
         raise
-    except CardzonesError as exc:
-        raise Refusal(str(exc)) from None
+    except CardzonesError as exc:  # the seat policy, citing a rule where one decides it
+        raise Refusal(str(exc), getattr(exc, "rule", None)) from None
     except Exception:  # an engine bug: the seat gets no detail, the log does
         log.exception("an act could not be bound")
         raise Refusal("internal error: the act was not applied") from None

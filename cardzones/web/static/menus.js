@@ -42,6 +42,7 @@
     put_under: "Put a card under it…", grant: "Grant a keyword…", clear: "Clear what effects did",
     create_zone: "Make a zone…", remove_zone: "Remove a zone…",
     tap: "Tap it", untap: "Untap it", allow_look: "Let a player look at their deck…",
+    zone_choice: "Choose which of your zones your cards go to…",
   };
   // The entries of an action that takes exactly one of some parameters.
   const VARIANTS = {
@@ -169,6 +170,7 @@
       case "untap": return `Untap${subject || " it"}`;
       case "allow_look": return args.allowed === false
         ? `Stop looking at ${zone(args.zone)}` : `Look at ${zone(args.zone)}`;
+      case "zone_choice": return `Send your cards to ${zone(args.zone)}, of its kind, until you choose again`;
       default: {
         const shown = Object.entries(args).filter(([k, v]) => k !== "by" && v !== ref);
         const rest = shown.map(([k, v]) => `${words(k)} ${valueWords(k, v, view, found)}`).join(", ");
