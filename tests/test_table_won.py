@@ -91,7 +91,8 @@ def test_a_start_position_in_json_may_ask_for_the_procedure_too() -> None:
             assert welcome["view"]["procedure"]["opened"] is False
             assert "ack" in act(seats, "alice", {"open_game": {}})
         refused = client.post("/api/tables", json={**body, "procedure": 1})
-        assert refused.status_code == 400 and "procedure: is true, false or {first: PLAYER}" in refused.text
+        assert refused.status_code == 400
+        assert "procedure: is true, false or {first: PLAYER}" in refused.text
 
 
 def test_a_take_back_of_the_winning_act_takes_the_winner_back() -> None:

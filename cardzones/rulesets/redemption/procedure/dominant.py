@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from cardzones.errors import IllegalAction
 from cardzones.kernel.cards import Dest
+from cardzones.kernel.naming import name_for
 from cardzones.rulesets.redemption.cards import is_dominant
 from cardzones.rulesets.redemption.procedure.rescue import RESCUE_EVENT, rescuable, rescue_soul
 from cardzones.rulesets.redemption.procedure.targets import (
@@ -37,21 +38,25 @@ def plan_dominant(game: Game, by: str, card: int, target: int) -> DominantPlan:
         raise IllegalAction(f"{by} plays a dominant from their own hand", rule="dominant/any-phase")
     cdef = game.characteristics(card, by=by)
     if not is_dominant(cdef):
-        raise IllegalAction(f"{cdef.name} is not a dominant", rule="dominant/any-phase")
+        raise IllegalAction(
+            f"{name_for(game, by, card)} is not a dominant", rule="dominant/any-phase"
+        )
     effect = dominant_effect(cdef.text)
     if effect is None:
         raise IllegalAction(
             f"the procedure carries out a dominant whose text discards or rescues a card of a "
-            f"type it names; {cdef.name} is played by hand",
+            f"type it names; {name_for(game, by, card)} is played by hand",
             rule="card-type/named-type",
         )
     verb, ctypes = effect
     if target == card or not game.in_play(target) or not game.may_look(by, target):
-        raise IllegalAction(f"{cdef.name} targets a card in play", rule="card-type/named-type")
+        raise IllegalAction(
+            f"{name_for(game, by, card)} targets a card in play", rule="card-type/named-type"
+        )
     check_named_type(game, by, card, target, ctypes)
     if verb == "rescue" and not rescuable(game, target, by):
         raise IllegalAction(
-            f"{cdef.name} rescues a Lost Soul in an opponent's Land of Bondage",
+            f"{name_for(game, by, card)} rescues a Lost Soul in an opponent's Land of Bondage",
             rule="rescue/land-of-redemption",
         )
     return DominantPlan(card, target, by, verb)

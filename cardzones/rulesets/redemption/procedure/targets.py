@@ -17,6 +17,7 @@ import re
 from typing import TYPE_CHECKING
 
 from cardzones.errors import IllegalAction
+from cardzones.kernel.naming import name_for
 from cardzones.rulesets.redemption.cards import alignment, brigades_match, is_enhancement
 from cardzones.rulesets.redemption.zones import HAND, TERRITORY
 
@@ -75,7 +76,7 @@ def check_presented(game: Game, by: str, card: int, ctype: str, rule: str) -> No
         )
     if not is_type(game, card, by, ctype):
         raise IllegalAction(
-            f"{game.obj(card).cdef.name} is not {ARTICLES[ctype].lower()} {TYPE_NAMES[ctype]}",
+            f"{name_for(game, by, card)} is not {ARTICLES[ctype].lower()} {TYPE_NAMES[ctype]}",
             rule=rule,
         )
 
@@ -92,19 +93,21 @@ def check_enhancement(game: Game, by: str, card: int, on: int) -> None:
     enh, char = game.characteristics(card, by=by), game.characteristics(on, by=by)
     if not is_enhancement(enh):
         raise IllegalAction(
-            f"{enh.name} is not an enhancement", rule="card-type/enhancement-alignment"
+            f"{name_for(game, by, card)} is not an enhancement",
+            rule="card-type/enhancement-alignment",
         )
     side = alignment(enh)
     if side is not None and USED_BY.get(side, frozenset()).isdisjoint(char.types):
         users = " and ".join(PLURALS[t] for t in sorted(USED_BY[side]))
         raise IllegalAction(
-            f"{enh.name} is {'an' if side[0] in 'aeiou' else 'a'} {side} enhancement, used by "
-            f"{users}, and {char.name} is not one",
+            f"{name_for(game, by, card)} is {'an' if side[0] in 'aeiou' else 'a'} {side} "
+            f"enhancement, used by {users}, and {name_for(game, by, on)} is not one",
             rule="card-type/enhancement-alignment",
         )
     if not brigades_match(enh, char):
         raise IllegalAction(
-            f"{enh.name} shares no brigade with {char.name}: an enhancement is of the brigade "
+            f"{name_for(game, by, card)} shares no brigade with {name_for(game, by, on)}: an "
+            "enhancement is of the brigade "
             "of the character it is played on",
             rule="card-type/enhancement-brigade",
         )
@@ -132,10 +135,10 @@ def check_named_type(
     """Refused unless ``target`` is of a type ``source``'s text names
     (card-type/named-type)."""
     if not any(is_type(game, target, by, ctype) for ctype in ctypes):
-        name = game.obj(source).cdef.name
+        name = name_for(game, by, source)
         kinds = " and ".join(PLURALS[c] for c in ctypes)
         either = " or ".join(f"{ARTICLES[c].lower()} {TYPE_NAMES[c]}" for c in ctypes)
         raise IllegalAction(
-            f"{name} names {kinds}, and {game.obj(target).cdef.name} is not {either}",
+            f"{name} names {kinds}, and {name_for(game, by, target)} is not {either}",
             rule="card-type/named-type",
         )

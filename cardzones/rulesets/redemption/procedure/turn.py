@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from cardzones.errors import IllegalAction
 from cardzones.kernel.cards import Dest
+from cardzones.kernel.naming import name_for
 from cardzones.rulesets.redemption.cards import is_lost_soul
 from cardzones.rulesets.redemption.procedure.state import (
     DRAW_PHASE_CARDS,
@@ -260,7 +261,7 @@ def plan_to_territory(game: Game, by: str, card: int) -> CardPlan:
     types = game.characteristics(card, by=by).types
     if types.isdisjoint(TERRITORY_TYPES) or "lost_soul" in types:
         raise IllegalAction(
-            f"{game.obj(card).cdef.name} does not go in a territory: characters, Fortresses, "
+            f"{name_for(game, by, card)} does not go in a territory: characters, Fortresses, "
             "Sites and Artifacts do",
             rule="territory/cards-put-there",
         )
