@@ -409,10 +409,22 @@ class Hub:
         (and finished, if its proposal's time limit has passed)."""
         async with live.lock:
             events, on_event = self._collector(live)
-            await run_in_threadpool(self.host.catch_up, live.table, on_event)
+            table = live.table
+
+            answers: list[T] = []
+
+            def caught_up() -> None:
+                # One trip to a worker thread, not two, when nothing is due.
+                self.host.catch_up(table, on_event)
+                if table.finished is not None or not table.votes.due(self.host.clock()):
+                    answers.append(what(table))
+
+            await run_in_threadpool(caught_up)
             self._deliver(live, events)
+            if answers:
+                return answers[0]
             await self._settle(live)
-            return await run_in_threadpool(what, live.table)
+            return await run_in_threadpool(what, table)
 
     # -- notifications from other processes ---------------------------------------
 

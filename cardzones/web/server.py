@@ -96,7 +96,9 @@ async def seat_of(server: Server, request: Request) -> tuple[Seat, Live] | Respo
             {"WWW-Authenticate": "Bearer"},
         )
     table_id = request.path_params["table_id"]
-    seat = await run_in_threadpool(server.host.seat, table_id, token)
+    seat = server.host.known_seat(table_id, token)  # a seat found before: no query
+    if seat is None:
+        seat = await run_in_threadpool(server.host.seat, table_id, token)
     live = await server.hub.open(table_id) if seat is not None else None
     if seat is None or live is None:
         return error(404, NOT_OPENED)
