@@ -42,7 +42,7 @@ from typing import Any
 
 import httpx
 
-from cardzones.bench.table import WARMUP, Sample, _Seat, table_body
+from cardzones.bench.table import WARMUP, Sample, _card_of, _Seat, table_body
 
 #: The act-to-ack p99 a level must keep, in milliseconds.
 TARGET_P99_MS = 100.0
@@ -101,12 +101,6 @@ class Level:
             "echo_p50_ms": self.echo.figures(seconds, "frames")["p50_ms"],
             "echo_p99_ms": self.echo.figures(seconds, "frames")["p99_ms"],
         }
-
-
-def _card_of(act: dict[str, Any]) -> str | None:
-    (args,) = act.values()
-    card = args.get("card") if isinstance(args, dict) else None
-    return card if isinstance(card, str) else None
 
 
 async def _seat_loop(
