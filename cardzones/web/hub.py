@@ -25,7 +25,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from cardzones.table.action_log import StoredAction
-from cardzones.table.chat import WELCOME_LINES, ChatRefused, Rate, clean
+from cardzones.table.chat import WELCOME_LINES, ChatRefused, clean
 from cardzones.table.finish import Votes
 from cardzones.table.finish_votes import Finished
 from cardzones.table.host import Done, Host
@@ -103,8 +103,6 @@ class Live:
     table: Table
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: set[Connection] = field(default_factory=set)
-    #: how fast each seat talks, across its connections to this process
-    rate: Rate = field(default_factory=Rate)
     #: when another process last announced an event this table lacked
     #: (Postgres), on the monotonic clock
     heard_at: float = float("-inf")
@@ -292,8 +290,7 @@ class Hub:
         async with live.lock:
             try:
                 line = clean(text)
-                if not live.rate.allow(seat, time.monotonic()):
-                    raise ChatRefused("too many chat lines: wait a few seconds")
+                # The store refuses a seat that talks too fast, across processes.
                 said = await run_in_threadpool(
                     self.host.store.say, live.table.id, seat, line, live.table.number
                 )
