@@ -60,6 +60,18 @@ class Listener:
         self.thread.join(10)
 
 
+def finish(stream: Stream, count: int) -> Stream:
+    """Wait (bounded) until the stream has sent its acts and had ``count``
+    of them acknowledged, and close its connection."""
+    stream.writer.join(REACH)
+    deadline = time.monotonic() + REACH
+    while len(stream.acks) < count and time.monotonic() < deadline:
+        time.sleep(0.02)
+    stream.ws.close()
+    stream.join()
+    return stream
+
+
 def post_finish(server: ServerProcess, table: str, token: str, vote: str) -> dict[str, Any]:
     answer = httpx.post(
         f"{server.url}/api/tables/{table}/finish",
@@ -124,8 +136,8 @@ def test_three_processes_give_every_seat_the_acts_chat_and_votes_in_one_order(
         assert ended["finished"] is not None and ended["finished"]["number"] == 50
         for listener in (watcher, talker):
             assert listener.wait("finished", 1)[0]["finished"] == ended["finished"]
-        for ws in (alice_ws, bob_ws):
-            ws.close()
+        for stream in streams:
+            finish(stream, 25)
         for listener in (watcher, talker):
             listener.close()
         check_store(postgres_url, table, acked)
@@ -151,18 +163,14 @@ def test_a_process_killed_loses_no_acknowledged_act_and_its_seats_go_on_elsewher
         back, welcome = open_seat(other, table, seats["alice"], after=last)
         got = welcome["welcome"]
         assert got["number"] >= max(streams[0].acks.values(), default=0)
-        # the log she missed, and nothing she had, comes with the welcome
-        streams[1].join()
-        again = Stream(back, "alice", 4, pace).start()
-        again.join()
+        finish(streams[1], 60)
+        again = finish(Stream(back, "alice", 4, pace).start(), 4)
         acked = {**streams[0].acks, **streams[1].acks}
         assert set(again.acks.values()).isdisjoint(acked.values())
         acked.update({f"alice-again-{k}": v for k, v in again.acks.items()})
         assert len(again.acks) == 4
         # every act acknowledged by either process, the dead one's included, is stored
         check_store(postgres_url, table, acked)
-        back.close()
-        bob_ws.close()
 
 
 @pytest.mark.parametrize("processes", [2, 3])
