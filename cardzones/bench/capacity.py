@@ -51,7 +51,7 @@ EVERY = 3.0
 #: How long before an act its seat's board asks for the legal acts on the card.
 MENU_LEAD = 0.5
 #: The numbers of tables tried, in order, and in a quick run.
-LEVELS = (8, 16, 32, 48, 64, 96, 128, 192, 256)
+LEVELS = (8, 16, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1000)
 QUICK_LEVELS = (2, 4)
 #: A level's measured time, in seconds, by default and in a quick run.
 SECONDS, QUICK_SECONDS = 20.0, 3.0

@@ -103,6 +103,8 @@ def _serve(kind: str, db: str, port: int, tables: int | None) -> None:
     limits = Limits(
         creates_per_minute=default.creates_per_minute + own,
         sockets_per_minute=default.sockets_per_minute + 2 * own,
+        # the ladder's top level has 1,000 tables: 2,000 seats at once
+        sockets=max(default.sockets, 2 * own + 100),
     )
     app = echo_app() if kind == "echo" else create_app(db, limits=limits)
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="error")
