@@ -204,3 +204,22 @@ def test_a_seat_talking_through_several_processes_goes_no_faster_than_through_on
     finally:
         for server in servers:
             server.stop()
+
+
+def test_the_tables_an_address_makes_a_minute_are_counted_across_processes(
+    postgres_url: str,
+) -> None:
+    option = (Limits.option("creates_per_minute"), "3")
+    with (
+        ServerProcess(postgres_url, *option) as first,
+        ServerProcess(postgres_url, *option) as second,
+    ):
+        codes = []
+        for n in range(8):
+            server = (first, second)[n % 2]
+            answer = httpx.post(f"{server.url}/api/tables", json=fab_body(), timeout=10.0)
+            codes.append(answer.status_code)
+            if answer.status_code == 429:
+                assert answer.json()["limit"] == "creates_per_minute"
+                assert int(answer.headers["Retry-After"]) > 0
+        assert sorted(codes) == [201] * 3 + [429] * 5

@@ -19,6 +19,7 @@ from cardzones.table.store import Seat, Store
 from cardzones.web.hub import Hub, Live
 from cardzones.web.legal import LegalDesk
 from cardzones.web.rates import PerAddress, SeatRate
+from cardzones.web.shared_rates import SharedPerAddress
 
 #: The one answer to a token that does not open a table, whether the token is
 #: wrong or the table does not exist.
@@ -30,8 +31,8 @@ class Server:
 
     def __init__(self, store: Store, origins: Sequence[str], limits: Limits | None = None) -> None:
         self.limits = limits = limits or Limits()
-        self.creates = PerAddress(limits.creates_per_minute, 60.0)
-        self.socket_opens = PerAddress(limits.sockets_per_minute, 60.0)
+        self.creates = per_address(store, "creates", limits.creates_per_minute)
+        self.socket_opens = per_address(store, "sockets", limits.sockets_per_minute)
         #: the WebSockets open now, and those of each seat: (table, seat)
         self.sockets = 0
         self.seat_sockets: dict[tuple[str, str | None], int] = {}
@@ -41,6 +42,14 @@ class Server:
         self.hub = Hub(self.host)
         self.legal = LegalDesk()
         self.origins = frozenset(o.rstrip("/").lower() for o in origins)
+
+
+def per_address(store: Store, kind: str, count: int) -> PerAddress:
+    """A limit of ``count`` a minute per client address: kept in the store
+    with Postgres, where several processes share it, else in memory."""
+    if store.postgres:
+        return SharedPerAddress(count, 60.0, store, kind)
+    return PerAddress(count, 60.0)
 
 
 def error(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
