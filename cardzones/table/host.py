@@ -221,10 +221,16 @@ class Host:
         """Keep a snapshot of the table as it is now. The act it follows is
         stored: a snapshot is only a shortcut for loading, and failing to
         keep one does not undo the act."""
+        self.store_snapshot(table.id, table.number, table.snapshot())
+
+    def store_snapshot(self, table_id: str, number: int, state: dict[str, Any]) -> None:
+        """Store a snapshot taken with :meth:`Table.snapshot` after event
+        ``number`` (the table may have moved on since: the state is its own
+        data); a failure is logged, not raised, as for :meth:`keep_snapshot`."""
         try:
-            self.store.save_snapshot(table.id, table.number, table.snapshot())
+            self.store.save_snapshot(table_id, number, state)
         except Exception as exc:
-            log.warning("table %s: no snapshot at %d (%s)", table.id, table.number, exc)
+            log.warning("table %s: no snapshot at %d (%s)", table_id, number, exc)
 
     def act(
         self,

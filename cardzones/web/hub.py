@@ -17,7 +17,7 @@ import json
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -278,8 +278,14 @@ class Hub:
                 self._deliver(live, [(done.number, frames)])
             if self.host.snapshot_due(done.number):
                 # After the ack and the event (a snapshot of a long game takes
-                # a while), and still under the lock: it is of this event.
-                await run_in_threadpool(self.host.keep_snapshot, live.table)
+                # a while). Taken under the lock, since it is of this event;
+                # stored after it, so that the table's next act does not wait
+                # for the snapshot's commit.
+                table = live.table
+                state = await run_in_threadpool(table.snapshot)
+                self._spawn_task(
+                    run_in_threadpool(self.host.store_snapshot, table.id, done.number, state)
+                )
 
     async def say(self, live: Live, conn: Connection, request: Any, text: Any) -> None:
         """Store a seat's chat line: the sender gets ``said`` (or a refusal)
@@ -362,7 +368,11 @@ class Hub:
 
     def _spawn(self, live: Live) -> None:
         self._timers.pop(live.table.id, None)
-        task = asyncio.ensure_future(self.catch_up(live))
+        self._spawn_task(self.catch_up(live))
+
+    def _spawn_task(self, work: Awaitable[None]) -> None:
+        """Run ``work`` on its own, kept until it is done."""
+        task = asyncio.ensure_future(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
