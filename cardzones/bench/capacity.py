@@ -227,7 +227,7 @@ async def _level(
     lead = max(every, min(seconds, SECONDS) * WARMUP) + (DRIVER_START if drivers > 1 else 0.0)
     start_at = time.time() + lead
     parts = [
-        (url, created[i::drivers], start_at, seconds, every, seed * 1000 + i)
+        _Part(url, created[i::drivers], start_at, seconds, every, seed * 1000 + i)
         for i in range(drivers)
     ]
     probes = []
@@ -236,61 +236,59 @@ async def _level(
         for i in range(ECHO_PROBES):
             probes.append(_echo_probe(echo_url, level, start, start + seconds, seed * 100 + i))
     if drivers == 1:
-        done, _ = await asyncio.gather(_drive(*parts[0]), asyncio.gather(*probes))
+        done, _ = await asyncio.gather(_drive(parts[0]), asyncio.gather(*probes))
         level.merge(done)
         return level
     context = multiprocessing.get_context("spawn")
     with concurrent.futures.ProcessPoolExecutor(drivers, mp_context=context) as pool:
         loop = asyncio.get_running_loop()
-        runs = [loop.run_in_executor(pool, _drive_in_process, *part) for part in parts]
+        runs = [loop.run_in_executor(pool, _drive_in_process, part) for part in parts]
         results, _ = await asyncio.gather(asyncio.gather(*runs), asyncio.gather(*probes))
     for done in results:
         level.merge(done)
     return level
 
 
-async def _drive(
-    url: str,
-    created: list[dict[str, Any]],
-    start_at: float,
-    seconds: float,
-    every: float,
-    seed: int,
-) -> Level:
-    """Every seat of the tables ``created`` acting on its own clock from
-    ``start_at`` (wall-clock seconds) for ``seconds``: one driver's part of a
-    level."""
-    level = Level(len(created))
-    rng = random.Random(seed)
-    start = time.perf_counter() + (start_at - time.time())
-    end = start + seconds
+@dataclass(frozen=True)
+class _Part:
+    """One driver's part of a level: its tables, and the level's clock
+    (``start_at`` in wall-clock seconds, shared by the driver processes)."""
+
+    url: str
+    created: list[dict[str, Any]]
+    start_at: float
+    seconds: float
+    every: float
+    seed: int
+
+
+async def _drive(part: _Part) -> Level:
+    """Every seat of the part's tables acting on its own clock from the
+    level's start for its time: one driver's share of a level."""
+    level = Level(len(part.created))
+    rng = random.Random(part.seed)
+    start = time.perf_counter() + (part.start_at - time.time())
+    end = start + part.seconds
     limits = httpx.Limits(max_connections=None, max_keepalive_connections=None)
-    ws_base = url.replace("http://", "ws://")
-    async with httpx.AsyncClient(base_url=url, timeout=60.0, limits=limits) as client:
+    ws_base = part.url.replace("http://", "ws://")
+    async with httpx.AsyncClient(base_url=part.url, timeout=60.0, limits=limits) as client:
         loops = []
-        for table in created:
+        for table in part.created:
             for name, token in table["seats"].items():
                 seat = _Seat(name, random.Random(rng.randrange(1 << 31)))
                 ws_url = f"{ws_base}/api/tables/{table['table']}/ws"
                 loops.append(
                     _seat_loop(
-                        client, ws_url, table["table"], token, seat, level, start, end, every
+                        client, ws_url, table["table"], token, seat, level, start, end, part.every
                     )
                 )
         await asyncio.gather(*loops)
     return level
 
 
-def _drive_in_process(
-    url: str,
-    created: list[dict[str, Any]],
-    start_at: float,
-    seconds: float,
-    every: float,
-    seed: int,
-) -> Level:
+def _drive_in_process(part: _Part) -> Level:
     """:func:`_drive` in a driver process of its own."""
-    return asyncio.run(_drive(url, created, start_at, seconds, every, seed))
+    return asyncio.run(_drive(part))
 
 
 def kept(figures: dict[str, Any]) -> bool:
