@@ -99,6 +99,10 @@ def check(figures: dict[str, Any], store: str) -> None:
         assert scale_out["growth"] == pytest.approx(
             scale_out["acts_per_s"] / scale_out["acts_per_s_one_process"], abs=1e-3
         )
+        assert scale_out["by_table_acts_per_s"] > 0 and scale_out["by_table_act_cpu_us"] > 0
+        assert scale_out["by_table_growth"] == pytest.approx(
+            scale_out["by_table_acts_per_s"] / scale_out["acts_per_s_one_process"], abs=1e-3
+        )
     # the open-loop ladder: levels up to the first that missed the target, every
     # act legal, each board's menu answered; the capacity is the last level kept
     capacity = figures["capacity"]

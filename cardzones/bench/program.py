@@ -56,8 +56,12 @@ def run_table_bench(
         scale_out = None
         if kind == "postgres":
             with _server("table", store_db) as url, _server("table", store_db) as other:
-                spread = asyncio.run(_tables_phase(url, tables, seconds, seed + 2, more=(other,)))
-            scale_out = _scale_out(table, spread, seconds)
+                two = (other,)
+                spread = asyncio.run(_tables_phase(url, tables, seconds, seed + 2, more=two))
+                split = asyncio.run(
+                    _tables_phase(url, tables, seconds, seed + 3, more=two, by_table=True)
+                )
+            scale_out = _scale_out(table, spread, split, seconds)
         with _server("table", store_db) as url, _server("echo") as echo_url:
             capacity = run_capacity(url, quick=quick, seed=seed, echo_url=echo_url)
         with _server("echo") as url:
@@ -119,19 +123,28 @@ def _cpu(table: Sample, menus: Sample, echo: Sample) -> dict[str, Any]:
     }
 
 
-def _scale_out(one: Sample, two: Sample, seconds: float) -> dict[str, Any]:
-    """Two server processes on one Postgres, the two seats of each table on
-    different ones, against one process: acts a second, and CPU an act."""
+def _scale_out(one: Sample, two: Sample, split: Sample, seconds: float) -> dict[str, Any]:
+    """Two server processes on one Postgres against one process: the two
+    seats of each table on different processes (``two``: every act is read
+    and framed by both), and each table on one of them (``split``, as a load
+    balancer that sends a table's requests to one process would): acts a
+    second, and CPU an act (both processes together)."""
     alone, spread = one.figures(seconds, "acts"), two.figures(seconds, "acts")
+    apart = split.figures(seconds, "acts")
     return {
         "processes": 2,
         "acts_per_s": spread["acts_per_s"],
         "p50_ms": spread["p50_ms"],
         "p99_ms": spread["p99_ms"],
-        "refused": two.refused,
+        "refused": two.refused + split.refused,
         "act_cpu_us": two.cpu.per(len(two.latencies)),
         "acts_per_s_one_process": alone["acts_per_s"],
         "growth": _ratio(spread["acts_per_s"], alone["acts_per_s"]),
+        "by_table_acts_per_s": apart["acts_per_s"],
+        "by_table_p50_ms": apart["p50_ms"],
+        "by_table_p99_ms": apart["p99_ms"],
+        "by_table_act_cpu_us": split.cpu.per(len(split.latencies)),
+        "by_table_growth": _ratio(apart["acts_per_s"], alone["acts_per_s"]),
     }
 
 

@@ -322,11 +322,12 @@ async def _tables_phase(
     seed: int,
     menus: bool = False,
     more: tuple[str, ...] = (),
+    by_table: bool = False,
 ) -> Sample:
     """``tables`` new tables played for ``seconds`` (see :func:`_play_tables`)."""
     rng = random.Random(seed)
     created = await _create_tables(url, tables, rng)
-    return await _play_tables(url, created, seconds, rng, menus, more)
+    return await _play_tables(url, created, seconds, rng, menus, more, by_table)
 
 
 async def _play_tables(
@@ -336,11 +337,13 @@ async def _play_tables(
     rng: random.Random,
     menus: bool = False,
     more: tuple[str, ...] = (),
+    by_table: bool = False,
 ) -> Sample:
     """Every seat of the tables ``created`` plays for ``seconds`` after a
     warm-up, asking its menu on the card before each act with ``menus``. With
     ``more`` servers of the same store, the seats are spread over them all in
-    turn, so that the two seats of a table are on two processes."""
+    turn, so that the two seats of a table are on two processes; with
+    ``by_table``, the tables are, each with both its seats on one process."""
     sample = Sample()
     window = _Window(seconds * WARMUP, seconds)
     servers = (url, *more)
@@ -349,9 +352,9 @@ async def _play_tables(
     limits = httpx.Limits(max_connections=None, max_keepalive_connections=None)
     clients = [httpx.AsyncClient(base_url=u, timeout=60.0, limits=limits) for u in servers]
     players: list[Awaitable[None]] = []
-    for table in created:
+    for n, table in enumerate(created):
         for name, token in table["seats"].items():
-            i = len(players) % len(servers)
+            i = (n if by_table else len(players)) % len(servers)
             seat = _Seat(name, random.Random(rng.randrange(1 << 31)))
             ws_url = f"{servers[i].replace('http://', 'ws://')}/api/tables/{table['table']}/ws"
             menu = _menu(clients[i], table["table"], token) if menus else None
