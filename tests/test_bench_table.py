@@ -23,6 +23,8 @@ KEYS = {
     "grouped_commit",
     "capacity",
     "act_growth",
+    "cpu",
+    "scale_out",
     "ratios",
 }
 WINDOW_KEYS = {"events", "count", "p50_ms", "p99_ms", "mean_ms"}
@@ -80,6 +82,27 @@ def check(figures: dict[str, Any], store: str) -> None:
         figures["table"]["acts_per_s"] / figures["echo"]["frames_per_s"], abs=1e-3
     )
     assert all(value > 0 for value in ratios.values())
+    # what an act and a menu cost the server in CPU time, against an echo frame
+    cpu = figures["cpu"]
+    assert cpu["menus"] > 0 and cpu["acts_with_menus"] > 0
+    assert cpu["act_cpu_us"] > 0 and cpu["echo_cpu_us"] > 0 and cpu["menu_cpu_us"] is not None
+    assert ratios["act_cpu_per_echo_frame"] == pytest.approx(
+        cpu["act_cpu_us"] / cpu["echo_cpu_us"], abs=1e-3
+    )
+    # two processes on one Postgres, each table's seats on both; none on SQLite
+    scale_out = figures["scale_out"]
+    if store == "sqlite":
+        assert scale_out is None
+    else:
+        assert scale_out["processes"] == 2 and scale_out["refused"] == 0
+        assert scale_out["acts_per_s"] > 0 and scale_out["act_cpu_us"] > 0
+        assert scale_out["growth"] == pytest.approx(
+            scale_out["acts_per_s"] / scale_out["acts_per_s_one_process"], abs=1e-3
+        )
+        assert scale_out["by_table_acts_per_s"] > 0 and scale_out["by_table_act_cpu_us"] > 0
+        assert scale_out["by_table_growth"] == pytest.approx(
+            scale_out["by_table_acts_per_s"] / scale_out["acts_per_s_one_process"], abs=1e-3
+        )
     # the open-loop ladder: levels up to the first that missed the target, every
     # act legal, each board's menu answered; the capacity is the last level kept
     capacity = figures["capacity"]

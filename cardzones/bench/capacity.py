@@ -21,6 +21,14 @@ for :data:`SECONDS`, or longer if need be for about :data:`MIN_ACTS` acts, so
 that its p99 is one of its few slowest acts and not its slowest alone
 (``p99_rank`` says which: 1 is the slowest).
 
+The seats are played by drivers: one asyncio process for up to
+:data:`TABLES_PER_DRIVER` tables, and for a level of more tables (the ladder
+goes up to 1,000), several processes, each playing its share of the tables
+on the same clock, so that the top levels measure the server and not one
+Python process making the load. On a machine with fewer cores than the
+server and its drivers need, the drivers and the server take turns, and the
+level says so in its echo (below).
+
 The machine's own pauses are measured beside each level, in the same
 moments: :data:`ECHO_PROBES` WebSockets to a bare echo server (in a process
 of its own, through the same stack) each send a frame every
@@ -33,8 +41,10 @@ the server's.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import json
+import multiprocessing
 import random
 import time
 from dataclasses import dataclass, field
@@ -42,7 +52,7 @@ from typing import Any
 
 import httpx
 
-from cardzones.bench.table import WARMUP, Sample, _Seat, table_body
+from cardzones.bench.table import WARMUP, Sample, _card_of, _Seat, table_body
 
 #: The act-to-ack p99 a level must keep, in milliseconds.
 TARGET_P99_MS = 100.0
@@ -51,7 +61,7 @@ EVERY = 3.0
 #: How long before an act its seat's board asks for the legal acts on the card.
 MENU_LEAD = 0.5
 #: The numbers of tables tried, in order, and in a quick run.
-LEVELS = (8, 16, 32, 48, 64, 96, 128, 192, 256)
+LEVELS = (8, 16, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1000)
 QUICK_LEVELS = (2, 4)
 #: A level's measured time, in seconds, by default and in a quick run.
 SECONDS, QUICK_SECONDS = 20.0, 3.0
@@ -61,6 +71,12 @@ QUICK_EVERY = 1.0
 #: The acts a level collects at least, stretching its time if need be (none
 #: in a quick run).
 MIN_ACTS = 500
+#: Tables one driver (a load process of the benchmark) plays at most: a level
+#: of more tables spreads them over several driver processes, so that the
+#: load, not one Python process making it, is what a high level measures.
+TABLES_PER_DRIVER = 200
+#: Seconds given to the driver processes to start, before a level's warm-up.
+DRIVER_START = 5.0
 #: The echo connections beside each level, and the seconds between two of
 #: each one's frames.
 ECHO_PROBES, ECHO_EVERY = 4, 0.05
@@ -79,6 +95,14 @@ class Level:
     #: Legal-act requests the server's bound on a seat answered with 429: a
     #: board shows a notice and asks again, so they are not errors.
     throttled: int = 0
+
+    def merge(self, other: Level) -> None:
+        """Add what another driver of the same level measured."""
+        self.acts.latencies += other.acts.latencies
+        self.acts.refused += other.acts.refused
+        self.legal.latencies += other.legal.latencies
+        self.errors += other.errors
+        self.throttled += other.throttled
 
     def figures(self, seconds: float) -> dict[str, Any]:
         acts = self.acts.figures(seconds, "acts")
@@ -101,12 +125,6 @@ class Level:
             "echo_p50_ms": self.echo.figures(seconds, "frames")["p50_ms"],
             "echo_p99_ms": self.echo.figures(seconds, "frames")["p99_ms"],
         }
-
-
-def _card_of(act: dict[str, Any]) -> str | None:
-    (args,) = act.values()
-    card = args.get("card") if isinstance(args, dict) else None
-    return card if isinstance(card, str) else None
 
 
 async def _seat_loop(
@@ -204,24 +222,73 @@ async def _level(
             answer = await client.post("/api/tables", json=table_body(rng.randrange(1 << 31)))
             answer.raise_for_status()
             created.append(answer.json())
-        start = time.perf_counter() + max(every, min(seconds, SECONDS) * WARMUP)
-        end = start + seconds
-        ws_base = url.replace("http://", "ws://")
+    drivers = -(-tables // TABLES_PER_DRIVER)
+    # Other driver processes take a moment to start: the level starts after it.
+    lead = max(every, min(seconds, SECONDS) * WARMUP) + (DRIVER_START if drivers > 1 else 0.0)
+    start_at = time.time() + lead
+    parts = [
+        _Part(url, created[i::drivers], start_at, seconds, every, seed * 1000 + i)
+        for i in range(drivers)
+    ]
+    probes = []
+    if echo_url is not None:
+        start = time.perf_counter() + lead
+        for i in range(ECHO_PROBES):
+            probes.append(_echo_probe(echo_url, level, start, start + seconds, seed * 100 + i))
+    if drivers == 1:
+        done, _ = await asyncio.gather(_drive(parts[0]), asyncio.gather(*probes))
+        level.merge(done)
+        return level
+    context = multiprocessing.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(drivers, mp_context=context) as pool:
+        loop = asyncio.get_running_loop()
+        runs = [loop.run_in_executor(pool, _drive_in_process, part) for part in parts]
+        results, _ = await asyncio.gather(asyncio.gather(*runs), asyncio.gather(*probes))
+    for done in results:
+        level.merge(done)
+    return level
+
+
+@dataclass(frozen=True)
+class _Part:
+    """One driver's part of a level: its tables, and the level's clock
+    (``start_at`` in wall-clock seconds, shared by the driver processes)."""
+
+    url: str
+    created: list[dict[str, Any]]
+    start_at: float
+    seconds: float
+    every: float
+    seed: int
+
+
+async def _drive(part: _Part) -> Level:
+    """Every seat of the part's tables acting on its own clock from the
+    level's start for its time: one driver's share of a level."""
+    level = Level(len(part.created))
+    rng = random.Random(part.seed)
+    start = time.perf_counter() + (part.start_at - time.time())
+    end = start + part.seconds
+    limits = httpx.Limits(max_connections=None, max_keepalive_connections=None)
+    ws_base = part.url.replace("http://", "ws://")
+    async with httpx.AsyncClient(base_url=part.url, timeout=60.0, limits=limits) as client:
         loops = []
-        for table in created:
+        for table in part.created:
             for name, token in table["seats"].items():
                 seat = _Seat(name, random.Random(rng.randrange(1 << 31)))
                 ws_url = f"{ws_base}/api/tables/{table['table']}/ws"
                 loops.append(
                     _seat_loop(
-                        client, ws_url, table["table"], token, seat, level, start, end, every
+                        client, ws_url, table["table"], token, seat, level, start, end, part.every
                     )
                 )
-        if echo_url is not None:
-            for i in range(ECHO_PROBES):
-                loops.append(_echo_probe(echo_url, level, start, end, seed * 100 + i))
         await asyncio.gather(*loops)
     return level
+
+
+def _drive_in_process(part: _Part) -> Level:
+    """:func:`_drive` in a driver process of its own."""
+    return asyncio.run(_drive(part))
 
 
 def kept(figures: dict[str, Any]) -> bool:

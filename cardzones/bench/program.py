@@ -14,12 +14,14 @@ from pathlib import Path
 from typing import Any
 
 from cardzones.bench.capacity import run_capacity
+from cardzones.bench.cpu import ratio
 from cardzones.bench.growth import run_growth
 from cardzones.bench.table import (
     QUICK_SECONDS,
     QUICK_TABLES,
     SECONDS,
     TABLES,
+    Sample,
     _echo_phase,
     _grouped_phase,
     _ratio,
@@ -50,6 +52,16 @@ def run_table_bench(
         kind = "postgres" if Store(store_db).postgres else "sqlite"
         with _server("table", store_db) as url:
             table = asyncio.run(_tables_phase(url, tables, seconds, seed))
+            menus = asyncio.run(_tables_phase(url, tables, seconds, seed + 1, menus=True))
+        scale_out = None
+        if kind == "postgres":
+            with _server("table", store_db) as url, _server("table", store_db) as other:
+                two = (other,)
+                spread = asyncio.run(_tables_phase(url, tables, seconds, seed + 2, more=two))
+                split = asyncio.run(
+                    _tables_phase(url, tables, seconds, seed + 3, more=two, by_table=True)
+                )
+            scale_out = _scale_out(table, spread, split, seconds)
         with _server("table", store_db) as url, _server("echo") as echo_url:
             capacity = run_capacity(url, quick=quick, seed=seed, echo_url=echo_url)
         with _server("echo") as url:
@@ -64,6 +76,7 @@ def run_table_bench(
     group = grouped.figures(seconds, "acts")
     one_by_one = alone.figures(seconds, "acts")
     acts["refused"] = table.refused
+    cpu = _cpu(table, menus, echo)
     return {
         "store": kind,
         "tables": tables,
@@ -76,7 +89,11 @@ def run_table_bench(
         "grouped_commit": group,
         "capacity": capacity,
         "act_growth": growth,
+        "cpu": cpu,
+        "scale_out": scale_out,
         "ratios": {
+            "act_cpu_per_echo_frame": ratio(cpu["act_cpu_us"], cpu["echo_cpu_us"]),
+            "menu_cpu_per_echo_frame": ratio(cpu["menu_cpu_us"], cpu["echo_cpu_us"]),
             "acts_per_echo_frame": _ratio(acts["acts_per_s"], floor_echo["frames_per_s"]),
             "acts_per_commit": _ratio(acts["acts_per_s"], floor_store["commits_per_s"]),
             "p50_vs_echo": _ratio(acts["p50_ms"], floor_echo["p50_ms"]),
@@ -86,6 +103,48 @@ def run_table_bench(
             "grouped_per_commit": _ratio(group["acts_per_s"], floor_store["commits_per_s"]),
             "grouped_per_concurrent": _ratio(group["acts_per_s"], one_by_one["acts_per_s"]),
         },
+    }
+
+
+def _cpu(table: Sample, menus: Sample, echo: Sample) -> dict[str, Any]:
+    """What an act, a menu and an echo frame cost their server in CPU time
+    (:mod:`cardzones.bench.cpu`): an act's from the closed loop of acts; a
+    menu's from the loop of a menu before each act, less its acts' share."""
+    act = table.cpu.per(len(table.latencies))
+    menu = None
+    if menus.cpu.used is not None and act is not None and menus.menus:
+        menu = round((menus.cpu.used * 1e6 - act * len(menus.latencies)) / menus.menus, 1)
+    return {
+        "act_cpu_us": act,
+        "menu_cpu_us": menu,
+        "echo_cpu_us": echo.cpu.per(len(echo.latencies)),
+        "menus": menus.menus,
+        "acts_with_menus": len(menus.latencies),
+    }
+
+
+def _scale_out(one: Sample, two: Sample, split: Sample, seconds: float) -> dict[str, Any]:
+    """Two server processes on one Postgres against one process: the two
+    seats of each table on different processes (``two``: every act is read
+    and framed by both), and each table on one of them (``split``, as a load
+    balancer that sends a table's requests to one process would): acts a
+    second, and CPU an act (both processes together)."""
+    alone, spread = one.figures(seconds, "acts"), two.figures(seconds, "acts")
+    apart = split.figures(seconds, "acts")
+    return {
+        "processes": 2,
+        "acts_per_s": spread["acts_per_s"],
+        "p50_ms": spread["p50_ms"],
+        "p99_ms": spread["p99_ms"],
+        "refused": two.refused + split.refused,
+        "act_cpu_us": two.cpu.per(len(two.latencies)),
+        "acts_per_s_one_process": alone["acts_per_s"],
+        "growth": _ratio(spread["acts_per_s"], alone["acts_per_s"]),
+        "by_table_acts_per_s": apart["acts_per_s"],
+        "by_table_p50_ms": apart["p50_ms"],
+        "by_table_p99_ms": apart["p99_ms"],
+        "by_table_act_cpu_us": split.cpu.per(len(split.latencies)),
+        "by_table_growth": _ratio(apart["acts_per_s"], alone["acts_per_s"]),
     }
 
 

@@ -39,12 +39,13 @@ import random
 import socket
 import statistics
 import time
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
 
+from cardzones.bench.cpu import CpuWindow
 from cardzones.bench.position import GAME
 from cardzones.rulesets import get_ruleset
 from cardzones.rulesets.fab.bench import TABLE_CARDS, table_setup
@@ -60,6 +61,10 @@ DECK = 40
 CLEAR_TO = get_ruleset(GAME).clear_to
 #: Tables the benchmark's one client address may create a minute on its server.
 BENCH_CREATES_PER_MINUTE = 100_000
+
+#: The process of each server this module started, by its address (for its
+#: CPU time: :mod:`cardzones.bench.cpu`).
+SERVER_PIDS: dict[str, int] = {}
 
 
 def _free_port() -> int:
@@ -107,6 +112,8 @@ def _serve(kind: str, db: str, port: int, tables: int | None) -> None:
         address_connections=default.address_connections + 4 * own,
         address_sockets=default.address_sockets + 2 * own,
         address_frames=default.address_frames + 2 * default.seat_frames * own,
+        # the ladder's top level has 1,000 tables: 2,000 seats at once
+        sockets=max(default.sockets, 2 * own + 100),
     )
     # As ``cardzones serve`` runs it: the same protocol and limits on each
     # connection, and no proxy believed.
@@ -135,6 +142,8 @@ def _server(kind: str, db: str = "", tables: int | None = None) -> Iterator[str]
     process = context.Process(target=_serve, args=(kind, db, port, tables), daemon=True)
     process.start()
     url = f"http://127.0.0.1:{port}"
+    if process.pid is not None:
+        SERVER_PIDS[url] = process.pid
     try:
         deadline = time.monotonic() + 30
         while True:
@@ -149,6 +158,7 @@ def _server(kind: str, db: str = "", tables: int | None = None) -> Iterator[str]
                 time.sleep(0.05)
         yield url
     finally:
+        SERVER_PIDS.pop(url, None)
         process.terminate()
         process.join(10)
         if process.is_alive():
@@ -167,6 +177,10 @@ class Sample:
 
     latencies: list[float] = field(default_factory=list)
     refused: int = 0
+    #: menus (legal-act requests) answered inside the window
+    menus: int = 0
+    #: the CPU time the servers used in the window (:mod:`cardzones.bench.cpu`)
+    cpu: CpuWindow = field(default_factory=lambda: CpuWindow(None))
 
     def figures(self, seconds: float, unit: str) -> dict[str, Any]:
         ordered = sorted(self.latencies)
@@ -257,7 +271,13 @@ class _Seat:
                 self.waiting.set_result(frame)
 
 
-async def _play(ws_url: str, token: str, seat: _Seat, window: _Window, sample: Sample) -> None:
+#: Asks a seat's menu on a card (None: its end of turn) and waits for it.
+Menu = Callable[[str | None], Awaitable[None]]
+
+
+async def _play(
+    ws_url: str, token: str, seat: _Seat, window: _Window, sample: Sample, menu: Menu | None = None
+) -> None:
     import websockets
 
     async with websockets.connect(ws_url, max_size=None) as ws:
@@ -270,7 +290,14 @@ async def _play(ws_url: str, token: str, seat: _Seat, window: _Window, sample: S
         while not window.over:
             n += 1
             seat.waiting = asyncio.get_running_loop().create_future()
-            frame = {"act": seat.next_act(), "id": n, "after": seat.number}
+            act = seat.next_act()
+            if menu is not None:
+                # as the board does: the menu on the card first, then the act
+                asked = time.perf_counter()
+                await menu(_card_of(act))
+                if window.count(asked, time.perf_counter()):
+                    sample.menus += 1
+            frame = {"act": act, "id": n, "after": seat.number}
             started = time.perf_counter()
             await ws.send(json.dumps(frame))
             answer = await seat.waiting
@@ -300,27 +327,77 @@ async def _create_tables(url: str, tables: int, rng: random.Random) -> list[dict
     return created
 
 
-async def _tables_phase(url: str, tables: int, seconds: float, seed: int) -> Sample:
+def _card_of(act: dict[str, Any]) -> str | None:
+    """The card an act names (None: an act on no card, as ending the turn)."""
+    (args,) = act.values()
+    card = args.get("card") if isinstance(args, dict) else None
+    return card if isinstance(card, str) else None
+
+
+async def _tables_phase(
+    url: str,
+    tables: int,
+    seconds: float,
+    seed: int,
+    menus: bool = False,
+    more: tuple[str, ...] = (),
+    by_table: bool = False,
+) -> Sample:
+    """``tables`` new tables played for ``seconds`` (see :func:`_play_tables`)."""
     rng = random.Random(seed)
     created = await _create_tables(url, tables, rng)
-    return await _play_tables(url, created, seconds, rng)
+    return await _play_tables(url, created, seconds, rng, menus, more, by_table)
 
 
 async def _play_tables(
-    url: str, created: list[dict[str, Any]], seconds: float, rng: random.Random
+    url: str,
+    created: list[dict[str, Any]],
+    seconds: float,
+    rng: random.Random,
+    menus: bool = False,
+    more: tuple[str, ...] = (),
+    by_table: bool = False,
 ) -> Sample:
-    """Every seat of the tables ``created`` plays for ``seconds`` after a warm-up."""
+    """Every seat of the tables ``created`` plays for ``seconds`` after a
+    warm-up, asking its menu on the card before each act with ``menus``. With
+    ``more`` servers of the same store, the seats are spread over them all in
+    turn, so that the two seats of a table are on two processes; with
+    ``by_table``, the tables are, each with both its seats on one process."""
     sample = Sample()
     window = _Window(seconds * WARMUP, seconds)
-    ws_base = url.replace("http://", "ws://")
-    players = []
-    for table in created:
+    servers = (url, *more)
+    pids = [SERVER_PIDS.get(u) for u in servers]
+    windows = [CpuWindow(pid) for pid in pids]
+    limits = httpx.Limits(max_connections=None, max_keepalive_connections=None)
+    clients = [httpx.AsyncClient(base_url=u, timeout=60.0, limits=limits) for u in servers]
+    players: list[Awaitable[None]] = []
+    for n, table in enumerate(created):
         for name, token in table["seats"].items():
+            i = (n if by_table else len(players)) % len(servers)
             seat = _Seat(name, random.Random(rng.randrange(1 << 31)))
-            ws_url = f"{ws_base}/api/tables/{table['table']}/ws"
-            players.append(_play(ws_url, token, seat, window, sample))
-    await asyncio.gather(*players)
+            ws_url = f"{servers[i].replace('http://', 'ws://')}/api/tables/{table['table']}/ws"
+            menu = _menu(clients[i], table["table"], token) if menus else None
+            players.append(_play(ws_url, token, seat, window, sample, menu))
+    try:
+        await asyncio.gather(*players, *(w.watch(window.start, window.end) for w in windows))
+    finally:
+        for client in clients:
+            await client.aclose()
+    used = [w.used for w in windows]
+    sample.cpu = CpuWindow(pids[0], None if None in used else sum(u or 0.0 for u in used))
     return sample
+
+
+def _menu(client: httpx.AsyncClient, table: str, token: str) -> Menu:
+    """A seat's menu as the board asks it: the legal acts on a card."""
+    auth = {"Authorization": f"Bearer {token}"}
+
+    async def ask(card: str | None) -> None:
+        query = {"card": card} if card is not None else {"actions": "end_turn"}
+        answer = await client.get(f"/api/tables/{table}/legal", params=query, headers=auth)
+        answer.raise_for_status()
+
+    return ask
 
 
 async def _echo_phase(url: str, connections: int, seconds: float) -> Sample:
@@ -343,7 +420,10 @@ async def _echo_phase(url: str, connections: int, seconds: float) -> Sample:
                 if window.count(started, done):
                     sample.latencies.append(done - started)
 
-    await asyncio.gather(*(one() for _ in range(connections)))
+    sample.cpu = CpuWindow(SERVER_PIDS.get(url))
+    await asyncio.gather(
+        *(one() for _ in range(connections)), sample.cpu.watch(window.start, window.end)
+    )
     return sample
 
 

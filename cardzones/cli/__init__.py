@@ -471,7 +471,10 @@ def _bench_table(
             f"p99 <= {figures['capacity']['target_p99_ms']:g} ms. An act after "
             f"{figures['act_growth']['late']['events'][0] - 1:,} events: p50 "
             f"{figures['act_growth']['ratios']['p50_fresh']:.2f}x a new table's at the same "
-            f"time, {figures['act_growth']['ratios']['p50']:.2f}x the same table's first acts"
+            f"time, {figures['act_growth']['ratios']['p50']:.2f}x the same table's first acts. "
+            f"Server CPU: an act {figures['cpu']['act_cpu_us']} us "
+            f"({ratios['act_cpu_per_echo_frame']} echo frames), a menu "
+            f"{figures['cpu']['menu_cpu_us']} us ({ratios['menu_cpu_per_echo_frame']})"
         ),
     )
     for column in ("", "per second", "p50 ms", "p99 ms"):

@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import URL
 
@@ -96,9 +95,13 @@ class ActionLog(Database):
         so that no act lands after the end another process recorded, after
         the time limit of a proposal to finish, or from a seat that conceded;
         a number taken is skipped, not an error that would end the
-        transaction of every row in it. On Postgres the rows go in one
-        statement and their notifications in one more, so that a batch costs
-        a few round trips whatever its size."""
+        transaction of every row in it. On Postgres the rows and their
+        notifications go in one statement, so that a batch costs one round
+        trip and a commit whatever its size.
+
+        The statements are built once, with parameters (see
+        :data:`_INSERT_ONE`, :data:`_INSERT_ALL`): an act costs their
+        execution, not their construction."""
         # Two writers of one table (two processes, or two copies of a table)
         # may give the same number in one batch: the first of them is tried,
         # and the others find it taken.
@@ -116,7 +119,7 @@ class ActionLog(Database):
                 table_id, number = row["table_id"], row["number"]
                 if (table_id, number) in stored and firsts[(table_id, number)] == i:
                     outcomes.append(None)
-                elif conn.execute(sa.select(_stopped(row))).scalar():
+                elif conn.execute(_STOPPED, _stop_params(row)).scalar():
                     outcomes.append(GameOver(f"table {table_id} is finished"))
                 else:
                     outcomes.append(Conflict(f"table {table_id} already has an action {number}"))
@@ -125,58 +128,24 @@ class ActionLog(Database):
     @staticmethod
     def _insert_one(conn: sa.Connection, row: dict[str, Any]) -> tuple[str, int] | None:
         """SQLite: one row, its key when it is stored."""
-        values = sa.select(*(sa.literal(row[k]).label(k) for k in _ROW)).where(~_stopped(row))
-        insert = (
-            sqlite_insert(actions)
-            .from_select(list(_ROW), values)
-            .on_conflict_do_nothing()
-            .returning(actions.c.table_id, actions.c.number)
-        )
         # RETURNING, not rowcount: a driver may report no rowcount for an
         # INSERT ... SELECT that inserted nothing.
-        found = conn.execute(insert).first()
+        found = conn.execute(_INSERT_ONE, row).first()
         return None if found is None else (str(found[0]), int(found[1]))
 
     @staticmethod
     def _insert_all(conn: sa.Connection, rows: list[dict[str, Any]]) -> set[tuple[str, int]]:
-        """Postgres: every row in one statement, and one notification each
-        for the other processes; the keys of those stored."""
-        given = sa.values(
-            sa.column("table_id", sa.String),
-            sa.column("number", sa.Integer),
-            sa.column("seat", sa.String),
-            sa.column("at", sa.Float),
-            sa.column("act", sa.String),
-            name="given",
-        ).data([tuple(row[k] for k in _ROW) for row in rows])
-        select = sa.select(*(given.c[k] for k in _ROW)).where(
-            ~_stopped({"table_id": given.c.table_id, "seat": given.c.seat, "at": given.c.at})
-        )
-        insert = (
-            postgresql_insert(actions)
-            .from_select(list(_ROW), select)
-            .on_conflict_do_nothing()
-            .returning(actions.c.table_id, actions.c.number)
-        )
-        stored = {(str(t), int(n)) for t, n in conn.execute(insert).all()}
-        if stored:
-            conn.execute(
-                sa.text("SELECT pg_notify(:channel, x) FROM unnest(CAST(:items AS text[])) AS x"),
-                {"channel": CHANNEL, "items": [f"{t}:{n}" for t, n in sorted(stored)]},
-            )
-        return stored
+        """Postgres: every row in one statement that also sends one
+        notification each for the other processes; the keys of those stored."""
+        columns = {f"{k}s": [row[k] for row in rows] for k in _ROW}
+        return {(str(t), int(n)) for t, n, _ in conn.execute(_INSERT_ALL, columns).all()}
 
     def actions(self, table_id: str, after: int = 0, upto: int | None = None) -> list[StoredAction]:
         """The actions numbered after ``after`` (up to ``upto``), in order."""
-        query = (
-            sa.select(actions.c.number, actions.c.seat, actions.c.at, actions.c.act)
-            .where(actions.c.table_id == table_id, actions.c.number > after)
-            .order_by(actions.c.number)
-        )
-        if upto is not None:
-            query = query.where(actions.c.number <= upto)
+        query = _ACTIONS if upto is None else _ACTIONS_UPTO
+        params = {"table_id": table_id, "after": after, "upto": upto}
         with self.engine.connect() as conn:
-            rows = conn.execute(query).all()
+            rows = conn.execute(query, params).all()
         return [StoredAction(n, s, at, json.loads(a)) for n, s, at, a in rows]
 
     def head(self, table_id: str) -> int:
@@ -185,16 +154,81 @@ class ActionLog(Database):
             return int(conn.execute(last_number(actions.c.number, table_id)).scalar_one())
 
 
-def _stopped(row: dict[str, Any]) -> Any:
+def _stopped(table_id: Any, seat: Any, at: Any) -> Any:
     """Whether the row's table takes no act from its seat at its time: the
     table is finished, its proposal to finish is past its time limit, or the
-    seat conceded (the values may be columns, for many rows at once)."""
-    over = sa.or_(tables.c.finished_at.is_not(None), tables.c.finish_until <= row["at"])
+    seat conceded (the values are parameters of one row, or the columns of
+    many rows at once)."""
+    over = sa.or_(tables.c.finished_at.is_not(None), tables.c.finish_until <= at)
     return sa.or_(
-        sa.exists().where(tables.c.id == row["table_id"], over),
+        sa.exists().where(tables.c.id == table_id, over),
         sa.exists().where(
-            finish_votes.c.table_id == row["table_id"],
-            finish_votes.c.player == row["seat"],
+            finish_votes.c.table_id == table_id,
+            finish_votes.c.player == seat,
             finish_votes.c.vote == CONCEDE,
         ),
     )
+
+
+def _stop_params(row: dict[str, Any]) -> dict[str, Any]:
+    return {"s_table_id": row["table_id"], "s_seat": row["seat"], "s_at": row["at"]}
+
+
+# The statements of the act path, built once: SQLAlchemy compiles each once
+# per dialect and keeps it, and executing one costs only its parameters.
+
+#: Whether a table takes no act from a seat at a time (:func:`_stopped`).
+_STOPPED = sa.select(
+    _stopped(sa.bindparam("s_table_id"), sa.bindparam("s_seat"), sa.bindparam("s_at"))
+)
+
+#: SQLite: one row, inserted while its table is played, its key returned.
+_INSERT_ONE = (
+    sqlite_insert(actions)
+    .from_select(
+        list(_ROW),
+        sa.select(*(sa.bindparam(k, type_=actions.c[k].type).label(k) for k in _ROW)).where(
+            ~_stopped(sa.bindparam("table_id"), sa.bindparam("seat"), sa.bindparam("at"))
+        ),
+    )
+    .on_conflict_do_nothing()
+    .returning(actions.c.table_id, actions.c.number)
+)
+
+#: Postgres: the rows given as one array per column, those whose table is
+#: played inserted, and a notification ``TABLE:NUMBER`` sent for each stored.
+_INSERT_ALL = sa.text(
+    f"""
+    WITH given AS (
+        SELECT * FROM unnest(
+            CAST(:table_ids AS varchar[]), CAST(:numbers AS integer[]),
+            CAST(:seats AS varchar[]), CAST(:ats AS double precision[]),
+            CAST(:acts AS text[])
+        ) AS g(table_id, number, seat, at, act)
+    ), stored AS (
+        INSERT INTO actions (table_id, number, seat, at, act)
+        SELECT g.table_id, g.number, g.seat, g.at, g.act FROM given AS g
+        WHERE NOT (
+            EXISTS (
+                SELECT 1 FROM tables AS t WHERE t.id = g.table_id
+                AND (t.finished_at IS NOT NULL OR t.finish_until <= g.at)
+            )
+            OR EXISTS (
+                SELECT 1 FROM finish_votes AS v WHERE v.table_id = g.table_id
+                AND v.player = g.seat AND v.vote = '{CONCEDE}'
+            )
+        )
+        ON CONFLICT DO NOTHING
+        RETURNING table_id, number
+    )
+    SELECT table_id, number, pg_notify('{CHANNEL}', table_id || ':' || number) FROM stored
+    """
+)
+
+#: The actions of a table after a number, in order (and up to one).
+_ACTIONS = (
+    sa.select(actions.c.number, actions.c.seat, actions.c.at, actions.c.act)
+    .where(actions.c.table_id == sa.bindparam("table_id"), actions.c.number > sa.bindparam("after"))
+    .order_by(actions.c.number)
+)
+_ACTIONS_UPTO = _ACTIONS.where(actions.c.number <= sa.bindparam("upto"))

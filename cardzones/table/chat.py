@@ -24,7 +24,6 @@ cardzones.table.chat.ChatRefused: a chat line holds no marks that change the dir
 from __future__ import annotations
 
 import unicodedata
-from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
@@ -107,27 +106,3 @@ def clean(text: Any) -> str:
     if not line:
         raise ChatRefused("a chat line is not empty")
     return line
-
-
-class Rate:
-    """How fast each seat talks: at most :data:`RATE_LINES` lines in any
-    :data:`RATE_SECONDS` seconds.
-
-    >>> rate = Rate()
-    >>> [rate.allow("alice", float(t)) for t in range(9)][-2:]
-    [True, False]
-    >>> rate.allow("alice", 10.5), rate.allow("bob", 8.0)
-    (True, True)
-    """
-
-    def __init__(self) -> None:
-        self.times: dict[str, deque[float]] = {}
-
-    def allow(self, seat: str, now: float) -> bool:
-        said = self.times.setdefault(seat, deque())
-        while said and now - said[0] >= RATE_SECONDS:
-            said.popleft()
-        if len(said) >= RATE_LINES:
-            return False
-        said.append(now)
-        return True

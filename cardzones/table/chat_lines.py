@@ -11,7 +11,7 @@ import time
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
-from cardzones.table.chat import MAX_LINES, ChatLine, ChatRefused
+from cardzones.table.chat import MAX_LINES, RATE_LINES, RATE_SECONDS, ChatLine, ChatRefused
 from cardzones.table.database import CHANNEL, Database, StoreError, last_number
 from cardzones.table.schema import chat
 
@@ -23,7 +23,16 @@ class ChatLines(Database):
         """Store a chat line of ``seat`` with the next number of the table's
         chat, and commit it (with Postgres, the other processes are told:
         ``TABLE:chat``). Raises :class:`~cardzones.table.chat.ChatRefused`
-        when the table has :data:`~cardzones.table.chat.MAX_LINES` lines."""
+        when the table has :data:`~cardzones.table.chat.MAX_LINES` lines, or
+        when the seat said :data:`~cardzones.table.chat.RATE_LINES` lines in
+        the last :data:`~cardzones.table.chat.RATE_SECONDS` seconds.
+
+        The rate is read from the stored lines in the transaction that adds
+        the line, so it holds across every process of the store: two
+        processes that store a line of one table at once race for its
+        number, and the one that lost it reads the other's line when it tries
+        again (a seat talking through two processes goes no faster than
+        through one)."""
         for _ in range(20):
             at = time.time()
             try:
@@ -33,6 +42,9 @@ class ChatLines(Database):
                         raise ChatRefused(
                             f"this table's chat is full ({MAX_LINES} lines): it takes no more"
                         )
+                    recent = conn.execute(_RECENT, {"table_id": table_id, "seat": seat}).scalars()
+                    if _too_fast(list(recent), at):
+                        raise ChatRefused("too many chat lines: wait a few seconds")
                     seq = int(last) + 1
                     conn.execute(
                         chat.insert().values(
@@ -63,3 +75,25 @@ class ChatLines(Database):
             rows = conn.execute(query).all()
         lines = [ChatLine(int(q), str(s), float(at), int(a), str(t)) for q, s, at, a, t in rows]
         return sorted(lines, key=lambda line: line.seq)
+
+
+#: When a seat said its last :data:`~cardzones.table.chat.RATE_LINES` lines at a table.
+_RECENT = (
+    sa.select(chat.c.at)
+    .where(chat.c.table_id == sa.bindparam("table_id"), chat.c.seat == sa.bindparam("seat"))
+    .order_by(chat.c.seq.desc())
+    .limit(RATE_LINES)
+)
+
+
+def _too_fast(recent: list[float], now: float) -> bool:
+    """Whether a seat whose last lines were said at ``recent`` (newest first)
+    says one more too soon: it said :data:`~cardzones.table.chat.RATE_LINES`
+    lines in the last :data:`~cardzones.table.chat.RATE_SECONDS` seconds.
+
+    >>> _too_fast([9.0] * RATE_LINES, 10.0), _too_fast([9.0] * (RATE_LINES - 1), 10.0)
+    (True, False)
+    >>> _too_fast([20.0] * (RATE_LINES - 1) + [10.0], 20.0 + 0.1)  # the oldest is 10 s old
+    False
+    """
+    return len(recent) >= RATE_LINES and now - min(recent) < RATE_SECONDS

@@ -27,7 +27,9 @@ True
 from __future__ import annotations
 
 import logging
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -63,6 +65,8 @@ CONCEDED = "you conceded: you take no more acts at this table"
 NO_REQUEST = "no take-back is asked now (an act since has left any request behind)"
 #: The refusal of a request when the seat's last act is not the table's.
 NOTHING_TO_TAKE_BACK = "you have no act to take back: another seat acted after your last act"
+#: Tokens whose seat is kept in memory (see :meth:`Host.seat`).
+KNOWN_TOKENS = 100_000
 
 #: Called after each event applied from the store: the table, and the action.
 OnEvent = Callable[[Table, StoredAction], None]
@@ -102,6 +106,9 @@ class Host:
         self.finish_floor = finish_floor
         #: the time of the votes to finish and their limits (a test sets its own)
         self.clock: Callable[[], float] = time.time
+        #: seats already found, by table and token digest (see :meth:`seat`)
+        self._known: OrderedDict[tuple[str, str], Seat] = OrderedDict()
+        self._known_lock = threading.Lock()  # read on the event loop, kept from threads
 
     def create(self, creation: Record) -> Created:
         """Store a new table; its tokens are made here and returned once."""
@@ -118,9 +125,30 @@ class Host:
 
     def seat(self, table_id: str, token: str) -> Seat | None:
         """Who ``token`` is at the table, or None (wrong token or no such table)."""
-        if not is_table_id(table_id):
-            return None
-        return self.store.seat(table_id, token)
+        known = self.known_seat(table_id, token)
+        if known is not None or not is_table_id(table_id):
+            return known
+        found = self.store.seat(table_id, token)
+        if found is not None:
+            # A table's tokens never change: once found, a seat is kept, and
+            # the next request of the seat costs a digest, not a query.
+            with self._known_lock:
+                self._known[(table_id, token_digest(token))] = found
+                while len(self._known) > KNOWN_TOKENS:
+                    self._known.popitem(last=False)
+        return found
+
+    def known_seat(self, table_id: str, token: str) -> Seat | None:
+        """The seat of ``token`` at the table if this process has already
+        found it, without reading the store (None: not known, which says
+        nothing of the token). Only tokens found right are kept, by their
+        digest, so a wrong token is always looked up in the store as before."""
+        key = (table_id, token_digest(token))
+        with self._known_lock:
+            found = self._known.get(key)
+            if found is not None:
+                self._known.move_to_end(key)
+        return found
 
     def load(self, table_id: str, upto: int | None = None) -> Table | None:
         """The table as stored (after event ``upto``, when given), from its
@@ -216,10 +244,16 @@ class Host:
         """Keep a snapshot of the table as it is now. The act it follows is
         stored: a snapshot is only a shortcut for loading, and failing to
         keep one does not undo the act."""
+        self.store_snapshot(table.id, table.number, table.snapshot())
+
+    def store_snapshot(self, table_id: str, number: int, state: dict[str, Any]) -> None:
+        """Store a snapshot taken with :meth:`Table.snapshot` after event
+        ``number`` (the table may have moved on since: the state is its own
+        data); a failure is logged, not raised, as for :meth:`keep_snapshot`."""
         try:
-            self.store.save_snapshot(table.id, table.number, table.snapshot())
+            self.store.save_snapshot(table_id, number, state)
         except Exception as exc:
-            log.warning("table %s: no snapshot at %d (%s)", table.id, table.number, exc)
+            log.warning("table %s: no snapshot at %d (%s)", table_id, number, exc)
 
     def act(
         self,

@@ -117,3 +117,15 @@ take_backs = sa.Table(
     # The seat that refused it (the asking seat: withdrew it); None while it stands.
     sa.Column("refused", sa.String(200), nullable=True),
 )
+
+#: Events counted per key across every process of the store (a client
+#: address's new tables, its new WebSockets): the times of those in the
+#: window, as a JSON list, and when the row may be forgotten.
+rate_windows = sa.Table(
+    "rate_windows",
+    metadata,
+    sa.Column("key", sa.String(300), primary_key=True),
+    sa.Column("times", sa.Text, nullable=False),
+    sa.Column("until", sa.Float, nullable=False),
+    sa.Index("rate_windows_until", "until"),
+)

@@ -14,8 +14,9 @@ a killed process), the numbered actions, appended by group commit
 (:mod:`cardzones.table.action_log`; a writer that lost the race for a number
 gets :class:`~cardzones.table.action_log.Conflict` and nothing is written
 twice), the votes to finish (:mod:`cardzones.table.finish_votes`), the
-requests to take back acts (:mod:`cardzones.table.take_back_votes`) and the
-chat (:mod:`cardzones.table.chat_lines`). With Postgres, each commit also sends
+requests to take back acts (:mod:`cardzones.table.take_back_votes`), the chat
+(:mod:`cardzones.table.chat_lines`) and the rates that hold across processes
+(:mod:`cardzones.table.rate_windows`). With Postgres, each commit also sends
 ``NOTIFY cardzones`` (``TABLE:NUMBER`` for an action), which
 :meth:`Store.notifications` yields to every server process that listens.
 
@@ -51,6 +52,7 @@ from cardzones.table.action_log import ActionLog
 from cardzones.table.chat_lines import ChatLines
 from cardzones.table.database import CHANNEL, StoreError
 from cardzones.table.finish_votes import FinishVotes
+from cardzones.table.rate_windows import RateWindows
 from cardzones.table.record import Record
 from cardzones.table.schema import seats, snapshots, tables
 from cardzones.table.take_back_votes import TakeBackVotes
@@ -69,13 +71,14 @@ class Seat:
     player: str | None
 
 
-class Store(ActionLog, FinishVotes, ChatLines, TakeBackVotes):
+class Store(ActionLog, FinishVotes, ChatLines, TakeBackVotes, RateWindows):
     """The event store of every table, on one database: its actions
     (:class:`~cardzones.table.action_log.ActionLog`), its votes to finish
     (:class:`~cardzones.table.finish_votes.FinishVotes`) and its chat
     (:class:`~cardzones.table.chat_lines.ChatLines`), its requests to take
-    back acts (:class:`~cardzones.table.take_back_votes.TakeBackVotes`), and
-    here the schema,
+    back acts (:class:`~cardzones.table.take_back_votes.TakeBackVotes`), the
+    rates counted across processes
+    (:class:`~cardzones.table.rate_windows.RateWindows`), and here the schema,
     the tables and their seats, the snapshots and the notifications."""
 
     # -- schema ----------------------------------------------------------------

@@ -17,7 +17,7 @@ import json
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -25,7 +25,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from cardzones.table.action_log import StoredAction
-from cardzones.table.chat import WELCOME_LINES, ChatRefused, Rate, clean
+from cardzones.table.chat import WELCOME_LINES, ChatRefused, clean
 from cardzones.table.finish import Votes
 from cardzones.table.finish_votes import Finished
 from cardzones.table.host import Done, Host
@@ -109,8 +109,6 @@ class Live:
     table: Table
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: set[Connection] = field(default_factory=set)
-    #: how fast each seat talks, across its connections to this process
-    rate: Rate = field(default_factory=Rate)
     #: when another process last announced an event this table lacked
     #: (Postgres), on the monotonic clock
     heard_at: float = float("-inf")
@@ -303,8 +301,14 @@ class Hub:
                 self._deliver(live, [(done.number, frames)])
             if self.host.snapshot_due(done.number):
                 # After the ack and the event (a snapshot of a long game takes
-                # a while), and still under the lock: it is of this event.
-                await run_in_threadpool(self.host.keep_snapshot, live.table)
+                # a while). Taken under the lock, since it is of this event;
+                # stored after it, so that the table's next act does not wait
+                # for the snapshot's commit.
+                table = live.table
+                state = await run_in_threadpool(table.snapshot)
+                self._spawn_task(
+                    run_in_threadpool(self.host.store_snapshot, table.id, done.number, state)
+                )
 
     def _full(self, live: Live, act: Any) -> Refusal | None:
         """In a worker thread, under the lock: the refusal of an act that
@@ -334,8 +338,7 @@ class Hub:
         async with live.lock:
             try:
                 line = clean(text)
-                if not live.rate.allow(seat, time.monotonic()):
-                    raise ChatRefused("too many chat lines: wait a few seconds")
+                # The store refuses a seat that talks too fast, across processes.
                 said = await run_in_threadpool(
                     self.host.store.say, live.table.id, seat, line, live.table.number
                 )
@@ -407,7 +410,11 @@ class Hub:
 
     def _spawn(self, live: Live) -> None:
         self._timers.pop(live.table.id, None)
-        task = asyncio.ensure_future(self.catch_up(live))
+        self._spawn_task(self.catch_up(live))
+
+    def _spawn_task(self, work: Awaitable[None]) -> None:
+        """Run ``work`` on its own, kept until it is done."""
+        task = asyncio.ensure_future(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
@@ -451,10 +458,22 @@ class Hub:
         (and finished, if its proposal's time limit has passed)."""
         async with live.lock:
             events, on_event = self._collector(live)
-            await run_in_threadpool(self.host.catch_up, live.table, on_event)
+            table = live.table
+
+            answers: list[T] = []
+
+            def caught_up() -> None:
+                # One trip to a worker thread, not two, when nothing is due.
+                self.host.catch_up(table, on_event)
+                if table.finished is not None or not table.votes.due(self.host.clock()):
+                    answers.append(what(table))
+
+            await run_in_threadpool(caught_up)
             self._deliver(live, events)
+            if answers:
+                return answers[0]
             await self._settle(live)
-            return await run_in_threadpool(what, live.table)
+            return await run_in_threadpool(what, table)
 
     # -- taking back acts takes consent (cardzones.table.take_back) ----------------
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlsplit
@@ -23,9 +23,7 @@ from cardzones.table.store import Seat, Store
 from cardzones.web.hub import Hub, Live, encode
 from cardzones.web.legal import LegalDesk
 from cardzones.web.rates import PerAddress, SeatRate
-
-#: Tokens whose seats are remembered (:attr:`Server.known`).
-KNOWN_TOKENS = 10_000
+from cardzones.web.shared_rates import SharedPerAddress
 
 #: The one answer to a token that does not open a table, whether the token is
 #: wrong or the table does not exist.
@@ -44,8 +42,8 @@ class Server:
         trust_host: bool = True,
     ) -> None:
         self.limits = limits = limits or Limits()
-        self.creates = PerAddress(limits.creates_per_minute, 60.0)
-        self.socket_opens = PerAddress(limits.sockets_per_minute, 60.0)
+        self.creates = per_address(store, "creates", limits.creates_per_minute)
+        self.socket_opens = per_address(store, "sockets", limits.sockets_per_minute)
         #: votes to finish, per seat of a table ("TABLE SEAT")
         self.votes = PerAddress(limits.votes_per_minute, 60.0)
         #: the WebSockets open now, and those of each seat: (table, seat)
@@ -62,15 +60,19 @@ class Server:
         self.hub = Hub(self.host, limits.table_bytes)
         self.legal = LegalDesk()
         self.origins = frozenset(o.rstrip("/").lower() for o in origins)
-        #: the seats tokens opened lately, by (table, token): a token opens
-        #: the same seat for the table's life, and a loop of requests with
-        #: one costs a look-up in memory, not a query
-        self.known: OrderedDict[tuple[str, str], Seat] = OrderedDict()
         #: whether a page whose origin matches the request's ``Host`` is the
         #: server's own: only when the server was not told its own origins
         #: (``cardzones serve`` always tells it), since a page of any name
         #: that resolves to the server's address sends a matching ``Host``
         self.trust_host = trust_host
+
+
+def per_address(store: Store, kind: str, count: int) -> PerAddress:
+    """A limit of ``count`` a minute per client address: kept in the store
+    with Postgres, where several processes share it, else in memory."""
+    if store.postgres:
+        return SharedPerAddress(count, 60.0, store, kind)
+    return PerAddress(count, 60.0)
 
 
 def error(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
@@ -154,18 +156,11 @@ def bearer(request: Request) -> str | None:
 
 async def seat_of_token(server: Server, table_id: str, token: str) -> Seat | None:
     """The seat ``token`` opens at the table, or None; a token that opened
-    one is remembered (a wrong one is asked of the store each time, so that
-    guessing costs what it did)."""
-    key = (table_id, token)
-    seat = server.known.get(key)
-    if seat is not None:
-        server.known.move_to_end(key)
-        return seat
-    seat = await run_in_threadpool(server.host.seat, table_id, token)
-    if seat is not None:
-        server.known[key] = seat
-        while len(server.known) > KNOWN_TOKENS:
-            server.known.popitem(last=False)
+    one is remembered by the host (a wrong one is asked of the store each
+    time, so that guessing costs what it did)."""
+    seat = server.host.known_seat(table_id, token)  # a seat found before: no query
+    if seat is None:
+        seat = await run_in_threadpool(server.host.seat, table_id, token)
     return seat
 
 

@@ -1,0 +1,68 @@
+"""The limits per client address shared by several server processes
+(:mod:`cardzones.web.shared_rates`), against a store that counts for all of
+them: the store's count decides, a process refuses in memory what it knows
+is refused, and a store that cannot be reached leaves the process's own
+count in force. The same counts on Postgres are in tests/test_table_processes.py."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cardzones.table.rate_windows import RateWindows
+from cardzones.table.store import Store
+from cardzones.web.shared_rates import SharedPerAddress
+
+
+class Counting(RateWindows):
+    """A store's rate windows on SQLite that counts how often it is asked."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(str(path))
+        self.asked = 0
+        self.broken = False
+
+    def count_event(self, key: str, count: int, window: float, now: float) -> float:
+        self.asked += 1
+        if self.broken:
+            raise OSError("the database is gone")
+        return super().count_event(key, count, window, now)
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Counting:
+    Store(str(tmp_path / "t.sqlite3")).migrate()
+    return Counting(tmp_path / "t.sqlite3")
+
+
+def test_two_processes_share_one_count_per_address(store: Counting) -> None:
+    wall = [1000.0]
+    first, second = (
+        SharedPerAddress(3, 60.0, store, "creates", clock=lambda: wall[0]) for _ in range(2)
+    )
+    waits = [(first, second)[n % 2].take("10.0.0.1", now=float(n)) for n in range(5)]
+    assert waits[:3] == [0.0, 0.0, 0.0] and all(w > 0 for w in waits[3:])
+    assert first.take("10.0.0.2", now=5.0) == 0.0  # another address has its own count
+    wall[0] += 61.0  # a minute later, on the clock the processes share
+    assert second.take("10.0.0.1", now=70.0) == 0.0
+
+
+def test_a_process_refuses_in_memory_what_it_knows_is_refused(store: Counting) -> None:
+    wall = [0.0]
+    first, second = (
+        SharedPerAddress(2, 60.0, store, "sockets", clock=lambda: wall[0]) for _ in range(2)
+    )
+    assert first.take("a", now=0.0) == first.take("a", now=0.0) == 0.0
+    asked = store.asked
+    assert first.take("a", now=1.0) > 0  # its own count is full: the store is not asked
+    assert store.asked == asked
+    assert second.take("a", now=1.0) > 0  # the store refuses, and the process remembers
+    assert second.take("a", now=2.0) > 0
+    assert store.asked == asked + 1
+
+
+def test_a_store_that_cannot_be_reached_leaves_the_process_count(store: Counting) -> None:
+    alone = SharedPerAddress(2, 60.0, store, "creates")
+    store.broken = True
+    assert [alone.take("a", now=float(n)) > 0 for n in range(3)] == [False, False, True]
