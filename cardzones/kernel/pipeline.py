@@ -102,9 +102,9 @@ def move(
 
 
 def apply(game: GameState, planned: foresee.MovePlan) -> MoveResult:
-    """Carry out a :class:`MovePlan` made on the game as it is now: turn the
-    object where it is (3.0.7b), make it cease, clear it or fail (3.0.11), or
-    stages 6 to 9 (:func:`_transfer`)."""
+    """Carry out a plan (:data:`~cardzones.kernel.foresee.MovePlan`) made on
+    the game as it is now: turn the object where it is (3.0.7b), make it cease,
+    clear it or fail (3.0.11), or stages 6 to 9 (:func:`_transfer`)."""
     outcome, obj, zid, position, public, equip, cause, by, played = planned
     if outcome is _MOVED:
         _transfer(game, obj, zid, position, public, cause, by, equip, played)  # type: ignore[arg-type]
