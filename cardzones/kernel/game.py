@@ -5,6 +5,7 @@ has each of their operations as a method:
 
 - ``state.py``: the journaled maps, checkpoints and undo;
 - ``queries.py``: reading zones, objects, visibility and characteristics;
+- ``foresee.py``: the plan of a move, and what a move, clear or flip would give;
 - ``pipeline.py``: the one move pipeline, clearing, ceasing, flipping, shuffling;
 - ``attached.py``: sub-cards and placed cards;
 - ``create.py``: new cards and zones, and removing zones;
@@ -336,7 +337,7 @@ class Game(GameState):
 
     move = pipeline.move
     foresee_move = foresee.foresee_move
-    resolve_destination = pipeline.resolve_destination
+    resolve_destination = foresee.resolve_destination
     clear = pipeline.clear
     foresee_clear = foresee.foresee_clear
     cease = pipeline.cease

@@ -1,19 +1,13 @@
 """The one move pipeline: every change of zone goes through :func:`move`.
 
-Its stages, each named after the rule it implements:
-
-1. resolve the destination (3.0.5a, 3.0.10a, 3.0.13, 3.3.3b):
-   :func:`resolve_destination`;
-2. decide the visibility at the destination (3.0.8): :func:`_visibility_at`;
-3. replacement effects, each at most once, deciding the visibility again
-   (3.0.8a): :func:`_replace_destination`;
-4. the origin is the destination: nothing moves, only the face may change
-   (3.0.7b): :func:`_change_face`;
-5. admission: a zone that cannot contain the object clears it (a rule move) or
-   makes the effect fail (3.0.11): :func:`_cannot_contain`;
-6. to 9. last known information (1.2.3, 3.0.7a), the transfer with sub-cards
-   and placed cards (3.0.7, 3.0.14c), the reset (3.0.9) and the event with its
-   triggers (3.0.9a): :func:`_transfer`.
+A move is its plan, applied. Its plan (:func:`cardzones.kernel.foresee.plan`)
+changes nothing: it resolves the destination (3.0.5a, 3.0.10a, 3.0.13, 3.3.3b),
+decides the visibility there (3.0.8) and again after each replacement effect
+(3.0.8a), finds the origin is the destination (3.0.7b) or asks admission
+(3.0.11). :func:`apply` carries it out: the object is turned where it is,
+ceases to exist, is cleared or the effect fails (3.0.11), or it moves with last
+known information (1.2.3, 3.0.7a), its sub-cards and placed cards (3.0.7,
+3.0.14c), the reset (3.0.9) and the event with its triggers (3.0.9a).
 
 Clearing (3.0.12), ceasing to exist (3.0.12a, 8.1.8a), turning a card face up
 or down and shuffling are here too. Every public function is one action when
@@ -33,34 +27,21 @@ called on its own and one step of the enclosing action inside
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from typing import Any
 
-from cardzones.errors import CardzonesError, IllegalAction, NeedsChoice, UnknownReference
-from cardzones.kernel import queries
+from cardzones.errors import CardzonesError
+from cardzones.kernel import foresee
 from cardzones.kernel.cards import Dest, Move, Position
 from cardzones.kernel.contents import _detach, _insert
 from cardzones.kernel.effects import _end_bound_effects, end_effect
 from cardzones.kernel.events import CEASED, FLIPPED, MOVED, SHUFFLED, Snapshot
+from cardzones.kernel.foresee import _CEASED, _MOVED, _NO_MOVE, _new_record, plan, to_pile
 from cardzones.kernel.identity import renew
 from cardzones.kernel.log import _log, _snapshot
-from cardzones.kernel.objects import CARD, TOP, UNDER, Obj, Origin
+from cardzones.kernel.objects import TOP, UNDER, Obj, Origin
 from cardzones.kernel.results import MoveResult
 from cardzones.kernel.ruleset import GameState
 from cardzones.kernel.state import CONTENTS, KIDS, OBJS, VARS
 from cardzones.kernel.triggers import _note_triggers
-from cardzones.kernel.zones import ZoneInfo
-
-#: Builds a record from a tuple of all its fields, skipping the keyword handling
-#: of the generated ``__new__``: records are made on every move.
-_new_record = tuple.__new__
-
-#: Where a record holds its visibility: an object moving with a new one is
-#: rebuilt with ``_new_record``, not ``Obj._replace``, which takes four times as long.
-_AT = Obj._fields.index("public")
-
-# Enum members looked up once: the move pipeline returns one on every call.
-_MOVED, _NO_MOVE, _CEASED = MoveResult.MOVED, MoveResult.NO_MOVE, MoveResult.CEASED
 
 
 def move(
@@ -92,21 +73,23 @@ def move(
     Called on its own it is one action, which :meth:`Game.undo` undoes; inside
     :meth:`Game.atomic` or a rule set hook it is one step of that action.
     """
-    if card.__class__ is Move:
+    if isinstance(card, Move):
         if dest is not None:
             raise TypeError("give a Move, or a card and its destination, not both")
         card, dest, position, face, cause, by, choose_zone, played = card
+    elif dest is None:
+        raise TypeError("a move needs a destination")
     if by is None:
         by = game._vars["turn_player"]
-    step: Callable[..., MoveResult] = (
-        _to_pile if isinstance(dest, Dest) and dest.type in game.ruleset.piles else _move
-    )
+    if isinstance(dest, Dest) and dest.type in game.ruleset.piles:
+        with game.atomic():  # the rule set's own move, as one step
+            return to_pile(game, Move(card, dest, position, face, cause, by, choose_zone, played))
     if game._depth:
-        return step(game, card, dest, position, face, cause, by, choose_zone, played)
+        return apply(game, plan(game, card, dest, position, face, cause, by, choose_zone, played))
     head = game._journal
     game._depth = 1
     try:
-        result = step(game, card, dest, position, face, cause, by, choose_zone, played)
+        result = apply(game, plan(game, card, dest, position, face, cause, by, choose_zone, played))
         game.ruleset.after_action(game)
     except CardzonesError:
         game._abort(head)
@@ -118,222 +101,21 @@ def move(
     return result
 
 
-def _to_pile(
-    game: GameState,
-    card: int,
-    dest: Dest,
-    position: Position,
-    face: str | None,
-    cause: str,
-    by: str,
-    choose_zone: int | None,
-    played: bool,
-    foresee: bool = False,
-) -> MoveResult:
-    """A move into one of the rule set's piles: under or on the card whose
-    pile ``dest`` names, for the card's owner (``owner``), the acting player
-    (no owner, ``you``) or the player named."""
-    ruleset = game.ruleset
-    if dest.owner == "owner":
-        owner = game.obj(card).owner
-    else:
-        owner = by if dest.owner in (None, "you") else dest.owner
-    assert owner is not None
-    host = ruleset.pile_host(game, owner, dest.type)
-    step = Move(card, dest, position, face, cause, by, choose_zone, played)
-    return ruleset.move_to_pile(game, step, host, ruleset.piles[dest.type], foresee=foresee)
-
-
-def _move(
-    game: GameState,
-    card: int,
-    dest: Dest | int,
-    position: Position,
-    face: str | None,
-    cause: str,
-    by: str,
-    choose_zone: int | None = None,
-    played: bool = False,
-) -> MoveResult:
-    obj: Obj | None = game._objs.get(card)
-    if obj is None:
-        raise UnknownReference(f"card {card} does not exist")
-    zid = dest if isinstance(dest, int) else resolve_destination(game, obj, dest, by, choose_zone)
-    # A zone id or None (no such zone): any key of the zone records' dict.
-    zinfo: dict[Any, ZoneInfo] = game._zinfo
-    info: ZoneInfo | None = zinfo.get(zid)
-    # _visibility_at, inlined: every move asks it.
-    if face is not None:
-        public = face == "up"
-    elif info is not None:
-        public = info.spec.public
-    else:
-        public = obj.public
-    if obj.cdef.abilities and (obj.public or public):
-        before = zid
-        zid, position, public = _replace_destination(game, obj, zid, position, public, by)
-        if zid != before:
-            info = zinfo.get(zid)
-    if zid == obj.zone and obj.rel == TOP:
+def apply(game: GameState, planned: foresee.MovePlan) -> MoveResult:
+    """Carry out a plan (:data:`~cardzones.kernel.foresee.MovePlan`) made on
+    the game as it is now: turn the object where it is (3.0.7b), make it cease,
+    clear it or fail (3.0.11), or stages 6 to 9 (:func:`_transfer`)."""
+    outcome, obj, zid, position, public, equip, cause, by, played = planned
+    if outcome is _MOVED:
+        _transfer(game, obj, zid, position, public, cause, by, equip, played)  # type: ignore[arg-type]
+        return _MOVED
+    if outcome is _NO_MOVE:
         _change_face(game, obj, public, by, cause)
         return _NO_MOVE
-    ruleset = game.ruleset
-    if ruleset.ceases_on_move(game, obj, zid):
+    if outcome is _CEASED:
         _cease(game, obj, by, cause)
         return _CEASED
-    # zone_exists, inlined: a removed zone keeps its record (3.0.10).
-    if info is None or zid not in game._zones.get((info.owner, info.spec.type), ()):
-        return _cannot_contain(game, obj, by, cause)
-    # The object as it moves, with the visibility 3.0.8 gave it: the rules
-    # judge a private one by what they may know of it (3.0.7a).
-    moving = obj
-    if obj.public is not public:
-        moving = _new_record(Obj, obj[:_AT] + (public,) + obj[_AT + 1 :])  # noqa: RUF005
-    adm = ruleset.admit(game, moving, zid, by)
-    if adm.reason is not None:
-        return _cannot_contain(game, obj, by, cause)
-    _transfer(game, obj, zid, position, public, cause, by, adm.equip, played)
-    return _MOVED
-
-
-def resolve_destination(
-    game: GameState,
-    obj: Obj,
-    dest: Dest | int,
-    by: str,
-    choose_zone: int | None = None,
-    quiet: bool = False,
-) -> int | None:
-    """Stage 1: the zone a destination names for ``obj`` moved by ``by``
-    (3.0.5a, 3.0.10a, 3.0.13, 3.3.3b), or None when that zone does not exist.
-
-    A destination without an owner names the zone of ``by`` (3.0.13). When the
-    player has several zones of the type, the options are those that can take
-    the object; a choice is needed only when more than one remains (3.0.10a).
-    ``obj`` may be a :meth:`Game.probe` of a card not yet in the game.
-    ``quiet`` takes the first option instead of asking (see
-    :func:`_replace_destination`).
-    """
-    if isinstance(dest, int):
-        return dest
-    ruleset = game.ruleset
-    spec = ruleset.zone_specs.get(dest.type)
-    if spec is None:
-        pseudo = ruleset.resolve_pseudo(game, obj, dest, by)
-        if pseudo is None:
-            queries.spec(game, dest.type)  # raises: unknown zone type
-            return None
-        dest = pseudo
-        spec = queries.spec(game, dest.type)
-    if spec.shared:
-        owner = None
-    elif dest.owner == "owner":
-        owner = obj.owner
-    elif dest.owner is None or dest.owner == "you":
-        owner = by  # 3.0.13: the zones of the controller of the effect
-    else:
-        owner = game.check_player(dest.owner)
-    zids = game._zones.get((owner, dest.type), ())
-    if dest.index is not None:
-        return zids[dest.index - 1] if 1 <= dest.index <= len(zids) else None
-    listed = zids
-    if game._ceasing in zids:
-        # 3.0.10b, 3.0.10c: the zone that ceases is no place for its own cards.
-        zids = tuple(z for z in zids if z != game._ceasing)
-    if len(zids) <= 1:
-        if choose_zone is not None and choose_zone not in zids:
-            raise IllegalAction(
-                f"choose_zone {queries.zone_name(game, choose_zone)} is not a {dest} zone",
-                rule="3.0.10a",
-            )
-        return zids[0] if zids else None
-    # Judged on what the rules know of the object before it moves: a private
-    # one is its rule set's private card (3.0.7a), so whether a choice is
-    # needed never depends on which card it is. When that card fits none of
-    # the zones, the card itself may still fit once it is public there (3.0.8):
-    # any zone may then be chosen, and admission decides on it.
-    options = [z for z in zids if ruleset.admit(game, obj, z, by).ok]
-    if choose_zone is None and game._chosen:
-        # The choices given to the action (Game.choosing), the card's own first,
-        # then its owner's and those for any card: a zone of this type and owner
-        # that cannot take the card is refused below as a choice given to the
-        # move itself would be.
-        chosen = [c[1] for c in game._chosen if isinstance(c, tuple) and c[0] == obj.card]
-        chosen += [
-            c if isinstance(c, int) else c[1]
-            for c in game._chosen
-            if isinstance(c, int) or c[0] == obj.owner
-        ]
-        choose_zone = next((z for z in chosen if z in options), None)
-        if choose_zone is None:
-            choose_zone = next((z for z in chosen if z in listed), None)
-    if choose_zone is not None:
-        if choose_zone not in options and (options or obj.public or choose_zone not in zids):
-            names = ", ".join(queries.zone_name(game, z) for z in options) or "none"
-            raise IllegalAction(
-                f"choose_zone {queries.zone_name(game, choose_zone)} cannot take the card; "
-                f"the options are {names}",
-                rule="3.0.10a",
-            )
-        return choose_zone
-    if len(options) == 1:
-        return options[0]
-    if not options or quiet:
-        # None can take it: admission decides what happens. Or the choice may
-        # not be asked (quiet): the first option.
-        return (options or zids)[0]
-    raise NeedsChoice(
-        "choose_zone",
-        [queries.zone_name(game, z) for z in options],
-        what=f"the {dest.type} zone ({obj.owner} chooses)",
-        rule="3.0.10a",
-        chooser=obj.owner,
-    )
-
-
-def _visibility_at(game: GameState, obj: Obj, zid: int | None, face: str | None) -> bool:
-    """Stage 2: the visibility the object will have at the destination (3.0.8)."""
-    if face is not None:
-        return face == "up"
-    if zid is None:
-        return obj.public
-    info: ZoneInfo | None = game._zinfo.get(zid)
-    return obj.public if info is None else info.spec.public
-
-
-def _replace_destination(
-    game: GameState, obj: Obj, zid: int | None, position: Position, public: bool, by: str
-) -> tuple[int | None, Position, bool]:
-    """Stage 3: replacement effects on the destination, each at most once,
-    deciding the visibility again after each (3.0.8a). A private object has
-    no properties (3.0.7a), so only a public one's replacements apply."""
-    replacements = obj.cdef.replacements
-    if not replacements:
-        return zid, position, public
-    origin_type = game._zinfo[obj.zone].type
-    applied: list[int] = []
-    progress = True
-    while progress:
-        progress = False
-        dest_type = game._zinfo[zid].type if zid is not None else None
-        for i, rep in enumerate(replacements):
-            if i in applied or rep.moved_to != dest_type:
-                continue
-            if rep.from_ is not None and rep.from_ != origin_type:
-                continue
-            applied.append(i)
-            controller = obj.controller or obj.owner or by
-            # 3.0.10a read with 3.0.7a: of a card private as the move began, a
-            # mover who may not look at it cannot be asked for a zone its
-            # replacement names, since the asking would tell what it is; a
-            # choice given to the action in advance applies, else the first.
-            quiet = not obj.public and not queries.may_look(game, by, obj.card)
-            zid = resolve_destination(game, obj, rep.to, controller, None, quiet)
-            position = rep.position
-            public = _visibility_at(game, obj, zid, rep.face)
-            progress = True
-            break
-    return zid, position, public
+    return _cannot_contain(game, obj, by, cause)
 
 
 def _change_face(game: GameState, obj: Obj, public: bool, by: str | None, cause: str) -> bool:
@@ -366,7 +148,7 @@ def _cannot_contain(game: GameState, obj: Obj, by: str, cause: str) -> MoveResul
     if cause == "clear":
         # The clear itself was replaced to where the object cannot go: its
         # replacements have applied once (3.0.8a), so it goes to the graveyard.
-        graveyard = resolve_destination(game, obj, Dest(game.ruleset.clear_to, "owner"), by)
+        graveyard = foresee.resolve_destination(game, obj, Dest(game.ruleset.clear_to, "owner"), by)
         if graveyard is not None and game.ruleset.admit(game, obj, graveyard, by).ok:
             public = game._zinfo[graveyard].spec.public
             _transfer(game, obj, graveyard, "top", public, "rule", by, (), False)
@@ -451,19 +233,12 @@ def _transfer(
 def _clear(game: GameState, obj: Obj, by: str | None) -> MoveResult:
     """3.0.12: move it to its owner's graveyard; a token, macro or non-card
     layer simply ceases to exist (3.0.12a)."""
-    if obj.kind != CARD or obj.is_token:
+    step = foresee.clearing(game, obj, by)
+    if step is _CEASED:
         _cease(game, obj, by, "rule")
-        return MoveResult.CEASED
-    # Already in one of its owner's graveyards: there is nothing to move.
-    if (
-        obj.rel == TOP
-        and obj.zone != game._ceasing
-        and obj.zone in game._zones.get((obj.owner, game.ruleset.clear_to), ())
-    ):
-        return MoveResult.NO_MOVE
-    # The clear is the rule move of 3.0.11 itself: it is never cleared again.
-    graveyard, by = Dest(game.ruleset.clear_to, "owner"), by or obj.owner or game.turn_player
-    return _move(game, obj.card, graveyard, "top", None, "clear", by)
+    if isinstance(step, MoveResult):
+        return step
+    return apply(game, plan(game, *step))
 
 
 def clear(game: GameState, card: int, by: str | None = None) -> MoveResult:
@@ -513,12 +288,7 @@ def flip(game: GameState, card: int, face: str, by: str | None = None) -> MoveRe
     """Make an object public (``up``) or private (``down``) where it is. Going
     from public to private resets it (3.0.9). A sub-card has the visibility of
     its top-card (3.0.14d) and cannot be turned on its own."""
-    obj = game.obj(card)
-    if obj.rel == UNDER:
-        raise IllegalAction(
-            "a sub-card is public exactly when its top-card is; flip the top-card",
-            rule="3.0.14d",
-        )
+    obj = foresee.flippable(game.obj(card))
     with game.atomic():
         changed = _change_face(game, obj, face == "up", by or game.turn_player, "effect")
     return MoveResult.DONE if changed else MoveResult.NO_MOVE
