@@ -257,8 +257,8 @@ def clearing(game: GameState, obj: Obj, by: str | None) -> MoveResult | Move:
         and obj.zone in game._zones.get((obj.owner, game.ruleset.clear_to), ())
     ):
         return _NO_MOVE
-    graveyard, by = Dest(game.ruleset.clear_to, "owner"), by or obj.owner or game.turn_player
-    return _new_record(Move, (obj.card, graveyard, "top", None, "clear", by, None, False))
+    dest, by = Dest(game.ruleset.clear_to, "owner"), by or obj.owner or game.turn_player
+    return _new_record(Move, (obj.card, dest, "top", None, "clear", by, None, False))
 
 
 def flippable(obj: Obj) -> Obj:
