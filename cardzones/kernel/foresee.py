@@ -191,9 +191,7 @@ def _visibility_at(game: GameState, obj: Obj, zid: int | None, face: str | None)
     """Stage 2: the visibility the object will have at the destination (3.0.8)."""
     if face is not None:
         return face == "up"
-    if zid is None:
-        return obj.public
-    info: ZoneInfo | None = game._zinfo.get(zid)
+    info: ZoneInfo | None = None if zid is None else game._zinfo.get(zid)
     return obj.public if info is None else info.spec.public
 
 
