@@ -1,7 +1,8 @@
 """Views against the slow reference of tests/test_noninterference.py, in the
 corners that random games seldom reach: a view kept per zone layout must follow
-a renumbering (3.0.10c), and a zone shown whole as hidden must still show a
-viewer the cards they own in it (3.0.3a)."""
+a renumbering (3.0.10c); a zone shown whole as hidden must still show a
+viewer the cards they own in it (3.0.3a); and a card under another one is
+shown to whoever a rule or effect lets look at its zone (3.7.4)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from reference import reference_view
 
 from cardzones import new_game
 from cardzones.kernel.cards import CardDef
+from cardzones.kernel.objects import UNDER
 from cardzones.rulesets.fab import actions as fab
 
 SWORD = CardDef("Sword", types=frozenset({"weapon", "1h"}))
@@ -53,3 +55,18 @@ def test_view_shows_own_card_in_a_large_zone_of_hidden_cards_3_0_3a() -> None:
     assert sum(1 for o in zone["objects"] if not o.get("hidden")) == 1
     zone = next(z for z in game.view(None)["zones"] if z["zone"] == "bob.hand")
     assert all(o == {"hidden": True} for o in zone["objects"])
+
+
+def test_view_shows_a_pile_in_a_zone_a_player_is_let_look_at_3_7_4() -> None:
+    game = new_game("fab", ["alice", "bob"])
+    deck = game.zone("alice", "deck")
+    top = game.new_card(CARD, deck)
+    under = game.new_card(CARD, deck, host=top, rel=UNDER, check=False)
+    with game.atomic():
+        game.allow_look("alice", deck)
+    assert game.seen_by(under) == ("alice",)
+    for viewer in ("alice", "bob", None):
+        assert game.view(viewer)["zones"] == reference_view(game, viewer)
+    zone = next(z for z in game.view("alice")["zones"] if z["zone"] == "alice.deck")
+    assert not zone["objects"][0].get("hidden")
+    assert not zone["objects"][0]["under"][0].get("hidden")

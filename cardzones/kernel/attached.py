@@ -79,11 +79,8 @@ def attach(
     reset = renews(obj.public, public, reset)
     if by is None:
         by = game.turn_player
-    if game._depth:  # a step of the enclosing action
+    with game.atomic():  # an action, or one step of the enclosing one
         _attach(game, obj, top, rel, position, by, cause, public, reset)
-    else:
-        with game.atomic():
-            _attach(game, obj, top, rel, position, by, cause, public, reset)
     return MoveResult.MOVED
 
 

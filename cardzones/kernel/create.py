@@ -66,7 +66,6 @@ def new_card(
     obj = Obj(
         card, oid, cdef, owner, controller, zid, public, None, TOP, origin, (), kind, pcontrol, data
     )
-    equip: tuple[int, ...] = ()
     # The card being made is not an object of the game yet: its name is the
     # caller's own words (a set-up entry, a token), so a refusal may repeat it.
     asked = cdef.name
@@ -77,7 +76,7 @@ def new_card(
                 f"{queries.zone_name(game, zid)} cannot contain {asked}: {adm.reason}",
                 rule=adm.rule,
             )
-        equip = adm.equip
+        obj = obj._replace(equipped=adm.equip)
     elif check and host is not None:
         adm = game.ruleset.admit_on(game, obj, host, rel)
         if not adm.ok:
@@ -86,10 +85,8 @@ def new_card(
                 f"{asked} cannot be {word} {name_for(game, by, host)}: {adm.reason}",
                 rule=adm.rule,
             )
-    if equip:
-        obj = obj._replace(equipped=equip)
-    game._put(OBJS, card, obj)
     if host is None:
+        game._put(OBJS, card, obj)
         _insert(game, zid, card, position)
     else:
         game._put(OBJS, card, obj._replace(zone=game.obj(host).zone))

@@ -191,9 +191,7 @@ def _visibility_at(game: GameState, obj: Obj, zid: int | None, face: str | None)
     """Stage 2: the visibility the object will have at the destination (3.0.8)."""
     if face is not None:
         return face == "up"
-    if zid is None:
-        return obj.public
-    info: ZoneInfo | None = game._zinfo.get(zid)
+    info: ZoneInfo | None = None if zid is None else game._zinfo.get(zid)
     return obj.public if info is None else info.spec.public
 
 
@@ -257,8 +255,8 @@ def clearing(game: GameState, obj: Obj, by: str | None) -> MoveResult | Move:
         and obj.zone in game._zones.get((obj.owner, game.ruleset.clear_to), ())
     ):
         return _NO_MOVE
-    graveyard, by = Dest(game.ruleset.clear_to, "owner"), by or obj.owner or game.turn_player
-    return _new_record(Move, (obj.card, graveyard, "top", None, "clear", by, None, False))
+    dest, by = Dest(game.ruleset.clear_to, "owner"), by or obj.owner or game.turn_player
+    return _new_record(Move, (obj.card, dest, "top", None, "clear", by, None, False))
 
 
 def flippable(obj: Obj) -> Obj:

@@ -174,15 +174,7 @@ def _transfer(
     # 1.2.3, 3.0.7a: _snapshot, inlined for an object with no effects on it.
     fx = game._fx_by_card
     lki = _snapshot(game, obj) if fx and card in fx else _new_record(Snapshot, (obj, ()))
-    # 3.0.7: leaving and entering are one step.
-    if obj.host is None:  # _detach from a zone, inlined
-        contents = game._contents
-        current = contents[src]
-        i = current.index(card)
-        game._journal = (CONTENTS, src, current, game._journal)  # an inlined _put
-        contents[src] = current[1:] if i == 0 else current[:i] + current[i + 1 :]
-    else:
-        _detach(game, obj)
+    _detach(game, obj)  # 3.0.7: leaving and entering are one step.
     ruleset = game.ruleset
     zinfo = game._zinfo
     spec = zinfo[zid].spec

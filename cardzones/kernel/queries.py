@@ -128,8 +128,7 @@ def card_def(game: GameState, name: str) -> CardDef:
 def find(game: GameState, card: int) -> Obj | None:
     """The card's object now, or None when it does not exist (it ceased, or
     never was)."""
-    found: Obj | None = game._objs.get(card)
-    return found
+    return game._objs.get(card)
 
 
 def exists(game: GameState, card: int) -> bool:

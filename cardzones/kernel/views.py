@@ -33,8 +33,8 @@ from cardzones.kernel.cards import CardDef
 from cardzones.kernel.handles import _handle_for, _Summary, _summary
 from cardzones.kernel.naming import name_for as name_for  # where it was first defined
 from cardzones.kernel.objects import PLACED, Obj
+from cardzones.kernel.queries import _may_look_at
 from cardzones.kernel.ruleset import GameState
-from cardzones.kernel.zones import ZoneInfo
 
 HIDDEN: dict[str, Any] = {"hidden": True}
 
@@ -337,20 +337,13 @@ def _add_pile(
     # a private top-card, 3.0.14d): they are listed as an unordered zone is.
     objs = game._objs
     piles = game._kids
-    zinfo = game._zinfo
     layout = game._vars["layout"]
     under: list[dict[str, Any]] = []
     placed: list[dict[str, Any]] = []
     for kid in piles[card]:
         obj: Obj = objs[kid]
-        if obj.public or omniscient:
-            look = True
-        elif player is None:
-            look = False
-        else:  # Game.may_look, for a record at hand
-            info: ZoneInfo = zinfo[obj.zone]
-            look = info.spec.owner_may_look and (player == obj.owner or player == info.owner)
-        if look:
+        # Game.may_look, for a record at hand (3.0.3a, 3.7.4)
+        if obj.public or omniscient or (player is not None and _may_look_at(game, player, obj)):
             entry = _props(game, kid, obj, layout)
             # As in _show: the author sees a private object by its owner's handle.
             who = (None if obj.public else obj.owner) if omniscient else player
