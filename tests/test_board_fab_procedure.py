@@ -20,7 +20,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from boardkit import ThreadServer, thread_server
+from boardkit import SCREENSHOTS, ThreadServer, thread_server
 from tablekit import card_name
 from test_board import (  # noqa: F401 (fixture; skips without Chromium)
     WAIT_MS,
@@ -253,6 +253,8 @@ def _play(server: ThreadServer, chromium: Any) -> None:
             ],
         )
         panel_leaks_nothing(t)
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        alice.page.screenshot(path=SCREENSHOTS / "fab-procedure-defended-alice.png")
 
         # The reaction step: alice's attack reaction, then passing until
         # something happens: the damage, the link's resolution, the close.
@@ -288,7 +290,10 @@ def _play(server: ThreadServer, chromium: Any) -> None:
         panel_leaks_nothing(t)
 
         assert clicks.of["alice"] <= TURN_CLICKS, clicks.of
-        assert clicks.of["alice"] == 9, clicks.of
+        # alice: the menu and its entry, a pass, the attack, a pass until,
+        # a pass, the reaction, a pass until, the end of turn; bob: eight
+        # passes, a card selected and the declaration confirmed
+        assert clicks.of == {"alice": 9, "bob": 11}, clicks.of
 
         # A concession is under More; every board shows the winner.
         bob.page.wait_for_selector("#procedure .proc-acts[data-ready=yes]")
