@@ -17,6 +17,7 @@ against what the engine says that viewer may look at (tests/boardkit.py).
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
@@ -132,6 +133,12 @@ def passes_until(t: Table, clicks: Clicks, viewer: Viewer) -> None:
     clicks.click(viewer, panel_act(viewer, "Pass until something happens"))
 
 
+def sent_passes(viewer: Viewer) -> int:
+    """How many passes the viewer's page sent."""
+    acts = [json.loads(f).get("act") for f in viewer.sent if isinstance(f, str)]
+    return sum(1 for a in acts if isinstance(a, dict) and "pass" in a)
+
+
 def links_of(viewer: Viewer) -> list[dict[str, str]]:
     """Each chain link as the viewer's panel draws it: its values by key."""
     viewer.page.wait_for_function("n => window.cardzonesBoard.number >= n", arg=0)
@@ -242,6 +249,10 @@ def _play(server: ThreadServer, chromium: Any) -> None:
         assert confirm.inner_text() == "Defend, cards: Sturdy Wall"
         clicks.click(bob, confirm)
         t.applied()
+        # bob declared: alice's board stopped passing for her
+        until = alice.page.locator("#procedure .proc-pass-until")
+        until.wait_for()
+        assert until.get_attribute("aria-pressed") == "false"
         everyone_sees_links(
             t,
             [
@@ -294,6 +305,11 @@ def _play(server: ThreadServer, chromium: Any) -> None:
         # a pass, the reaction, a pass until, the end of turn; bob: eight
         # passes, a card selected and the declaration confirmed
         assert clicks.of == {"alice": 9, "bob": 11}, clicks.of
+        # what alice's board sent: her two passes by hand, and the passes
+        # her two clicks on "Pass until something happens" made (the layer
+        # and attack steps; Sharpen's layer, the reaction, damage and
+        # resolution steps and the action phase), as many as bob's
+        assert sent_passes(alice) == 2 + 2 + 5
 
         # A concession is under More; every board shows the winner.
         bob.page.wait_for_selector("#procedure .proc-acts[data-ready=yes]")
