@@ -91,3 +91,33 @@ def test_a_procedure_without_a_hero_is_refused() -> None:
     body = {"ruleset": "fab", "seed": 1, "setup": {"alice.deck": ["A"]}, "procedure": True}
     with pytest.raises(CreationError, match="procedure"):
         creation_from_request(body)
+
+
+def test_a_link_names_its_cards_as_every_view_does_and_a_listed_act_is_sent_as_listed() -> None:
+    """A chain link names its attack by the id every view gives the card on
+    the combat chain (7.0.3), not by an id no view shows; and the legal acts
+    that pitch nothing or declare no defending card leave the list out, so
+    that each is taken as it is listed (1.14.3, 7.3.2a)."""
+    text = (
+        "ruleset: fab\nprocedure: {first: alice}\nseed: 3\ncards:\n"
+        "  Dorinthea: {types: [hero, warrior], life: 20, intellect: 4}\n"
+        "  Bravo: {types: [hero, guardian], life: 20, intellect: 4}\n"
+        "  Dawnblade: {types: [warrior, weapon, sword, 2h], power: 3,"
+        ' text: "Once per Turn Action - {r}: Attack"}\n'
+        "  Ore: {types: [generic, action], pitch: 3, cost: 0, defense: 2}\n"
+        "setup:\n  alice.hero: [Dorinthea]\n  bob.hero: [Bravo]\n  alice.weapon: [Dawnblade]\n"
+        "  alice.hand: [Ore]\n  bob.hand: [Ore]\n"
+    )
+    game = build(creation_from_request({"scenario": text})).game
+    attack = next(a for a in game.legal_actions("alice") if a.name == "attack")
+    game.act("attack", **attack.bound)
+    for player in ("alice", "bob", "alice", "bob"):
+        game.act("pass", by=player)
+    # the defend step: bob may declare Ore or nothing, the nothing with no list
+    declared = [a.args for a in game.legal_actions("bob") if a.name == "defend"]
+    assert declared[0].get("cards") is None and len(declared) == 2
+    for viewer in ("alice", "bob", None):
+        view = game.view(viewer)
+        (chain,) = [z for z in view["zones"] if z["zone"] == "combat_chain"]
+        (link,) = view["procedure"]["links"]
+        assert link["attack"] == chain["objects"][0]["id"]

@@ -106,6 +106,8 @@ function legalSection(keep, ref) {
     clear(slot);
     slot.removeAttribute("aria-busy");
     const groups = new Map(menus.GROUPS.map((g) => [g, []]));
+    const seen = new Set();  // the things done so far: another way of one goes under More
+    const parts = window.cardzonesProcedureParts;
     for (const entry of entries || []) {
       const step = entry.act;
       const name = Object.keys(step)[0];
@@ -113,8 +115,9 @@ function legalSection(keep, ref) {
       // only when asked for).
       if (entry.result === "failed" || menus.isJudge(actionNamed(name)) || !keep(step)) continue;
       const said = menus.entry(step, ref, state.view);
+      const other = parts && parts.alternative(step, seen, state.view);
       groups.get(said.group).push(menuButton(said.text, {
-        class: "legal", "data-action": name, "data-act": JSON.stringify(step),
+        class: other ? "legal unlisted" : "legal", "data-action": name, "data-act": JSON.stringify(step),
         title: said.full, "aria-label": said.full,
       }, () => act(step, ref)));
     }

@@ -13,6 +13,7 @@
 (function () {
   const M = () => window.cardzonesMenus;
   const W = () => window.cardzonesWords;
+  const parts = () => window.cardzonesProcedureParts;
 
   function words(text) {
     return String(text).replace(/_/g, " ");
@@ -84,7 +85,8 @@
   function entry(step, ref, view) {
     const name = Object.keys(step)[0];
     const args = step[name];
-    if (!SAY[name] || !view || !view.procedure) return null;
+    if (!view || !view.procedure) return null;
+    if (!SAY[name]) return parts() ? parts().listedWords(step, ref, view) : null;
     const text = SAY[name](args && typeof args === "object" ? args : {}, ref, view);
     return { group: GROUP[name], text, full: text };
   }
@@ -201,15 +203,18 @@
         return;
       }
       slot.removeAttribute("aria-busy");
-      for (const item of Array.isArray(entries) ? entries : []) {
-        const step = item.act;
-        const name = Object.keys(step)[0];
-        if (item.result === "failed" || M().isJudge(actionNamed(name))) continue;
+      const items = (Array.isArray(entries) ? entries : []).filter(
+        (item) => item.result !== "failed" && !M().isJudge(actionNamed(Object.keys(item.act)[0])));
+      const button = (step) => {
         const said = entry(step, null, view) || M().entry(step, null, view);
-        slot.appendChild(h("button", {
-          type: "button", class: "proc-act", "data-action": name, "data-act": JSON.stringify(step),
+        return h("button", {
+          type: "button", class: "proc-act", "data-action": Object.keys(step)[0], "data-act": JSON.stringify(step),
           text: said.text, title: said.full, "aria-label": said.full, onclick: () => act(step, null),
-        }));
+        });
+      };
+      // A procedure that passes priority lays its acts out (board-procedure-parts.js).
+      if (!(parts() && parts().layActs(slot, items, view, button))) {
+        for (const item of items) slot.appendChild(button(item.act));
       }
       if (!Array.isArray(entries)) {
         // No list (the server offers none, or asked too often): the cards'
@@ -232,7 +237,9 @@
     const box = h("section", { id: "procedure", class: "procedure", "aria-label": "the game procedure" },
                   head(field, view));
     if (field.battle && typeof field.battle === "object") box.appendChild(battleEl(field.battle, view));
+    if (parts()) for (const part of parts().parts(field, view)) box.appendChild(part);
     if (canAct() && !field.winner) box.appendChild(actsEl(view));
+    if (parts() && canAct()) setTimeout(() => parts().watch(view), 0);
     return box;
   }
 

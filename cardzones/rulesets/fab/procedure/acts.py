@@ -146,7 +146,9 @@ def _paid(
             continue
         need = plans.resource_need(game, proc, player, cost)
         for pitch in pitch_sets(game, player, need, None if pitching_itself else card):
-            yield {"card": card, "pitch": list(pitch), "by": player}
+            # no card pitched is written by leaving `pitch` out, as the act
+            # is sent: a list of cards is never empty
+            yield {"card": card, "by": player} | ({"pitch": list(pitch)} if pitch else {})
 
 
 def pass_candidates(game: Game, player: str) -> Iterator[Candidate]:
@@ -168,7 +170,7 @@ def defend_candidates(game: Game, player: str) -> Iterator[Candidate]:
     largest = len(cards) if len(cards) <= MAX_EVERY_SET else MAX_SET_OFFERED
     for size in range(largest + 1):
         for chosen in combinations(cards, size):
-            yield {"cards": list(chosen), "by": player}
+            yield {"by": player} | ({"cards": list(chosen)} if chosen else {})
 
 
 def concede_candidates(game: Game, player: str) -> Iterator[Candidate]:

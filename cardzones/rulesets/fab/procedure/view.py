@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from cardzones.kernel.views import handle_for
 from cardzones.rulesets.fab.procedure.flow import who_acts
 from cardzones.rulesets.fab.procedure.state import Link, current, points
 
@@ -49,7 +50,9 @@ def _card(game: Game, player: str | None, card: int | None) -> str | None:
     # not (a judge moved it to a hand), no one is told which it was.
     if card is None or not game.exists(card) or not game.obj(card).public:
         return None
-    return game.handle(card)
+    # the handle the viewer's view gives the card, which for a public card
+    # that moved is not its object's own (Game.handle)
+    return handle_for(game, player, card)
 
 
 def _link(game: Game, player: str | None, number: int, link: Link) -> dict[str, Any]:
