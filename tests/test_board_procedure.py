@@ -364,7 +364,7 @@ def test_the_create_page_makes_a_table_from_deck_lists_that_runs_the_procedure(
             label = page.locator("#procedure-label")
             page.select_option("#ruleset", "fab")
             page.check("input[name=from][value=decks]")
-            assert label.is_hidden()  # fab has no game procedure
+            assert label.is_visible()  # fab plays its game procedure too
             page.select_option("#ruleset", "redemption")
             page.check("input[name=from][value=scenario]")
             assert label.is_hidden()  # a scenario text says it itself

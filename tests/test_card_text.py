@@ -17,7 +17,7 @@ from cardzones.cards.index import HOME_VARIABLE
 from cardzones.cli import app
 from cardzones.kernel.views import view
 from cardzones.scenario.runner import PASS, run_text
-from cardzones.table.creation import CreationError, creation_from_request
+from cardzones.table.creation import creation_from_request
 
 FIXTURES = Path(__file__).parent / "fixtures" / "cards"
 DAWNBLADE_TEXT = "A text written for the tests: a sword that grows when it hits."
@@ -90,7 +90,7 @@ def test_views_show_the_text_and_image_of_a_card_the_viewer_may_look_at(
     assert _objects(game, None, "alice.hand") == [{"hidden": True}]
 
 
-def test_a_tables_card_data_keeps_text_and_refuses_an_image_that_is_not_https() -> None:
+def test_a_tables_card_data_keeps_text_and_drops_every_picture_a_body_gives() -> None:
     body: dict[str, Any] = {
         "ruleset": "redemption",
         "players": ["alice", "bob"],
@@ -109,7 +109,10 @@ def test_a_tables_card_data_keeps_text_and_refuses_an_image_that_is_not_https() 
     game = creation_from_request(body).build().game
     (samson,) = _objects(game, "bob", "alice.territory")
     assert samson["text"] == "Holds the gates."
-    assert samson["image"] == "https://images.example.org/samson.jpg"
+    # A picture's address comes only from the server's card index, never from
+    # a creation body: another seat's board would load it (a beacon).
+    assert "image" not in samson
     body["cards"]["Samson"]["image"] = "javascript:alert(1)"
-    with pytest.raises(CreationError, match="https address"):
-        creation_from_request(body).build()
+    game = creation_from_request(body).build().game
+    (samson,) = _objects(game, "bob", "alice.territory")
+    assert "image" not in samson
