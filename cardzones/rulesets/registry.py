@@ -23,6 +23,8 @@ Everything that finds a rule set by name goes through here: :func:`new_game`,
 
 from __future__ import annotations
 
+import functools
+import sys
 from collections.abc import Callable, Sequence
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any
@@ -68,7 +70,14 @@ def _make(source: Any, where: str) -> Ruleset:
 
 
 def _entry_points() -> dict[str, EntryPoint]:
-    """The group's entry points by name, the first of each name."""
+    """The group's entry points by name, the first of each name: read once
+    for each import path (a distribution put on the path is found then), as
+    reading them costs milliseconds and a start position asks for every card."""
+    return _entry_points_on(tuple(sys.path))
+
+
+@functools.lru_cache(maxsize=8)
+def _entry_points_on(path: tuple[str, ...]) -> dict[str, EntryPoint]:
     found: dict[str, EntryPoint] = {}
     for ep in entry_points(group=GROUP):
         found.setdefault(ep.name, ep)
