@@ -2,18 +2,22 @@
 form of *Set aside…* opened from an enhancement's menu has the enhancement
 as its source (the action table's ``card_types`` say which parameter a card
 of that type fills), offers only enhancements for it, and sets aside; a
-hero's menu still fills the cards to set aside. Each page and frame is
+hero's menu still fills the cards to set aside. A change of stats or of
+life is said in words from the action table ("Give it +1 defense", "Deal 1
+damage to it"), never as the engine writes the act. Each page and frame is
 checked for leaks after every act, as in the other board tests.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 from boardkit import CHROMIUM, CHROMIUM_MISSING, ThreadServer, real_board_body
 from test_board import Table, browser, names_in, server  # noqa: F401 (fixtures)
 from test_board_forgiving import LAPTOP_768
+from test_board_match import life_of
 
 if not CHROMIUM.exists():
     pytest.skip(CHROMIUM_MISSING, allow_module_level=True)
@@ -65,6 +69,11 @@ def test_set_aside_from_an_enhancements_menu_has_it_as_its_source(
             "Pleading for the City (alice's hand)",
             "—",
         ], offered
+        # The cards to set aside are those the rules take: cards in play, none
+        # from a hand, a deck or a discard pile.
+        targets = page.locator('#form select[name="cards"] option').all_inner_texts()
+        assert "Jonathan, the Devoted [K] (alice's territory)" in targets, targets
+        assert not [o for o in targets if re.search(r"hand|deck|discard|reserve", o)], targets
         alice.submit({"cards": "Jonathan, the Devoted [K] (alice's territory)"})
         t.applied()
         assert sorted(names_in(t["bob"], "alice.set_aside")) == [
@@ -72,5 +81,43 @@ def test_set_aside_from_an_enhancements_menu_has_it_as_its_source(
             "Jonathan, the Devoted [K]",
         ]
         assert "Given to Israel [K]" not in names_in(alice, "alice.hand")
+    finally:
+        t.close()
+
+
+#: Every entry of the open menu, as its whole sentence.
+ENTRIES_JS = """() => [...document.querySelectorAll('#menu button')]
+  .map(b => (b.getAttribute('aria-label') || b.textContent).trim())"""
+#: An act said as the engine writes it: an action's name, a colon, a
+#: parameter's name and its value ("Modify: defense +1", "Life: damage 1").
+ENGINE_SAID = re.compile(r"^[A-Z][a-z ]*: [a-z_]+ [-+]?\d")
+
+
+def test_a_change_of_stats_or_of_life_is_said_in_the_games_words(
+    browser: Any,  # noqa: F811 (the fixture)
+    server: ThreadServer,  # noqa: F811 (the fixture)
+) -> None:
+    t = Table(server, browser, real_board_body("fab"))
+    try:
+        alice = t["alice"]
+        page = alice.page
+        page.set_viewport_size(LAPTOP_768)
+        alice.card("alice.arms").click()
+        page.wait_for_selector("#menu .menu-legal[data-ready=yes]")
+        entries = page.evaluate(ENTRIES_JS)
+        assert {"Give it +1 defense", "Give it -1 defense"} <= set(entries), entries
+        assert not [e for e in entries if ENGINE_SAID.match(e)], entries
+        page.keyboard.press("Escape")
+        alice.card("alice.hero").click()
+        page.wait_for_selector("#menu .menu-legal[data-ready=yes]")
+        entries = page.evaluate(ENTRIES_JS)
+        assert {"Deal 1 damage to it", "It gains 1 life"} <= set(entries), entries
+        assert not [e for e in entries if ENGINE_SAID.match(e)], entries
+        page.keyboard.press("Escape")
+        # The entry does what it says.
+        before = life_of(t[None], "alice")
+        alice.one_click(alice.card("alice.hero"), "life", '"damage":1')
+        t.applied()
+        assert before == ["♥ 40"] and life_of(t[None], "alice") == ["♥ 39"]
     finally:
         t.close()

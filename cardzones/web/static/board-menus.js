@@ -331,6 +331,19 @@ function cardChoices(param) {
   return out;
 }
 
+// The cards the seat's legal acts now name for a parameter of an action
+// (the targets in play of a set-aside), or null when none of them fills
+// that parameter: the rules leave it open, or the acts are not in yet.
+function legalCards(actionName, param) {
+  if (!actionName || !Array.isArray(state.legal) || state.legalNumber !== state.number) return null;
+  const out = new Set();
+  for (const entry of state.legal) {
+    const args = entry && entry.act ? entry.act[actionName] : null;
+    if (args && typeof args === "object" && args[param.name] !== undefined) [].concat(args[param.name]).forEach((v) => out.add(v));
+  }
+  return out.size ? out : null;
+}
+
 // The labels of effects the seat may negate now: those its legal acts name.
 function effectLabels() {
   const out = new Set();
@@ -350,7 +363,7 @@ function options(select, pairs, optional, fallback) {
 // One field of a form, in words: cards, zones, players and effects are
 // chosen from lists; a parameter with fields of its own (an ongoing bonus)
 // is a group of fields. Nothing asks for a handle or for JSON.
-function field(param, value, prefix) {
+function field(param, value, prefix, actionName) {
   const menus = window.cardzonesMenus;
   const name = prefix ? `${prefix}.${param.name}` : param.name;
   const id = `f-${name.replace(/\./g, "-")}`;
@@ -367,7 +380,10 @@ function field(param, value, prefix) {
   }
   if (param.kind === "card" || param.kind === "cards") {
     input = h("select", { id, name, multiple: param.kind === "cards" });
-    options(input, cardChoices(param), param.kind === "card" && !param.required);
+    // Only the cards the rules would take, where the legal acts say which.
+    const named = legalCards(actionName, param);
+    const pickable = cardChoices(param).filter(([ref]) => !named || named.has(ref) || names(value, ref));
+    options(input, pickable, param.kind === "card" && !param.required);
     for (const option of input.options) {
       if (Array.isArray(value) ? value.includes(option.value) : value === option.value) option.selected = true;
     }
@@ -449,7 +465,7 @@ function openForm(action, given, ref, anchor, only) {
     .filter((p) => p.name !== action.actor && p.kind !== "action" && !others.includes(p.name))
     .filter(hasStat)
     .map((p) => (p.name === only ? { ...p, required: true } : p));
-  for (const param of shown) form.appendChild(field(param, given[param.name]));
+  for (const param of shown) form.appendChild(field(param, given[param.name], undefined, action.name));
   // The counters already on the card, offered for a counter's name.
   const known = ref ? window.cardzonesMenus.objects(state.view).get(ref) : null;
   const counters = known && known.obj.counters ? Object.keys(known.obj.counters) : [];
