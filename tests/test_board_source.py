@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 from boardkit import CHROMIUM, CHROMIUM_MISSING, ThreadServer, real_board_body
-from test_board import Table, browser, names_in, server  # noqa: F401 (fixtures)
-from test_board_forgiving import LAPTOP_768
+from test_board import Viewer, browser, names_in, server  # noqa: F401 (fixtures)
+from test_board_forgiving import alice_at
 from test_board_match import life_of
 
 if not CHROMIUM.exists():
@@ -30,11 +30,9 @@ def test_set_aside_from_an_enhancements_menu_has_it_as_its_source(
     browser: Any,  # noqa: F811 (the fixture)
     server: ThreadServer,  # noqa: F811 (the fixture)
 ) -> None:
-    t = Table(server, browser, real_board_body("redemption"))
-    try:
+    with alice_at(server, browser, real_board_body("redemption"), "laptop") as t:
         alice = t["alice"]
         page = alice.page
-        page.set_viewport_size(LAPTOP_768)
         alice.actions("phase", {"phase": "preparation"})
         t.applied()
         # A hero's menu sets the hero aside: it is no enhancement, so never
@@ -81,8 +79,6 @@ def test_set_aside_from_an_enhancements_menu_has_it_as_its_source(
             "Jonathan, the Devoted [K]",
         ]
         assert "Given to Israel [K]" not in names_in(alice, "alice.hand")
-    finally:
-        t.close()
 
 
 #: Every entry of the open menu, as its whole sentence.
@@ -93,24 +89,25 @@ ENTRIES_JS = """() => [...document.querySelectorAll('#menu button')]
 ENGINE_SAID = re.compile(r"^[A-Z][a-z ]*: [a-z_]+ [-+]?\d")
 
 
+def entries_of(viewer: Viewer, card: Any) -> list[str]:
+    """The entries of a card's menu, once its legal acts are in."""
+    card.click()
+    viewer.page.wait_for_selector("#menu .menu-legal[data-ready=yes]")
+    return list(viewer.page.evaluate(ENTRIES_JS))
+
+
 def test_a_change_of_stats_or_of_life_is_said_in_the_games_words(
     browser: Any,  # noqa: F811 (the fixture)
     server: ThreadServer,  # noqa: F811 (the fixture)
 ) -> None:
-    t = Table(server, browser, real_board_body("fab"))
-    try:
+    with alice_at(server, browser, real_board_body("fab"), "laptop") as t:
         alice = t["alice"]
         page = alice.page
-        page.set_viewport_size(LAPTOP_768)
-        alice.card("alice.arms").click()
-        page.wait_for_selector("#menu .menu-legal[data-ready=yes]")
-        entries = page.evaluate(ENTRIES_JS)
+        entries = entries_of(alice, alice.card("alice.arms"))
         assert {"Give it +1 defense", "Give it -1 defense"} <= set(entries), entries
         assert not [e for e in entries if ENGINE_SAID.match(e)], entries
         page.keyboard.press("Escape")
-        alice.card("alice.hero").click()
-        page.wait_for_selector("#menu .menu-legal[data-ready=yes]")
-        entries = page.evaluate(ENTRIES_JS)
+        entries = entries_of(alice, alice.card("alice.hero"))
         assert {"Deal 1 damage to it", "It gains 1 life"} <= set(entries), entries
         assert not [e for e in entries if ENGINE_SAID.match(e)], entries
         page.keyboard.press("Escape")
@@ -119,5 +116,3 @@ def test_a_change_of_stats_or_of_life_is_said_in_the_games_words(
         alice.one_click(alice.card("alice.hero"), "life", '"damage":1')
         t.applied()
         assert before == ["♥ 40"] and life_of(t[None], "alice") == ["♥ 39"]
-    finally:
-        t.close()
