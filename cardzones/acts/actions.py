@@ -186,7 +186,11 @@ class Param:
     and the binder refuses any other number. ``max_chars`` is the longest
     string a parameter takes (each one, for a list), :data:`STRING_CHARS`
     unless it declares its own; ``max_items`` the most entries of a list
-    (:data:`LIST_ITEMS`).
+    (:data:`LIST_ITEMS`). ``card_types`` (CARD, CARDS) are the types of card
+    the parameter is for, when it is for some alone (the source of an
+    ability: an enhancement): a client acting from a card's menu fills this
+    parameter with the card when the card has one of them, and offers only
+    such cards for it. The binder does not check them: the rules decide.
 
     >>> Param("keywords", ParamKind.WORDS).to_json()["max_chars"]
     64
@@ -198,6 +202,12 @@ class Param:
     <Role.ACTS_ON: 'acts_on'>
     >>> Param("onto", ParamKind.CARD, role=Role.TARGET).role
     <Role.TARGET: 'target'>
+    >>> Param("source", ParamKind.CARD, card_types=("enhancement",)).to_json()["card_types"]
+    ['enhancement']
+    >>> Param("count", ParamKind.INT, card_types=("enhancement",))
+    Traceback (most recent call last):
+    ...
+    ValueError: parameter 'count': card_types are for cards, not int
     """
 
     name: str
@@ -212,8 +222,11 @@ class Param:
     bounds: tuple[int, int] | None = None
     max_chars: int | None = None
     max_items: int | None = None
+    card_types: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
+        if self.card_types and self.kind not in ROLE_KINDS[Role.ACTS_ON]:
+            raise ValueError(f"parameter {self.name!r}: card_types are for cards, not {self.kind}")
         for attr, kinds in (("max_chars", STRING_CHARS), ("max_items", LIST_ITEMS)):
             if getattr(self, attr) is None:
                 object.__setattr__(self, attr, kinds.get(self.kind))
@@ -251,6 +264,8 @@ class Param:
             out["max_chars"] = self.max_chars
         if self.max_items is not None:
             out["max_items"] = self.max_items
+        if self.card_types:
+            out["card_types"] = list(self.card_types)
         if self.doc:
             out["doc"] = self.doc
         return out

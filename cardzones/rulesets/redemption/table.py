@@ -222,7 +222,12 @@ REDEMPTION_ACTIONS = (
                 doc="the cards, anyone's where the rules allow",
             ),
             BY,
-            Param("source", K.CARD, doc="the card whose ability it is (an enhancement joins)"),
+            Param(
+                "source",
+                K.CARD,
+                card_types=("enhancement",),
+                doc="the card whose ability it is (an enhancement joins)",
+            ),
             Param(
                 "played_on",
                 K.CARD,

@@ -46,16 +46,31 @@ function cardParams(action) {
   return action.params.filter((p) => p.kind === "card" || p.kind === "cards");
 }
 
+// Whether a card may be named for a parameter that is for some types of
+// card alone (its `card_types` in the action table: the source of an
+// ability), as far as the seat sees the card; any card for any other.
+function ofTypes(param, obj) {
+  const types = param.card_types || [];
+  return !types.length || (!obj.hidden && (obj.types || []).some((t) => types.includes(t)));
+}
+
 // The actions of the table that can take this card: for each card
 // parameter whose role allows it (acts_on: the seat's own card; target:
-// anyone's), one entry with that parameter filled in.
+// anyone's), one entry with that parameter filled in. A parameter for the
+// card's own types is the one its menu fills, alone (an ability's source,
+// from the menu of the card whose ability it is); `typed` says so.
 function offers(obj, zone) {
   const out = [];
   for (const action of table()) {
     if (action.turn_player && state.view.turn_player !== state.seat) continue;
-    for (const param of cardParams(action)) {
-      if (param.role === "acts_on" && !mine(obj, zone)) continue;
-      if (obj.hidden && zone.owner !== state.seat) continue;
+    if (obj.hidden && zone.owner !== state.seat) continue;
+    const fit = cardParams(action).filter((p) => (p.role !== "acts_on" || mine(obj, zone)) && ofTypes(p, obj));
+    const typed = fit.find((p) => (p.card_types || []).length);
+    if (typed) {
+      out.push({ action, param: typed, typed: true });
+      continue;
+    }
+    for (const param of fit) {
       if (!param.required && cardParams(action).some((p) => p.required && p !== param)) continue;
       out.push({ action, param });
     }
@@ -191,7 +206,10 @@ function trimMenu(menu) {
   const old = menu.querySelector(".menu-more");
   if (old) old.remove();
   const entries = [...menu.querySelectorAll(".menu-group > button")];
-  const likely = entries.filter((b) => !b.classList.contains("unlisted"));
+  // The form of what the card itself does (its own ability, with it as the
+  // source) is its likeliest use: it stays in view whatever else there is.
+  const own = (b) => (b.dataset.typed ? 0 : 1);
+  const likely = entries.filter((b) => !b.classList.contains("unlisted")).sort((a, b) => own(a) - own(b));
   const unlisted = entries.filter((b) => b.classList.contains("unlisted"));
   if (likely.length <= MENU_SHOWN && !unlisted.length) return;
   const rest = [...(likely.length <= MENU_SHOWN ? [] : likely.slice(MENU_SHOWN - 1)), ...unlisted];
@@ -227,10 +245,10 @@ function cardMenu(view, zone, obj, ref, anchor) {
   const menu = openMenu(obj.hidden ? `a card in ${where}` : obj.name, anchor);
   menu.appendChild(legalSection((step) => names(step, ref), ref));
   // The actions that need more than the card: a form each.
-  const list = offers(obj, zone).filter(({ action, param }) => !menus.isJudge(action) && param.required
-                                        && menus.fits(action, obj, null));
+  const list = offers(obj, zone).filter(({ action, param, typed }) => !menus.isJudge(action)
+                                        && (param.required || typed) && menus.fits(action, obj, null));
   const many = (action) => list.filter((o) => o.action === action).length > 1;
-  const more = list.flatMap(({ action, param }) => {
+  const more = list.flatMap(({ action, param, typed }) => {
     const given = { [param.name]: param.kind === "cards" ? [ref] : ref };
     // An action that takes exactly one of some parameters (life: damage,
     // lose or gain) is one entry for each, whose form asks for that one.
@@ -241,8 +259,9 @@ function cardMenu(view, zone, obj, ref, anchor) {
         title: action.doc || "" }, () => openForm(action, given, ref, anchor, only)));
     }
     const label = many(action) ? `${menus.title(action)} (as ${menus.field(param.name)})` : menus.title(action);
-    return [menuButton(label, { "data-action": action.name, "data-param": param.name, title: action.doc || "" },
-                       () => openForm(action, given, ref, anchor))];
+    const attrs = { "data-action": action.name, "data-param": param.name, title: action.doc || "" };
+    if (typed) attrs["data-typed"] = "yes";
+    return [menuButton(label, attrs, () => openForm(action, given, ref, anchor))];
   });
   if (more.length) {
     menu.appendChild(h("div", { class: "menu-group", "data-group": "choose" },
@@ -278,13 +297,15 @@ function actionsMenu(anchor, judge) {
 
 // Every way the seat may name a card now: the handles its view gives and
 // the positions of its own zones' cards it may not see, each said in words
-// ("Assyria (alice's territory)", "a card in alice's deck").
-function cardChoices(role) {
+// ("Assyria (alice's territory)", "a card in alice's deck"); for a
+// parameter of some types of card alone, only the cards seen to be of them.
+function cardChoices(param) {
   const out = [];
   const view = state.view;
   const words = window.cardzonesWords;
+  const role = param.role;
   const walk = (zone, obj, ref) => {
-    if (ref && (role !== "acts_on" || mine(obj, zone))) {
+    if (ref && (role !== "acts_on" || mine(obj, zone)) && ofTypes(param, obj)) {
       const where = words.zone(zone.zone);
       out.push([ref, obj.hidden ? `a card in ${where}` : `${obj.name} (${where})`]);
     }
@@ -298,7 +319,7 @@ function cardChoices(role) {
     zone.objects.forEach((obj, i) => {
       if (obj.hidden && !obj.id) {
         seen += 1;
-        if (zone.owner !== state.seat) return;
+        if (zone.owner !== state.seat || !ofTypes(param, obj)) return;
         const where = words.zone(zone.zone);
         if (seen === 1) {
           out.push([`${zone.zone}[${i}]`, zone.ordered ? `the top card of ${where}` : `a card in ${where}`]);
@@ -311,6 +332,19 @@ function cardChoices(role) {
     });
   }
   return out;
+}
+
+// The cards the seat's legal acts now name for a parameter of an action
+// (the targets in play of a set-aside), or null when none of them fills
+// that parameter: the rules leave it open, or the acts are not in yet.
+function legalCards(actionName, param) {
+  if (!actionName || !Array.isArray(state.legal) || state.legalNumber !== state.number) return null;
+  const out = new Set();
+  for (const entry of state.legal) {
+    const args = entry && entry.act ? entry.act[actionName] : null;
+    if (args && typeof args === "object" && args[param.name] !== undefined) [].concat(args[param.name]).forEach((v) => out.add(v));
+  }
+  return out.size ? out : null;
 }
 
 // The labels of effects the seat may negate now: those its legal acts name.
@@ -332,7 +366,7 @@ function options(select, pairs, optional, fallback) {
 // One field of a form, in words: cards, zones, players and effects are
 // chosen from lists; a parameter with fields of its own (an ongoing bonus)
 // is a group of fields. Nothing asks for a handle or for JSON.
-function field(param, value, prefix) {
+function field(param, value, prefix, actionName) {
   const menus = window.cardzonesMenus;
   const name = prefix ? `${prefix}.${param.name}` : param.name;
   const id = `f-${name.replace(/\./g, "-")}`;
@@ -349,7 +383,10 @@ function field(param, value, prefix) {
   }
   if (param.kind === "card" || param.kind === "cards") {
     input = h("select", { id, name, multiple: param.kind === "cards" });
-    options(input, cardChoices(param.role), param.kind === "card" && !param.required);
+    // Only the cards the rules would take, where the legal acts say which.
+    const named = legalCards(actionName, param);
+    const pickable = cardChoices(param).filter(([ref]) => !named || named.has(ref) || names(value, ref));
+    options(input, pickable, param.kind === "card" && !param.required);
     for (const option of input.options) {
       if (Array.isArray(value) ? value.includes(option.value) : value === option.value) option.selected = true;
     }
@@ -431,7 +468,7 @@ function openForm(action, given, ref, anchor, only) {
     .filter((p) => p.name !== action.actor && p.kind !== "action" && !others.includes(p.name))
     .filter(hasStat)
     .map((p) => (p.name === only ? { ...p, required: true } : p));
-  for (const param of shown) form.appendChild(field(param, given[param.name]));
+  for (const param of shown) form.appendChild(field(param, given[param.name], undefined, action.name));
   // The counters already on the card, offered for a counter's name.
   const known = ref ? window.cardzonesMenus.objects(state.view).get(ref) : null;
   const counters = known && known.obj.counters ? Object.keys(known.obj.counters) : [];

@@ -171,9 +171,28 @@
       case "allow_look": return args.allowed === false
         ? `Stop looking at ${zone(args.zone)}` : `Look at ${zone(args.zone)}`;
       case "zone_choice": return `Send your cards to ${zone(args.zone)}, of its kind, until you choose again`;
+      case "modify": {
+        // The stats are the action table's, each game's own ("+1 defense").
+        const change = (v) => (typeof v === "number" ? `${v > 0 ? "+" : ""}${v}` : String(v));
+        const changes = Object.entries(args)
+          .filter(([k, v]) => k !== "card" && k !== "until" && /^[+-]?\d+$/.test(String(v)))
+          .map(([k, v]) => `${change(v)} ${words(k)}`).join(", ");
+        const until = args.until ? ` until ${words(args.until)}` : "";
+        return `Give ${args.card === ref ? "it" : card(args.card)} ${changes}${until}`;
+      }
+      case "life": {
+        const who = args.card === ref ? "it" : card(args.card);
+        if (args.damage !== undefined) return `Deal ${args.damage} damage to ${who}`;
+        if (args.lose !== undefined) return `${cap(who)} loses ${args.lose} life`;
+        if (args.gain !== undefined) return `${cap(who)} gains ${args.gain} life`;
+        return `Life of ${who}`;
+      }
       default: {
+        // A word chosen from a list is said alone ("Add layer: activated").
         const shown = Object.entries(args).filter(([k, v]) => k !== "by" && v !== ref);
-        const rest = shown.map(([k, v]) => `${words(k)} ${valueWords(k, v, view, found)}`).join(", ");
+        const said = (k, v) => (typeof v === "string" && !found.has(v) && !/\[-?\d+\]$/.test(v)
+                                && !(view && view.zones.some((z) => z.zone === v)) ? words(v) : `${words(k)} ${valueWords(k, v, view, found)}`);
+        const rest = shown.map(([k, v]) => said(k, v)).join(", ");
         return cap(`${words(name)}${rest ? `: ${rest}` : ""}`);
       }
     }
