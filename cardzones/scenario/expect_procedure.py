@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cardzones.kernel.views import handle_for
 from cardzones.position.context import Context
 from cardzones.position.loader import YList, YMap
 from cardzones.rulesets.base import ruleset_of
@@ -73,11 +74,13 @@ def _links(ctx: Context, node: YMap, value: Any, shown: list[dict[str, Any]]) ->
             if key not in found:
                 raise ctx.fail(want, key, f"unknown link key {key!r}; keys are {', '.join(found)}")
             if key in _CARD_KEYS:
-                expected = game.handle(ctx.card(want, key))
+                expected = handle_for(game, None, ctx.card(want, key))
             elif key == "defending":
                 if not isinstance(expected, YList):
                     raise ctx.fail(want, key, "defending: is a list of cards")
-                expected = sorted(game.handle(ctx.card(want, key, v)) for v in expected)
+                expected = sorted(
+                    str(handle_for(game, None, ctx.card(want, key, v))) for v in expected
+                )
                 found = {**found, key: sorted(found[key])}
             if found[key] != expected:
                 return f"chain link {number}: {key} should be {want[key]!r}, found {found[key]!r}"
