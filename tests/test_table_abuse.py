@@ -140,6 +140,16 @@ def test_an_oversized_string_in_an_act_is_refused_and_changes_nothing(
             {"grant": {"card": card, "keyword": "k" * 65}},
             {"move": {"card": card, "to": "alice." + "z" * 300}},
             {"grant": {"card": card, "keyword": "go_again"}, "as": "l" * 65},
+            # a choice of zone, in its one-zone and its mapping forms
+            {"move": {"card": card, "to": "alice.graveyard", "choose_zone": "z" * 300}},
+            {"move": {"card": card, "to": "alice.graveyard", "choose_zone": {"a" * 300: "x"}}},
+            {
+                "move": {
+                    "card": card,
+                    "to": "alice.graveyard",
+                    "choose_zone": {"alice": ["z" * 300]},
+                }
+            },
         ):
             answer = act(seats, "alice", step)
             assert "refused" in answer, answer

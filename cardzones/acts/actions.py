@@ -162,12 +162,16 @@ STRING_CHARS: Mapping[ParamKind, int] = MappingProxyType(
         ParamKind.WORDS: 64,
         ParamKind.TEXT: MAX_TEXT,
         ParamKind.EFFECT: 64,
+        # a zone's name, or in the mapping form each player's or card's
+        # name and each zone named
+        ParamKind.ZONE_CHOICE: 200,
     }
 )
 #: The most entries each kind that takes a list accepts, unless a parameter
 #: declares its own ``max_items``.
 LIST_ITEMS: Mapping[ParamKind, int] = MappingProxyType(
-    {ParamKind.CARDS: 5_000, ParamKind.WORDS: 32}
+    # a choice of zone's mapping holds an entry for each owner or card
+    {ParamKind.CARDS: 5_000, ParamKind.WORDS: 32, ParamKind.ZONE_CHOICE: 5_000}
 )
 
 
@@ -284,11 +288,20 @@ def oversized(param: Param, value: Any) -> str | None:
         if limit is not None and len(value) > limit:
             return f"{param.name} is at most {limit} characters (this one has {len(value)})"
         return None
-    if not isinstance(value, list | tuple):
+    if isinstance(value, Mapping):
+        # a mapping's keys and values (a value may be a list), all counted
+        strings = [
+            v
+            for key, item in value.items()
+            for v in (key, *(item if isinstance(item, list | tuple) else (item,)))
+        ]
+    elif isinstance(value, list | tuple):
+        strings = list(value)
+    else:
         return None
     if param.max_items is not None and len(value) > param.max_items:
         return f"{param.name} holds at most {param.max_items} entries (it has {len(value)})"
-    longest = max((len(v) for v in value if isinstance(v, str)), default=0)
+    longest = max((len(v) for v in strings if isinstance(v, str)), default=0)
     if limit is not None and longest > limit:
         return f"{param.name} holds strings of at most {limit} characters (one has {longest})"
     return None
