@@ -441,6 +441,29 @@ def test_votes_to_finish_are_counted_per_seat(db: str) -> None:
         assert client.post(url, headers=bearer(created["seats"]["bob"])).status_code == 200
 
 
+def test_requests_to_take_back_count_among_a_seats_votes(db: str) -> None:
+    """A take-back's request or answer is a commit and a frame to every
+    connection, as a vote to finish is: both count against the seat's votes
+    a minute."""
+    with client_for(db, votes_per_minute=3) as client:
+        created = create(client, fab_body())
+        table = created["table"]
+        alice = bearer(created["seats"]["alice"])
+        finish, take_back = f"/api/tables/{table}/finish", f"/api/tables/{table}/take-back"
+        statuses = [
+            client.post(finish, json={"vote": "decline"}, headers=alice).status_code,
+            *(
+                client.post(take_back, json={"acts": 1}, headers=alice).status_code
+                for _ in range(4)
+            ),
+        ]
+        assert statuses[3:] == [429, 429]
+        assert 429 not in statuses[:3]
+        refused = client.post(take_back, json={"acts": 1}, headers=alice)
+        assert refused.json()["limit"] == "votes_per_minute"
+        assert client.get(take_back, headers=alice).status_code == 200  # reading is not a vote
+
+
 def test_a_slow_or_dropped_vote_body_ends_without_a_traceback(
     served_db: str, tmp_path: Path
 ) -> None:

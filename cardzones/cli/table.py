@@ -155,7 +155,11 @@ def serve(
     ] = None,
     max_votes_per_minute: Annotated[
         int | None,
-        typer.Option("--max-votes-per-minute", min=1, help="votes to finish a minute per seat"),
+        typer.Option(
+            "--max-votes-per-minute",
+            min=1,
+            help="votes (to finish, to take back) a minute per seat",
+        ),
     ] = None,
     max_address_frames: Annotated[
         int | None,

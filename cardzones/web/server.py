@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
+import math
+import time
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
@@ -44,7 +46,7 @@ class Server:
         self.limits = limits = limits or Limits()
         self.creates = per_address(store, "creates", limits.creates_per_minute)
         self.socket_opens = per_address(store, "sockets", limits.sockets_per_minute)
-        #: votes to finish, per seat of a table ("TABLE SEAT")
+        #: votes (to finish, to take back), per seat of a table ("TABLE SEAT")
         self.votes = PerAddress(limits.votes_per_minute, 60.0)
         #: the WebSockets open now, and those of each seat: (table, seat)
         self.sockets = 0
@@ -179,6 +181,24 @@ async def seat_of(server: Server, request: Request) -> tuple[Seat, Live] | Respo
     if seat is None or live is None:
         return error(404, NOT_OPENED)
     return seat, live
+
+
+def over_vote_rate(server: Server, table_id: str, player: str) -> Response | None:
+    """The answer to a seat over its rate of votes (to finish the game, to
+    take back acts), or None: each vote is a commit and a frame to every
+    connection, so a seat's votes are counted, whatever they say."""
+    wait = server.votes.take(f"{table_id} {player}", time.monotonic())
+    if wait <= 0:
+        return None
+    limit = server.limits.votes_per_minute
+    refused = over_limit(
+        429,
+        f"more than {limit} votes a minute from this seat "
+        f"(cardzones serve {Limits.option('votes_per_minute')})",
+        "votes_per_minute",
+    )
+    refused.headers["Retry-After"] = str(max(1, math.ceil(wait)))
+    return refused
 
 
 async def bounded_body(request: Request, limit: int, seconds: float) -> bytes | Response:

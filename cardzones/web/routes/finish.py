@@ -5,16 +5,13 @@ the end as they stand (``GET .../finish``), by :mod:`cardzones.table.finish`.
 from __future__ import annotations
 
 import json
-import math
-import time
 from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from cardzones.table.finish import AGREE, VOTES, FinishRefused
-from cardzones.table.limits import Limits
-from cardzones.web.server import Server, bounded_body, error, over_limit, seat_of
+from cardzones.web.server import Server, bounded_body, error, over_vote_rate, seat_of
 
 #: The largest body of ``POST .../finish``.
 MAX_VOTE_BODY = 1024
@@ -37,18 +34,8 @@ async def finish(server: Server, request: Request) -> Response:
         vote = await vote_of(request, server.limits.request_seconds)
         if isinstance(vote, Response):
             return vote
-        # Each vote is a commit and a frame to every connection: a seat's
-        # votes are counted, whatever they say.
-        wait = server.votes.take(f"{live.table.id} {seat.player}", time.monotonic())
-        if wait > 0:
-            limit = server.limits.votes_per_minute
-            refused = over_limit(
-                429,
-                f"more than {limit} votes to finish a minute from this seat "
-                f"(cardzones serve {Limits.option('votes_per_minute')})",
-                "votes_per_minute",
-            )
-            refused.headers["Retry-After"] = str(max(1, math.ceil(wait)))
+        refused = over_vote_rate(server, live.table.id, seat.player)
+        if refused is not None:
             return refused
         try:
             votes, finished = await server.hub.vote(live, seat.player, vote)

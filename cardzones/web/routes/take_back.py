@@ -12,7 +12,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from cardzones.table.take_back import ACCEPT, ANSWERS, TakeBackRefused, acts_of
-from cardzones.web.server import Server, bounded_body, error, seat_of
+from cardzones.web.server import Server, bounded_body, error, over_vote_rate, seat_of
 
 #: The largest body of ``POST .../take-back``.
 MAX_BODY = 1024
@@ -42,6 +42,9 @@ async def take_back(server: Server, request: Request) -> Response:
     body = await _body(request, server.limits.request_seconds)
     if isinstance(body, Response):
         return body
+    refused = over_vote_rate(server, live.table.id, player)
+    if refused is not None:
+        return refused
     try:
         if "answer" in body:
             accept = body["answer"] == ACCEPT
