@@ -242,14 +242,18 @@ class Table:
     def event_frame(self, viewer: str | None, actor: str) -> dict[str, Any]:
         """The frame of the last event for ``viewer``, with the game's winner
         (``won``) once the procedure has one."""
+        view = self.view(viewer)
         frame: dict[str, Any] = {
             "event": self.number,
             "seat": actor,
-            "view": self.view(viewer),
+            "view": view,
             "log": self.log(viewer, self.number - 1),
         }
-        won = self.won
-        if won is not None:
+        # The view just made holds the procedure every viewer sees alike:
+        # its winner is the table's (:attr:`won`), read without making it again.
+        procedure = view.get("procedure")
+        won = procedure.get("winner") if isinstance(procedure, dict) else None
+        if isinstance(won, str):
             frame["won"] = won
         return frame
 
