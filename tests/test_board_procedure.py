@@ -390,6 +390,9 @@ def test_the_create_page_makes_a_table_from_deck_lists_that_runs_the_procedure(
             page.wait_for_function("() => window.cardzonesBoard.number >= 1")
             hand = page.locator('#board [data-zone="alice.hand"] .cards > .card')
             assert hand.count() == 8 + 3
-            assert "Next phase (upkeep)" in page.locator("#procedure .proc-acts").inner_text()
+            # The new position's acts are filled in when its /legal answers.
+            acts = page.locator("#procedure .proc-acts[data-ready=yes]")
+            acts.wait_for()
+            assert "Next phase (upkeep)" in acts.inner_text()
         finally:
             context.close()
