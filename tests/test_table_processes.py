@@ -313,3 +313,26 @@ def test_a_seats_legal_budget_is_one_across_processes(postgres_url: str) -> None
         one_budget = (BURST + RATE * took) / MIN_CHARGE
         shares = 2 * BURST / 6 / MIN_CHARGE
         assert sum(answered) <= one_budget + shares, (answered, took)
+
+
+def test_a_seats_votes_a_minute_are_counted_across_processes(postgres_url: str) -> None:
+    option = (Limits.option("votes_per_minute"), "3")
+    with (
+        ServerProcess(postgres_url, *option) as first,
+        ServerProcess(postgres_url, *option) as second,
+    ):
+        created = first.create(fab_body())
+        table, token = created["table"], created["seats"]["alice"]
+        codes = []
+        for n in range(6):
+            server = (first, second)[n % 2]
+            answer = httpx.post(
+                f"{server.url}/api/tables/{table}/finish",
+                json={"vote": "decline"},
+                headers={"Authorization": f"Bearer {token}"},
+                timeout=10.0,
+            )
+            codes.append(answer.status_code)
+            if answer.status_code == 429:
+                assert answer.json()["limit"] == "votes_per_minute"
+        assert codes == [200] * 3 + [429] * 3
