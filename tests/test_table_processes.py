@@ -3,7 +3,8 @@ process on its own port on 127.0.0.1, as they would be on several machines
 behind a load balancer: the seats of one table connected to different
 processes get every act, chat line and vote to finish in one order; a
 process killed with SIGKILL loses no acknowledged act, and its seats go on
-through another; a seat's chat rate holds across processes. Every wait is
+through another; a seat's chat rate, frame rate, sockets, votes and legal
+budget hold across processes, as do an address's new tables. Every wait is
 bounded."""
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from websockets.sync.client import ClientConnection
 
 from cardzones.table.chat import RATE_LINES
 from cardzones.table.limits import Limits
+from cardzones.web.legal import BURST, MIN_CHARGE, RATE
 
 #: How long a frame may take to reach every process's connections.
 REACH = 30.0
@@ -223,3 +225,114 @@ def test_the_tables_an_address_makes_a_minute_are_counted_across_processes(
                 assert answer.json()["limit"] == "creates_per_minute"
                 assert int(answer.headers["Retry-After"]) > 0
         assert sorted(codes) == [201] * 3 + [429] * 5
+
+
+def test_a_seat_on_two_processes_sends_no_more_frames_than_on_one(postgres_url: str) -> None:
+    """The seat's frame rate is one rate, whichever processes its
+    connections are on: frames over it wait their turn (they are not
+    refused), so the frames of both connections take as long as on one."""
+    rate = 5
+    option = (Limits.option("seat_frames"), str(rate))
+    with (
+        ServerProcess(postgres_url, *option) as first,
+        ServerProcess(postgres_url, *option) as second,
+    ):
+        created = first.create(fab_body())
+        table, token = created["table"], created["seats"]["alice"]
+        talkers = [Listener(open_seat(s, table, token)[0]) for s in (first, second)]
+        each = 10
+        start = time.monotonic()
+        for n in range(each):
+            for talker in talkers:
+                talker.ws.send(json.dumps({"nonsense": n}))
+        for talker in talkers:
+            talker.wait("error", each)
+        took = time.monotonic() - start
+        # 20 frames at 5 a second after a burst of 5 (the two hellos are
+        # frames too): at least 3 s on one process; two rates of their own
+        # would have taken about 1 s
+        assert took >= (2 * each + 2 - rate) / rate - 0.5, took
+        for talker in talkers:
+            talker.close()
+
+
+def test_a_seats_sockets_are_counted_across_processes(postgres_url: str) -> None:
+    option = (Limits.option("seat_sockets"), "2")
+    with (
+        ServerProcess(postgres_url, *option) as first,
+        ServerProcess(postgres_url, *option) as second,
+    ):
+        created = first.create(fab_body())
+        table, token = created["table"], created["seats"]["alice"]
+        one, welcome = open_seat(first, table, token)
+        two, _ = open_seat(second, table, token)
+        assert "welcome" in welcome
+        for server in (first, second):
+            third, refused = open_seat(server, table, token)
+            assert "--max-seat-sockets" in refused["error"]
+            third.close()
+        bob, welcome = open_seat(second, table, created["seats"]["bob"])
+        assert "welcome" in welcome  # another seat has room of its own
+        two.close()  # closed on one process, the room is there on the other
+        again, welcome = open_seat(first, table, token)
+        assert "welcome" in welcome
+        for ws in (one, again, bob):
+            ws.close()
+
+
+def test_a_seats_legal_budget_is_one_across_processes(postgres_url: str) -> None:
+    """Asking for the legal acts through two processes buys no more computing
+    than through one: the answers a seat gets before its first 429 are about
+    one budget's, not two."""
+    with ServerProcess(postgres_url) as first, ServerProcess(postgres_url) as second:
+        created = first.create(fab_body())
+        table, token = created["table"], created["seats"]["alice"]
+        headers = {"Authorization": f"Bearer {token}"}
+        clients = [
+            httpx.Client(base_url=s.url, headers=headers, timeout=10.0) for s in (first, second)
+        ]
+        answered, refused = [0, 0], [0, 0]
+        start = time.monotonic()
+        try:
+            for n in range(1_200):
+                got = clients[n % 2].get(f"/api/tables/{table}/legal")
+                if got.status_code == 200:
+                    answered[n % 2] += 1
+                else:
+                    assert got.status_code == 429, got.text
+                    refused[n % 2] += 1
+                    if sum(refused) >= 20:
+                        break
+        finally:
+            for client in clients:
+                client.close()
+        took = time.monotonic() - start
+        assert sum(refused) >= 20, (answered, refused)
+        # one seat's burst of answers from memory, what came back meanwhile,
+        # and at most each process's unspent share: far below two budgets
+        one_budget = (BURST + RATE * took) / MIN_CHARGE
+        shares = 2 * BURST / 6 / MIN_CHARGE
+        assert sum(answered) <= one_budget + shares, (answered, took)
+
+
+def test_a_seats_votes_a_minute_are_counted_across_processes(postgres_url: str) -> None:
+    option = (Limits.option("votes_per_minute"), "3")
+    with (
+        ServerProcess(postgres_url, *option) as first,
+        ServerProcess(postgres_url, *option) as second,
+    ):
+        created = first.create(fab_body())
+        table, token = created["table"], created["seats"]["alice"]
+        codes = []
+        for n in range(6):
+            server = (first, second)[n % 2]
+            answer = httpx.post(
+                f"{server.url}/api/tables/{table}/finish",
+                json={"vote": "decline"},
+                headers={"Authorization": f"Bearer {token}"},
+                timeout=10.0,
+            )
+            codes.append(answer.status_code)
+            if answer.status_code == 429:
+                assert answer.json()["limit"] == "votes_per_minute"
+        assert codes == [200] * 3 + [429] * 3

@@ -1,25 +1,41 @@
-"""Rates counted across every process of the event store
-(:mod:`cardzones.table.store`): at most so many events of one key (a client
-address's new tables, its new WebSockets) in any window of so many seconds,
-whichever process each event came to.
+"""Limits kept across every process of the event store
+(:mod:`cardzones.table.store`), one row a key in the table ``rate_windows``,
+whose ``times`` column holds the key's state as JSON, of one of three kinds:
 
-Each key's row holds the times of its events still in the window. Counting
-one reads the row under a lock (``SELECT ... FOR UPDATE`` on Postgres), drops
-the times past the window, and adds the new one only if there is room, in one
-transaction: two processes counting the same key at once take turns, so the
-limit holds however the events are spread. Times are the wall clock's, the
-one clock the processes share (a few milliseconds apart on machines kept in
-time). Rows whose window has passed are forgotten now and then.
+- **a window** (:meth:`RateWindows.count_event`): at most so many events of
+  one key (a client address's new tables, its new WebSockets, a seat's
+  votes) in any window of so many seconds; the state is the times of the
+  events still in the window;
+- **a bucket** (:meth:`RateWindows.draw`): a credit (of frames, of seconds
+  of computing) that comes back at a rate up to a burst, from which each
+  process draws a share at a time; the state is ``[credit, at]``, and no row
+  is a full bucket;
+- **holds** (:meth:`RateWindows.hold`): how many of something (a seat's
+  connections) each process holds now, at most so many in all; the state is
+  ``{process: [count, until]}``, each process's entry kept alive by
+  :meth:`RateWindows.renew` so that a process that dies stops counting
+  once its entry's time is past.
+
+Each change reads the row under a lock (``SELECT ... FOR UPDATE`` on
+Postgres) and writes it in one transaction: two processes changing the same
+key at once take turns, so the limit holds however the load is spread.
+Times are the wall clock's, the one clock the processes share (a few
+milliseconds apart on machines kept in time). A row's ``until`` is when it
+says nothing any more (its window passed, its bucket full, its holds
+expired); such rows are forgotten now and then.
 """
 
 from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.engine import Connection
 
 from cardzones.table.database import Database
 from cardzones.table.schema import rate_windows
@@ -44,24 +60,141 @@ def counted(times: list[float], count: int, window: float, now: float) -> tuple[
     return [*recent, now], 0.0
 
 
+def drawn(
+    state: tuple[float, float] | None,
+    want: float,
+    spent: float,
+    burst: float,
+    rate: float,
+    now: float,
+) -> tuple[tuple[float, float], float, float]:
+    """A bucket of ``burst`` that comes back at ``rate`` a second, in
+    ``state`` (its credit and when; None: full), once ``spent`` (what was
+    used ahead of the credit drawn; negative: credit given back) is paid
+    and up to ``want`` is drawn: the new state, what was drawn, and the
+    seconds until the credit is back above nothing (0 when something was
+    drawn or nothing was owed). What is spent is always paid: a debt makes
+    the caller wait, it is never forgotten.
+
+    >>> drawn(None, 5.0, 0.0, 20.0, 20.0, 0.0)
+    ((15.0, 0.0), 5.0, 0.0)
+    >>> drawn((1.0, 0.0), 5.0, 3.0, 20.0, 20.0, 0.0)  # 3 owed, 1 there: 2 short
+    ((-2.0, 0.0), 0.0, 0.1)
+    >>> drawn((-2.0, 0.0), 5.0, 0.0, 20.0, 20.0, 1.0)  # a second later: 18 back
+    ((13.0, 1.0), 5.0, 0.0)
+    """
+    credit, at = state if state is not None else (burst, now)
+    credit = min(burst, credit + max(0.0, now - at) * rate) - spent
+    credit = min(credit, burst)
+    if credit <= 0:
+        return (credit, max(at, now)), 0.0, round(-credit / rate, 6)
+    got = min(want, credit)
+    return (credit - got, max(at, now)), got, 0.0
+
+
 class RateWindows(Database):
-    """The rate windows of every key, in the store's database."""
+    """The shared limits of every key, in the store's database."""
+
+    def _change(
+        self, conn: Connection, key: str, now: float, change: Callable[[Any], tuple[Any, float]]
+    ) -> None:
+        """Apply ``change`` to the state of ``key`` (``[]``: no row yet) under
+        the row's lock; ``change`` gives the new state and its ``until``."""
+        if random.randrange(FORGET_EVERY) == 0:
+            conn.execute(_FORGET, {"now": now})
+        make = _MAKE_POSTGRES if self.postgres else _MAKE_SQLITE
+        conn.execute(make, {"k": key, "u": now})
+        text = conn.execute(_LOCKED, {"k": key}).scalar_one()
+        state, until = change(json.loads(text))
+        conn.execute(_WRITE, {"k": key, "t": json.dumps(state), "u": until})
 
     def count_event(self, key: str, count: int, window: float, now: float) -> float:
         """Count one event of ``key`` at ``now`` (wall-clock seconds) and
         return 0, or return the seconds to wait before one is allowed (and
         count nothing): at most ``count`` events in any ``window`` seconds,
         across every process of the store."""
+        wait = 0.0
+
+        def change(state: Any) -> tuple[Any, float]:
+            nonlocal wait
+            times, wait = counted([float(t) for t in state or ()], count, window, now)
+            return times, (times[-1] if times else now) + window
+
         with self.engine.begin() as conn:
-            if random.randrange(FORGET_EVERY) == 0:
-                conn.execute(_FORGET, {"now": now})
-            make = _MAKE_POSTGRES if self.postgres else _MAKE_SQLITE
-            conn.execute(make, {"k": key, "u": now})
-            text = conn.execute(_LOCKED, {"k": key}).scalar_one()
-            times, wait = counted([float(t) for t in json.loads(text)], count, window, now)
-            until = (times[-1] if times else now) + window
-            conn.execute(_WRITE, {"k": key, "t": json.dumps(times), "u": until})
+            self._change(conn, key, now, change)
         return wait
+
+    def draw(
+        self, key: str, want: float, spent: float, burst: float, rate: float, now: float
+    ) -> tuple[float, float]:
+        """Pay ``spent`` into the bucket of ``key`` and draw up to ``want``
+        from it (:func:`drawn`): what was drawn, and the seconds to wait
+        when nothing could be."""
+        out = (0.0, 0.0)
+
+        def change(state: Any) -> tuple[Any, float]:
+            nonlocal out
+            old = (float(state[0]), float(state[1])) if state else None
+            new, got, wait = drawn(old, want, spent, burst, rate, now)
+            out = (got, wait)
+            return list(new), new[1] + (burst - new[0]) / rate
+
+        with self.engine.begin() as conn:
+            self._change(conn, key, now, change)
+        return out
+
+    def hold(self, key: str, holder: str, limit: int, now: float, ttl: float) -> bool:
+        """Hold one more of ``key`` for ``holder`` (a process), unless the
+        live holds of every process already come to ``limit``."""
+        held = False
+
+        def change(state: Any) -> tuple[Any, float]:
+            nonlocal held
+            holds = _live(state, now)
+            held = sum(n for n, _ in holds.values()) < limit
+            if held:
+                holds[holder] = [holds.get(holder, [0, 0.0])[0] + 1, now + ttl]
+            return holds, max((u for _, u in holds.values()), default=now)
+
+        with self.engine.begin() as conn:
+            self._change(conn, key, now, change)
+        return held
+
+    def release(self, key: str, holder: str, now: float) -> None:
+        """Let go of one of ``key`` that ``holder`` held."""
+
+        def change(state: Any) -> tuple[Any, float]:
+            holds = _live(state, now)
+            count, until = holds.get(holder, [0, now])
+            if count > 1:
+                holds[holder] = [count - 1, until]
+            else:
+                holds.pop(holder, None)
+            return holds, max((u for _, u in holds.values()), default=now)
+
+        with self.engine.begin() as conn:
+            self._change(conn, key, now, change)
+
+    def renew(self, holder: str, keys: Iterable[str], now: float, ttl: float) -> None:
+        """Keep ``holder``'s holds of ``keys`` alive for ``ttl`` more seconds,
+        in one transaction."""
+
+        def change(state: Any) -> tuple[Any, float]:
+            holds = _live(state, now)
+            if holder in holds:
+                holds[holder][1] = now + ttl
+            return holds, max((u for _, u in holds.values()), default=now)
+
+        with self.engine.begin() as conn:
+            for key in sorted(keys):  # one order, so two renewals never deadlock
+                self._change(conn, key, now, change)
+
+
+def _live(state: Any, now: float) -> dict[str, list[Any]]:
+    """The holds of a state whose time is not past."""
+    if not isinstance(state, dict):
+        return {}
+    return {h: [int(n), float(u)] for h, (n, u) in state.items() if float(u) > now}
 
 
 # Built once; each count costs only their parameters.

@@ -83,16 +83,18 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        follower = None
+        tasks = []
         if store.postgres:
-            follower = asyncio.create_task(server.hub.follow(store.notifications))
+            tasks.append(asyncio.create_task(server.hub.follow(store.notifications)))
+        if server.holds is not None:
+            tasks.append(asyncio.create_task(server.holds.keep_alive()))
         try:
             yield
         finally:
-            if follower is not None:
-                follower.cancel()
+            for task in tasks:
+                task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
-                    await follower
+                    await task
             store.close()
 
     async def create_table(request: Request) -> Response:

@@ -43,7 +43,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from cardzones.table.table import Table
 from cardzones.web.hub import encode
@@ -107,9 +107,43 @@ class Budget:
         self._refill(now)
         return 0.0 if self.credit > 0 else -self.credit / self.rate + 1e-9
 
+    #: all it was ever charged
+    charged: float = 0.0
+
     def charge(self, seconds: float, now: float) -> None:
         self._refill(now)
         self.credit -= max(MIN_CHARGE, seconds)
+        self.charged += max(MIN_CHARGE, seconds)
+
+    async def settle(self, now: float) -> float:
+        """:meth:`wait`, as a :class:`Credit`."""
+        return self.wait(now)
+
+
+class Credit(Protocol):
+    """A credit of computing time: a :class:`Budget` in one process, or one
+    shared by several (:class:`~cardzones.web.shared_rates.SharedBucket`)."""
+
+    async def settle(self, now: float) -> float:
+        """Seconds until the credit may be drawn on (0: now)."""
+        ...
+
+    #: all it was ever charged
+    charged: float
+
+    def charge(self, seconds: float, now: float) -> None:
+        """Spend ``seconds`` of it."""
+        ...
+
+
+#: Makes the credit of a seat ("legal", "TABLE SEAT") or of a person
+#: ("legal_person", ADDRESS): ``(kind, key, now, burst, rate)``.
+CreditMaker = Callable[[str, str, float, float, float], Credit]
+
+
+def local_credit(kind: str, key: str, now: float, burst: float, rate: float) -> Credit:
+    """A credit kept in this process's memory."""
+    return Budget(now, burst, burst, rate)
 
 
 #: What a request asks for: the action names (None: all), the card and the
@@ -122,7 +156,7 @@ Asked = tuple[tuple[str, ...] | None, str | None, str | None, bool]
 class SeatLegal:
     """What one seat of one table has asked for."""
 
-    budget: Budget
+    budget: Credit
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     waiting: int = 0
     #: the number of the position the lists below are for
@@ -150,7 +184,7 @@ class SeatLegal:
 class Person:
     """What one client address has asked for, all its seats together."""
 
-    budget: Budget
+    budget: Credit
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     waiting: int = 0
 
@@ -185,8 +219,12 @@ Reader = Callable[[Callable[[Table], Any]], Awaitable[Any]]
 class LegalDesk:
     """The legal acts of every seat this process serves, bounded per seat."""
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, clock: Callable[[], float] = time.time, budget: CreditMaker = local_credit
+    ) -> None:
         self.clock = clock
+        #: makes each seat's and person's credit (kept across processes or not)
+        self.budget = budget
         self.seats: OrderedDict[tuple[str, str | None], SeatLegal] = OrderedDict()
         self.people: OrderedDict[str, Person] = OrderedDict()
         #: whether each client address has a budget of its own besides its
@@ -199,7 +237,8 @@ class LegalDesk:
         key = (table_id, viewer)
         seat = self.seats.get(key)
         if seat is None:
-            seat = self.seats[key] = SeatLegal(Budget(self.clock()))
+            credit = self.budget("legal", f"{table_id} {viewer}", self.clock(), BURST, RATE)
+            seat = self.seats[key] = SeatLegal(credit)
             self._forget()
         self.seats.move_to_end(key)
         return seat
@@ -213,7 +252,7 @@ class LegalDesk:
     def _person(self, address: str) -> Person:
         person = self.people.get(address)
         if person is None:
-            budget = Budget(self.clock(), PERSON_BURST, PERSON_BURST, PERSON_RATE)
+            budget = self.budget("legal_person", address, self.clock(), PERSON_BURST, PERSON_RATE)
             person = self.people[address] = Person(budget)
             extra = len(self.people) - KEPT_SEATS
             for key in list(self.people)[: max(0, extra)]:
@@ -315,7 +354,8 @@ class LegalDesk:
                 await held.enter_async_context(seat.lock)
                 now = self.clock()
                 wait = max(
-                    seat.budget.wait(now), 0.0 if person is None else person.budget.wait(now)
+                    await seat.budget.settle(now),
+                    0.0 if person is None else await person.budget.settle(now),
                 )
                 if wait > 0:
                     raise Busy(max(1, math.ceil(wait)))
@@ -327,7 +367,7 @@ class LegalDesk:
                         got = split(await read(lambda t: make(seat, t)))
                     made, fresh, size = got
                 finally:
-                    cost = max(time.perf_counter() - start, size / BYTES_PER_SECOND)
+                    cost = max(MIN_CHARGE, time.perf_counter() - start, size / BYTES_PER_SECOND)
                     seat.budget.charge(cost, self.clock())
                     if person is not None:
                         person.budget.charge(cost, self.clock())

@@ -1,5 +1,6 @@
-"""Rates a server allows its clients: tables created per address, frames per
-seat. Both take the clock as an argument, so that they can be checked
+"""Rates a server allows its clients in one process: tables created per
+address, frames per seat (:mod:`cardzones.web.shared_rates` keeps them
+across processes). Both take the clock as an argument, so that they can be checked
 without waiting.
 
 >>> creates = PerAddress(2, 60.0)
@@ -18,6 +19,7 @@ without waiting.
 from __future__ import annotations
 
 from collections import deque
+from typing import Protocol
 
 #: Addresses remembered before the ones with nothing recent are forgotten.
 ADDRESSES = 10_000
@@ -75,18 +77,32 @@ class SeatRate:
         self.tokens -= 1.0
         return 0.0 if self.tokens >= 0 else round(-self.tokens / self.rate, 6)
 
+    async def turn(self, now: float) -> float:
+        """:meth:`take`, as a :class:`FrameRate`."""
+        return self.take(now)
+
+
+class FrameRate(Protocol):
+    """A rate of frames: :class:`SeatRate` in one process, or one shared by
+    several (:class:`~cardzones.web.shared_rates.SharedBucket`)."""
+
+    async def turn(self, now: float) -> float:
+        """Count one frame; returns how long it must wait, in seconds."""
+        ...
+
 
 class Rates:
     """Several rates a frame counts against at once (its seat's, its
     client address's): it waits for the slowest.
 
+    >>> import asyncio
     >>> both = Rates(SeatRate(10), SeatRate(2))
-    >>> [both.take(now=0.0) for _ in range(3)]
+    >>> [asyncio.run(both.turn(now=0.0)) for _ in range(3)]
     [0.0, 0.0, 0.5]
     """
 
-    def __init__(self, *rates: SeatRate) -> None:
+    def __init__(self, *rates: FrameRate) -> None:
         self.rates = rates
 
-    def take(self, now: float) -> float:
-        return max(rate.take(now) for rate in self.rates)
+    async def turn(self, now: float) -> float:
+        return max([await rate.turn(now) for rate in self.rates])

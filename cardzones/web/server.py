@@ -23,9 +23,9 @@ from cardzones.table.host import Host
 from cardzones.table.limits import Limits
 from cardzones.table.store import Seat, Store
 from cardzones.web.hub import Hub, Live, encode
-from cardzones.web.legal import LegalDesk
-from cardzones.web.rates import PerAddress, SeatRate
-from cardzones.web.shared_rates import SharedPerAddress
+from cardzones.web.legal import Credit, LegalDesk, local_credit
+from cardzones.web.rates import FrameRate, PerAddress, SeatRate
+from cardzones.web.shared_rates import SharedBucket, SharedHolds, SharedPerAddress
 
 #: The one answer to a token that does not open a table, whether the token is
 #: wrong or the table does not exist.
@@ -47,26 +47,55 @@ class Server:
         self.creates = per_address(store, "creates", limits.creates_per_minute)
         self.socket_opens = per_address(store, "sockets", limits.sockets_per_minute)
         #: votes (to finish, to take back), per seat of a table ("TABLE SEAT")
-        self.votes = PerAddress(limits.votes_per_minute, 60.0)
+        self.votes = per_address(store, "votes", limits.votes_per_minute)
         #: the WebSockets open now, and those of each seat: (table, seat)
         self.sockets = 0
         #: the WebSockets open now from each client address
         self.address_sockets: Counter[str] = Counter()
         self.seat_sockets: dict[tuple[str, str | None], int] = {}
-        self.seat_rates: dict[tuple[str, str | None], SeatRate] = {}
+        self.seat_rates: dict[tuple[str, str | None], FrameRate] = {}
         #: the frames of each client address with a socket open, all its
         #: seats together
-        self.address_rates: dict[str, SeatRate] = {}
+        self.address_rates: dict[str, FrameRate] = {}
+        #: the sockets of a seat and of an address held by every process
+        #: together (None: this process is the only one, and its counts above
+        #: are the whole count)
+        self.holds = SharedHolds(store) if store.postgres else None
         self.store = store
         self.host = Host(store, finish_floor=limits.min_finish_after * 60)
         self.hub = Hub(self.host, limits.table_bytes)
-        self.legal = LegalDesk()
+        self.legal = LegalDesk(budget=self.budget)
         self.origins = frozenset(o.rstrip("/").lower() for o in origins)
         #: whether a page whose origin matches the request's ``Host`` is the
         #: server's own: only when the server was not told its own origins
         #: (``cardzones serve`` always tells it), since a page of any name
         #: that resolves to the server's address sends a matching ``Host``
         self.trust_host = trust_host
+
+    def frame_rate(self, kind: str, key: str, rate: int) -> FrameRate:
+        """A rate of ``rate`` frames a second (bursts of as many) for ``key``:
+        in the store with Postgres, where several processes share it, else in
+        memory. Each process draws a quarter of the burst at a time."""
+        if self.store.postgres:
+            return SharedBucket(self.store, f"{kind}:{key}", rate, rate, max(1.0, rate / 4))
+        return SeatRate(rate)
+
+    def budget(self, kind: str, key: str, now: float, burst: float, rate: float) -> Credit:
+        """A credit of computing (:class:`~cardzones.web.legal.Credit`) for
+        ``key``: shared by every process with Postgres, each drawing a sixth
+        of the burst at a time, else in memory."""
+        if self.store.postgres:
+            return SharedBucket(self.store, f"{kind}:{key}", burst, rate, burst / 6)
+        return local_credit(kind, key, now, burst, rate)
+
+    async def hold(self, kind: str, key: str, limit: int) -> bool:
+        """Hold one more socket of ``key`` across every process (always, when
+        this process is the only one: its own count is checked by its caller)."""
+        return self.holds is None or await self.holds.hold(f"{kind}:{key}", limit)
+
+    def release(self, kind: str, key: str) -> None:
+        if self.holds is not None:
+            self.holds.release(f"{kind}:{key}")
 
 
 def per_address(store: Store, kind: str, count: int) -> PerAddress:

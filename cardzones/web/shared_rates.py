@@ -14,14 +14,43 @@ allowed, and an address over its limit costs the store nothing more.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
+import uuid
+from collections import Counter
 from collections.abc import Callable
 
-from cardzones.table.rate_windows import RateWindows
+from starlette.concurrency import run_in_threadpool
+
+from cardzones.table.rate_windows import RateWindows, drawn
 from cardzones.web.rates import PerAddress
 
 log = logging.getLogger("cardzones.web")
+
+#: How long a full count of holds is asked again before a hold is refused,
+#: and how many times in all it is asked.
+GRACE, GRACE_TRIES = 0.5, 4
+
+
+#: The store's updates on their way (:func:`behind`), kept from the collector.
+_BEHIND: set[asyncio.Task[None]] = set()
+
+
+def behind(update: Callable[..., object], *args: object) -> None:
+    """Run ``update(*args)`` on the store in a worker thread, in a task of
+    its own: what a connection's end tells the store is told even when the
+    connection's handler is cancelled, whose cleanup cannot await."""
+
+    async def run() -> None:
+        try:
+            await run_in_threadpool(update, *args)
+        except Exception as exc:
+            log.warning("the shared limits could not be updated (%s)", exc)
+
+    task = asyncio.get_running_loop().create_task(run())
+    _BEHIND.add(task)
+    task.add_done_callback(_BEHIND.discard)
 
 
 class SharedPerAddress(PerAddress):
@@ -67,3 +96,171 @@ class SharedPerAddress(PerAddress):
                 self.refused.clear()
             self.refused[address] = now + wait
         return wait
+
+
+class SharedBucket:
+    """A credit (a seat's frames, its seconds of computing) that comes back
+    at ``rate`` a second up to ``burst``, shared by every process of
+    ``store`` through the bucket of ``key`` (:meth:`RateWindows.draw`).
+
+    Each process draws ``share`` of the credit at a time and spends it in
+    memory, so the store is asked once every ``share`` frames, not once a
+    frame; what a process spends beyond its share is paid into the store
+    when it next draws, so a debt is never lost. What one process has drawn
+    and not spent is the most the others miss of the burst; no process,
+    and no set of processes, gets more than the limit.
+
+    As a seat's frames, :meth:`turn` counts one and says how long it waits;
+    as a budget of computing, :meth:`settle` says how long to wait before
+    asking and :meth:`charge` spends what an answer cost.
+    """
+
+    def __init__(
+        self,
+        store: RateWindows,
+        key: str,
+        burst: float,
+        rate: float,
+        share: float,
+    ) -> None:
+        self.store = store
+        self.key = key
+        self.burst = burst
+        self.rate = rate
+        self.share = share
+        #: the last time given (wall-clock seconds, the clock every process shares)
+        self.now = 0.0
+        #: all this process charged it
+        self.charged = 0.0
+        #: credit drawn and not spent; below 0, spent ahead of it (owed)
+        self.local = 0.0
+        #: the bucket as this process alone would keep it, while the store
+        #: cannot be reached
+        self.alone: tuple[float, float] | None = None
+
+    def charge(self, amount: float, now: float) -> None:
+        """Spend ``amount`` of the credit (paid to the store at the next draw)."""
+        self.local -= amount
+        self.charged += amount
+
+    async def turn(self, now: float) -> float:
+        """Count one frame at ``now`` (wall-clock seconds): 0, or the
+        seconds it waits for its turn."""
+        self.local -= 1.0
+        return 0.0 if self.local >= 0 else await self._draw(now)
+
+    async def settle(self, now: float) -> float:
+        """0 when there is credit, after drawing from the store if this
+        process has none left; else the seconds until there is."""
+        if self.local > 0:
+            return 0.0
+        wait = await self._draw(now)
+        return wait if self.local > 0 or wait > 0 else 1e-9
+
+    async def _draw(self, now: float) -> float:
+        """Pay what was spent ahead into the store and draw a share: the
+        seconds to wait when nothing could be drawn."""
+        spent, self.local, self.now = -self.local, 0.0, now
+        try:
+            got, wait = await run_in_threadpool(
+                self.store.draw, self.key, self.share, spent, self.burst, self.rate, now
+            )
+            self.alone = None
+        except Exception as exc:
+            # The store cannot be reached: the bucket of this process holds.
+            log.warning("the shared %s credit could not be read (%s)", self.key, exc)
+            self.alone, got, wait = drawn(self.alone, self.share, spent, self.burst, self.rate, now)
+        self.local = got
+        return wait
+
+    def give_back(self) -> None:
+        """Return the credit drawn and not spent (a connection that closes),
+        by a task of its own, as :meth:`SharedHolds.release` does."""
+        if self.local > 0:
+            back, self.local = self.local, 0.0
+            behind(self.store.draw, self.key, 0.0, -back, self.burst, self.rate, self.now)
+
+
+class SharedHolds:
+    """How many of each key (a seat's connections) the processes of
+    ``store`` hold together, at most a limit (:meth:`RateWindows.hold`).
+
+    Each process keeps its own holds alive (:meth:`keep_alive`, every
+    ``ttl / 3`` seconds); the holds of a process that dies stop counting
+    ``ttl`` seconds after its last renewal, so a seat whose process was
+    killed can connect again through another within that time, however
+    many connections the dead process held for it.
+    """
+
+    def __init__(self, store: RateWindows, ttl: float = 30.0) -> None:
+        self.store = store
+        self.ttl = ttl
+        self.holder = uuid.uuid4().hex
+        #: this process's holds of each key
+        self.mine: Counter[str] = Counter()
+
+    async def hold(self, key: str, limit: int) -> bool:
+        """Hold one more of ``key``, unless ``limit`` are held already.
+
+        A full count is asked again a few times over :data:`GRACE` seconds
+        before the answer is no: a connection closed a moment ago is let go
+        of by its process after its close is seen, and a client that closes
+        one connection and opens another at once should not be turned away
+        for that moment."""
+        for attempt in range(GRACE_TRIES):
+            try:
+                held = await run_in_threadpool(
+                    self.store.hold, key, self.holder, limit, time.time(), self.ttl
+                )
+            except Exception as exc:
+                log.warning("the shared hold of %s could not be read (%s)", key, exc)
+                held = self.mine[key] < limit  # the holds of this process alone
+            if held:
+                self.mine[key] += 1
+                return True
+            if attempt + 1 < GRACE_TRIES:
+                await asyncio.sleep(GRACE / (GRACE_TRIES - 1))
+        return False
+
+    def release(self, key: str) -> None:
+        """Let go of one of ``key`` held by this process. The store is told
+        by a task of its own, which the end of a cancelled connection (whose
+        cleanup may not await) does not stop."""
+        self.mine[key] -= 1
+        if self.mine[key] <= 0:
+            del self.mine[key]
+        behind(self.store.release, key, self.holder, time.time())
+
+    async def keep_alive(self) -> None:
+        """Renew this process's holds for ever (a task of the server's life)."""
+        while True:
+            await asyncio.sleep(self.ttl / 3)
+            if self.mine:
+                try:
+                    keys = list(self.mine)
+                    await run_in_threadpool(
+                        self.store.renew, self.holder, keys, time.time(), self.ttl
+                    )
+                except Exception as exc:
+                    log.warning("the shared holds could not be renewed (%s)", exc)
+
+
+class LocalHolds:
+    """:class:`SharedHolds` for one process alone (a SQLite store)."""
+
+    def __init__(self) -> None:
+        self.mine: Counter[str] = Counter()
+
+    async def hold(self, key: str, limit: int) -> bool:
+        if self.mine[key] >= limit:
+            return False
+        self.mine[key] += 1
+        return True
+
+    def release(self, key: str) -> None:
+        self.mine[key] -= 1
+        if self.mine[key] <= 0:
+            del self.mine[key]
+
+    async def keep_alive(self) -> None:
+        return None

@@ -18,7 +18,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from cardzones.table.limits import Limits, TooDeep, parse_json
 from cardzones.web.hub import Connection, dumps
-from cardzones.web.rates import Rates, SeatRate
+from cardzones.web.rates import FrameRate, Rates
 from cardzones.web.server import (
     NOT_OPENED,
     Server,
@@ -27,6 +27,7 @@ from cardzones.web.server import (
     seat_of_token,
     too_deep,
 )
+from cardzones.web.shared_rates import SharedBucket
 
 #: The largest frame a client may send, in bytes (PROTOCOL: 65,536).
 MAX_FRAME = 65_536
@@ -158,9 +159,11 @@ async def table_socket(server: Server, websocket: WebSocket) -> None:
             5.0,
         )
         return
-    if server.address_sockets[address] >= limits.address_sockets:
-        # One address cannot hold the server's sockets: the rest stay for
-        # the seats of everyone else.
+    if server.address_sockets[address] >= limits.address_sockets or not await server.hold(
+        "address_sockets", address, limits.address_sockets
+    ):
+        # One address cannot hold the server's sockets (any process's): the
+        # rest stay for the seats of everyone else.
         await _deny(
             websocket,
             f"{limits.address_sockets} connections are open from this address; close one "
@@ -169,17 +172,18 @@ async def table_socket(server: Server, websocket: WebSocket) -> None:
             5.0,
         )
         return
-    await websocket.accept()
     server.sockets += 1
     server.address_sockets[address] += 1
     try:
+        await websocket.accept()
         await _welcomed(server, websocket, address)
     finally:
         server.sockets -= 1
         server.address_sockets[address] -= 1
         if server.address_sockets[address] <= 0:
             del server.address_sockets[address]
-            server.address_rates.pop(address, None)
+            _let_go(server.address_rates.pop(address, None))
+        server.release("address_sockets", address)
 
 
 async def _welcomed(server: Server, websocket: WebSocket, address: str) -> None:
@@ -209,7 +213,10 @@ async def _welcomed(server: Server, websocket: WebSocket, address: str) -> None:
     # by everyone who has it, so each address gets the spectator's count.
     key = (table_id if seat.player is not None else f"{table_id} {address}", seat.player)
     limit = server.limits.seat_sockets
-    if server.seat_sockets.get(key, 0) >= limit:
+    held = f"{key[0]} {key[1]}"
+    if server.seat_sockets.get(key, 0) >= limit or not await server.hold(
+        "seat_sockets", held, limit
+    ):
         await _refuse(
             websocket,
             f"this seat has {limit} connections open to the table; close one "
@@ -220,14 +227,19 @@ async def _welcomed(server: Server, websocket: WebSocket, address: str) -> None:
     server.seat_sockets[key] = server.seat_sockets.get(key, 0) + 1
     # The seat's frames, and its client's: one client holding many seats
     # goes no faster than its address's rate.
-    rate = Rates(
-        server.seat_rates.setdefault(key, SeatRate(server.limits.seat_frames)),
-        server.address_rates.setdefault(address, SeatRate(server.limits.address_frames)),
-    )
+    seat_rate = server.seat_rates.get(key)
+    if seat_rate is None:
+        seat_rate = server.frame_rate("seat_frames", held, server.limits.seat_frames)
+        server.seat_rates[key] = seat_rate
+    address_rate = server.address_rates.get(address)
+    if address_rate is None:
+        address_rate = server.frame_rate("address_frames", address, server.limits.address_frames)
+        server.address_rates[address] = address_rate
+    rate = Rates(seat_rate, address_rate)
     try:
         # A hello costs a welcome: it counts among the seat's frames, so that
         # a seat reconnecting in a loop goes no faster than one that acts.
-        wait = rate.take(time.monotonic())
+        wait = await rate.turn(time.time())
         if wait > 0:
             await asyncio.sleep(wait)
         conn = Connection(websocket, seat.player)
@@ -247,7 +259,14 @@ async def _welcomed(server: Server, websocket: WebSocket, address: str) -> None:
         server.seat_sockets[key] -= 1
         if not server.seat_sockets[key]:
             del server.seat_sockets[key]
-            server.seat_rates.pop(key, None)
+            _let_go(server.seat_rates.pop(key, None))
+        server.release("seat_sockets", held)
+
+
+def _let_go(rate: FrameRate | None) -> None:
+    """Give back what a rate shared across processes drew and did not use."""
+    if isinstance(rate, SharedBucket):
+        rate.give_back()
 
 
 def _hello_problem(hello: dict[str, Any]) -> str | None:
@@ -336,7 +355,7 @@ async def _handle(
             return
         # The seat's frames, all its connections together: a frame over the
         # seat's rate waits its turn.
-        wait = rate.take(time.monotonic())
+        wait = await rate.turn(time.time())
         if wait > 0:
             await asyncio.sleep(wait)
         data, problem = await _parse(frame, server.limits)
