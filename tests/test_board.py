@@ -729,13 +729,18 @@ def test_the_create_page_makes_a_table_from_deck_lists(
         assert page.locator(face.format("alice.hero")).all_inner_texts() == ["Dorinthea Ironsong"]
         assert page.locator(face.format("alice.weapon.1")).all_inner_texts() == ["Dawnblade"]
         assert page.locator(face.format("bob.weapon.2")).all_inner_texts() == ["Crow's Nest"]
-        assert page.inner_text('[data-zone="alice.deck"] .pile-count') == "15"
+        # Deck lists play by the rules' turn unless the box is cleared: the
+        # procedure began, and each player drew up to intellect (4, 4.1.9).
+        assert page.inner_text('[data-zone="alice.deck"] .pile-count') == "11"
+        assert page.locator('[data-zone="alice.hand"] .cards > .card').count() == 4
         # Redemption: LackeyCCG files for both players.
         page.goto(server.url + "/")
         page.wait_for_selector("#ruleset option[value=redemption]", state="attached")
         page.select_option("#ruleset", "redemption")
         page.check("input[name=from][value=decks]")
         assert "LackeyCCG" in page.inner_text("#decks-help")
+        assert page.is_checked("#procedure")
+        page.uncheck("#procedure")  # this table is played by hand
         for player in ("alice", "bob"):
             label = f"{player}'s deck list file"
             page.set_input_files(f'input[aria-label="{label}"]', decks / "k-starter-part.dek")

@@ -60,8 +60,18 @@ def test_a_written_start_position_asks_for_the_procedure() -> None:
     assert game.view(None)["procedure"]["first_player"] == game.turn_player
 
 
-def test_without_the_key_a_table_plays_as_before() -> None:
-    record = creation_from_request({"ruleset": "fab", "decks": {"alice": DORINTHEA}, "seed": 7})
+def test_deck_lists_run_the_procedure_unless_told_not_to() -> None:
+    """A table made from deck lists is for playing a game: left out, the
+    procedure runs (its first player the secret seed's choice); with
+    ``"procedure": false`` the table plays by hand, as a judge's does."""
+    body = {"ruleset": "fab", "decks": {"alice": DORINTHEA, "bob": AZALEA}, "seed": 7}
+    record = creation_from_request(body)
+    assert record.procedure == ""
+    game = build(record).game
+    assert game.view("alice")["procedure"]["first_player"] in ("alice", "bob")
+    for player in ("alice", "bob"):  # 4.1.9: each drew up to intellect
+        assert len(game.contents(game.zone(player, "hand"))) == 4  # type: ignore[arg-type]
+    record = creation_from_request({**body, "procedure": False})
     assert record.procedure is None
     game = build(record).game
     assert "procedure" not in game.view("alice")

@@ -36,7 +36,13 @@ K_STARTER = (DECKS / "k-starter-part.dek").read_text(encoding="utf-8")
 
 
 def fab_decks(seed: int | None = 7, **more: Any) -> dict[str, Any]:
-    body: dict[str, Any] = {"ruleset": "fab", "decks": {"alice": DORINTHEA, "bob": AZALEA}}
+    """Two fab lists, played by hand (``procedure: false``): these tests are
+    of the start position the lists give, which the procedure then plays on."""
+    body: dict[str, Any] = {
+        "ruleset": "fab",
+        "decks": {"alice": DORINTHEA, "bob": AZALEA},
+        "procedure": False,
+    }
     if seed is not None:
         body["seed"] = seed
     return {**body, **more}
@@ -47,6 +53,7 @@ def redemption_decks(seed: int | None = 7, **more: Any) -> dict[str, Any]:
         "ruleset": "redemption",
         "card_data": "redemption",
         "decks": {"alice": K_STARTER, "bob": K_STARTER},
+        "procedure": False,
     }
     if seed is not None:
         body["seed"] = seed
@@ -230,7 +237,8 @@ def test_the_record_keeps_its_cards_and_plays_without_the_card_index(
 
 
 def test_players_come_from_the_lists_in_their_order_unless_given(client: TestClient) -> None:
-    created = create(client, {"ruleset": "fab", "decks": {"bob": AZALEA, "alice": DORINTHEA}})
+    body = {"ruleset": "fab", "decks": {"bob": AZALEA, "alice": DORINTHEA}, "procedure": False}
+    created = create(client, body)
     assert list(created["seats"]) == ["bob", "alice"]
     view = view_of(client, created, "alice")
     assert view["players"] == ["bob", "alice"] and view["turn_player"] == "bob"

@@ -327,8 +327,14 @@ def _from_decks(body: dict[str, Any], seed: Any, handle_key: str, limits: Limits
         written = placed_cards(decks.placed, get_ruleset(decks.ruleset))
     except ScenarioError as exc:
         raise CreationError(exc.message) from None
+    # Deck lists are for playing a game: a rule set that has a game procedure
+    # runs it unless the body says ``"procedure": false`` (a table to be
+    # played by hand, or a judge's).
+    wanted = body.get("procedure")
+    if wanted is None and get_ruleset(decks.ruleset).has_procedure:
+        wanted = True
     try:
-        procedure = procedure_of(body.get("procedure"))
+        procedure = procedure_of(wanted)
     except ValueError as exc:
         raise CreationError(str(exc)) from None
     record = Creation(

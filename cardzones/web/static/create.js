@@ -13,11 +13,16 @@
   const HELP = {};
   const PLACEHOLDER = {};
 
+  let shownFrom = null;
   function showFrom() {
     const from = form.elements.from.value;
     for (const name of ["scenario", "setup", "decks"]) $("from-" + name).hidden = from !== name;
     // A scenario text says it itself (procedure: true).
     $("procedure-label").hidden = from === "scenario" || !procedureGames.has($("ruleset").value);
+    // Deck lists are for playing by the rules' turn, a written position
+    // for playing by hand, unless the player says otherwise.
+    if (from !== shownFrom) $("procedure").checked = from === "decks";
+    shownFrom = from;
   }
 
   function showDecks() {
@@ -95,7 +100,7 @@
       if (!/^\d+$/.test(seed)) throw new Error("seed: a whole number, or nothing for a secret one");
       out.seed = Number(seed);
     }
-    if (!$("procedure-label").hidden && $("procedure").checked) out.procedure = true;
+    if (!$("procedure-label").hidden) out.procedure = $("procedure").checked;
     if (from === "setup") {
       out.cards = parseJson("cards");
       out.setup = parseJson("setup");
