@@ -22,6 +22,7 @@ from cardzones.scenario.expect_chain import (
     ZONES_KEYS,
     check_chain_link,
     check_zones,
+    count_problem,
 )
 
 CARD_KEYS = {
@@ -140,10 +141,9 @@ def _zone(ctx: Context, node: YMap) -> str | None:
         if not _same(expected, found, ordered):
             order = "top first" if ordered else "in any order"
             return f"{ref} should hold {expected} ({order}), found {found}"
-    if "count" in node:
-        count = ctx.integer(node, "count")
-        if count != len(cards):
-            return f"{ref} should hold {count} card(s), found {len(cards)}"
+    problem = count_problem(ctx, node, str(ref), cards)
+    if problem is not None:
+        return problem
     if "empty" in node:
         want = ctx.boolean(node, "empty")
         is_empty = game.is_empty(zid) if zid is not None else not cards

@@ -94,10 +94,9 @@ def check_zones(ctx: Context, node: YMap) -> str | None:
         got = [game.obj(card).cdef.name for card in cards]
         if Counter(want) != Counter(got):
             return f"{ref.owner}'s {ref.type} zones should hold {want} (in any order), found {got}"
-    if "count" in node:
-        count = ctx.integer(node, "count")
-        if count != len(cards):
-            return f"{ref.owner}'s {ref.type} zones should hold {count} card(s), found {len(cards)}"
+    problem = count_problem(ctx, node, f"{ref.owner}'s {ref.type} zones", cards)
+    if problem is not None:
+        return problem
     if "empty" in node:
         want_empty = ctx.boolean(node, "empty")
         full = [game.zone_name(z) for z in zids if not game.is_empty(z)]
@@ -107,4 +106,16 @@ def check_zones(ctx: Context, node: YMap) -> str | None:
                 f"{ref.owner}'s {ref.type} zones should {'' if want_empty else 'not '}be "
                 f"empty (all of them empty), found {found}"
             )
+    return None
+
+
+def count_problem(ctx: Context, node: YMap, where: str, cards: list[int]) -> str | None:
+    """What is wrong with an expectation's ``count:``, the number of cards
+    ``where`` holds (a zone, a pile, all of a player's zones of a type):
+    None when it is right or not asked."""
+    if "count" not in node:
+        return None
+    count = ctx.integer(node, "count")
+    if count != len(cards):
+        return f"{where} should hold {count} card(s), found {len(cards)}"
     return None
