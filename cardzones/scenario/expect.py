@@ -20,6 +20,7 @@ from cardzones.scenario.event_zones import zone_matcher
 from cardzones.scenario.expect_chain import (
     CHAIN_LINK_KEYS,
     ZONES_KEYS,
+    answered,
     check_chain_link,
     check_zones,
     count_problem,
@@ -402,13 +403,7 @@ def _layer_kind(ctx: Context, card: int) -> str:
 
 def _layer(ctx: Context, node: YMap) -> str | None:
     game = ctx.game
-    current = ruleset_of(game).layers(game)
-    if current is None:
-        raise ctx.fail(
-            node,
-            "layer",
-            f"{ctx.ruleset} has no stack of layers: layer expectations are not for it",
-        )
+    current = answered(ctx, node, "layer", ruleset_of(game).layers(game), "stack of layers")
     number = ctx.integer(node, "layer")
     if not 1 <= number <= len(current):
         return f"there should be a layer {number}, but the stack has {len(current)} layer(s)"
