@@ -137,7 +137,7 @@ class TableContext(Context):
         *,
         closed: bool = False,
     ) -> None:
-        super().__init__(game, ruleset, file, cards, None, variants)
+        super().__init__(game, ruleset, file, cards, None, {} if variants is None else variants)
         self.seated = False
         self.closed = closed
         #: The seat whose act gave each effect label: a label is its seat's
