@@ -16,7 +16,6 @@ from __future__ import annotations
 from typing import Any
 
 import sqlalchemy as sa
-from alembic import op
 from sqlalchemy.sql.schema import SchemaItem
 
 #: A table's id, and a seat's token digest (SHA-256 in hex).
@@ -146,16 +145,22 @@ def rate_windows() -> list[SchemaItem]:
 
 
 # -- the migrations' steps -------------------------------------------------------
+# Alembic is imported by the steps alone: the code that only reads and writes
+# through the schema never loads it.
 
 
 def create(*made: tuple[str, list[SchemaItem]]) -> None:
     """Create each ``(name, columns)`` table, in order."""
+    from alembic import op
+
     for name, items in made:
         op.create_table(name, *items)
 
 
 def drop(*names: str) -> None:
     """Drop the named tables, in order."""
+    from alembic import op
+
     for name in names:
         op.drop_table(name)
 
@@ -163,12 +168,16 @@ def drop(*names: str) -> None:
 def add(table: str, columns: list[sa.Column[Any]]) -> None:
     """Add nullable columns: SQLite and Postgres add them in place, and a row
     made before has none of what they hold."""
+    from alembic import op
+
     for column in columns:
         op.add_column(table, column)
 
 
 def remove(table: str, columns: list[sa.Column[Any]]) -> None:
     """Drop the columns :func:`add` added, last first (SQLite rebuilds the table)."""
+    from alembic import op
+
     with op.batch_alter_table(table) as batch:
         for column in reversed(columns):
             batch.drop_column(column.name)
