@@ -30,6 +30,7 @@ from rich.table import Table
 from cardzones.cards.errors import CardDataError, NoCardIndex
 from cardzones.cards.importers import ImportReport, format_names
 from cardzones.cards.index import CardIndex, CardRecord, card_games, card_to_json, index_path
+from cardzones.cli_options import CardGame, PrintJson
 from cardzones.rulesets import get_ruleset
 
 if TYPE_CHECKING:
@@ -227,11 +228,9 @@ def _variant_header(games: list[str]) -> str:
 @cards_app.command()
 def search(
     text: Annotated[str, typer.Argument(help="words of a name, a type or the rules text")],
-    ruleset: Annotated[
-        str | None, typer.Option("--ruleset", help="only this game (a rule set with card data)")
-    ] = None,
+    ruleset: CardGame = None,
     limit: Annotated[int, typer.Option("--limit", help="at most this many cards")] = 20,
-    as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+    as_json: PrintJson = False,
 ) -> None:
     """Search the card index: names first, then types and rules text."""
     with _open_index() as index:
@@ -273,10 +272,8 @@ def show(
             help="the number of a variant, in a game whose cards of one name have several",
         ),
     ] = None,
-    ruleset: Annotated[
-        str | None, typer.Option("--ruleset", help="only this game (a rule set with card data)")
-    ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+    ruleset: CardGame = None,
+    as_json: PrintJson = False,
 ) -> None:
     """Show a card as the engine sees it, and where it came from.
 
@@ -374,7 +371,7 @@ def _show_record(record: CardRecord, imported: str) -> None:
 
 
 @cards_app.command()
-def status(as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False) -> None:
+def status(as_json: PrintJson = False) -> None:
     """Which games the card index has, how many cards, and from which file."""
     path = index_path()
     rows: list[dict[str, Any]] = []
@@ -414,7 +411,7 @@ def deck(
         str | None,
         typer.Option("--ruleset", help="its game (told from the file if left out)"),
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+    as_json: PrintJson = False,
 ) -> None:
     """Read a deck list into a start position, printed as a scenario.
 

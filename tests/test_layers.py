@@ -82,6 +82,7 @@ PREFIXES = {
     "cardzones.table": TABLE,
     "cardzones.cli": TOP,
     "cardzones.cli_cards": TOP,
+    "cardzones.cli_options": TOP,
     "cardzones.web": TOP,
     "cardzones.board": TOP,
     "cardzones.bench": TOP,

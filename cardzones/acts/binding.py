@@ -393,12 +393,7 @@ class _Pass:
             return value
         if kind is ParamKind.CHOICE:
             if not isinstance(value, Hashable) or value not in param.options:
-                options = ", ".join(map(str, param.options))
-                raise ArgumentError(
-                    f"{name} is one of {options}, not {value!r}"
-                    f"{_did_you_mean(value, param.options)}",
-                    path,
-                )
+                raise _not_an_option(param, "one", value, path)
             return value
         if kind is ParamKind.POSITION:
             if value in ("top", "bottom"):
@@ -539,13 +534,19 @@ def _words(param: Param, value: Any, path: Path) -> tuple[str, ...]:
     out = tuple(w.strip().lower().replace(" ", "_") for w in words)
     for word in out:
         if param.options and word not in param.options:
-            options = ", ".join(map(str, param.options))
-            raise ArgumentError(
-                f"{name} is one or more of {options}, not {word!r}"
-                f"{_did_you_mean(word, param.options)}",
-                path,
-            )
+            raise _not_an_option(param, "one or more", word, path)
     return out
+
+
+def _not_an_option(param: Param, how_many: str, value: Any, path: Path) -> ArgumentError:
+    """The refusal of ``value`` where ``param`` takes ``how_many`` of its
+    options: it lists them, and names the nearest when one is near."""
+    options = ", ".join(map(str, param.options))
+    return ArgumentError(
+        f"{param.name} is {how_many} of {options}, not {value!r}"
+        f"{_did_you_mean(value, param.options)}",
+        path,
+    )
 
 
 def _text(raw: Any) -> str | None:

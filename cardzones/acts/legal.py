@@ -48,6 +48,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from contextvars import ContextVar
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from cardzones.acts.actions import (
@@ -225,36 +226,21 @@ _new_legal = tuple.__new__
 _NAMED, _OURS, _LOOKED = 1, 2, 4
 
 
+@dataclass(slots=True)
 class _Asked:
     """One listing of legal actions: the seat policy, remembered card by card,
     the filters, and the judging or trying of each candidate."""
 
-    __slots__ = (
-        "_cards",
-        "_texts",
-        "_zones",
-        "candidates",
-        "card",
-        "game",
-        "player",
-        "seat",
-        "tries",
-        "zone",
-    )
-
-    def __init__(
-        self, game: Game, player: str, seat: Seat, card: int | None, zone: int | None
-    ) -> None:
-        self.game = game
-        self.player = player
-        self.seat = seat
-        self.card = card
-        self.zone = zone
-        self._cards: dict[int, int] = {}
-        self._texts: dict[int, tuple[Any, str]] = {}
-        self._zones: dict[str, int] | None = None
-        self.candidates = 0
-        self.tries = 0
+    game: Game
+    player: str
+    seat: Seat
+    card: int | None
+    zone: int | None
+    _cards: dict[int, int] = field(default_factory=dict)
+    _texts: dict[int, tuple[Any, str]] = field(default_factory=dict)
+    _zones: dict[str, int] | None = None
+    candidates: int = 0
+    tries: int = 0
 
     # -- the seat policy -------------------------------------------------
 

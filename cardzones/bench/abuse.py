@@ -48,6 +48,7 @@ import os
 import random
 import tempfile
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -117,27 +118,32 @@ async def _asked(request: Any) -> str:
     return str(answer.status_code)
 
 
+@contextlib.asynccontextmanager
+async def _socket(url: str, part: str, token: str | None = None) -> AsyncIterator[Any]:
+    """A WebSocket from the address of the abuser's ``part``, taking frames
+    of any size; with ``token``, seated: its hello sent and its welcome read."""
+    import websockets
+
+    async with websockets.connect(url, local_addr=(PART_ADDRESSES[part], 0), max_size=None) as ws:
+        if token is not None:
+            await ws.send(json.dumps({"hello": token}))
+            await ws.recv()
+        yield ws
+
+
 async def _depth_frames(
     ws_base: str, table: str, token: str, until: float, tally: dict[str, int]
 ) -> None:
     """Frames of escaped quotes: first frames from a stranger, then after a
     hello, each waiting for its answer."""
-    import websockets
-
     url = f"{ws_base}/api/tables/{table}/ws"
     while time.monotonic() < until:
         try:
-            async with websockets.connect(
-                url, local_addr=(PART_ADDRESSES["depth"], 0), max_size=None
-            ) as ws:
+            async with _socket(url, "depth") as ws:
                 await ws.send(QUOTES)
                 await ws.recv()
                 _count(tally, "depth_first_frames")
-            async with websockets.connect(
-                url, local_addr=(PART_ADDRESSES["depth"], 0), max_size=None
-            ) as ws:
-                await ws.send(json.dumps({"hello": token}))
-                await ws.recv()
+            async with _socket(url, "depth", token) as ws:
                 while time.monotonic() < until:
                     await ws.send(QUOTES)
                     while "error" not in json.loads(await ws.recv()):
@@ -152,8 +158,6 @@ async def _big_strings(
     ws_base: str, table: str, token: str, until: float, tally: dict[str, int]
 ) -> None:
     """Acts with keywords far over their bound, and at it."""
-    import websockets
-
     url = f"{ws_base}/api/tables/{table}/ws"
     steps = [
         {"grant": {"card": "bob.deck[0]", "keyword": "k" * 60_000}},
@@ -162,11 +166,7 @@ async def _big_strings(
     i = 0
     while time.monotonic() < until:
         try:
-            async with websockets.connect(
-                url, local_addr=(PART_ADDRESSES["strings"], 0), max_size=None
-            ) as ws:
-                await ws.send(json.dumps({"hello": token}))
-                await ws.recv()
+            async with _socket(url, "strings", token) as ws:
                 while time.monotonic() < until:
                     i += 1
                     await ws.send(json.dumps({"act": steps[i % 2], "id": i}))

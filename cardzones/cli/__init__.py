@@ -16,8 +16,9 @@ import typer
 from rich.markup import escape
 
 from cardzones.cli.output import console, errors
-from cardzones.cli.table import DB_HELP, export, open_store, replay, serve, table_extra
+from cardzones.cli.table import export, open_store, replay, serve, table_extra
 from cardzones.cli_cards import cards_app
+from cardzones.cli_options import DB_HELP, OneJson
 from cardzones.errors import CardzonesError
 from cardzones.scenario.runner import INVALID, PASS, Outcome, exit_code, find_scenarios, run_file
 
@@ -273,7 +274,7 @@ def demo() -> None:
 
 @app.command()
 def rulesets(
-    as_json: Annotated[bool, typer.Option("--json", help="one JSON object")] = False,
+    as_json: OneJson = False,
 ) -> None:
     """List the rule sets that can be used: those that ship with cardzones and
     those other packages install (entry-point group cardzones.rulesets)."""
@@ -382,7 +383,7 @@ def coverage(
     ruleset: Annotated[
         list[str] | None, typer.Option("--ruleset", "-r", help="only this rule set (repeatable)")
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="one JSON object")] = False,
+    as_json: OneJson = False,
 ) -> None:
     """Print every rule id the rule sets implement and the scenarios that name it.
     Exit 1 if an id has none."""
@@ -517,7 +518,7 @@ def _abuse_report(figures: dict[str, Any]) -> None:
 @app.command()
 def bench(
     quick: Annotated[bool, typer.Option("--quick", help="a short run (under 45 s)")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="one JSON object")] = False,
+    as_json: OneJson = False,
     objects: Annotated[
         str, typer.Option("--objects", help="sizes of position, e.g. 126,500,2000 for growth")
     ] = "126",

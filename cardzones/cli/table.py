@@ -11,10 +11,9 @@ import typer
 from rich.markup import escape
 
 from cardzones.cli.output import console, errors
+from cardzones.cli_options import Db, PrintJson, TableId
 from cardzones.errors import CardzonesError
 from cardzones.table.finish import MAX_FINISH_AFTER
-
-DB_HELP = "the database: a SQLite file (the default) or postgresql://user@host/db"
 
 
 def table_extra() -> None:
@@ -77,7 +76,7 @@ def _default_db() -> str:
 
 
 def serve(
-    db: Annotated[str | None, typer.Option("--db", help=DB_HELP)] = None,
+    db: Db = None,
     host: Annotated[str, typer.Option("--host", help="the address to listen on")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help="the port to listen on")] = 8000,
     workers: Annotated[
@@ -274,8 +273,8 @@ def serve(
 
 
 def export(
-    table: Annotated[str, typer.Argument(help="the table id")],
-    db: Annotated[str | None, typer.Option("--db", help=DB_HELP)] = None,
+    table: TableId,
+    db: Db = None,
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="write here instead of printing")
     ] = None,
@@ -302,13 +301,13 @@ def export(
 
 
 def replay(
-    table: Annotated[str, typer.Argument(help="the table id")],
+    table: TableId,
     as_seat: Annotated[
         str, typer.Option("--as", help="the seat whose game to show, or 'spectator'")
     ],
-    db: Annotated[str | None, typer.Option("--db", help=DB_HELP)] = None,
+    db: Db = None,
     upto: Annotated[int | None, typer.Option("--upto", help="stop after this event")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+    as_json: PrintJson = False,
 ) -> None:
     """Print a table's game as one seat saw it: each event's log, then its board."""
     table_extra()

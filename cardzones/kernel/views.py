@@ -33,7 +33,6 @@ from cardzones.kernel.cards import CardDef
 from cardzones.kernel.handles import _handle_for, _Summary, _summary
 from cardzones.kernel.naming import name_for as name_for  # where it was first defined
 from cardzones.kernel.objects import PLACED, Obj
-from cardzones.kernel.queries import _may_look_at
 from cardzones.kernel.ruleset import GameState
 
 HIDDEN: dict[str, Any] = {"hidden": True}
@@ -336,25 +335,13 @@ def _add_pile(
     # collection (3.0.14, 3.11.5) that may have been built out of sight (under
     # a private top-card, 3.0.14d): they are listed as an unordered zone is.
     objs = game._objs
-    piles = game._kids
-    layout = game._vars["layout"]
     under: list[dict[str, Any]] = []
     placed: list[dict[str, Any]] = []
-    for kid in piles[card]:
-        obj: Obj = objs[kid]
-        # Game.may_look, for a record at hand (3.0.3a, 3.7.4)
-        if obj.public or omniscient or (player is not None and _may_look_at(game, player, obj)):
-            entry = _props(game, kid, obj, layout)
-            # As in _show: the author sees a private object by its owner's handle.
-            who = (None if obj.public else obj.owner) if omniscient else player
-            handle = _handle_for(game, who, kid, obj, summary)
-            if handle is not None:
-                entry["id"] = handle
-        else:
-            entry = {"hidden": True}
-        if kid in piles:
-            _add_pile(game, player, kid, entry, summary, omniscient)
-        (placed if obj.rel == PLACED else under).append(entry)
+    for kid in game._kids[card]:
+        # Each one as an object of a zone is (3.0.3a, 3.7.4), its own pile with it.
+        (placed if objs[kid].rel == PLACED else under).append(
+            _show(game, player, kid, omniscient, summary)
+        )
     if under:
         under.sort(key=_sort_key)
         shown["under"] = under

@@ -9,6 +9,7 @@ for set-up and expectations, with ``file:line`` errors.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from cardzones.acts.actions import ArgumentError, PathStep
@@ -46,6 +47,7 @@ def line_at(node: Any, path: tuple[PathStep, ...]) -> int | None:
     return line
 
 
+@dataclass(eq=False, repr=False)
 class Context:
     """Everything a step may refer to."""
 
@@ -53,29 +55,24 @@ class Context:
     #: player: a scenario file says where its ``players:`` list is.
     players_hint = ""
 
-    def __init__(
-        self,
-        game: Game,
-        ruleset: str,
-        file: str,
-        cards: dict[str, CardDef],
-        card_data: CardLookup | None = None,
-        variants: dict[str, dict[int, CardDef]] | None = None,
-    ) -> None:
-        self.game = game
-        self.ruleset = ruleset
-        self.file = file
-        self.cards = cards
-        self.card_data = card_data
-        #: names with several definitions under ``cards:``, by the number of
-        #: their variant (:class:`~cardzones.rulesets.cardfiles.Variants`)
-        self.variants = variants if variants is not None else {}
-        #: every card the card index gave, by name and variant (:mod:`card_data`)
-        self.resolved: dict[str, dict[int | None, CardDef]] = {}
-        self.labels: dict[str, int] = {}
-        self.marks: dict[str, tuple[int, int]] = {}
-        self.effects: dict[str, Any] = {}
-        self.zone_types = set(game.ruleset.zone_specs)
+    game: Game
+    ruleset: str
+    file: str
+    cards: dict[str, CardDef]
+    card_data: CardLookup | None = None
+    #: names with several definitions under ``cards:``, by the number of
+    #: their variant (:class:`~cardzones.rulesets.cardfiles.Variants`)
+    variants: dict[str, dict[int, CardDef]] = field(default_factory=dict)
+    #: every card the card index gave, by name and variant (:mod:`card_data`)
+    resolved: dict[str, dict[int | None, CardDef]] = field(default_factory=dict, init=False)
+    labels: dict[str, int] = field(default_factory=dict, init=False)
+    marks: dict[str, tuple[int, int]] = field(default_factory=dict, init=False)
+    effects: dict[str, Any] = field(default_factory=dict, init=False)
+    zone_types: set[str] = field(init=False)
+    refs: Refs = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.zone_types = set(self.game.ruleset.zone_specs)
         self.refs = Refs(self)
 
     # -- errors --------------------------------------------------------

@@ -78,6 +78,14 @@ def printed_text(fields: Mapping[str, Any]) -> tuple[str, str]:
     return text, image
 
 
+def printed(fields: Mapping[str, Any], stats: Sequence[str]) -> tuple[dict[str, Any], str, str]:
+    """What card data prints on a card: those of ``stats`` it gives (one it
+    leaves out or null the card has not), then its ``text`` and ``image``,
+    checked (:func:`printed_text`)."""
+    text, image = printed_text(fields)
+    return {k: fields[k] for k in stats if fields.get(k) is not None}, text, image
+
+
 def text_fields(cdef: CardDef) -> dict[str, str]:
     """The ``text`` and ``image`` card data gives ``cdef`` (those it has)."""
     return {k: v for k, v in (("text", cdef.text), ("image", cdef.image)) if v}

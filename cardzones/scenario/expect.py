@@ -20,8 +20,10 @@ from cardzones.scenario.event_zones import zone_matcher
 from cardzones.scenario.expect_chain import (
     CHAIN_LINK_KEYS,
     ZONES_KEYS,
+    answered,
     check_chain_link,
     check_zones,
+    count_problem,
 )
 
 CARD_KEYS = {
@@ -140,10 +142,9 @@ def _zone(ctx: Context, node: YMap) -> str | None:
         if not _same(expected, found, ordered):
             order = "top first" if ordered else "in any order"
             return f"{ref} should hold {expected} ({order}), found {found}"
-    if "count" in node:
-        count = ctx.integer(node, "count")
-        if count != len(cards):
-            return f"{ref} should hold {count} card(s), found {len(cards)}"
+    problem = count_problem(ctx, node, str(ref), cards)
+    if problem is not None:
+        return problem
     if "empty" in node:
         want = ctx.boolean(node, "empty")
         is_empty = game.is_empty(zid) if zid is not None else not cards
@@ -402,13 +403,7 @@ def _layer_kind(ctx: Context, card: int) -> str:
 
 def _layer(ctx: Context, node: YMap) -> str | None:
     game = ctx.game
-    current = ruleset_of(game).layers(game)
-    if current is None:
-        raise ctx.fail(
-            node,
-            "layer",
-            f"{ctx.ruleset} has no stack of layers: layer expectations are not for it",
-        )
+    current = answered(ctx, node, "layer", ruleset_of(game).layers(game), "stack of layers")
     number = ctx.integer(node, "layer")
     if not 1 <= number <= len(current):
         return f"there should be a layer {number}, but the stack has {len(current)} layer(s)"

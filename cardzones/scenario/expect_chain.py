@@ -6,15 +6,21 @@ all of a player's zones of one type as a whole.
 or by reference, and the cards defending on it. ``zones: PLAYER.TYPE``
 checks every zone of that type the player has at once, as the rules speak
 of "a player's arsenal" (all of their arsenal zones, 3.3.3).
+
+:func:`answered` and :func:`count_problem` serve the other expectations too:
+a question only some rule sets answer, and the number of cards a place holds.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from typing import TypeVar
 
 from cardzones.position.context import Context
 from cardzones.position.loader import YMap
 from cardzones.rulesets.base import ChainLink, ruleset_of
+
+_T = TypeVar("_T")
 
 CHAIN_LINK_KEYS = {"chain_link", "attack", "defending", "exists"}
 ZONES_KEYS = {"zones", "cards", "count", "empty"}
@@ -29,14 +35,7 @@ def _names(ctx: Context, node: YMap, key: str) -> list[str]:
 
 def _links(ctx: Context, node: YMap) -> tuple[ChainLink, ...]:
     game = ctx.game
-    found = ruleset_of(game).chain_links(game)
-    if found is None:
-        raise ctx.fail(
-            node,
-            "chain_link",
-            f"{ctx.ruleset} has no chain of attacks: chain_link expectations are not for it",
-        )
-    return found
+    return answered(ctx, node, "chain_link", ruleset_of(game).chain_links(game), "chain of attacks")
 
 
 def check_chain_link(ctx: Context, node: YMap) -> str | None:
@@ -94,10 +93,9 @@ def check_zones(ctx: Context, node: YMap) -> str | None:
         got = [game.obj(card).cdef.name for card in cards]
         if Counter(want) != Counter(got):
             return f"{ref.owner}'s {ref.type} zones should hold {want} (in any order), found {got}"
-    if "count" in node:
-        count = ctx.integer(node, "count")
-        if count != len(cards):
-            return f"{ref.owner}'s {ref.type} zones should hold {count} card(s), found {len(cards)}"
+    problem = count_problem(ctx, node, f"{ref.owner}'s {ref.type} zones", cards)
+    if problem is not None:
+        return problem
     if "empty" in node:
         want_empty = ctx.boolean(node, "empty")
         full = [game.zone_name(z) for z in zids if not game.is_empty(z)]
@@ -107,4 +105,25 @@ def check_zones(ctx: Context, node: YMap) -> str | None:
                 f"{ref.owner}'s {ref.type} zones should {'' if want_empty else 'not '}be "
                 f"empty (all of them empty), found {found}"
             )
+    return None
+
+
+def answered(ctx: Context, node: YMap, key: str, answer: _T | None, what: str) -> _T:
+    """The rule set's ``answer`` for the expectation ``key`` (its chain, its
+    layers): a rule set that answers None has no ``what``, and the
+    expectation is refused as not for it."""
+    if answer is None:
+        raise ctx.fail(node, key, f"{ctx.ruleset} has no {what}: {key} expectations are not for it")
+    return answer
+
+
+def count_problem(ctx: Context, node: YMap, where: str, cards: list[int]) -> str | None:
+    """What is wrong with an expectation's ``count:``, the number of cards
+    ``where`` holds (a zone, a pile, all of a player's zones of a type):
+    None when it is right or not asked."""
+    if "count" not in node:
+        return None
+    count = ctx.integer(node, "count")
+    if count != len(cards):
+        return f"{where} should hold {count} card(s), found {len(cards)}"
     return None

@@ -24,7 +24,7 @@ cardzones.table.chat.ChatRefused: a chat line holds no marks that change the dir
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from cardzones.errors import CardzonesError
@@ -66,13 +66,8 @@ class ChatLine:
     text: str
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "seq": self.seq,
-            "seat": self.seat,
-            "at": self.at,
-            "after": self.after,
-            "text": self.text,
-        }
+        """The line as the protocol sends it: its fields by their names."""
+        return asdict(self)
 
 
 def clean(text: Any) -> str:

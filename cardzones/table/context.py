@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 from cardzones.acts.actions import ArgumentError
 from cardzones.errors import ScenarioError
-from cardzones.kernel.cards import CardDef, Dest
+from cardzones.kernel.cards import CardDef
 from cardzones.kernel.game import Game
 from cardzones.position.context import Context, Refs
 from cardzones.position.loader import YMap
@@ -29,25 +29,13 @@ _T = TypeVar("_T")
 
 class TableRefs(Refs):
     """The scenario layer's references, with errors that a refusal prefixes
-    with the argument they are about (``to: unknown zone type ...``)."""
+    with the argument they are about (``to: unknown zone type ...``): each of
+    :data:`PLACED` asks :class:`Refs` and makes its ArgumentError an
+    :class:`Unplaced`."""
 
-    def zone(self, value: Any) -> int:
-        return _placed(super().zone, value)
 
-    def dest(self, value: Any) -> Dest:
-        return _placed(super().dest, value)
-
-    def zone_name(self, value: Any) -> Dest:
-        return _placed(super().zone_name, value)
-
-    def player(self, value: Any) -> str:
-        return _placed(super().player, value)
-
-    def card_def(self, name: str) -> CardDef:
-        return _placed(super().card_def, name)
-
-    def effect(self, label: Any) -> Any:
-        return _placed(super().effect, label)
+#: The references of :class:`TableRefs` whose errors are placed.
+PLACED = ("zone", "dest", "zone_name", "player", "card_def", "effect")
 
 
 def _placed(ask: Callable[[Any], _T], value: Any) -> _T:
@@ -57,6 +45,20 @@ def _placed(ask: Callable[[Any], _T], value: Any) -> _T:
         raise
     except ArgumentError as exc:
         raise Unplaced(exc.message) from None
+
+
+def _placing(name: str) -> Callable[[TableRefs, Any], Any]:
+    """:class:`Refs`'s reference ``name``, its errors placed."""
+
+    def reference(self: TableRefs, value: Any) -> Any:
+        return _placed(getattr(super(TableRefs, self), name), value)
+
+    reference.__name__ = reference.__qualname__ = name
+    return reference
+
+
+for _name in PLACED:
+    setattr(TableRefs, _name, _placing(_name))
 
 
 class StoredRefs(TableRefs):
@@ -135,7 +137,7 @@ class TableContext(Context):
         *,
         closed: bool = False,
     ) -> None:
-        super().__init__(game, ruleset, file, cards, None, variants)
+        super().__init__(game, ruleset, file, cards, None, {} if variants is None else variants)
         self.seated = False
         self.closed = closed
         #: The seat whose act gave each effect label: a label is its seat's

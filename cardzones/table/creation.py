@@ -47,6 +47,7 @@ from typing import Any
 from cardzones.acts.actions import ParamKind
 from cardzones.errors import CardzonesError, ScenarioError
 from cardzones.kernel.game import Game, new_handle_key
+from cardzones.position.context import Context
 from cardzones.position.loader import from_data, load_text
 from cardzones.position.start import Position, check_header, procedure_of
 from cardzones.position.written import placed_cards, token_cards, written_cards
@@ -151,6 +152,17 @@ def _position(doc: Any, file: str) -> Position:
         raise CreationError(exc.message) from None
 
 
+def _run_setup(scenario: Position, ctx: Context, error: Any) -> None:
+    """Build ``scenario``'s start position into ``ctx``: a problem of the
+    written position is ``error``'s, one of the game's a :class:`CreationError`."""
+    try:
+        scenario.setup(ctx)
+    except ScenarioError as exc:
+        raise error(exc) from None
+    except CardzonesError as exc:
+        raise CreationError(str(exc)) from None
+
+
 def _set_up(
     scenario: Position,
     error: Any,
@@ -165,12 +177,7 @@ def _set_up(
     ctx = TableContext(
         game, scenario.ruleset, scenario.file, scenario.cards, scenario.variants, closed=closed
     )
-    try:
-        scenario.setup(ctx)
-    except ScenarioError as exc:
-        raise error(exc) from None
-    except CardzonesError as exc:
-        raise CreationError(str(exc)) from None
+    _run_setup(scenario, ctx, error)
     if every_deck:
         shuffle_decks(game)
     ctx.seated = True
@@ -436,12 +443,7 @@ def _record(
         return record
     try:
         ctx = scenario.new_context(handle_key)
-        try:
-            scenario.setup(ctx)
-        except ScenarioError as exc:
-            raise error(exc) from None
-        except CardzonesError as exc:
-            raise CreationError(str(exc)) from None
+        _run_setup(scenario, ctx, error)
         ruleset = ruleset_of(ctx.game)
         try:
             tokens = token_cards(lookup, ruleset) if _names_cards(ruleset) else {}

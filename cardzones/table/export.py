@@ -26,6 +26,7 @@ import yaml
 
 from cardzones.errors import CardzonesError, IllegalAction
 from cardzones.kernel.game import Game
+from cardzones.table.action_log import StoredAction
 from cardzones.table.acts import apply_stored
 from cardzones.table.creation import Creation, deck_zones
 from cardzones.table.record import Record
@@ -246,6 +247,23 @@ def export_scenario(store: Store, table_id: str) -> str:
     return f"# The game of table {table_id}, exported from its event store.\n{text}"
 
 
+def _replaying(
+    store: Store, table_id: str, viewer: str | None, upto: int | None
+) -> tuple[Table, list[StoredAction]]:
+    """The table at its start, ready to replay its stored actions up to
+    ``upto`` (a take-back among them included), and those actions; refused
+    when there is no such table or ``viewer`` is not one of its seats."""
+    creation = store.creation(table_id)
+    if creation is None:
+        raise ExportError(f"no table {table_id!r} in {store.describe()}")
+    if viewer is not None and viewer not in creation.players:
+        raise ExportError(f"{viewer!r} is not a seat; seats are {', '.join(creation.players)}")
+    table = Table.start(table_id, creation)
+    stored = store.actions(table_id, 0, upto)
+    table.rewind = replayer(table_id, creation, [a.act for a in stored], [a.seat for a in stored])
+    return table, stored
+
+
 @dataclass(frozen=True)
 class SeatHistory:
     """A game as one viewer saw it."""
@@ -261,15 +279,8 @@ def seat_history(
     store: Store, table_id: str, viewer: str | None, upto: int | None = None
 ) -> SeatHistory:
     """The game as ``viewer`` (None: the spectator) saw it, up to event ``upto``."""
-    creation = store.creation(table_id)
-    if creation is None:
-        raise ExportError(f"no table {table_id!r} in {store.describe()}")
-    if viewer is not None and viewer not in creation.players:
-        raise ExportError(f"{viewer!r} is not a seat; seats are {', '.join(creation.players)}")
-    table = Table.start(table_id, creation)
+    table, stored = _replaying(store, table_id, viewer, upto)
     events: list[dict[str, Any]] = []
-    stored = store.actions(table_id, 0, upto)
-    table.rewind = replayer(table_id, creation, [a.act for a in stored], [a.seat for a in stored])
     for action in stored:
         table.replay(action.act, action.seat)
         events.append(
@@ -297,15 +308,8 @@ def replay_steps(
     >>> [s["event"] for s in steps], [e.get("card") for e in steps[1]["log"]]
     ([0, 1], [None])
     """
-    creation = store.creation(table_id)
-    if creation is None:
-        raise ExportError(f"no table {table_id!r} in {store.describe()}")
-    if viewer is not None and viewer not in creation.players:
-        raise ExportError(f"{viewer!r} is not a seat; seats are {', '.join(creation.players)}")
-    table = Table.start(table_id, creation)
+    table, stored = _replaying(store, table_id, viewer, upto)
     steps: list[dict[str, Any]] = [{"event": 0, "view": table.view(viewer), "log": []}]
-    stored = store.actions(table_id, 0, upto)
-    table.rewind = replayer(table_id, creation, [a.act for a in stored], [a.seat for a in stored])
     for action in stored:
         table.replay(action.act, action.seat)
         steps.append(table.event_frame(viewer, action.seat))

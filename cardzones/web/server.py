@@ -230,16 +230,21 @@ def over_vote_rate(server: Server, table_id: str, player: str) -> Response | Non
     return refused
 
 
-async def bounded_body(request: Request, limit: int, seconds: float) -> bytes | Response:
-    """A small request's body, read no further than ``limit`` bytes and for
-    no longer than ``seconds`` (a new table's body has as long): the body, or
-    the answer to one that is larger (413), slower (408) or dropped."""
-    body = b""
+async def bounded_body(
+    request: Request, limit: int, seconds: float, too_big: Response | None = None
+) -> bytes | Response:
+    """A request's body, read no further than ``limit`` bytes and for no
+    longer than ``seconds`` (a new table's body has as long): the body, or
+    the answer to one that is larger (413, or ``too_big``), slower (408) or
+    dropped."""
+    body = bytearray()  # appended to in place: a bytes would be copied each time
     try:
         async with asyncio.timeout(seconds):
             async for chunk in request.stream():
                 body += chunk
                 if len(body) > limit:
+                    if too_big is not None:
+                        return too_big
                     return error(413, f"the body is larger than {limit} bytes")
     except TimeoutError:
         return over_limit(
@@ -250,4 +255,4 @@ async def bounded_body(request: Request, limit: int, seconds: float) -> bytes | 
         )
     except ClientDisconnect:
         return Response(status_code=400)  # nobody is there to read it
-    return body
+    return bytes(body)

@@ -15,7 +15,7 @@ from cardzones.kernel.results import MoveResult
 from cardzones.kernel.ruleset import ADMITTED, Admission
 from cardzones.rulesets.base import Board, ChainLink, DeckCard, Placement, Ruleset
 from cardzones.rulesets.cardfiles import DeckEntry, DeckList
-from cardzones.rulesets.common import TEXT_PARAMS, printed_text, text_fields
+from cardzones.rulesets.common import TEXT_PARAMS, printed, text_fields
 from cardzones.rulesets.fab import cardfiles, decklist, decks, layers, procedure
 from cardzones.rulesets.fab.admission import OWN_DECK_CARDS_ONLY
 from cardzones.rulesets.fab.carddata import PITCH
@@ -134,8 +134,7 @@ class FabRuleset(Ruleset):
     def make_card(
         self, name: str, fields: Mapping[str, Any], abilities: Sequence[Ability] = ()
     ) -> CardDef:
-        stats = {k: fields[k] for k in STATS if fields.get(k) is not None}
-        text, image = printed_text(fields)
+        stats, text, image = printed(fields, STATS)
         types = fields.get("types", ("action",))
         problem = type_problem(types)
         if problem is not None:

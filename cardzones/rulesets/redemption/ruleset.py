@@ -13,7 +13,7 @@ from cardzones.kernel.effects import Effect
 from cardzones.kernel.objects import PLACED, Obj
 from cardzones.rulesets.base import Board, Ruleset
 from cardzones.rulesets.cardfiles import DeckList
-from cardzones.rulesets.common import TEXT_PARAMS, printed_text, text_fields
+from cardzones.rulesets.common import TEXT_PARAMS, printed, text_fields
 from cardzones.rulesets.redemption import cardfiles, decklist
 from cardzones.rulesets.redemption.cards import (
     ALIGNMENTS,
@@ -127,8 +127,7 @@ class RedemptionRuleset(Ruleset):
     def make_card(
         self, name: str, fields: Mapping[str, Any], abilities: Sequence[Ability] = ()
     ) -> CardDef:
-        stats = {k: fields[k] for k in _STATS if fields.get(k) is not None}
-        text, image = printed_text(fields)
+        stats, text, image = printed(fields, _STATS)
         types = fields.get("type", ("hero",))
         if not types:
             raise ArgumentError("type: give the card's type", ("type",))

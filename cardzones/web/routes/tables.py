@@ -4,13 +4,12 @@ one, and the rule sets a table can be made with (``GET /api/rulesets``).
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import math
 import time
 
 from starlette.concurrency import run_in_threadpool
-from starlette.requests import ClientDisconnect, Request
+from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from cardzones.rulesets import get_ruleset, ruleset_names
@@ -19,6 +18,7 @@ from cardzones.table.deck_lists import deck_list_games
 from cardzones.table.limits import Limits, TooDeep, parse_json
 from cardzones.web.server import (
     Server,
+    bounded_body,
     client_address,
     error,
     json_answer,
@@ -60,26 +60,13 @@ async def create_table(server: Server, request: Request) -> Response:
             status_code=429,
             headers={"Retry-After": str(max(1, math.ceil(wait)))},
         )
-    body = bytearray()  # appended to in place: a bytes would be copied each time
-    try:
-        async with asyncio.timeout(limits.request_seconds):
-            async for chunk in request.stream():
-                body += chunk
-                if len(body) > limits.body_bytes:
-                    return too_big
-    except TimeoutError:
-        return over_limit(
-            408,
-            f"the body took more than {limits.request_seconds:g} s to arrive "
-            f"(cardzones serve {Limits.option('request_seconds')})",
-            "request_seconds",
-        )
-    except ClientDisconnect:
-        return Response(status_code=400)  # nobody is there to read it
+    body = await bounded_body(request, limits.body_bytes, limits.request_seconds, too_big)
+    if isinstance(body, Response):
+        return body
     try:
         # Parsed in a worker thread: however the body is made, the event
         # loop that serves every table spends no time on it.
-        data = await run_in_threadpool(parse_json, bytes(body), limits.json_depth)
+        data = await run_in_threadpool(parse_json, body, limits.json_depth)
     except TooDeep:
         return over_limit(400, too_deep(limits), "json_depth")
     except UnicodeDecodeError as exc:
