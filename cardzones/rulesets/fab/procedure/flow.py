@@ -14,11 +14,12 @@ from typing import TYPE_CHECKING
 
 from cardzones.errors import IllegalAction
 from cardzones.kernel.cards import Dest
-from cardzones.kernel.objects import CARD
+from cardzones.kernel.objects import CARD, TRIGGERED
 from cardzones.rulesets.fab import layers
 from cardzones.rulesets.fab.cards import becomes_permanent
 from cardzones.rulesets.fab.moves import hero_of
 from cardzones.rulesets.fab.procedure import combat
+from cardzones.rulesets.fab.procedure import effects as card_effects
 from cardzones.rulesets.fab.procedure.state import (
     DEFEND,
     END,
@@ -153,13 +154,19 @@ def resolve_top(game: Game, proc: Procedure) -> Procedure:
     by = obj.controller or obj.owner or game.turn_player
     if combat.is_attack(game, top):
         return combat.become_link(game, proc, top)
+    if obj.kind == TRIGGERED and card_effects.resolve_hit_layer(game, top, by):
+        return proc
     if obj.kind == CARD:
         cdef = game.characteristics(obj)
         if "defense_reaction" in cdef.types:
             defended = combat.defense_reaction_resolves(game, proc, top)
             if defended is not None:
+                card_effects.resolve(game, defended, top, by)  # 5.3.4: "this gets +N{d}"
                 return defended
             layers.resolve_layer(game, top, by)  # 5.3.2c: it fails, and is cleared
+            return proc
+        if not card_effects.resolve(game, proc, top, by):  # 5.3.4; 5.3.2a: it fails
+            layers.resolve_layer(game, top, by)
             return proc
         if combat.has_go_again(game, top):
             proc = combat.gain_action_point(game, proc, by)
