@@ -3,8 +3,9 @@ the board in Chromium: alice plays an action with go again from its card's
 menu (the first way to pay offered, the others under More), pitching a card
 for it, passes, attacks with her weapon from the procedure's panel, passes
 until something happens, bob declares a defending card by selecting it and
-confirming once, alice plays an attack reaction, passes until something
-happens through the damage, the chain link's resolution and the chain's
+confirming once, alice plays an attack reaction whose "+2{p}" goes to her
+weapon's attack, passes until something happens through the damage (its
+power with the reaction's), the chain link's resolution and the chain's
 close, and ends the turn keeping a card in her arsenal. Every seat and the
 spectator see the chain link drawn as a link (its attack, its players, its
 defending card, its damage and hit), who has priority, each player's points,
@@ -40,9 +41,9 @@ TURN_CLICKS = 10
 
 def _scenario() -> str:
     """alice holds an action with go again, a card to pitch for it, an attack
-    reaction and a card for her arsenal, with a weapon whose attack costs two;
-    bob holds a card to defend with and cards nobody else sees, and each deck
-    holds cards nobody sees."""
+    reaction giving a sword attack +2{p} and a card for her arsenal, with a
+    weapon whose attack costs two; bob holds a card to defend with and cards
+    nobody else sees, and each deck holds cards nobody sees."""
     alice_deck = [card_name(n) for n in range(1, 7)]
     bob_deck = [card_name(n) for n in range(11, 15)]
     bob_hand = [card_name(n) for n in range(21, 24)]
@@ -58,7 +59,8 @@ def _scenario() -> str:
         "  Warm Up: {types: [generic, action], keywords: [go_again], pitch: 1, cost: 1,"
         " defense: 2}",
         "  Red Ore: {types: [generic, action], pitch: 3, cost: 0, defense: 2}",
-        "  Sharpen: {types: [warrior, attack_reaction], pitch: 2, cost: 0}",
+        "  Sharpen: {types: [warrior, attack_reaction], pitch: 2, cost: 0,"
+        ' text: "Target sword attack gets +2{p}."}',
         "  Keeper: {types: [generic, action, attack], power: 2, pitch: 2, cost: 1, defense: 3}",
         "  Sturdy Wall: {types: [generic, action], defense: 2, pitch: 1, cost: 0}",
         "  Helm: {types: [generic, equipment, head], defense: 1}",
@@ -287,7 +289,8 @@ def _play(server: ThreadServer, chromium: Any) -> None:
             bob_passes += 1
         assert bob_passes == 5
         settle(t, waits_for("alice"))
-        assert _life(t, "bob") == 19
+        # Sharpen's +2 went to Dawnblade's attack: 5 power against 2 defense
+        assert _life(t, "bob") == 17
         everyone_sees_links(t, [])  # the chain closed
         assert alice.page.locator("#procedure .proc-pass-until").count() == 0
 
