@@ -6,7 +6,7 @@
 // never a game's: a procedure that shows the same shapes is drawn the same.
 //
 // It also lays out the seat's acts for a procedure that passes priority: a
-// card that may be paid for in several ways (which cards to pitch) is one
+// card that may be paid for in several ways (which cards pay for it) is one
 // entry that asks which, each way by its cards' names and values, one click
 // to pick; the first way of doing any other thing is one click and the
 // other ways are under More;
@@ -184,10 +184,10 @@
 
   // The ways of doing what `step` does among `steps` (the legal acts): the
   // acts of its name about the same card that differ in one list of cards
-  // alone (the cards to pitch). `{key, steps}`, `step`'s way first listed as
+  // alone (the cards that pay). `{key, steps}`, `step`'s way first listed as
   // the server lists them; null when there is one way alone. With `ref` (a
   // card's menu), only an act about that card itself: another card's play
-  // that would pitch it is one entry of its own.
+  // that would pay with it is one entry of its own.
   function waysOf(step, steps, view, ref) {
     if (!view || !view.procedure || !("priority" in view.procedure)) return null;
     const found = M().objects(view);
@@ -201,8 +201,8 @@
   }
 
   // One way in words: each card of its list by the name the view gives it,
-  // with its value of the list's key when the view shows one ("Red Ore
-  // (pitch 3)"); "no pitch" for an empty list.
+  // with its value of the list's key when the view shows one (the card's
+  // number of that name), and "no" and the key for an empty list.
   function wayWords(step, key, view, found) {
     const cards = (Object.values(step)[0] || {})[key] || [];
     if (!cards.length) return `no ${words(key)}`;
@@ -215,7 +215,7 @@
   }
 
   // The entry that opens the choice: the act without its list, and what is
-  // chosen ("Play Warm Up, choose the pitch…").
+  // chosen: "choose the" and the list's key, with "…".
   function waysEntry(ways, ref, view) {
     const step = ways.steps[0];
     const name = Object.keys(step)[0];
