@@ -108,7 +108,10 @@ def legal_target(game: Game, proc: Procedure, target: ct.Target) -> int | None:
 
 def check_targets(game: Game, proc: Procedure, card: int, player: str) -> None:
     """5.1.4a, 5.1.5: a card whose text targets an attack is played only
-    with a legal target for each targeted effect."""
+    with a legal target for each targeted effect. An attack's own targeted
+    effects are not carried out (it is the attack), so they ask for none."""
+    if "attack" in game.characteristics(game.obj(card), by=player).types:
+        return
     for clause in reading(game, card, player).clauses:
         if clause.target is None or clause.when != ct.RESOLVES:
             continue
@@ -130,11 +133,17 @@ def _described(target: ct.Target) -> str:
 # -- generating effects ----------------------------------------------------------------
 
 
-def resolve(game: Game, proc: Procedure, card: int, by: str) -> bool:
+def resolve(game: Game, proc: Procedure, card: int, by: str, *, targeted: bool = True) -> bool:
     """5.3.4: the resolution abilities of the card-layer ``card`` generate
     their effects, in the order written; False when the layer fails to
-    resolve instead, a target it declared being no longer legal (5.3.2a)."""
-    clauses = [c for c in reading(game, card).clauses if c.when == ct.RESOLVES]
+    resolve instead, a target it declared being no longer legal (5.3.2a).
+    Without ``targeted`` (an attack's, which targets no attack but itself),
+    the targeted ones do nothing."""
+    clauses = [
+        c
+        for c in reading(game, card).clauses
+        if c.when == ct.RESOLVES and (targeted or c.target is None)
+    ]
     targets = {}
     for clause in clauses:
         if clause.target is not None:
