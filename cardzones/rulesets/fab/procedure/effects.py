@@ -124,10 +124,10 @@ def check_targets(game: Game, proc: Procedure, card: int, player: str) -> None:
 
 
 def _described(target: ct.Target) -> str:
-    words = " ".join(target.types)
-    return f"{'an' if not words else 'a'} {words + ' ' if words else ''}attack" + (
-        " action card" if target.card else ""
-    )
+    """What the target must be, in words: "a sword attack", "an attack
+    action card"."""
+    said = " ".join((*target.types, "attack")) + (" action card" if target.card else "")
+    return f"{'an' if said[0] in 'aeiou' else 'a'} {said}"
 
 
 # -- generating effects ----------------------------------------------------------------
