@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
+from cardzones.acts.legal import judging
 from cardzones.errors import IllegalAction
 from cardzones.kernel.cards import Dest
 from cardzones.kernel.effects import END_OF_TURN
@@ -286,10 +287,18 @@ def check_dominate(game: Game, link: Link, cards: tuple[int, ...]) -> None:
     """8.3.4a: an attack with dominate takes one defending card from hand at
     most; the cards from hand among ``cards`` are counted with those that
     defend it already."""
-    if not has_keyword(game, link.attack, ct.DOMINATE):
-        return
     from_hand = sum(1 for card in cards if _in_hand(game, card))
-    if from_hand + _hand_defenders(link) > 1:
+    if from_hand + _hand_defenders(link) <= 1:
+        return
+    # While legal actions are judged the game stays as it is: whether the
+    # attack has dominate is read once for every set of defending cards.
+    memo = judging(game)
+    dominated = None if memo is None else memo.get(("fab.dominate", link.attack))
+    if dominated is None:
+        dominated = has_keyword(game, link.attack, ct.DOMINATE)
+        if memo is not None:
+            memo[("fab.dominate", link.attack)] = dominated
+    if dominated:
         raise IllegalAction(
             "the attack has dominate: it can't be defended by more than one card from hand",
             rule="8.3.4a",
