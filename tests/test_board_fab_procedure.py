@@ -1,10 +1,11 @@
 """A Flesh and Blood turn played at a table under the game procedure, through
 the board in Chromium: alice plays an action with go again from its card's
-menu (the first way to pay offered, the others under More), pitching a card
-for it, passes, attacks with her weapon from the procedure's panel, passes
+menu, picking the card to pitch for it from the ways to pay it asks about,
+passes, attacks with her weapon from the procedure's panel, passes
 until something happens, bob declares a defending card by selecting it and
-confirming once, alice plays an attack reaction, passes until something
-happens through the damage, the chain link's resolution and the chain's
+confirming once, alice plays an attack reaction whose "+2{p}" goes to her
+weapon's attack, passes until something happens through the damage (its
+power with the reaction's), the chain link's resolution and the chain's
 close, and ends the turn keeping a card in her arsenal. Every seat and the
 spectator see the chain link drawn as a link (its attack, its players, its
 defending card, its damage and hit), who has priority, each player's points,
@@ -40,9 +41,9 @@ TURN_CLICKS = 10
 
 def _scenario() -> str:
     """alice holds an action with go again, a card to pitch for it, an attack
-    reaction and a card for her arsenal, with a weapon whose attack costs two;
-    bob holds a card to defend with and cards nobody else sees, and each deck
-    holds cards nobody sees."""
+    reaction giving a sword attack +2{p} and a card for her arsenal, with a
+    weapon whose attack costs two; bob holds a card to defend with and cards
+    nobody else sees, and each deck holds cards nobody sees."""
     alice_deck = [card_name(n) for n in range(1, 7)]
     bob_deck = [card_name(n) for n in range(11, 15)]
     bob_hand = [card_name(n) for n in range(21, 24)]
@@ -58,7 +59,8 @@ def _scenario() -> str:
         "  Warm Up: {types: [generic, action], keywords: [go_again], pitch: 1, cost: 1,"
         " defense: 2}",
         "  Red Ore: {types: [generic, action], pitch: 3, cost: 0, defense: 2}",
-        "  Sharpen: {types: [warrior, attack_reaction], pitch: 2, cost: 0}",
+        "  Sharpen: {types: [warrior, attack_reaction], pitch: 2, cost: 0,"
+        ' text: "Target sword attack gets +2{p}."}',
         "  Keeper: {types: [generic, action, attack], power: 2, pitch: 2, cost: 1, defense: 3}",
         "  Sturdy Wall: {types: [generic, action], defense: 2, pitch: 1, cost: 0}",
         "  Helm: {types: [generic, equipment, head], defense: 1}",
@@ -187,23 +189,26 @@ def _play(server: ThreadServer, chromium: Any) -> None:
         assert spectator.page.locator("#procedure .proc-acts").count() == 0
         assert bob.page.locator("#procedure .proc-passbar").count() == 0
 
-        # The panel: one entry for each card to play or attack with, the
-        # other ways of paying under More.
-        panel_act(alice, "Play Warm Up, pitch: Red Ore")
-        others = alice.page.locator('#procedure .proc-act[aria-label^="Play Warm Up, pitch: "]')
-        assert others.count() == 3
-        assert [others.nth(i).is_visible() for i in range(3)] == [True, False, False]
-        assert alice.page.locator("#procedure .proc-more").is_visible()
+        # The panel: one entry for each card to play or attack with; a card
+        # that may be paid for in several ways asks which once clicked.
+        panel_act(alice, "Play Warm Up, choose the pitch…")
+        assert alice.page.locator("#procedure .proc-way").count() == 0
+        assert alice.page.locator('#procedure [aria-label^="Play Warm Up, pitch: "]').count() == 0
 
-        # The action from its card's menu: the first way of paying listed is
-        # one click; the others are under More.
+        # The action from its card's menu: its entry asks which cards to
+        # pitch, each way by its cards' names and pitch values, one click.
         clicks.click(alice, alice.named("alice.hand", "Warm Up"))
-        first = menu_entry(alice, "Play, pitch: Red Ore")
-        assert first.is_visible()
-        assert alice.page.locator(
-            '#menu button.legal[aria-label="Play, pitch: Keeper"]'
-        ).is_hidden()
-        clicks.click(alice, first)
+        clicks.click(alice, menu_entry(alice, "Play, choose the pitch…"))
+        ways = alice.page.locator("#menu .proc-ways .proc-way")
+        ways.first.wait_for()
+        assert sorted(ways.all_inner_texts()) == [
+            "Keeper (pitch 2)",
+            "Red Ore (pitch 3)",
+            "Sharpen (pitch 2)",
+        ]
+        clicks.click(
+            alice, alice.page.locator('#menu .proc-way[aria-label="Play, pitch: Red Ore"]')
+        )
         t.applied()
         for viewer in t.viewers.values():
             assert points_of(viewer, "alice") == ["action points 0", "resource points 2"]
@@ -287,7 +292,8 @@ def _play(server: ThreadServer, chromium: Any) -> None:
             bob_passes += 1
         assert bob_passes == 5
         settle(t, waits_for("alice"))
-        assert _life(t, "bob") == 19
+        # Sharpen's +2 went to Dawnblade's attack: 5 power against 2 defense
+        assert _life(t, "bob") == 17
         everyone_sees_links(t, [])  # the chain closed
         assert alice.page.locator("#procedure .proc-pass-until").count() == 0
 
@@ -301,10 +307,10 @@ def _play(server: ThreadServer, chromium: Any) -> None:
         panel_leaks_nothing(t)
 
         assert clicks.of["alice"] <= TURN_CLICKS, clicks.of
-        # alice: the menu and its entry, a pass, the attack, a pass until,
-        # a pass, the reaction, a pass until, the end of turn; bob: eight
-        # passes, a card selected and the declaration confirmed
-        assert clicks.of == {"alice": 9, "bob": 11}, clicks.of
+        # alice: the menu, its entry and the way to pay, a pass, the attack,
+        # a pass until, a pass, the reaction, a pass until, the end of turn;
+        # bob: eight passes, a card selected and the declaration confirmed
+        assert clicks.of == {"alice": 10, "bob": 11}, clicks.of
         # what alice's board sent: her two passes by hand, and the passes
         # her two clicks on "Pass until something happens" made (the layer
         # and attack steps; Sharpen's layer, the reaction, damage and

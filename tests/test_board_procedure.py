@@ -82,7 +82,8 @@ def panel_act(viewer: Viewer, text: str) -> Any:
     """The procedure panel's one-click entry that says ``text``, once the
     seat's legal acts are in."""
     viewer.page.wait_for_selector("#procedure .proc-acts[data-ready=yes]")
-    label = json.dumps(text)
+    # as a CSS string: "…" stays itself (json's \u2026 is no CSS escape)
+    label = json.dumps(text, ensure_ascii=False)
     entry = viewer.page.locator(f"#procedure .proc-acts button[aria-label={label}]")
     entry.wait_for()
     return entry
@@ -91,7 +92,8 @@ def panel_act(viewer: Viewer, text: str) -> Any:
 def menu_entry(viewer: Viewer, text: str) -> Any:
     """The open card menu's one-click entry that says ``text``."""
     viewer.page.wait_for_selector("#menu .menu-legal[data-ready=yes]")
-    entry = viewer.page.locator(f"#menu button.legal[aria-label={json.dumps(text)}]")
+    label = json.dumps(text, ensure_ascii=False)
+    entry = viewer.page.locator(f"#menu button.legal[aria-label={label}]")
     viewer.reveal(entry)
     return entry
 

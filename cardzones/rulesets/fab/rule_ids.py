@@ -15,6 +15,8 @@ rule id of chapter 3 is in exactly one of the two dicts.
 can be checked against them in any checkout.
 """
 
+from cardzones.rulesets.fab.effect_rule_ids import EFFECT_RULES
+
 RULES: dict[str, str] = {
     "1.2.1b": "An object's controller is its card's; none outside arena and stack.",
     "1.2.3": "Last known information is a snapshot of an object just before it ceased.",
@@ -281,6 +283,7 @@ PROCEDURE_RULES: dict[str, str] = {
     "8.3.5a": "Go again of a non-attack layer gives an action point as it resolves.",
     "8.3.5b": "Go again of an attack gives an action point in the resolution step.",
 }
+PROCEDURE_RULES.update(EFFECT_RULES)
 RULES.update(PROCEDURE_RULES)
 
 #: The ids of the full rules text that :data:`PROCEDURE_RULES` cites, kept so

@@ -123,18 +123,27 @@ function legalSection(keep, ref) {
     const groups = new Map(menus.GROUPS.map((g) => [g, []]));
     const seen = new Set();  // the things done so far: another way of one goes under More
     const parts = window.cardzonesProcedureParts;
+    const offered = (entries || []).filter((e) => e.result !== "failed").map((e) => e.act);
     for (const entry of entries || []) {
       const step = entry.act;
       const name = Object.keys(step)[0];
       // A judge's acts are in the judge's menu alone (the server lists them
       // only when asked for).
       if (entry.result === "failed" || menus.isJudge(actionNamed(name)) || !keep(step)) continue;
-      const said = menus.entry(step, ref, state.view);
-      const other = parts && parts.alternative(step, seen, state.view);
+      // A card with several ways to pay is one entry that asks which
+      // (board-procedure-parts.js).
+      const ways = parts && parts.waysOf(step, offered, state.view, ref);
+      if (ways && ways.steps[0] !== step) continue;
+      const said = ways ? parts.waysEntry(ways, ref, state.view) : menus.entry(step, ref, state.view);
+      const other = !ways && parts && parts.alternative(step, seen, state.view);
       groups.get(said.group).push(menuButton(said.text, {
         class: other ? "legal unlisted" : "legal", "data-action": name, "data-act": JSON.stringify(step),
         title: said.full, "aria-label": said.full,
-      }, () => act(step, ref)));
+      }, ways ? (ev) => {
+        ev.stopPropagation();
+        parts.openWays(ev.currentTarget, ways, ref, state.view);
+        if (!$("menu").hidden) place($("menu"), lastAnchor);
+      } : () => act(step, ref)));
     }
     for (const [group, buttons] of groups) {
       if (!buttons.length) continue;

@@ -5,8 +5,11 @@
 // the result. Its words are the field's keys and the action table's names,
 // never a game's: a procedure that shows the same shapes is drawn the same.
 //
-// It also lays out the seat's acts for a procedure that passes priority: the
-// first way of doing a thing is one click and the other ways are under More;
+// It also lays out the seat's acts for a procedure that passes priority: a
+// card that may be paid for in several ways (which cards pay for it) is one
+// entry that asks which, each way by its cards' names and values, one click
+// to pick; the first way of doing any other thing is one click and the
+// other ways are under More;
 // an act whose one choice is a set of cards is a selection confirmed once;
 // and the pass is always in view, with "Pass until something happens",
 // which passes each time the seat gets priority back until another seat
@@ -177,6 +180,86 @@
     return steps.every((s) => same(s) === same(steps[0])) ? listed[0] : null;
   }
 
+  // -- choosing among ways of paying ------------------------------------
+
+  // The ways of doing what `step` does among `steps` (the legal acts): the
+  // acts of its name about the same card that differ in one list of cards
+  // alone (the cards that pay). `{key, steps}`, `step`'s way first listed as
+  // the server lists them; null when there is one way alone. With `ref` (a
+  // card's menu), only an act about that card itself: another card's play
+  // that would pay with it is one entry of its own.
+  function waysOf(step, steps, view, ref) {
+    if (!view || !view.procedure || !("priority" in view.procedure)) return null;
+    const found = M().objects(view);
+    const args = Object.values(step)[0];
+    if (!args || typeof args !== "object" || !Object.values(args).some((v) => isCard(v, found))) return null;
+    if (ref && !Object.values(args).includes(ref)) return null;
+    const thing = thingOf(step, found);
+    const same = steps.filter((s) => thingOf(s, found) === thing);
+    const key = same.length > 1 ? choiceKey(same) : null;
+    return key ? { key, steps: same } : null;
+  }
+
+  // One way in words: each card of its list by the name the view gives it,
+  // with its value of the list's key when the view shows one (the card's
+  // number of that name), and "no" and the key for an empty list.
+  function wayWords(step, key, view, found) {
+    const cards = (Object.values(step)[0] || {})[key] || [];
+    if (!cards.length) return `no ${words(key)}`;
+    return cards.map((c) => {
+      const known = found.get(c);
+      const value = known && !known.obj.hidden && typeof known.obj[key] === "number"
+        ? ` (${words(key)} ${known.obj[key]})` : "";
+      return `${window.cardzonesWords.shortName(M().cardWords(c, view, found))}${value}`;
+    }).join(" + ");
+  }
+
+  // The entry that opens the choice: the act without its list, and what is
+  // chosen: "choose the" and the list's key, with "…".
+  function waysEntry(ways, ref, view) {
+    const step = ways.steps[0];
+    const name = Object.keys(step)[0];
+    const rest = Object.assign({}, Object.values(step)[0]);
+    delete rest[ways.key];
+    const base = Object.keys(rest).some((k) => k !== "by")
+      ? M().describe({ [name]: rest }, ref, view) : cap(words(name));
+    const text = `${base}, choose the ${words(ways.key)}…`;
+    return { group: M().group(name), text, full: text };
+  }
+
+  // The prompt: one button for each way, a click picks it and sends the act.
+  function waysEl(ways, ref, view) {
+    const found = M().objects(view);
+    const name = Object.keys(ways.steps[0])[0];
+    const box = h("div", { class: "proc-ways", role: "group", "aria-label": `choose the ${words(ways.key)}` },
+                  h("span", { class: "proc-ways-title", text: `${cap(words(ways.key))}:` }));
+    for (const s of ways.steps) {
+      const said = listedWords(s, ref, view) || M().entry(s, ref, view);
+      box.appendChild(h("button", {
+        type: "button", class: "proc-way", "data-action": name, "data-act": JSON.stringify(s),
+        text: wayWords(s, ways.key, view, found), title: said.full, "aria-label": said.full,
+        onclick: (ev) => {
+          ev.stopPropagation();
+          act(s, ref);
+        },
+      }));
+    }
+    return box;
+  }
+
+  // Opens the prompt right after `anchor` (a panel's or a menu's entry), or
+  // closes it when it is open there.
+  function openWays(anchor, ways, ref, view) {
+    const next = anchor.nextElementSibling;
+    if (next && next.classList.contains("proc-ways")) {
+      next.remove();
+      anchor.setAttribute("aria-expanded", "false");
+      return;
+    }
+    anchor.after(waysEl(ways, ref, view));
+    anchor.setAttribute("aria-expanded", "true");
+  }
+
   // The cards chosen so far in a selection, kept while the position lasts.
   let chosen = { number: -1, cards: [] };
 
@@ -313,6 +396,18 @@
         continue;
       }
       for (const s of group) {
+        // A card with several ways to pay is one entry that asks which.
+        const ways = waysOf(s, group, view);
+        if (ways && ways.steps[0] !== s) continue;
+        if (ways) {
+          const said = waysEntry(ways, null, view);
+          const opener = h("button", { type: "button", class: "proc-act proc-ways-open", "data-action": name,
+                                       text: said.text, title: said.full, "aria-label": said.full,
+                                       "aria-expanded": "false" });
+          opener.onclick = () => openWays(opener, ways, null, view);
+          slot.appendChild(opener);
+          continue;
+        }
         const other = name === "concede" || alternative(s, seen, view);
         if (other) more.push(button(s));
         else slot.appendChild(button(s));
@@ -331,5 +426,7 @@
     return true;
   }
 
-  window.cardzonesProcedureParts = Object.freeze({ parts, listedWords, alternative, layActs, watch });
+  window.cardzonesProcedureParts = Object.freeze({
+    parts, listedWords, alternative, layActs, watch, waysOf, waysEntry, openWays,
+  });
 })();

@@ -31,7 +31,7 @@ from cardzones.errors import IllegalAction
 from cardzones.kernel.results import MoveResult
 from cardzones.rulesets.fab.layers import LayerRef
 from cardzones.rulesets.fab.procedure import combat, flow, plans
-from cardzones.rulesets.fab.procedure.costs import Cost, pitch_sets
+from cardzones.rulesets.fab.procedure.costs import Cost, distinct_pitch_sets
 from cardzones.rulesets.fab.procedure.state import END, Procedure, active, current
 
 if TYPE_CHECKING:
@@ -134,8 +134,8 @@ def _paid(
     pitching_itself: bool = True,
 ) -> Iterator[Candidate]:
     """Each of ``cards`` that ``ready`` accepts for the player with priority,
-    with each set of cards that may be pitched for its cost; a card being
-    played is never one of them."""
+    with each distinct set of cards that may be pitched for its cost; a card
+    being played is never one of them."""
     proc = current(game)
     if proc is None or proc.over or proc.priority != player:
         return
@@ -145,7 +145,7 @@ def _paid(
         except IllegalAction:
             continue
         need = plans.resource_need(game, proc, player, cost)
-        for pitch in pitch_sets(game, player, need, None if pitching_itself else card):
+        for pitch in distinct_pitch_sets(game, player, need, None if pitching_itself else card):
             # no card pitched is written by leaving `pitch` out, as the act
             # is sent: a list of cards is never empty
             yield {"card": card, "by": player} | ({"pitch": list(pitch)} if pitch else {})

@@ -16,6 +16,7 @@ from cardzones.kernel.objects import CARD
 from cardzones.kernel.views import name_for
 from cardzones.rulesets.fab.layers import ATTACK_PROXY, LayerData
 from cardzones.rulesets.fab.moves import hero_of
+from cardzones.rulesets.fab.procedure import effects as card_effects
 from cardzones.rulesets.fab.procedure.state import (
     ATTACK,
     DAMAGE,
@@ -45,8 +46,9 @@ def is_attack(game: Game, card: int, by: str | None = None) -> bool:
 
 
 def has_go_again(game: Game, card: int) -> bool:
-    """Whether the object has go again (8.3.5)."""
-    return "go_again" in game.characteristics(game.obj(card)).keywords
+    """Whether the object has go again (8.3.5), printed or given by an
+    effect (8.5.9)."""
+    return card_effects.has_keyword(game, card, "go_again")
 
 
 def gain_action_point(game: Game, proc: Procedure, player: str) -> Procedure:
@@ -142,6 +144,7 @@ def check_defenders(game: Game, proc: Procedure, player: str, cards: tuple[int, 
                 "hand or a public equipment of the defending hero, with a defense value",
                 rule="7.3.2b",
             )
+    card_effects.check_dominate(game, link, cards)  # 8.3.4a
     return link
 
 
@@ -203,6 +206,8 @@ def deal_damage(game: Game, proc: Procedure) -> Procedure:
             game.act("life", card=hero, damage=damage, by=link.attacker)
             hit = True
     new = link._replace(damage=damage if hit else 0, hit=hit)
+    if hit:
+        card_effects.hit(game, new)  # 7.5.5, 6.6.6: its "when this hits" effects
     return proc._replace(step=DAMAGE, links=(*proc.links[:-1], new))
 
 

@@ -147,3 +147,24 @@ def pitch_sets(
             yield from grow(i + 1, (*chosen, card), total + value, max(largest, value))
 
     yield from grow(0, (), 0, 0)
+
+
+def distinct_pitch_sets(
+    game: Game, player: str, need: int, exclude: int | None
+) -> Iterator[tuple[int, ...]]:
+    """The sets of :func:`pitch_sets` that are distinct choices for the
+    player: two sets whose cards have the same names and pitch values pay
+    alike and leave alike hands, so only the first of them is offered.
+    Every set is a set, never an ordering of one: pitching order gains
+    nothing (1.14.3)."""
+    seen: set[tuple[tuple[str, int], ...]] = set()
+    for chosen in pitch_sets(game, player, need, exclude):
+        key = tuple(
+            sorted(
+                (game.characteristics(game.obj(card), by=player).name, pitch_value(game, card) or 0)
+                for card in chosen
+            )
+        )
+        if key not in seen:
+            seen.add(key)
+            yield chosen

@@ -14,11 +14,12 @@ from typing import TYPE_CHECKING
 
 from cardzones.errors import IllegalAction
 from cardzones.kernel.cards import Dest
-from cardzones.kernel.objects import CARD
+from cardzones.kernel.objects import CARD, TRIGGERED
 from cardzones.rulesets.fab import layers
 from cardzones.rulesets.fab.cards import becomes_permanent
 from cardzones.rulesets.fab.moves import hero_of
 from cardzones.rulesets.fab.procedure import combat
+from cardzones.rulesets.fab.procedure import effects as card_effects
 from cardzones.rulesets.fab.procedure.state import (
     DEFEND,
     END,
@@ -144,22 +145,35 @@ def _defend_nothing(game: Game, proc: Procedure) -> Procedure:
 def resolve_top(game: Game, proc: Procedure) -> Procedure:
     """The top layer resolves (5.3): an attack becomes a chain link (7.1.3,
     7.2.3); a defense reaction becomes a defending card or fails (7.4.2d,
-    8.1.3b, 5.3.2c); a card with go again gives its controller an action
-    point (5.3.5, 8.3.5a); a card that becomes a permanent goes to the arena
-    (5.3.6a); any other layer, an attack reaction among them (8.1.2b),
-    leaves the stack as ``resolve`` has it (5.3.7)."""
+    8.1.3b, 5.3.2c); the effects of a card's text are generated (5.3.4,
+    :mod:`.effects`), or it fails when its target is gone (5.3.2a); a hit's
+    triggered-layer generates the hit's effects (6.6.1d); a card with go
+    again gives its controller an action point (5.3.5, 8.3.5a); a card that
+    becomes a permanent goes to the arena (5.3.6a); any other layer, an
+    attack reaction among them (8.1.2b), leaves the stack as ``resolve``
+    has it (5.3.7)."""
     top = game.contents(layers.stack(game))[0]
     obj = game.obj(top)
     by = obj.controller or obj.owner or game.turn_player
     if combat.is_attack(game, top):
-        return combat.become_link(game, proc, top)
+        proc = combat.become_link(game, proc, top)
+        link = active_link(proc)
+        if obj.kind == CARD and link is not None and link.attack == top:
+            card_effects.resolve(game, proc, top, by, targeted=False)  # 5.3.4
+        return proc
+    if obj.kind == TRIGGERED and card_effects.resolve_hit_layer(game, top, by):
+        return proc
     if obj.kind == CARD:
         cdef = game.characteristics(obj)
         if "defense_reaction" in cdef.types:
             defended = combat.defense_reaction_resolves(game, proc, top)
             if defended is not None:
+                card_effects.resolve(game, defended, top, by)  # 5.3.4: "this gets +N{d}"
                 return defended
             layers.resolve_layer(game, top, by)  # 5.3.2c: it fails, and is cleared
+            return proc
+        if not card_effects.resolve(game, proc, top, by):  # 5.3.4; 5.3.2a: it fails
+            layers.resolve_layer(game, top, by)
             return proc
         if combat.has_go_again(game, top):
             proc = combat.gain_action_point(game, proc, by)

@@ -20,6 +20,7 @@ from cardzones.rulesets.fab import actions as fab_actions
 from cardzones.rulesets.fab import layers
 from cardzones.rulesets.fab import turn as fab_turn
 from cardzones.rulesets.fab.procedure import combat, flow
+from cardzones.rulesets.fab.procedure import effects as card_effects
 from cardzones.rulesets.fab.procedure.costs import (
     Cost,
     attack_cost,
@@ -103,6 +104,8 @@ def playable_cost(game: Game, proc: Procedure, card: int, player: str) -> Cost:
         pass  # 8.1.6a: any time the player has priority
     elif "attack_reaction" in types or "defense_reaction" in types:
         check_reaction_timing(proc, player, "attack_reaction" in types, what)
+        if "defense_reaction" in types:
+            card_effects.check_dominate_reaction(game, proc, card)  # 8.3.4b
     elif "action" in types:
         check_action_timing(
             game, proc, player, attack=combat.is_attack(game, card, player), what=what
@@ -111,6 +114,7 @@ def playable_cost(game: Game, proc: Procedure, card: int, player: str) -> Cost:
         # 8.1.7a, 8.1.12a: a resource or a block card is never played, nor a
         # hero, a weapon or an equipment (they start in the arena).
         raise IllegalAction(f"{what} is not a card that can be played", rule="5.1.2b")
+    card_effects.check_targets(game, proc, card, player)  # 5.1.4a
     cost = card_cost(game, card, player)
     check_action_point(game, proc, player, cost)
     return cost
@@ -272,6 +276,7 @@ def _announce_and_pay(game: Game, plan: Plan) -> int | None:
     proxy = None
     if plan.act == "play":
         fab_actions.play(game, card, player)
+        card_effects.played(game, card, player)  # 6.2.4
         attack = combat.is_attack(game, card)
     else:
         proxy = fab_turn.attack(game, card, player)
