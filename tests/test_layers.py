@@ -253,7 +253,7 @@ def _check_text(source: str, name: str, layer: int, own: str | None) -> list[str
         ),
         ("cardzones.scenario.runner", "from cardzones.cli import app\n", "a layer above"),
         ("cardzones.scenario.runner", "from cardzones.table.acts import bind_act\n", "above"),
-        ("cardzones.table.acts", "from cardzones.web.hub import Hub\n", "a layer above"),
+        ("cardzones.table.acts", "from cardzones.web.hub import OpenTables\n", "a layer above"),
         ("cardzones.rulesets.registry", "import cardzones.table.store\n", "a layer above"),
         (
             "cardzones.scenario.runner",

@@ -22,7 +22,7 @@ from starlette.responses import JSONResponse, Response
 from cardzones.table.host import Host
 from cardzones.table.limits import Limits
 from cardzones.table.store import Seat, Store
-from cardzones.web.hub import Hub, Live, encode
+from cardzones.web.hub import Live, OpenTables, encode
 from cardzones.web.legal import LegalDesk
 from cardzones.web.rates import PerAddress, SeatRate
 from cardzones.web.shared_rates import SharedPerAddress
@@ -59,7 +59,7 @@ class Server:
         self.address_rates: dict[str, SeatRate] = {}
         self.store = store
         self.host = Host(store, finish_floor=limits.min_finish_after * 60)
-        self.hub = Hub(self.host, limits.table_bytes)
+        self.hub = OpenTables(self.host, limits.table_bytes)
         self.legal = LegalDesk()
         self.origins = frozenset(o.rstrip("/").lower() for o in origins)
         #: whether a page whose origin matches the request's ``Host`` is the
