@@ -54,7 +54,7 @@ from cardzones.acts.counters import counter_action, life_action
 from cardzones.acts.legal import candidate_actions, legal_actions, tried_legal_actions
 from cardzones.acts.legal_action import LegalAction
 from cardzones.acts.seats import (
-    Seat,
+    SeatPolicy,
     SeatRefusal,
     actable_cards,
     acts_on,
@@ -105,7 +105,7 @@ __all__ = [
     "ParamKind",
     "Resolver",
     "Role",
-    "Seat",
+    "SeatPolicy",
     "SeatRefusal",
     "Writer",
     "actable_cards",

@@ -66,7 +66,7 @@ from cardzones.acts.candidate_shapes import (
     shape_and_groups,
 )
 from cardzones.acts.legal_action import LegalAction
-from cardzones.acts.seats import Seat, SeatRefusal, acts_on, may_name, owns_zone, remembered
+from cardzones.acts.seats import SeatPolicy, SeatRefusal, acts_on, may_name, owns_zone, remembered
 from cardzones.acts.zone_choices import adding
 from cardzones.acts.zone_filter import concerns
 from cardzones.errors import CardzonesError, NeedsChoice
@@ -153,7 +153,7 @@ def _listing(
 ) -> tuple[list[LegalAction], _Asked]:
     game.check_player(player)
     wanted = None if actions is None else set(actions)
-    seat = Seat(game, player)
+    seat = SeatPolicy(game, player)
     out: list[LegalAction] = []
     memo = _JUDGING.set((game, {}) if foresee else None)
     try:
@@ -243,7 +243,7 @@ class _Asked:
     )
 
     def __init__(
-        self, game: Game, player: str, seat: Seat, card: int | None, zone: int | None
+        self, game: Game, player: str, seat: SeatPolicy, card: int | None, zone: int | None
     ) -> None:
         self.game = game
         self.player = player
