@@ -21,7 +21,7 @@ from starlette.responses import JSONResponse, Response
 
 from cardzones.table.host import Host
 from cardzones.table.limits import Limits
-from cardzones.table.store import Seat, Store
+from cardzones.table.store import Store, TokenSeat
 from cardzones.web.hub import Live, OpenTables, encode
 from cardzones.web.legal import LegalDesk
 from cardzones.web.rates import PerAddress, SeatRate
@@ -156,7 +156,7 @@ def bearer(request: Request) -> str | None:
     return token
 
 
-async def seat_of_token(server: Server, table_id: str, token: str) -> Seat | None:
+async def seat_of_token(server: Server, table_id: str, token: str) -> TokenSeat | None:
     """The seat ``token`` opens at the table, or None; a token that opened
     one is remembered by the host (a wrong one is asked of the store each
     time, so that guessing costs what it did)."""
@@ -166,7 +166,7 @@ async def seat_of_token(server: Server, table_id: str, token: str) -> Seat | Non
     return seat
 
 
-async def seat_of(server: Server, request: Request) -> tuple[Seat, Live] | Response:
+async def seat_of(server: Server, request: Request) -> tuple[TokenSeat, Live] | Response:
     """The seat the request's token opens and its table, or the answer to give."""
     token = bearer(request)
     if token is None:
