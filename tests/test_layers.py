@@ -454,7 +454,7 @@ def test_tables_run_without_the_test_runner(path: Path, name: str) -> None:
 def test_the_runner_checker_finds_bad_imports(name: str, source: str, expected: str) -> None:
     found = runner_problems(source, "probe.py", name)
     assert found and expected in found[0], found
-    good = "from cardzones.position.start import Position\n"
+    good = "from cardzones.position.start import StartPosition\n"
     assert runner_problems(good, "probe.py", "cardzones.table.creation") == []
 
 
