@@ -943,11 +943,6 @@ ORDINARY_WORDS = frozenset({"head", "stack", "permanent", "discard", "reserve", 
 #: Those that say "to go" are to lose them; the others keep a stored
 #: format's first names, so that what was stored before still loads.
 VOCABULARY_ALLOWED: dict[str, str] = {
-    # to go: the kernel's code and comments name zones of both games (its
-    # doctests, which play a game, may)
-    "cardzones/kernel/pipeline.py": "to go",
-    "cardzones/kernel/ruleset.py": "to go",
-    "cardzones/kernel/logview.py": "to go",
     # to go: the scenario layer's expectation keys of each game
     "cardzones/scenario/expect.py": "to go",
     # to go: the numeric properties modify and counters take are both games'
