@@ -943,12 +943,6 @@ ORDINARY_WORDS = frozenset({"head", "stack", "permanent", "discard", "reserve", 
 #: Those that say "to go" are to lose them; the others keep a stored
 #: format's first names, so that what was stored before still loads.
 VOCABULARY_ALLOWED: dict[str, str] = {
-    # to go: the scenario layer's expectation keys of each game
-    "cardzones/scenario/expect.py": "to go",
-    # to go: the numeric properties modify and counters take are both games'
-    # (a scenario's modify may name either game's, in either game), until
-    # each rule set declares its numbers and the shared actions read them
-    "cardzones/rulesets/common.py": "to go",
     # a stored game written before cards had ``extra`` keeps Redemption's
     # fields under their old names (kernel/serial.py reads them)
     "cardzones/kernel/serial.py": "stored format",

@@ -82,6 +82,30 @@ class ChainLink(NamedTuple):
     defending: tuple[int, ...]
 
 
+class Numbers(NamedTuple):
+    """The numbers a game's cards have, as the actions both shipped games
+    share and a scenario's ``expect card`` read them: ``modified`` are those
+    a ``modify`` changes and an expectation checks by their name
+    (``power: 3``); ``counted`` are those a counter named for one changes
+    (``+1_power``). A number neither names is its rule set's alone.
+
+    >>> Numbers(("strength",), ("strength",)).modified
+    ('strength',)
+    """
+
+    modified: tuple[str, ...] = ()
+    counted: tuple[str, ...] = ()
+
+
+class Exposable(NamedTuple):
+    """The zone types a scenario may expect to be exposed, holding nothing
+    (fab 3.0.1a: an equipment zone without equipment), and what they are
+    called together, in the game's words."""
+
+    called: str = ""
+    types: tuple[str, ...] = ()
+
+
 @dataclass(frozen=True)
 class Board:
     """How a board lays out a player's mat, served with the rule set by
@@ -171,7 +195,11 @@ class Ruleset(kernel.Ruleset["Game"]):
     - ``permanent_control``: whether cards have a permanent controller apart
       from their controller (a start position may name one);
     - ``has_procedure``: whether it has a game procedure
-      (:meth:`begin_procedure`), which a table may be asked to run.
+      (:meth:`begin_procedure`), which a table may be asked to run;
+    - ``numbers``: the numbers of its cards that ``modify``, counters and
+      expectations name (:class:`Numbers`);
+    - ``exposable``: the zone types a scenario may expect to be exposed
+      (:class:`Exposable`).
     """
 
     actions: ActionTable = NO_ACTIONS
@@ -192,6 +220,8 @@ class Ruleset(kernel.Ruleset["Game"]):
     attach_keys: Mapping[str, int] = {}
     permanent_control = False
     has_procedure = False
+    numbers: Numbers = Numbers()
+    exposable: Exposable = Exposable()
 
     # -- cards -------------------------------------------------------------
 

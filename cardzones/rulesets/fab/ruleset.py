@@ -20,6 +20,7 @@ from cardzones.rulesets.fab import cardfiles, decklist, decks, layers, procedure
 from cardzones.rulesets.fab.admission import OWN_DECK_CARDS_ONLY
 from cardzones.rulesets.fab.carddata import PITCH
 from cardzones.rulesets.fab.cards import (
+    NUMBERS,
     becomes_permanent,
     is_deck_card,
     private_card,
@@ -48,7 +49,7 @@ from cardzones.rulesets.fab.rule_ids import (
 from cardzones.rulesets.fab.table import ACTIONS
 from cardzones.rulesets.fab.tapping import is_tapped
 from cardzones.rulesets.fab.turn import cease_proxies_without_source
-from cardzones.rulesets.fab.zones import ZONE_SPECS
+from cardzones.rulesets.fab.zones import EXPOSABLE, ZONE_SPECS
 
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game
@@ -79,6 +80,8 @@ class FabRuleset(Ruleset):
     name = "fab"
     zone_specs = ZONE_SPECS
     clear_to = "graveyard"
+    numbers = NUMBERS
+    exposable = EXPOSABLE
     actions = ACTIONS
     has_procedure = True
     card_params = CARD_PARAMS

@@ -18,6 +18,7 @@ from cardzones.rulesets.redemption import cardfiles, decklist
 from cardzones.rulesets.redemption.cards import (
     ALIGNMENTS,
     ALL_TYPES,
+    NUMBERS,
     alignment,
     brigades,
     classes,
@@ -74,6 +75,7 @@ class RedemptionRuleset(Ruleset):
     zone_specs = ZONE_SPECS
     phases = PHASES
     clear_to = DISCARD
+    numbers = NUMBERS
     actions = ACTIONS
     card_params = CARD_PARAMS
     attach_keys = MappingProxyType({"onto": PLACED})
