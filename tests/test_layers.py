@@ -959,11 +959,8 @@ VOCABULARY_ALLOWED: dict[str, str] = {
 STATIC_VOCABULARY_ALLOWED: dict[str, str] = {
     "cardzones/web/static/menus.js": "to go: the actions of one game's menus",
     "cardzones/web/static/board-render.js": "to go: a hero's life by its name, a graveyard",
-    "cardzones/web/static/board-menus.js": "to go: a card put into a territory",
     "cardzones/web/static/board-procedure.js": "to go: the parts of a battle a procedure shows",
-    "cardzones/web/static/board-procedure.css": "to go: the Lost Soul a battle is fought for",
     "cardzones/web/static/board.css": "to go: a pitch in its colour",
-    "cardzones/web/static/words.js": "to go: the examples of its comments",
 }
 
 

@@ -248,9 +248,9 @@ function zoneTitle(view, zone) {
   return number ? `${label} ${number}` : label;
 }
 
-// A zone the rule set lays out as a pile of face-up cards (a graveyard, a
-// discard pile): one card high, the newest on top, its count in its title,
-// and all of it to browse.
+// A zone the rule set lays out as a pile of face-up cards (a discard pile):
+// one card high, the newest on top, its count in its title, and all of it to
+// browse.
 function isStacked(view, zone) {
   return (layout(view).stacked || []).includes(zone.type);
 }

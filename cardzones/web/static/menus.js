@@ -1,4 +1,4 @@
-// The menus' words: an act as a person says it ("Move to alice's graveyard",
+// The menus' words: an act as a person says it ("Move to alice's discard",
 // "Place on Assyria", "End the turn"), the group it is listed under, and
 // whether an action belongs in the judge's menu (its action table says so).
 // Cards are named by what this viewer's view shows of them, never by their
