@@ -958,9 +958,7 @@ VOCABULARY_ALLOWED: dict[str, str] = {
 #: as its layout is (``GET /api/rulesets``).
 STATIC_VOCABULARY_ALLOWED: dict[str, str] = {
     "cardzones/web/static/menus.js": "to go: the actions of one game's menus",
-    "cardzones/web/static/board-render.js": "to go: a hero's life by its name, a graveyard",
     "cardzones/web/static/board-procedure.js": "to go: the parts of a battle a procedure shows",
-    "cardzones/web/static/board.css": "to go: a pitch in its colour",
 }
 
 

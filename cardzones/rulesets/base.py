@@ -121,7 +121,11 @@ class Board:
     type's own words are not enough; ``stacked`` are the zone types shown as a
     pile of face-up cards (one card high, with a count, opened to browse);
     ``symbols`` are the marks of its cards' rules text (``{r}``), each as its
-    words and a glyph. A rule set without one gets its zones side by side.
+    words and a glyph; ``life_shown`` are the card types whose life total a
+    mat shows by its player's name; ``coloured`` are the numbers a card's
+    face shows in a colour, each by its value with the colour's name (red,
+    yellow, blue, green, purple, white, black, grey). A rule set without one
+    gets its zones side by side.
 
     >>> Board({"deck": "deck"}, ("deck",)).to_json()["rows"]
     ['deck']
@@ -135,6 +139,8 @@ class Board:
     labels: Mapping[str, str] = field(default_factory=dict)
     stacked: tuple[str, ...] = ()
     symbols: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    life_shown: tuple[str, ...] = ()
+    coloured: Mapping[str, Mapping[int, str]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -146,6 +152,11 @@ class Board:
             "labels": dict(self.labels),
             "stacked": list(self.stacked),
             "symbols": {mark: list(said) for mark, said in self.symbols.items()},
+            "life_shown": list(self.life_shown),
+            "coloured": {
+                stat: {str(value): colour for value, colour in colours.items()}
+                for stat, colours in self.coloured.items()
+            },
         }
 
 

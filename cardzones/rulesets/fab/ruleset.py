@@ -109,6 +109,8 @@ class FabRuleset(Ruleset):
         piles={"hero": "soul"},
         labels={"permanent": "permanents"},
         stacked=("graveyard", "banished", "pitch"),
+        life_shown=("hero",),
+        coloured={PITCH.key: PITCH.words},
         # The marks of the card database's rules text: {r} is a resource point.
         symbols={
             "r": ("resource", "●"),
