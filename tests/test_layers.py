@@ -939,9 +939,9 @@ RULES_WORDS = {"fab": ("combat chain",), "redemption": ("lost soul", "lost souls
 #: discard() and a slot reserved, the head of a list, a card set aside.
 ORDINARY_WORDS = frozenset({"head", "stack", "permanent", "discard", "reserve", "set_aside"})
 
-#: The places outside a game's package that still speak its words, with why.
-#: Those that say "to go" are to lose them; the others keep a stored
-#: format's first names, so that what was stored before still loads.
+#: The places outside a game's package that still speak its words, with why:
+#: each keeps a stored format's first names, so that what was stored before
+#: still loads.
 VOCABULARY_ALLOWED: dict[str, str] = {
     # a stored game written before cards had ``extra`` keeps Redemption's
     # fields under their old names (kernel/serial.py reads them)
@@ -953,13 +953,10 @@ VOCABULARY_ALLOWED: dict[str, str] = {
 }
 
 
-#: The board's files that still speak a game's words: all to go, the
-#: board's menus and its words taken from the rule set and its action table
-#: as its layout is (``GET /api/rulesets``).
-STATIC_VOCABULARY_ALLOWED: dict[str, str] = {
-    "cardzones/web/static/menus.js": "to go: the actions of one game's menus",
-    "cardzones/web/static/board-procedure.js": "to go: the parts of a battle a procedure shows",
-}
+#: The board's files that still speak a game's words, with why: none. The
+#: board takes its menus' words from the rule set's action table and its
+#: other words from the rule set's layout (``GET /api/rulesets``).
+STATIC_VOCABULARY_ALLOWED: dict[str, str] = {}
 
 
 def game_vocabulary() -> dict[str, list[str]]:

@@ -124,8 +124,11 @@ class Board:
     words and a glyph; ``life_shown`` are the card types whose life total a
     mat shows by its player's name; ``coloured`` are the numbers a card's
     face shows in a colour, each by its value with the colour's name (red,
-    yellow, blue, green, purple, white, black, grey). A rule set without one
-    gets its zones side by side.
+    yellow, blue, green, purple, white, black, grey); ``battle`` names the
+    fields of its procedure's battle (the view's ``procedure``) that hold
+    each side's characters (``good``, ``evil``), and what a battle is fought
+    for while its card is not known (``prize``). A rule set without one gets
+    its zones side by side.
 
     >>> Board({"deck": "deck"}, ("deck",)).to_json()["rows"]
     ['deck']
@@ -141,6 +144,7 @@ class Board:
     symbols: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     life_shown: tuple[str, ...] = ()
     coloured: Mapping[str, Mapping[int, str]] = field(default_factory=dict)
+    battle: Mapping[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -153,6 +157,7 @@ class Board:
             "stacked": list(self.stacked),
             "symbols": {mark: list(said) for mark, said in self.symbols.items()},
             "life_shown": list(self.life_shown),
+            "battle": dict(self.battle),
             "coloured": {
                 stat: {str(value): colour for value, colour in colours.items()}
                 for stat, colours in self.coloured.items()

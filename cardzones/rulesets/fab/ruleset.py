@@ -8,6 +8,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from cardzones.acts.actions import ArgumentError, Param, ParamKind
+from cardzones.acts.menu_words import with_menu_words
 from cardzones.errors import NeedsChoice
 from cardzones.kernel.cards import Ability, CardDef, Dest, Move
 from cardzones.kernel.objects import CARD, MACRO, TRIGGERED, UNDER, Obj
@@ -30,6 +31,7 @@ from cardzones.rulesets.fab.chain import links, note_arrivals
 from cardzones.rulesets.fab.equip import equip_admission
 from cardzones.rulesets.fab.layers import ATTACK_PROXY, LayerRef, put_triggers_on_stack
 from cardzones.rulesets.fab.looking import LookRef, end_looks, looking
+from cardzones.rulesets.fab.menu_words import MENU_WORDS
 from cardzones.rulesets.fab.moves import foresee_sub_card, hero_of, make_sub_card
 from cardzones.rulesets.fab.pitch import (
     deck_for,
@@ -82,7 +84,7 @@ class FabRuleset(Ruleset):
     clear_to = "graveyard"
     numbers = NUMBERS
     exposable = EXPOSABLE
-    actions = ACTIONS
+    actions = with_menu_words(ACTIONS, MENU_WORDS)
     has_procedure = True
     card_params = CARD_PARAMS
     destinations = MappingProxyType({"arena": "3.0.5a"})
