@@ -45,7 +45,7 @@ __all__ = [
     "DeckEntry",
     "DeckList",
     "Placed",
-    "StartPosition",
+    "PlayerStart",
     "read_deck",
     "scenario_data",
     "start_position",
@@ -79,7 +79,7 @@ class Placed:
 
 
 @dataclass
-class StartPosition:
+class PlayerStart:
     """Where one player's cards start. ``cards`` lists them zone by zone, the
     deck top first; ``inventory`` holds the cards of the list that start in no zone."""
 
@@ -129,9 +129,7 @@ class StartPosition:
         return out
 
 
-def scenario_data(
-    positions: Sequence[StartPosition], name: str = "start position"
-) -> dict[str, Any]:
+def scenario_data(positions: Sequence[PlayerStart], name: str = "start position") -> dict[str, Any]:
     """A scenario document (as a mapping) that sets up these start positions,
     one per player, using ``card_data:`` for the cards."""
     if not positions:
@@ -214,7 +212,7 @@ def start_position(
     *,
     lookup: CardLookup | None = None,
     home: Path | None = None,
-) -> StartPosition:
+) -> PlayerStart:
     """The start position of one player's deck list, with every card found in
     the card index (the index in ``home``, or ``lookup``)."""
     own = lookup is None
@@ -224,7 +222,7 @@ def start_position(
     finally:
         if own:
             cards.close()
-    position = StartPosition(deck.ruleset, player)
+    position = PlayerStart(deck.ruleset, player)
     game = new_game(deck.ruleset, [player], 0)
     given = [DeckCard(record.cdef, record.number, entry.section) for entry, record in found]
     try:

@@ -28,7 +28,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardzones.cards.decks import DeckList, StartPosition, start_position
+from cardzones.cards.decks import DeckList, PlayerStart, start_position
 from cardzones.cards.errors import CardDataError, DeckListError
 from cardzones.cards.index import CardIndex, card_games
 from cardzones.cards.lookup import IMPORT_HINT, UPDATE_HINT, CardLookup
@@ -130,7 +130,7 @@ def deck_document(body: dict[str, Any], *, tokens: bool = False) -> DeckStart:
         lookup = CardLookup(ruleset)
     except CardDataError:
         raise DeckListRefused(unavailable(ruleset)) from None
-    positions: list[StartPosition] = []
+    positions: list[PlayerStart] = []
     problems: list[str] = []
     with lookup:
         for player in players:
