@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from cardzones.acts.actions import NO_ACTIONS, ActionTable, Param
+from cardzones.acts.actions import NO_ACTIONS, ActionTable, Param, ParamKind
 from cardzones.acts.binding import complete
 from cardzones.acts.legal import legal_actions
 from cardzones.acts.legal_action import LegalAction
@@ -240,6 +240,14 @@ class Ruleset(kernel.Ruleset["Game"]):
     exposable: Exposable = Exposable()
 
     # -- cards -------------------------------------------------------------
+
+    def expected_numbers(self) -> tuple[str, ...]:
+        """The numbers of its cards a card expectation may name: those
+        ``numbers`` declares, or, for a rule set that declares none, the
+        whole-number fields of its card data."""
+        if self.numbers.modified:
+            return self.numbers.modified
+        return tuple(p.name for p in self.card_params if p.kind is ParamKind.INT)
 
     def make_card(
         self, name: str, fields: Mapping[str, Any], abilities: Sequence[Ability] = ()

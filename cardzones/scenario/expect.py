@@ -25,8 +25,8 @@ from cardzones.scenario.expect_chain import (
 )
 
 #: The keys of a card expectation in every game. A rule set adds the numbers
-#: of its cards (``Ruleset.numbers``): ``power: 3`` checks the current object's
-#: number, as ``life`` does a life total.
+#: of its cards (``Ruleset.expected_numbers``): ``power: 3`` checks the current
+#: object's number, as ``life`` does a life total.
 CARD_KEYS = {
     "card",
     "in",
@@ -74,7 +74,7 @@ def check(ctx: Context, node: Any) -> str | None:
     if "effect" in node:
         return _effect(ctx, ctx.check_keys(node, {"effect", "active"}, "expect effect"))
     if "card" in node:
-        numbers = ruleset_of(ctx.game).numbers.modified
+        numbers = ruleset_of(ctx.game).expected_numbers()
         return _card(ctx, ctx.check_keys(node, CARD_KEYS.union(numbers), "expect card"))
     if "zone" in node:
         return _zone(ctx, ctx.check_keys(node, ZONE_KEYS, "expect zone"))
