@@ -212,9 +212,13 @@ def start_position(
     *,
     lookup: CardLookup | None = None,
     home: Path | None = None,
+    game: Game | None = None,
 ) -> PlayerStart:
     """The start position of one player's deck list, with every card found in
-    the card index (the index in ``home``, or ``lookup``)."""
+    the card index (the index in ``home``, or ``lookup``). The rule set
+    places the cards in ``game``, a game of its with ``player`` among the
+    players and their zones empty, so that one game serves every player of
+    a table; without one, in a game of that player alone."""
     own = lookup is None
     cards = lookup if lookup is not None else CardLookup(deck.ruleset, home)
     try:
@@ -223,7 +227,8 @@ def start_position(
         if own:
             cards.close()
     position = PlayerStart(deck.ruleset, player)
-    game = new_game(deck.ruleset, [player], 0)
+    if game is None:
+        game = new_game(deck.ruleset, [player], 0)
     given = [DeckCard(record.cdef, record.number, entry.section) for entry, record in found]
     try:
         where = get_ruleset(deck.ruleset).place_deck(game, player, given)
