@@ -65,6 +65,9 @@ def test_rulesets_serve_each_board_layout_and_the_pages_name_no_game() -> None:
         types = set(ruleset.zone_specs)
         assert set(board["areas"]) <= types and set(board["piles"]) <= types
         assert set(board["stacked"]) <= types
+        # The numbers a face shows in a colour are the rule set's own, by value.
+        assert set(board["coloured"]) <= set(ruleset.numbers.modified)
+        assert all(isinstance(t, str) for t in board["life_shown"])
         assert set(board["piles"].values()) <= set(ruleset.piles)
     pages = sorted(p for p in STATIC.iterdir() if p.suffix in (".js", ".css", ".html"))
     assert pages

@@ -605,6 +605,10 @@ def test_the_readme_pictures_a_match_of_real_cards(
         text = page.locator("#preview .p-text").all_inner_texts()
         assert text == [fixture_text("fab", "Dawnblade")]
         assert "1 × +1 power" in page.inner_text("#preview")
+        # A real card's pitch shows in its colour, as the rule set's layout colours it.
+        pitches = page.locator('[data-zone="alice.hand"] .stat[data-stat="pitch"]')
+        colours = pitches.evaluate_all("found => found.map((s) => s.dataset.colour)")
+        assert colours and set(colours) <= {"red", "yellow", "blue"}, colours
         checked(fab, page, "alice")
         page.screenshot(path=folder / "board-fab.png")
         page.context.close()

@@ -170,6 +170,8 @@ ODD_VALUES = [
 ]
 
 TABLES = [get_ruleset("fab").actions, get_ruleset("redemption").actions]
+#: The numbers of both rule sets' cards, which card expectations name.
+NUMBERS = {n for g in ("fab", "redemption") for n in get_ruleset(g).numbers.modified}
 #: Every action a step may name, in either rule set.
 ACTIONS = list(dict.fromkeys([*TABLES[0], *TABLES[1], "expect", "mark"]))
 #: The keys of the general move, from its action table entry.
@@ -180,7 +182,7 @@ ARG_KEYS = list(
     dict.fromkeys(
         [
             *sorted(MOVE_KEYS | COMMON),
-            *sorted(CARD_KEYS | ZONE_KEYS | GAME_KEYS | EVENT_FILTER_KEYS),
+            *sorted(CARD_KEYS | ZONE_KEYS | GAME_KEYS | EVENT_FILTER_KEYS | NUMBERS),
             "top",
             "kind",
             "source",

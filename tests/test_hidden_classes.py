@@ -25,7 +25,7 @@ from test_noninterference import FAB, REDEMPTION, Harness, handles, run_action
 
 from cardzones import new_game
 from cardzones.acts.binding import RESOLVED, bind
-from cardzones.acts.seats import Seat, SeatRefusal
+from cardzones.acts.seats import SeatPolicy, SeatRefusal
 from cardzones.errors import CardzonesError, IllegalAction, NeedsChoice
 from cardzones.kernel.cards import CardDef, Dest, PlayFrom, Replacement, Trigger
 from cardzones.kernel.game import Game
@@ -705,7 +705,7 @@ def test_order_of_pitched_cards_is_each_players_own_choice_at_a_table_4_4_3c() -
             game2.ruleset.actions["pitch_order"],
             {"order": [card]},
             RESOLVED,
-            seat=Seat(game2, "bob"),
+            seat=SeatPolicy(game2, "bob"),
         )
 
 

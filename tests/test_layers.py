@@ -254,7 +254,7 @@ def _check_text(source: str, name: str, layer: int, own: str | None) -> list[str
         ),
         ("cardzones.scenario.runner", "from cardzones.cli import app\n", "a layer above"),
         ("cardzones.scenario.runner", "from cardzones.table.acts import bind_act\n", "above"),
-        ("cardzones.table.acts", "from cardzones.web.hub import Hub\n", "a layer above"),
+        ("cardzones.table.acts", "from cardzones.web.hub import OpenTables\n", "a layer above"),
         ("cardzones.rulesets.registry", "import cardzones.table.store\n", "a layer above"),
         (
             "cardzones.scenario.runner",
@@ -455,7 +455,7 @@ def test_tables_run_without_the_test_runner(path: Path, name: str) -> None:
 def test_the_runner_checker_finds_bad_imports(name: str, source: str, expected: str) -> None:
     found = runner_problems(source, "probe.py", name)
     assert found and expected in found[0], found
-    good = "from cardzones.position.start import Position\n"
+    good = "from cardzones.position.start import StartPosition\n"
     assert runner_problems(good, "probe.py", "cardzones.table.creation") == []
 
 
@@ -940,21 +940,10 @@ RULES_WORDS = {"fab": ("combat chain",), "redemption": ("lost soul", "lost souls
 #: discard() and a slot reserved, the head of a list, a card set aside.
 ORDINARY_WORDS = frozenset({"head", "stack", "permanent", "discard", "reserve", "set_aside"})
 
-#: The places outside a game's package that still speak its words, with why.
-#: Those that say "to go" are to lose them; the others keep a stored
-#: format's first names, so that what was stored before still loads.
+#: The places outside a game's package that still speak its words, with why:
+#: each keeps a stored format's first names, so that what was stored before
+#: still loads.
 VOCABULARY_ALLOWED: dict[str, str] = {
-    # to go: the kernel's code and comments name zones of both games (its
-    # doctests, which play a game, may)
-    "cardzones/kernel/pipeline.py": "to go",
-    "cardzones/kernel/ruleset.py": "to go",
-    "cardzones/kernel/logview.py": "to go",
-    # to go: the scenario layer's expectation keys of each game
-    "cardzones/scenario/expect.py": "to go",
-    # to go: the numeric properties modify and counters take are both games'
-    # (a scenario's modify may name either game's, in either game), until
-    # each rule set declares its numbers and the shared actions read them
-    "cardzones/rulesets/common.py": "to go",
     # a stored game written before cards had ``extra`` keeps Redemption's
     # fields under their old names (kernel/serial.py reads them)
     "cardzones/kernel/serial.py": "stored format",
@@ -965,18 +954,10 @@ VOCABULARY_ALLOWED: dict[str, str] = {
 }
 
 
-#: The board's files that still speak a game's words: all to go, the
-#: board's menus and its words taken from the rule set and its action table
-#: as its layout is (``GET /api/rulesets``).
-STATIC_VOCABULARY_ALLOWED: dict[str, str] = {
-    "cardzones/web/static/menus.js": "to go: the actions of one game's menus",
-    "cardzones/web/static/board-render.js": "to go: a hero's life by its name, a graveyard",
-    "cardzones/web/static/board-menus.js": "to go: a card put into a territory",
-    "cardzones/web/static/board-procedure.js": "to go: the parts of a battle a procedure shows",
-    "cardzones/web/static/board-procedure.css": "to go: the Lost Soul a battle is fought for",
-    "cardzones/web/static/board.css": "to go: a pitch in its colour",
-    "cardzones/web/static/words.js": "to go: the examples of its comments",
-}
+#: The board's files that still speak a game's words, with why: none. The
+#: board takes its menus' words from the rule set's action table and its
+#: other words from the rule set's layout (``GET /api/rulesets``).
+STATIC_VOCABULARY_ALLOWED: dict[str, str] = {}
 
 
 def game_vocabulary() -> dict[str, list[str]]:

@@ -440,14 +440,14 @@ def test_a_deck_list_table_reads_its_start_position_once_and_each_card_once(
     position read, each card made from its entry once."""
     from cardzones.cards.lookup import CardLookup
     from cardzones.position import start
-    from cardzones.position.start import Position
+    from cardzones.position.start import StartPosition
     from cardzones.table.creation import creation_from_request
     from cardzones.table.table import Table
 
     read: list[str] = []
     found: list[tuple[str, int | None]] = []
     made: list[str] = []
-    from_doc = Position.from_doc.__func__  # type: ignore[attr-defined]
+    from_doc = StartPosition.from_doc.__func__  # type: ignore[attr-defined]
     find = CardLookup._find  # noqa: SLF001 - counts the index's look-ups
     parse = start.parse_card
 
@@ -463,7 +463,7 @@ def test_a_deck_list_table_reads_its_start_position_once_and_each_card_once(
         made.append(name)
         return parse(name, node, ruleset)
 
-    monkeypatch.setattr(Position, "from_doc", classmethod(reading))
+    monkeypatch.setattr(StartPosition, "from_doc", classmethod(reading))
     monkeypatch.setattr(CardLookup, "_find", finding)
     monkeypatch.setattr(start, "parse_card", making)
     record = creation_from_request(fab_decks())

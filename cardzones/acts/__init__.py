@@ -53,8 +53,9 @@ from cardzones.acts.binding import (
 from cardzones.acts.counters import counter_action, life_action
 from cardzones.acts.legal import candidate_actions, legal_actions, tried_legal_actions
 from cardzones.acts.legal_action import LegalAction
+from cardzones.acts.menu_words import MenuWords, with_menu_words
 from cardzones.acts.seats import (
-    Seat,
+    SeatPolicy,
     SeatRefusal,
     actable_cards,
     acts_on,
@@ -98,6 +99,7 @@ __all__ = [
     "Foresee",
     "Foreseer",
     "LegalAction",
+    "MenuWords",
     "Mover",
     "Offer",
     "OneOf",
@@ -105,7 +107,7 @@ __all__ = [
     "ParamKind",
     "Resolver",
     "Role",
-    "Seat",
+    "SeatPolicy",
     "SeatRefusal",
     "Writer",
     "actable_cards",
@@ -132,4 +134,5 @@ __all__ = [
     "seat_refusal",
     "table_of",
     "tried_legal_actions",
+    "with_menu_words",
 ]

@@ -46,6 +46,7 @@ from cardzones.kernel.results import ActionResult as ActionResult  # what an act
 from cardzones.kernel.results import MoveResult
 
 if TYPE_CHECKING:
+    from cardzones.acts.menu_words import MenuWords
     from cardzones.kernel.game import Game
 
 #: A step of a path to an argument: a key of a mapping, or an index of a list.
@@ -359,7 +360,9 @@ class Action:
     it is checked by the same rules as any other. ``offer(game, args)``,
     when given, says whether the rule set offers the player the action with
     those arguments now (:data:`Offer`): legal actions list only what it
-    offers, and ``run`` still accepts what the rules allow.
+    offers, and ``run`` still accepts what the rules allow. ``menu`` is how a
+    board's menus say it, in its game's words
+    (:class:`~cardzones.acts.menu_words.MenuWords`).
 
     >>> from cardzones.acts.standard import GRANT, FLIP
     >>> GRANT.judge, FLIP.judge
@@ -379,6 +382,7 @@ class Action:
     foresee: Foresee | None = None
     judge: bool = False
     offer: Offer | None = None
+    menu: MenuWords | None = None
 
     def __post_init__(self) -> None:
         names = [p.name for p in self.params]
@@ -429,6 +433,8 @@ class Action:
             out["rules"] = list(self.rules)
         if self.doc:
             out["doc"] = self.doc
+        if self.menu is not None:
+            out["menu"] = self.menu.to_json()
         return out
 
 

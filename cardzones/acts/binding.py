@@ -10,7 +10,7 @@ things in order:
    effect label); the scenario language has a resolver for ``$label`` and
    ``NAME@ZONE``, the table one for the handles of a seat's view and one for
    the physical cards of stored acts;
-2. **checks the seat policy** (:class:`~cardzones.acts.seats.Seat`), when a
+2. **checks the seat policy** (:class:`~cardzones.acts.seats.SeatPolicy`), when a
    player acts for themselves: it is their turn for a turn player's action,
    they act as themselves, on their own cards and zones, and name a card they
    may not look at only in their own zones;
@@ -27,13 +27,13 @@ key; the seat policy refuses with a
 :class:`~cardzones.acts.seats.SeatRefusal`.
 
 >>> from cardzones import new_game
->>> from cardzones.acts.seats import Seat
+>>> from cardzones.acts.seats import SeatPolicy
 >>> game = new_game("fab", ["alice", "bob"])
 >>> card = game.new_card(game.card_def("Snatch"), game.zone("alice", "hand"))
 >>> flip = game.ruleset.actions["flip"]
->>> bind(flip, {"card": card, "face": "up"}, RESOLVED, seat=Seat(game, "alice"))
+>>> bind(flip, {"card": card, "face": "up"}, RESOLVED, seat=SeatPolicy(game, "alice"))
 {'card': 1, 'face': 'up', 'by': 'alice'}
->>> bind(flip, {"card": card, "face": "up"}, RESOLVED, seat=Seat(game, "bob"))
+>>> bind(flip, {"card": card, "face": "up"}, RESOLVED, seat=SeatPolicy(game, "bob"))
 Traceback (most recent call last):
 ...
 cardzones.acts.seats.SeatRefusal: card: a card you may not look at can be named only in ...
@@ -59,7 +59,7 @@ from cardzones.acts.actions import (
     PathStep,
     oversized,
 )
-from cardzones.acts.seats import Seat, SeatRefusal
+from cardzones.acts.seats import SeatPolicy, SeatRefusal
 from cardzones.acts.zone_choices import ZoneChoice, ZoneChoices, bind_choice
 from cardzones.kernel.cards import CardDef, Dest
 
@@ -157,7 +157,7 @@ def bind(
     *,
     table: ActionTable | None = None,
     reserved: frozenset[str] = frozenset(),
-    seat: Seat | None = None,
+    seat: SeatPolicy | None = None,
 ) -> dict[str, Any]:
     """Check ``raw``, the arguments of ``action``, and resolve them: a dict
     with every parameter of the action, as ``run`` takes it.
@@ -181,7 +181,7 @@ def bind_written(
     *,
     table: ActionTable | None = None,
     reserved: frozenset[str] = frozenset(),
-    seat: Seat | None = None,
+    seat: SeatPolicy | None = None,
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """:func:`bind`, and the arguments as ``writer`` writes them back."""
     args, written = _Pass(resolver, table, reserved, seat, writer).action(
@@ -220,7 +220,7 @@ def seat_refusal(game: Game, player: str, action: Action, args: Mapping[str, Any
     card: a card you may not look at can be named only in your own zones
     """
     try:
-        bind(action, args, RESOLVED, seat=Seat(game, player))
+        bind(action, args, RESOLVED, seat=SeatPolicy(game, player))
     except SeatRefusal as exc:
         return str(exc)
     return None
@@ -250,7 +250,7 @@ class _Pass:
         resolver: Resolver | None,
         table: ActionTable | None,
         reserved: frozenset[str],
-        seat: Seat | None,
+        seat: SeatPolicy | None,
         writer: Writer | None,
     ) -> None:
         self.resolver = resolver

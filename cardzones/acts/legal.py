@@ -67,7 +67,7 @@ from cardzones.acts.candidate_shapes import (
     shape_and_groups,
 )
 from cardzones.acts.legal_action import LegalAction
-from cardzones.acts.seats import Seat, SeatRefusal, acts_on, may_name, owns_zone, remembered
+from cardzones.acts.seats import SeatPolicy, SeatRefusal, acts_on, may_name, owns_zone, remembered
 from cardzones.acts.zone_choices import adding
 from cardzones.acts.zone_filter import concerns
 from cardzones.errors import CardzonesError, NeedsChoice
@@ -154,7 +154,7 @@ def _listing(
 ) -> tuple[list[LegalAction], _Asked]:
     game.check_player(player)
     wanted = None if actions is None else set(actions)
-    seat = Seat(game, player)
+    seat = SeatPolicy(game, player)
     out: list[LegalAction] = []
     memo = _JUDGING.set((game, {}) if foresee else None)
     try:
@@ -233,7 +233,7 @@ class _Asked:
 
     game: Game
     player: str
-    seat: Seat
+    seat: SeatPolicy
     card: int | None
     zone: int | None
     _cards: dict[int, int] = field(default_factory=dict)

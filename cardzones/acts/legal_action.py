@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from cardzones.acts.actions import Action, ParamKind
 from cardzones.acts.binding import RESOLVED, bind, bind_written
 from cardzones.acts.named import Named, card_name
-from cardzones.acts.seats import Seat
+from cardzones.acts.seats import SeatPolicy
 from cardzones.kernel.results import ActionResult, MoveResult
 
 if TYPE_CHECKING:
@@ -64,7 +64,7 @@ class LegalAction(NamedTuple):
         player. Refused, it raises :class:`~cardzones.errors.IllegalAction`
         and changes nothing: the seat policy is checked again first, and the
         rules then decide, as the game is now."""
-        args = bind(self.action, self.bound, RESOLVED, seat=Seat(game, self.player))
+        args = bind(self.action, self.bound, RESOLVED, seat=SeatPolicy(game, self.player))
         return self.action.run(game, args)
 
     def to_json(self, game: Game, labels: Mapping[str, Any] | None = None) -> dict[str, Any]:

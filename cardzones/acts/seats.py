@@ -25,7 +25,7 @@ adds this policy on top of the rules, never instead of them:
 - the same holds inside a nested action (``then:``), which may not nest
   another.
 
-:class:`Seat` is the policy, checked by the one pass that binds an act
+:class:`SeatPolicy` is the policy, checked by the one pass that binds an act
 (:func:`~cardzones.acts.binding.bind` with ``seat=``), value by value, as it
 is resolved. A refusal is a :class:`SeatRefusal`, whose message says which
 argument and why, and names a card only as the player named it.
@@ -35,7 +35,7 @@ argument and why, and names a card only as the player named it.
 >>> game = new_game("fab", ["alice", "bob"])
 >>> card = game.new_card(game.card_def("Snatch"), game.zone("alice", "hand"))
 >>> flip = game.ruleset.actions["flip"]
->>> bind(flip, {"card": card, "face": "up", "by": "bob"}, RESOLVED, seat=Seat(game, "alice"))
+>>> bind(flip, {"card": card, "face": "up", "by": "bob"}, RESOLVED, seat=SeatPolicy(game, "alice"))
 Traceback (most recent call last):
 ...
 cardzones.acts.seats.SeatRefusal: by: 'bob': a seat acts for itself only (alice)
@@ -77,7 +77,7 @@ def where(path: Sequence[PathStep]) -> str:
     return out
 
 
-class Seat:
+class SeatPolicy:
     """The seat policy for ``player``, acting for themselves in ``game``."""
 
     __slots__ = ("game", "player")

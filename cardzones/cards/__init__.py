@@ -16,7 +16,7 @@ deck lists are written are the rule sets' business
 :mod:`cardzones.rulesets.redemption.decklist`.
 """
 
-from cardzones.cards.decks import StartPosition, read_deck, scenario_data, start_position
+from cardzones.cards.decks import PlayerStart, read_deck, scenario_data, start_position
 from cardzones.cards.errors import (
     AmbiguousCard,
     CardDataError,
@@ -40,7 +40,7 @@ __all__ = [
     "DownloadFailed",
     "ImportFailed",
     "NoCardIndex",
-    "StartPosition",
+    "PlayerStart",
     "UnknownCard",
     "import_file",
     "read_deck",

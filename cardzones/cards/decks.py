@@ -45,7 +45,7 @@ __all__ = [
     "DeckEntry",
     "DeckList",
     "Placed",
-    "StartPosition",
+    "PlayerStart",
     "read_deck",
     "scenario_data",
     "start_position",
@@ -79,7 +79,7 @@ class Placed:
 
 
 @dataclass
-class StartPosition:
+class PlayerStart:
     """Where one player's cards start. ``cards`` lists them zone by zone, the
     deck top first; ``inventory`` holds the cards of the list that start in no zone."""
 
@@ -129,9 +129,7 @@ class StartPosition:
         return out
 
 
-def scenario_data(
-    positions: Sequence[StartPosition], name: str = "start position"
-) -> dict[str, Any]:
+def scenario_data(positions: Sequence[PlayerStart], name: str = "start position") -> dict[str, Any]:
     """A scenario document (as a mapping) that sets up these start positions,
     one per player, using ``card_data:`` for the cards."""
     if not positions:
@@ -214,9 +212,13 @@ def start_position(
     *,
     lookup: CardLookup | None = None,
     home: Path | None = None,
-) -> StartPosition:
+    game: Game | None = None,
+) -> PlayerStart:
     """The start position of one player's deck list, with every card found in
-    the card index (the index in ``home``, or ``lookup``)."""
+    the card index (the index in ``home``, or ``lookup``). The rule set
+    places the cards in ``game``, a game of its with ``player`` among the
+    players and their zones empty, so that one game serves every player of
+    a table; without one, in a game of that player alone."""
     own = lookup is None
     cards = lookup if lookup is not None else CardLookup(deck.ruleset, home)
     try:
@@ -224,8 +226,9 @@ def start_position(
     finally:
         if own:
             cards.close()
-    position = StartPosition(deck.ruleset, player)
-    game = new_game(deck.ruleset, [player], 0)
+    position = PlayerStart(deck.ruleset, player)
+    if game is None:
+        game = new_game(deck.ruleset, [player], 0)
     given = [DeckCard(record.cdef, record.number, entry.section) for entry, record in found]
     try:
         where = get_ruleset(deck.ruleset).place_deck(game, player, given)

@@ -105,7 +105,7 @@ def _event_visible_to(
         return True
     # 3.0.3a: the object the move left is public, so everyone could look at it
     # where it arrived, even where the rule set says the move itself was not
-    # seen (Redemption: a card leaving a hand face up for the territory).
+    # seen (a card that leaves a hand face up for a zone all may look at).
     if event.kind == MOVED and event.after:
         return True
     if player is None or event.card is None:

@@ -147,11 +147,11 @@ def _cannot_contain(game: GameState, obj: Obj, by: str, cause: str) -> MoveResul
         return MoveResult.FAILED if cleared is MoveResult.FAILED else MoveResult.CLEARED
     if cause == "clear":
         # The clear itself was replaced to where the object cannot go: its
-        # replacements have applied once (3.0.8a), so it goes to the graveyard.
-        graveyard = foresee.resolve_destination(game, obj, Dest(game.ruleset.clear_to, "owner"), by)
-        if graveyard is not None and game.ruleset.admit(game, obj, graveyard, by).ok:
-            public = game._zinfo[graveyard].spec.public
-            _transfer(game, obj, graveyard, "top", public, "rule", by, (), False)
+        # replacements have applied once (3.0.8a), so it goes where a clear goes.
+        pile = foresee.resolve_destination(game, obj, Dest(game.ruleset.clear_to, "owner"), by)
+        if pile is not None and game.ruleset.admit(game, obj, pile, by).ok:
+            public = game._zinfo[pile].spec.public
+            _transfer(game, obj, pile, "top", public, "rule", by, (), False)
             return MoveResult.MOVED
     return MoveResult.FAILED
 

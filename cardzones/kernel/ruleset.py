@@ -118,7 +118,7 @@ class Ruleset(Generic[G]):
     - ``name``: the name games, saved games and scenarios know it by;
     - ``zone_specs``: its zone types (:class:`~cardzones.kernel.zones.ZoneSpec`);
     - ``phases``: the phases of a turn, in order, or none;
-    - ``clear_to``: where a cleared object goes (3.0.12);
+    - ``clear_to``: the zone type a cleared object goes to (3.0.12);
     - ``destinations``: destinations that are not zones (fab's ``arena``),
       with the rule that names each, resolved by :meth:`resolve_pseudo`;
     - ``piles``: names for the cards under or on one card (fab's ``soul``,
@@ -129,7 +129,7 @@ class Ruleset(Generic[G]):
     name = "base"
     zone_specs: Mapping[str, ZoneSpec] = {}
     phases: tuple[str, ...] = ()
-    clear_to = "graveyard"
+    clear_to = "discard"
     destinations: Mapping[str, str] = {}
     piles: Mapping[str, int] = {}
 

@@ -5,7 +5,7 @@ place. The table, export and replay start their games here; the test runner
 
 >>> from cardzones.position.loader import load_text
 >>> doc = load_text("{ruleset: fab, setup: {alice.hand: [{card: Snatch, as: s}]}}", "<p>")
->>> start = Position.from_doc(doc, "<p>")
+>>> start = StartPosition.from_doc(doc, "<p>")
 >>> ctx = start.new_context()
 >>> start.setup(ctx)
 >>> ctx.game.zone_name(ctx.game.location(ctx.labels["s"]))
@@ -51,7 +51,7 @@ ENTRY_KEYS = {
 
 
 @dataclass
-class Position:
+class StartPosition:
     """A start position, read and checked, ready to set up."""
 
     file: str
@@ -318,8 +318,8 @@ class Position:
 def check_header(
     doc: Any,
     file: str,
-    required: tuple[str, ...] = Position.REQUIRED,
-    not_a_mapping: str = Position.NOT_A_MAPPING,
+    required: tuple[str, ...] = StartPosition.REQUIRED,
+    not_a_mapping: str = StartPosition.NOT_A_MAPPING,
 ) -> tuple[str, Ruleset, tuple[str, ...], int]:
     """The name, rule set, players and seed of a start position's document,
     checked before anything else in it is read: a :class:`ScenarioError`

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from cardzones.acts.actions import NO_ACTIONS, ActionTable, Param
+from cardzones.acts.actions import NO_ACTIONS, ActionTable, Param, ParamKind
 from cardzones.acts.binding import complete
 from cardzones.acts.legal import legal_actions
 from cardzones.acts.legal_action import LegalAction
@@ -82,6 +82,30 @@ class ChainLink(NamedTuple):
     defending: tuple[int, ...]
 
 
+class Numbers(NamedTuple):
+    """The numbers a game's cards have, as the actions both shipped games
+    share and a scenario's ``expect card`` read them: ``modified`` are those
+    a ``modify`` changes and an expectation checks by their name
+    (``power: 3``); ``counted`` are those a counter named for one changes
+    (``+1_power``). A number neither names is its rule set's alone.
+
+    >>> Numbers(("strength",), ("strength",)).modified
+    ('strength',)
+    """
+
+    modified: tuple[str, ...] = ()
+    counted: tuple[str, ...] = ()
+
+
+class Exposable(NamedTuple):
+    """The zone types a scenario may expect to be exposed, holding nothing
+    (fab 3.0.1a: an equipment zone without equipment), and what they are
+    called together, in the game's words."""
+
+    called: str = ""
+    types: tuple[str, ...] = ()
+
+
 @dataclass(frozen=True)
 class Board:
     """How a board lays out a player's mat, served with the rule set by
@@ -97,7 +121,14 @@ class Board:
     type's own words are not enough; ``stacked`` are the zone types shown as a
     pile of face-up cards (one card high, with a count, opened to browse);
     ``symbols`` are the marks of its cards' rules text (``{r}``), each as its
-    words and a glyph. A rule set without one gets its zones side by side.
+    words and a glyph; ``life_shown`` are the card types whose life total a
+    mat shows by its player's name; ``coloured`` are the numbers a card's
+    face shows in a colour, each by its value with the colour's name (red,
+    yellow, blue, green, purple, white, black, grey); ``battle`` names the
+    fields of its procedure's battle (the view's ``procedure``) that hold
+    each side's characters (``good``, ``evil``), and what a battle is fought
+    for while its card is not known (``prize``). A rule set without one gets
+    its zones side by side.
 
     >>> Board({"deck": "deck"}, ("deck",)).to_json()["rows"]
     ['deck']
@@ -111,6 +142,9 @@ class Board:
     labels: Mapping[str, str] = field(default_factory=dict)
     stacked: tuple[str, ...] = ()
     symbols: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    life_shown: tuple[str, ...] = ()
+    coloured: Mapping[str, Mapping[int, str]] = field(default_factory=dict)
+    battle: Mapping[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -122,6 +156,12 @@ class Board:
             "labels": dict(self.labels),
             "stacked": list(self.stacked),
             "symbols": {mark: list(said) for mark, said in self.symbols.items()},
+            "life_shown": list(self.life_shown),
+            "battle": dict(self.battle),
+            "coloured": {
+                stat: {str(value): colour for value, colour in colours.items()}
+                for stat, colours in self.coloured.items()
+            },
         }
 
 
@@ -171,7 +211,11 @@ class Ruleset(kernel.Ruleset["Game"]):
     - ``permanent_control``: whether cards have a permanent controller apart
       from their controller (a start position may name one);
     - ``has_procedure``: whether it has a game procedure
-      (:meth:`begin_procedure`), which a table may be asked to run.
+      (:meth:`begin_procedure`), which a table may be asked to run;
+    - ``numbers``: the numbers of its cards that ``modify``, counters and
+      expectations name (:class:`Numbers`);
+    - ``exposable``: the zone types a scenario may expect to be exposed
+      (:class:`Exposable`).
     """
 
     actions: ActionTable = NO_ACTIONS
@@ -192,8 +236,18 @@ class Ruleset(kernel.Ruleset["Game"]):
     attach_keys: Mapping[str, int] = {}
     permanent_control = False
     has_procedure = False
+    numbers: Numbers = Numbers()
+    exposable: Exposable = Exposable()
 
     # -- cards -------------------------------------------------------------
+
+    def expected_numbers(self) -> tuple[str, ...]:
+        """The numbers of its cards a card expectation may name: those
+        ``numbers`` declares, or, for a rule set that declares none, the
+        whole-number fields of its card data."""
+        if self.numbers.modified:
+            return self.numbers.modified
+        return tuple(p.name for p in self.card_params if p.kind is ParamKind.INT)
 
     def make_card(
         self, name: str, fields: Mapping[str, Any], abilities: Sequence[Ability] = ()

@@ -2,9 +2,10 @@
 tables (move, draw, shuffle, flip, modify, grant, end_turn, counter), built from the
 kernel's standard actions, with their candidates for legal actions.
 
-``modify`` takes the numeric properties of both games, so that one scenario
-vocabulary serves both: ``power``, ``defense``, ``pitch`` and ``cost`` (fab) and
-``strength`` and ``toughness`` (redemption).
+``modify`` and ``counter`` take the numbers each rule set declares its cards
+to have (:class:`~cardzones.rulesets.base.Numbers`): fab's ``power``,
+``defense``, ``pitch`` and ``cost``, Redemption's ``strength`` and
+``toughness``.
 
 A candidates function (``Action.candidates``) lists the arguments a player
 could give an action now, from what that player may know alone
@@ -17,7 +18,7 @@ shared ones (and to the bottom of an ordered one of theirs), with the
 default face and cause; a modify is +1 or -1 to a printed number.
 
 >>> from cardzones.acts.standard import move_action
->>> sorted(action.name for action in shared_actions(move_action()))
+>>> sorted(action.name for action in shared_actions(move_action(), numbers=Numbers()))
 ['counter', 'draw', 'end_turn', 'flip', 'grant', 'modify', 'move', 'shuffle']
 """
 
@@ -32,15 +33,10 @@ from cardzones.acts.counters import counter_action, counter_candidates
 from cardzones.acts.seats import actable_cards, nameable_cards
 from cardzones.acts.standard import END_TURN, FLIP, GRANT, SHUFFLE, draw_action, modify_action
 from cardzones.kernel.cards import CardDef, Dest
+from cardzones.rulesets.base import Numbers
 
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game
-
-#: The numeric properties ``modify`` may change.
-MODIFY_STATS = ("power", "defense", "strength", "toughness", "pitch", "cost")
-#: The numeric properties a counter may change (``+1_power``, ``-1_defense``,
-#: ``+1_life``: fab 4.4.3a counts counters in an ally's life).
-COUNTER_STATS = ("power", "defense", "life", "intellect", "arcane", "strength", "toughness")
 
 Candidate = dict[str, Any]
 
@@ -92,16 +88,24 @@ def text_fields(cdef: CardDef) -> dict[str, str]:
 
 
 def shared_actions(
-    move: Action, never: CannotTake | None = None, *, end_turn: Foresee | None = None
+    move: Action,
+    never: CannotTake | None = None,
+    *,
+    numbers: Numbers,
+    end_turn: Foresee | None = None,
 ) -> tuple[Action, ...]:
     """The actions both shipped rule sets have, with the rule set's own
     ``move``, each with its candidates (a move's leaving out the zones
-    ``never`` says cannot take the card, :func:`move_candidates`), and
+    ``never`` says cannot take the card, :func:`move_candidates`), a
+    ``modify`` and a ``counter`` of the rule set's own ``numbers``, and
     ``end_turn`` judged by the rule set's own judgement of its end of the
     turn (without one, legal actions try it)."""
 
     def moves(game: Game, player: str) -> Iterator[Candidate]:
         return move_candidates(game, player, never)
+
+    def modifies(game: Game, player: str) -> Iterator[Candidate]:
+        return modify_candidates(game, player, numbers.modified)
 
     move = replace(move, candidates=moves)
     return (
@@ -109,10 +113,10 @@ def shared_actions(
         replace(draw_action(move), candidates=draw_candidates),
         replace(SHUFFLE, candidates=shuffle_candidates),
         replace(FLIP, candidates=flip_candidates),
-        replace(modify_action(MODIFY_STATS), candidates=modify_candidates),
+        replace(modify_action(numbers.modified), candidates=modifies),
         replace(GRANT, candidates=grant_candidates),
         replace(END_TURN, candidates=end_turn_candidates, foresee=end_turn),
-        counter_action(COUNTER_STATS, candidates=counter_candidates),
+        counter_action(numbers.counted, candidates=counter_candidates),
     )
 
 
@@ -212,13 +216,14 @@ def flip_candidates(game: Game, player: str) -> Iterator[Candidate]:
         yield {"card": card, "face": "down" if public else "up"}
 
 
-def modify_candidates(game: Game, player: str) -> Iterator[Candidate]:
-    """+1 and -1 to each printed number of each public card the player acts on."""
+def modify_candidates(game: Game, player: str, numbers: Sequence[str]) -> Iterator[Candidate]:
+    """+1 and -1 to each printed number of ``numbers`` of each public card the
+    player acts on."""
     for card in actable_cards(game, player):
         if not game.is_public(card):
             continue
         for stat in game.obj(card).cdef.stats:
-            if stat in MODIFY_STATS:
+            if stat in numbers:
                 yield {"card": card, stat: 1}
                 yield {"card": card, stat: -1}
 

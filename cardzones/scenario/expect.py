@@ -14,7 +14,7 @@ from cardzones.kernel.views import view
 from cardzones.position.context import Context
 from cardzones.position.loader import YList, YMap
 from cardzones.position.refs import ZoneRef
-from cardzones.rulesets.base import ruleset_of
+from cardzones.rulesets.base import Exposable, ruleset_of
 from cardzones.scenario import expect_procedure
 from cardzones.scenario.event_zones import zone_matcher
 from cardzones.scenario.expect_chain import (
@@ -26,6 +26,9 @@ from cardzones.scenario.expect_chain import (
     count_problem,
 )
 
+#: The keys of a card expectation in every game. A rule set adds the numbers
+#: of its cards (``Ruleset.expected_numbers``): ``power: 3`` checks the current
+#: object's number, as ``life`` does a life total.
 CARD_KEYS = {
     "card",
     "in",
@@ -37,9 +40,6 @@ CARD_KEYS = {
     "same_object",
     "new_object",
     "exists",
-    "power",
-    "strength",
-    "toughness",
     "keywords",
     "controller",
     "permanent",
@@ -47,16 +47,12 @@ CARD_KEYS = {
     "position",
     "may_play",
     "set_aside",
-    "defense",
-    "pitch",
-    "cost",
     "life",
     "counters",
     "tapped",
 }
 ZONE_KEYS = {"zone", "cards", "count", "empty", "exposed", "exists"}
 GAME_KEYS = {"phase", "turn_player", "turn"}
-EXPOSABLE = {"arms", "chest", "head", "legs"}
 
 
 def check(ctx: Context, node: Any) -> str | None:
@@ -80,7 +76,8 @@ def check(ctx: Context, node: Any) -> str | None:
     if "effect" in node:
         return _effect(ctx, ctx.check_keys(node, {"effect", "active"}, "expect effect"))
     if "card" in node:
-        return _card(ctx, ctx.check_keys(node, CARD_KEYS, "expect card"))
+        numbers = ruleset_of(ctx.game).expected_numbers()
+        return _card(ctx, ctx.check_keys(node, CARD_KEYS.union(numbers), "expect card"))
     if "zone" in node:
         return _zone(ctx, ctx.check_keys(node, ZONE_KEYS, "expect zone"))
     node = ctx.check_keys(node, GAME_KEYS, "expect")
@@ -154,15 +151,22 @@ def _zone(ctx: Context, node: YMap) -> str | None:
                 f"{'empty' if is_empty else 'not empty'}"
             )
     if "exposed" in node:
-        if ref.type not in EXPOSABLE:
-            raise ctx.fail(
-                node, "exposed", "exposed is only for equipment zones: arms, chest, head, legs"
-            )
+        exposable = ruleset_of(game).exposable
+        if ref.type not in exposable.types:
+            raise ctx.fail(node, "exposed", _not_exposable(ctx, exposable))
         want = ctx.boolean(node, "exposed")
         assert zid is not None
         if want != game.is_empty(zid):
             return f"{ref} should {'' if want else 'not '}be exposed (3.0.1a)"
     return None
+
+
+def _not_exposable(ctx: Context, exposable: Exposable) -> str:
+    """Why a zone cannot be expected to be exposed: it is none of the rule
+    set's exposable zones, or the rule set has none."""
+    if not exposable.types:
+        return f"{ctx.ruleset} has no zones that are exposed: exposed is not for it"
+    return f"exposed is only for {exposable.called}: {', '.join(exposable.types)}"
 
 
 def _players(ctx: Context, node: YMap, key: str) -> list[str]:
@@ -203,7 +207,8 @@ def _card(ctx: Context, node: YMap) -> str | None:
     for key in node:
         if key in ("card", "exists"):
             continue
-        problem = CARD_CHECKS[key](ctx, node, key, card, obj)
+        # A key the checks do not name is one of the rule set's numbers.
+        problem = CARD_CHECKS.get(key, _check_stat)(ctx, node, key, card, obj)
         if problem is not None:
             return f"{text}: {problem}"
     return None
@@ -379,12 +384,6 @@ CARD_CHECKS: dict[str, Callable[[Context, YMap, str, int, Any], str | None]] = {
     "seen_by": _check_seen_by,
     "same_object": _check_mark(True),
     "new_object": _check_mark(False),
-    "power": _check_stat,
-    "defense": _check_stat,
-    "pitch": _check_stat,
-    "cost": _check_stat,
-    "strength": _check_stat,
-    "toughness": _check_stat,
     "life": _check_stat,
     "counters": _check_counters,
     "keywords": _check_keywords,

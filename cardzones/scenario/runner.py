@@ -34,7 +34,7 @@ from cardzones.kernel.game import Game
 from cardzones.kernel.results import MoveResult
 from cardzones.position.context import Context
 from cardzones.position.loader import YList, YMap, load_file, load_text
-from cardzones.position.start import Position
+from cardzones.position.start import StartPosition
 from cardzones.scenario import expect
 
 #: Keys any action may carry (docs/scenarios.md, Results, errors and labels):
@@ -82,9 +82,9 @@ class _Failed(Exception):
 
 
 @dataclass
-class Scenario(Position):
+class Scenario(StartPosition):
     """A parsed scenario, ready to run: a start position
-    (:class:`~cardzones.position.start.Position`) and its steps."""
+    (:class:`~cardzones.position.start.StartPosition`) and its steps."""
 
     REQUIRED: ClassVar[tuple[str, ...]] = ("name", "ruleset", "steps")
     NOT_A_MAPPING: ClassVar[str] = "a scenario is a YAML mapping with name:, ruleset: and steps:"

@@ -64,7 +64,7 @@ from typing import Any
 
 from cardzones.acts.actions import Action, ArgumentError, Param, ParamKind, table_of
 from cardzones.acts.binding import bind, bind_written
-from cardzones.acts.seats import Seat
+from cardzones.acts.seats import SeatPolicy
 from cardzones.acts.zone_choices import ZoneChoices
 from cardzones.errors import CardzonesError, IllegalAction, ScenarioError
 from cardzones.kernel.results import ActionResult, MoveResult
@@ -171,7 +171,13 @@ def bind_act(ctx: TableContext, seat: str | None, act: Any) -> Bound:
     refs = SeatRefs(ctx, seat)
     try:
         args, stored = bind_written(
-            action, raw, refs, _STORED, table=table, reserved=_STEP_KEYS, seat=Seat(game, seat)
+            action,
+            raw,
+            refs,
+            _STORED,
+            table=table,
+            reserved=_STEP_KEYS,
+            seat=SeatPolicy(game, seat),
         )
     except ArgumentError as exc:
         raise Refusal(message_of(exc)) from None

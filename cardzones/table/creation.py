@@ -49,7 +49,7 @@ from cardzones.errors import CardzonesError, ScenarioError
 from cardzones.kernel.game import Game, new_handle_key
 from cardzones.position.context import Context
 from cardzones.position.loader import from_data, load_text
-from cardzones.position.start import Position, check_header, procedure_of
+from cardzones.position.start import StartPosition, check_header, procedure_of
 from cardzones.position.written import placed_cards, token_cards, written_cards
 from cardzones.rulesets import get_ruleset, ruleset_names
 from cardzones.rulesets.base import Ruleset, ruleset_of
@@ -145,14 +145,14 @@ def _setup_error(exc: ScenarioError) -> CreationError:
     return CreationError(exc.message)
 
 
-def _position(doc: Any, file: str) -> Position:
+def _position(doc: Any, file: str) -> StartPosition:
     try:
-        return Position.from_doc(doc, file)
+        return StartPosition.from_doc(doc, file)
     except ScenarioError as exc:
         raise CreationError(exc.message) from None
 
 
-def _run_setup(scenario: Position, ctx: Context, error: Any) -> None:
+def _run_setup(scenario: StartPosition, ctx: Context, error: Any) -> None:
     """Build ``scenario``'s start position into ``ctx``: a problem of the
     written position is ``error``'s, one of the game's a :class:`CreationError`."""
     try:
@@ -164,7 +164,7 @@ def _run_setup(scenario: Position, ctx: Context, error: Any) -> None:
 
 
 def _set_up(
-    scenario: Position,
+    scenario: StartPosition,
     error: Any,
     handle_key: str | None = None,
     *,
@@ -400,7 +400,7 @@ def _from_scenario_text(text: Any, limits: Limits, handle_key: str | None = None
         if "seed" not in doc:
             doc["seed"] = random_seed()
     try:
-        scenario = Position.from_doc(doc, file)
+        scenario = StartPosition.from_doc(doc, file)
     except ScenarioError as exc:
         raise at_line(exc) from None
     try:
@@ -414,7 +414,7 @@ def _from_scenario_text(text: Any, limits: Limits, handle_key: str | None = None
 
 
 def _record(
-    scenario: Position,
+    scenario: StartPosition,
     cards: dict[str, Any],
     setup: dict[str, Any],
     error: Any,
@@ -471,7 +471,7 @@ def _record(
     return record
 
 
-def _shuffled_zones(scenario: Position) -> tuple[str, ...]:
+def _shuffled_zones(scenario: StartPosition) -> tuple[str, ...]:
     """The zones a start position's ``shuffle`` names, as written (setting it
     up checks them); none when it gives none: a written order is kept."""
     zones = scenario.doc.get("shuffle")

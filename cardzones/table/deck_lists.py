@@ -28,14 +28,14 @@ import sqlite3
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardzones.cards.decks import DeckList, StartPosition, start_position
+from cardzones.cards.decks import DeckList, PlayerStart, start_position
 from cardzones.cards.errors import CardDataError, DeckListError
 from cardzones.cards.index import CardIndex, card_games
 from cardzones.cards.lookup import IMPORT_HINT, UPDATE_HINT, CardLookup
 from cardzones.errors import CardzonesError
 from cardzones.kernel.cards import CardDef
 from cardzones.position.written import token_cards
-from cardzones.rulesets import get_ruleset, ruleset_names
+from cardzones.rulesets import get_ruleset, new_game, ruleset_names
 
 KEY = "decks"
 #: The most cards one deck list may put in a game. A constructed deck holds a
@@ -130,13 +130,15 @@ def deck_document(body: dict[str, Any], *, tokens: bool = False) -> DeckStart:
         lookup = CardLookup(ruleset)
     except CardDataError:
         raise DeckListRefused(unavailable(ruleset)) from None
-    positions: list[StartPosition] = []
+    positions: list[PlayerStart] = []
     problems: list[str] = []
+    # One game, where the rule set places each player's cards in their zones.
+    placing = new_game(ruleset, list(players), 0)
     with lookup:
         for player in players:
             try:
                 deck = read_list(ruleset, decks[player], f"decks.{player}")
-                positions.append(start_position(deck, player, lookup=lookup))
+                positions.append(start_position(deck, player, lookup=lookup, game=placing))
             except CardDataError as exc:
                 problems.append(str(exc))
         written = token_cards(lookup, get_ruleset(ruleset)) if tokens and not problems else {}

@@ -40,7 +40,7 @@ from cardzones.table.finish import CONCEDE, DEFAULT_FLOOR_MINUTES, fuse
 from cardzones.table.finish_votes import Finished
 from cardzones.table.record import Record
 from cardzones.table.refusals import Refusal
-from cardzones.table.store import Seat, Store
+from cardzones.table.store import Store, TokenSeat
 from cardzones.table.table import ReplayError, Table, rebuild
 from cardzones.table.take_back import Request, TakeBackRefused, takeable, target
 from cardzones.table.tokens import is_table_id, new_table_id, new_token, token_digest
@@ -107,7 +107,7 @@ class Host:
         #: the time of the votes to finish and their limits (a test sets its own)
         self.clock: Callable[[], float] = time.time
         #: seats already found, by table and token digest (see :meth:`seat`)
-        self._known: OrderedDict[tuple[str, str], Seat] = OrderedDict()
+        self._known: OrderedDict[tuple[str, str], TokenSeat] = OrderedDict()
         self._known_lock = threading.Lock()  # read on the event loop, kept from threads
 
     def create(self, creation: Record) -> Created:
@@ -123,7 +123,7 @@ class Host:
         )
         return Created(table_id, tokens, spectator)
 
-    def seat(self, table_id: str, token: str) -> Seat | None:
+    def seat(self, table_id: str, token: str) -> TokenSeat | None:
         """Who ``token`` is at the table, or None (wrong token or no such table)."""
         known = self.known_seat(table_id, token)
         if known is not None or not is_table_id(table_id):
@@ -138,7 +138,7 @@ class Host:
                     self._known.popitem(last=False)
         return found
 
-    def known_seat(self, table_id: str, token: str) -> Seat | None:
+    def known_seat(self, table_id: str, token: str) -> TokenSeat | None:
         """The seat of ``token`` at the table if this process has already
         found it, without reading the store (None: not known, which says
         nothing of the token). Only tokens found right are kept, by their

@@ -65,7 +65,7 @@ _NO_DIGEST = "0" * 64
 
 
 @dataclass(frozen=True)
-class Seat:
+class TokenSeat:
     """Who a token is: a player's seat, or the spectator (``player`` None)."""
 
     player: str | None
@@ -144,7 +144,7 @@ class Store(ActionLog, FinishVotes, ChatLines, TakeBackVotes, RateWindows):
         with self.engine.connect() as conn:
             return list(conn.execute(sa.select(tables.c.id).order_by(tables.c.created)).scalars())
 
-    def seat(self, table_id: str, token: str) -> Seat | None:
+    def seat(self, table_id: str, token: str) -> TokenSeat | None:
         """Who ``token`` is at ``table_id``, or None, the same way whether the
         token is wrong or the table does not exist. Every digest of the table
         is compared in constant time."""
@@ -154,11 +154,11 @@ class Store(ActionLog, FinishVotes, ChatLines, TakeBackVotes, RateWindows):
                     seats.c.table_id == table_id
                 )
             ).all()
-        found: Seat | None = None
+        found: TokenSeat | None = None
         candidates: list[tuple[str, str | None, str]] = [tuple(r) for r in rows]
         for role, player, digest in candidates or [(SPECTATOR, None, _NO_DIGEST)]:
             if matches(token, digest) and digest != _NO_DIGEST:
-                found = Seat(player if role == SEAT else None)
+                found = TokenSeat(player if role == SEAT else None)
         return found
 
     # -- snapshots ---------------------------------------------------------------------

@@ -121,7 +121,7 @@ class Live:
 EventFrames = tuple[int, dict[str | None, str]]
 
 
-class Hub:
+class OpenTables:
     """The open tables of this process."""
 
     def __init__(self, host: Host, table_bytes: int | None = None) -> None:

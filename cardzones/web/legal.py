@@ -212,7 +212,7 @@ def encode_page(number: int, legal: list[dict[str, Any]], start: int) -> bytes:
 
 
 #: Runs a function on the table once it is up to date, under its lock
-#: (:meth:`cardzones.web.hub.Hub.read` of the table).
+#: (:meth:`cardzones.web.hub.OpenTables.read` of the table).
 Reader = Callable[[Callable[[Table], Any]], Awaitable[Any]]
 
 

@@ -21,8 +21,8 @@ from starlette.responses import JSONResponse, Response
 
 from cardzones.table.host import Host
 from cardzones.table.limits import Limits
-from cardzones.table.store import Seat, Store
-from cardzones.web.hub import Hub, Live, encode
+from cardzones.table.store import Store, TokenSeat
+from cardzones.web.hub import Live, OpenTables, encode
 from cardzones.web.legal import Credit, LegalDesk, local_credit
 from cardzones.web.rates import FrameRate, PerAddress, SeatRate
 from cardzones.web.shared_rates import SharedBucket, SharedHolds, SharedPerAddress
@@ -63,7 +63,7 @@ class Server:
         self.holds = SharedHolds(store) if store.postgres else None
         self.store = store
         self.host = Host(store, finish_floor=limits.min_finish_after * 60)
-        self.hub = Hub(self.host, limits.table_bytes)
+        self.hub = OpenTables(self.host, limits.table_bytes)
         self.legal = LegalDesk(budget=self.budget)
         self.origins = frozenset(o.rstrip("/").lower() for o in origins)
         #: whether a page whose origin matches the request's ``Host`` is the
@@ -185,7 +185,7 @@ def bearer(request: Request) -> str | None:
     return token
 
 
-async def seat_of_token(server: Server, table_id: str, token: str) -> Seat | None:
+async def seat_of_token(server: Server, table_id: str, token: str) -> TokenSeat | None:
     """The seat ``token`` opens at the table, or None; a token that opened
     one is remembered by the host (a wrong one is asked of the store each
     time, so that guessing costs what it did)."""
@@ -195,7 +195,7 @@ async def seat_of_token(server: Server, table_id: str, token: str) -> Seat | Non
     return seat
 
 
-async def seat_of(server: Server, request: Request) -> tuple[Seat, Live] | Response:
+async def seat_of(server: Server, request: Request) -> tuple[TokenSeat, Live] | Response:
     """The seat the request's token opens and its table, or the answer to give."""
     token = bearer(request)
     if token is None:

@@ -6,6 +6,16 @@ import difflib
 from collections.abc import Iterable
 
 from cardzones.kernel.cards import CardDef
+from cardzones.rulesets.base import Numbers
+
+#: The numbers of fab cards that actions and expectations name: a modify
+#: changes power, defense, pitch and cost; a counter named for power, defense,
+#: life, intellect or arcane changes it (``+1_life``: 4.4.3a counts counters
+#: in an ally's life).
+NUMBERS = Numbers(
+    modified=("power", "defense", "pitch", "cost"),
+    counted=("power", "defense", "life", "intellect", "arcane"),
+)
 
 #: What a private deck-card shows the rules: that it is a deck-card, and no
 #: more (see :func:`private_card`). Card data cannot give this type: its types

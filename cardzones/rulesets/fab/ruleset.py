@@ -8,6 +8,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from cardzones.acts.actions import ArgumentError, Param, ParamKind
+from cardzones.acts.menu_words import with_menu_words
 from cardzones.errors import NeedsChoice
 from cardzones.kernel.cards import Ability, CardDef, Dest, Move
 from cardzones.kernel.objects import CARD, MACRO, TRIGGERED, UNDER, Obj
@@ -20,6 +21,7 @@ from cardzones.rulesets.fab import cardfiles, decklist, decks, layers, procedure
 from cardzones.rulesets.fab.admission import OWN_DECK_CARDS_ONLY
 from cardzones.rulesets.fab.carddata import PITCH
 from cardzones.rulesets.fab.cards import (
+    NUMBERS,
     becomes_permanent,
     is_deck_card,
     private_card,
@@ -29,6 +31,7 @@ from cardzones.rulesets.fab.chain import links, note_arrivals
 from cardzones.rulesets.fab.equip import equip_admission
 from cardzones.rulesets.fab.layers import ATTACK_PROXY, LayerRef, put_triggers_on_stack
 from cardzones.rulesets.fab.looking import LookRef, end_looks, looking
+from cardzones.rulesets.fab.menu_words import MENU_WORDS
 from cardzones.rulesets.fab.moves import foresee_sub_card, hero_of, make_sub_card
 from cardzones.rulesets.fab.pitch import (
     deck_for,
@@ -48,7 +51,7 @@ from cardzones.rulesets.fab.rule_ids import (
 from cardzones.rulesets.fab.table import ACTIONS
 from cardzones.rulesets.fab.tapping import is_tapped
 from cardzones.rulesets.fab.turn import cease_proxies_without_source
-from cardzones.rulesets.fab.zones import ZONE_SPECS
+from cardzones.rulesets.fab.zones import EXPOSABLE, ZONE_SPECS
 
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game
@@ -79,7 +82,9 @@ class FabRuleset(Ruleset):
     name = "fab"
     zone_specs = ZONE_SPECS
     clear_to = "graveyard"
-    actions = ACTIONS
+    numbers = NUMBERS
+    exposable = EXPOSABLE
+    actions = with_menu_words(ACTIONS, MENU_WORDS)
     has_procedure = True
     card_params = CARD_PARAMS
     destinations = MappingProxyType({"arena": "3.0.5a"})
@@ -106,6 +111,8 @@ class FabRuleset(Ruleset):
         piles={"hero": "soul"},
         labels={"permanent": "permanents"},
         stacked=("graveyard", "banished", "pitch"),
+        life_shown=("hero",),
+        coloured={PITCH.key: PITCH.words},
         # The marks of the card database's rules text: {r} is a resource point.
         symbols={
             "r": ("resource", "●"),

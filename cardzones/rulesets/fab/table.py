@@ -39,6 +39,7 @@ from cardzones.rulesets.fab import candidates as cand
 from cardzones.rulesets.fab import layers, pitch
 from cardzones.rulesets.fab import turn as fab_turn
 from cardzones.rulesets.fab.admission import cannot_take
+from cardzones.rulesets.fab.cards import NUMBERS
 from cardzones.rulesets.fab.looking import ALLOW_LOOK
 from cardzones.rulesets.fab.move_foresight import foresee_fab_move
 from cardzones.rulesets.fab.moves import foresee_sub_card
@@ -588,7 +589,7 @@ FAB_ACTIONS = (
 #: The fab action table.
 ACTIONS = procedure_table(
     action_table(
-        *shared_actions(MOVE, cannot_take, end_turn=_foresee_end_turn),
+        *shared_actions(MOVE, cannot_take, numbers=NUMBERS, end_turn=_foresee_end_turn),
         *FAB_ACTIONS,
         TAP,
         UNTAP,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from cardzones.kernel.zones import ZoneSpec
+from cardzones.rulesets.base import Exposable
 
 
 def _arena(ztype: str, **kw: object) -> ZoneSpec:
@@ -34,3 +35,5 @@ ZONE_SPECS: dict[str, ZoneSpec] = {
 }
 
 EQUIPMENT_SUBTYPE = {"arms": "arms", "chest": "chest", "head": "head", "legs": "legs"}
+#: 3.0.1a: an equipment zone is exposed while no equipment is in it.
+EXPOSABLE = Exposable("equipment zones", tuple(EQUIPMENT_SUBTYPE))

@@ -16,6 +16,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from cardzones.kernel.cards import CardDef
+from cardzones.rulesets.base import Numbers
+
+#: The numbers of Redemption cards that actions and expectations name: a
+#: character's strength and toughness, which a modify or a counter named for
+#: one (``+1_strength``) changes.
+NUMBERS = Numbers(modified=("strength", "toughness"), counted=("strength", "toughness"))
 
 #: The card types a scenario may give (docs/scenarios.md, Redemption cards).
 CARD_TYPES = (

@@ -8,6 +8,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from cardzones.acts.actions import ArgumentError, Param, ParamKind
+from cardzones.acts.menu_words import with_menu_words
 from cardzones.kernel.cards import Ability, CardDef
 from cardzones.kernel.effects import Effect
 from cardzones.kernel.objects import PLACED, Obj
@@ -18,6 +19,7 @@ from cardzones.rulesets.redemption import cardfiles, decklist
 from cardzones.rulesets.redemption.cards import (
     ALIGNMENTS,
     ALL_TYPES,
+    NUMBERS,
     alignment,
     brigades,
     classes,
@@ -25,6 +27,7 @@ from cardzones.rulesets.redemption.cards import (
     own_fields,
 )
 from cardzones.rulesets.redemption.held import is_set_aside
+from cardzones.rulesets.redemption.menu_words import MENU_WORDS
 from cardzones.rulesets.redemption.negate import label_active
 from cardzones.rulesets.redemption.place import carry_placed, foresee_carried
 from cardzones.rulesets.redemption.procedure.acts import PROCEDURE_ORDER
@@ -74,7 +77,8 @@ class RedemptionRuleset(Ruleset):
     zone_specs = ZONE_SPECS
     phases = PHASES
     clear_to = DISCARD
-    actions = ACTIONS
+    numbers = NUMBERS
+    actions = with_menu_words(ACTIONS, MENU_WORDS)
     card_params = CARD_PARAMS
     attach_keys = MappingProxyType({"onto": PLACED})
     permanent_control = True
@@ -100,6 +104,7 @@ class RedemptionRuleset(Ruleset):
         wide=("territory",),
         labels={"set_aside": "set-aside area"},
         stacked=("discard", "banish", "land_of_redemption"),
+        battle={"good": "heroes", "evil": "blockers", "prize": "a Lost Soul"},
     )
     has_procedure = True
     deck_list_help = "A LackeyCCG deck file (.dek): its Deck is the deck, its Reserve the reserve."

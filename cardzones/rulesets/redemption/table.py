@@ -38,6 +38,7 @@ from cardzones.kernel.cards import Dest, Position
 from cardzones.kernel.results import MoveResult
 from cardzones.rulesets.common import shared_actions
 from cardzones.rulesets.redemption import candidates as cand
+from cardzones.rulesets.redemption.cards import NUMBERS
 from cardzones.rulesets.redemption.moves import discard, relocate
 from cardzones.rulesets.redemption.negate import negate
 from cardzones.rulesets.redemption.place import place
@@ -332,7 +333,7 @@ def _foresee_end_turn(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
 
 
 #: The Redemption action table.
-_SHARED = shared_actions(MOVE, end_turn=_foresee_end_turn)
+_SHARED = shared_actions(MOVE, numbers=NUMBERS, end_turn=_foresee_end_turn)
 ACTIONS = action_table(
     *_SHARED,
     *REDEMPTION_ACTIONS,

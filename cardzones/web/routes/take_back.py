@@ -64,7 +64,7 @@ async def take_back(server: Server, request: Request) -> Response:
 
 
 def _made(outcome: tuple[Any, Any]) -> tuple[tuple[Any, Any], str | None]:
-    """What :meth:`Hub.change` wants: the outcome, and the seat of the event
+    """What :meth:`OpenTables.change` wants: the outcome, and the seat of the event
     it made (an accepted take-back is of the seat that asked)."""
     request, done = outcome
     return outcome, None if done is None else request.by

@@ -306,7 +306,7 @@ function actionsMenu(anchor, judge) {
 
 // Every way the seat may name a card now: the handles its view gives and
 // the positions of its own zones' cards it may not see, each said in words
-// ("Assyria (alice's territory)", "a card in alice's deck"); for a
+// ("Assyria (alice's hand)", "a card in alice's deck"); for a
 // parameter of some types of card alone, only the cards seen to be of them.
 function cardChoices(param) {
   const out = [];

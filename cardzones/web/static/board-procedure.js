@@ -39,7 +39,8 @@
 
   // The procedure's acts in words: `ref` is the card a menu is about (named
   // "it"), or null in the panel and the bar. Null for an act it has no
-  // words for, which the menus then say as they say any other.
+  // words for, which the menus then say as they say any other (in the words
+  // its action table gives it, menus.js).
   const SAY = {
     open_game: () => "Open the game",
     proceed: (a, ref, view) => {
@@ -48,13 +49,6 @@
       const here = order.indexOf(view.phase);
       if (here === order.length - 1 && here >= 0) return "End the turn";
       return here >= 0 ? `Next phase (${words(order[here + 1])})` : "Next phase";
-    },
-    to_territory: (a, ref, view) => (a.card === ref ? "Put it in the territory"
-      : `Put ${named(a.card, view)} in the territory`),
-    rescue: (a, ref, view) => {
-      if (a.hero === ref) return `Rescue ${named(a.soul, view)}`;
-      if (a.soul === ref) return `Rescue it with ${named(a.hero, view)}`;
-      return `Rescue ${named(a.soul, view)} with ${named(a.hero, view)}`;
     },
     block: (a, ref, view) => (a.card === ref ? "Block with it" : `Block with ${named(a.card, view)}`),
     enhance: (a, ref, view) => {
@@ -76,8 +70,7 @@
   };
   // The group of a menu each act is listed under (menus.js's GROUPS).
   const GROUP = {
-    open_game: "Turn", proceed: "Turn", pass: "Turn", to_territory: "Play", rescue: "Play",
-    block: "Play", enhance: "Play", discard_down: "Play", play_dominant: "Play",
+    open_game: "Turn", proceed: "Turn", pass: "Turn", block: "Play", enhance: "Play", discard_down: "Play", play_dominant: "Play",
   };
 
   // A menu entry of a procedure's act ({group, text, full}), or null for
@@ -148,11 +141,21 @@
     return words(battle.stage || "");
   }
 
+  // The rule set's words for its battle (its layout's `battle`, GET
+  // /api/rulesets): the fields that hold each side's characters, and what a
+  // battle is fought for while its card is not known.
+  function battleWords(view) {
+    const board = typeof layout === "function" ? layout(view) : {};
+    return (board && board.battle) || {};
+  }
+
   function battleEl(battle, view) {
     const found = M().objects(view);
+    const said = battleWords(view);
+    const cards = (which) => (Array.isArray(battle[said[which]]) ? battle[said[which]] : []);
     const middle = h("div", { class: "proc-middle" },
                      h("div", { class: "proc-soul", "data-card": battle.soul ? battle.soul.id : "",
-                                text: battle.soul ? `for ${cardName(battle.soul)}` : "for a Lost Soul" }),
+                                text: `for ${battle.soul ? cardName(battle.soul) : said.prize || "a card"}` }),
                      h("div", { class: "proc-stage", text: stageWords(battle) }),
                      battle.initiative ? h("div", { class: "proc-initiative",
                                                     text: `${battle.initiative} has initiative` }) : null,
@@ -160,9 +163,9 @@
                                                  text: `if it ended now: ${words(battle.outcome)}` }) : null);
     return h("div", { class: "proc-battle", "data-stage": battle.stage || "",
                       "data-initiative": battle.initiative || "", "aria-label": "the battle" },
-             side(battle, "good", battle.rescuer, battle.heroes || [], found),
+             side(battle, "good", battle.rescuer, cards("good"), found),
              middle,
-             side(battle, "evil", battle.defender, battle.blockers || [], found));
+             side(battle, "evil", battle.defender, cards("evil"), found));
   }
 
   function head(field, view) {

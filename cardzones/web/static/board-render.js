@@ -171,12 +171,16 @@ function renderLog() {
   list.scrollTop = list.scrollHeight;
 }
 
-// The player's heroes that have a life total, to show it by their name.
-function heroes(view, player) {
+// The player's cards whose life total shows by their name: those of the
+// types the rule set's layout names (GET /api/rulesets).
+function lifeShown(view, player) {
+  const types = layout(view).life_shown || [];
   const out = [];
   for (const zone of zonesOf(view, player)) {
     for (const obj of zone.objects) {
-      if (!obj.hidden && typeof obj.life === "number" && (obj.types || []).includes("hero")) out.push(obj);
+      if (!obj.hidden && typeof obj.life === "number" && (obj.types || []).some((t) => types.includes(t))) {
+        out.push(obj);
+      }
     }
   }
   return out;
@@ -198,9 +202,9 @@ function mat(view, player, side) {
                              "aria-label": `${player}'s area` });
   box.dataset.ruleset = view.ruleset;
   const title = h("h2", { class: "player", text: player });
-  for (const hero of heroes(view, player)) {
-    title.appendChild(h("span", { class: "life", "data-life": hero.life, title: `${hero.name}'s life`,
-                                  text: `♥ ${hero.life}` }));
+  for (const obj of lifeShown(view, player)) {
+    title.appendChild(h("span", { class: "life", "data-life": obj.life, title: `${obj.name}'s life`,
+                                  text: `♥ ${obj.life}` }));
   }
   box.appendChild(title);
   const grid = h("div", { class: "slots" });
@@ -248,9 +252,9 @@ function zoneTitle(view, zone) {
   return number ? `${label} ${number}` : label;
 }
 
-// A zone the rule set lays out as a pile of face-up cards (a graveyard, a
-// discard pile): one card high, the newest on top, its count in its title,
-// and all of it to browse.
+// A zone the rule set lays out as a pile of face-up cards (a discard pile):
+// one card high, the newest on top, its count in its title, and all of it to
+// browse.
 function isStacked(view, zone) {
   return (layout(view).stacked || []).includes(zone.type);
 }
@@ -329,13 +333,17 @@ function mine(obj, zone) {
 // A face shows a card's numbers (power, strength, life...); its words
 // (classes, brigades, alignments) are in its preview, one hover away, so that
 // a card on the board stays small.
-function stats(obj) {
+// A number the rule set's layout colours (its `coloured`) carries the
+// colour's name, which board.css paints.
+function stats(obj, board) {
+  const coloured = (board && board.coloured) || {};
   const out = [];
   for (const [key, value] of Object.entries(obj)) {
     if (META.has(key) || value === null || typeof value === "object" && !Array.isArray(value)) continue;
     if (!(typeof value === "number" || /^[+-]?\d+$/.test(String(value)))) continue;
     const text = Array.isArray(value) ? value.join(", ").replace(/_/g, " ") : String(value);
-    out.push(h("span", { class: "stat", "data-stat": key, "data-value": text },
+    out.push(h("span", { class: "stat", "data-stat": key, "data-value": text,
+                         "data-colour": (coloured[key] || {})[text] },
                h("span", { class: "k", text: key.replace(/_/g, " ") }),
                h("span", { class: "v", text })));
   }
@@ -357,7 +365,7 @@ function cardEl(view, zone, obj, ref, pile) {
     if (Array.isArray(obj.keywords) && obj.keywords.length) {
       node.appendChild(h("div", { class: "keywords", text: obj.keywords.join(" · ").replace(/_/g, " ") }));
     }
-    const s = stats(obj);
+    const s = stats(obj, layout(view));
     if (s.length) node.appendChild(h("div", { class: "stats" }, s));
     const counters = obj.counters && typeof obj.counters === "object" ? Object.entries(obj.counters) : [];
     if (counters.length) {

@@ -1,9 +1,11 @@
-// The menus' words: an act as a person says it ("Move to alice's graveyard",
+// The menus' words: an act as a person says it ("Move to alice's discard",
 // "Place on Assyria", "End the turn"), the group it is listed under, and
 // whether an action belongs in the judge's menu (its action table says so).
-// Cards are named by what this viewer's view shows of them, never by their
-// handles; an action this file has no words for is said from its name and
-// its arguments.
+// An action's own words are its rule set's (its "menu" in the action table,
+// GET /api/rulesets); the words here are the board's own, for the actions
+// that have none. Cards are named by what this viewer's view shows of them,
+// never by their handles; an action with no words anywhere is said from its
+// name and its arguments.
 "use strict";
 
 (function () {
@@ -15,11 +17,11 @@
   // judge's is not said here: the rule set's action table marks them
   // ("judge": true in GET /api/rulesets), and they are in the judge's menu.
   const GROUP_OF = {
-    play: "Play", pitch: "Play", discard: "Play", dominant: "Play", add_layer: "Play", attack: "Play",
+    play: "Play", discard: "Play", dominant: "Play", add_layer: "Play", attack: "Play",
     move: "Move", place: "Move", set_aside: "Move", return: "Move", draw: "Move", shuffle: "Move",
     flip: "Card", modify: "Card", life: "Card", counter: "Card", negate: "Card",
     create_token: "Card", tap: "Card", untap: "Card",
-    pitch_order: "Turn", finish_turn: "Turn", end_turn: "Turn", start_turn: "Turn", phase: "Turn", end_battle: "Turn", resolve: "Turn",
+    end_turn: "Turn", start_turn: "Turn", phase: "Turn", end_battle: "Turn", resolve: "Turn",
     remove_layer: "Turn",
   };
   // Whether an action of the rule set's table is a judge's or an
@@ -30,9 +32,7 @@
   }
   // An action's name in a menu, where it opens a form.
   const TITLES = {
-    play: "Play", pitch: "Pitch", discard: "Discard", dominant: "Play as a dominant…",
-    pitch_order: "Order the pitched cards…", attack: "Attack with it",
-    finish_turn: "End the turn as the rules do…",
+    play: "Play", discard: "Discard", dominant: "Play as a dominant…", attack: "Attack with it",
     add_layer: "Add a layer…", move: "Move to…", place: "Place…", set_aside: "Set aside…",
     return: "Return from the set-aside area", draw: "Draw…", shuffle: "Shuffle…",
     flip: "Turn over…", modify: "Change its stats…", life: "Life…", counter: "Counters…",
@@ -124,6 +124,31 @@
     return String(value);
   }
 
+  // The words the rule set's action table gives an action ("menu"), or null.
+  function ownWords(name) {
+    const action = typeof actionNamed === "function" ? actionNamed(name) : null;
+    return action && action.menu && typeof action.menu === "object" ? action.menu : null;
+  }
+
+  // An act said in its action's own words ("says", or "about" in the menu of
+  // the card an argument names): {name} is that argument in words, the
+  // menu's own card "it", and a part in brackets is said only when the
+  // arguments it names are given. Null for an action without a sentence.
+  function ownSentence(name, args, ref, view, found) {
+    const own = ownWords(name);
+    if (!own || typeof own.says !== "string") return null;
+    const about = Object.entries(own.about || {}).find(([k]) => ref && args[k] === ref);
+    const given = (k) => args[k] !== undefined && args[k] !== null && args[k] !== false;
+    const isRef = (v) => typeof v === "string" && (found.has(v) || /\[-?\d+\]$/.test(v));
+    const one = (k, v) => (ref && v === ref ? "it"
+      : isRef(v) ? W().shortName(cardWords(v, view, found)) : valueWords(k, v, view, found));
+    const say = (k) => (Array.isArray(args[k]) ? args[k].map((v) => one(k, v)).join(", ") : one(k, args[k]));
+    const names = (text) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+    return String(about ? about[1] : own.says)
+      .replace(/\[([^\]]*)\]/g, (whole, part) => (names(part).every(given) ? part : ""))
+      .replace(/\{(\w+)\}/g, (whole, k) => (given(k) ? say(k) : ""));
+  }
+
   // One act as a menu entry says it. `ref` is the card the menu is about
   // (not named again), or null in the bar's menu.
   function describe(step, ref, view) {
@@ -131,6 +156,8 @@
     const raw = step[name];
     const args = raw && typeof raw === "object" && !Array.isArray(raw) ? raw : { value: raw };
     const found = objects(view);
+    const own = ownSentence(name, args, ref, view, found);
+    if (own !== null) return own;
     const card = (r) => cardWords(r, view, found);
     const other = (r) => (r === ref ? "it" : card(r));
     const zone = (z) => W().zone(z);
@@ -139,7 +166,6 @@
     const subject = ref ? "" : args.card ? ` ${card(args.card)}` : "";
     switch (name) {
       case "play": return `Play${subject}`;
-      case "pitch": return `Pitch${subject}`;
       case "discard": return `Discard${subject}`;
       case "move": return `Move${subject}${face} to ${pos}${zone(args.to)}`;
       case "flip": return `Turn${subject} face ${args.face}`;
@@ -147,10 +173,6 @@
       case "shuffle": return `Shuffle ${zone(args.zone)}`;
       case "end_turn": return "End the turn";
       case "start_turn": return "Start the turn as the rules do";
-      case "finish_turn": {
-        const kept = args.arsenal ? `, keeping ${other(args.arsenal)} in the arsenal` : "";
-        return `End the turn as the rules do${kept}`;
-      }
       case "attack": return ref && args.card === ref ? "Attack with it" : `Attack with ${card(args.card)}`;
       case "end_battle": return "End the battle";
       case "resolve": return "Resolve the top layer";
@@ -229,11 +251,13 @@
   }
 
   function group(name) {
-    return GROUP_OF[name] || "Other";
+    const own = ownWords(name);
+    return (own && own.group) || GROUP_OF[name] || "Other";
   }
 
   function title(action) {
-    return TITLES[action.name] || cap(`${words(action.name)}…`);
+    const own = action && action.menu;
+    return (own && own.title) || TITLES[action.name] || cap(`${words(action.name)}…`);
   }
 
   function variant(action, only) {

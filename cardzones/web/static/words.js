@@ -1,5 +1,5 @@
 // The board's words: zones and log entries as a person says them
-// ("alice's graveyard", "alice moved Snatch from alice's hand to the stack").
+// ("alice's deck", "alice moved Snatch from alice's hand to the stack").
 // Everything here is made from what the server sent this viewer; a card the
 // viewer may not see is "a card".
 "use strict";
@@ -15,8 +15,8 @@
     }
   }
 
-  // "alice.graveyard" -> "alice's graveyard"; "stack" -> "the stack";
-  // "alice.weapon.1" -> "alice's weapon 1".
+  // "alice.discard" -> "alice's discard"; "stack" -> "the stack";
+  // "alice.pile.2" -> "alice's pile 2".
   function zone(name) {
     if (typeof name !== "string" || !name) return "somewhere";
     const parts = name.split(".");
