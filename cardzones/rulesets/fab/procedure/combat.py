@@ -25,6 +25,7 @@ from cardzones.rulesets.fab.procedure.state import (
     Link,
     Procedure,
     active_link,
+    attack_target,
     next_player,
     points,
     with_points,
@@ -60,12 +61,17 @@ def gain_action_point(game: Game, proc: Procedure, player: str) -> Procedure:
 
 def become_link(game: Game, proc: Procedure, attack: int) -> Procedure:
     """The attack step (7.2): the attack moves onto the combat chain as chain
-    link N+1 (7.0.3a, 7.2.3a, 7.2.3b), attacking the next player's hero
-    (7.2.4b); with no hero to attack, the combat chain closes (7.2.2,
-    7.7.2b)."""
+    link N+1 (7.0.3a, 7.2.3a, 7.2.3b), attacking the hero it targets, whose
+    controller is the defending player (1.4.5, 7.2.4b); an attack put on the
+    stack with no target declared (by a judge's hand) targets the next
+    player's in the game. With its target gone, the combat chain closes
+    (7.2.2, 7.7.2b)."""
     obj = game.obj(attack)
     attacker = obj.controller or obj.owner or game.turn_player
-    defender = next_player(game, attacker)
+    defender = attack_target(proc, attack) or next_player(game, attacker, proc.losers)
+    proc = proc._replace(targets=tuple(t for t in proc.targets if t[0] != attack))
+    if defender in proc.losers or defender == attacker:
+        return close(game, proc)  # 7.2.2: the target left the game (4.5.1a)
     try:
         hero_of(game, defender)
     except IllegalAction:
