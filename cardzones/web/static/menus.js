@@ -137,8 +137,11 @@
     const face = args.face === "down" ? " face down" : args.face === "up" ? " face up" : "";
     const pos = args.position === "bottom" ? "the bottom of " : args.position === "top" ? "the top of " : "";
     const subject = ref ? "" : args.card ? ` ${card(args.card)}` : "";
+    // An attack's target under fab's procedure is an opponent, by name (1.4.5).
+    const aimed = typeof args.target === "string" && !found.has(args.target)
+      ? `, attacking ${args.target}'s hero` : "";
     switch (name) {
-      case "play": return `Play${subject}`;
+      case "play": return `Play${subject}${aimed}`;
       case "pitch": return `Pitch${subject}`;
       case "discard": return `Discard${subject}`;
       case "move": return `Move${subject}${face} to ${pos}${zone(args.to)}`;
@@ -151,7 +154,7 @@
         const kept = args.arsenal ? `, keeping ${other(args.arsenal)} in the arsenal` : "";
         return `End the turn as the rules do${kept}`;
       }
-      case "attack": return ref && args.card === ref ? "Attack with it" : `Attack with ${card(args.card)}`;
+      case "attack": return (ref && args.card === ref ? "Attack with it" : `Attack with ${card(args.card)}`) + aimed;
       case "end_battle": return "End the battle";
       case "resolve": return "Resolve the top layer";
       case "phase": return `Go to the ${words(args.phase !== undefined ? args.phase : args.value)} phase`;
