@@ -1,8 +1,10 @@
-"""A table of three seats under fab's game procedure: each seat is offered
-the acts the procedure allows it, an attack's target among its opponents
-(1.4.5), priority goes around the three seats (1.11.4a), a seat that
-concedes leaves the game while the other two play on (4.5.1a), and when
-one is left every seat is told the winner (4.5.2a)."""
+"""Tables of three seats under a game procedure, played over the socket.
+Flesh and Blood: each seat is offered the acts the procedure allows it, an
+attack's target among its opponents (1.4.5), priority goes around the
+three seats (1.11.4a), a seat that concedes leaves the game while the
+other two play on (4.5.1a), and when one is left every seat is told the
+winner (4.5.2a). Redemption: a rescue attempt names any opponent's Lost
+Soul, and that opponent alone fights the battle."""
 
 from __future__ import annotations
 
@@ -93,3 +95,49 @@ def test_three_seats_play_under_the_procedure_until_one_is_left() -> None:
             for seat in seats.values():
                 assert seat.frames[-1]["won"] == "alice", seat.name
                 assert seat.view["procedure"]["out"] == ["carol", "bob"]
+
+
+RESCUE = "\n".join(
+    [
+        "ruleset: redemption",
+        "players: [alice, bob, carol]",
+        "procedure: true",
+        "cards:",
+        "  Moses: {type: hero, brigade: gold, strength: 8, toughness: 6}",
+        "  Pharaoh: {type: evil_character, brigade: pale_green, strength: 6, toughness: 6}",
+        "  Soul: {type: lost_soul}",
+        "setup:",
+        "  alice.deck: [Moses]",
+        "  bob.deck: [Soul, Pharaoh]",
+        "  carol.deck: [Soul, Pharaoh]",
+        "",
+    ]
+)
+
+
+def test_three_seats_of_redemption_rescue_from_the_opponent_they_choose() -> None:
+    """opponent/any-other-player: alice is offered a rescue of either
+    opponent's Lost Soul; opponent/in-battle: the one she names blocks, and
+    the third seat is offered nothing in the battle."""
+    with TestClient(create_app("sqlite://")) as client:
+        created = create(client, {"scenario": RESCUE})
+        with every_seat(client, created) as seats:
+            assert "ack" in act(seats, "alice", {"open_game": {"shuffle": False}})
+            rescues = [a["rescue"] for a in legal(client, created, "alice") if "rescue" in a]
+            souls = {r["soul"] for r in rescues}
+            view = seats["alice"].view
+            bondage = {
+                z["zone"]: [o["id"] for o in z["objects"]]
+                for z in view["zones"]
+                if z["zone"].endswith(".land_of_bondage")
+            }
+            assert souls == {*bondage["bob.land_of_bondage"], *bondage["carol.land_of_bondage"]}
+            chosen = next(r for r in rescues if r["soul"] in bondage["carol.land_of_bondage"])
+            assert "ack" in act(seats, "alice", {"rescue": chosen})
+            assert seats[None].view["procedure"]["battle"]["defender"] == "carol"
+            assert legal(client, created, "bob") == []
+            assert any("block" in a for a in legal(client, created, "carol"))
+            assert "error" in act(seats, "bob", {"pass": {}})
+            assert "ack" in act(seats, "carol", {"pass": {}})
+            for seat in seats.values():
+                assert seat.view["procedure"]["rescued"] == {"alice": 1, "bob": 0, "carol": 0}
