@@ -264,9 +264,12 @@ def plan_finish(game: Game, arsenal: int | None, order: tuple[int, ...], player:
 
 
 def plan_concede(game: Game, player: str) -> Plan:
-    """4.5.3c: a player may concede while the game goes on."""
-    require(game)
+    """4.5.3c: a player may concede while the game goes on; one who lost
+    and left it has nothing left to concede (4.5.1a)."""
+    proc = require(game)
     game.check_player(player)
+    if player in proc.losers:
+        raise IllegalAction(f"{player} lost and left the game", rule="4.5.1a")
     return Plan("concede", player)
 
 
