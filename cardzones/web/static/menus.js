@@ -137,7 +137,7 @@
     const face = args.face === "down" ? " face down" : args.face === "up" ? " face up" : "";
     const pos = args.position === "bottom" ? "the bottom of " : args.position === "top" ? "the top of " : "";
     const subject = ref ? "" : args.card ? ` ${card(args.card)}` : "";
-    // An attack's target under fab's procedure is an opponent, by name (1.4.5).
+    // An attack that names its target names an opponent, by their name.
     const aimed = typeof args.target === "string" && !found.has(args.target)
       ? `, attacking ${args.target}'s hero` : "";
     switch (name) {
