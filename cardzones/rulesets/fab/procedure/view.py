@@ -42,6 +42,13 @@ def procedure_view(game: Game, player: str | None) -> dict[str, Any] | None:
         # the players who lost, in order: while the game goes on, those who
         # left it (4.5.1a) and whom turns, priority and attacks pass over
         "out": list(proc.losers),
+        # each attack on the stack with the player whose hero it targets,
+        # declared as it was played (1.4.5)
+        "targets": [
+            {"attack": _card(game, player, attack), "target": target}
+            for attack, target in proc.targets
+            if game.exists(attack)
+        ],
         "result": result,
         # the winner alone, as every game procedure's view names it: a table
         # tells every seat (its ``won``)
