@@ -43,11 +43,12 @@ def procedure_view(game: Game, player: str | None) -> dict[str, Any] | None:
         # left it (4.5.1a) and whom turns, priority and attacks pass over
         "out": list(proc.losers),
         # each attack on the stack with the player whose hero it targets,
-        # declared as it was played (1.4.5)
+        # declared as it was played (1.4.5), numbered as the board lists them
         "targets": [
-            {"attack": _card(game, player, attack), "target": target}
-            for attack, target in proc.targets
-            if game.exists(attack)
+            {"number": i, "attack": _card(game, player, attack), "target": target}
+            for i, (attack, target) in enumerate(
+                ((a, t) for a, t in proc.targets if game.exists(a)), 1
+            )
         ],
         "result": result,
         # the winner alone, as every game procedure's view names it: a table
