@@ -118,7 +118,7 @@ class Checker:
         if game.turn_player != self.turn_player and not proc.over:
             self.turn_player = game.turn_player
             assert proc.phase == "action" and proc.step is None and not proc.links
-            assert proc.resource_points == (0, 0)
+            assert not any(proc.resource_points)
             assert sum(proc.action_points) == 1
         # 7.0.3: links exist while the combat chain is open, and their
         # attacks are on it.
@@ -133,9 +133,21 @@ class Checker:
             assert game.obj(link.attack).zone == chain
         if not game.contents(chain):
             assert not proc.links
+        # 4.5.1a: a player who lost while the game went on left it, owning
+        # and controlling nothing, and turns, priority and attacks pass them
+        # over (those who lost as it ended keep their cards).
+        for player in proc.losers if not proc.over else ():
+            assert not any(
+                game.obj(c).owner == player or game.obj(c).controller == player
+                for c in game.cards()
+            )
         if proc.over:
             assert proc.winner is not None and who_acts(game, proc) is None
             return
+        assert game.turn_player not in proc.losers
+        assert who_acts(game, proc) not in proc.losers
+        for link in proc.links:
+            assert link.attacker != link.defender
         if self.acts % self.every:
             return
         self._costly(game)
@@ -205,6 +217,35 @@ def test_random_games_end_with_a_winner(seed: int) -> None:
     )
     # Every step of combat was reached along the way, and hidden cards were
     # traded many times.
+    assert checker.steps_seen == set(STEPS)
+    assert checker.traded > 20
+
+
+def dealt_for(seed: int, players: int) -> Game:
+    """A game of ``players`` players, dealt alice's and bob's decks in turn."""
+    names = ["alice", "bob", "carol", "dave"][:players]
+    game = new_game("fab", names, seed=seed)
+    for i, player in enumerate(names):
+        deal(game, player, **DECKS[("alice", "bob")[i % 2]])
+    game.ruleset.start_procedure(game)
+    return game
+
+
+# Seeds whose games end each way: 4.5.2a the last one standing wins, the
+# others having lost one by one and left the game (4.5.1a).
+# The costly checks are spaced out more in the longer games of four.
+@pytest.mark.parametrize(("seed", "players", "every"), [(1, 3, 200), (2, 4, 600)])
+def test_random_games_of_more_players_end_with_the_last_one_standing(
+    seed: int, players: int, every: int
+) -> None:
+    game = dealt_for(seed, players)
+    checker = Checker(every=every)
+    checker.turn_player = game.turn_player
+    result = play_out(game, random.Random(seed), max_acts=40_000, after=checker)
+    proc = current(game)
+    assert proc is not None and proc.over
+    assert result.winner in game.players
+    assert sorted((*proc.losers, result.winner)) == sorted(game.players)
     assert checker.steps_seen == set(STEPS)
     assert checker.traded > 20
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,7 @@ from cardzones.acts.legal_action import LegalAction
 from cardzones.cards.importers import read_cards
 from cardzones.kernel.cards import CardDef
 from cardzones.kernel.game import Game
-from cardzones.rulesets.redemption.procedure.playout import play_out
+from cardzones.rulesets.redemption.procedure.playout import offered, play_out
 from cardzones.rulesets.redemption.procedure.rescue import redeemed
 from cardzones.rulesets.redemption.procedure.state import current
 
@@ -55,9 +56,9 @@ def _cards() -> dict[str, CardDef]:
     return out
 
 
-def _game(seed: int) -> Game:
+def _game(seed: int, players: Sequence[str] = ("alice", "bob")) -> Game:
     cards = _cards()
-    game = new_game("redemption", ["alice", "bob"], seed=seed)
+    game = new_game("redemption", list(players), seed=seed)
     for player in game.players:
         deck = game.zone(player, "deck")
         assert deck is not None
@@ -111,3 +112,43 @@ def test_a_uniform_playout_offers_only_acts_that_succeed() -> None:
         assert current(again) == current(game)
     acts = Counter(e["event"] for e in game.log(None))
     assert acts["game"] > 0
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_random_playout_of_three_players_reaches_a_winner(seed: int) -> None:
+    """Three players, acts chosen at random among every player's legal
+    actions: turns go around the table (multiplayer/clockwise-turns), each
+    rescue attempt is made on one opponent's Lost Soul and fought by that
+    opponent alone (opponent/in-battle), and the first to the winning number
+    of Redeemed Souls wins at once (rescue/winning-number)."""
+    game = _game(seed, ("alice", "bob", "carol"))
+    choose = _rescuer(random.Random(seed))
+    turn_players = [game.turn_player]
+    defenders: set[str] = set()
+    for _ in range(LIMIT):
+        state = current(game)
+        assert state is not None
+        if state.winner is not None:
+            break
+        choose(offered(game)).apply(game)  # type: ignore[operator]
+        if game.turn_player != turn_players[-1]:
+            turn_players.append(game.turn_player)
+        battle = current(game).battle  # type: ignore[union-attr]
+        if battle is not None:
+            assert battle.rescuer == game.turn_player != battle.defender
+            defenders.add(battle.defender)
+            # only the two players in battle act in it, a dominant aside
+            for player in game.players:
+                if player not in (battle.rescuer, battle.defender):
+                    names = {a.name for a in game.legal_actions(player)}
+                    assert names <= {"play_dominant"}, (player, names)
+    state = current(game)
+    assert state is not None and state.winner is not None
+    assert redeemed(game, state.winner) == state.souls_to_win
+    assert all(redeemed(game, p) < state.souls_to_win for p in game.players if p != state.winner)
+    assert all(not game.legal_actions(p) for p in game.players)
+    order = game.players
+    for before, after in pairwise(turn_players):
+        assert order[(order.index(before) + 1) % 3] == after
+    # rescue attempts were made on both opponents of some player
+    assert len(defenders) >= 2

@@ -283,8 +283,7 @@ class Game(GameState):
         with self.atomic():
             self.ruleset.end_turn(self, tuple(order))
             self.end_effects_until("end_of_turn")
-            players = self.players
-            nxt = players[(players.index(self.turn_player) + 1) % len(players)]
+            nxt = self.ruleset.next_turn_player(self)
             self._put(VARS, "turn", self.turn + 1)
             self._put(VARS, "turn_player", nxt)
             if self.ruleset.phases:

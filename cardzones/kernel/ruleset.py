@@ -260,6 +260,12 @@ class Ruleset(Generic[G]):
     def begin_turn(self, game: G) -> None:
         """The start of a new turn, after the turn player changed."""
 
+    def next_turn_player(self, game: G) -> str:
+        """Who takes the next turn: the next player in the players' order
+        (clockwise, 1.1.6); a procedure skips a player who left the game."""
+        players = game.players
+        return players[(players.index(game.turn_player) + 1) % len(players)]
+
     # -- actions -----------------------------------------------------------
 
     def act(self, game: G, name: str, args: Mapping[str, Any]) -> ActionResult:

@@ -7,7 +7,8 @@ keys it gives, a list item by item, a card by its name. ``links`` is a list of m
 chain link, each compared key by key; a link's ``attack``, ``source`` and
 ``defending`` name cards as any step does. ``winner`` is the result's
 winner, ``over`` whether there is a result (where the procedure shows no
-keys of those names itself).
+keys of those names itself). ``targets`` (fab's attacks on the stack with
+their targets) is a list of mappings too, its ``attack`` naming a card.
 """
 
 from __future__ import annotations
@@ -21,6 +22,12 @@ from cardzones.rulesets.base import ruleset_of
 
 #: The keys of a link that name cards.
 _CARD_KEYS = ("attack", "source")
+#: The lists of mappings compared row by row: where their rows are, what
+#: they are called, and the example a row that is no mapping is told of.
+_ROWS = {
+    "links": ("the chain of attacks", "chain links", "{attacker: alice}"),
+    "targets": ("the stack", "attacks with a target", "{attack: CARD, target: PLAYER}"),
+}
 
 
 def check(ctx: Context, node: YMap) -> str | None:
@@ -39,8 +46,8 @@ def check(ctx: Context, node: YMap) -> str | None:
             found: Any = None if result is None else result["winner"]
         elif key == "over" and "over" not in shown:
             found = result is not None
-        elif key == "links" and isinstance(shown.get("links"), list):
-            problem = _links(ctx, want, value, shown["links"])
+        elif key in _ROWS and isinstance(shown.get(key), list):
+            problem = _links(ctx, want, value, shown[key], key)
             if problem is not None:
                 return problem
             continue
@@ -57,22 +64,32 @@ def check(ctx: Context, node: YMap) -> str | None:
     return None
 
 
-def _links(ctx: Context, node: YMap, value: Any, shown: list[dict[str, Any]]) -> str | None:
+def _links(
+    ctx: Context, node: YMap, value: Any, shown: list[dict[str, Any]], name: str = "links"
+) -> str | None:
+    """The chain links (or the attacks with a target, ``name``) compared
+    row by row, each in the keys it gives, cards by name."""
+    where, rows, example = _ROWS[name]
     if isinstance(value, int) and not isinstance(value, bool):
         if len(shown) != value:
-            return f"the chain of attacks should have {value} chain links, found {len(shown)}"
+            return f"{where} should have {value} {rows}, found {len(shown)}"
         return None
     if not isinstance(value, YList):
-        raise ctx.fail(node, "links", "links: is a number of links or a list of them")
+        what = "links" if name == "links" else rows
+        raise ctx.fail(node, name, f"{name}: is a number of {what} or a list of them")
     if len(value) != len(shown):
-        return f"the chain of attacks should have {len(value)} chain links, found {len(shown)}"
+        return f"{where} should have {len(value)} {rows}, found {len(shown)}"
     game = ctx.game
+    label = "chain link" if name == "links" else "attack with a target"
     for number, (want, found) in enumerate(zip(value, shown, strict=True), 1):
         if not isinstance(want, YMap):
-            raise ctx.fail(node, "links", "each link is a mapping such as {attacker: alice}")
+            row = "link" if name == "links" else "one"
+            raise ctx.fail(node, name, f"each {row} is a mapping such as {example}")
         for key, expected in want.items():
             if key not in found:
-                raise ctx.fail(want, key, f"unknown link key {key!r}; keys are {', '.join(found)}")
+                keys = ", ".join(found)
+                word = "link" if name == "links" else "target"
+                raise ctx.fail(want, key, f"unknown {word} key {key!r}; keys are {keys}")
             if key in _CARD_KEYS:
                 expected = handle_for(game, None, ctx.card(want, key))
             elif key == "defending":
@@ -83,7 +100,7 @@ def _links(ctx: Context, node: YMap, value: Any, shown: list[dict[str, Any]]) ->
                 )
                 found = {**found, key: sorted(found[key])}
             if found[key] != expected:
-                return f"chain link {number}: {key} should be {want[key]!r}, found {found[key]!r}"
+                return f"{label} {number}: {key} should be {want[key]!r}, found {found[key]!r}"
     return None
 
 

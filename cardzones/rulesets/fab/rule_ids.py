@@ -194,6 +194,9 @@ RULES: dict[str, str] = {
 #: (8.1). Each is in ``RULES`` too, and ``PROCEDURE_TEXT_IDS`` keeps them as
 #: ids of that text.
 PROCEDURE_RULES: dict[str, str] = {
+    "1.1.5": "A player's opponents are all the other players (each a party of one).",
+    "1.1.6": "Clockwise order: the next player is the one to the left, the players' order.",
+    "1.4.5": "An attack declares an opponent's attackable object as its attack-target.",
     "1.11.2": "Only one player has priority at a time.",
     "1.11.3": "The turn player gains priority at the start of the action phase, in "
     "combat's steps and after a layer resolves.",
@@ -223,12 +226,15 @@ PROCEDURE_RULES: dict[str, str] = {
     "4.4.3e": "All players lose all action and resource points at the end of the turn.",
     "4.4.4": "The turn ends and the next player's turn begins.",
     "4.5.1": "A game ends when a player wins or it is a draw.",
+    "4.5.1a": "A player who loses while the game goes on leaves it: what they control "
+    "is cleared, what they own is removed from the game.",
     "4.5.2a": "A player wins when all opponents lost.",
     "4.5.3a": "A player whose hero's life total is zero loses.",
     "4.5.3c": "A player who concedes loses.",
     "5.1.1a": "Cards are played from hand or arsenal.",
     "5.1.2": "Announce: the card moves to the stack as the topmost layer.",
     "5.1.2b": "A card is announced only if a rule or effect lets it be played.",
+    "5.1.4b": "An attack's player declares its target(s) as it is played.",
     "5.1.6b": "An action card's action cost starts at one; as an instant at zero.",
     "5.1.6c": "The resource cost starts at the card's cost.",
     "5.1.7a": "A cost not paid in full makes the play illegal, reversed.",
@@ -245,6 +251,7 @@ PROCEDURE_RULES: dict[str, str] = {
     "7.0.3b": "The newest unresolved link is the active chain link.",
     "7.0.5a": "A defending card is put on its chain link.",
     "7.1.3": "When the attack is the top layer and all pass, the attack step begins.",
+    "7.2.2": "An attack whose target is no longer legal closes the combat chain.",
     "7.2.3a": "An attack-card moves onto the combat chain as a chain link.",
     "7.2.3b": "An attack-proxy becomes the chain link, its weapon the attack-source.",
     "7.2.4b": "The attacked hero's player is the defending hero.",
@@ -268,6 +275,7 @@ PROCEDURE_RULES: dict[str, str] = {
     "7.6.3a": "In the resolution step the turn player may attack again.",
     "7.6.4": "All passing with the stack empty ends the resolution step; the chain closes.",
     "7.7.2c": "An active-attack that leaves the combat chain closes it, as a game state action.",
+    "7.7.3": "At the close, the attacks and reactions on the stack go to their owners' graveyards.",
     "7.7.5": "Equipment on the chain returns to its equipped zone at the close.",
     "7.7.6": "The other objects of the chain are cleared.",
     "8.1.1a": "An action is played only with the stack empty.",

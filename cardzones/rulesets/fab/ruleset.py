@@ -381,6 +381,11 @@ class FabRuleset(Ruleset):
         """The looks effects allowed for the turn are over (3.7.4)."""
         end_looks(game)
 
+    def next_turn_player(self, game: Game) -> str:
+        """4.4.4: the next player in clockwise order; under the procedure a
+        player who lost and left the game is passed over (4.5.1a)."""
+        return procedure.next_turn_player(game)
+
     def after_action(self, game: Game) -> None:
         note_arrivals(game)  # 7.0.3a, 7.0.5a; 1.4.3c for a second attack
         cease_proxies_without_source(game)  # 1.4.3c

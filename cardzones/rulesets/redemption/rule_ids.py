@@ -249,6 +249,20 @@ GAME_RULES: dict[str, str] = {
         " initiative, and passes it if they play no card."
     ),
     "dominant/any-phase": "A Dominant may be played by either player in any phase.",
+    # More than two players (the wiki's Opponent page; Redemption Central's
+    # quick reference on Type 1 and Type 2 Multiplayer)
+    "opponent/any-other-player": (
+        "An opponent is any other player in the game; where one opponent is named, the player"
+        " may choose any of them."
+    ),
+    "opponent/in-battle": (
+        "In the battle phase the opponent is the player engaging the turn player in battle:"
+        " the one whose Land of Bondage holds the Lost Soul named."
+    ),
+    "multiplayer/clockwise-turns": (
+        "In a game of three players or more the turns go around the table clockwise, each"
+        " player rescuing Lost Souls from any opponent."
+    ),
     # Battle resolution and the end of battle (Battle Resolution, Mutual
     # Destruction, Stalemate, Withdraw pages; the REG's defeat and stalemate)
     "battle-resolution/outcomes": (

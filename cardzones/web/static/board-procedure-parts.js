@@ -50,9 +50,12 @@
         && view.players.every((p) => typeof v[p] === "number");
     });
     if (!kinds.length) return null;
+    // A player the field lists as out of the game says so beside their name.
+    const out = Array.isArray(field.out) ? field.out : [];
     return h("ul", { class: "proc-points", "aria-label": "each player's points" }, view.players.map((p) => h(
-      "li", { class: "proc-player", "data-player": p, "data-priority": field.priority === p ? "yes" : "no" },
-      h("span", { class: "proc-player-name", text: p }),
+      "li", { class: "proc-player", "data-player": p, "data-priority": field.priority === p ? "yes" : "no",
+              "data-out": out.includes(p) ? "yes" : "no" },
+      h("span", { class: "proc-player-name", text: out.includes(p) ? `${p} (out)` : p }),
       kinds.map((k) => h("span", { class: "proc-point", "data-kind": k,
                                    text: `${words(k)} ${field[k][p]}` })))));
   }

@@ -164,8 +164,11 @@
     const face = args.face === "down" ? " face down" : args.face === "up" ? " face up" : "";
     const pos = args.position === "bottom" ? "the bottom of " : args.position === "top" ? "the top of " : "";
     const subject = ref ? "" : args.card ? ` ${card(args.card)}` : "";
+    // An attack that names its target names an opponent, by their name.
+    const aimed = typeof args.target === "string" && !found.has(args.target)
+      ? `, attacking ${args.target}'s hero` : "";
     switch (name) {
-      case "play": return `Play${subject}`;
+      case "play": return `Play${subject}${aimed}`;
       case "discard": return `Discard${subject}`;
       case "move": return `Move${subject}${face} to ${pos}${zone(args.to)}`;
       case "flip": return `Turn${subject} face ${args.face}`;
@@ -173,7 +176,7 @@
       case "shuffle": return `Shuffle ${zone(args.zone)}`;
       case "end_turn": return "End the turn";
       case "start_turn": return "Start the turn as the rules do";
-      case "attack": return ref && args.card === ref ? "Attack with it" : `Attack with ${card(args.card)}`;
+      case "attack": return (ref && args.card === ref ? "Attack with it" : `Attack with ${card(args.card)}`) + aimed;
       case "end_battle": return "End the battle";
       case "resolve": return "Resolve the top layer";
       case "phase": return `Go to the ${words(args.phase !== undefined ? args.phase : args.value)} phase`;

@@ -8,6 +8,7 @@ and 7), kept in the game's records (:mod:`.state`).
 - :mod:`.costs`: costs and pitching (1.13, 1.14, 5.1.6);
 - :mod:`.flow`: the start, the turns, priority, layers resolving and the end;
 - :mod:`.combat`: chain links, defending, damage, the close (chapter 7);
+- :mod:`.leaving`: a player who loses while others play on (4.5.1a);
 - :mod:`.plans`: each act as a plan and the apply of that plan;
 - :mod:`.acts`: the acts as actions of fab's table;
 - :mod:`.view`: what every player sees of it;
@@ -16,7 +17,13 @@ and 7), kept in the game's records (:mod:`.state`).
 
 from cardzones.rulesets.fab.procedure.acts import ACTS
 from cardzones.rulesets.fab.procedure.flow import check_end, start_game, who_acts
-from cardzones.rulesets.fab.procedure.state import PROCEDURE, Procedure, active, current
+from cardzones.rulesets.fab.procedure.state import (
+    PROCEDURE,
+    Procedure,
+    active,
+    current,
+    next_turn_player,
+)
 from cardzones.rulesets.fab.procedure.view import procedure_view
 
 __all__ = [
@@ -26,6 +33,7 @@ __all__ = [
     "active",
     "check_end",
     "current",
+    "next_turn_player",
     "procedure_view",
     "start_game",
     "who_acts",

@@ -32,7 +32,7 @@ from cardzones.kernel.results import MoveResult
 from cardzones.rulesets.fab.layers import LayerRef
 from cardzones.rulesets.fab.procedure import combat, flow, plans
 from cardzones.rulesets.fab.procedure.costs import Cost, distinct_pitch_sets
-from cardzones.rulesets.fab.procedure.state import END, Procedure, active, current
+from cardzones.rulesets.fab.procedure.state import END, Procedure, active, current, opponents
 
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game
@@ -46,6 +46,13 @@ PITCH = Param(
     doc="cards of the player's hand pitched to pay the cost, under the game procedure (1.14.3)",
 )
 
+TARGET = Param(
+    "target",
+    K.PLAYER,
+    doc="the opponent whose hero the attack targets, under the game procedure (1.4.5); "
+    "needed when more than one opponent is in the game",
+)
+
 #: Up to how many cards that may defend legal actions offer every set of
 #: them (4,096 sets), and the largest set they offer beyond that.
 MAX_EVERY_SET, MAX_SET_OFFERED = 12, 3
@@ -55,11 +62,13 @@ ACTS = ("pass", "play", "attack", "defend", "finish_turn", "concede")
 
 
 def _plan_play(game: Game, args: Mapping[str, Any]) -> plans.Plan:
-    return plans.plan_play(game, args["card"], acting(game, args), tuple(args["pitch"] or ()))
+    pitch = tuple(args["pitch"] or ())
+    return plans.plan_play(game, args["card"], acting(game, args), pitch, args["target"])
 
 
 def _plan_attack(game: Game, args: Mapping[str, Any]) -> plans.Plan:
-    return plans.plan_attack(game, args["card"], acting(game, args), tuple(args["pitch"] or ()))
+    pitch = tuple(args["pitch"] or ())
+    return plans.plan_attack(game, args["card"], acting(game, args), pitch, args["target"])
 
 
 def _plan_finish(game: Game, args: Mapping[str, Any]) -> plans.Plan:
@@ -116,13 +125,31 @@ def play_candidates(game: Game, player: str) -> Iterator[Candidate]:
     """Each card of the player's hand and arsenal they may play now, with
     each set of cards that may be pitched for it (5.1, 1.14.3b)."""
     cards = (*_own_cards(game, player, "hand"), *_own_cards(game, player, "arsenal"))
-    yield from _paid(game, player, cards, plans.playable_cost, pitching_itself=False)
+    for found in _paid(game, player, cards, plans.playable_cost, pitching_itself=False):
+        if combat.is_attack(game, found["card"], player):
+            yield from _targeted(game, player, found)
+        else:
+            yield found
 
 
 def attack_candidates(game: Game, player: str) -> Iterator[Candidate]:
     """Each weapon the player may attack with now, with each set of cards
     that may be pitched for it."""
-    yield from _paid(game, player, _own_cards(game, player, "weapon"), plans.attack_ready)
+    for found in _paid(game, player, _own_cards(game, player, "weapon"), plans.attack_ready):
+        yield from _targeted(game, player, found)
+
+
+def _targeted(game: Game, player: str, found: Candidate) -> Iterator[Candidate]:
+    """An attack with each opponent's hero as its target (1.4.5); with one
+    opponent left the target goes unsaid, as the act is sent."""
+    proc = current(game)
+    assert proc is not None
+    choices = opponents(game, proc, player)
+    if len(choices) == 1:
+        yield found
+        return
+    for target in choices:
+        yield found | {"target": target}
 
 
 def _paid(
@@ -280,8 +307,19 @@ def _either(
 def planner_rules(name: str) -> tuple[str, ...]:
     """The rules an act carries under the procedure."""
     return {
-        "play": ("5.1.1a", "5.1.2", "5.1.7a", "1.14.2b", "1.14.3", "1.14.3b", "8.1.1a", "8.1.1b"),
-        "attack": ("5.2.1a", "8.1.1c"),
+        "play": (
+            "5.1.1a",
+            "5.1.2",
+            "5.1.7a",
+            "1.14.2b",
+            "1.14.3",
+            "1.14.3b",
+            "8.1.1a",
+            "8.1.1b",
+            "1.4.5",
+            "5.1.4b",
+        ),
+        "attack": ("5.2.1a", "8.1.1c", "1.4.5", "5.1.4b"),
         "finish_turn": ("4.4.3e", "4.4.4"),
     }.get(name, ())
 
@@ -299,8 +337,14 @@ def procedure_table(table: ActionTable) -> ActionTable:
     play, attack, finish = table["play"], table["attack"], table["finish_turn"]
     return action_table(
         *table.values(),
-        _either(play, _plan_play, MoveResult.MOVED, play_candidates, (*play.params, PITCH)),
-        _either(attack, _plan_attack, MoveResult.DONE, attack_candidates, (*attack.params, PITCH)),
+        _either(play, _plan_play, MoveResult.MOVED, play_candidates, (*play.params, PITCH, TARGET)),
+        _either(
+            attack,
+            _plan_attack,
+            MoveResult.DONE,
+            attack_candidates,
+            (*attack.params, PITCH, TARGET),
+        ),
         _either(finish, _plan_finish, MoveResult.DONE, finish_candidates, finish.params),
         PASS,
         DEFEND,

@@ -14,6 +14,7 @@ from cardzones.acts.legal import judging
 from cardzones.errors import IllegalAction
 from cardzones.kernel.objects import CARD
 from cardzones.kernel.views import name_for
+from cardzones.rulesets.fab import layers
 from cardzones.rulesets.fab.layers import ATTACK_PROXY, LayerData
 from cardzones.rulesets.fab.moves import hero_of
 from cardzones.rulesets.fab.procedure import effects as card_effects
@@ -26,6 +27,7 @@ from cardzones.rulesets.fab.procedure.state import (
     Link,
     Procedure,
     active_link,
+    attack_target,
     next_player,
     points,
     with_points,
@@ -62,12 +64,17 @@ def gain_action_point(game: Game, proc: Procedure, player: str) -> Procedure:
 
 def become_link(game: Game, proc: Procedure, attack: int) -> Procedure:
     """The attack step (7.2): the attack moves onto the combat chain as chain
-    link N+1 (7.0.3a, 7.2.3a, 7.2.3b), attacking the next player's hero
-    (7.2.4b); with no hero to attack, the combat chain closes (7.2.2,
-    7.7.2b)."""
+    link N+1 (7.0.3a, 7.2.3a, 7.2.3b), attacking the hero it targets, whose
+    controller is the defending player (1.4.5, 7.2.4b); an attack put on the
+    stack with no target declared (by a judge's hand) targets the next
+    player's in the game. With its target gone, the combat chain closes
+    (7.2.2, 7.7.2b)."""
     obj = game.obj(attack)
     attacker = obj.controller or obj.owner or game.turn_player
-    defender = next_player(game, attacker)
+    defender = attack_target(proc, attack) or next_player(game, attacker, proc.losers)
+    proc = proc._replace(targets=tuple(t for t in proc.targets if t[0] != attack))
+    if defender in proc.losers or defender == attacker:
+        return close(game, proc)  # 7.2.2: the target left the game (4.5.1a)
     try:
         hero_of(game, defender)
     except IllegalAction:
@@ -226,13 +233,17 @@ def resolve_link(game: Game, proc: Procedure) -> Procedure:
 
 
 def close(game: Game, proc: Procedure) -> Procedure:
-    """The close step (7.7): equipment that defended returns to the zone it
-    was equipped in (7.7.5), then the combat chain closes as ``close_chain``
-    closes it: attack-proxies cease, an attacking ally returns to the
-    permanent zone, every other card goes to its owner's graveyard (7.7.6,
-    7.7.7)."""
+    """The close step (7.7): the attacks and reactions on the stack go to
+    their owners' graveyards (7.7.3; an attack-proxy ceases), equipment that
+    defended returns to the zone it was equipped in (7.7.5), then the combat
+    chain closes as ``close_chain`` closes it: attack-proxies cease, an
+    attacking ally returns to the permanent zone, every other card goes to
+    its owner's graveyard (7.7.6, 7.7.7). Other layers stay on the stack."""
     chain = combat_chain(game)
     player = game.turn_player
+    for layer in game.contents(layers.stack(game)):
+        if game.exists(layer) and _attack_or_reaction(game, layer):
+            game.clear(layer, by=player)  # 7.7.3
     for link in proc.links:
         for card, home in zip(link.defending, link.homes, strict=True):
             back = home >= 0 and game.zone_exists(home)
@@ -240,6 +251,14 @@ def close(game: Game, proc: Procedure) -> Procedure:
                 game.move(card, home, cause="rule", by=player)
     close_combat_chain(game, player)
     return proc._replace(step=None, links=())
+
+
+def _attack_or_reaction(game: Game, layer: int) -> bool:
+    obj = game.obj(layer)
+    if is_attack(game, layer):
+        return True
+    types = game.characteristics(obj).types if obj.kind == CARD else frozenset()
+    return "attack_reaction" in types or "defense_reaction" in types
 
 
 def next_step(game: Game, proc: Procedure) -> Procedure:

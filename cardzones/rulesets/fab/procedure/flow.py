@@ -18,7 +18,7 @@ from cardzones.kernel.objects import CARD, TRIGGERED
 from cardzones.rulesets.fab import layers
 from cardzones.rulesets.fab.cards import becomes_permanent
 from cardzones.rulesets.fab.moves import hero_of
-from cardzones.rulesets.fab.procedure import combat
+from cardzones.rulesets.fab.procedure import combat, leaving
 from cardzones.rulesets.fab.procedure import effects as card_effects
 from cardzones.rulesets.fab.procedure.state import (
     DEFEND,
@@ -29,6 +29,7 @@ from cardzones.rulesets.fab.procedure.state import (
     current,
     describe_result,
     next_player,
+    remaining,
     store,
 )
 from cardzones.rulesets.fab.turn import draw_to_intellect, finish_turn
@@ -48,8 +49,8 @@ def start_game(game: Game, first: str | None = None) -> None:
     intellect and the first player's turn begins (4.1.9)."""
     if current(game) is not None:
         raise IllegalAction("the game is under the game procedure already", rule="4.1.1")
-    if len(game.players) != 2:
-        raise IllegalAction("the game procedure plays two-player games", rule="4.1.1")
+    if len(game.players) < 2:
+        raise IllegalAction("a game has two players or more", rule="4.1.1")
     for player in game.players:
         hero_of(game, player)  # 4.1.2: refused, naming the player, without a hero
     if first is None:
@@ -101,13 +102,15 @@ def who_acts(game: Game, proc: Procedure) -> str | None:
 
 
 def pass_priority(game: Game, proc: Procedure) -> None:
-    """1.11.4a: priority goes to the next player; once every player passed in
-    succession, the top layer resolves, or with the stack empty the step or
-    the phase ends."""
+    """1.11.4a: priority goes to the next player in clockwise order who is
+    still in the game (4.5.1a); once every such player passed in succession,
+    the top layer resolves, or with the stack empty the step or the phase
+    ends."""
     passes = proc.passes + 1
-    if passes < len(game.players):
+    if passes < len(remaining(game, proc)):
         assert proc.priority is not None
-        store(game, proc._replace(priority=next_player(game, proc.priority), passes=passes))
+        following = next_player(game, proc.priority, proc.losers)
+        store(game, proc._replace(priority=following, passes=passes))
         return
     if game.contents(layers.stack(game)):
         proc = resolve_top(game, proc)
@@ -214,15 +217,28 @@ def end_turn(game: Game, arsenal: int | None, order: tuple[int, ...]) -> None:
 
 
 def check_end(game: Game) -> None:
-    """4.5.3a: a player whose hero's life total is zero or less, or who has
-    no hero, loses; the other player wins (4.5.2a), or with both, the game
-    is a draw (4.5.4a). A game state action, looked at after every action."""
+    """4.5.3a: a player still in the game whose hero's life total is zero or
+    less, or who has no hero, loses (:func:`lose`). A game state action,
+    looked at after every action."""
     proc = current(game)
     if proc is None or proc.over:
         return
-    lost = tuple(p for p in game.players if p not in proc.losers and _has_lost(game, p))
+    lost = tuple(p for p in remaining(game, proc) if _has_lost(game, p))
     if lost:
-        end_game(game, proc, lost, "4.5.3a: life total reduced to zero")
+        lose(game, proc, lost, "4.5.3a: life total reduced to zero")
+
+
+def lose(game: Game, proc: Procedure, lost: tuple[str, ...], reason: str) -> None:
+    """The players in ``lost`` lose (4.5.3). With one player left, or none,
+    the game ends (:func:`end_game`); with more, the losers leave it and the
+    others play on (4.5.1a, :func:`~.leaving.leave`)."""
+    left = [p for p in remaining(game, proc) if p not in lost]
+    if len(left) <= 1:
+        end_game(game, proc, lost, reason)
+        return
+    for player in lost:
+        game.log_event(PROCEDURE_EVENT, f"{player} loses ({reason}) and leaves the game")
+    leaving.leave(game, proc, lost)
 
 
 def _has_lost(game: Game, player: str) -> bool:
@@ -236,8 +252,9 @@ def _has_lost(game: Game, player: str) -> bool:
 
 def end_game(game: Game, proc: Procedure, lost: tuple[str, ...], reason: str) -> None:
     """The players in ``lost`` lose (4.5.3); when one player remains, they
-    win (4.5.2a), and when none does, the game is a draw (4.5.4a); either
-    way the game ends (4.5.1) and no one has priority."""
+    win, all their opponents having lost (4.5.2a), and when none does, the
+    game is a draw for the remaining players (4.5.4a); either way the game
+    ends (4.5.1) and no one has priority."""
     losers = (*proc.losers, *lost)
     left = [p for p in game.players if p not in losers]
     winner = left[0] if len(left) == 1 else None

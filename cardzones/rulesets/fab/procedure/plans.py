@@ -34,6 +34,7 @@ from cardzones.rulesets.fab.procedure.state import (
     RESOLUTION,
     Procedure,
     active_link,
+    opponents,
     points,
     require,
     store,
@@ -50,8 +51,9 @@ PLAYABLE = ("action", "instant", "attack_reaction", "defense_reaction")
 class Plan(NamedTuple):
     """What an act would do: its name, the acting player, the card it plays
     or attacks with (or the card for the arsenal), the cost and the cards
-    pitched for it, the cards declared as defending, and the order of the
-    pitched cards at the end of the turn."""
+    pitched for it, the cards declared as defending, the order of the
+    pitched cards at the end of the turn, and the player whose hero an
+    attack targets."""
 
     act: str
     player: str
@@ -60,6 +62,7 @@ class Plan(NamedTuple):
     pitch: tuple[int, ...] = ()
     cards: tuple[int, ...] = ()
     order: tuple[int, ...] = ()
+    target: str | None = None
 
 
 # -- priority ---------------------------------------------------------------
@@ -171,13 +174,42 @@ def resource_need(game: Game, proc: Procedure, player: str, cost: Cost) -> int:
     return max(cost.resource - points(game, proc.resource_points, player), 0)
 
 
-def plan_play(game: Game, card: int, player: str, pitch: tuple[int, ...]) -> Plan:
-    """Playing a card (5.1): may it be played now, and do the action points
-    and the pitched cards pay its cost (5.1.7, 1.14.2)."""
+def plan_play(
+    game: Game, card: int, player: str, pitch: tuple[int, ...], target: str | None = None
+) -> Plan:
+    """Playing a card (5.1): may it be played now, is an attack's target an
+    opponent (5.1.4b), and do the action points and the pitched cards pay
+    its cost (5.1.7, 1.14.2)."""
     proc = require(game)
     cost = playable_cost(game, proc, card, player)
+    if combat.is_attack(game, card, player):
+        target = attack_target_of(game, proc, player, target)
+    elif target is not None:
+        what = name_for(game, player, card)
+        raise IllegalAction(f"{what} is no attack: it has no attack-target", rule="1.4.5")
     check_pitch(game, player, pitch, resource_need(game, proc, player, cost), card)
-    return Plan("play", player, card, cost, pitch)
+    return Plan("play", player, card, cost, pitch, target=target)
+
+
+def attack_target_of(game: Game, proc: Procedure, player: str, target: str | None) -> str:
+    """The player whose hero an attack of ``player``'s targets (1.4.5,
+    5.1.4b): an opponent still in the game (1.1.5); with one opponent left
+    it may go unsaid, with more it is declared."""
+    choices = opponents(game, proc, player)
+    if target is None:
+        if len(choices) == 1:
+            return choices[0]
+        raise IllegalAction(
+            f"an attack declares its target: the hero of one of {', '.join(choices)}",
+            rule="1.4.5",
+        )
+    if target not in choices:
+        raise IllegalAction(
+            f"{target} is not an opponent of {player} in the game: an attack targets "
+            f"the hero of one of {', '.join(choices)}",
+            rule="1.4.5",
+        )
+    return target
 
 
 def attack_ready(game: Game, proc: Procedure, weapon: int, player: str) -> Cost:
@@ -195,13 +227,16 @@ def attack_ready(game: Game, proc: Procedure, weapon: int, player: str) -> Cost:
     return cost
 
 
-def plan_attack(game: Game, weapon: int, player: str, pitch: tuple[int, ...]) -> Plan:
-    """Attacking with a weapon (5.2.2): its attack-proxy goes on the stack
-    once its cost is paid."""
+def plan_attack(
+    game: Game, weapon: int, player: str, pitch: tuple[int, ...], target: str | None = None
+) -> Plan:
+    """Attacking with a weapon (5.2.2): its attack-proxy goes on the stack,
+    targeting an opponent's hero (1.4.5), once its cost is paid."""
     proc = require(game)
     cost = attack_ready(game, proc, weapon, player)
+    target = attack_target_of(game, proc, player, target)
     check_pitch(game, player, pitch, resource_need(game, proc, player, cost), None)
-    return Plan("attack", player, weapon, cost, pitch)
+    return Plan("attack", player, weapon, cost, pitch, target=target)
 
 
 # -- defending, ending the turn, conceding -----------------------------------------
@@ -233,9 +268,12 @@ def plan_finish(game: Game, arsenal: int | None, order: tuple[int, ...], player:
 
 
 def plan_concede(game: Game, player: str) -> Plan:
-    """4.5.3c: a player may concede while the game goes on."""
-    require(game)
+    """4.5.3c: a player may concede while the game goes on; one who lost
+    and left it has nothing left to concede (4.5.1a)."""
+    proc = require(game)
     game.check_player(player)
+    if player in proc.losers:
+        raise IllegalAction(f"{player} lost and left the game", rule="4.5.1a")
     return Plan("concede", player)
 
 
@@ -259,7 +297,7 @@ def apply(game: Game, plan: Plan) -> int | None:
         elif act == "finish_turn":
             flow.end_turn(game, plan.card, plan.order)
         elif act == "concede":
-            flow.end_game(game, require(game), (plan.player,), "4.5.3c: conceded")
+            flow.lose(game, require(game), (plan.player,), "4.5.3c: conceded")
         else:
             raise IllegalAction(f"no act {act!r} under the game procedure")
     return None
@@ -281,6 +319,7 @@ def _announce_and_pay(game: Game, plan: Plan) -> int | None:
     else:
         proxy = fab_turn.attack(game, card, player)
         attack = True
+    layer = card if proxy is None else proxy
     gained = 0
     for pitched in plan.pitch:
         gained += game.stat(pitched, "pitch") or 0
@@ -294,6 +333,9 @@ def _announce_and_pay(game: Game, plan: Plan) -> int | None:
     )
     if plan.act == "attack":
         proc = proc._replace(attacked=(*proc.attacked, card))
+    if attack and plan.target is not None:
+        # 1.4.5, 5.1.4b: the attack-target is declared as the attack goes on the stack.
+        proc = proc._replace(targets=(*proc.targets, (layer, plan.target)))
     if attack:
         proc = flow.opens_layer_step(proc)
     store(game, flow.give_priority(proc, player))

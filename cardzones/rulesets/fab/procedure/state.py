@@ -85,6 +85,9 @@ class Procedure(NamedTuple):
     chain: int = -1
     #: the turn the record is of (``game.turn``)
     turn: int = 0
+    #: each attack on the stack with the player whose hero it targets
+    #: (1.4.5, 5.1.4b), until it becomes a chain link
+    targets: tuple[tuple[int, str], ...] = ()
 
     @property
     def over(self) -> bool:
@@ -128,6 +131,7 @@ def new_turn(game: Game, proc: Procedure) -> Procedure:
         phase=ACTION,
         step=None,
         links=(),
+        targets=(),
         attacked=(),
         declared=False,
         action_points=with_points(game, zero, player, 1),
@@ -185,10 +189,43 @@ def with_points(game: Game, values: tuple[int, ...], player: str, value: int) ->
     return tuple(out)
 
 
-def next_player(game: Game, player: str) -> str:
-    """The next player in clockwise order (1.1.6), the players' order."""
+def next_player(game: Game, player: str, out: tuple[str, ...] = ()) -> str:
+    """The next player in clockwise order (1.1.6), the players' order,
+    passing over the players in ``out``, who left the game (4.5.1a)."""
     players = game.players
-    return players[(players.index(player) + 1) % len(players)]
+    start = players.index(player)
+    for step in range(1, len(players) + 1):
+        found = players[(start + step) % len(players)]
+        if found not in out:
+            return found
+    return player
+
+
+def next_turn_player(game: Game) -> str:
+    """Who takes the turn after the turn player's (4.4.4): the next player
+    in clockwise order, passing over those who left the game (4.5.1a)."""
+    found = game.records.get(PROCEDURE)
+    out = found.losers if isinstance(found, Procedure) else ()
+    return next_player(game, game.turn_player, out)
+
+
+def remaining(game: Game, proc: Procedure) -> tuple[str, ...]:
+    """The players still in the game, in clockwise order (4.5.1a)."""
+    return tuple(p for p in game.players if p not in proc.losers)
+
+
+def opponents(game: Game, proc: Procedure, player: str) -> tuple[str, ...]:
+    """``player``'s opponents still in the game (1.1.5: every other player,
+    as each player is a party of their own), clockwise from the next."""
+    players = game.players
+    start = players.index(player)
+    ordered = players[start + 1 :] + players[:start]
+    return tuple(p for p in ordered if p not in proc.losers)
+
+
+def attack_target(proc: Procedure, attack: int) -> str | None:
+    """The player whose hero the attack on the stack targets, if declared."""
+    return dict(proc.targets).get(attack)
 
 
 def active_link(proc: Procedure) -> Link | None:

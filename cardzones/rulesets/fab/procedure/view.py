@@ -1,6 +1,7 @@
 """What every player sees of the procedure (a view's ``procedure``): the
 phase and step, who has priority and whom the game waits for, each player's
-action and resource points, the chain links and the result.
+action and resource points, the chain links, the players who lost and left
+the game, and the result.
 
 None of it is hidden (1.13 assets and 7.0.3 chain links are public, as are
 the cards on the combat chain), but a link names its cards by the handles
@@ -38,6 +39,17 @@ def procedure_view(game: Game, player: str | None) -> dict[str, Any] | None:
         "action_points": {p: points(game, proc.action_points, p) for p in game.players},
         "resource_points": {p: points(game, proc.resource_points, p) for p in game.players},
         "links": [_link(game, player, i, link) for i, link in enumerate(proc.links, 1)],
+        # the players who lost, in order: while the game goes on, those who
+        # left it (4.5.1a) and whom turns, priority and attacks pass over
+        "out": list(proc.losers),
+        # each attack on the stack with the player whose hero it targets,
+        # declared as it was played (1.4.5), numbered as the board lists them
+        "targets": [
+            {"number": i, "attack": _card(game, player, attack), "target": target}
+            for i, (attack, target) in enumerate(
+                ((a, t) for a, t in proc.targets if game.exists(a)), 1
+            )
+        ],
         "result": result,
         # the winner alone, as every game procedure's view names it: a table
         # tells every seat (its ``won``)

@@ -124,6 +124,8 @@ def _hand_listed(game: Game, player: str, state: Procedure) -> Iterator[Candidat
 def _rescue_listed(game: Game, player: str, state: Procedure) -> Iterator[Candidate]:
     if player != game.turn_player or state.battle is not None:
         return
+    # opponent/any-other-player: the Lost Souls of every opponent, whichever
+    # the player chooses to rescue from.
     souls = [
         c
         for c in visible(game, player, nameable_cards(game, player))

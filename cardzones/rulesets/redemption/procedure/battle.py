@@ -170,6 +170,8 @@ def plan_rescue(game: Game, by: str, hero: int, soul: int) -> RescuePlan:
         )
     info = game.zone_info(game.location(soul))
     assert info.owner is not None
+    # opponent/in-battle: the opponent the rescuer engages is the one whose
+    # Land of Bondage holds the Lost Soul; only they block and enhance.
     return RescuePlan(hero, soul, by, info.owner)
 
 

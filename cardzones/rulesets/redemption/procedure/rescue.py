@@ -23,7 +23,7 @@ RESCUE_EVENT = "rescue"
 def rescuable(game: Game, card: int, by: str) -> bool:
     """Whether ``card`` is a Lost Soul that ``by`` may rescue: a top-level
     card of an opponent's Land of Bondage (rescue/land-of-redemption: a rescue
-    targets a card there)."""
+    targets a card there), any other player's (opponent/any-other-player)."""
     info = game.zone_info(game.location(card))
     return (
         info.type == LAND_OF_BONDAGE

@@ -185,7 +185,9 @@ def apply_proceed(game: Game, plan: ProceedPlan) -> None:
     if plan.to is not None:
         advance_to(game, plan.to)
         return
-    game.end_turn()  # the next turn begins: begin_turn below
+    # The next turn begins (begin_turn below), the next player's in the
+    # players' order (multiplayer/clockwise-turns).
+    game.end_turn()
 
 
 def begin_turn(game: Game) -> None:
