@@ -166,7 +166,7 @@
     const subject = ref ? "" : args.card ? ` ${card(args.card)}` : "";
     // An attack that names its target names an opponent, by their name.
     const aimed = typeof args.target === "string" && !found.has(args.target)
-      ? `, attacking ${args.target}'s hero` : "";
+      ? `, against ${args.target}` : "";
     switch (name) {
       case "play": return `Play${subject}${aimed}`;
       case "discard": return `Discard${subject}`;
