@@ -405,8 +405,8 @@ class _Asked:
             # Added and counted, so that each candidate is hashed once.
             try:
                 add(tuple(args.values()))
-            except TypeError:  # a mapping or a card definition among them
-                add(_frozen(args, self._texts))
+            except TypeError:  # a list of cards, a mapping or a card definition among them
+                add(_values_key(args, self._texts))
             if len(seen) == count:
                 continue
             count += 1
@@ -555,6 +555,19 @@ def _key(args: dict[str, Any]) -> Any:
         hash(key)
     except TypeError:  # a mapping among them (an ongoing bonus)
         return _frozen(args)
+    return key
+
+
+def _values_key(args: dict[str, Any], texts: dict[int, tuple[Any, str]]) -> Any:
+    """:func:`_key` of arguments with an unhashable value: a list of cards (the
+    usual one, a set of cards pitched or defending) becomes the tuple of its
+    cards, as :func:`_frozen` makes it, without freezing every other value
+    and sorting the names; anything else is frozen whole."""
+    key = tuple(tuple(v) if v.__class__ is list else v for v in args.values())
+    try:
+        hash(key)
+    except TypeError:  # a mapping, a card definition, a list of lists
+        return _frozen(args, texts)
     return key
 
 
