@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from cardzones.errors import IllegalAction
@@ -48,13 +49,22 @@ def attack_cost(game: Game, weapon: int) -> Cost:
     action point (5.2.2b, 5.1.6b), and the resource symbols its text prints
     before ":", or its printed cost when the text prints none."""
     cdef = game.characteristics(game.obj(weapon))
-    found = _ATTACK_COST.search(cdef.text or "")
-    if found is not None:
-        symbols = found[1]
-        resource = symbols.lower().count("{r}") + sum(int(d) for d in re.findall(r"\d+", symbols))
-    else:
+    resource = printed_attack_cost(cdef.text or "")
+    if resource is None:
         resource = max(game.stat(weapon, "cost") or 0, 0)
     return Cost(1, resource)
+
+
+@lru_cache(maxsize=1024)
+def printed_attack_cost(text: str) -> int | None:
+    """The resource points of the attack ability a text prints, or None when
+    it prints none. Kept per text: a weapon's attack is judged at every
+    listing of legal actions, and its text seldom changes."""
+    found = _ATTACK_COST.search(text)
+    if found is None:
+        return None
+    symbols = found[1]
+    return symbols.lower().count("{r}") + sum(int(d) for d in re.findall(r"\d+", symbols))
 
 
 def pitch_value(game: Game, card: int) -> int | None:
