@@ -116,30 +116,53 @@ def play_candidates(game: Game, player: str) -> Iterator[Candidate]:
     """Each card of the player's hand and arsenal they may play now, with
     each set of cards that may be pitched for it (5.1, 1.14.3b)."""
     cards = (*_own_cards(game, player, "hand"), *_own_cards(game, player, "arsenal"))
-    yield from _paid(game, player, cards, plans.playable_cost, pitching_itself=False)
+    yield from _paid(game, player, cards, plans.playable_cost, _may_play_now, pitching_itself=False)
 
 
 def attack_candidates(game: Game, player: str) -> Iterator[Candidate]:
     """Each weapon the player may attack with now, with each set of cards
     that may be pitched for it."""
-    yield from _paid(game, player, _own_cards(game, player, "weapon"), plans.attack_ready)
+    weapons = _own_cards(game, player, "weapon")
+    yield from _paid(game, player, weapons, plans.attack_ready, _may_attack_now)
+
+
+def _may_play_now(game: Game, proc: Procedure, card: int, player: str) -> bool:
+    return (
+        game.may_play(card, player) and plans.play_timing_refusal(game, proc, card, player) is None
+    )
+
+
+def _may_attack_now(game: Game, proc: Procedure, weapon: int, player: str) -> bool:
+    return weapon not in proc.attacked and (
+        plans.action_timing_refusal(game, proc, player, attack=True) is None
+    )
+
+
+#: A judgement of a card for a player under the procedure's record.
+Ready = Callable[["Game", Procedure, int, str], Cost]
+Timely = Callable[["Game", Procedure, int, str], bool]
 
 
 def _paid(
     game: Game,
     player: str,
     cards: Sequence[int],
-    ready: Callable[[Game, Procedure, int, str], Cost],
+    ready: Ready,
+    timely: Timely,
     *,
     pitching_itself: bool = True,
 ) -> Iterator[Candidate]:
     """Each of ``cards`` that ``ready`` accepts for the player with priority,
     with each set of cards that may be pitched for its cost; a card being
-    played is never one of them."""
+    played is never one of them. ``timely`` tells at once, with no refusal
+    raised and no card named, the cards whose timing or place refuses them
+    (most of a hand, most of the time): ``ready`` judges the rest."""
     proc = current(game)
     if proc is None or proc.over or proc.priority != player:
         return
     for card in cards:
+        if not timely(game, proc, card, player):
+            continue
         try:
             cost = ready(game, proc, card, player)
         except IllegalAction:

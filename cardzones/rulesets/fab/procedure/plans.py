@@ -103,28 +103,36 @@ def _playable_cost(game: Game, proc: Procedure, card: int, player: str) -> Cost:
     check_priority(game, proc, player)
     if not game.may_play(card, player):
         raise IllegalAction("only a card of one's own hand or arsenal may be played", rule="5.1.1a")
-    types = game.characteristics(game.obj(card), by=player).types
-    # The card is named (name_for) only in a refusal: most cards of a hand
-    # are refused while legal actions are listed, and the name goes unread.
-    if "instant" in types:
-        pass  # 8.1.6a: any time the player has priority
-    elif "attack_reaction" in types or "defense_reaction" in types:
-        attacking = "attack_reaction" in types
-        if not reaction_timing_ok(proc, player, attacking):
-            check_reaction_timing(proc, player, attacking, name_for(game, player, card))
-    elif "action" in types:
-        attack = combat.is_attack(game, card, player)
-        refusal = action_timing_refusal(game, proc, player, attack=attack)
-        if refusal is not None:
-            _refuse_action(name_for(game, player, card), refusal)
-    else:
-        # 8.1.7a, 8.1.12a: a resource or a block card is never played, nor a
-        # hero, a weapon or an equipment (they start in the arena).
+    refusal = play_timing_refusal(game, proc, card, player)
+    if refusal is not None:
+        # Named only now: the name of a card that may be played goes unread.
         what = name_for(game, player, card)
-        raise IllegalAction(f"{what} is not a card that can be played", rule="5.1.2b")
+        raise IllegalAction(f"{what} {refusal[0]}", rule=refusal[1])
     cost = card_cost(game, card, player)
     check_action_point(game, proc, player, cost)
     return cost
+
+
+def play_timing_refusal(
+    game: Game, proc: Procedure, card: int, player: str
+) -> tuple[str, str] | None:
+    """Why the card may not be played now, by its types (8.1), as the end of
+    a sentence that names it, with the rule; None when it may be."""
+    types = game.characteristics(game.obj(card), by=player).types
+    if "instant" in types:
+        return None  # 8.1.6a: any time the player has priority
+    if "attack_reaction" in types or "defense_reaction" in types:
+        attacking = "attack_reaction" in types
+        if reaction_timing_ok(proc, player, attacking):
+            return None
+        return _reaction_refusal(attacking)
+    if "action" in types:
+        attack = combat.is_attack(game, card, player)
+        refusal = action_timing_refusal(game, proc, player, attack=attack)
+        return None if refusal is None else (f"is an action: {refusal[0]}", refusal[1])
+    # 8.1.7a, 8.1.12a: a resource or a block card is never played, nor a
+    # hero, a weapon or an equipment (they start in the arena).
+    return "is not a card that can be played", "5.1.2b"
 
 
 def _judged_once(
@@ -161,14 +169,15 @@ def check_reaction_timing(proc: Procedure, player: str, attacking: bool, what: s
     """A reaction is played in the reaction step, an attack reaction by the
     attacking player (8.1.2a), a defense reaction by the defending player
     (8.1.3a)."""
-    if reaction_timing_ok(proc, player, attacking):
-        return
-    side = "attacking" if attacking else "defending"
-    raise IllegalAction(
-        f"{what} is {'an attack' if attacking else 'a defense'} reaction: it is played by the "
-        f"{side} player in the reaction step",
-        rule="8.1.2a" if attacking else "8.1.3a",
-    )
+    if not reaction_timing_ok(proc, player, attacking):
+        message, rule = _reaction_refusal(attacking)
+        raise IllegalAction(f"{what} {message}", rule=rule)
+
+
+def _reaction_refusal(attacking: bool) -> tuple[str, str]:
+    kind, side = ("an attack", "attacking") if attacking else ("a defense", "defending")
+    message = f"is {kind} reaction: it is played by the {side} player in the reaction step"
+    return message, "8.1.2a" if attacking else "8.1.3a"
 
 
 def action_timing_refusal(
