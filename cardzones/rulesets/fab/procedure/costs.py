@@ -105,15 +105,18 @@ def check_pitch(
     for card in pitch:
         obj = game.obj(card)
         info = game.zone_info(obj.zone)
-        what = name_for(game, player, card)
+        # A card is named only in a refusal: every set a listing offers is judged.
         if card == exclude:
+            what = name_for(game, player, card)
             raise IllegalAction(f"{what} is the card being played: it cannot pay for itself")
         if info.type != "hand" or info.owner != player or obj.host is not None:
+            what = name_for(game, player, card)
             raise IllegalAction(
                 f"{what} is not in {player}'s hand: only a card from hand is pitched", rule="1.14.3"
             )
         value = pitch_value(game, card)
         if value is None or value <= 0:
+            what = name_for(game, player, card)
             raise IllegalAction(f"{what} has no pitch value to gain", rule="1.14.3a")
         gained += value
         largest = max(largest, value)
