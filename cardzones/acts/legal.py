@@ -339,6 +339,8 @@ class _Asked:
         add = seen.add
         count = 0
         named_, ours_, looked_ = _NAMED, _OURS, _LOOKED
+        # Whether a candidate may hold a list of cards, which is unhashable.
+        listy = any(param.kind is ParamKind.CARDS for param in action.params)
         for given in action.candidates(game, player):  # type: ignore[misc]
             keys = tuple(given)
             try:
@@ -403,8 +405,11 @@ class _Asked:
             if offer is not None and not offer(game, args):
                 continue
             # Added and counted, so that each candidate is hashed once.
+            values: tuple[Any, ...] = tuple(args.values())
+            if listy:  # a list of cards as the tuple of them, as _frozen has it
+                values = tuple(v if v.__class__ is not list else tuple(v) for v in values)
             try:
-                add(tuple(args.values()))
+                add(values)
             except TypeError:  # a list of cards, a mapping or a card definition among them
                 add(_values_key(args, self._texts))
             if len(seen) == count:
