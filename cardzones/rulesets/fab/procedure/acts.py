@@ -115,6 +115,9 @@ def _own_cards(game: Game, player: str, ztype: str) -> list[int]:
 def play_candidates(game: Game, player: str) -> Iterator[Candidate]:
     """Each card of the player's hand and arsenal they may play now, with
     each set of cards that may be pitched for it (5.1, 1.14.3b)."""
+    proc = current(game)
+    if proc is None or proc.priority != player:
+        return  # only a player with priority plays (1.11.2): their cards unread
     cards = (*_own_cards(game, player, "hand"), *_own_cards(game, player, "arsenal"))
     yield from _paid(game, player, cards, plans.playable_cost, _may_play_now, pitching_itself=False)
 
