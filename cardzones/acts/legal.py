@@ -339,8 +339,9 @@ class _Asked:
         add = seen.add
         count = 0
         named_, ours_, looked_ = _NAMED, _OURS, _LOOKED
-        # Whether a candidate may hold a list of cards, which is unhashable.
-        listy = any(param.kind is ParamKind.CARDS for param in action.params)
+        # Whether a candidate may hold a list of cards, which is unhashable:
+        # found at the first candidate, as most actions of a listing have none.
+        listy: bool | None = None
         for given in action.candidates(game, player):  # type: ignore[misc]
             keys = tuple(given)
             try:
@@ -406,12 +407,14 @@ class _Asked:
                 continue
             # Added and counted, so that each candidate is hashed once.
             values: tuple[Any, ...] = tuple(args.values())
+            if listy is None:
+                listy = any(param.kind is ParamKind.CARDS for param in action.params)
             if listy:  # a list of cards as the tuple of them, as _frozen has it
                 values = tuple(v if v.__class__ is not list else tuple(v) for v in values)
             try:
                 add(values)
-            except TypeError:  # a list of cards, a mapping or a card definition among them
-                add(_values_key(args, self._texts))
+            except TypeError:  # a mapping or a card definition among them
+                add(_frozen(args, self._texts))
             if len(seen) == count:
                 continue
             count += 1
@@ -560,19 +563,6 @@ def _key(args: dict[str, Any]) -> Any:
         hash(key)
     except TypeError:  # a mapping among them (an ongoing bonus)
         return _frozen(args)
-    return key
-
-
-def _values_key(args: dict[str, Any], texts: dict[int, tuple[Any, str]]) -> Any:
-    """:func:`_key` of arguments with an unhashable value: a list of cards (the
-    usual one, a set of cards pitched or defending) becomes the tuple of its
-    cards, as :func:`_frozen` makes it, without freezing every other value
-    and sorting the names; anything else is frozen whole."""
-    key = tuple(tuple(v) if v.__class__ is list else v for v in args.values())
-    try:
-        hash(key)
-    except TypeError:  # a mapping, a card definition, a list of lists
-        return _frozen(args, texts)
     return key
 
 
