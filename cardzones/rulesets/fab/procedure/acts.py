@@ -284,10 +284,10 @@ def _either(
         return old_foresee(game, args) if old_foresee is not None else None
 
     def offered(game: Game, player: str) -> Iterator[Mapping[str, Any]]:
+        # The iterator itself, not a generator around it: every listing asks.
         if active(game):
-            yield from candidates(game, player)
-        elif old_candidates is not None:
-            yield from old_candidates(game, player)
+            return iter(candidates(game, player))
+        return iter(old_candidates(game, player) if old_candidates is not None else ())
 
     def offer(game: Game, args: Mapping[str, Any]) -> bool:
         return active(game) or old_offer is None or old_offer(game, args)

@@ -17,10 +17,12 @@ from typing import TYPE_CHECKING, NamedTuple, NoReturn
 from cardzones.acts.legal import judging
 from cardzones.errors import IllegalAction
 from cardzones.kernel.cards import Dest
+from cardzones.kernel.objects import CARD
 from cardzones.kernel.views import name_for
 from cardzones.rulesets.fab import actions as fab_actions
 from cardzones.rulesets.fab import layers
 from cardzones.rulesets.fab import turn as fab_turn
+from cardzones.rulesets.fab.layers import ATTACK_PROXY
 from cardzones.rulesets.fab.procedure import combat, flow
 from cardzones.rulesets.fab.procedure.costs import (
     Cost,
@@ -118,7 +120,8 @@ def play_timing_refusal(
 ) -> tuple[str, str] | None:
     """Why the card may not be played now, by its types (8.1), as the end of
     a sentence that names it, with the rule; None when it may be."""
-    types = game.characteristics(game.obj(card), by=player).types
+    obj = game.obj(card)
+    types = game.characteristics(obj, by=player).types
     if "instant" in types:
         return None  # 8.1.6a: any time the player has priority
     if "attack_reaction" in types or "defense_reaction" in types:
@@ -127,7 +130,8 @@ def play_timing_refusal(
             return None
         return _reaction_refusal(attacking)
     if "action" in types:
-        attack = combat.is_attack(game, card, player)
+        # combat.is_attack, on the types already read
+        attack = obj.kind == ATTACK_PROXY or (obj.kind == CARD and "attack" in types)
         refusal = action_timing_refusal(game, proc, player, attack=attack)
         return None if refusal is None else (f"is an action: {refusal[0]}", refusal[1])
     # 8.1.7a, 8.1.12a: a resource or a block card is never played, nor a
