@@ -115,18 +115,17 @@ def _own_cards(game: Game, player: str, ztype: str) -> list[int]:
 def play_candidates(game: Game, player: str) -> Iterator[Candidate]:
     """Each card of the player's hand and arsenal they may play now, with
     each set of cards that may be pitched for it (5.1, 1.14.3b)."""
-    proc = current(game)
-    if proc is None or proc.priority != player:
-        return  # only a player with priority plays (1.11.2): their cards unread
     cards = (*_own_cards(game, player, "hand"), *_own_cards(game, player, "arsenal"))
-    yield from _paid(game, player, cards, plans.playable_cost, _may_play_now, pitching_itself=False)
+    yield from _paid(
+        game, player, cards, plans.playable_cost, pitching_itself=False, timely=_may_play_now
+    )
 
 
 def attack_candidates(game: Game, player: str) -> Iterator[Candidate]:
     """Each weapon the player may attack with now, with each set of cards
     that may be pitched for it."""
     weapons = _own_cards(game, player, "weapon")
-    yield from _paid(game, player, weapons, plans.attack_ready, _may_attack_now)
+    yield from _paid(game, player, weapons, plans.attack_ready, timely=_may_attack_now)
 
 
 def _may_play_now(game: Game, proc: Procedure, card: int, player: str) -> bool:
@@ -141,8 +140,7 @@ def _may_attack_now(game: Game, proc: Procedure, weapon: int, player: str) -> bo
     )
 
 
-#: A judgement of a card for a player under the procedure's record.
-Ready = Callable[["Game", Procedure, int, str], Cost]
+#: Whether a card may be played or attack now, as far as its timing tells.
 Timely = Callable[["Game", Procedure, int, str], bool]
 
 
@@ -150,10 +148,10 @@ def _paid(
     game: Game,
     player: str,
     cards: Sequence[int],
-    ready: Ready,
-    timely: Timely,
+    ready: Callable[[Game, Procedure, int, str], Cost],
     *,
     pitching_itself: bool = True,
+    timely: Timely | None = None,
 ) -> Iterator[Candidate]:
     """Each of ``cards`` that ``ready`` accepts for the player with priority,
     with each set of cards that may be pitched for its cost; a card being
@@ -164,7 +162,7 @@ def _paid(
     if proc is None or proc.over or proc.priority != player:
         return
     for card in cards:
-        if not timely(game, proc, card, player):
+        if timely is not None and not timely(game, proc, card, player):
             continue
         try:
             cost = ready(game, proc, card, player)
