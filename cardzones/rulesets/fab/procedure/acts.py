@@ -172,7 +172,11 @@ def _paid(
         for pitch in pitch_sets(game, player, need, None if pitching_itself else card):
             # no card pitched is written by leaving `pitch` out, as the act
             # is sent: a list of cards is never empty
-            yield {"card": card, "by": player} | ({"pitch": list(pitch)} if pitch else {})
+            yield (
+                {"card": card, "by": player, "pitch": list(pitch)}
+                if pitch
+                else {"card": card, "by": player}
+            )
 
 
 def pass_candidates(game: Game, player: str) -> Iterator[Candidate]:
@@ -194,7 +198,8 @@ def defend_candidates(game: Game, player: str) -> Iterator[Candidate]:
     largest = len(cards) if len(cards) <= MAX_EVERY_SET else MAX_SET_OFFERED
     for size in range(largest + 1):
         for chosen in combinations(cards, size):
-            yield {"by": player} | ({"cards": list(chosen)} if chosen else {})
+            # one dict a set, as there are many sets
+            yield {"by": player, "cards": list(chosen)} if chosen else {"by": player}
 
 
 def concede_candidates(game: Game, player: str) -> Iterator[Candidate]:
