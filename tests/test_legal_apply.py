@@ -8,7 +8,7 @@ import pytest
 
 from cardzones import new_game
 from cardzones.acts.binding import RESOLVED, bind
-from cardzones.acts.legal_action import seat_checked
+from cardzones.acts.candidate_shapes import seat_checked
 from cardzones.acts.seats import Seat, SeatRefusal
 from cardzones.errors import CardzonesError
 from cardzones.kernel.game import Game

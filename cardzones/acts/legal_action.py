@@ -10,17 +10,9 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from cardzones.acts.actions import Action, ParamKind
 from cardzones.acts.binding import RESOLVED, bind, bind_written
-from cardzones.acts.candidate_shapes import (
-    ACTOR,
-    CARD,
-    CARDS,
-    OWN_ZONE,
-    prepared,
-    shape_and_groups,
-)
+from cardzones.acts.candidate_shapes import seat_checked
 from cardzones.acts.named import Named, card_name
-from cardzones.acts.seats import Seat, acts_on, may_name, owns_zone
-from cardzones.errors import CardzonesError
+from cardzones.acts.seats import Seat
 from cardzones.kernel.results import ActionResult, MoveResult
 
 if TYPE_CHECKING:
@@ -98,57 +90,3 @@ class LegalAction(NamedTuple):
         shown = {k: v for k, v in self.args.items() if v is not None}
         result = f" -> {self.result.value}" if self.result is not None else ""
         return f"<LegalAction {self.name} {shown}{result}>"
-
-
-def seat_checked(
-    game: Game, player: str, action: Action, bound: Mapping[str, Any]
-) -> dict[str, Any] | None:
-    """The arguments of a listed action as :func:`bind` with the seat makes
-    them, checked the quick way a listing checks candidates
-    (:mod:`cardzones.acts.candidate_shapes`): the player acts for themselves
-    and may name each card (and act on it, where the action acts on it),
-    on their own zones; the action is theirs to take on this turn. None when
-    a check fails or the quick way cannot read the arguments (a nested
-    value): the binder then decides, and says what is wrong."""
-    if action.turn_player and game.turn_player != player:
-        return None
-    _defaults, one_of, shapes = prepared(action)
-    keys = tuple(bound)
-    found = shapes.get(keys)
-    if found is None:
-        found = shapes[keys] = shape_and_groups(action, keys, one_of)
-    shape, groups = found
-    if shape is None:
-        return None
-    for group, exactly in groups:
-        n = sum(1 for k in group if bound[k] is not None)
-        if n == 0 or (exactly and n != 1):
-            return None
-    by = bound.get("by")
-    if by is not None and by != player and action.actor != "by":
-        return None  # the binder checks who acts under either name
-    try:
-        for key, check, ours in shape:
-            value = bound[key]
-            if value is None:
-                continue
-            if check is CARD or check is CARDS:
-                for card in (value,) if check is CARD else value:
-                    if not may_name(game, player, card):
-                        return None
-                    if ours and not acts_on(game, player, card):
-                        return None
-            elif check is ACTOR:
-                if value != player:
-                    return None
-            elif check is OWN_ZONE:
-                if not owns_zone(game, player, value):
-                    return None
-            else:  # a nested value: the binder's own pass
-                return None
-    except CardzonesError:  # a card or zone that is gone: the binder says so
-        return None
-    args = dict(bound)
-    if action.actor is not None and args[action.actor] is None:
-        args[action.actor] = player
-    return args

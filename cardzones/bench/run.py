@@ -35,6 +35,17 @@ from cardzones.kernel.game import Game
 
 # -- the run ----------------------------------------------------------------
 
+#: The figures of the whole run rather than of one position: scenario files,
+#: and whole games under the game procedure (:mod:`cardzones.bench.games`).
+RUN_KEYS = (
+    "scenarios_per_s",
+    "games_per_s",
+    "turns_per_game",
+    "acts_per_game",
+    "acts_per_s",
+    "us_per_act",
+)
+
 #: The figures of one position, in the order the report shows them.
 KEYS = (
     "objects",
@@ -62,23 +73,7 @@ KEYS = (
     "legal_tried_ms",
     "legal_per_try_us",
     "legal_try_ratio",
-    "scenarios_per_s",
-    "games_per_s",
-    "turns_per_game",
-    "acts_per_game",
-    "acts_per_s",
-    "us_per_act",
-)
-
-#: The figures of the whole run rather than of one position: scenario files,
-#: and whole games under the game procedure (:mod:`cardzones.bench.games`).
-RUN_KEYS = (
-    "scenarios_per_s",
-    "games_per_s",
-    "turns_per_game",
-    "acts_per_game",
-    "acts_per_s",
-    "us_per_act",
+    *RUN_KEYS,
 )
 
 #: What a bigger position adds to its figures: each cost against the first
