@@ -17,6 +17,7 @@ from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
+from cardzones.acts.legal import judging
 from cardzones.errors import IllegalAction
 from cardzones.kernel.views import name_for
 
@@ -77,17 +78,22 @@ def pitchable(game: Game, player: str, exclude: int | None = None) -> list[tuple
     """The cards of ``player``'s hand that may be pitched, with the points
     each gains: a card with a pitch value above zero (1.14.3a), other than
     ``exclude`` (the card being played)."""
-    hand = game.zone(player, "hand")
-    out: list[tuple[int, int]] = []
-    if hand is None:
-        return out
-    for card in game.contents(hand):
-        if card == exclude:
-            continue
-        value = pitch_value(game, card)
-        if value is not None and value > 0:
-            out.append((card, value))
-    return out
+    # While legal actions are judged, every card played or attacked with
+    # pitches from the same hand: it is read once.
+    memo = judging(game)
+    found: list[tuple[int, int]] | None = None
+    if memo is not None:
+        found = memo.get(("fab.pitchable", player))
+    if found is None:
+        found = []
+        hand = game.zone(player, "hand")
+        for card in game.contents(hand) if hand is not None else ():
+            value = pitch_value(game, card)
+            if value is not None and value > 0:
+                found.append((card, value))
+        if memo is not None:
+            memo[("fab.pitchable", player)] = found
+    return [pair for pair in found if pair[0] != exclude]
 
 
 def check_pitch(
