@@ -48,6 +48,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from contextvars import ContextVar
+from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from cardzones.acts.actions import (
@@ -218,6 +219,8 @@ def _args(action: Action, given: Mapping[str, Any], player: str) -> dict[str, An
 
 
 _FAILED = MoveResult.FAILED
+#: What an action's candidates give once they are all given.
+_NO_MORE: Any = object()
 #: Builds a legal action from a tuple of its fields (they are made by the thousand).
 _new_legal = tuple.__new__
 
@@ -330,6 +333,11 @@ class _Asked:
         the quick way cannot read goes through :func:`bind` itself, which says
         what is wrong."""
         game, player = self.game, self.player
+        # Most actions of a listing have no candidate now: they end here.
+        candidates = iter(action.candidates(game, player))  # type: ignore[misc]
+        first = next(candidates, _NO_MORE)
+        if first is _NO_MORE:
+            return
         defaults, one_of, shapes = prepared(action)
         actor = action.actor
         cards = self._cards
@@ -342,7 +350,7 @@ class _Asked:
         # Whether a candidate may hold a list of cards, which is unhashable:
         # found at the first candidate, as most actions of a listing have none.
         listy: bool | None = None
-        for given in action.candidates(game, player):  # type: ignore[misc]
+        for given in chain((first,), candidates):
             keys = tuple(given)
             try:
                 shape, groups = shapes[keys]
