@@ -30,9 +30,9 @@ from cardzones.acts.standard import BY
 from cardzones.errors import IllegalAction
 from cardzones.kernel.results import MoveResult
 from cardzones.rulesets.fab.layers import LayerRef
-from cardzones.rulesets.fab.procedure import combat, flow, plans
+from cardzones.rulesets.fab.procedure import combat, flow, plans, state
 from cardzones.rulesets.fab.procedure.costs import Cost, pitch_sets
-from cardzones.rulesets.fab.procedure.state import END, Procedure, active, current
+from cardzones.rulesets.fab.procedure.state import END, Procedure, active, active_link, current
 
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game
@@ -190,7 +190,12 @@ def defend_candidates(game: Game, player: str) -> Iterator[Candidate]:
     included (7.3.2a), in the order of their zones; with more than
     :data:`MAX_EVERY_SET` of them, the sets of up to :data:`MAX_SET_OFFERED`."""
     proc = current(game)
-    if proc is None or proc.over or flow.who_acts(game, proc) != player or proc.priority:
+    if proc is None or proc.over or proc.priority:
+        return
+    # 7.3.2: the defend step's defending player, before they declared (in
+    # the end phase no one has priority either: no set is offered there).
+    link = active_link(proc)
+    if proc.step != state.DEFEND or proc.declared or link is None or link.defender != player:
         return
     cards = combat.defending_cards(game, player)
     # Every set doubles with each card: past a hand and equipment no game
