@@ -165,10 +165,8 @@ def _listing(
                     continue
                 if action.judge and not judges and wanted is None:
                     continue  # a judge's action: offered when asked for
-                try:
-                    seat.turn(action)
-                except SeatRefusal:
-                    continue
+                if not seat.takes(action):
+                    continue  # the turn player's action (Seat.turn), without a refusal
                 if foresee and action.foresee is not None:
                     ask.judge_all(action, action.foresee, out)
                 else:

@@ -88,11 +88,16 @@ class Seat:
     def refuse(self, message: str, rule: str | None = None) -> NoReturn:
         raise SeatRefusal(message, rule=rule)
 
+    def takes(self, action: Action) -> bool:
+        """Whether the action is the player's to take on this turn: one with
+        ``turn_player`` is the turn player's (what :meth:`turn` refuses)."""
+        return not action.turn_player or self.game.turn_player == self.player
+
     def turn(self, action: Action) -> None:
         """An action with ``turn_player`` is the turn player's."""
-        game = self.game
-        if action.turn_player and game.turn_player != self.player:
-            self.refuse(f"{action.name} is the turn player's, and it is {game.turn_player}'s turn")
+        if not self.takes(action):
+            turn_player = self.game.turn_player
+            self.refuse(f"{action.name} is the turn player's, and it is {turn_player}'s turn")
 
     def actor(self, param: Param, given: Any, path: Sequence[PathStep]) -> None:
         """The actor ``given`` (None: left out, the player) is the player,
