@@ -69,6 +69,10 @@ def test_run_bench_reports_every_figure_its_floor_and_ratio() -> None:
     ):
         assert figures[ratio] == pytest.approx(figures[engine] / figures[floor], rel=0.02)
     assert figures["moves_per_s"] == pytest.approx(1e6 / figures["move_us"], rel=0.01)
+    # The games' acts a second are their games a second times their acts.
+    acts_per_s = figures["games_per_s"] * figures["acts_per_game"]
+    assert figures["acts_per_s"] == pytest.approx(acts_per_s, rel=0.02)
+    assert figures["us_per_act"] == pytest.approx(1e6 / figures["acts_per_s"], rel=0.02)
 
 
 def test_the_report_shows_each_ratio_against_its_target() -> None:

@@ -488,6 +488,8 @@ def table_of(game: Game) -> ActionTable:
     (:attr:`Ruleset.actions <cardzones.rulesets.base.Ruleset.actions>`), or
     none for a rule set that has no actions."""
     table = getattr(game.ruleset, "actions", None)
+    if table.__class__ is MappingProxyType:  # action_table's, at once
+        return table
     return table if isinstance(table, Mapping) else NO_ACTIONS
 
 

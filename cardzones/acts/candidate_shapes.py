@@ -1,4 +1,5 @@
-"""How legal actions read the candidates of an action quickly: for each set
+"""How legal actions read the candidates of an action quickly, and check a
+listed action again as it is applied (:func:`seat_checked`): for each set
 of keys a candidate gives, found once for the action (:func:`prepared`), what
 the quick binding checks of each value (:func:`shape_of`) and which names of
 each group of ``one_of`` it can hold, so that only a candidate of an unusual
@@ -8,9 +9,15 @@ shape goes through the binder's own pass
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from cardzones.acts.actions import Action, ParamKind, Role
+from cardzones.acts.seats import acts_on, may_name, owns_zone
+from cardzones.errors import CardzonesError
+
+if TYPE_CHECKING:
+    from cardzones.kernel.game import Game
 
 #: What the quick binding checks of a given value (beside None: nothing):
 #: the actor is the player; a card the player may name (and act on); each
@@ -90,3 +97,59 @@ def shape_of(action: Action, keys: tuple[str, ...]) -> Shape:
         elif kind in (ParamKind.MAPPING, ParamKind.ACTION, ParamKind.ZONE_CHOICE):
             checks.append((param.name, NESTED, False))
     return tuple(checks)
+
+
+def seat_checked(
+    game: Game, player: str, action: Action, bound: Mapping[str, Any]
+) -> dict[str, Any] | None:
+    """The arguments of a listed action as
+    :func:`~cardzones.acts.binding.bind` with the seat makes them, checked
+    the quick way a listing checks candidates (:func:`shape_of`): the player
+    acts for themselves, may name each card (and act on it, where the action
+    acts on it), on their own zones, and the action is theirs to take on
+    this turn. None when a check fails or the quick way cannot read the
+    arguments (a nested value): the binder then decides, and says what is
+    wrong."""
+    if action.turn_player and game.turn_player != player:
+        return None
+    _defaults, one_of, shapes = prepared(action)
+    keys = tuple(bound)
+    found = shapes.get(keys)
+    if found is None:
+        found = shapes[keys] = shape_and_groups(action, keys, one_of)
+    shape, groups = found
+    if shape is None:
+        return None
+    for group, exactly in groups:
+        n = sum(1 for k in group if bound[k] is not None)
+        if n == 0 or (exactly and n != 1):
+            return None
+    by = bound.get("by")
+    if by is not None and by != player and action.actor != "by":
+        return None  # the binder checks who acts under either name
+    try:
+        if not all(_allowed(game, player, check, ours, bound[key]) for key, check, ours in shape):
+            return None
+    except CardzonesError:  # a card or zone that is gone: the binder says so
+        return None
+    args = dict(bound)
+    if action.actor is not None and args[action.actor] is None:
+        args[action.actor] = player
+    return args
+
+
+def _allowed(game: Game, player: str, check: int, ours: bool, value: Any) -> bool:
+    """Whether one value passes its check of the seat policy (a value left
+    out passes; a nested one is the binder's to check)."""
+    if value is None:
+        return True
+    if check is ACTOR:
+        return bool(value == player)
+    if check is OWN_ZONE:
+        return owns_zone(game, player, value)
+    if check is not CARD and check is not CARDS:
+        return False
+    return all(
+        may_name(game, player, card) and (not ours or acts_on(game, player, card))
+        for card in ((value,) if check is CARD else value)
+    )

@@ -49,6 +49,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from cardzones.acts.actions import (
@@ -165,10 +166,8 @@ def _listing(
                     continue
                 if action.judge and not judges and wanted is None:
                     continue  # a judge's action: offered when asked for
-                try:
-                    seat.turn(action)
-                except SeatRefusal:
-                    continue
+                if not seat.takes(action):
+                    continue  # the turn player's action (Seat.turn), without a refusal
                 if foresee and action.foresee is not None:
                     ask.judge_all(action, action.foresee, out)
                 else:
@@ -219,6 +218,8 @@ def _args(action: Action, given: Mapping[str, Any], player: str) -> dict[str, An
 
 
 _FAILED = MoveResult.FAILED
+#: What an action's candidates give once they are all given.
+_NO_MORE: Any = object()
 #: Builds a legal action from a tuple of its fields (they are made by the thousand).
 _new_legal = tuple.__new__
 
@@ -316,6 +317,11 @@ class _Asked:
         the quick way cannot read goes through :func:`bind` itself, which says
         what is wrong."""
         game, player = self.game, self.player
+        # Most actions of a listing have no candidate now: they end here.
+        candidates = iter(action.candidates(game, player))  # type: ignore[misc]
+        first = next(candidates, _NO_MORE)
+        if first is _NO_MORE:
+            return
         defaults, one_of, shapes = prepared(action)
         actor = action.actor
         cards = self._cards
@@ -325,7 +331,10 @@ class _Asked:
         add = seen.add
         count = 0
         named_, ours_, looked_ = _NAMED, _OURS, _LOOKED
-        for given in action.candidates(game, player):  # type: ignore[misc]
+        # Whether a candidate may hold a list of cards, which is unhashable:
+        # found at the first candidate, as most actions of a listing have none.
+        listy: bool | None = None
+        for given in chain((first,), candidates):
             keys = tuple(given)
             try:
                 shape, groups = shapes[keys]
@@ -389,8 +398,13 @@ class _Asked:
             if offer is not None and not offer(game, args):
                 continue
             # Added and counted, so that each candidate is hashed once.
+            values: tuple[Any, ...] = tuple(args.values())
+            if listy is None:
+                listy = any(param.kind is ParamKind.CARDS for param in action.params)
+            if listy:  # a list of cards as the tuple of them, as _frozen has it
+                values = tuple(v if v.__class__ is not list else tuple(v) for v in values)
             try:
-                add(tuple(args.values()))
+                add(values)
             except TypeError:  # a mapping or a card definition among them
                 add(_frozen(args, self._texts))
             if len(seen) == count:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from cardzones.acts.actions import Action, ParamKind
 from cardzones.acts.binding import RESOLVED, bind, bind_written
+from cardzones.acts.candidate_shapes import seat_checked
 from cardzones.acts.named import Named, card_name
 from cardzones.acts.seats import SeatPolicy
 from cardzones.kernel.results import ActionResult, MoveResult
@@ -64,8 +65,11 @@ class LegalAction(NamedTuple):
         player. Refused, it raises :class:`~cardzones.errors.IllegalAction`
         and changes nothing: the seat policy is checked again first, and the
         rules then decide, as the game is now."""
-        args = bind(self.action, self.bound, RESOLVED, seat=SeatPolicy(game, self.player))
-        return self.action.run(game, args)
+        action, player = self.action, self.player
+        args = seat_checked(game, player, action, self.bound)
+        if args is None:  # refused, or past the quick checks: the binder says why
+            args = bind(action, self.bound, RESOLVED, seat=SeatPolicy(game, player))
+        return action.run(game, args)
 
     def to_json(self, game: Game, labels: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """The action as one step of the step language, as the player names

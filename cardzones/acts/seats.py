@@ -43,8 +43,7 @@ cardzones.acts.seats.SeatRefusal: by: 'bob': a seat acts for itself only (alice)
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -89,11 +88,16 @@ class SeatPolicy:
     def refuse(self, message: str, rule: str | None = None) -> NoReturn:
         raise SeatRefusal(message, rule=rule)
 
+    def takes(self, action: Action) -> bool:
+        """Whether the action is the player's to take on this turn: one with
+        ``turn_player`` is the turn player's (what :meth:`turn` refuses)."""
+        return not action.turn_player or self.game.turn_player == self.player
+
     def turn(self, action: Action) -> None:
         """An action with ``turn_player`` is the turn player's."""
-        game = self.game
-        if action.turn_player and game.turn_player != self.player:
-            self.refuse(f"{action.name} is the turn player's, and it is {game.turn_player}'s turn")
+        if not self.takes(action):
+            turn_player = self.game.turn_player
+            self.refuse(f"{action.name} is the turn player's, and it is {turn_player}'s turn")
 
     def actor(self, param: Param, given: Any, path: Sequence[PathStep]) -> None:
         """The actor ``given`` (None: left out, the player) is the player,
@@ -204,17 +208,24 @@ _REMEMBERED: ContextVar[tuple[Game, str, list[list[int] | None]] | None] = Conte
 )
 
 
-@contextmanager
-def remembered(game: Game, player: str) -> Iterator[None]:
+class remembered:
     """While the game stays as it is (legal actions list every action's
     candidates from one position, putting back whatever they try), the cards
     ``player`` may name and act on are found once, not once per action, and
-    only if an action's candidates ask for them."""
-    token = _REMEMBERED.set((game, player, [None, None]))
-    try:
-        yield
-    finally:
-        _REMEMBERED.reset(token)
+    only if an action's candidates ask for them. A class rather than a
+    generator: every listing of legal actions opens one."""
+
+    __slots__ = ("_held", "_token")
+
+    def __init__(self, game: Game, player: str) -> None:
+        known: list[list[int] | None] = [None, None]
+        self._held = (game, player, known)
+
+    def __enter__(self) -> None:
+        self._token = _REMEMBERED.set(self._held)
+
+    def __exit__(self, *exc: object) -> None:
+        _REMEMBERED.reset(self._token)
 
 
 def _known(game: Game, player: str) -> list[list[int] | None] | None:

@@ -35,6 +35,17 @@ from cardzones.kernel.game import Game
 
 # -- the run ----------------------------------------------------------------
 
+#: The figures of the whole run rather than of one position: scenario files,
+#: and whole games under the game procedure (:mod:`cardzones.bench.games`).
+RUN_KEYS = (
+    "scenarios_per_s",
+    "games_per_s",
+    "turns_per_game",
+    "acts_per_game",
+    "acts_per_s",
+    "us_per_act",
+)
+
 #: The figures of one position, in the order the report shows them.
 KEYS = (
     "objects",
@@ -62,15 +73,8 @@ KEYS = (
     "legal_tried_ms",
     "legal_per_try_us",
     "legal_try_ratio",
-    "scenarios_per_s",
-    "games_per_s",
-    "turns_per_game",
-    "acts_per_game",
+    *RUN_KEYS,
 )
-
-#: The figures of the whole run rather than of one position: scenario files,
-#: and whole games under the game procedure (:mod:`cardzones.bench.games`).
-RUN_KEYS = ("scenarios_per_s", "games_per_s", "turns_per_game", "acts_per_game")
 
 #: What a bigger position adds to its figures: each cost against the first
 #: position's (a view's per dict it shows).
@@ -185,6 +189,8 @@ def run_bench(
         "games_per_s": round(games["games_per_s"], 2),
         "turns_per_game": round(games["turns_per_game"], 1),
         "acts_per_game": round(games["acts_per_game"], 1),
+        "acts_per_s": round(games["acts_per_s"]),
+        "us_per_act": round(games["us_per_act"], 1),
     }
     if isinstance(objects, int) or len(runs) == 1:
         return {**runs[0], **whole}
@@ -300,7 +306,8 @@ def report(result: dict[str, Any]) -> Table:
         caption=(
             f"{result['moves_per_s']:,} moves/s, {result['scenarios_per_s']:,} scenarios/s, "
             f"{result['games_per_s']:,} whole games/s ({result['turns_per_game']:,} turns, "
-            f"{result['acts_per_game']:,} acts a game); "
+            f"{result['acts_per_game']:,} acts a game, {result['acts_per_s']:,} acts/s, "
+            f"{result['us_per_act']:,} µs an act); "
             f"the view shows {result['view_dicts']:,} dicts; legal actions take "
             f"{result['legal_ms']:,} ms ({result['legal_listed']:,} listed of "
             f"{result['legal_candidates']:,} candidates, {result['legal_tried']:,} tried; "

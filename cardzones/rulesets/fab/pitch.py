@@ -114,7 +114,8 @@ def final_order(game: Game, player: str, given: Sequence[int]) -> list[int]:
     cards = game.contents(pitch)
     listed = [c for c in given if c in cards] or _named(game, player, pitch)
     rest = [c for c in seen_order(game, pitch) if c not in listed]
-    random.Random(f"{game.seed}:pitch:{game.turn}:{player}").shuffle(rest)
+    if len(rest) > 1:  # a generator seeded for nothing to shuffle is most of the cost
+        random.Random(f"{game.seed}:pitch:{game.turn}:{player}").shuffle(rest)
     return listed + rest
 
 

@@ -68,12 +68,15 @@ def check_attack(game: Game, weapon: int, by: str) -> Obj:
     """The weapon, when ``by`` may attack with it (1.4.3, 1.4.3b, 1.4.1b);
     refused otherwise."""
     obj = game.obj(weapon)
-    what = name_for(game, by, weapon)
+    # The weapon is named only in a refusal (legal actions ask this often).
     if obj.kind != CARD or not obj.public or "weapon" not in game.characteristics(obj).types:
+        what = name_for(game, by, weapon)
         raise IllegalAction(f"only a weapon attacks this way, and {what} is not one", rule="1.4.3")
     if not obj.equipped or not game.is_permanent(weapon):
+        what = name_for(game, by, weapon)
         raise IllegalAction(f"{what} is not an equipped weapon", rule="1.4.3b")
     if obj.controller != by:
+        what = name_for(game, by, weapon)
         raise IllegalAction(f"{by} does not control {what}", rule="1.4.1b")
     return obj
 

@@ -30,9 +30,16 @@ from cardzones.acts.standard import BY
 from cardzones.errors import IllegalAction
 from cardzones.kernel.results import MoveResult
 from cardzones.rulesets.fab.layers import LayerRef
-from cardzones.rulesets.fab.procedure import combat, flow, plans
+from cardzones.rulesets.fab.procedure import combat, flow, plans, state
 from cardzones.rulesets.fab.procedure.costs import Cost, distinct_pitch_sets
-from cardzones.rulesets.fab.procedure.state import END, Procedure, active, current, opponents
+from cardzones.rulesets.fab.procedure.state import (
+    END,
+    Procedure,
+    active,
+    active_link,
+    current,
+    opponents,
+)
 
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game
@@ -125,7 +132,9 @@ def play_candidates(game: Game, player: str) -> Iterator[Candidate]:
     """Each card of the player's hand and arsenal they may play now, with
     each set of cards that may be pitched for it (5.1, 1.14.3b)."""
     cards = (*_own_cards(game, player, "hand"), *_own_cards(game, player, "arsenal"))
-    for found in _paid(game, player, cards, plans.playable_cost, pitching_itself=False):
+    for found in _paid(
+        game, player, cards, plans.playable_cost, pitching_itself=False, timely=_may_play_now
+    ):
         if combat.is_attack(game, found["card"], player):
             yield from _targeted(game, player, found)
         else:
@@ -135,7 +144,8 @@ def play_candidates(game: Game, player: str) -> Iterator[Candidate]:
 def attack_candidates(game: Game, player: str) -> Iterator[Candidate]:
     """Each weapon the player may attack with now, with each set of cards
     that may be pitched for it."""
-    for found in _paid(game, player, _own_cards(game, player, "weapon"), plans.attack_ready):
+    weapons = _own_cards(game, player, "weapon")
+    for found in _paid(game, player, weapons, plans.attack_ready, timely=_may_attack_now):
         yield from _targeted(game, player, found)
 
 
@@ -152,6 +162,22 @@ def _targeted(game: Game, player: str, found: Candidate) -> Iterator[Candidate]:
         yield found | {"target": target}
 
 
+def _may_play_now(game: Game, proc: Procedure, card: int, player: str) -> bool:
+    return (
+        game.may_play(card, player) and plans.play_timing_refusal(game, proc, card, player) is None
+    )
+
+
+def _may_attack_now(game: Game, proc: Procedure, weapon: int, player: str) -> bool:
+    return weapon not in proc.attacked and (
+        plans.action_timing_refusal(game, proc, player, attack=True) is None
+    )
+
+
+#: Whether a card may be played or attack now, as far as its timing tells.
+Timely = Callable[["Game", Procedure, int, str], bool]
+
+
 def _paid(
     game: Game,
     player: str,
@@ -159,14 +185,19 @@ def _paid(
     ready: Callable[[Game, Procedure, int, str], Cost],
     *,
     pitching_itself: bool = True,
+    timely: Timely | None = None,
 ) -> Iterator[Candidate]:
     """Each of ``cards`` that ``ready`` accepts for the player with priority,
     with each distinct set of cards that may be pitched for its cost; a card
-    being played is never one of them."""
+    being played is never one of them. ``timely`` tells at once, with no
+    refusal raised and no card named, the cards whose timing or place
+    refuses them (most of a hand, most of the time): ``ready`` judges the rest."""
     proc = current(game)
     if proc is None or proc.over or proc.priority != player:
         return
     for card in cards:
+        if timely is not None and not timely(game, proc, card, player):
+            continue
         try:
             cost = ready(game, proc, card, player)
         except IllegalAction:
@@ -175,7 +206,11 @@ def _paid(
         for pitch in distinct_pitch_sets(game, player, need, None if pitching_itself else card):
             # no card pitched is written by leaving `pitch` out, as the act
             # is sent: a list of cards is never empty
-            yield {"card": card, "by": player} | ({"pitch": list(pitch)} if pitch else {})
+            yield (
+                {"card": card, "by": player, "pitch": list(pitch)}
+                if pitch
+                else {"card": card, "by": player}
+            )
 
 
 def pass_candidates(game: Game, player: str) -> Iterator[Candidate]:
@@ -189,7 +224,12 @@ def defend_candidates(game: Game, player: str) -> Iterator[Candidate]:
     included (7.3.2a), in the order of their zones; with more than
     :data:`MAX_EVERY_SET` of them, the sets of up to :data:`MAX_SET_OFFERED`."""
     proc = current(game)
-    if proc is None or proc.over or flow.who_acts(game, proc) != player or proc.priority:
+    if proc is None or proc.over or proc.priority:
+        return
+    # 7.3.2: the defend step's defending player, before they declared (in
+    # the end phase no one has priority either: no set is offered there).
+    link = active_link(proc)
+    if proc.step != state.DEFEND or proc.declared or link is None or link.defender != player:
         return
     cards = combat.defending_cards(game, player)
     # Every set doubles with each card: past a hand and equipment no game
@@ -197,7 +237,8 @@ def defend_candidates(game: Game, player: str) -> Iterator[Candidate]:
     largest = len(cards) if len(cards) <= MAX_EVERY_SET else MAX_SET_OFFERED
     for size in range(largest + 1):
         for chosen in combinations(cards, size):
-            yield {"by": player} | ({"cards": list(chosen)} if chosen else {})
+            # one dict a set, as there are many sets
+            yield {"by": player, "cards": list(chosen)} if chosen else {"by": player}
 
 
 def concede_candidates(game: Game, player: str) -> Iterator[Candidate]:
@@ -285,10 +326,10 @@ def _either(
         return old_foresee(game, args) if old_foresee is not None else None
 
     def offered(game: Game, player: str) -> Iterator[Mapping[str, Any]]:
+        # The iterator itself, not a generator around it: every listing asks.
         if active(game):
-            yield from candidates(game, player)
-        elif old_candidates is not None:
-            yield from old_candidates(game, player)
+            return iter(candidates(game, player))
+        return iter(old_candidates(game, player) if old_candidates is not None else ())
 
     def offer(game: Game, args: Mapping[str, Any]) -> bool:
         return active(game) or old_offer is None or old_offer(game, args)

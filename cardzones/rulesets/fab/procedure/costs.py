@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
+from cardzones.acts.legal import judging
 from cardzones.errors import IllegalAction
 from cardzones.kernel.views import name_for
 
@@ -48,13 +50,22 @@ def attack_cost(game: Game, weapon: int) -> Cost:
     action point (5.2.2b, 5.1.6b), and the resource symbols its text prints
     before ":", or its printed cost when the text prints none."""
     cdef = game.characteristics(game.obj(weapon))
-    found = _ATTACK_COST.search(cdef.text or "")
-    if found is not None:
-        symbols = found[1]
-        resource = symbols.lower().count("{r}") + sum(int(d) for d in re.findall(r"\d+", symbols))
-    else:
+    resource = printed_attack_cost(cdef.text or "")
+    if resource is None:
         resource = max(game.stat(weapon, "cost") or 0, 0)
     return Cost(1, resource)
+
+
+@lru_cache(maxsize=1024)
+def printed_attack_cost(text: str) -> int | None:
+    """The resource points of the attack ability a text prints, or None when
+    it prints none. Kept per text: a weapon's attack is judged at every
+    listing of legal actions, and its text seldom changes."""
+    found = _ATTACK_COST.search(text)
+    if found is None:
+        return None
+    symbols = found[1]
+    return symbols.lower().count("{r}") + sum(int(d) for d in re.findall(r"\d+", symbols))
 
 
 def pitch_value(game: Game, card: int) -> int | None:
@@ -67,17 +78,22 @@ def pitchable(game: Game, player: str, exclude: int | None = None) -> list[tuple
     """The cards of ``player``'s hand that may be pitched, with the points
     each gains: a card with a pitch value above zero (1.14.3a), other than
     ``exclude`` (the card being played)."""
-    hand = game.zone(player, "hand")
-    out: list[tuple[int, int]] = []
-    if hand is None:
-        return out
-    for card in game.contents(hand):
-        if card == exclude:
-            continue
-        value = pitch_value(game, card)
-        if value is not None and value > 0:
-            out.append((card, value))
-    return out
+    # While legal actions are judged, every card played or attacked with
+    # pitches from the same hand: it is read once.
+    memo = judging(game)
+    found: list[tuple[int, int]] | None = None
+    if memo is not None:
+        found = memo.get(("fab.pitchable", player))
+    if found is None:
+        found = []
+        hand = game.zone(player, "hand")
+        for card in game.contents(hand) if hand is not None else ():
+            value = pitch_value(game, card)
+            if value is not None and value > 0:
+                found.append((card, value))
+        if memo is not None:
+            memo[("fab.pitchable", player)] = found
+    return [pair for pair in found if pair[0] != exclude]
 
 
 def check_pitch(
@@ -95,15 +111,18 @@ def check_pitch(
     for card in pitch:
         obj = game.obj(card)
         info = game.zone_info(obj.zone)
-        what = name_for(game, player, card)
+        # A card is named only in a refusal: every set a listing offers is judged.
         if card == exclude:
+            what = name_for(game, player, card)
             raise IllegalAction(f"{what} is the card being played: it cannot pay for itself")
         if info.type != "hand" or info.owner != player or obj.host is not None:
+            what = name_for(game, player, card)
             raise IllegalAction(
                 f"{what} is not in {player}'s hand: only a card from hand is pitched", rule="1.14.3"
             )
         value = pitch_value(game, card)
         if value is None or value <= 0:
+            what = name_for(game, player, card)
             raise IllegalAction(f"{what} has no pitch value to gain", rule="1.14.3a")
         gained += value
         largest = max(largest, value)

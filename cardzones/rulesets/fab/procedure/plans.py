@@ -11,14 +11,18 @@ of its plan: no rule is written twice.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from collections.abc import Callable
+from typing import TYPE_CHECKING, NamedTuple, NoReturn
 
+from cardzones.acts.legal import judging
 from cardzones.errors import IllegalAction
 from cardzones.kernel.cards import Dest
+from cardzones.kernel.objects import CARD
 from cardzones.kernel.views import name_for
 from cardzones.rulesets.fab import actions as fab_actions
 from cardzones.rulesets.fab import layers
 from cardzones.rulesets.fab import turn as fab_turn
+from cardzones.rulesets.fab.layers import ATTACK_PROXY
 from cardzones.rulesets.fab.procedure import combat, flow
 from cardzones.rulesets.fab.procedure import effects as card_effects
 from cardzones.rulesets.fab.procedure.costs import (
@@ -98,66 +102,124 @@ def playable_cost(game: Game, proc: Procedure, card: int, player: str) -> Cost:
     """The cost of playing the card now (5.1.6), refused unless the player
     may play it now (5.1.1a, 5.1.2b, 8.1) and has the action points for it
     (5.1.7a, 1.14.2f); the resource points are judged with the pitch."""
+    return _judged_once(game, ("fab.playable", card, player), _playable_cost, proc, card, player)
+
+
+def _playable_cost(game: Game, proc: Procedure, card: int, player: str) -> Cost:
     check_priority(game, proc, player)
     if not game.may_play(card, player):
         raise IllegalAction("only a card of one's own hand or arsenal may be played", rule="5.1.1a")
-    types = game.characteristics(game.obj(card), by=player).types
-    what = name_for(game, player, card)
-    if "instant" in types:
-        pass  # 8.1.6a: any time the player has priority
-    elif "attack_reaction" in types or "defense_reaction" in types:
-        check_reaction_timing(proc, player, "attack_reaction" in types, what)
-        if "defense_reaction" in types:
-            card_effects.check_dominate_reaction(game, proc, card)  # 8.3.4b
-    elif "action" in types:
-        check_action_timing(
-            game, proc, player, attack=combat.is_attack(game, card, player), what=what
-        )
-    else:
-        # 8.1.7a, 8.1.12a: a resource or a block card is never played, nor a
-        # hero, a weapon or an equipment (they start in the arena).
-        raise IllegalAction(f"{what} is not a card that can be played", rule="5.1.2b")
+    refusal = play_timing_refusal(game, proc, card, player)
+    if refusal is not None:
+        # Named only now: the name of a card that may be played goes unread.
+        what = name_for(game, player, card)
+        raise IllegalAction(f"{what} {refusal[0]}", rule=refusal[1])
+    if "defense_reaction" in game.characteristics(game.obj(card), by=player).types:
+        card_effects.check_dominate_reaction(game, proc, card)  # 8.3.4b
     card_effects.check_targets(game, proc, card, player)  # 5.1.4a
     cost = card_cost(game, card, player)
     check_action_point(game, proc, player, cost)
     return cost
 
 
+def play_timing_refusal(
+    game: Game, proc: Procedure, card: int, player: str
+) -> tuple[str, str] | None:
+    """Why the card may not be played now, by its types (8.1), as the end of
+    a sentence that names it, with the rule; None when it may be."""
+    obj = game.obj(card)
+    types = game.characteristics(obj, by=player).types
+    if "instant" in types:
+        return None  # 8.1.6a: any time the player has priority
+    if "attack_reaction" in types or "defense_reaction" in types:
+        attacking = "attack_reaction" in types
+        if reaction_timing_ok(proc, player, attacking):
+            return None
+        return _reaction_refusal(attacking)
+    if "action" in types:
+        # combat.is_attack, on the types already read
+        attack = obj.kind == ATTACK_PROXY or (obj.kind == CARD and "attack" in types)
+        refusal = action_timing_refusal(game, proc, player, attack=attack)
+        return None if refusal is None else (f"is an action: {refusal[0]}", refusal[1])
+    # 8.1.7a, 8.1.12a: a resource or a block card is never played, nor a
+    # hero, a weapon or an equipment (they start in the arena).
+    return "is not a card that can be played", "5.1.2b"
+
+
+def _judged_once(
+    game: Game,
+    key: tuple[str, int, str],
+    judge: Callable[[Game, Procedure, int, str], Cost],
+    proc: Procedure,
+    card: int,
+    player: str,
+) -> Cost:
+    """``judge``'s cost of the card for the player; while legal actions are
+    judged (the game stays as it is), the candidates find it and each
+    candidate's own judgement reads it again, so it is kept under ``key``."""
+    memo = judging(game)
+    if memo is None:
+        return judge(game, proc, card, player)
+    cost: Cost | None = memo.get(key)
+    if cost is None:
+        cost = memo[key] = judge(game, proc, card, player)
+    return cost
+
+
+def reaction_timing_ok(proc: Procedure, player: str, attacking: bool) -> bool:
+    """Whether the player may play a reaction now: in the reaction step, an
+    attack reaction as the attacking player (8.1.2a), a defense reaction as
+    the defending player (8.1.3a)."""
+    link = active_link(proc)
+    if link is None or proc.step != REACTION:
+        return False
+    return player == (link.attacker if attacking else link.defender)
+
+
 def check_reaction_timing(proc: Procedure, player: str, attacking: bool, what: str) -> None:
     """A reaction is played in the reaction step, an attack reaction by the
     attacking player (8.1.2a), a defense reaction by the defending player
     (8.1.3a)."""
-    link = active_link(proc)
-    side = "attacking" if attacking else "defending"
-    if link is not None and proc.step == REACTION:
-        reacting = link.attacker if attacking else link.defender
-        if player == reacting:
-            return
-    raise IllegalAction(
-        f"{what} is {'an attack' if attacking else 'a defense'} reaction: it is played by the "
-        f"{side} player in the reaction step",
-        rule="8.1.2a" if attacking else "8.1.3a",
-    )
+    if not reaction_timing_ok(proc, player, attacking):
+        message, rule = _reaction_refusal(attacking)
+        raise IllegalAction(f"{what} {message}", rule=rule)
+
+
+def _reaction_refusal(attacking: bool) -> tuple[str, str]:
+    kind, side = ("an attack", "attacking") if attacking else ("a defense", "defending")
+    message = f"is {kind} reaction: it is played by the {side} player in the reaction step"
+    return message, "8.1.2a" if attacking else "8.1.3a"
+
+
+def action_timing_refusal(
+    game: Game, proc: Procedure, player: str, *, attack: bool
+) -> tuple[str, str] | None:
+    """Why an action card or action ability may not be played now, with the
+    rule, or None when it may: the turn player's, in their action phase
+    (1.13.2b), with the stack empty (8.1.1a), and outside combat but for an
+    attack in the resolution step (8.1.1b, 7.0.1a, 7.6.3a)."""
+    if player != game.turn_player or proc.phase != ACTION:
+        return "only the turn player plays actions, in their action phase", "1.13.2b"
+    if game.contents(layers.stack(game)):
+        return "the stack must be empty", "8.1.1a"
+    if proc.step is not None and not (attack and proc.step == RESOLUTION):
+        return "during combat only an attack, in the resolution step", "8.1.1b"
+    return None
 
 
 def check_action_timing(
     game: Game, proc: Procedure, player: str, *, attack: bool, what: str
 ) -> None:
-    """An action card or action ability: the turn player's, in their action
-    phase (1.13.2b), with the stack empty (8.1.1a), and outside combat but
-    for an attack in the resolution step (8.1.1b, 7.0.1a, 7.6.3a)."""
-    if player != game.turn_player or proc.phase != ACTION:
-        raise IllegalAction(
-            f"{what} is an action: only the turn player plays actions, in their action phase",
-            rule="1.13.2b",
-        )
-    if game.contents(layers.stack(game)):
-        raise IllegalAction(f"{what} is an action: the stack must be empty", rule="8.1.1a")
-    if proc.step is not None and not (attack and proc.step == RESOLUTION):
-        raise IllegalAction(
-            f"{what} is an action: during combat only an attack, in the resolution step",
-            rule="8.1.1b",
-        )
+    """An action card or action ability: refused as
+    :func:`action_timing_refusal` says."""
+    refusal = action_timing_refusal(game, proc, player, attack=attack)
+    if refusal is not None:
+        _refuse_action(what, refusal)
+
+
+def _refuse_action(what: str, refusal: tuple[str, str]) -> NoReturn:
+    message, rule = refusal
+    raise IllegalAction(f"{what} is an action: {message}", rule=rule)
 
 
 def check_action_point(game: Game, proc: Procedure, player: str, cost: Cost) -> None:
@@ -216,11 +278,17 @@ def attack_ready(game: Game, proc: Procedure, weapon: int, player: str) -> Cost:
     """The cost of the weapon's attack now, refused unless ``player`` may
     activate it now: an equipped weapon they control (1.4.3, 1.4.3b,
     1.4.1b), an action ability (8.1.1), once per turn (5.2.1a)."""
+    return _judged_once(game, ("fab.attack", weapon, player), _attack_ready, proc, weapon, player)
+
+
+def _attack_ready(game: Game, proc: Procedure, weapon: int, player: str) -> Cost:
     check_priority(game, proc, player)
     fab_turn.check_attack(game, weapon, player)
-    what = name_for(game, player, weapon)
-    check_action_timing(game, proc, player, attack=True, what=f"the attack of {what}")
+    refusal = action_timing_refusal(game, proc, player, attack=True)
+    if refusal is not None:
+        _refuse_action(f"the attack of {name_for(game, player, weapon)}", refusal)
     if weapon in proc.attacked:
+        what = name_for(game, player, weapon)
         raise IllegalAction(f"{what} attacked this turn already: once per turn", rule="5.2.1a")
     cost = attack_cost(game, weapon)
     check_action_point(game, proc, player, cost)

@@ -29,11 +29,15 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from cardzones.errors import CardzonesError
 from cardzones.kernel.cards import CardDef
+from cardzones.rulesets.fab.procedure.acts import ACTS
 from cardzones.rulesets.fab.procedure.flow import who_acts
 from cardzones.rulesets.fab.procedure.state import current
 
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game
+
+#: The acts the random player chooses among: every act but conceding.
+CHOICES = tuple(act for act in ACTS if act != "concede")
 
 #: The equipment zone of each equipment subtype.
 SLOTS = ("head", "chest", "arms", "legs")
@@ -107,8 +111,9 @@ def play_out(
         player = who_acts(game, proc)
         if player is None:
             raise PlayoutError("the procedure waits for no player")
-        # A random player who never concedes: every other legal act is a choice.
-        legal = [a for a in game.legal_actions(player) if a.name != "concede"]
+        # A random player who never concedes: every other legal act is a
+        # choice, and conceding is never listed.
+        legal = game.legal_actions(player, CHOICES)
         if not legal:
             raise PlayoutError(f"{player} has no legal act: {proc}")
         rng.choice(legal).apply(game)

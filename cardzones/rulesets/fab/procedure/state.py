@@ -15,8 +15,9 @@ keeps the meaning it has without it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
+from cardzones.acts.legal import judging
 from cardzones.errors import IllegalAction
 
 if TYPE_CHECKING:
@@ -101,21 +102,39 @@ def current(game: Game) -> Procedure | None:
     A judge may have moved an attack off the combat chain by hand (a
     ``move``, ``close_chain``): its chain link is then gone, and with no
     link left the combat chain is closed (7.7.2c)."""
+    # While legal actions are judged the game stays as it is, and every
+    # candidate and its judgement asks for the record: it is read once.
+    memo = judging(game)
+    if memo is None:
+        return _read(game)
+    held: Procedure | None = memo.get(PROCEDURE, _UNREAD)
+    if held is _UNREAD:
+        held = memo[PROCEDURE] = _read(game)
+    return held
+
+
+#: What a listing's memo holds before the record was read.
+_UNREAD: Any = object()
+
+
+def _read(game: Game) -> Procedure | None:
+    """The record as :func:`current` gives it, read from the game."""
     found = game.records.get(PROCEDURE)
     if not isinstance(found, Procedure):
         return None
     if found.turn != game.turn and not found.over:
         # The turn ended (finish_turn, or a judge's end_turn): a new one begins.
         return new_turn(game, found)
-    if found.links:
+    links = found.links
+    if links:
         chain = found.chain
-        kept = tuple(
-            link
-            for link in found.links
-            if game.exists(link.attack) and game.obj(link.attack).zone == chain
-        )
-        if len(kept) != len(found.links):
-            return _without_lost_links(game, found, kept)
+        exists, obj = game.exists, game.obj
+        for link in links:
+            if not exists(link.attack) or obj(link.attack).zone != chain:
+                kept = tuple(
+                    link for link in links if exists(link.attack) and obj(link.attack).zone == chain
+                )
+                return _without_lost_links(game, found, kept)
     return found
 
 
