@@ -9,7 +9,7 @@ import pytest
 from cardzones import new_game
 from cardzones.acts.binding import RESOLVED, bind
 from cardzones.acts.candidate_shapes import seat_checked
-from cardzones.acts.seats import Seat, SeatRefusal
+from cardzones.acts.seats import SeatPolicy, SeatRefusal
 from cardzones.errors import CardzonesError
 from cardzones.kernel.game import Game
 
@@ -28,7 +28,7 @@ def test_a_listed_play_binds_as_the_binder_binds_it() -> None:
     assert listed
     for legal in listed:
         quick = seat_checked(game, "alice", legal.action, legal.bound)
-        bound = bind(legal.action, legal.bound, RESOLVED, seat=Seat(game, "alice"))
+        bound = bind(legal.action, legal.bound, RESOLVED, seat=SeatPolicy(game, "alice"))
         assert quick == bound
         assert list(quick or ()) == list(bound)
 
