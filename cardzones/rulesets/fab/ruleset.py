@@ -25,9 +25,9 @@ from cardzones.rulesets.fab.cards import (
     private_card,
     type_problem,
 )
-from cardzones.rulesets.fab.chain import links, note_arrivals
+from cardzones.rulesets.fab.chain import LINKS, Chain, links, note_arrivals
 from cardzones.rulesets.fab.equip import equip_admission
-from cardzones.rulesets.fab.layers import ATTACK_PROXY, LayerRef, put_triggers_on_stack
+from cardzones.rulesets.fab.layers import ATTACK_PROXY, PROXIES, LayerRef, put_triggers_on_stack
 from cardzones.rulesets.fab.looking import LookRef, end_looks, looking
 from cardzones.rulesets.fab.moves import foresee_sub_card, hero_of, make_sub_card
 from cardzones.rulesets.fab.pitch import (
@@ -376,11 +376,32 @@ class FabRuleset(Ruleset):
         end_looks(game)
 
     def after_action(self, game: Game) -> None:
-        note_arrivals(game)  # 7.0.3a, 7.0.5a; 1.4.3c for a second attack
-        cease_proxies_without_source(game)  # 1.4.3c
-        follow_sources(game)  # 1.4.3a, 1.4.3d
-        put_triggers_on_stack(game)
-        procedure.check_end(game)  # 4.5.3a, a game state action (1.10.2)
+        """The rules that look at the game after every action, each only
+        where it can apply: this runs after every move, and most moves touch
+        neither the combat chain, nor an attack-proxy, nor a game under the
+        procedure.
+
+        Each guard is the first test of its rule, read once: the chain links
+        change only when the combat chain's contents did (the game keeps a
+        zone's contents as one tuple, so an action that left them alone left
+        the recorded tuple itself); attack-proxies are recorded as they are
+        made and forgotten once none exists; the end of the game is a state
+        of the procedure's record."""
+        records = game.records
+        chain = game.zones_of(None, "combat_chain")
+        if chain:
+            cards = game.contents(chain[0])
+            record: Chain | None = records.get(LINKS)
+            if cards if record is None else cards is not record.cards:
+                note_arrivals(game, chain[0])  # 7.0.3a, 7.0.5a; 1.4.3c for a second attack
+        if PROXIES in records:
+            cease_proxies_without_source(game)  # 1.4.3c
+            follow_sources(game)  # 1.4.3a, 1.4.3d
+        pending = game.take_pending_triggers()
+        if pending:
+            put_triggers_on_stack(game, pending)
+        if procedure.PROCEDURE in records:
+            procedure.check_end(game)  # 4.5.3a, a game state action (1.10.2)
 
     def start_procedure(self, game: Game, first: str | None = None) -> None:
         """The start of a game under the procedure (4.1, :mod:`.procedure`)."""
