@@ -199,9 +199,9 @@ class FabRuleset(Ruleset):
             return Admission(why, rule="3.0.14")
         return ADMITTED
 
-    def private_card(self, cdef: CardDef) -> CardDef:
-        """A private card keeps its category and nothing else (3.0.7a, 1.3.2)."""
-        return private_card(cdef)
+    #: A private card keeps its category and nothing else (3.0.7a, 1.3.2); the
+    #: function itself, as the kernel asks it on every move of a private card.
+    private_card = staticmethod(private_card)
 
     def admit(self, game: Game, obj: Obj, zid: int, by: str | None) -> Admission:
         """Whether the zone can contain the object, judged on what the rules
