@@ -69,12 +69,14 @@ class Link(NamedTuple):
 class Chain(NamedTuple):
     """The combat chain's links, the first first; the objects on the combat
     chain at the last change of them, to tell arrivals; and its contents
-    then, so that an action that leaves the combat chain as it was costs one
-    comparison."""
+    then, with its zone, so that an action that leaves the combat chain as it
+    was costs one comparison (a record saved before the zone was kept has
+    None, and the zone is looked up)."""
 
     links: tuple[Link, ...]
     present: frozenset[Key]
     cards: tuple[int, ...] = ()
+    zone: int | None = None
 
 
 def _combat_chain(game: Game) -> int | None:
@@ -150,7 +152,7 @@ def note_arrivals(game: Game, chain: int) -> None:
     if ended:  # the proxies that ceased have left the combat chain
         kept = frozenset(k for k in here if game.exists(k[0]) and game.obj(k[0]).oid == k[1])
         cards = game.contents(chain)
-    game.records.put(LINKS, Chain(links, kept, cards))
+    game.records.put(LINKS, Chain(links, kept, cards, chain))
 
 
 #: The record of a combat chain that has had no link yet.

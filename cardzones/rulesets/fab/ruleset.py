@@ -388,19 +388,24 @@ class FabRuleset(Ruleset):
         made and forgotten once none exists; the end of the game is a state
         of the procedure's record."""
         records = game.records
-        chain = game.zones_of(None, "combat_chain")
-        if chain:
-            cards = game.contents(chain[0])
-            record: Chain | None = records.get(LINKS)
-            if cards if record is None else cards is not record.cards:
-                note_arrivals(game, chain[0])  # 7.0.3a, 7.0.5a; 1.4.3c for a second attack
-        if PROXIES in records:
+        record: Chain | None = records.get(LINKS)
+        if record is not None and record.zone is not None:
+            # The combat chain is one zone for the whole game (fab never makes
+            # or removes a shared zone, 3.0.10b), the one its record was read from.
+            if game.contents(record.zone) is not record.cards:
+                note_arrivals(game, record.zone)  # 7.0.3a, 7.0.5a; 1.4.3c
+        else:
+            chain = game.zones_of(None, "combat_chain")
+            if chain and (record is not None or game.contents(chain[0])):
+                note_arrivals(game, chain[0])  # 7.0.3a, 7.0.5a; 1.4.3c
+        # get() rather than ``in``: a method call, where ``in`` goes through a slot.
+        if records.get(PROXIES) is not None:
             cease_proxies_without_source(game)  # 1.4.3c
             follow_sources(game)  # 1.4.3a, 1.4.3d
         pending = game.take_pending_triggers()
         if pending:
             put_triggers_on_stack(game, pending)
-        if procedure.PROCEDURE in records:
+        if records.get(procedure.PROCEDURE) is not None:
             procedure.check_end(game)  # 4.5.3a, a game state action (1.10.2)
 
     def start_procedure(self, game: Game, first: str | None = None) -> None:
