@@ -257,8 +257,12 @@ class FabRuleset(Ruleset):
     def ceases_on_move(self, game: Game, obj: Obj, dest_zid: int | None) -> bool:
         """8.1.8a: a token leaving the arena (not as a sub-card) ceases to exist;
         1.5.3: so does a macro; 1.6.2b: a non-card layer exists only on the stack."""
-        spec = game.zone_info(dest_zid).spec if dest_zid is not None else None
         kind = obj.kind
+        if kind == CARD:  # the most moved: only a token leaving the arena ceases
+            if "token" not in game.characteristics(obj).types:
+                return False
+            return dest_zid is None or not game.zone_info(dest_zid).spec.in_arena
+        spec = game.zone_info(dest_zid).spec if dest_zid is not None else None
         if kind == "activated" or kind == TRIGGERED:
             return spec is None or spec.type != "stack"
         if kind == ATTACK_PROXY:  # 1.4.3: on the stack, then a chain link (3.6.2)
