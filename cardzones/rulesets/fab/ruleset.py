@@ -402,14 +402,17 @@ class FabRuleset(Ruleset):
             chain = game.zones_of(None, "combat_chain")
             if chain and (record is not None or game.contents(chain[0])):
                 note_arrivals(game, chain[0])  # 7.0.3a, 7.0.5a; 1.4.3c
-        # get() rather than ``in``: a method call, where ``in`` goes through a slot.
-        if records.get(PROXIES) is not None:
+        # Records besides the chain links' (which note_arrivals never drops) are
+        # few and rare outside the procedure: counted once, they are looked for
+        # only when there are any.
+        others = len(records) > (record is not None)
+        if others and records.get(PROXIES) is not None:
             cease_proxies_without_source(game)  # 1.4.3c
             follow_sources(game)  # 1.4.3a, 1.4.3d
         pending = game.take_pending_triggers()
         if pending:
             put_triggers_on_stack(game, pending)
-        if records.get(procedure.PROCEDURE) is not None:
+        if others and records.get(procedure.PROCEDURE) is not None:
             procedure.check_end(game)  # 4.5.3a, a game state action (1.10.2)
 
     def start_procedure(self, game: Game, first: str | None = None) -> None:
