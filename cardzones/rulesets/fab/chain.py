@@ -128,18 +128,22 @@ def note_arrivals(game: Game, chain: int) -> None:
         return  # nothing arrived or left (a card made new in place did not arrive)
     links = record.links
     present = record.present
-    renewed = {card for card, _ in present}
+    renewed: set[int] | None = None  # the cards there already, read once needed
     here: list[Key] = []
     changed = ended = False
     for card in cards:
         obj = game.obj(card)
-        here.append((card, obj.oid))
+        key = (card, obj.oid)
+        here.append(key)
+        if key in present:
+            continue  # there already
+        if renewed is None:
+            renewed = {card for card, _ in present}
         if card in renewed:
-            continue  # there already; a new object of it did not arrive
+            continue  # a new object of a card there already did not arrive
         if obj.host is not None or not game.moved_since(card, -1):
             continue  # a sub-card, or a set-up object: on no chain link
         changed = True
-        key = (card, obj.oid)
         if is_attack(game, obj):
             links = (*links, Link(key, obj.cdef.name, obj.controller, _source(obj)))
             ended = _end_earlier_proxies(game, links[-1], chain) or ended
