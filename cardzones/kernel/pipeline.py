@@ -174,15 +174,7 @@ def _transfer(
     # 1.2.3, 3.0.7a: _snapshot, inlined for an object with no effects on it.
     fx = game._fx_by_card
     lki = _snapshot(game, obj) if fx and card in fx else _new_record(Snapshot, (obj, ()))
-    # 3.0.7: leaving and entering are one step.
-    if obj.host is None:  # _detach from a zone, inlined: every move does it
-        contents = game._contents
-        held = contents[src]
-        i = held.index(card)
-        game._journal = (CONTENTS, src, held, game._journal)  # an inlined _put
-        contents[src] = held[1:] if i == 0 else held[:i] + held[i + 1 :]
-    else:
-        _detach(game, obj)
+    _detach(game, obj)  # 3.0.7: leaving and entering are one step.
     ruleset = game.ruleset
     zinfo = game._zinfo
     spec = zinfo[zid].spec
