@@ -89,7 +89,7 @@ def split(value: ZoneChoice) -> tuple[int | None, tuple[Chosen, ...]]:
 def chosen(value: ZoneChoice, game: Game | None = None) -> tuple[Chosen, ...]:
     """The choices for every move the action makes (:func:`split`), then,
     given the game, each player's standing choices (:func:`standing`)."""
-    given = split(value)[1]
+    given = () if value is None else split(value)[1]
     return given if game is None else given + standing(game)
 
 
@@ -98,7 +98,11 @@ def choices(game: Game, value: ZoneChoice) -> AbstractContextManager[None]:
     standing ones (:func:`chosen`, :meth:`Game.choosing`); nothing to enter
     when there are none, as in most actions."""
     entries = chosen(value, game)
-    return game.choosing(entries) if entries else nullcontext()
+    return game.choosing(entries) if entries else _NOTHING
+
+
+#: The context of an action with no choice of zone: it keeps nothing, so one serves all.
+_NOTHING: AbstractContextManager[None] = nullcontext()
 
 
 #: Where a player's standing choices of zone are kept (:func:`stand`).
@@ -119,8 +123,16 @@ def stand(game: Game, player: str, zone: int) -> None:
 
 
 def standing(game: Game) -> tuple[Chosen, ...]:
-    """Every player's standing choices, each for the cards they own."""
-    return tuple((p, z) for p in game.players for z in _held(game, p))
+    """Every player's standing choices, each for the cards they own.
+
+    Every judgement of a legal action asks this, and a player rarely has a
+    standing choice: so a player without one costs one lookup."""
+    records = game.records
+    found: tuple[Chosen, ...] = ()
+    for player in game.players:
+        if records.get((_STANDING, player)):
+            found += tuple((player, z) for z in _held(game, player))
+    return found
 
 
 def _held(game: Game, player: str) -> tuple[int, ...]:

@@ -101,12 +101,16 @@ def private_card(cdef: CardDef) -> CardDef:
     >>> private_card(aura).types == {DECK_CARD}, becomes_permanent(private_card(aura), "permanent")
     (True, False)
     """
-    # category(), without its name: every hook asks this of private cards.
-    if is_hero_card(cdef):
+    # category(), inlined: every hook asks this of private cards, and the
+    # kernel on every move of one (1.3.2a, 1.3.2b, 1.3.2c).
+    types = cdef.types
+    if "hero" in types:
         return _PRIVATE_HERO
-    if is_token_card(cdef):
+    if "token" in types:
         return _PRIVATE_TOKEN
-    return _PRIVATE_DECK if is_deck_card(cdef) else _PRIVATE_ARENA
+    if not types.isdisjoint(DECK_TYPES) or DECK_CARD in types:
+        return _PRIVATE_DECK
+    return _PRIVATE_ARENA
 
 
 def becomes_permanent(cdef: CardDef, zone_type: str) -> bool:

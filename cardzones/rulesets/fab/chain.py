@@ -69,12 +69,14 @@ class Link(NamedTuple):
 class Chain(NamedTuple):
     """The combat chain's links, the first first; the objects on the combat
     chain at the last change of them, to tell arrivals; and its contents
-    then, so that an action that leaves the combat chain as it was costs one
-    comparison."""
+    then, with its zone, so that an action that leaves the combat chain as it
+    was costs one comparison (a record saved before the zone was kept has
+    None, and the zone is looked up)."""
 
     links: tuple[Link, ...]
     present: frozenset[Key]
     cards: tuple[int, ...] = ()
+    zone: int | None = None
 
 
 def _combat_chain(game: Game) -> int | None:
@@ -103,7 +105,7 @@ def _source(obj: Obj) -> Key | None:
     return data.ref_card, data.ref_oid
 
 
-def note_arrivals(game: Game) -> None:
+def note_arrivals(game: Game, chain: int) -> None:
     """Record what arrived on the combat chain during the action: new chain
     links and defending cards. An attack-proxy that starts a link ends the
     earlier attack-proxies of its source on the chain (1.4.3c).
@@ -111,54 +113,69 @@ def note_arrivals(game: Game) -> None:
     An object arrives by a logged move. One put there by a set-up, which logs
     nothing, is on the combat chain but on no chain link; it is recorded as
     there with the next arrival, so an action that changes nothing (a failed
-    one, 3.0.11) writes nothing either."""
-    chain = _combat_chain(game)
-    if chain is None:
-        return
+    one, 3.0.11) writes nothing either. ``chain`` is the combat chain's zone.
+
+    An action that leaves the combat chain's contents as they were (the same
+    tuple, as the game keeps it) costs one lookup of the record and one
+    comparison."""
     cards = game.contents(chain)
     record: Chain | None = game.records.get(LINKS)
     if record is None:
         if not cards:
             return
-        record = Chain((), frozenset())
+        record = _NO_LINKS
     elif cards is record.cards or cards == record.cards:
         return  # nothing arrived or left (a card made new in place did not arrive)
     links = record.links
     present = record.present
-    renewed = {card for card, _ in present}
+    renewed: set[int] | None = None  # the cards there already, read once needed
     here: list[Key] = []
-    changed = False
+    changed = ended = False
     for card in cards:
         obj = game.obj(card)
         key = (card, obj.oid)
         here.append(key)
-        if key in present or card in renewed:
-            continue  # there already; a new object of it did not arrive
+        if key in present:
+            continue  # there already
+        if renewed is None:
+            renewed = {card for card, _ in present}
+        if card in renewed:
+            continue  # a new object of a card there already did not arrive
         if obj.host is not None or not game.moved_since(card, -1):
             continue  # a sub-card, or a set-up object: on no chain link
         changed = True
         if is_attack(game, obj):
             links = (*links, Link(key, obj.cdef.name, obj.controller, _source(obj)))
-            _end_earlier_proxies(game, links[-1], chain)
+            ended = _end_earlier_proxies(game, links[-1], chain) or ended
         elif links and obj.kind == CARD and obj.controller != links[-1].attacker:
             last = links[-1]
             links = (*links[:-1], last._replace(defending=(*last.defending, key)))
-    if not changed and present <= frozenset(here):
+    kept = frozenset(here)
+    if not changed and present <= kept:
         return  # no arrival and no departure: set-up objects alone are new
-    kept = frozenset(k for k in here if game.exists(k[0]) and game.obj(k[0]).oid == k[1])
-    game.records.put(LINKS, Chain(links, kept, game.contents(chain)))
+    if ended:  # the proxies that ceased have left the combat chain
+        kept = frozenset(k for k in here if game.exists(k[0]) and game.obj(k[0]).oid == k[1])
+        cards = game.contents(chain)
+    game.records.put(LINKS, Chain(links, kept, cards, chain))
 
 
-def _end_earlier_proxies(game: Game, link: Link, chain: int) -> None:
+#: The record of a combat chain that has had no link yet.
+_NO_LINKS = Chain((), frozenset())
+
+
+def _end_earlier_proxies(game: Game, link: Link, chain: int) -> bool:
     """1.4.3c: the attack-source of the new chain link's attack-proxy is on
     that link now, so its attack-proxies on earlier links cease (last known
-    information keeps them, 1.2.3)."""
+    information keeps them, 1.2.3). Returns whether any ceased."""
     if link.source is None:
-        return
+        return False
+    ended = False
     for card in game.contents(chain):
         obj = game.obj(card)
         if card != link.attack[0] and _source(obj) == link.source:
             game.cease(card, link.attacker or game.turn_player, cause="rule")
+            ended = True
+    return ended
 
 
 def forget_links(game: Game) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, NamedTuple
 
 from cardzones.errors import IllegalAction
@@ -173,9 +174,12 @@ def _resolve_trigger(game: Game, layer_obj: Obj, data: LayerData) -> None:
     move_to(game, data.ref_card, trigger.do, controller)
 
 
-def put_triggers_on_stack(game: Game) -> None:
-    """Triggered effects go on the stack right after the action that triggered them."""
-    for source, index, card, oid, controller, seq in game.take_pending_triggers():
+def put_triggers_on_stack(
+    game: Game, pending: Iterable[tuple[int, int, int, int, str, int]]
+) -> None:
+    """Triggered effects go on the stack right after the action that triggered
+    them: ``pending``, the triggers it noted (:meth:`Game.take_pending_triggers`)."""
+    for source, index, card, oid, controller, seq in pending:
         src = game.find(source)
         if src is None:
             continue

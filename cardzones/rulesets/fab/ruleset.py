@@ -27,9 +27,9 @@ from cardzones.rulesets.fab.cards import (
     private_card,
     type_problem,
 )
-from cardzones.rulesets.fab.chain import links, note_arrivals
+from cardzones.rulesets.fab.chain import LINKS, Chain, links, note_arrivals
 from cardzones.rulesets.fab.equip import equip_admission
-from cardzones.rulesets.fab.layers import ATTACK_PROXY, LayerRef, put_triggers_on_stack
+from cardzones.rulesets.fab.layers import ATTACK_PROXY, PROXIES, LayerRef, put_triggers_on_stack
 from cardzones.rulesets.fab.looking import LookRef, end_looks, looking
 from cardzones.rulesets.fab.menu_words import MENU_WORDS
 from cardzones.rulesets.fab.moves import foresee_sub_card, hero_of, make_sub_card
@@ -205,9 +205,9 @@ class FabRuleset(Ruleset):
             return Admission(why, rule="3.0.14")
         return ADMITTED
 
-    def private_card(self, cdef: CardDef) -> CardDef:
-        """A private card keeps its category and nothing else (3.0.7a, 1.3.2)."""
-        return private_card(cdef)
+    #: A private card keeps its category and nothing else (3.0.7a, 1.3.2); the
+    #: function itself, as the kernel asks it on every move of a private card.
+    private_card = staticmethod(private_card)
 
     def admit(self, game: Game, obj: Obj, zid: int, by: str | None) -> Admission:
         """Whether the zone can contain the object, judged on what the rules
@@ -263,8 +263,12 @@ class FabRuleset(Ruleset):
     def ceases_on_move(self, game: Game, obj: Obj, dest_zid: int | None) -> bool:
         """8.1.8a: a token leaving the arena (not as a sub-card) ceases to exist;
         1.5.3: so does a macro; 1.6.2b: a non-card layer exists only on the stack."""
-        spec = game.zone_info(dest_zid).spec if dest_zid is not None else None
         kind = obj.kind
+        if kind == CARD:  # the most moved: only a token leaving the arena ceases
+            if "token" not in game.characteristics(obj).types:
+                return False
+            return dest_zid is None or not game.zone_info(dest_zid).spec.in_arena
+        spec = game.zone_info(dest_zid).spec if dest_zid is not None else None
         if kind == "activated" or kind == TRIGGERED:
             return spec is None or spec.type != "stack"
         if kind == ATTACK_PROXY:  # 1.4.3: on the stack, then a chain link (3.6.2)
@@ -387,11 +391,40 @@ class FabRuleset(Ruleset):
         return procedure.next_turn_player(game)
 
     def after_action(self, game: Game) -> None:
-        note_arrivals(game)  # 7.0.3a, 7.0.5a; 1.4.3c for a second attack
-        cease_proxies_without_source(game)  # 1.4.3c
-        follow_sources(game)  # 1.4.3a, 1.4.3d
-        put_triggers_on_stack(game)
-        procedure.check_end(game)  # 4.5.3a, a game state action (1.10.2)
+        """The rules that look at the game after every action, each only
+        where it can apply: this runs after every move, and most moves touch
+        neither the combat chain, nor an attack-proxy, nor a game under the
+        procedure.
+
+        Each guard is the first test of its rule, read once: the chain links
+        change only when the combat chain's contents did (the game keeps a
+        zone's contents as one tuple, so an action that left them alone left
+        the recorded tuple itself); attack-proxies are recorded as they are
+        made and forgotten once none exists; the end of the game is a state
+        of the procedure's record."""
+        records = game.records
+        record: Chain | None = records.get(LINKS)
+        if record is not None and record.zone is not None:
+            # The combat chain is one zone for the whole game (fab never makes
+            # or removes a shared zone, 3.0.10b), the one its record was read from.
+            if game.contents(record.zone) is not record.cards:
+                note_arrivals(game, record.zone)  # 7.0.3a, 7.0.5a; 1.4.3c
+        else:
+            chain = game.zones_of(None, "combat_chain")
+            if chain and (record is not None or game.contents(chain[0])):
+                note_arrivals(game, chain[0])  # 7.0.3a, 7.0.5a; 1.4.3c
+        # Records besides the chain links' (which note_arrivals never drops) are
+        # few and rare outside the procedure: counted once, they are looked for
+        # only when there are any.
+        others = len(records) > (record is not None)
+        if others and records.get(PROXIES) is not None:
+            cease_proxies_without_source(game)  # 1.4.3c
+            follow_sources(game)  # 1.4.3a, 1.4.3d
+        pending = game.take_pending_triggers()
+        if pending:
+            put_triggers_on_stack(game, pending)
+        if others and records.get(procedure.PROCEDURE) is not None:
+            procedure.check_end(game)  # 4.5.3a, a game state action (1.10.2)
 
     def start_procedure(self, game: Game, first: str | None = None) -> None:
         """The start of a game under the procedure (4.1, :mod:`.procedure`)."""
