@@ -38,20 +38,35 @@ _MOVED, _NO_MOVE, _CEASED, _FAILED = map(MoveResult, ("moved", "no_move", "cease
 MovePlan = tuple[MoveResult, Obj, int | None, Position, bool, tuple[int, ...], str, str, bool]
 
 
-def plan(
+def as_move(
     game: GameState,
-    card: int,
-    dest: Dest | int,
+    card: int | Move,
+    dest: Dest | int | None,
     position: Position,
     face: str | None,
     cause: str,
     by: str | None,
     choose_zone: int | None,
     played: bool,
-) -> MovePlan:
+) -> Move:
+    """The one :class:`Move` that :meth:`Game.move` or :meth:`Game.foresee_move`
+    is given, as a value or as its fields, with its mover (the turn player
+    when none is named): the value the plan and the apply are handed."""
+    if isinstance(card, Move):
+        if dest is not None:
+            raise TypeError("give a Move, or a card and its destination, not both")
+        return card if card.by is not None else card._replace(by=game._vars["turn_player"])
+    if dest is None:
+        raise TypeError("a move needs a destination")
+    by = game._vars["turn_player"] if by is None else by
+    return _new_record(Move, (card, dest, position, face, cause, by, choose_zone, played))
+
+
+def plan(game: GameState, move: Move) -> MovePlan:
     """Stages 1 to 5 of a move not into a pile, changing nothing; refused, it
     raises as the move would (``IllegalAction``, ``NeedsChoice``). A private
     object is judged only by what its mover may know of it (3.0.7a)."""
+    card, dest, position, face, cause, by, choose_zone, played = move
     if by is None:
         by = game._vars["turn_player"]
     obj: Obj | None = game._objs.get(card)
@@ -271,8 +286,8 @@ def flippable(obj: Obj) -> Obj:
 
 def foresee_move(
     game: GameState,
-    card: int,
-    dest: Dest | int,
+    card: int | Move,
+    dest: Dest | int | None = None,
     *,
     position: Position = "top",
     face: str | None = None,
@@ -280,12 +295,13 @@ def foresee_move(
     by: str | None = None,
     choose_zone: int | None = None,
 ) -> MoveResult | None:
-    """What :func:`move` would give with these arguments, without making the
-    move: its plan's outcome (replacement effects included, 3.0.8a). Refused,
-    it raises as the move would (``IllegalAction``, ``NeedsChoice``); None
-    when only making the move can tell (a rule move that must clear the object
-    instead, 3.0.11; a card with cards under or on it, which go along or are
-    cleared, when the rule set cannot judge them, :meth:`Ruleset.foresee_children`).
+    """What :func:`move` would give with this :class:`Move` (or its fields as
+    arguments), without making the move: its plan's outcome (replacement
+    effects included, 3.0.8a). Refused, it raises as the move would
+    (``IllegalAction``, ``NeedsChoice``); None when only making the move can
+    tell (a rule move that must clear the object instead, 3.0.11; a card with
+    cards under or on it, which go along or are cleared, when the rule set
+    cannot judge them, :meth:`Ruleset.foresee_children`).
 
     >>> from cardzones import new_game
     >>> game = new_game("fab", ["alice", "bob"])
@@ -295,13 +311,12 @@ def foresee_move(
     >>> foresee_move(game, card, Dest("graveyard", "bob")).value  # 3.8.2
     'failed'
     """
-    if by is None:
-        by = game._vars["turn_player"]
+    move = as_move(game, card, dest, position, face, cause, by, choose_zone, False)
+    card, dest, cause = move.card, move.to, move.cause
     if isinstance(dest, Dest) and dest.type in game.ruleset.piles:
         game.obj(card)  # a card that does not exist is refused
-        return to_pile(game, Move(card, dest, position, face, cause, by, choose_zone), True)
-    planned = plan(game, card, dest, position, face, cause, by, choose_zone, False)
-    outcome, obj, zid, _, public, _, _, _, _ = planned
+        return to_pile(game, move, True)
+    outcome, obj, zid, _, public, _, _, _, _ = plan(game, move)
     if outcome is _NO_MOVE:
         return _NO_MOVE  # at most turned, sub-cards with it (3.0.14d)
     # Its sub-cards go along or are cleared (3.0.14c, 3.0.14e), a clear maybe
@@ -325,7 +340,7 @@ def foresee_clear(game: GameState, card: int, by: str | None = None) -> MoveResu
         return None if game._kids.get(card) else _CEASED
     if isinstance(step, MoveResult):
         return step
-    result = foresee_move(game, step.card, step.to, cause="clear", by=step.by)
+    result = foresee_move(game, step)
     return MoveResult.CLEARED if result is _MOVED else result
 
 

@@ -40,7 +40,7 @@ from cardzones.kernel.log import _log, _snapshot
 from cardzones.kernel.objects import TOP, UNDER, Obj, Origin
 from cardzones.kernel.results import MoveResult
 from cardzones.kernel.ruleset import GameState
-from cardzones.kernel.state import CONTENTS, KIDS, OBJS, VARS
+from cardzones.kernel.state import CONTENTS, KIDS, OBJS, VARS, Journal
 from cardzones.kernel.triggers import _note_triggers
 
 
@@ -56,40 +56,42 @@ def move(
     choose_zone: int | None = None,
     played: bool = False,
 ) -> MoveResult:
-    """Move a card: the one way anything changes zone.
-
-    The move is a :class:`~cardzones.kernel.cards.Move`, or its fields as
-    arguments. ``dest`` is a zone id or a :class:`Dest` to resolve, one of the
-    rule set's piles included (fab's ``soul``: the card goes under its
-    owner's hero, :meth:`Ruleset.move_to_pile`). ``face`` is ``up`` or
-    ``down`` (default: the destination's default visibility). ``cause`` is
-    ``effect`` (a move that cannot be made fails, 3.0.11) or ``rule`` (it
-    clears the object instead). ``by`` is the player who makes the move (the
-    turn player by default); ``played`` says the card is being played, so that
-    the player who played it controls it (1.3.1b). A refused move raises and
-    changes nothing; a failed one returns ``MoveResult.FAILED`` and changes
-    nothing.
-
-    Called on its own it is one action, which :meth:`Game.undo` undoes; inside
-    :meth:`Game.atomic` or a rule set hook it is one step of that action.
+    """Move a card: the one way anything changes zone. The move is a
+    :class:`~cardzones.kernel.cards.Move`, made once and handed to its plan
+    and apply, or its fields as arguments: ``dest`` a zone id or a
+    :class:`Dest`, a rule set's pile included (fab's ``soul``,
+    :meth:`Ruleset.move_to_pile`); ``face`` ``up`` or ``down`` (default: the
+    destination's); ``cause`` ``effect`` (what cannot be made fails, 3.0.11)
+    or ``rule`` (it clears the object instead); ``by`` the mover (default: the
+    turn player); ``played``: the player who played it controls it (1.3.1b).
+    Refused, it raises; failed, it returns ``FAILED``; either changes nothing.
+    On its own it is one action for :meth:`Game.undo`; inside
+    :meth:`Game.atomic` or a rule set hook, one step of that action.
     """
-    if isinstance(card, Move):
-        if dest is not None:
-            raise TypeError("give a Move, or a card and its destination, not both")
-        card, dest, position, face, cause, by, choose_zone, played = card
-    elif dest is None:
-        raise TypeError("a move needs a destination")
-    if by is None:
-        by = game._vars["turn_player"]
-    if isinstance(dest, Dest) and dest.type in game.ruleset.piles:
+    move = foresee.as_move(game, card, dest, position, face, cause, by, choose_zone, played)
+    if isinstance(move.to, Dest) and move.to.type in game.ruleset.piles:
         with game.atomic():  # the rule set's own move, as one step
-            return to_pile(game, Move(card, dest, position, face, cause, by, choose_zone, played))
+            return to_pile(game, move)
     if game._depth:
-        return apply(game, plan(game, card, dest, position, face, cause, by, choose_zone, played))
+        return apply(game, plan(game, move))
     head = game._journal
     game._depth = 1
     try:
-        result = apply(game, plan(game, card, dest, position, face, cause, by, choose_zone, played))
+        result = apply(game, plan(game, move))
+    except BaseException as error:
+        game._depth = 0
+        if isinstance(error, CardzonesError):
+            game._abort(head)
+        raise
+    close(game, head)
+    return result
+
+
+def close(game: GameState, head: Journal) -> None:
+    """End the top-level action that began at ``head``: the rule set's
+    ``after_action`` as its last step, then one action for :meth:`Game.undo`;
+    refused there, none of it happened."""
+    try:
         game.ruleset.after_action(game)
     except CardzonesError:
         game._abort(head)
@@ -98,7 +100,6 @@ def move(
         game._depth = 0
     if game._journal is not head:  # an inlined _commit
         game._marks = (head, game._marks)
-    return result
 
 
 def apply(game: GameState, planned: foresee.MovePlan) -> MoveResult:
@@ -230,7 +231,7 @@ def _clear(game: GameState, obj: Obj, by: str | None) -> MoveResult:
         _cease(game, obj, by, "rule")
     if isinstance(step, MoveResult):
         return step
-    return apply(game, plan(game, *step))
+    return apply(game, plan(game, step))
 
 
 def clear(game: GameState, card: int, by: str | None = None) -> MoveResult:
