@@ -76,6 +76,7 @@ from cardzones.acts.standard import (
     kernel_move,
     modify_action,
     move_action,
+    move_of,
 )
 from cardzones.acts.zone_filter import concerns
 from cardzones.kernel.results import ActionResult
@@ -127,6 +128,7 @@ __all__ = [
     "may_name",
     "modify_action",
     "move_action",
+    "move_of",
     "nameable_cards",
     "owns_zone",
     "seat_refusal",

@@ -34,7 +34,7 @@ from cardzones.acts.actions import (
 from cardzones.acts.binding import complete
 from cardzones.acts.zone_choices import choices, split
 from cardzones.errors import CardzonesError, IllegalAction
-from cardzones.kernel.cards import Dest, Position
+from cardzones.kernel.cards import Dest, Move
 from cardzones.kernel.effects import END_OF_TURN, EffectRef
 from cardzones.kernel.results import ActionResult, MoveResult
 
@@ -72,74 +72,48 @@ MOVE_PARAMS = (
 
 
 class Mover(Protocol):
-    """A rule set's way of moving a card, for :func:`move_action`: it makes the
-    move as one step of the action and says what it did."""
+    """A rule set's way of making a :class:`~cardzones.kernel.cards.Move`, for
+    :func:`move_action`: one step of the action, saying what it did."""
 
-    def __call__(
-        self,
-        game: Game,
-        card: int,
-        dest: Dest | int,
-        by: str,
-        *,
-        position: Position,
-        face: str | None,
-        cause: str,
-        choose_zone: int | None,
-    ) -> ActionResult: ...
+    def __call__(self, game: Game, move: Move) -> ActionResult: ...
 
 
-def kernel_move(
-    game: Game,
-    card: int,
-    dest: Dest | int,
-    by: str,
-    *,
-    position: Position = "top",
-    face: str | None = None,
-    cause: str = "effect",
-    choose_zone: int | None = None,
-) -> ActionResult:
+def kernel_move(game: Game, move: Move) -> ActionResult:
     """The kernel's move (:meth:`Game.move`), as a mover for :func:`move_action`."""
-    result = game.move(
-        card, dest, position=position, face=face, cause=cause, by=by, choose_zone=choose_zone
-    )
-    return ActionResult(result)
+    return ActionResult(game.move(move))
 
 
 class Foreseer(Protocol):
     """What a :class:`Mover` would give, judged without moving (see
     :meth:`Game.foresee_move`): a result, or None when only moving can tell."""
 
-    def __call__(
-        self,
-        game: Game,
-        card: int,
-        dest: Dest | int,
-        by: str,
-        *,
-        position: Position,
-        face: str | None,
-        cause: str,
-        choose_zone: int | None,
-    ) -> MoveResult | None: ...
+    def __call__(self, game: Game, move: Move) -> MoveResult | None: ...
 
 
-def foresee_kernel_move(
-    game: Game,
-    card: int,
-    dest: Dest | int,
-    by: str,
-    *,
-    position: Position = "top",
-    face: str | None = None,
-    cause: str = "effect",
-    choose_zone: int | None = None,
-) -> MoveResult | None:
+def foresee_kernel_move(game: Game, move: Move) -> MoveResult | None:
     """What :func:`kernel_move` would give (:meth:`Game.foresee_move`)."""
-    return game.foresee_move(
-        card, dest, position=position, face=face, cause=cause, by=by, choose_zone=choose_zone
-    )
+    return game.foresee_move(move)
+
+
+def move_of(game: Game, args: Mapping[str, Any]) -> Move:
+    """The :class:`~cardzones.kernel.cards.Move` the ``move`` action's bound
+    arguments name, made once and handed to its mover or foreseer: the zone
+    ``choose_zone`` names for this card, its choices by player or card being
+    given to the action as a whole (:func:`~cardzones.acts.zone_choices.choices`).
+
+    >>> from cardzones import new_game
+    >>> game = new_game("fab", ["alice", "bob"])
+    >>> args = {"card": 7, "to": Dest("hand", "bob"), "position": "top", "face": None,
+    ...         "cause": "effect", "by": None, "choose_zone": None}
+    >>> move_of(game, args)  # by the turn player
+    Move(card=7, to=Dest(type='hand', owner='bob', index=None), position='top', face=None, \
+cause='effect', by='alice', choose_zone=None, played=False)
+    """
+    choose = args["choose_zone"]
+    fields = (args["card"], args["to"], args["position"], args["face"], args["cause"])
+    # tuple.__new__ skips the keyword handling of Move's own: a listing makes
+    # one for every candidate move it judges.
+    return tuple.__new__(Move, (*fields, acting(game, args), split(choose)[0], False))
 
 
 def move_action(
@@ -150,68 +124,37 @@ def move_action(
     foresee: Foreseer | None = None,
     foresee_args: Foresee | None = None,
 ) -> Action:
-    """The general ``move``, made by ``mover``. After the move, ``then:`` is
-    applied to the object the move produced while it is still public (3.0.9b).
-    The whole is one action. ``foresee`` says what ``mover`` would give
-    without moving (for legal actions); the kernel's move has its own, and a
-    rule set's mover without one is tried instead. ``foresee_args`` instead
-    judges the action's arguments as they are bound (a listing calls it
-    once per candidate); it says None for a move with ``then:``."""
+    """The general ``move``, made by ``mover`` from the action's one
+    :class:`~cardzones.kernel.cards.Move` (:func:`move_of`). After the move,
+    ``then:`` is applied to the object the move produced while it is still
+    public (3.0.9b). The whole is one action. ``foresee`` says what ``mover``
+    would give without moving (for legal actions); the kernel's move has its
+    own, and a rule set's mover without one is tried instead.
+    ``foresee_args`` instead judges the action's arguments as they are bound
+    (a listing calls it once per candidate); it says None for a move with
+    ``then:``."""
     if foresee is None and mover is kernel_move:
         foresee = foresee_kernel_move
     judge = foresee
     kernel = judge is foresee_kernel_move  # then called straight: a listing calls it often
 
     def run(game: Game, args: Mapping[str, Any]) -> ActionResult:
-        card = args["card"]
-        choose = split(args["choose_zone"])[0]
+        move = move_of(game, args)
         with game.atomic(), choices(game, args["choose_zone"]):
-            done = mover(
-                game,
-                card,
-                args["to"],
-                acting(game, args),
-                position=args["position"],
-                face=args["face"],
-                cause=args["cause"],
-                choose_zone=choose,
-            )
+            done = mover(game, move)
             then: BoundAction | None = args.get("then")
             if then is not None and done.result in (MoveResult.MOVED, MoveResult.NO_MOVE):
-                found = game.find(card)
+                found = game.find(move.card)
                 if found is not None and found.public:  # 3.0.9b
-                    then.action.run(game, {**then.args, "card": card})
+                    then.action.run(game, {**then.args, "card": move.card})
         return done
 
     def foresee_move(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
         if judge is None or args.get("then") is not None:
             return None
+        move = move_of(game, args)
         with choices(game, args["choose_zone"]):
-            return judged_move(game, args)
-
-    def judged_move(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
-        assert judge is not None
-        choose = split(args["choose_zone"])[0]
-        if kernel:
-            return game.foresee_move(
-                args["card"],
-                args["to"],
-                position=args["position"],
-                face=args["face"],
-                cause=args["cause"],
-                by=acting(game, args),
-                choose_zone=choose,
-            )
-        return judge(
-            game,
-            args["card"],
-            args["to"],
-            acting(game, args),
-            position=args["position"],
-            face=args["face"],
-            cause=args["cause"],
-            choose_zone=choose,
-        )
+            return game.foresee_move(move) if kernel else judge(game, move)
 
     judged = foresee_move if foresee_args is None else foresee_args
     return Action("move", MOVE_PARAMS, run, doc=doc, rules=rules, foresee=judged)

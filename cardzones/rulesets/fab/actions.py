@@ -12,14 +12,12 @@ from cardzones.errors import IllegalAction, NeedsChoice
 from cardzones.kernel.cards import CardDef, Chosen, Dest
 from cardzones.kernel.results import MoveResult
 from cardzones.rulesets.fab import layers
-from cardzones.rulesets.fab.moves import hero_of, make_sub_card, move_to
+from cardzones.rulesets.fab.moves import hero_of, make_sub_card
 
 __all__ = [
     "create_token",
     "create_zone",
     "hero_of",
-    "move",
-    "move_to",
     "play",
     "put_under",
     "remove_zone",
@@ -28,11 +26,6 @@ __all__ = [
 
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game
-
-
-def move(game: Game, card: int, dest: Dest | int, by: str, **kw: object) -> MoveResult:
-    with game.atomic():
-        return move_to(game, card, dest, by, **kw)  # type: ignore[arg-type]
 
 
 def play(game: Game, card: int, by: str) -> MoveResult:

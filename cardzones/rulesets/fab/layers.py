@@ -8,7 +8,6 @@ from cardzones.errors import IllegalAction
 from cardzones.kernel.cards import CardDef, Dest, Trigger
 from cardzones.kernel.objects import ACTIVATED, CARD, TRIGGERED, Obj
 from cardzones.kernel.results import MoveResult
-from cardzones.rulesets.fab.moves import move_to
 
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game
@@ -170,7 +169,7 @@ def _resolve_trigger(game: Game, layer_obj: Obj, data: LayerData) -> None:
     if data.ref_event is not None and game.moved_since(data.ref_card, data.ref_event):
         return
     controller = layer_obj.controller or layer_obj.owner or game.turn_player
-    move_to(game, data.ref_card, trigger.do, controller)
+    game.move(data.ref_card, trigger.do, by=controller)
 
 
 def put_triggers_on_stack(game: Game) -> None:

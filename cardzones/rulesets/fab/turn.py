@@ -41,7 +41,7 @@ from cardzones.kernel.views import name_for
 from cardzones.rulesets.fab.cards import becomes_permanent
 from cardzones.rulesets.fab.chain import forget_links
 from cardzones.rulesets.fab.layers import ATTACK_PROXY, PROXIES, LayerData, push_layer, stack
-from cardzones.rulesets.fab.moves import hero_of, move_to
+from cardzones.rulesets.fab.moves import hero_of
 from cardzones.rulesets.fab.tapping import untap_all
 
 if TYPE_CHECKING:
@@ -152,7 +152,8 @@ def draw_to_intellect(game: Game, player: str) -> None:
         return
     intellect, hand, deck = limits
     while len(game.contents(hand)) < intellect and game.contents(deck):
-        if move_to(game, game.contents(deck)[0], Dest("hand", player), player) is MoveResult.FAILED:
+        top = game.contents(deck)[0]
+        if game.move(top, Dest("hand", player), by=player) is MoveResult.FAILED:
             return  # 3.0.11: the hand cannot take the top card, and it stays on top
 
 
@@ -197,7 +198,7 @@ def to_arsenal(game: Game, card: int, player: str) -> None:
     """4.4.3b: the turn player puts a card from their hand face down into an
     empty arsenal zone they own."""
     check_arsenal(game, card, player)
-    done = move_to(game, card, Dest("arsenal", player), player, face="down")
+    done = game.move(card, Dest("arsenal", player), face="down", by=player)
     if done is not MoveResult.MOVED:
         raise no_arsenal(player)
 
