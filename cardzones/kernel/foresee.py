@@ -284,19 +284,16 @@ def flippable(obj: Obj) -> Obj:
     return obj
 
 
+#: A move's fields after its card and destination, as :class:`Move` defaults them.
+_DEFAULTS = Move(0, 0)[2:]
+
+
 def foresee_move(
-    game: GameState,
-    card: int | Move,
-    dest: Dest | int | None = None,
-    *,
-    position: Position = "top",
-    face: str | None = None,
-    cause: str = "effect",
-    by: str | None = None,
-    choose_zone: int | None = None,
+    game: GameState, card: int | Move, dest: Dest | int | None = None, **fields: Any
 ) -> MoveResult | None:
-    """What :func:`move` would give with this :class:`Move` (or its fields as
-    arguments), without making the move: its plan's outcome (replacement
+    """What :func:`move` would give with this :class:`Move` (or its card,
+    destination and other fields, as :func:`move` takes them), without making
+    the move: its plan's outcome (replacement
     effects included, 3.0.8a). Refused, it raises as the move would
     (``IllegalAction``, ``NeedsChoice``); None when only making the move can
     tell (a rule move that must clear the object instead, 3.0.11; a card with
@@ -311,7 +308,8 @@ def foresee_move(
     >>> foresee_move(game, card, Dest("graveyard", "bob")).value  # 3.8.2
     'failed'
     """
-    move = as_move(game, card, dest, position, face, cause, by, choose_zone, False)
+    # Move checks the names of the fields and gives the defaults of the others.
+    move = as_move(game, card, dest, *(Move(0, 0, **fields)[2:] if fields else _DEFAULTS))
     card, dest, cause = move.card, move.to, move.cause
     if isinstance(dest, Dest) and dest.type in game.ruleset.piles:
         game.obj(card)  # a card that does not exist is refused

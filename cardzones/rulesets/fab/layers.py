@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from cardzones.errors import IllegalAction
 from cardzones.kernel.cards import CardDef, Dest, Trigger
@@ -94,24 +94,31 @@ def check_layer(game: Game, kind: str, source: int, by: str) -> None:
     stack(game)
 
 
+def new_public(
+    game: Game, cdef: CardDef, zid: int, owner: str, controller: str, **more: Any
+) -> int:
+    """A new public object on top of ``zid``, made and logged by its
+    controller: a token (8.1.8a) or a layer (1.6.1); ``more`` as
+    :meth:`Game.new_card` takes it (a layer's kind and data)."""
+    return game.new_card(
+        cdef,
+        zid,
+        owner=owner,
+        controller=controller,
+        public=True,
+        position="top",
+        log=True,
+        by=controller,
+        **more,
+    )
+
+
 def push_layer(
     game: Game, cdef: CardDef, kind: str, data: LayerData, owner: str, controller: str
 ) -> int:
     """A new public layer on top of the stack (1.6.1, 3.15.4), made by its
     controller."""
-    card = game.new_card(
-        cdef,
-        stack(game),
-        owner=owner,
-        controller=controller,
-        public=True,
-        position="top",
-        kind=kind,
-        data=data,
-        check=False,
-        log=True,
-        by=controller,
-    )
+    card = new_public(game, cdef, stack(game), owner, controller, kind=kind, data=data, check=False)
     if kind == ATTACK_PROXY:
         game.records.put(PROXIES, (*game.records.get(PROXIES, ()), card))
     return card
