@@ -17,14 +17,13 @@ parameters, ``then:`` and the atomic unit stay the same.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from cardzones.acts.actions import (
     Action,
     ArgumentError,
     BoundAction,
-    Foresee,
     OneOf,
     Param,
     ParamKind,
@@ -32,6 +31,7 @@ from cardzones.acts.actions import (
     acting,
 )
 from cardzones.acts.binding import complete
+from cardzones.acts.legal import judging
 from cardzones.acts.zone_choices import choices, split
 from cardzones.errors import CardzonesError, IllegalAction
 from cardzones.kernel.cards import Dest, Move
@@ -95,6 +95,17 @@ def foresee_kernel_move(game: Game, move: Move) -> MoveResult | None:
     return game.foresee_move(move)
 
 
+class Alike(Protocol):
+    """Which moves a foreseer judges alike: a key for the class of ``move``,
+    the same for every move that its plan judges the same way while the game
+    stays as it is, from what the plan and the rule set's admission read of
+    the card (fab's :mod:`~cardzones.rulesets.fab.move_foresight`); None for
+    a move judged by itself. ``memo`` is the listing's
+    (:func:`~cardzones.acts.legal.judging`), for what it finds of each card."""
+
+    def __call__(self, game: Game, move: Move, memo: dict[Any, Any]) -> Hashable: ...
+
+
 def move_of(game: Game, args: Mapping[str, Any]) -> Move:
     """The :class:`~cardzones.kernel.cards.Move` the ``move`` action's bound
     arguments name, made once and handed to its mover or foreseer: the zone
@@ -122,17 +133,17 @@ def move_action(
     doc: str = "Move a card: the one general move.",
     rules: tuple[str, ...] = (),
     foresee: Foreseer | None = None,
-    foresee_args: Foresee | None = None,
+    alike: Alike | None = None,
 ) -> Action:
     """The general ``move``, made by ``mover`` from the action's one
     :class:`~cardzones.kernel.cards.Move` (:func:`move_of`). After the move,
     ``then:`` is applied to the object the move produced while it is still
     public (3.0.9b). The whole is one action. ``foresee`` says what ``mover``
     would give without moving (for legal actions); the kernel's move has its
-    own, and a rule set's mover without one is tried instead.
-    ``foresee_args`` instead judges the action's arguments as they are bound
-    (a listing calls it once per candidate); it says None for a move with
-    ``then:``."""
+    own, and a rule set's mover without one is tried instead. ``alike`` (an
+    :class:`Alike`) names the moves that ``foresee`` judges alike, so that a
+    listing of legal actions, which judges every candidate, judges each class
+    of them once; a move with ``then:`` is not judged (only moving tells)."""
     if foresee is None and mover is kernel_move:
         foresee = foresee_kernel_move
     judge = foresee
@@ -153,11 +164,23 @@ def move_action(
         if judge is None or args.get("then") is not None:
             return None
         move = move_of(game, args)
+        key: Hashable = None
+        found: dict[Hashable, MoveResult | None] = {}
+        # A choice given by player or card is read by the move, not by alike.
+        if alike is not None and args["choose_zone"] is None:
+            memo = judging(game)
+            if memo is not None:
+                key = alike(game, move, memo)
+                found = memo.setdefault(foresee_move, found)
+                if key is not None and key in found:
+                    return found[key]
         with choices(game, args["choose_zone"]):
-            return game.foresee_move(move) if kernel else judge(game, move)
+            result = game.foresee_move(move) if kernel else judge(game, move)
+        if key is not None:
+            found[key] = result  # a refusal raises, and is judged again each time
+        return result
 
-    judged = foresee_move if foresee_args is None else foresee_args
-    return Action("move", MOVE_PARAMS, run, doc=doc, rules=rules, foresee=judged)
+    return Action("move", MOVE_PARAMS, run, doc=doc, rules=rules, foresee=foresee_move)
 
 
 def _shuffle(game: Game, args: Mapping[str, Any]) -> ActionResult:
