@@ -35,6 +35,7 @@ from cardzones.rulesets.fab.pitch import (
     final_order,
     forget_order,
     pitch_destination,
+    pitch_move,
     seen_order,
 )
 from cardzones.rulesets.fab.proxies import follow_sources
@@ -423,6 +424,6 @@ class FabRuleset(Ruleset):
                     and game.host(other) is None
                 )
                 held = len(game.contents(deck)) if deck is not None else 0
-                game.move(card, target, position=held - below, face="down", cause="rule", by=player)
+                game.move(pitch_move(card, target, player, held - below))
                 moved.append(card)
             forget_order(game, player)
