@@ -18,17 +18,9 @@ import pytest
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
-from cardzones import new_game
+from cardzones import Move, new_game
 from cardzones.errors import CardzonesError, IllegalAction
-from cardzones.kernel.cards import (
-    CardDef,
-    Dest,
-    HistoryCondition,
-    Move,
-    PlayFrom,
-    Replacement,
-    Trigger,
-)
+from cardzones.kernel.cards import CardDef, Dest, HistoryCondition, PlayFrom, Replacement, Trigger
 from cardzones.kernel.game import Game, MoveResult
 from cardzones.kernel.objects import CARD, PLACED, TOP, UNDER, Obj
 from cardzones.rulesets.fab import actions as fab

@@ -55,18 +55,10 @@ from hypothesis import strategies as st
 from reference import reference_view
 from schemas import check_log, check_view
 
-from cardzones import load_game, new_game
+from cardzones import Move, load_game, new_game
 from cardzones.acts.seats import nameable_cards
 from cardzones.errors import CardzonesError
-from cardzones.kernel.cards import (
-    CardDef,
-    Dest,
-    HistoryCondition,
-    Move,
-    PlayFrom,
-    Replacement,
-    Trigger,
-)
+from cardzones.kernel.cards import CardDef, Dest, HistoryCondition, PlayFrom, Replacement, Trigger
 from cardzones.kernel.events import iter_log
 from cardzones.kernel.game import Game
 from cardzones.kernel.objects import CARD, UNDER, ObjRef
