@@ -17,7 +17,7 @@ parameters, ``then:`` and the atomic unit stay the same.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from cardzones.acts.actions import (
@@ -106,6 +106,11 @@ class Alike(Protocol):
     def __call__(self, game: Game, move: Move, memo: dict[Any, Any]) -> Hashable: ...
 
 
+#: Makes a Move from a tuple of all its fields, skipping the keyword handling
+#: of Move's own: a listing of legal actions makes one for every candidate.
+_new_move = tuple.__new__
+
+
 def move_of(game: Game, args: Mapping[str, Any]) -> Move:
     """The :class:`~cardzones.kernel.cards.Move` the ``move`` action's bound
     arguments name, made once and handed to its mover or foreseer: the zone
@@ -120,11 +125,20 @@ def move_of(game: Game, args: Mapping[str, Any]) -> Move:
     Move(card=7, to=Dest(type='hand', owner='bob', index=None), position='top', face=None, \
 cause='effect', by='alice', choose_zone=None, played=False)
     """
-    choose = args["choose_zone"]
-    fields = (args["card"], args["to"], args["position"], args["face"], args["cause"])
-    # tuple.__new__ skips the keyword handling of Move's own: a listing makes
-    # one for every candidate move it judges.
-    return tuple.__new__(Move, (*fields, acting(game, args), split(choose)[0], False))
+    by, choose = args["by"], args["choose_zone"]
+    return _new_move(
+        Move,
+        (
+            args["card"],
+            args["to"],
+            args["position"],
+            args["face"],
+            args["cause"],
+            game.turn_player if by is None else by,
+            None if choose is None else split(choose)[0],
+            False,
+        ),
+    )
 
 
 def move_action(
@@ -163,24 +177,55 @@ def move_action(
     def foresee_move(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
         if judge is None or args.get("then") is not None:
             return None
-        move = move_of(game, args)
-        key: Hashable = None
-        found: dict[Hashable, MoveResult | None] = {}
+        return judged(game, move_of(game, args), args["choose_zone"])
+
+    def judged(game: Game, move: Move, choose: Any) -> MoveResult | None:
+        assert judge is not None
+        with choices(game, choose):
+            return game.foresee_move(move) if kernel else judge(game, move)
+
+    if alike is not None and judge is not None:
+        keyed = _keyed(alike, judged)
+        return Action("move", MOVE_PARAMS, run, doc=doc, rules=rules, foresee=keyed)
+    return Action("move", MOVE_PARAMS, run, doc=doc, rules=rules, foresee=foresee_move)
+
+
+#: A verdict not yet kept.
+_UNSEEN: Any = object()
+
+#: What a move action's foresee asks once its move is made: the verdict of
+#: the move, under the action's choice of zone.
+_Judged = Callable[["Game", Move, Any], "MoveResult | None"]
+
+
+def _keyed(alike: Alike, judged: _Judged) -> Callable[[Game, Mapping[str, Any]], Any]:
+    """A move action's foresee that keeps each verdict of ``judged`` for the
+    rest of the listing under its move's ``alike`` key (a refusal raises, and
+    is judged again each time)."""
+    # The listing's memo and the verdicts kept in it, swapped as one.
+    last: list[tuple[Any, dict[Hashable, MoveResult | None]]] = [(None, {})]
+
+    def foresee(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
+        if args.get("then") is not None:
+            return None
+        move, choose = move_of(game, args), args["choose_zone"]
         # A choice given by player or card is read by the move, not by alike.
-        if alike is not None and args["choose_zone"] is None:
-            memo = judging(game)
-            if memo is not None:
-                key = alike(game, move, memo)
-                found = memo.setdefault(foresee_move, found)
-                if key is not None and key in found:
-                    return found[key]
-        with choices(game, args["choose_zone"]):
-            result = game.foresee_move(move) if kernel else judge(game, move)
-        if key is not None:
-            found[key] = result  # a refusal raises, and is judged again each time
+        memo = judging(game) if choose is None else None
+        if memo is None:
+            return judged(game, move, choose)
+        key = alike(game, move, memo)
+        if key is None:
+            return judged(game, move, choose)
+        held, found = last[0]
+        if held is not memo:
+            found = memo.setdefault(foresee, {})
+            last[0] = (memo, found)
+        result: MoveResult | None = found.get(key, _UNSEEN)
+        if result is _UNSEEN:
+            found[key] = result = judged(game, move, choose)
         return result
 
-    return Action("move", MOVE_PARAMS, run, doc=doc, rules=rules, foresee=foresee_move)
+    return foresee
 
 
 def _shuffle(game: Game, args: Mapping[str, Any]) -> ActionResult:

@@ -57,19 +57,21 @@ def move(
     played: bool = False,
 ) -> MoveResult:
     """Move a card: the one way anything changes zone. The move is a
-    :class:`~cardzones.kernel.cards.Move`, made once and handed to its plan
-    and apply, or its fields as arguments: ``dest`` a zone id or a
-    :class:`Dest`, a rule set's pile included (fab's ``soul``,
-    :meth:`Ruleset.move_to_pile`); ``face`` ``up`` or ``down`` (default: the
-    destination's); ``cause`` ``effect`` (what cannot be made fails, 3.0.11)
-    or ``rule`` (it clears the object instead); ``by`` the mover (default: the
-    turn player); ``played``: the player who played it controls it (1.3.1b).
-    Refused, it raises; failed, it returns ``FAILED``; either changes nothing.
-    On its own it is one action for :meth:`Game.undo`; inside
-    :meth:`Game.atomic` or a rule set hook, one step of that action.
-    """
-    move = foresee.as_move(game, card, dest, position, face, cause, by, choose_zone, played)
-    if isinstance(move.to, Dest) and move.to.type in game.ruleset.piles:
+    :class:`~cardzones.kernel.cards.Move`, made once and handed to its plan and
+    apply, or its fields: ``dest`` a zone id or a :class:`Dest`, a rule set's
+    pile included (:meth:`Ruleset.move_to_pile`); ``face`` ``up`` or ``down``
+    (default: the destination's); ``cause`` ``effect`` (fails where it cannot
+    be made, 3.0.11) or ``rule`` (clears it instead); ``by`` the mover (the
+    turn player by default); ``played``: its player controls it (1.3.1b).
+    Refused, it raises; failed, it returns ``FAILED``; neither changes a thing.
+    One action for :meth:`Game.undo`; in :meth:`Game.atomic` or a hook, a step of it."""
+    if dest is None or isinstance(card, Move):
+        move = foresee.as_move(game, card, dest, position, face, cause, by, choose_zone, played)
+        dest = move.to
+    else:  # as_move, inlined for the fields, as most moves are made
+        by = game._vars["turn_player"] if by is None else by
+        move = _new_record(Move, (card, dest, position, face, cause, by, choose_zone, played))
+    if isinstance(dest, Dest) and dest.type in game.ruleset.piles:
         with game.atomic():  # the rule set's own move, as one step
             return to_pile(game, move)
     if game._depth:

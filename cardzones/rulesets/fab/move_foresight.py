@@ -45,12 +45,23 @@ _MEMO = "fab.move"
 #: What a listing reads of one card, found once: its record's class (an id
 #: for owner, visibility, equipment and the top-card it is under or on, if
 #: any), its class where admission reads only whether it is a token (an id
-#: for owner, visibility and whether it is a sub-card), what admission reads
-#: of its characteristics (by :data:`ADMISSION_READS`' names), its zone's
-#: type, its zone, the zone types its replacement effects name and their
-#: tag, whether it is a hero, and the card, held.
+#: for owner, visibility and whether it is a sub-card), what admission may
+#: read of its characteristics (whether it is a token, its category, its
+#: types and subtypes: :data:`ADMISSION_READS`), whether it is a hero, its
+#: zone's type, its zone, the zone types its replacement effects name and
+#: their tag, and the card, held.
 _Alike = tuple[
-    int, int, dict[str, Any], str, int, frozenset[str], tuple[int, int, str | None], bool, Any
+    int,
+    int,
+    bool,
+    int,
+    frozenset[str],
+    bool,
+    str,
+    int,
+    frozenset[str],
+    tuple[int, int, str | None],
+    Any,
 ]
 
 
@@ -69,34 +80,35 @@ def move_class(game: Game, move: Move, memo: dict[Any, Any]) -> Hashable:
     type, the card's own replacement with its controller (3.0.8a); where it
     is counts only when it goes to a zone of the same type (else no move,
     3.0.7b, and it is in none of the zones admission reads)."""
-    dest = move.to
+    card, dest, position, face, cause, by, _, _ = move
     if not isinstance(dest, Dest):
         return None
     try:
         cards, piles = memo[_MEMO]
     except KeyError:
         cards, piles = memo[_MEMO] = ({}, game.ruleset.piles)
-    card = move.card
     try:
         one = cards[card]
     except KeyError:
         one = cards[card] = _alike(game, card, cards)
     if one is None:
         return None
-    to = dest.type
-    how = move[1:6]  # to, position, face, cause, by
+    # The destination by its fields: a dataclass hashes itself in Python, and
+    # the key is hashed once per candidate.
+    to, owner, index = dest.type, dest.owner, dest.index
     if to in piles:
-        return (one[0], card if one[7] else None, how)
-    base, light, reads, ztype, zone, replacing, tag, _, _ = one
-    if to == "arena":
-        to = "permanent"  # 3.0.5a
-    here = zone if ztype == to else None
-    if to in replacing:
-        return (base, reads[TYPES], tag, here, how)
-    read = ADMISSION_READS.get(to)
-    if read is TOKEN:
-        return (light, reads[TOKEN], None, here, how)
-    return (base, reads[read or TYPES], None, here, how)
+        hero = card if one[5] else None
+        return (one[0], hero, to, owner, index, position, face, cause, by)
+    base, light, token, category, types, _, ztype, zone, replacing, tag, _ = one
+    ztype_to = "permanent" if to == "arena" else to  # 3.0.5a
+    here = zone if ztype == ztype_to else None
+    if ztype_to in replacing:
+        return (base, types, tag, here, to, owner, index, position, face, cause, by)
+    read = ADMISSION_READS.get(ztype_to, TYPES)
+    if read == TOKEN:
+        return (light, token, None, here, to, owner, index, position, face, cause, by)
+    kind = category if read == CATEGORY else types
+    return (base, kind, None, here, to, owner, index, position, face, cause, by)
 
 
 def _alike(game: Game, card: int, cards: dict[Any, Any]) -> _Alike | None:
@@ -108,12 +120,8 @@ def _alike(game: Game, card: int, cards: dict[Any, Any]) -> _Alike | None:
         return None
     cdef = obj.cdef
     types = cdef.types
-    token = "token" in types
-    reads = {
-        TOKEN: token,
-        CATEGORY: 4 * token + 2 * ("hero" in types) + is_deck_card(cdef),
-        TYPES: types,
-    }
+    token, hero = "token" in types, "hero" in types
+    category = 4 * token + 2 * hero + is_deck_card(cdef)
     abilities = cdef.abilities
     replacing = frozenset(r.moved_to for r in cdef.replacements) if abilities else frozenset()
     tag = (id(abilities), obj.zone, obj.controller)  # read only where one applies
@@ -123,4 +131,4 @@ def _alike(game: Game, card: int, cards: dict[Any, Any]) -> _Alike | None:
     )
     light: int = cards.setdefault((obj.owner, obj.public, obj.rel), len(cards))
     ztype = game.zone_info(obj.zone).type
-    return (base, light, reads, ztype, obj.zone, replacing, tag, "hero" in types, cdef)
+    return (base, light, token, category, types, hero, ztype, obj.zone, replacing, tag, cdef)
