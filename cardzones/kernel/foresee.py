@@ -38,31 +38,27 @@ _MOVED, _NO_MOVE, _CEASED, _FAILED = map(MoveResult, ("moved", "no_move", "cease
 MovePlan = tuple[MoveResult, Obj, int | None, Position, bool, tuple[int, ...], str, str, bool]
 
 
-def as_move(
-    game: GameState,
-    card: int | Move,
-    dest: Dest | int | None,
-    position: Position,
-    face: str | None,
-    cause: str,
-    by: str | None,
-    choose_zone: int | None,
-    played: bool,
-) -> Move:
+def as_move(game: GameState, card: int | Move, dest: Dest | int | None, fields: Any) -> Move:
     """The one :class:`Move` that :meth:`Game.move` or :meth:`Game.foresee_move`
-    is given, as a value or as its fields, with its mover (the turn player
-    when none is named): the value the plan and the apply are handed."""
+    is given, as a value or as its card, destination and other ``fields``,
+    with its mover (the turn player when none is named)."""
     if isinstance(card, Move):
         if dest is not None:
             raise TypeError("give a Move, or a card and its destination, not both")
-        return card if card.by is not None else card._replace(by=game._vars["turn_player"])
-    if dest is None:
+        move = card
+    elif dest is None:
         raise TypeError("a move needs a destination")
-    by = game._vars["turn_player"] if by is None else by
-    return _new_record(Move, (card, dest, position, face, cause, by, choose_zone, played))
+    else:
+        move = _new_record(Move, (card, dest, *fields))
+    return move if move.by is not None else move._replace(by=game._vars["turn_player"])
 
 
-def plan(game: GameState, move: Move) -> MovePlan:
+#: A :class:`Move`, or a plain tuple of its fields in its order: what
+#: :func:`plan` reads, and what :meth:`Game.move` makes of its arguments.
+MoveFields = tuple[int, Dest | int, Position, str | None, str, str | None, int | None, bool]
+
+
+def plan(game: GameState, move: MoveFields) -> MovePlan:
     """Stages 1 to 5 of a move not into a pile, changing nothing; refused, it
     raises as the move would (``IllegalAction``, ``NeedsChoice``). A private
     object is judged only by what its mover may know of it (3.0.7a)."""
@@ -309,7 +305,7 @@ def foresee_move(
     'failed'
     """
     # Move checks the names of the fields and gives the defaults of the others.
-    move = as_move(game, card, dest, *(Move(0, 0, **fields)[2:] if fields else _DEFAULTS))
+    move = as_move(game, card, dest, Move(0, 0, **fields)[2:] if fields else _DEFAULTS)
     card, dest, cause = move.card, move.to, move.cause
     if isinstance(dest, Dest) and dest.type in game.ruleset.piles:
         game.obj(card)  # a card that does not exist is refused

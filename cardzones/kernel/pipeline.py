@@ -65,15 +65,16 @@ def move(
     turn player by default); ``played``: its player controls it (1.3.1b).
     Refused, it raises; failed, it returns ``FAILED``; neither changes a thing.
     One action for :meth:`Game.undo`; in :meth:`Game.atomic` or a hook, a step of it."""
-    if dest is None or isinstance(card, Move):
-        move = foresee.as_move(game, card, dest, position, face, cause, by, choose_zone, played)
-        dest = move.to
-    else:  # as_move, inlined for the fields, as most moves are made
+    move: foresee.MoveFields
+    if dest is None or card.__class__ is Move:
+        move = foresee.as_move(game, card, dest, (position, face, cause, by, choose_zone, played))
+        dest = move[1]
+    else:  # as_move, inlined for the fields as most moves give them: a plain tuple
         by = game._vars["turn_player"] if by is None else by
-        move = _new_record(Move, (card, dest, position, face, cause, by, choose_zone, played))
+        move = (card, dest, position, face, cause, by, choose_zone, played)  # type: ignore[assignment]
     if isinstance(dest, Dest) and dest.type in game.ruleset.piles:
         with game.atomic():  # the rule set's own move, as one step
-            return to_pile(game, move)
+            return to_pile(game, _new_record(Move, move))
     if game._depth:
         return apply(game, plan(game, move))
     head = game._journal
