@@ -34,7 +34,7 @@ from cardzones.acts.binding import complete
 from cardzones.acts.legal import judging
 from cardzones.acts.zone_choices import choices, split
 from cardzones.errors import CardzonesError, IllegalAction
-from cardzones.kernel.cards import Dest, Move
+from cardzones.kernel.cards import Dest, Move, MoveFields
 from cardzones.kernel.effects import END_OF_TURN, EffectRef
 from cardzones.kernel.results import ActionResult, MoveResult
 
@@ -96,26 +96,47 @@ def foresee_kernel_move(game: Game, move: Move) -> MoveResult | None:
 
 
 class Alike(Protocol):
-    """Which moves a foreseer judges alike: a key for the class of ``move``,
-    the same for every move that its plan judges the same way while the game
-    stays as it is, from what the plan and the rule set's admission read of
-    the card (fab's :mod:`~cardzones.rulesets.fab.move_foresight`); None for
-    a move judged by itself. ``memo`` is the listing's
+    """Which moves a foreseer judges alike: a key for the class of ``move``
+    (its fields in :class:`~cardzones.kernel.cards.Move`'s order, as a plain
+    tuple: :data:`~cardzones.kernel.cards.MoveFields`), the same for every
+    move that its plan judges the same way while the game stays as it is,
+    from what the plan and the rule set's admission read of the card (fab's
+    :mod:`~cardzones.rulesets.fab.move_foresight`); None for a move judged
+    by itself. ``memo`` is the listing's
     (:func:`~cardzones.acts.legal.judging`), for what it finds of each card."""
 
-    def __call__(self, game: Game, move: Move, memo: dict[Any, Any]) -> Hashable: ...
+    def __call__(self, game: Game, move: MoveFields, memo: dict[Any, Any]) -> Hashable: ...
 
 
 #: Makes a Move from a tuple of all its fields, skipping the keyword handling
-#: of Move's own: a listing of legal actions makes one for every candidate.
+#: of Move's own.
 _new_move = tuple.__new__
+
+
+def move_fields(game: Game, args: Mapping[str, Any]) -> MoveFields:
+    """The fields of the one :class:`~cardzones.kernel.cards.Move` that the
+    ``move`` action's bound arguments name, in its order, as a plain tuple (a
+    listing of legal actions keys a candidate by them before any Move is
+    made): ``by`` the turn player by default, and ``choose_zone`` the zone it
+    names for this card, its choices by player or card being given to the
+    action as a whole (:func:`~cardzones.acts.zone_choices.choices`)."""
+    by, choose = args["by"], args["choose_zone"]
+    return (
+        args["card"],
+        args["to"],
+        args["position"],
+        args["face"],
+        args["cause"],
+        game.turn_player if by is None else by,
+        None if choose is None else split(choose)[0],
+        False,
+    )
 
 
 def move_of(game: Game, args: Mapping[str, Any]) -> Move:
     """The :class:`~cardzones.kernel.cards.Move` the ``move`` action's bound
-    arguments name, made once and handed to its mover or foreseer: the zone
-    ``choose_zone`` names for this card, its choices by player or card being
-    given to the action as a whole (:func:`~cardzones.acts.zone_choices.choices`).
+    arguments name (:func:`move_fields`), made once and handed to its mover
+    or foreseer.
 
     >>> from cardzones import new_game
     >>> game = new_game("fab", ["alice", "bob"])
@@ -125,20 +146,7 @@ def move_of(game: Game, args: Mapping[str, Any]) -> Move:
     Move(card=7, to=Dest(type='hand', owner='bob', index=None), position='top', face=None, \
 cause='effect', by='alice', choose_zone=None, played=False)
     """
-    by, choose = args["by"], args["choose_zone"]
-    return _new_move(
-        Move,
-        (
-            args["card"],
-            args["to"],
-            args["position"],
-            args["face"],
-            args["cause"],
-            game.turn_player if by is None else by,
-            None if choose is None else split(choose)[0],
-            False,
-        ),
-    )
+    return _new_move(Move, move_fields(game, args))
 
 
 def move_action(
@@ -208,21 +216,19 @@ def _keyed(alike: Alike, judged: _Judged) -> Callable[[Game, Mapping[str, Any]],
     def foresee(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
         if args.get("then") is not None:
             return None
-        move, choose = move_of(game, args), args["choose_zone"]
+        fields, choose = move_fields(game, args), args["choose_zone"]
         # A choice given by player or card is read by the move, not by alike.
         memo = judging(game) if choose is None else None
-        if memo is None:
-            return judged(game, move, choose)
-        key = alike(game, move, memo)
+        key = None if memo is None else alike(game, fields, memo)
         if key is None:
-            return judged(game, move, choose)
+            return judged(game, _new_move(Move, fields), choose)
         held, found = last[0]
         if held is not memo:
-            found = memo.setdefault(foresee, {})
+            found = memo.setdefault(foresee, {})  # type: ignore[union-attr]
             last[0] = (memo, found)
         result: MoveResult | None = found.get(key, _UNSEEN)
         if result is _UNSEEN:
-            found[key] = result = judged(game, move, choose)
+            found[key] = result = judged(game, _new_move(Move, fields), choose)
         return result
 
     return foresee

@@ -11,7 +11,7 @@ from typing import Any
 
 from cardzones.errors import IllegalAction, NeedsChoice, UnknownReference
 from cardzones.kernel import queries
-from cardzones.kernel.cards import Dest, Move, Position
+from cardzones.kernel.cards import Dest, Move, MoveFields, Position
 from cardzones.kernel.identity import renews
 from cardzones.kernel.objects import CARD, TOP, UNDER, Obj
 from cardzones.kernel.results import MoveResult
@@ -51,11 +51,6 @@ def as_move(game: GameState, card: int | Move, dest: Dest | int | None, fields: 
     else:
         move = _new_record(Move, (card, dest, *fields))
     return move if move.by is not None else move._replace(by=game._vars["turn_player"])
-
-
-#: A :class:`Move`, or a plain tuple of its fields in its order: what
-#: :func:`plan` reads, and what :meth:`Game.move` makes of its arguments.
-MoveFields = tuple[int, Dest | int, Position, str | None, str, str | None, int | None, bool]
 
 
 def plan(game: GameState, move: MoveFields) -> MovePlan:
@@ -304,8 +299,9 @@ def foresee_move(
     >>> foresee_move(game, card, Dest("graveyard", "bob")).value  # 3.8.2
     'failed'
     """
-    # Move checks the names of the fields and gives the defaults of the others.
-    move = as_move(game, card, dest, Move(0, 0, **fields)[2:] if fields else _DEFAULTS)
+    if fields:  # Move checks the names of the fields and gives the others' defaults
+        card, dest = Move(card, dest, **fields), None  # type: ignore[arg-type]
+    move = as_move(game, card, dest, _DEFAULTS)
     card, dest, cause = move.card, move.to, move.cause
     if isinstance(dest, Dest) and dest.type in game.ruleset.piles:
         game.obj(card)  # a card that does not exist is refused

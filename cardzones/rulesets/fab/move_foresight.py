@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
-from cardzones.kernel.cards import Dest, Move
+from cardzones.kernel.cards import Dest, MoveFields
 from cardzones.kernel.objects import CARD
 from cardzones.rulesets.fab.admission import ADMISSION_READS, CATEGORY, TOKEN, TYPES
 from cardzones.rulesets.fab.cards import is_deck_card
@@ -65,7 +65,7 @@ _Alike = tuple[
 ]
 
 
-def move_class(game: Game, move: Move, memo: dict[Any, Any]) -> Hashable:
+def move_class(game: Game, move: MoveFields, memo: dict[Any, Any]) -> Hashable:
     """The class of ``move`` (:class:`~cardzones.acts.standard.Alike`): moves
     of one class get one verdict from the kernel's plan while the game stays
     as it is. None for a move judged by itself: to a zone id, of any object
