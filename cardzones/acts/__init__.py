@@ -77,6 +77,7 @@ from cardzones.acts.standard import (
     kernel_move,
     modify_action,
     move_action,
+    move_fields,
     move_of,
 )
 from cardzones.acts.zone_filter import concerns
@@ -130,6 +131,7 @@ __all__ = [
     "may_name",
     "modify_action",
     "move_action",
+    "move_fields",
     "move_of",
     "nameable_cards",
     "owns_zone",
