@@ -90,7 +90,7 @@ def _move_to_dest(i: int, ztype: str, face: str | None) -> Action:
     def run(game: Game) -> object:
         card = _card(game, i)
         by = game.obj(card).owner or game.turn_player
-        return fab.move(game, card, Dest(ztype, "owner"), by, face=face)
+        return game.move(card, Dest(ztype, "owner"), by=by, face=face)
 
     return run
 

@@ -181,18 +181,16 @@ def test_properties_face_down_card_into_a_weapon_zone() -> None:
         assert banished is not None and second is not None
         card = game.new_card(CardDef("Arm", frozenset(types)), banished, public=False)
         weapon = Dest("weapon", "owner")
-        outcomes.add(
-            _outcome(lambda g=game, c=card, w=weapon: fab.move(g, c, w, "bob", face="down"))
-        )
+        outcomes.add(_outcome(lambda g=game, c=card, w=weapon: g.move(c, w, by="bob", face="down")))
         outcomes.add(
             _outcome(
-                lambda g=game, c=card, w=weapon, z=second: fab.move(
-                    g, c, w, "bob", face="down", choose_zone=z
+                lambda g=game, c=card, w=weapon, z=second: g.move(
+                    c, w, by="bob", face="down", choose_zone=z
                 )
             )
         )
         views.add(json.dumps(game.view("bob"), sort_keys=True))
-        revealed.add(_outcome(lambda g=game, c=card, w=weapon: fab.move(g, c, w, "bob")))
+        revealed.add(_outcome(lambda g=game, c=card, w=weapon: g.move(c, w, by="bob")))
     assert outcomes == {("result", "failed")}
     assert len(views) == 1
     assert revealed == {("result", "moved")}
@@ -206,9 +204,7 @@ def test_properties_face_down_weapon_revealed_by_the_move_is_equipped() -> None:
     banished, first = game.zone("alice", "banished"), game.zone("alice", "weapon", 1)
     assert banished is not None and first is not None
     card = game.new_card(CardDef("Arm", frozenset({"weapon", "2h"})), banished, public=False)
-    assert (
-        fab.move(game, card, Dest("weapon", "owner"), "alice", choose_zone=first).value == "moved"
-    )
+    assert game.move(card, Dest("weapon", "owner"), by="alice", choose_zone=first).value == "moved"
     assert len(game.obj(card).equipped) == 2
 
 
@@ -354,7 +350,7 @@ def test_properties_private_card_keeps_only_its_category() -> None:
     assert game.characteristics(aura).name == ""
     assert game.characteristics(aura, by="alice").name == "Aura"  # she may look at it
     assert game.characteristics(aura, by="bob").name == ""
-    assert fab.move(game, aura, Dest("hand", "owner"), "alice").value == "moved"
+    assert game.move(aura, Dest("hand", "owner"), by="alice").value == "moved"
 
 
 # ----------------------------------------------------------------------
@@ -430,7 +426,7 @@ def test_last_known_information_of_a_hand_card_has_no_effects() -> None:
         if boost:
             game.add_effect(card, "modify", mods=[("power", boost)])
         game.forget_history()
-        fab.move(game, card, Dest("graveyard", "owner"), "alice")
+        game.move(card, Dest("graveyard", "owner"), by="alice")
         entry = game.log("bob")[-1]
         assert entry["card"]["power"] == 4
         logs.add(json.dumps(game.log("bob"), sort_keys=True))
@@ -561,8 +557,8 @@ def test_order_triggers_that_fire_together_follow_public_objects_not_card_number
         # The same deck to every eye; only the unseen card numbers differ.
         game.new_card(aura, deck, owner="alice", position="top" if top_is_newer else "bottom")
         fodder = game.new_card(CardDef("Fodder", frozenset({"action", "aura"})), permanent)
-        fab.move(game, game.contents(deck)[0], permanent, "alice", face="up")
-        fab.move(game, fodder, graveyard, "alice")
+        game.move(game.contents(deck)[0], permanent, by="alice", face="up")
+        game.move(fodder, graveyard, by="alice")
         seen.append((json.dumps(game.view("bob"), sort_keys=True), json.dumps(game.log("bob"))))
     assert seen[0] == seen[1]
 
@@ -591,11 +587,11 @@ def test_order_triggers_of_look_alikes_that_arrived_unseen_follow_what_all_saw()
         two = game.new_card(other, deck if one_first else hand, owner="alice")
         fodder = game.new_card(CardDef("Fodder", frozenset({"action", "aura"})), permanent)
         # The deck's card, then the hand's, each face down: bob sees the same.
-        fab.move(game, game.contents(deck)[0], chain, "alice", face="down")
-        fab.move(game, game.contents(hand)[0], chain, "alice", face="down")
+        game.move(game.contents(deck)[0], chain, by="alice", face="down")
+        game.move(game.contents(hand)[0], chain, by="alice", face="down")
         game.flip(one, "up", by="alice")
         game.flip(two, "up", by="alice")
-        fab.move(game, fodder, Dest("graveyard", "owner"), "alice")
+        game.move(fodder, Dest("graveyard", "owner"), by="alice")
         assert len(fab.layers.layers(game)) == 2
         seen.append((json.dumps(game.view("bob"), sort_keys=True), json.dumps(game.log("bob"))))
     assert seen[0] == seen[1]
@@ -620,7 +616,7 @@ def test_order_sub_cards_that_arrived_unseen_are_revealed_in_no_arrival_order() 
         fab.put_under(game, game.contents(deck)[0], top, "alice")
         fab.put_under(game, game.contents(hand)[0], top, "alice")
         game.flip(top, "up", by="alice")
-        fab.move(game, top, Dest("combat_chain"), "alice")
+        game.move(top, Dest("combat_chain"), by="alice")
         seen.append((json.dumps(game.view("bob"), sort_keys=True), json.dumps(game.log("bob"))))
     assert seen[0] == seen[1]
 

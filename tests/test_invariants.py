@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
-from cardzones import new_game
+from cardzones import Move, new_game
 from cardzones.errors import CardzonesError, IllegalAction
 from cardzones.kernel.cards import CardDef, Dest, HistoryCondition, PlayFrom, Replacement, Trigger
 from cardzones.kernel.game import Game, MoveResult
@@ -536,7 +536,7 @@ def fab_action(draw: st.DrawFn, game: Game) -> Call:
         )
     if kind == "soul":
         owner = draw(st.sampled_from([None, "owner", "you", *players]))
-        return Call(fab.move, game, _pick_card(draw, game), Dest("soul", owner), by)
+        return Call(game.move, _pick_card(draw, game), Dest("soul", owner), by=by)
     if kind == "flip":
         return Call(game.flip, _pick_card(draw, game), draw(st.sampled_from(["up", "down"])), by=by)
     if kind == "shuffle":
@@ -723,7 +723,7 @@ def red_action(draw: st.DrawFn, game: Game, handles: list[Any]) -> Call:
         }
         if kind == "move":
             return Call(game.move, card, dest, by=by, **kw)
-        return Call(relocate, game, card, dest, by, label="m", atomic=game, **kw)
+        return Call(relocate, game, Move(card, dest, by=by, **kw), label="m", atomic=game)
     if kind == "flip":
         return Call(game.flip, _pick_card(draw, game), draw(st.sampled_from(["up", "down"])), by=by)
     if kind == "shuffle":

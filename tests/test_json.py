@@ -17,7 +17,6 @@ from cardzones.kernel.cards import CardDef, Dest
 from cardzones.kernel.game import Game
 from cardzones.kernel.logview import LOG_FORMAT, log_document, omniscient_log
 from cardzones.kernel.views import VIEW_FORMAT, omniscient_view
-from cardzones.rulesets.fab import actions as fab
 from cardzones.scenario.runner import find_scenarios, run_file
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -115,12 +114,12 @@ def test_log_entries_carry_the_handles_their_viewer_knows() -> None:
     deck = game.zone("alice", "deck")
     assert deck is not None
     card = game.new_card(CardDef("Snatch", frozenset({"action"}), {"power": 4}), deck)
-    fab.move(game, card, Dest("hand", "owner"), "alice")
+    game.move(card, Dest("hand", "owner"), by="alice")
     alice, bob = game.log("alice")[-1], game.log("bob")[-1]
     in_hand = _handle_in(game.view("alice"), "alice.hand")
     assert alice["id"] == in_hand[0] and "was" not in alice
     assert "id" not in bob and "was" not in bob and "card" not in bob
-    fab.move(game, card, Dest("graveyard", "owner"), "alice")
+    game.move(card, Dest("graveyard", "owner"), by="alice")
     public = _handle_in(game.view("bob"), "alice.graveyard")[0]
     for viewer in (None, "alice", "bob"):
         entry = game.log(viewer)[-1]

@@ -18,6 +18,8 @@ from cardzones.acts.legal import legal_actions, tried_legal_actions
 from cardzones.kernel.cards import CardDef, Dest, Replacement
 from cardzones.kernel.game import Game
 from cardzones.kernel.objects import UNDER
+from cardzones.rulesets.fab import admission
+from cardzones.rulesets.fab.cards import is_deck_card
 
 ATTACK = CardDef("Strike", frozenset({"action", "attack"}))
 OTHER_ATTACK = CardDef("Other Strike", frozenset({"action", "attack"}))
@@ -88,3 +90,33 @@ def test_cards_alike_share_one_judgement(monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setattr(Game, "foresee_move", counted)
     moves = [a for a in legal_actions(game, "alice", actions=["move"])]
     assert moves and len(calls) < len(moves)
+
+
+def test_admission_reads_what_fab_declares_3_3_2_3_8_2_3_15_3_8_1_8a() -> None:
+    """ADMISSION_READS is what fab's admission reads of a card, beside its
+    record: cards that agree in it get one verdict in every zone of the
+    type, whatever else they are, so the moves keyed by it are judged alike
+    rightly. Zones as the listing's position leaves them (an arsenal full,
+    a hero zone with its hero, 3.3.2a, 3.11.2)."""
+    game = _position()
+    named = (ATTACK, OTHER_ATTACK, AURA, HELM, SWORD, TOKEN, CardDef("Hero", frozenset({"hero"})))
+    # Made where admission is not asked: it is asked here, zone by zone.
+    banished = game.zone("alice", "banished")
+    cards = [game.new_card(cdef, banished, check=False) for cdef in named]
+    compared = 0
+    for zid in game.all_zones():
+        read = admission.ADMISSION_READS.get(game.zone_info(zid).type, admission.TYPES)
+        verdicts: dict[Any, set[bool]] = {}
+        for card in cards:
+            cdef = game.obj(card).cdef
+            token = "token" in cdef.types
+            key = {
+                admission.TOKEN: token,
+                admission.CATEGORY: (token, "hero" in cdef.types, is_deck_card(cdef)),
+                admission.TYPES: cdef.types,
+            }[read]
+            verdict = game.ruleset.admit(game, game.obj(card), zid, "alice").ok
+            verdicts.setdefault(key, set()).add(verdict)
+        assert all(len(v) == 1 for v in verdicts.values()), game.zone_name(zid)
+        compared += sum(1 for _ in verdicts) < len(cards)
+    assert compared, "some zone reads less than the card's types"

@@ -55,7 +55,7 @@ from hypothesis import strategies as st
 from reference import reference_view
 from schemas import check_log, check_view
 
-from cardzones import load_game, new_game
+from cardzones import Move, load_game, new_game
 from cardzones.acts.seats import nameable_cards
 from cardzones.errors import CardzonesError
 from cardzones.kernel.cards import CardDef, Dest, HistoryCondition, PlayFrom, Replacement, Trigger
@@ -379,7 +379,7 @@ def fab_perform(game: Game, action: Action) -> str:
     def move(target: int | None, dest: Dest | int, **kw: Any) -> str:
         if target is None:
             return "nothing"
-        return str(fab.move(game, target, dest, by, **kw).value)
+        return str(game.move(target, dest, by=by, **kw).value)
 
     if kind == "move":
         zid = pick(game.all_zones(), b)
@@ -657,7 +657,9 @@ def red_perform(game: Game, action: Action) -> str:
         if target is None:
             return "nothing"
         with game.atomic():
-            result, _ = relocate(game, target, dest, by, label=("m" if e % 2 else None), **kw)
+            result, _ = relocate(
+                game, Move(target, dest, by=by, **kw), label=("m" if e % 2 else None)
+            )
         return str(result.value)
 
     def ongoing(target: int | None) -> Ongoing | None:
@@ -746,9 +748,13 @@ def red_perform(game: Game, action: Action) -> str:
             return "nothing"
         away = ("discard", "set_aside", "banish", "land_of_redemption")[c % 4]
         with game.atomic():
-            relocate(game, target, Dest(away, "owner"), by, face="up", label="m" if d % 2 else None)
+            relocate(
+                game,
+                Move(target, Dest(away, "owner"), by=by, face="up"),
+                label="m" if d % 2 else None,
+            )
             back = ("territory", "land_of_bondage", "set_aside")[e % 3]
-            relocate(game, target, Dest(back, "owner"), by, face="up")
+            relocate(game, Move(target, Dest(back, "owner"), by=by, face="up"))
         return "done"
     if kind == "place_and_hide":
         # One of the player's cards in play is placed, with a bonus, and
@@ -761,7 +767,9 @@ def red_perform(game: Game, action: Action) -> str:
         with game.atomic():
             zone = ("territory", "land_of_bondage", "field_of_battle")[b % 3]
             place(game, [target], by=by, into=Dest(zone, by), ongoing=ongoing(target))
-            relocate(game, target, Dest("hand", "owner"), by, label=("m" if c % 2 else None))
+            relocate(
+                game, Move(target, Dest("hand", "owner"), by=by), label=("m" if c % 2 else None)
+            )
         return "done"
     if kind == "play_from_hand":
         # A hand card comes into play, face down or up: the card that went
@@ -1377,7 +1385,6 @@ def _aura(name: str) -> CardDef:
 def test_noninterference_log_entries_are_judged_when_written() -> None:
     """Two cards go face down to the permanent zone, one moves on and turns face
     up. The old log entries must not learn which of the two it was."""
-    from cardzones.rulesets.fab import actions as fab
 
     game = new_game("fab", ("alice", "bob"))
     graveyard = game.zone("alice", "graveyard")
@@ -1386,10 +1393,10 @@ def test_noninterference_log_entries_are_judged_when_written() -> None:
     # it could not go to the permanent zone at all.
     x = game.new_card(CardDef("X", types=frozenset({"landmark"})), graveyard)
     z = game.new_card(CardDef("Z", types=frozenset({"landmark"})), graveyard)
-    fab.move(game, x, Dest("permanent"), "alice", face="down")
-    fab.move(game, z, Dest("permanent"), "alice", face="down")
+    game.move(x, Dest("permanent"), by="alice", face="down")
+    game.move(z, Dest("permanent"), by="alice", face="down")
     before = game.log("bob")
-    fab.move(game, x, Dest("combat_chain"), "alice", face="down")
+    game.move(x, Dest("combat_chain"), by="alice", face="down")
     game.flip(x, "up")
     after = game.log("bob")
     assert after[: len(before)] == before
@@ -1563,7 +1570,7 @@ def test_noninterference_undo_does_not_let_a_handle_follow_a_card_back_into_hidi
     trade_places(other, x, y)
     for g in (game, other):
         card = g.contents(hand)[0]
-        fab.move(g, card, Dest("permanent"), "bob", face="up")
+        g.move(card, Dest("permanent"), by="bob", face="up")
     shown = [set(handles(g.view("alice"))) for g in (game, other)]
     assert shown[0] == shown[1]
     assert not shown[0] & first

@@ -28,7 +28,7 @@ from tablekit import HANDLE_KEY, Seat, act, create, seated
 
 from cardzones import new_game
 from cardzones.errors import CardzonesError
-from cardzones.kernel.cards import CardDef, Dest
+from cardzones.kernel.cards import CardDef, Dest, Move
 from cardzones.kernel.game import Game
 from cardzones.rulesets.redemption.moves import relocate
 from cardzones.rulesets.redemption.negate import negate
@@ -188,7 +188,7 @@ def test_records_follow_objects_negated_move_into_a_hand() -> None:
         game.forget_history()
         place(game, [trumpet], by="bob", onto=gideon)
         with game.atomic():
-            _, handle = relocate(game, trumpet, zones["hand"], "alice", remember=True)
+            _, handle = relocate(game, Move(trumpet, zones["hand"], by="alice"), remember=True)
         game.move((trumpet, other)[which], zones["territory"], face="down", by="bob")
         negate(game, handle, by="alice")
         where.add((game.zone_name(game.location(trumpet)), game.host(trumpet)))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from cardzones import Game, IllegalAction, MoveResult, NeedsChoice, new_game
-from cardzones.kernel.cards import CardDef
+from cardzones.kernel.cards import CardDef, Move
 from cardzones.rulesets.redemption import (
     Ongoing,
     advance_to,
@@ -100,7 +100,9 @@ def test_negating_a_labelled_move_puts_the_placed_card_back(game: Game) -> None:
     trumpet = game.new_card(TRUMPET, territory)
     place(game, [trumpet], by="alice", onto=gideon)
     with game.atomic():
-        _, handle = relocate(game, trumpet, zone(game, "alice", "discard"), "bob", label="r")
+        _, handle = relocate(
+            game, Move(trumpet, zone(game, "alice", "discard"), by="bob"), label="r"
+        )
     assert game.host(trumpet) is None
     assert negate(game, handle) is MoveResult.DONE
     assert game.host(trumpet) == gideon

@@ -17,7 +17,7 @@ import pytest
 from test_redemption_api import GIDEON, SAMSON, TRUMPET, zone
 
 from cardzones import Game, new_game
-from cardzones.kernel.cards import CardDef
+from cardzones.kernel.cards import CardDef, Move
 from cardzones.rulesets.redemption import Ongoing, discard, negate, place, relocate, set_aside
 from cardzones.rulesets.redemption.held import REACH, is_set_aside
 
@@ -74,7 +74,7 @@ def test_redemption_identity_placed_cards_of_two_owners_follow_through_a_discard
     assert game.host(trumpet) == gideon and game.host(lamp) == gideon
     assert game.location(lamp) == zone(game, "alice", "discard")
     assert game.is_active(handle) and game.stat(gideon, "strength") == 8
-    relocate(game, gideon, territory, "alice")
+    relocate(game, Move(gideon, territory, by="alice"))
     assert game.is_active(handle) and game.stat(gideon, "strength") == 8
 
 

@@ -12,7 +12,6 @@ from cardzones.kernel.cards import CardDef, Dest, Trigger
 from cardzones.kernel.game import Game
 from cardzones.kernel.objects import TRIGGERED
 from cardzones.kernel.results import MoveResult
-from cardzones.rulesets.fab import actions as fab
 from cardzones.rulesets.fab import layers
 
 # ----------------------------------------------------------------------
@@ -39,7 +38,7 @@ def _triggered(game: Game) -> int:
     game.new_card(CardDef("Boltyn", frozenset({"light", "warrior", "hero"})), hero)
     game.new_card(_WATCHER, permanent, owner="alice")
     sigil = game.new_card(_SIGIL, hand)
-    fab.move(game, sigil, Dest("combat_chain"), "alice", face="up")
+    game.move(sigil, Dest("combat_chain"), by="alice", face="up")
     assert len(layers.layers(game)) == 1
     return sigil
 

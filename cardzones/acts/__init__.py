@@ -70,6 +70,7 @@ from cardzones.acts.standard import (
     GRANT,
     SHUFFLE,
     UNTIL,
+    Alike,
     Foreseer,
     Mover,
     draw_action,
@@ -77,6 +78,8 @@ from cardzones.acts.standard import (
     kernel_move,
     modify_action,
     move_action,
+    move_fields,
+    move_of,
 )
 from cardzones.acts.zone_filter import concerns
 from cardzones.kernel.results import ActionResult
@@ -94,6 +97,7 @@ __all__ = [
     "Action",
     "ActionResult",
     "ActionTable",
+    "Alike",
     "ArgumentError",
     "BoundAction",
     "Foresee",
@@ -129,6 +133,8 @@ __all__ = [
     "may_name",
     "modify_action",
     "move_action",
+    "move_fields",
+    "move_of",
     "nameable_cards",
     "owns_zone",
     "seat_refusal",

@@ -35,20 +35,17 @@ from cardzones.acts.actions import (
     ArgumentError,
     OneOf,
     Param,
-    ParamKind,
     Role,
     acting,
 )
 from cardzones.acts.seats import nameable_cards
-from cardzones.acts.standard import BY
+from cardzones.acts.standard import BY, K
 from cardzones.errors import IllegalAction
 from cardzones.kernel.effects import COUNTER, Counters
 from cardzones.kernel.results import MoveResult
 
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game
-
-K = ParamKind
 
 #: The most one action may change a life total or a pile of counters by.
 MAX_AMOUNT = 999

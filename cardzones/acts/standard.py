@@ -17,14 +17,13 @@ parameters, ``then:`` and the atomic unit stay the same.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from cardzones.acts.actions import (
     Action,
     ArgumentError,
     BoundAction,
-    Foresee,
     OneOf,
     Param,
     ParamKind,
@@ -32,9 +31,10 @@ from cardzones.acts.actions import (
     acting,
 )
 from cardzones.acts.binding import complete
+from cardzones.acts.legal import judging
 from cardzones.acts.zone_choices import choices, split
 from cardzones.errors import CardzonesError, IllegalAction
-from cardzones.kernel.cards import Dest, Position
+from cardzones.kernel.cards import Dest, Move, MoveFields
 from cardzones.kernel.effects import END_OF_TURN, EffectRef
 from cardzones.kernel.results import ActionResult, MoveResult
 
@@ -72,74 +72,81 @@ MOVE_PARAMS = (
 
 
 class Mover(Protocol):
-    """A rule set's way of moving a card, for :func:`move_action`: it makes the
-    move as one step of the action and says what it did."""
+    """A rule set's way of making a :class:`~cardzones.kernel.cards.Move`, for
+    :func:`move_action`: one step of the action, saying what it did."""
 
-    def __call__(
-        self,
-        game: Game,
-        card: int,
-        dest: Dest | int,
-        by: str,
-        *,
-        position: Position,
-        face: str | None,
-        cause: str,
-        choose_zone: int | None,
-    ) -> ActionResult: ...
+    def __call__(self, game: Game, move: Move) -> ActionResult: ...
 
 
-def kernel_move(
-    game: Game,
-    card: int,
-    dest: Dest | int,
-    by: str,
-    *,
-    position: Position = "top",
-    face: str | None = None,
-    cause: str = "effect",
-    choose_zone: int | None = None,
-) -> ActionResult:
+def kernel_move(game: Game, move: Move) -> ActionResult:
     """The kernel's move (:meth:`Game.move`), as a mover for :func:`move_action`."""
-    result = game.move(
-        card, dest, position=position, face=face, cause=cause, by=by, choose_zone=choose_zone
-    )
-    return ActionResult(result)
+    return ActionResult(game.move(move))
 
 
 class Foreseer(Protocol):
     """What a :class:`Mover` would give, judged without moving (see
     :meth:`Game.foresee_move`): a result, or None when only moving can tell."""
 
-    def __call__(
-        self,
-        game: Game,
-        card: int,
-        dest: Dest | int,
-        by: str,
-        *,
-        position: Position,
-        face: str | None,
-        cause: str,
-        choose_zone: int | None,
-    ) -> MoveResult | None: ...
+    def __call__(self, game: Game, move: Move) -> MoveResult | None: ...
 
 
-def foresee_kernel_move(
-    game: Game,
-    card: int,
-    dest: Dest | int,
-    by: str,
-    *,
-    position: Position = "top",
-    face: str | None = None,
-    cause: str = "effect",
-    choose_zone: int | None = None,
-) -> MoveResult | None:
+def foresee_kernel_move(game: Game, move: Move) -> MoveResult | None:
     """What :func:`kernel_move` would give (:meth:`Game.foresee_move`)."""
-    return game.foresee_move(
-        card, dest, position=position, face=face, cause=cause, by=by, choose_zone=choose_zone
+    return game.foresee_move(move)
+
+
+class Alike(Protocol):
+    """Which moves a foreseer judges alike: a key for the class of ``move``
+    (its fields in :class:`~cardzones.kernel.cards.Move`'s order, as a plain
+    tuple: :data:`~cardzones.kernel.cards.MoveFields`), the same for every
+    move that its plan judges the same way while the game stays as it is,
+    from what the plan and the rule set's admission read of the card (fab's
+    :mod:`~cardzones.rulesets.fab.move_foresight`); None for a move judged
+    by itself. ``memo`` is the listing's
+    (:func:`~cardzones.acts.legal.judging`), for what it finds of each card."""
+
+    def __call__(self, game: Game, move: MoveFields, memo: dict[Any, Any]) -> Hashable: ...
+
+
+#: Makes a Move from a tuple of all its fields, skipping the keyword handling
+#: of Move's own.
+_new_move = tuple.__new__
+
+
+def move_fields(game: Game, args: Mapping[str, Any]) -> MoveFields:
+    """The fields of the one :class:`~cardzones.kernel.cards.Move` that the
+    ``move`` action's bound arguments name, in its order, as a plain tuple (a
+    listing of legal actions keys a candidate by them before any Move is
+    made): ``by`` the turn player by default, and ``choose_zone`` the zone it
+    names for this card, its choices by player or card being given to the
+    action as a whole (:func:`~cardzones.acts.zone_choices.choices`)."""
+    by, choose = args["by"], args["choose_zone"]
+    return (
+        args["card"],
+        args["to"],
+        args["position"],
+        args["face"],
+        args["cause"],
+        game.turn_player if by is None else by,
+        None if choose is None else split(choose)[0],
+        False,
     )
+
+
+def move_of(game: Game, args: Mapping[str, Any]) -> Move:
+    """The :class:`~cardzones.kernel.cards.Move` the ``move`` action's bound
+    arguments name (:func:`move_fields`), made once and handed to its mover
+    or foreseer.
+
+    >>> from cardzones import new_game
+    >>> game = new_game("fab", ["alice", "bob"])
+    >>> args = {"card": 7, "to": Dest("hand", "bob"), "position": "top", "face": None,
+    ...         "cause": "effect", "by": None, "choose_zone": None}
+    >>> move_of(game, args)  # by the turn player
+    Move(card=7, to=Dest(type='hand', owner='bob', index=None), position='top', face=None, \
+cause='effect', by='alice', choose_zone=None, played=False)
+    """
+    return _new_move(Move, move_fields(game, args))
 
 
 def move_action(
@@ -148,73 +155,83 @@ def move_action(
     doc: str = "Move a card: the one general move.",
     rules: tuple[str, ...] = (),
     foresee: Foreseer | None = None,
-    foresee_args: Foresee | None = None,
+    alike: Alike | None = None,
 ) -> Action:
-    """The general ``move``, made by ``mover``. After the move, ``then:`` is
-    applied to the object the move produced while it is still public (3.0.9b).
-    The whole is one action. ``foresee`` says what ``mover`` would give
-    without moving (for legal actions); the kernel's move has its own, and a
-    rule set's mover without one is tried instead. ``foresee_args`` instead
-    judges the action's arguments as they are bound (a listing calls it
-    once per candidate); it says None for a move with ``then:``."""
+    """The general ``move``, made by ``mover`` from the action's one
+    :class:`~cardzones.kernel.cards.Move` (:func:`move_of`). After the move,
+    ``then:`` is applied to the object the move produced while it is still
+    public (3.0.9b). The whole is one action. ``foresee`` says what ``mover``
+    would give without moving (for legal actions); the kernel's move has its
+    own, and a rule set's mover without one is tried instead. ``alike`` (an
+    :class:`Alike`) names the moves that ``foresee`` judges alike, so that a
+    listing of legal actions, which judges every candidate, judges each class
+    of them once; a move with ``then:`` is not judged (only moving tells)."""
     if foresee is None and mover is kernel_move:
         foresee = foresee_kernel_move
     judge = foresee
     kernel = judge is foresee_kernel_move  # then called straight: a listing calls it often
 
     def run(game: Game, args: Mapping[str, Any]) -> ActionResult:
-        card = args["card"]
-        choose = split(args["choose_zone"])[0]
+        move = move_of(game, args)
         with game.atomic(), choices(game, args["choose_zone"]):
-            done = mover(
-                game,
-                card,
-                args["to"],
-                acting(game, args),
-                position=args["position"],
-                face=args["face"],
-                cause=args["cause"],
-                choose_zone=choose,
-            )
+            done = mover(game, move)
             then: BoundAction | None = args.get("then")
             if then is not None and done.result in (MoveResult.MOVED, MoveResult.NO_MOVE):
-                found = game.find(card)
+                found = game.find(move.card)
                 if found is not None and found.public:  # 3.0.9b
-                    then.action.run(game, {**then.args, "card": card})
+                    then.action.run(game, {**then.args, "card": move.card})
         return done
 
     def foresee_move(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
         if judge is None or args.get("then") is not None:
             return None
-        with choices(game, args["choose_zone"]):
-            return judged_move(game, args)
+        return judged(game, move_of(game, args), args["choose_zone"])
 
-    def judged_move(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
+    def judged(game: Game, move: Move, choose: Any) -> MoveResult | None:
         assert judge is not None
-        choose = split(args["choose_zone"])[0]
-        if kernel:
-            return game.foresee_move(
-                args["card"],
-                args["to"],
-                position=args["position"],
-                face=args["face"],
-                cause=args["cause"],
-                by=acting(game, args),
-                choose_zone=choose,
-            )
-        return judge(
-            game,
-            args["card"],
-            args["to"],
-            acting(game, args),
-            position=args["position"],
-            face=args["face"],
-            cause=args["cause"],
-            choose_zone=choose,
-        )
+        with choices(game, choose):
+            return game.foresee_move(move) if kernel else judge(game, move)
 
-    judged = foresee_move if foresee_args is None else foresee_args
-    return Action("move", MOVE_PARAMS, run, doc=doc, rules=rules, foresee=judged)
+    if alike is not None and judge is not None:
+        keyed = _keyed(alike, judged)
+        return Action("move", MOVE_PARAMS, run, doc=doc, rules=rules, foresee=keyed)
+    return Action("move", MOVE_PARAMS, run, doc=doc, rules=rules, foresee=foresee_move)
+
+
+#: A verdict not yet kept.
+_UNSEEN: Any = object()
+
+#: What a move action's foresee asks once its move is made: the verdict of
+#: the move, under the action's choice of zone.
+_Judged = Callable[["Game", Move, Any], "MoveResult | None"]
+
+
+def _keyed(alike: Alike, judged: _Judged) -> Callable[[Game, Mapping[str, Any]], Any]:
+    """A move action's foresee that keeps each verdict of ``judged`` for the
+    rest of the listing under its move's ``alike`` key (a refusal raises, and
+    is judged again each time)."""
+    # The listing's memo and the verdicts kept in it, swapped as one.
+    last: list[tuple[Any, dict[Hashable, MoveResult | None]]] = [(None, {})]
+
+    def foresee(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
+        if args.get("then") is not None:
+            return None
+        fields, choose = move_fields(game, args), args["choose_zone"]
+        # A choice given by player or card is read by the move, not by alike.
+        memo = judging(game) if choose is None else None
+        key = None if memo is None else alike(game, fields, memo)
+        if key is None:
+            return judged(game, _new_move(Move, fields), choose)
+        held, found = last[0]
+        if held is not memo:
+            found = memo.setdefault(foresee, {})  # type: ignore[union-attr]
+            last[0] = (memo, found)
+        result: MoveResult | None = found.get(key, _UNSEEN)
+        if result is _UNSEEN:
+            found[key] = result = judged(game, _new_move(Move, fields), choose)
+        return result
+
+    return foresee
 
 
 def _shuffle(game: Game, args: Mapping[str, Any]) -> ActionResult:

@@ -64,6 +64,11 @@ face=None, cause='effect', by=None, choose_zone=None, played=False)
     played: bool = False
 
 
+#: A :class:`Move`, or a plain tuple of its fields in its order: what a move's
+#: plan reads, and what :meth:`Game.move` makes of its arguments.
+MoveFields = tuple[int, Dest | int, Position, str | None, str, str | None, int | None, bool]
+
+
 @dataclass(frozen=True, slots=True)
 class Replacement:
     """ "If this would be put into a ``moved_to`` zone from ``from_``, instead ..." (3.0.8a)."""

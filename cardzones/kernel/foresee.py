@@ -11,7 +11,7 @@ from typing import Any
 
 from cardzones.errors import IllegalAction, NeedsChoice, UnknownReference
 from cardzones.kernel import queries
-from cardzones.kernel.cards import Dest, Move, Position
+from cardzones.kernel.cards import Dest, Move, MoveFields, Position
 from cardzones.kernel.identity import renews
 from cardzones.kernel.objects import CARD, TOP, UNDER, Obj
 from cardzones.kernel.results import MoveResult
@@ -38,20 +38,26 @@ _MOVED, _NO_MOVE, _CEASED, _FAILED = map(MoveResult, ("moved", "no_move", "cease
 MovePlan = tuple[MoveResult, Obj, int | None, Position, bool, tuple[int, ...], str, str, bool]
 
 
-def plan(
-    game: GameState,
-    card: int,
-    dest: Dest | int,
-    position: Position,
-    face: str | None,
-    cause: str,
-    by: str | None,
-    choose_zone: int | None,
-    played: bool,
-) -> MovePlan:
+def as_move(game: GameState, card: int | Move, dest: Dest | int | None, fields: Any) -> Move:
+    """The one :class:`Move` that :meth:`Game.move` or :meth:`Game.foresee_move`
+    is given, as a value or as its card, destination and other ``fields``,
+    with its mover (the turn player when none is named)."""
+    if isinstance(card, Move):
+        if dest is not None:
+            raise TypeError("give a Move, or a card and its destination, not both")
+        move = card
+    elif dest is None:
+        raise TypeError("a move needs a destination")
+    else:
+        move = _new_record(Move, (card, dest, *fields))
+    return move if move.by is not None else move._replace(by=game._vars["turn_player"])
+
+
+def plan(game: GameState, move: MoveFields) -> MovePlan:
     """Stages 1 to 5 of a move not into a pile, changing nothing; refused, it
     raises as the move would (``IllegalAction``, ``NeedsChoice``). A private
     object is judged only by what its mover may know of it (3.0.7a)."""
+    card, dest, position, face, cause, by, choose_zone, played = move
     if by is None:
         by = game._vars["turn_player"]
     obj: Obj | None = game._objs.get(card)
@@ -269,23 +275,21 @@ def flippable(obj: Obj) -> Obj:
     return obj
 
 
+#: A move's fields after its card and destination, as :class:`Move` defaults them.
+_DEFAULTS = Move(0, 0)[2:]
+
+
 def foresee_move(
-    game: GameState,
-    card: int,
-    dest: Dest | int,
-    *,
-    position: Position = "top",
-    face: str | None = None,
-    cause: str = "effect",
-    by: str | None = None,
-    choose_zone: int | None = None,
+    game: GameState, card: int | Move, dest: Dest | int | None = None, **fields: Any
 ) -> MoveResult | None:
-    """What :func:`move` would give with these arguments, without making the
-    move: its plan's outcome (replacement effects included, 3.0.8a). Refused,
-    it raises as the move would (``IllegalAction``, ``NeedsChoice``); None
-    when only making the move can tell (a rule move that must clear the object
-    instead, 3.0.11; a card with cards under or on it, which go along or are
-    cleared, when the rule set cannot judge them, :meth:`Ruleset.foresee_children`).
+    """What :func:`move` would give with this :class:`Move` (or its card,
+    destination and other fields, as :func:`move` takes them), without making
+    the move: its plan's outcome (replacement
+    effects included, 3.0.8a). Refused, it raises as the move would
+    (``IllegalAction``, ``NeedsChoice``); None when only making the move can
+    tell (a rule move that must clear the object instead, 3.0.11; a card with
+    cards under or on it, which go along or are cleared, when the rule set
+    cannot judge them, :meth:`Ruleset.foresee_children`).
 
     >>> from cardzones import new_game
     >>> game = new_game("fab", ["alice", "bob"])
@@ -295,13 +299,14 @@ def foresee_move(
     >>> foresee_move(game, card, Dest("graveyard", "bob")).value  # 3.8.2
     'failed'
     """
-    if by is None:
-        by = game._vars["turn_player"]
+    if fields:  # Move checks the names of the fields and gives the others' defaults
+        card, dest = Move(card, dest, **fields), None  # type: ignore[arg-type]
+    move = as_move(game, card, dest, _DEFAULTS)
+    card, dest, cause = move.card, move.to, move.cause
     if isinstance(dest, Dest) and dest.type in game.ruleset.piles:
         game.obj(card)  # a card that does not exist is refused
-        return to_pile(game, Move(card, dest, position, face, cause, by, choose_zone), True)
-    planned = plan(game, card, dest, position, face, cause, by, choose_zone, False)
-    outcome, obj, zid, _, public, _, _, _, _ = planned
+        return to_pile(game, move, True)
+    outcome, obj, zid, _, public, _, _, _, _ = plan(game, move)
     if outcome is _NO_MOVE:
         return _NO_MOVE  # at most turned, sub-cards with it (3.0.14d)
     # Its sub-cards go along or are cleared (3.0.14c, 3.0.14e), a clear maybe
@@ -325,7 +330,7 @@ def foresee_clear(game: GameState, card: int, by: str | None = None) -> MoveResu
         return None if game._kids.get(card) else _CEASED
     if isinstance(step, MoveResult):
         return step
-    result = foresee_move(game, step.card, step.to, cause="clear", by=step.by)
+    result = foresee_move(game, step)
     return MoveResult.CLEARED if result is _MOVED else result
 
 

@@ -526,17 +526,11 @@ class Atomic:
             if kind is not None and issubclass(kind, CardzonesError):
                 game._abort(head)
             return
-        try:
-            if kind is None:
-                game.ruleset.after_action(game)
-        except CardzonesError:
-            game._abort(head)
-            raise
-        finally:
-            game._depth = 0
         if kind is None:
-            game._commit(head)
-        elif issubclass(kind, CardzonesError):
+            pipeline.close(game, head)
+            return
+        game._depth = 0
+        if issubclass(kind, CardzonesError):
             game._abort(head)
 
 

@@ -30,7 +30,7 @@ import random
 
 from cardzones.errors import CardzonesError
 from cardzones.kernel import foresee
-from cardzones.kernel.cards import Dest, Move, Position
+from cardzones.kernel.cards import Dest, Move, MoveFields, Position
 from cardzones.kernel.contents import _detach, _insert
 from cardzones.kernel.effects import _end_bound_effects, end_effect
 from cardzones.kernel.events import CEASED, FLIPPED, MOVED, SHUFFLED, Snapshot
@@ -40,7 +40,7 @@ from cardzones.kernel.log import _log, _snapshot
 from cardzones.kernel.objects import TOP, UNDER, Obj, Origin
 from cardzones.kernel.results import MoveResult
 from cardzones.kernel.ruleset import GameState
-from cardzones.kernel.state import CONTENTS, KIDS, OBJS, VARS
+from cardzones.kernel.state import CONTENTS, KIDS, OBJS, VARS, Journal
 from cardzones.kernel.triggers import _note_triggers
 
 
@@ -56,40 +56,45 @@ def move(
     choose_zone: int | None = None,
     played: bool = False,
 ) -> MoveResult:
-    """Move a card: the one way anything changes zone.
-
-    The move is a :class:`~cardzones.kernel.cards.Move`, or its fields as
-    arguments. ``dest`` is a zone id or a :class:`Dest` to resolve, one of the
-    rule set's piles included (fab's ``soul``: the card goes under its
-    owner's hero, :meth:`Ruleset.move_to_pile`). ``face`` is ``up`` or
-    ``down`` (default: the destination's default visibility). ``cause`` is
-    ``effect`` (a move that cannot be made fails, 3.0.11) or ``rule`` (it
-    clears the object instead). ``by`` is the player who makes the move (the
-    turn player by default); ``played`` says the card is being played, so that
-    the player who played it controls it (1.3.1b). A refused move raises and
-    changes nothing; a failed one returns ``MoveResult.FAILED`` and changes
-    nothing.
-
-    Called on its own it is one action, which :meth:`Game.undo` undoes; inside
-    :meth:`Game.atomic` or a rule set hook it is one step of that action.
-    """
-    if isinstance(card, Move):
-        if dest is not None:
-            raise TypeError("give a Move, or a card and its destination, not both")
-        card, dest, position, face, cause, by, choose_zone, played = card
-    elif dest is None:
-        raise TypeError("a move needs a destination")
-    if by is None:
-        by = game._vars["turn_player"]
+    """Move a card: the one way anything changes zone. The move is a
+    :class:`~cardzones.kernel.cards.Move`, made once and handed to its plan and
+    apply, or its fields: ``dest`` a zone id or a :class:`Dest`, a rule set's
+    pile included (:meth:`Ruleset.move_to_pile`); ``face`` ``up`` or ``down``
+    (default: the destination's); ``cause`` ``effect`` (fails where it cannot
+    be made, 3.0.11) or ``rule`` (clears it instead); ``by`` the mover (the
+    turn player by default); ``played``: its player controls it (1.3.1b).
+    Refused, it raises; failed, it returns ``FAILED``; neither changes a thing.
+    One action for :meth:`Game.undo`; in :meth:`Game.atomic` or a hook, a step of it."""
+    move: MoveFields
+    if dest is None or card.__class__ is Move:
+        move = foresee.as_move(game, card, dest, (position, face, cause, by, choose_zone, played))
+        dest = move[1]
+    else:  # as_move, inlined for the fields as most moves give them: a plain tuple
+        by = game._vars["turn_player"] if by is None else by
+        move = (card, dest, position, face, cause, by, choose_zone, played)  # type: ignore[assignment]
     if isinstance(dest, Dest) and dest.type in game.ruleset.piles:
         with game.atomic():  # the rule set's own move, as one step
-            return to_pile(game, Move(card, dest, position, face, cause, by, choose_zone, played))
+            return to_pile(game, _new_record(Move, move))
     if game._depth:
-        return apply(game, plan(game, card, dest, position, face, cause, by, choose_zone, played))
+        return apply(game, plan(game, move))
     head = game._journal
     game._depth = 1
     try:
-        result = apply(game, plan(game, card, dest, position, face, cause, by, choose_zone, played))
+        result = apply(game, plan(game, move))
+    except BaseException as error:
+        game._depth = 0
+        if isinstance(error, CardzonesError):
+            game._abort(head)
+        raise
+    close(game, head)
+    return result
+
+
+def close(game: GameState, head: Journal) -> None:
+    """End the top-level action that began at ``head``: the rule set's
+    ``after_action`` as its last step, then one action for :meth:`Game.undo`;
+    refused there, none of it happened."""
+    try:
         game.ruleset.after_action(game)
     except CardzonesError:
         game._abort(head)
@@ -98,7 +103,6 @@ def move(
         game._depth = 0
     if game._journal is not head:  # an inlined _commit
         game._marks = (head, game._marks)
-    return result
 
 
 def apply(game: GameState, planned: foresee.MovePlan) -> MoveResult:
@@ -230,7 +234,7 @@ def _clear(game: GameState, obj: Obj, by: str | None) -> MoveResult:
         _cease(game, obj, by, "rule")
     if isinstance(step, MoveResult):
         return step
-    return apply(game, plan(game, *step))
+    return apply(game, plan(game, step))
 
 
 def clear(game: GameState, card: int, by: str | None = None) -> MoveResult:

@@ -12,14 +12,11 @@ from cardzones.errors import IllegalAction, NeedsChoice
 from cardzones.kernel.cards import CardDef, Chosen, Dest
 from cardzones.kernel.results import MoveResult
 from cardzones.rulesets.fab import layers
-from cardzones.rulesets.fab.moves import hero_of, make_sub_card, move_to
+from cardzones.rulesets.fab.moves import hero_of, make_sub_card
 
 __all__ = [
-    "create_token",
     "create_zone",
     "hero_of",
-    "move",
-    "move_to",
     "play",
     "put_under",
     "remove_zone",
@@ -28,11 +25,6 @@ __all__ = [
 
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game
-
-
-def move(game: Game, card: int, dest: Dest | int, by: str, **kw: object) -> MoveResult:
-    with game.atomic():
-        return move_to(game, card, dest, by, **kw)  # type: ignore[arg-type]
 
 
 def play(game: Game, card: int, by: str) -> MoveResult:
@@ -73,32 +65,6 @@ def put_under(game: Game, card: int, top: int, by: str) -> MoveResult:
         return make_sub_card(game, card, top, by)
 
 
-def create_token(
-    game: Game,
-    cdef: CardDef,
-    dest: Dest | int,
-    controller: str,
-    *,
-    choose_zone: int | None = None,
-) -> tuple[MoveResult, int | None]:
-    """Create a token (8.1.8a) in an arena zone; into an equipment or weapon zone
-    it is equipped (8.5.41d). A token that cannot be made or equipped there
-    fails, and no token exists."""
-    cdef, zid = _token_zone(game, cdef, dest, controller, choose_zone)
-    with game.atomic():
-        card = game.new_card(
-            cdef,
-            zid,
-            owner=controller,
-            controller=controller,
-            public=True,
-            position="top",
-            log=True,
-            by=controller,
-        )
-    return MoveResult.DONE, card
-
-
 def _token_zone(
     game: Game, cdef: CardDef, dest: Dest | int, controller: str, choose_zone: int | None
 ) -> tuple[CardDef, int]:
@@ -118,12 +84,7 @@ def _token_zone(
 
 
 def foresee_token(
-    game: Game,
-    cdef: CardDef,
-    dest: Dest | int,
-    controller: str,
-    *,
-    choose_zone: int | None = None,
+    game: Game, cdef: CardDef, dest: Dest | int, controller: str, *, choose_zone: int | None = None
 ) -> MoveResult:
     """What :func:`try_create_token` gives, without making the token: judged
     as it judges it (8.1.8a, 8.5.41d), refused as it would be."""
@@ -142,17 +103,19 @@ class _Fail(IllegalAction):
 
 
 def try_create_token(
-    game: Game,
-    cdef: CardDef,
-    dest: Dest | int,
-    controller: str,
-    *,
-    choose_zone: int | None = None,
+    game: Game, cdef: CardDef, dest: Dest | int, controller: str, *, choose_zone: int | None = None
 ) -> tuple[MoveResult, int | None]:
+    """Create a token (8.1.8a) in an arena zone, controlled and owned by
+    ``controller``; into an equipment or weapon zone it is equipped (8.5.41d).
+    A token that cannot be made or equipped there fails (``FAILED``, and no
+    card): no token exists."""
     try:
-        return create_token(game, cdef, dest, controller, choose_zone=choose_zone)
+        cdef, zid = _token_zone(game, cdef, dest, controller, choose_zone)
     except _Fail:
         return MoveResult.FAILED, None
+    with game.atomic():
+        card = layers.new_public(game, cdef, zid, controller, controller)
+    return MoveResult.DONE, card
 
 
 def create_zone(game: Game, owner: str, ztype: str) -> int:

@@ -31,6 +31,27 @@ if TYPE_CHECKING:
 
 #: The zone types that contain only their owner's deck-cards, with the rule.
 OWN_DECK_CARDS_ONLY = {"arsenal": "3.3.2", "deck": "3.7.2", "hand": "3.9.2", "pitch": "3.14.2"}
+#: The zone types that contain only their owner's cards, any card, with the rule.
+OWN_CARDS_ONLY = {"banished": "3.4.2", "graveyard": "3.8.2"}
+
+#: What admission reads of a card's characteristics (:data:`ADMISSION_READS`):
+#: whether it is a token, its category, or its types and subtypes.
+TOKEN, CATEGORY, TYPES = "token", "category", "types"
+
+#: What :meth:`FabRuleset.admit <cardzones.rulesets.fab.ruleset.FabRuleset.admit>`
+#: reads of a card's characteristics, by the type of zone it is to enter:
+#: whether it is a token (:data:`TOKEN`; 8.1.8a), its category (:data:`CATEGORY`;
+#: a deck-card or not, 1.3.2), or, for any type not named, its types and
+#: subtypes (:data:`TYPES`). Where it reads only whether it is a token, it reads
+#: of the card's record its owner, visibility and kind alone: a stack and a
+#: combat chain take any card (3.15.3, 3.6.2), a banished zone and a graveyard
+#: any of their owner's (3.4.2, 3.8.2). Admission is written from the same
+#: tables, and legal actions judge once the moves of cards that agree in what
+#: it reads (:mod:`cardzones.rulesets.fab.move_foresight`).
+ADMISSION_READS: dict[str, str] = {
+    **dict.fromkeys(("stack", "combat_chain", *OWN_CARDS_ONLY), TOKEN),
+    **dict.fromkeys(OWN_DECK_CARDS_ONLY, CATEGORY),
+}
 
 #: What a weapon zone can contain (3.16.2a).
 _WEAPON_TYPES = frozenset({"weapon", "off-hand", "quiver"})

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from cardzones.errors import IllegalAction
 from cardzones.kernel.cards import CardDef, Dest, Trigger
 from cardzones.kernel.objects import ACTIVATED, CARD, TRIGGERED, Obj
 from cardzones.kernel.results import MoveResult
-from cardzones.rulesets.fab.moves import move_to
 
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game
@@ -96,24 +95,31 @@ def check_layer(game: Game, kind: str, source: int, by: str) -> None:
     stack(game)
 
 
+def new_public(
+    game: Game, cdef: CardDef, zid: int, owner: str, controller: str, **more: Any
+) -> int:
+    """A new public object on top of ``zid``, made and logged by its
+    controller: a token (8.1.8a) or a layer (1.6.1); ``more`` as
+    :meth:`Game.new_card` takes it (a layer's kind and data)."""
+    return game.new_card(
+        cdef,
+        zid,
+        owner=owner,
+        controller=controller,
+        public=True,
+        position="top",
+        log=True,
+        by=controller,
+        **more,
+    )
+
+
 def push_layer(
     game: Game, cdef: CardDef, kind: str, data: LayerData, owner: str, controller: str
 ) -> int:
     """A new public layer on top of the stack (1.6.1, 3.15.4), made by its
     controller."""
-    card = game.new_card(
-        cdef,
-        stack(game),
-        owner=owner,
-        controller=controller,
-        public=True,
-        position="top",
-        kind=kind,
-        data=data,
-        check=False,
-        log=True,
-        by=controller,
-    )
+    card = new_public(game, cdef, stack(game), owner, controller, kind=kind, data=data, check=False)
     if kind == ATTACK_PROXY:
         game.records.put(PROXIES, (*game.records.get(PROXIES, ()), card))
     return card
@@ -171,7 +177,7 @@ def _resolve_trigger(game: Game, layer_obj: Obj, data: LayerData) -> None:
     if data.ref_event is not None and game.moved_since(data.ref_card, data.ref_event):
         return
     controller = layer_obj.controller or layer_obj.owner or game.turn_player
-    move_to(game, data.ref_card, trigger.do, controller)
+    game.move(data.ref_card, trigger.do, by=controller)
 
 
 def put_triggers_on_stack(

@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cardzones.errors import IllegalAction
-from cardzones.kernel.cards import Dest, Position
 from cardzones.kernel.objects import CARD, UNDER
 from cardzones.kernel.results import MoveResult
 
@@ -22,24 +21,6 @@ def hero_of(game: Game, player: str) -> int:
     if not cards:
         raise IllegalAction(f"{player} has no hero, so there is no soul", rule="3.11.5")
     return cards[0]
-
-
-def move_to(
-    game: Game,
-    card: int,
-    dest: Dest | int,
-    by: str,
-    *,
-    position: Position = "top",
-    face: str | None = None,
-    cause: str = "effect",
-    choose_zone: int | None = None,
-) -> MoveResult:
-    """The move (:meth:`Game.move`), the hero's soul included (3.11.5): fab's
-    :meth:`~cardzones.rulesets.fab.ruleset.FabRuleset.move_to_pile`."""
-    return game.move(
-        card, dest, position=position, face=face, cause=cause, by=by, choose_zone=choose_zone
-    )
 
 
 def foresee_sub_card(

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from cardzones.errors import IllegalAction
-from cardzones.kernel.cards import Dest
+from cardzones.kernel.cards import Dest, Move, Position
 from cardzones.kernel.triggers import public_since
 
 if TYPE_CHECKING:
@@ -133,6 +133,13 @@ def pitch_destination(game: Game, player: str) -> tuple[int, Dest] | None:
     if pitch is None:
         return None
     return pitch, Dest("deck", player)
+
+
+def pitch_move(card: int, to: Dest | int, player: str, position: Position = "bottom") -> Move:
+    """4.4.3c: a card of ``player``'s pitch zone goes face down to the bottom
+    of a deck, as a rule; ``position`` is the place it will have there, where
+    the order is kept."""
+    return Move(card, to, position, "down", "rule", player)
 
 
 def deck_for(game: Game, card: int, player: str) -> Dest | int:

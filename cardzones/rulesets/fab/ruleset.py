@@ -18,7 +18,7 @@ from cardzones.rulesets.base import Board, ChainLink, DeckCard, Placement, Rules
 from cardzones.rulesets.cardfiles import DeckEntry, DeckList
 from cardzones.rulesets.common import TEXT_PARAMS, printed, text_fields
 from cardzones.rulesets.fab import cardfiles, decklist, decks, layers, procedure
-from cardzones.rulesets.fab.admission import OWN_DECK_CARDS_ONLY
+from cardzones.rulesets.fab.admission import OWN_CARDS_ONLY, OWN_DECK_CARDS_ONLY
 from cardzones.rulesets.fab.carddata import PITCH
 from cardzones.rulesets.fab.cards import (
     NUMBERS,
@@ -38,6 +38,7 @@ from cardzones.rulesets.fab.pitch import (
     final_order,
     forget_order,
     pitch_destination,
+    pitch_move,
     seen_order,
 )
 from cardzones.rulesets.fab.proxies import follow_sources
@@ -55,9 +56,6 @@ from cardzones.rulesets.fab.zones import EXPOSABLE, ZONE_SPECS
 
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game
-
-_OWN_CARDS_ONLY = {"banished": "3.4.2", "graveyard": "3.8.2"}
-_OWN_DECK_CARDS_ONLY = OWN_DECK_CARDS_ONLY
 
 #: The numeric properties of a fab card, in the order card data lists them.
 STATS = ("power", "defense", "pitch", "cost", "life", "intellect", "arcane")
@@ -213,7 +211,9 @@ class FabRuleset(Ruleset):
         """Whether the zone can contain the object, judged on what the rules
         know of it as it moves (:meth:`Game.characteristics`): a private object
         is only its category, so no limit can tell one private card of a
-        category from another."""
+        category from another. What it reads of those characteristics, zone
+        type by zone type, is declared in
+        :data:`~cardzones.rulesets.fab.admission.ADMISSION_READS`."""
         info = game.zone_info(zid)
         spec = info.spec
         ztype = spec.type
@@ -226,7 +226,7 @@ class FabRuleset(Ruleset):
             return ADMITTED  # 3.6.2: cards and attack-proxies
         if obj.kind != CARD and not (obj.kind == MACRO and spec.in_arena):
             return Admission(f"a {obj.kind} layer can only exist on the stack", rule="1.6.2b")
-        rule = _OWN_DECK_CARDS_ONLY.get(ztype)
+        rule = OWN_DECK_CARDS_ONLY.get(ztype)
         if rule is not None:
             if obj.owner != info.owner:
                 return Admission(
@@ -237,7 +237,7 @@ class FabRuleset(Ruleset):
             if ztype == "arsenal" and any(c != obj.card for c in game.contents(zid)):
                 return Admission(f"{game.zone_name(zid)} is not empty", rule="3.3.2a")
             return ADMITTED
-        rule = _OWN_CARDS_ONLY.get(ztype)
+        rule = OWN_CARDS_ONLY.get(ztype)
         if rule is not None:
             if obj.owner != info.owner:
                 return Admission(
@@ -468,6 +468,6 @@ class FabRuleset(Ruleset):
                     and game.host(other) is None
                 )
                 held = len(game.contents(deck)) if deck is not None else 0
-                game.move(card, target, position=held - below, face="down", cause="rule", by=player)
+                game.move(pitch_move(card, target, player, held - below))
                 moved.append(card)
             forget_order(game, player)

@@ -41,7 +41,7 @@ from cardzones.rulesets.fab import turn as fab_turn
 from cardzones.rulesets.fab.admission import cannot_take
 from cardzones.rulesets.fab.cards import NUMBERS
 from cardzones.rulesets.fab.looking import ALLOW_LOOK
-from cardzones.rulesets.fab.move_foresight import foresee_fab_move
+from cardzones.rulesets.fab.move_foresight import move_class
 from cardzones.rulesets.fab.moves import foresee_sub_card
 from cardzones.rulesets.fab.offers import offers_play
 from cardzones.rulesets.fab.procedure.acts import procedure_table
@@ -65,7 +65,7 @@ MOVE = move_action(
     doc="Move a card: the one general move. PLAYER.soul puts it under that player's hero "
     "(3.11.5); arena means the permanent zone (3.0.5a).",
     rules=("3.0.5a", "3.0.7", "3.0.8", "3.0.9b", "3.0.11", "3.0.13", "3.11.5"),
-    foresee_args=foresee_fab_move,
+    alike=move_class,
 )
 
 

@@ -34,14 +34,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cardzones.errors import IllegalAction
-from cardzones.kernel.cards import Dest
+from cardzones.kernel.cards import Dest, Move
 from cardzones.kernel.objects import CARD, Obj
 from cardzones.kernel.results import MoveResult
 from cardzones.kernel.views import name_for
 from cardzones.rulesets.fab.cards import becomes_permanent
 from cardzones.rulesets.fab.chain import forget_links
 from cardzones.rulesets.fab.layers import ATTACK_PROXY, PROXIES, LayerData, push_layer, stack
-from cardzones.rulesets.fab.moves import hero_of, move_to
+from cardzones.rulesets.fab.moves import hero_of
 from cardzones.rulesets.fab.tapping import untap_all
 
 if TYPE_CHECKING:
@@ -128,22 +128,33 @@ def close_combat_chain(game: Game, by: str) -> None:
     for card in list(game.contents(chain)):
         if not game.exists(card) or game.obj(card).zone != chain:
             continue
-        dest = closing_destination(game, game.obj(card))
-        if dest is None:
+        move = closing_move(game, game.obj(card), by)
+        if move is None:
             game.cease(card, by, cause="rule")
         else:
-            game.move(card, dest, cause="rule", by=by)
+            game.move(move)
 
 
-def closing_destination(game: Game, obj: Obj) -> Dest | None:
-    """Where closing the combat chain sends an object of it: None for one
-    that is no card (it ceases, 1.4.3c), the permanent zone for a card that
-    would be a permanent there, and its owner's graveyard for any other."""
+def closing_move(game: Game, obj: Obj, by: str) -> Move | None:
+    """The rule move by which closing the combat chain sends an object of it
+    away, made by ``by``: None for one that is no card (it ceases, 1.4.3c);
+    to the permanent zone a card that would be a permanent there, and to its
+    owner's graveyard any other."""
     if obj.kind != CARD:
         return None
     if obj.public and becomes_permanent(game.characteristics(obj), "permanent"):
-        return Dest("permanent")
-    return Dest("graveyard", "owner")
+        return Move(obj.card, Dest("permanent"), cause="rule", by=by)
+    return Move(obj.card, Dest("graveyard", "owner"), cause="rule", by=by)
+
+
+def draw_move(card: int, player: str) -> Move:
+    """4.4.3f: one draw up to intellect, the card to its player's hand."""
+    return Move(card, Dest("hand", player), by=player)
+
+
+def arsenal_move(card: int, player: str) -> Move:
+    """4.4.3b: the card for the arsenal goes there face down."""
+    return Move(card, Dest("arsenal", player), face="down", by=player)
 
 
 def draw_to_intellect(game: Game, player: str) -> None:
@@ -155,7 +166,8 @@ def draw_to_intellect(game: Game, player: str) -> None:
         return
     intellect, hand, deck = limits
     while len(game.contents(hand)) < intellect and game.contents(deck):
-        if move_to(game, game.contents(deck)[0], Dest("hand", player), player) is MoveResult.FAILED:
+        top = game.contents(deck)[0]
+        if game.move(draw_move(top, player)) is MoveResult.FAILED:
             return  # 3.0.11: the hand cannot take the top card, and it stays on top
 
 
@@ -200,7 +212,7 @@ def to_arsenal(game: Game, card: int, player: str) -> None:
     """4.4.3b: the turn player puts a card from their hand face down into an
     empty arsenal zone they own."""
     check_arsenal(game, card, player)
-    done = move_to(game, card, Dest("arsenal", player), player, face="down")
+    done = game.move(arsenal_move(card, player))
     if done is not MoveResult.MOVED:
         raise no_arsenal(player)
 

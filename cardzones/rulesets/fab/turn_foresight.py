@@ -20,14 +20,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cardzones.kernel.cards import Dest
 from cardzones.kernel.results import MoveResult
-from cardzones.rulesets.fab.pitch import pitch_destination
+from cardzones.rulesets.fab.pitch import pitch_destination, pitch_move
 from cardzones.rulesets.fab.turn import (
+    arsenal_move,
     check_arsenal,
-    closing_destination,
+    closing_move,
     combat_chain,
     draw_limits,
+    draw_move,
     drawers,
     no_arsenal,
 )
@@ -57,7 +58,7 @@ def foresee_finish_turn(game: Game, arsenal: int | None) -> MoveResult | None:
         return None
     if arsenal is not None:
         check_arsenal(game, arsenal, player)
-        moved = game.foresee_move(arsenal, Dest("arsenal", player), face="down", by=player)
+        moved = game.foresee_move(arsenal_move(arsenal, player))
         if moved is None:
             return None
         if moved is not MoveResult.MOVED:
@@ -80,12 +81,12 @@ def _chain_closes(game: Game, by: str) -> bool:
         obj = game.obj(card)
         if obj.cdef.replacements:
             return False
-        dest = closing_destination(game, obj)
-        if dest is None:
+        move = closing_move(game, obj, by)
+        if move is None:
             if game.kids(card):
                 return False  # cleared as it ceases (3.0.14e)
             continue  # it ceases (1.4.3c)
-        if game.foresee_move(card, dest, cause="rule", by=by) is None:
+        if game.foresee_move(move) is None:
             return False
     return True
 
@@ -101,10 +102,7 @@ def _pitch_goes(game: Game) -> bool:
         for card in game.contents(pitch):
             if game.obj(card).cdef.replacements:
                 return False  # it may go where another's move reads it, or on top (3.0.8a)
-            moved = game.foresee_move(
-                card, target, position="bottom", face="down", cause="rule", by=player
-            )
-            if moved is None:
+            if game.foresee_move(pitch_move(card, target, player)) is None:
                 return False
     return True
 
@@ -126,10 +124,9 @@ def _draws_go(game: Game, player: str, arsenal: int | None) -> bool:
         pitch = game.zone(player, "pitch")
         if pitch is not None and game.contents(pitch):
             return False
-    to = Dest("hand", player)
     for card in cards[:wanted]:
         if game.obj(card).cdef.replacements:
             return False
-        if game.foresee_move(card, to, by=player) is not MoveResult.MOVED:
+        if game.foresee_move(draw_move(card, player)) is not MoveResult.MOVED:
             return False
     return True

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cardzones.kernel.cards import Dest, Position
+from cardzones.kernel.cards import Dest, Move
 from cardzones.kernel.results import MoveResult
 from cardzones.rulesets.redemption import records
 from cardzones.rulesets.redemption.place import current_placement, relocated_from
@@ -18,29 +18,18 @@ if TYPE_CHECKING:
 
 
 def relocate(
-    game: Game,
-    card: int,
-    dest: Dest | int,
-    by: str,
-    *,
-    position: Position = "top",
-    face: str | None = None,
-    cause: str = "effect",
-    choose_zone: int | None = None,
-    remember: bool = False,
-    label: str | None = None,
+    game: Game, move: Move, *, remember: bool = False, label: str | None = None
 ) -> tuple[MoveResult, EffectHandle | None]:
-    """The kernel move, remembered as an effect that can be negated: negating
-    it puts the card back where it was placed, if it was placed
-    (place/return-conditions). With neither ``remember`` nor ``label`` (the
-    older spelling of ``remember``) nothing is remembered and the handle is
-    None. One step of the caller's action."""
+    """The kernel move (:meth:`Game.move`), remembered as an effect that can
+    be negated: negating it puts the card back where it was placed, if it was
+    placed (place/return-conditions). With neither ``remember`` nor ``label``
+    (the older spelling of ``remember``) nothing is remembered and the handle
+    is None. One step of the caller's action."""
     remember = remember or label is not None
+    card = move.card
     before = current_placement(game, card) if remember else None
     was = game.obj(card)
-    result = game.move(
-        card, dest, position=position, face=face, cause=cause, by=by, choose_zone=choose_zone
-    )
+    result = game.move(move)
     if not remember:
         return result, None
     relocated: tuple[Relocated, ...] = ()
@@ -62,11 +51,5 @@ def discard(
     """Move a card to its owner's discard pile, as one action; ``remember``
     as for :func:`relocate`."""
     with game.atomic():
-        return relocate(
-            game,
-            card,
-            Dest(DISCARD, "owner"),
-            by or game.turn_player,
-            remember=remember,
-            label=label,
-        )
+        to = Dest(DISCARD, "owner")
+        return relocate(game, Move(card, to, by=by), remember=remember, label=label)

@@ -34,7 +34,7 @@ from cardzones.acts.actions import (
     action_table,
 )
 from cardzones.acts.standard import BY, foresee_kernel_move, move_action
-from cardzones.kernel.cards import Dest, Position
+from cardzones.kernel.cards import Dest, Move
 from cardzones.kernel.results import MoveResult
 from cardzones.rulesets.common import shared_actions
 from cardzones.rulesets.redemption import candidates as cand
@@ -85,30 +85,10 @@ def _ongoing(value: Mapping[str, Any] | None) -> Ongoing | None:
     return Ongoing(value["card"], mods)
 
 
-def _move(
-    game: Game,
-    card: int,
-    dest: Dest | int,
-    by: str,
-    *,
-    position: Position,
-    face: str | None,
-    cause: str,
-    choose_zone: int | None,
-) -> ActionResult:
+def _move(game: Game, move: Move) -> ActionResult:
     # Remembered, so that negating the move puts a placed card back where it
     # was placed (place/return-conditions).
-    result, handle = relocate(
-        game,
-        card,
-        dest,
-        by,
-        position=position,
-        face=face,
-        cause=cause,
-        choose_zone=choose_zone,
-        remember=True,
-    )
+    result, handle = relocate(game, move, remember=True)
     return ActionResult(result, effect=handle)
 
 

@@ -27,15 +27,15 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from cardzones.acts.legal import judging
 from cardzones.errors import IllegalAction
-from cardzones.kernel.cards import Dest
 from cardzones.kernel.effects import END_OF_TURN
 from cardzones.kernel.objects import CARD, TRIGGERED
 from cardzones.kernel.results import MoveResult
 from cardzones.kernel.views import name_for
 from cardzones.rulesets.fab import layers
-from cardzones.rulesets.fab.moves import hero_of, move_to
+from cardzones.rulesets.fab.moves import hero_of
 from cardzones.rulesets.fab.procedure import card_text as ct
 from cardzones.rulesets.fab.procedure.state import Link, Procedure, active_link
+from cardzones.rulesets.fab.turn import draw_move
 
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game
@@ -197,7 +197,7 @@ def draw(game: Game, player: str, number: int) -> None:
         if deck is None or not game.contents(deck):
             _log(game, f"{player} draws no card: the deck is empty (8.5.6b)", player)
             return
-        if move_to(game, game.contents(deck)[0], Dest("hand", player), player) is MoveResult.FAILED:
+        if game.move(draw_move(game.contents(deck)[0], player)) is MoveResult.FAILED:
             return
 
 
