@@ -339,7 +339,22 @@ class _Asked:
         add = seen.add
         count = 0
         named_, ours_, looked_ = _NAMED, _OURS, _LOOKED
+        asked, card_keys, list_keys = _naming(action, self.card)
         for given in action.candidates(game, player):  # type: ignore[misc]
+            if asked is not None:
+                # A menu on one card: a candidate that does not name it is
+                # left out before anything else is read of it (it would be
+                # by :meth:`wants`, after the binding).
+                for k in card_keys:
+                    if given.get(k) == asked:
+                        break
+                else:
+                    for k in list_keys:
+                        value = given.get(k)
+                        if value is not None and asked in value:
+                            break
+                    else:
+                        continue
             keys = tuple(given)
             try:
                 shape, groups = shapes[keys]
@@ -528,6 +543,26 @@ class _Asked:
             if value is not None:
                 out.extend(self.judged(action, {**args, choice.key: value}, judge, depth - 1))
         return out
+
+
+def _naming(
+    action: Action, card: int | None
+) -> tuple[int | None, tuple[str, ...], tuple[str, ...]]:
+    """For a listing on ``card``: the card, and the names of the action's
+    card and card-list parameters, so that a candidate can be told not to
+    name it from the values it gives. None for the card when no card is
+    asked for, or when a card parameter has a default (a candidate may
+    then name the card without giving it)."""
+    if card is None:
+        return None, (), ()
+    one: list[str] = []
+    many: list[str] = []
+    for param in action.params:
+        if param.kind is ParamKind.CARD or param.kind is ParamKind.CARDS:
+            if param.default is not None:
+                return None, (), ()
+            (one if param.kind is ParamKind.CARD else many).append(param.name)
+    return card, tuple(one), tuple(many)
 
 
 def _untold(game: Game, args: Mapping[str, Any]) -> None:
