@@ -62,6 +62,7 @@ from cardzones.acts.candidate_shapes import (
     CARD,
     CARDS,
     OWN_ZONE,
+    naming,
     prepared,
     shape_and_groups,
 )
@@ -339,7 +340,7 @@ class _Asked:
         add = seen.add
         count = 0
         named_, ours_, looked_ = _NAMED, _OURS, _LOOKED
-        asked, card_keys, list_keys = _naming(action, self.card)
+        asked, card_keys, list_keys = naming(action, self.card)
         for given in action.candidates(game, player):  # type: ignore[misc]
             if asked is not None:
                 # A menu on one card: a candidate that does not name it is
@@ -543,26 +544,6 @@ class _Asked:
             if value is not None:
                 out.extend(self.judged(action, {**args, choice.key: value}, judge, depth - 1))
         return out
-
-
-def _naming(
-    action: Action, card: int | None
-) -> tuple[int | None, tuple[str, ...], tuple[str, ...]]:
-    """For a listing on ``card``: the card, and the names of the action's
-    card and card-list parameters, so that a candidate can be told not to
-    name it from the values it gives. None for the card when no card is
-    asked for, or when a card parameter has a default (a candidate may
-    then name the card without giving it)."""
-    if card is None:
-        return None, (), ()
-    one: list[str] = []
-    many: list[str] = []
-    for param in action.params:
-        if param.kind is ParamKind.CARD or param.kind is ParamKind.CARDS:
-            if param.default is not None:
-                return None, (), ()
-            (one if param.kind is ParamKind.CARD else many).append(param.name)
-    return card, tuple(one), tuple(many)
 
 
 def _untold(game: Game, args: Mapping[str, Any]) -> None:
