@@ -29,6 +29,7 @@ from cardzones.table.chat import WELCOME_LINES, ChatRefused, clean
 from cardzones.table.finish import Votes
 from cardzones.table.finish_votes import Finished
 from cardzones.table.host import Done, Host
+from cardzones.table.json_text import dumps
 from cardzones.table.refusals import Refusal
 from cardzones.table.table import Table
 
@@ -49,14 +50,11 @@ INTERNAL_ERROR = 1011
 OTHERS_WRITE = 5.0
 
 
-def dumps(frame: dict[str, Any]) -> str:
-    return json.dumps(frame, separators=(",", ":"))
-
-
-def encode(data: Any) -> bytes:
-    """``data`` as the JSON of an HTTP answer, as Starlette's JSONResponse
-    writes it."""
-    return json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
+def stored_size(act: Any) -> int:
+    """The characters of an act as the store keeps it (ASCII JSON, as
+    :meth:`~cardzones.table.action_log.ActionLog.append` writes it), which
+    a table's bytes of acts count."""
+    return len(json.dumps(act, separators=(",", ":")))
 
 
 class Connection:
@@ -174,7 +172,7 @@ class Hub:
 
         def on_event(table: Table, action: StoredAction) -> None:
             if live.act_bytes is not None:
-                live.act_bytes += len(dumps(action.act))
+                live.act_bytes += stored_size(action.act)
             events.append((action.number, self._frames(table, viewers, action.seat)))
 
         return events, on_event
@@ -264,7 +262,7 @@ class Hub:
                 except Refusal as refusal:
                     return refusal
                 if live.act_bytes is not None:
-                    live.act_bytes += len(dumps(act))
+                    live.act_bytes += stored_size(act)
                 actor = conn.viewer
                 assert actor is not None
                 # Stored is done: whatever fails now, the act is acknowledged.
@@ -319,8 +317,8 @@ class Hub:
             # Up to the table's own number: later events are counted as
             # they are caught up (on_event).
             stored = self.host.store.actions(live.table.id, upto=live.table.number)
-            live.act_bytes = sum(len(dumps(a.act)) for a in stored)
-        size = len(dumps(act))
+            live.act_bytes = sum(stored_size(a.act) for a in stored)
+        size = stored_size(act)
         if live.act_bytes + size <= self.table_bytes:
             return None
         return Refusal(

@@ -20,9 +20,10 @@ from starlette.requests import ClientDisconnect, HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 
 from cardzones.table.host import Host
+from cardzones.table.json_text import encode
 from cardzones.table.limits import Limits
 from cardzones.table.store import Seat, Store
-from cardzones.web.hub import Hub, Live, encode
+from cardzones.web.hub import Hub, Live
 from cardzones.web.legal import LegalDesk
 from cardzones.web.rates import PerAddress, SeatRate
 from cardzones.web.shared_rates import SharedPerAddress
