@@ -451,9 +451,12 @@ class Hub:
         connections the votes and the end."""
         await self.votes_elsewhere(live)
 
-    async def read(self, live: Live, what: Callable[[Table], T]) -> T:
+    async def read(self, live: Live, what: Callable[[Table], T], *, others: bool = False) -> T:
         """Something about the table once it is up to date with the store
-        (and finished, if its proposal's time limit has passed)."""
+        (and finished, if its proposal's time limit has passed). With
+        ``others``, the store is read for events only while another process
+        writes to the table, as an act reads it (:data:`OTHERS_WRITE`):
+        otherwise this process's copy is the table (a menu's legal acts)."""
         async with live.lock:
             events, on_event = self._collector(live)
             table = live.table
@@ -462,7 +465,8 @@ class Hub:
 
             def caught_up() -> None:
                 # One trip to a worker thread, not two, when nothing is due.
-                self.host.catch_up(table, on_event)
+                if not others or time.monotonic() - live.heard_at < OTHERS_WRITE:
+                    self.host.catch_up(table, on_event)
                 if table.finished is not None or not table.votes.due(self.host.clock()):
                     answers.append(what(table))
 
