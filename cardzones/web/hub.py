@@ -526,6 +526,22 @@ class Hub:
 
     # -- notifications from other processes ---------------------------------------
 
+    async def _heard(self, live: Live, number: int) -> None:
+        """Another process may have stored event ``number`` of the table: if
+        the table still lacks it once no act of this process is half-way, it
+        is another's, and this process reads the store before its acts and
+        menus on the table for a while (:data:`OTHERS_WRITE`). This
+        process's own events, heard of while they were being applied, change
+        nothing."""
+        if live.lock.locked():
+            async with live.lock:
+                pass
+        if number <= live.table.number:
+            return
+        live.heard_at = time.monotonic()
+        if live.connections:
+            await self.catch_up(live)
+
     async def follow(self, notifications: Callable[[], Any]) -> None:
         """Forward the events other processes commit (Postgres ``NOTIFY``) to
         this process's connections, for as long as the server runs."""
@@ -550,9 +566,12 @@ class Hub:
                     elif number == "take_back":
                         await self.take_back_elsewhere(found)
                     elif isinstance(number, int) and number > found.table.number:
-                        found.heard_at = time.monotonic()
-                        if found.connections:
-                            await self.catch_up(found)
+                        if found.lock.locked():
+                            # Maybe this process's own act, committed and not
+                            # yet applied: judged once the lock is free.
+                            self._spawn_task(self._heard(found, number))
+                        else:
+                            await self._heard(found, number)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
