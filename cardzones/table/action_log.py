@@ -62,7 +62,9 @@ class ActionLog(Database):
         #: (None: Postgres, or SQLite in memory, through the engine)
         self.direct: DirectSqlite | None = None
         database = self.url.database
-        if not self.postgres and database not in (None, "", ":memory:"):
+        # A plain file only: a URL with options (a shared memory database,
+        # a URI filename) keeps the engine's own way of opening it.
+        if not self.postgres and database not in (None, "", ":memory:") and not self.url.query:
             self.direct = DirectSqlite(self.engine, str(database))
 
     def close(self) -> None:
