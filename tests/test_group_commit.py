@@ -100,3 +100,21 @@ def test_a_failed_transaction_fails_every_action_in_it() -> None:
 
     with pytest.raises(OSError, match="disk full"):
         GroupCommit(broken).append({"number": 1})
+
+
+def test_a_sqlite_file_appends_on_its_own_connection_all_or_nothing(tmp_path: Path) -> None:
+    """On a SQLite file the act path's transactions go through the action
+    log's own connections; one that fails half-way stores none of its rows,
+    and the next transaction is made as before."""
+    with migrated_store(str(tmp_path / "tables.sqlite3")) as store:
+        assert store.direct is not None
+        (table,) = _tables(store, ["d1"])
+        store.append(table, 1, "alice", {"end_turn": {}})
+        good = {"table_id": table, "number": 2, "seat": "alice", "at": 0.0, "act": "{}"}
+        bad = {**good, "number": 3, "act": object()}  # no driver can store it
+        with pytest.raises(Exception, match="bind"):
+            store.write_together([good, bad])
+        assert [a.number for a in store.actions(table)] == [1]
+        assert store.write_together([good]) == [None]
+        store.append(table, 3, "alice", {"end_turn": {}})
+        assert [a.number for a in store.actions(table)] == [1, 2, 3]

@@ -25,8 +25,10 @@ from hypothesis import strategies as st
 from test_legal import PLAYERS, random_game
 
 from cardzones import new_game
+from cardzones.acts.binding import RESOLVED, bind_written
 from cardzones.acts.legal import _frozen, legal_actions, tried_legal_actions
 from cardzones.acts.legal_action import LegalAction
+from cardzones.acts.named import Named
 from cardzones.acts.seats import actable_cards
 from cardzones.errors import CardzonesError, NeedsChoice
 from cardzones.kernel.cards import CardDef, Dest
@@ -53,6 +55,7 @@ def same_lists(game: Game, player: str, data: st.DataObject) -> None:
     assert not any(a.result is MoveResult.FAILED for a in judged), (
         "an action the rules would let fail is listed with its result"
     )
+    same_steps(game, player, judged)
     cards = sorted({v for a in judged for v in a.bound.values() if isinstance(v, int)})
     for card in (
         data.draw(st.lists(st.sampled_from(cards), max_size=2), label="cards") if cards else []
@@ -66,6 +69,21 @@ def same_lists(game: Game, player: str, data: st.DataObject) -> None:
         assert said(legal_actions(game, player, zone=zone, judge=True)) == said(
             tried_legal_actions(game, player, zone=zone, judge=True)
         )
+
+
+def same_steps(game: Game, player: str, listed: list[LegalAction]) -> None:
+    """Each action is written as a step by one writer for the listing (the
+    quick way, each card named once) as the binder's own pass writes it
+    alone, or refused alike."""
+    shared = Named(game, player, {})
+    for action in listed:
+        try:
+            alone = bind_written(action.action, action.bound, RESOLVED, Named(game, player, {}))
+        except CardzonesError:
+            with pytest.raises(CardzonesError):
+                action.to_json(game, writer=shared)
+            continue
+        assert action.to_json(game, writer=shared) == {action.name: alone[1]}
 
 
 def _names(action: LegalAction, card: int) -> bool:

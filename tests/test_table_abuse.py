@@ -251,10 +251,10 @@ def test_a_kept_page_is_answered_without_the_table(
     reads = 0
     real_read = hub.read
 
-    async def counted(live: Any, what: Any) -> Any:
+    async def counted(live: Any, what: Any, **options: Any) -> Any:
         nonlocal reads
         reads += 1
-        return await real_read(live, what)
+        return await real_read(live, what, **options)
 
     monkeypatch.setattr(hub, "read", counted)
     assert client.get(url, headers=alice).json() == first and reads == 0
@@ -262,6 +262,36 @@ def test_a_kept_page_is_answered_without_the_table(
         act(seats, "alice", {"shuffle": {"zone": "alice.deck"}})
     after = client.get(url, headers=alice).json()
     assert after["number"] == 1 and reads == 1
+
+
+def test_a_new_page_reads_the_store_only_while_another_process_writes(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A menu at a new position is listed from the process's own copy of the
+    table while no other process writes to it, as an act is tried on it;
+    once another process's event has been heard of, the store is read first."""
+    created = create(client, fab_body())
+    url = f"/api/tables/{created['table']}/legal"
+    alice = bearer(created["seats"]["alice"])
+    server = client.app.state.server  # type: ignore[attr-defined]
+    store_reads = 0
+    real_actions = server.host.store.actions
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        nonlocal store_reads
+        store_reads += 1
+        return real_actions(*args, **kwargs)
+
+    with seated(client, created) as seats:
+        act(seats, "alice", {"shuffle": {"zone": "alice.deck"}})
+        monkeypatch.setattr(server.host.store, "actions", counted)
+        assert client.get(url, headers=alice).json()["number"] == 1
+        assert store_reads == 0
+        act(seats, "alice", {"shuffle": {"zone": "alice.deck"}})
+        live = server.hub.tables[created["table"]]
+        live.heard_at = time.monotonic()  # as when another process's event is heard of
+        assert client.get(url, headers=alice).json()["number"] == 2
+        assert store_reads == 1
 
 
 def test_one_client_holding_every_seat_has_one_budget(client: TestClient) -> None:

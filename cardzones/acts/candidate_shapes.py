@@ -4,7 +4,9 @@ of keys a candidate gives, found once for the action (:func:`prepared`), what
 the quick binding checks of each value (:func:`shape_of`) and which names of
 each group of ``one_of`` it can hold, so that only a candidate of an unusual
 shape goes through the binder's own pass
-(:func:`~cardzones.acts.binding.bind`).
+(:func:`~cardzones.acts.binding.bind`); and, for a listing on one card,
+which parameters can name it (:func:`naming`), so that a candidate that
+does not is left out before it is read further.
 """
 
 from __future__ import annotations
@@ -153,3 +155,21 @@ def _allowed(game: Game, player: str, check: int, ours: bool, value: Any) -> boo
         may_name(game, player, card) and (not ours or acts_on(game, player, card))
         for card in ((value,) if check is CARD else value)
     )
+
+
+def naming(action: Action, card: int | None) -> tuple[int | None, tuple[str, ...], tuple[str, ...]]:
+    """For a listing on ``card``: the card, and the names of the action's
+    card and card-list parameters, so that a candidate can be told not to
+    name it from the values it gives. None for the card when no card is
+    asked for, or when a card parameter has a default (a candidate may
+    then name the card without giving it)."""
+    if card is None:
+        return None, (), ()
+    one: list[str] = []
+    many: list[str] = []
+    for param in action.params:
+        if param.kind is ParamKind.CARD or param.kind is ParamKind.CARDS:
+            if param.default is not None:
+                return None, (), ()
+            (one if param.kind is ParamKind.CARD else many).append(param.name)
+    return card, tuple(one), tuple(many)

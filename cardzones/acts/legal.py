@@ -64,6 +64,7 @@ from cardzones.acts.candidate_shapes import (
     CARD,
     CARDS,
     OWN_ZONE,
+    naming,
     prepared,
     shape_and_groups,
 )
@@ -331,10 +332,25 @@ class _Asked:
         add = seen.add
         count = 0
         named_, ours_, looked_ = _NAMED, _OURS, _LOOKED
+        asked, card_keys, list_keys = naming(action, self.card)
         # Whether a candidate may hold a list of cards, which is unhashable:
         # found at the first candidate, as most actions of a listing have none.
         listy: bool | None = None
         for given in chain((first,), candidates):
+            if asked is not None:
+                # A menu on one card: a candidate that does not name it is
+                # left out before anything else is read of it (it would be
+                # by :meth:`wants`, after the binding).
+                for k in card_keys:
+                    if given.get(k) == asked:
+                        break
+                else:
+                    for k in list_keys:
+                        value = given.get(k)
+                        if value is not None and asked in value:
+                            break
+                    else:
+                        continue
             keys = tuple(given)
             try:
                 shape, groups = shapes[keys]

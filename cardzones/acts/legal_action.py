@@ -71,7 +71,9 @@ class LegalAction(NamedTuple):
             args = bind(action, self.bound, RESOLVED, seat=SeatPolicy(game, player))
         return action.run(game, args)
 
-    def to_json(self, game: Game, labels: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    def to_json(
+        self, game: Game, labels: Mapping[str, Any] | None = None, writer: Named | None = None
+    ) -> dict[str, Any]:
         """The action as one step of the step language, as the player names
         things in ``game`` now: a card by the handle the player's view gives
         it, or ``ZONE[i]`` (its place in the player's view of one of their own
@@ -82,9 +84,17 @@ class LegalAction(NamedTuple):
 
         Raises :class:`~cardzones.errors.CardzonesError` when a value has no
         name here (an effect without a label).
+
+        ``writer``, when given, writes it instead (a :class:`Named` of this
+        game, player and labels): the actions of one listing share one, which
+        names each card once.
         """
-        writer = Named(game, self.player, labels or {})
-        return {self.name: bind_written(self.action, self.bound, RESOLVED, writer)[1]}
+        if writer is None:
+            writer = Named(game, self.player, labels or {})
+        written = writer.plain(self.action, self.bound)
+        if written is None:
+            written = bind_written(self.action, self.bound, RESOLVED, writer)[1]
+        return {self.name: written}
 
     def __repr__(self) -> str:
         shown = {k: v for k, v in self.args.items() if v is not None}

@@ -49,6 +49,38 @@ class Named:
         self.game = game
         self.player = player
         self.labels = labels
+        #: the cards named so far: one writer writes the actions of one
+        #: position (a listing), in which a card's name stays the same
+        self._names: dict[int, str] = {}
+
+    def card(self, card: int) -> str:
+        """:func:`card_name` of ``card``, found once for this writer."""
+        name = self._names.get(card)
+        if name is None:
+            name = self._names[card] = card_name(self.game, self.player, card)
+        return name
+
+    def plain(self, action: Action, bound: Mapping[str, Any]) -> dict[str, Any] | None:
+        """The step of an action whose every parameter given is a plain value
+        (no mapping, nested action or mapping of zone choices), written straight
+        from its resolved arguments as :meth:`action` writes them after the
+        binder's pass over them; None for any other action, which takes that
+        pass."""
+        written: dict[str, Any] = {}
+        actor = action.actor
+        for param in action.params:
+            value = bound.get(param.name)
+            if value is None or (param.name != actor and value == param.default):
+                continue
+            kind = param.kind
+            if (
+                kind is ParamKind.MAPPING
+                or kind is ParamKind.ACTION
+                or (kind is ParamKind.ZONE_CHOICE and isinstance(value, Mapping))
+            ):
+                return None
+            written[param.name] = self.value(param, value, value, None)
+        return written
 
     def action(
         self, action: Action, raw: Mapping[str, Any], args: Mapping[str, Any], out: dict[str, Any]
@@ -67,16 +99,16 @@ class Named:
         if bound is None:
             return None
         kind = param.kind
-        game, player = self.game, self.player
+        game = self.game
         if kind is ParamKind.CARD:
-            return card_name(game, player, bound)
+            return self.card(bound)
         if kind is ParamKind.CARDS:
-            return [card_name(game, player, c) for c in bound]
+            return [self.card(c) for c in bound]
         if kind is ParamKind.ZONE or (isinstance(bound, int) and kind is ParamKind.ZONE_CHOICE):
             return game.zone_name(bound)
         if isinstance(bound, ZoneChoices):
             return {
-                (card_name(game, player, key) if isinstance(key, int) else key): (
+                (self.card(key) if isinstance(key, int) else key): (
                     game.zone_name(zones[0])
                     if len(zones) == 1
                     else list(map(game.zone_name, zones))

@@ -60,7 +60,7 @@ class _Game:
         """One act and its frames, as the hub makes them; its time, in seconds.
         A snapshot due after it is kept untimed, as the server keeps it after
         the ack."""
-        from cardzones.web.hub import dumps
+        from cardzones.table.json_text import dumps
 
         table, host = self.table, self.host
         seat = self.rng.choice(self.seats)

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,6 +24,7 @@ from sqlalchemy.engine import URL
 
 from cardzones.errors import CardzonesError
 from cardzones.table.database import CHANNEL, DEFAULT_DB, Database, last_number
+from cardzones.table.direct_sqlite import DirectSqlite, Run
 from cardzones.table.finish import CONCEDE
 from cardzones.table.group import GroupCommit
 from cardzones.table.schema import actions, finish_votes, tables
@@ -55,6 +58,30 @@ class ActionLog(Database):
     def __init__(self, url: str | URL = DEFAULT_DB) -> None:
         super().__init__(url)
         self.group = GroupCommit(self.write_together)
+        #: a SQLite file's transactions of actions, through the driver itself
+        #: (None: Postgres, or SQLite in memory, through the engine)
+        self.direct: DirectSqlite | None = None
+        database = self.url.database
+        # A plain file only: a URL with options (a shared memory database,
+        # a URI filename) keeps the engine's own way of opening it.
+        if not self.postgres and database not in (None, "", ":memory:") and not self.url.query:
+            self.direct = DirectSqlite(self.engine, str(database))
+
+    def close(self) -> None:
+        if self.direct is not None:
+            self.direct.close()
+        super().close()
+
+    @contextmanager
+    def _writing(self) -> Iterator[Run]:
+        """One transaction of the act path: through the action log's own
+        connection on a SQLite file, else through the engine."""
+        if self.direct is not None:
+            with self.direct.transaction() as run:
+                yield run
+            return
+        with self.engine.begin() as conn:
+            yield lambda statement, params: list(conn.execute(statement, params).all())
 
     def append(
         self,
@@ -109,36 +136,36 @@ class ActionLog(Database):
         for i, row in enumerate(rows):
             firsts.setdefault((row["table_id"], row["number"]), i)
         tried = [rows[i] for i in sorted(firsts.values())]
-        with self.engine.begin() as conn:
+        with self._writing() as run:
             if self.postgres:
-                stored = self._insert_all(conn, tried)
+                stored = self._insert_all(run, tried)
             else:
-                stored = {key for row in tried if (key := self._insert_one(conn, row))}
+                stored = {key for row in tried if (key := self._insert_one(run, row))}
             outcomes: list[CardzonesError | None] = []
             for i, row in enumerate(rows):
                 table_id, number = row["table_id"], row["number"]
                 if (table_id, number) in stored and firsts[(table_id, number)] == i:
                     outcomes.append(None)
-                elif conn.execute(_STOPPED, _stop_params(row)).scalar():
+                elif run(_STOPPED, _stop_params(row))[0][0]:
                     outcomes.append(GameOver(f"table {table_id} is finished"))
                 else:
                     outcomes.append(Conflict(f"table {table_id} already has an action {number}"))
         return outcomes
 
     @staticmethod
-    def _insert_one(conn: sa.Connection, row: dict[str, Any]) -> tuple[str, int] | None:
+    def _insert_one(run: Run, row: dict[str, Any]) -> tuple[str, int] | None:
         """SQLite: one row, its key when it is stored."""
         # RETURNING, not rowcount: a driver may report no rowcount for an
         # INSERT ... SELECT that inserted nothing.
-        found = conn.execute(_INSERT_ONE, row).first()
-        return None if found is None else (str(found[0]), int(found[1]))
+        found = run(_INSERT_ONE, row)
+        return None if not found else (str(found[0][0]), int(found[0][1]))
 
     @staticmethod
-    def _insert_all(conn: sa.Connection, rows: list[dict[str, Any]]) -> set[tuple[str, int]]:
+    def _insert_all(run: Run, rows: list[dict[str, Any]]) -> set[tuple[str, int]]:
         """Postgres: every row in one statement that also sends one
         notification each for the other processes; the keys of those stored."""
         columns = {f"{k}s": [row[k] for row in rows] for k in _ROW}
-        return {(str(t), int(n)) for t, n, _ in conn.execute(_INSERT_ALL, columns).all()}
+        return {(str(t), int(n)) for t, n, _ in run(_INSERT_ALL, columns)}
 
     def actions(self, table_id: str, after: int = 0, upto: int | None = None) -> list[StoredAction]:
         """The actions numbered after ``after`` (up to ``upto``), in order."""

@@ -95,12 +95,14 @@ def _engine(url: URL) -> Engine:
         if memory:
             options["poolclass"] = StaticPool  # one connection: the memory is the database
         engine = sa.create_engine(url, **options)
-        sa.event.listen(engine, "connect", _sqlite_pragmas)
+        sa.event.listen(engine, "connect", sqlite_pragmas)
         return engine
     return sa.create_engine(url, pool_pre_ping=True)
 
 
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+def sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    """How every connection to a SQLite store is set up, the engine's and
+    the action log's own (:mod:`cardzones.table.direct_sqlite`)."""
     cursor = dbapi_connection.cursor()
     # WAL: readers never block the writer, and a commit is one append to the log.
     cursor.execute("PRAGMA journal_mode=WAL")

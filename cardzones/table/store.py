@@ -48,6 +48,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError, OperationalError
 
+from cardzones.table import json_text
 from cardzones.table.action_log import ActionLog
 from cardzones.table.chat_lines import ChatLines
 from cardzones.table.database import CHANNEL, StoreError
@@ -170,7 +171,7 @@ class Store(ActionLog, FinishVotes, ChatLines, TakeBackVotes, RateWindows):
             with self.engine.begin() as conn:
                 conn.execute(
                     snapshots.insert().values(
-                        table_id=table_id, number=number, state=json.dumps(state)
+                        table_id=table_id, number=number, state=json_text.dumps(state)
                     )
                 )
         except IntegrityError:

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cardzones.acts.actions import ArgumentError, table_of
+from cardzones.acts.named import Named
 from cardzones.errors import CardzonesError
 from cardzones.kernel.game import Game
 from cardzones.kernel.logview import log_size, log_view
@@ -228,11 +229,13 @@ class Table:
         zone_id = None if zone is None else _named("zone", refs.zone, zone)
         out: list[dict[str, Any]] = []
         listed = self.game.legal_actions(viewer, actions, card=card_id, zone=zone_id, judge=judge)
+        # Each seat names effects its own way: its labels, and another seat's
+        # labelled effects by a name that tells nothing of theirs. One writer
+        # for the listing: it names each card once.
+        writer = Named(self.game, viewer, self.ctx.effect_names(viewer))
         for action in listed:
             try:
-                # Each seat names effects its own way: its labels, and another
-                # seat's labelled effects by a name that tells nothing of theirs.
-                act = action.to_json(self.game, self.ctx.effect_names(viewer))
+                act = action.to_json(self.game, writer=writer)
             except CardzonesError:
                 continue  # an effect no label names: the seat cannot name it either
             result = action.result.value if action.result is not None else None

@@ -29,6 +29,7 @@ from cardzones.table.chat import WELCOME_LINES, ChatRefused, clean
 from cardzones.table.finish import Votes
 from cardzones.table.finish_votes import Finished
 from cardzones.table.host import Done, Host
+from cardzones.table.json_text import dumps
 from cardzones.table.refusals import Refusal
 from cardzones.table.table import Table
 
@@ -49,14 +50,11 @@ INTERNAL_ERROR = 1011
 OTHERS_WRITE = 5.0
 
 
-def dumps(frame: dict[str, Any]) -> str:
-    return json.dumps(frame, separators=(",", ":"))
-
-
-def encode(data: Any) -> bytes:
-    """``data`` as the JSON of an HTTP answer, as Starlette's JSONResponse
-    writes it."""
-    return json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
+def stored_size(act: Any) -> int:
+    """The characters of an act as the store keeps it (ASCII JSON, as
+    :meth:`~cardzones.table.action_log.ActionLog.append` writes it), which
+    a table's bytes of acts count."""
+    return len(json.dumps(act, separators=(",", ":")))
 
 
 class Connection:
@@ -174,7 +172,7 @@ class OpenTables:
 
         def on_event(table: Table, action: StoredAction) -> None:
             if live.act_bytes is not None:
-                live.act_bytes += len(dumps(action.act))
+                live.act_bytes += stored_size(action.act)
             events.append((action.number, self._frames(table, viewers, action.seat)))
 
         return events, on_event
@@ -264,7 +262,7 @@ class OpenTables:
                 except Refusal as refusal:
                     return refusal
                 if live.act_bytes is not None:
-                    live.act_bytes += len(dumps(act))
+                    live.act_bytes += stored_size(act)
                 actor = conn.viewer
                 assert actor is not None
                 # Stored is done: whatever fails now, the act is acknowledged.
@@ -319,8 +317,8 @@ class OpenTables:
             # Up to the table's own number: later events are counted as
             # they are caught up (on_event).
             stored = self.host.store.actions(live.table.id, upto=live.table.number)
-            live.act_bytes = sum(len(dumps(a.act)) for a in stored)
-        size = len(dumps(act))
+            live.act_bytes = sum(stored_size(a.act) for a in stored)
+        size = stored_size(act)
         if live.act_bytes + size <= self.table_bytes:
             return None
         return Refusal(
@@ -453,9 +451,12 @@ class OpenTables:
         connections the votes and the end."""
         await self.votes_elsewhere(live)
 
-    async def read(self, live: Live, what: Callable[[Table], T]) -> T:
+    async def read(self, live: Live, what: Callable[[Table], T], *, others: bool = False) -> T:
         """Something about the table once it is up to date with the store
-        (and finished, if its proposal's time limit has passed)."""
+        (and finished, if its proposal's time limit has passed). With
+        ``others``, the store is read for events only while another process
+        writes to the table, as an act reads it (:data:`OTHERS_WRITE`):
+        otherwise this process's copy is the table (a menu's legal acts)."""
         async with live.lock:
             events, on_event = self._collector(live)
             table = live.table
@@ -464,7 +465,8 @@ class OpenTables:
 
             def caught_up() -> None:
                 # One trip to a worker thread, not two, when nothing is due.
-                self.host.catch_up(table, on_event)
+                if not others or time.monotonic() - live.heard_at < OTHERS_WRITE:
+                    self.host.catch_up(table, on_event)
                 if table.finished is not None or not table.votes.due(self.host.clock()):
                     answers.append(what(table))
 
@@ -524,6 +526,22 @@ class OpenTables:
 
     # -- notifications from other processes ---------------------------------------
 
+    async def _heard(self, live: Live, number: int) -> None:
+        """Another process may have stored event ``number`` of the table: if
+        the table still lacks it once no act of this process is half-way, it
+        is another's, and this process reads the store before its acts and
+        menus on the table for a while (:data:`OTHERS_WRITE`). This
+        process's own events, heard of while they were being applied, change
+        nothing."""
+        if live.lock.locked():
+            async with live.lock:
+                pass
+        if number <= live.table.number:
+            return
+        live.heard_at = time.monotonic()
+        if live.connections:
+            await self.catch_up(live)
+
     async def follow(self, notifications: Callable[[], Any]) -> None:
         """Forward the events other processes commit (Postgres ``NOTIFY``) to
         this process's connections, for as long as the server runs."""
@@ -548,9 +566,12 @@ class OpenTables:
                     elif number == "take_back":
                         await self.take_back_elsewhere(found)
                     elif isinstance(number, int) and number > found.table.number:
-                        found.heard_at = time.monotonic()
-                        if found.connections:
-                            await self.catch_up(found)
+                        if found.lock.locked():
+                            # Maybe this process's own act, committed and not
+                            # yet applied: judged once the lock is free.
+                            self._spawn_task(self._heard(found, number))
+                        else:
+                            await self._heard(found, number)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:

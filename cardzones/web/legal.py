@@ -45,8 +45,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from cardzones.table.json_text import encode
 from cardzones.table.table import Table
-from cardzones.web.hub import encode
 
 #: The seconds of computing a seat may spend at once, from a full credit.
 BURST = 3.0

@@ -20,9 +20,10 @@ from starlette.requests import ClientDisconnect, HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 
 from cardzones.table.host import Host
+from cardzones.table.json_text import encode
 from cardzones.table.limits import Limits
 from cardzones.table.store import Store, TokenSeat
-from cardzones.web.hub import Live, OpenTables, encode
+from cardzones.web.hub import Live, OpenTables
 from cardzones.web.legal import Credit, LegalDesk, local_credit
 from cardzones.web.rates import FrameRate, PerAddress, SeatRate
 from cardzones.web.shared_rates import SharedBucket, SharedHolds, SharedPerAddress

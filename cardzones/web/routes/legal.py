@@ -43,7 +43,9 @@ async def legal(server: Server, request: Request) -> Response:
     seat, live = opened
 
     def read(what: Callable[[Table], T]) -> Awaitable[T]:
-        return server.hub.read(live, what)
+        # As for an act: the store is read first only while another process
+        # writes to the table, since nothing else can change it.
+        return server.hub.read(live, what, others=True)
 
     try:
         body = await server.legal.page(

@@ -16,8 +16,9 @@ from starlette.concurrency import run_in_threadpool
 from starlette.responses import JSONResponse
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from cardzones.table.json_text import dumps
 from cardzones.table.limits import Limits, TooDeep, parse_json
-from cardzones.web.hub import Connection, dumps
+from cardzones.web.hub import Connection
 from cardzones.web.rates import FrameRate, Rates
 from cardzones.web.server import (
     NOT_OPENED,

@@ -1,0 +1,96 @@
+"""Appending acts to a SQLite file through the driver itself.
+
+Every act is one transaction on the act path (in a group commit with the acts
+of other tables), and through SQLAlchemy's engine each transaction cost about
+twice the CPU of the same statements and commit through Python's ``sqlite3``
+module: a connection taken from the pool and given back (with its rollback),
+the events around it, and the statement's execution and result. So the
+action log writes its transactions on a SQLite file through connections of
+its own (:class:`DirectSqlite`), each opened as the engine opens its own (WAL,
+full synchronous commits: an act is on disk before it is acknowledged), with
+each statement compiled once by SQLAlchemy for SQLite and run with its
+parameters in order. Reads, and every other write, still go through the
+engine.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from sqlalchemy.engine import Engine
+from sqlalchemy.sql.expression import ClauseElement
+
+from cardzones.table.database import sqlite_pragmas
+
+#: Runs one statement with its parameters in the transaction: its rows.
+Run = Callable[[Any, dict[str, Any]], list[Any]]
+
+
+class DirectSqlite:
+    """Transactions on one SQLite file through connections of their own:
+    one per thread writing at once, kept for the next transaction."""
+
+    def __init__(self, engine: Engine, path: str) -> None:
+        self.engine = engine
+        self.path = path
+        self._lock = threading.Lock()
+        self._free: list[sqlite3.Connection] = []
+        #: each statement as SQLite text, its parameters' order and their
+        #: values where the statement holds them (literals), by statement
+        self._compiled: dict[int, tuple[ClauseElement, str, tuple[str, ...], dict[str, Any]]] = {}
+
+    def _connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.path, timeout=30, check_same_thread=False)
+        # Transactions are begun here, not by the module.
+        conn.isolation_level = None
+        sqlite_pragmas(conn, None)
+        return conn
+
+    @contextmanager
+    def transaction(self) -> Iterator[Run]:
+        """One transaction, committed (on disk) when the block ends, rolled
+        back if it raises."""
+        with self._lock:
+            conn = self._free.pop() if self._free else None
+        if conn is None:
+            conn = self._connect()
+        try:
+            # IMMEDIATE: the write lock from the start, as SQLite's one writer.
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield lambda statement, params: self._run(conn, statement, params)
+                conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+        except BaseException:
+            conn.close()  # it may be broken: the next transaction opens another
+            raise
+        with self._lock:
+            self._free.append(conn)
+
+    def _run(
+        self, conn: sqlite3.Connection, statement: ClauseElement, params: dict[str, Any]
+    ) -> Any:
+        held = self._compiled.get(id(statement))
+        if held is None or held[0] is not statement:
+            compiled = statement.compile(dialect=self.engine.dialect)
+            # SQLite takes parameters by position (qmark), in this order.
+            order = tuple(getattr(compiled, "positiontup", None) or ())
+            held = (statement, str(compiled), order, dict(compiled.params))
+            self._compiled[id(statement)] = held
+        _, sql, order, literals = held
+        values = [params[k] if k in params else literals[k] for k in order]
+        return conn.execute(sql, values).fetchall()
+
+    def close(self) -> None:
+        """Close the connections kept."""
+        with self._lock:
+            free, self._free = self._free, []
+        for conn in free:
+            conn.close()
