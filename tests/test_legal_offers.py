@@ -188,3 +188,18 @@ def test_a_card_the_player_may_not_look_at_is_offered_whatever_it_is() -> None:
     assert not offers_play(game, {"card": card, "by": "bob"})
     # alice may not look at bob's card: what fab would offer bob tells her nothing
     assert offers_play(game, {"card": card, "by": "alice"})
+
+
+def test_an_attack_card_that_defends_is_no_attack_7_0_5a() -> None:
+    """bob defends alice's weapon attack with an attack action card: it is a
+    defending card on her chain link, not an attack of his, so he is offered
+    no attack reaction and she no defense reaction."""
+    game, cards = _duel()
+    game.act("attack", card=cards["blade"], by="alice")
+    game.act("resolve", by="alice")
+    game.act("move", card=cards["bob Snatch"], to=Dest("combat_chain"), by="bob")
+    assert attackers(game) == {"alice"}
+    assert "Rally" not in _plays(game, "bob")
+    assert "Sink Below" in _plays(game, "bob")
+    assert "Sink Below" not in _plays(game, "alice")
+    assert "Rally" in _plays(game, "alice")

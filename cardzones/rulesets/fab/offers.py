@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardzones.kernel.objects import CARD
 from cardzones.rulesets.fab import layers
+from cardzones.rulesets.fab.chain import links as chain_links
 from cardzones.rulesets.fab.layers import ATTACK_PROXY
 
 if TYPE_CHECKING:
@@ -48,12 +49,16 @@ if TYPE_CHECKING:
 def attackers(game: Game) -> set[str]:
     """The controllers of the attacks on the combat chain (3.6.2): its
     attack-proxies (1.4.3) and its public top-level cards with the attack
-    subtype."""
+    subtype, except those defending on a chain link: an attack card put on
+    the chain to defend is a defending card, not an attack (7.0.5a)."""
     chain = game.zone(None, "combat_chain")
     out: set[str] = set()
     if chain is None:
         return out
+    defending = {card for link in chain_links(game) for card in link.defending}
     for card in game.contents(chain):
+        if card in defending:
+            continue
         obj = game.obj(card)
         if obj.kind == ATTACK_PROXY:
             attack = True
