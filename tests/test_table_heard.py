@@ -1,5 +1,5 @@
 """What a server process makes of the notifications of stored events
-(Postgres ``NOTIFY``, :meth:`cardzones.web.hub.Hub.follow`): another
+(Postgres ``NOTIFY``, :meth:`cardzones.web.hub.OpenTables.follow`): another
 process's event is caught up, and opens the window in which this process
 reads the store before each act and menu on the table; its own events,
 heard of while it is still applying them, do not."""
@@ -15,7 +15,7 @@ from tablekit import migrated_store
 from test_table_store import creation
 
 from cardzones.table.host import Host
-from cardzones.web.hub import Hub
+from cardzones.web.hub import OpenTables
 
 SHUFFLE = {"shuffle": {"zone": "alice.deck"}}
 
@@ -36,7 +36,7 @@ def test_own_events_heard_mid_act_open_no_window_and_others_do(tmp_path: Path) -
                 await asyncio.sleep(0)
 
         async def play() -> None:
-            hub = Hub(host)
+            hub = OpenTables(host)
             live = await hub.open(table_id)
             assert live is not None
             follower = asyncio.ensure_future(hub.follow(notifications))
