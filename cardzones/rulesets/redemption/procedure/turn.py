@@ -135,7 +135,8 @@ def _turn_draw(game: Game) -> None:
     turn (draw-phase/three-cards: the draw is not optional)."""
     player = game.turn_player
     kept = draw(game, player, DRAW_PHASE_CARDS)
-    game.log_event(GAME_EVENT, f"{player} draws {kept} cards in their draw phase", by=player)
+    drew = f"{kept} card" if kept == 1 else f"{kept} cards"
+    game.log_event(GAME_EVENT, f"{player} draws {drew} in their draw phase", by=player)
     put(game, running(game)._replace(drawn=True))
 
 
