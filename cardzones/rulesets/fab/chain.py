@@ -272,13 +272,14 @@ def put_links(game: Game, links: tuple[Link, ...], chain: int) -> None:
     if merged == old:
         return
     base = _NO_LINKS if record is None else record
-    here = frozenset(
-        key
-        for link in links
-        for key in (link.attack, *link.defending)
-        if game.exists(key[0]) and game.obj(key[0]).oid == key[1] and game.obj(key[0]).zone == chain
-    )
-    game.records.put(LINKS, base._replace(links=merged, present=base.present | here, zone=chain))
+    cards = game.contents(chain)
+    now = frozenset((card, game.obj(card).oid) for card in cards)
+    put = frozenset(key for link in links for key in (link.attack, *link.defending))
+    known = base.present | put
+    if now <= known:  # nothing else arrived: the end of the action has nothing to note
+        game.records.put(LINKS, Chain(merged, now, cards, chain))
+    else:
+        game.records.put(LINKS, base._replace(links=merged, present=known & now, zone=chain))
 
 
 def defending_now(game: Game, link: Link) -> tuple[int, ...]:
