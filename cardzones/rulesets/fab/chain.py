@@ -265,10 +265,8 @@ def put_links(game: Game, links: tuple[Link, ...], chain: int) -> None:
     if links == old:
         return
     mine = {link.attack: link for link in links}
-    merged = (
-        *(mine.pop(link.attack, link) for link in old),
-        *(link for link in links if link.attack in mine),
-    )
+    kept = tuple(mine.pop(link.attack, link) for link in old)
+    merged = (*kept, *(link for link in links if link.attack in mine))
     if merged == old:
         return
     base = _NO_LINKS if record is None else record

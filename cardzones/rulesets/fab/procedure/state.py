@@ -17,7 +17,7 @@ keeps the meaning it has without it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from cardzones.acts.legal import judging
 from cardzones.errors import IllegalAction
@@ -154,8 +154,8 @@ def _read(game: Game) -> Procedure | None:
 
 def _named(game: Game, proc: Procedure, link: chain_record.Link) -> chain_record.Link:
     """A link made by a move by hand, with the players the procedure names:
-    the turn player attacks (7.0.3c: the link's controller, when its attack
-    has none), the next player's hero (7.2.4b)."""
+    the attack's controller, else the turn player, attacks (7.2.4a) the next
+    player's hero (7.2.4b), as an attack a judge put on the stack does."""
     if link.attacker is not None and link.defender is not None:
         return link
     attacker = link.attacker or game.turn_player
@@ -183,10 +183,7 @@ def _from_saved(game: Game, found: Procedure) -> tuple[chain_record.Link, ...]:
         return card, game.obj(card).oid if game.exists(card) else -1
 
     out = []
-    for saved in found.links:
-        if isinstance(saved, chain_record.Link):
-            out.append(saved)
-            continue
+    for saved in cast(tuple[SavedLink, ...], found.links):
         same = next((x for x in recorded_links if x.card == saved.attack), None)
         if same is None:
             name = game.obj(saved.attack).cdef.name if game.exists(saved.attack) else ""
