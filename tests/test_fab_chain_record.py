@@ -137,3 +137,18 @@ def test_a_card_put_on_the_combat_chain_by_hand_defends_for_the_procedure_too() 
     assert proc is not None and proc.links[0].defending_cards == (block, helm, late)
     _passes(game, 2)
     assert recorded(game)[0].damage == 2
+
+
+def test_an_attack_put_on_the_combat_chain_by_hand_is_a_link_the_procedure_names() -> None:
+    """7.0.3a, 7.2.4a, 7.2.4b: an attack card of the turn player a judge puts
+    on the combat chain starts chain link 2 for the keys and the procedure
+    alike; the procedure names its players: alice attacks bob's hero."""
+    game, _, _ = _defended()
+    second = game.contents(_zone(game, "alice", "hand"))[0]
+    game.act("move", card=second, to=_zone(game, None, "combat_chain"), by="alice")
+    assert [chain_link.attack for chain_link in links(game)][1] == second
+    proc = current(game)
+    assert proc is not None and proc.links[-1].card == second
+    assert (proc.links[-1].attacker, proc.links[-1].defender) == ("alice", "bob")
+    view = game.view("bob")["procedure"]["links"]
+    assert [(entry["number"], entry["defender"]) for entry in view] == [(1, "bob"), (2, "bob")]
