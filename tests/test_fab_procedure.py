@@ -130,7 +130,7 @@ class Checker:
         chain = game.zone(None, "combat_chain")
         assert chain is not None
         for link in proc.links:
-            assert game.obj(link.attack).zone == chain
+            assert game.obj(link.card).zone == chain
         if not game.contents(chain):
             assert not proc.links
         # 4.5.1a: a player who lost while the game went on left it, owning
@@ -309,4 +309,4 @@ def test_a_huge_hand_offers_small_defending_sets_and_defend_takes_any() -> None:
     five = game.contents(bob_hand)[:5]
     game.act("defend", cards=five, by="bob")
     proc = current(game)
-    assert proc is not None and proc.links[-1].defending == five
+    assert proc is not None and proc.links[-1].defending_cards == five

@@ -1,9 +1,13 @@
-"""The chain links of the combat chain, as the engine records them (7.0.3).
+"""The chain links of the combat chain, as the engine records them (7.0.3):
+one record, which the scenario keys, the attack-proxies and the game
+procedure's combat steps all read.
 
-The engine has no combat steps: an attack reaches the combat chain when its
-attack-proxy resolves (3.6.2) or when a card is moved there, and a card
-defends when it is put there. So the chain links are read from the order in
-which objects arrive on the combat chain, at the end of each action:
+Under the game procedure its combat steps make the links (7.2.3, 7.3.2d,
+7.4.2d) and write them here (:func:`put_links`). Without it the engine has no
+combat steps: an attack reaches the combat chain when its attack-proxy
+resolves (3.6.2) or when a card is moved there, and a card defends when it
+is put there. So the chain links are read from the order in which objects
+arrive on the combat chain, at the end of each action:
 
 - an object that arrives as an attack starts chain link N+1 (7.0.3a): an
   attack-proxy (1.4.3), or a public card with the attack subtype controlled
@@ -56,14 +60,48 @@ Key = tuple[int, int]  # a card and its object (3.0.9)
 
 
 class Link(NamedTuple):
-    """A chain link as recorded: its attack (card, object, name as it
-    arrived, controller) and the objects put on it as defending cards."""
+    """A chain link (7.0.3), the one record of it the engine keeps: its
+    active-attack (card, object, name as it arrived, controller: the
+    attacking player), its attack-source (1.4.3b), and the objects put on it
+    as defending cards (7.0.5a), each with the zone it came from (``homes``:
+    an equipment returns there at the close, 7.7.5; -1 for any other).
+
+    The game procedure adds what its combat steps decide: the defending
+    player (7.2.4b), the damage dealt (None before the damage step), whether
+    the attack hit (7.5.5) and whether the link resolved (7.6.2). A link the
+    engine records from a move by hand has no defending player."""
 
     attack: Key
     name: str
     attacker: str | None
     source: Key | None
     defending: tuple[Key, ...] = ()
+    defender: str | None = None
+    homes: tuple[int, ...] = ()
+    damage: int | None = None
+    hit: bool = False
+    resolved: bool = False
+
+    @property
+    def card(self) -> int:
+        """The active-attack's card (it may have ceased or left since)."""
+        return self.attack[0]
+
+    @property
+    def source_card(self) -> int | None:
+        """The attack-source's card, if the attack has one."""
+        return None if self.source is None else self.source[0]
+
+    @property
+    def defending_cards(self) -> tuple[int, ...]:
+        """The cards put on the link as defending cards, in order."""
+        return tuple(card for card, _ in self.defending)
+
+    def returning(self) -> tuple[tuple[Key, int], ...]:
+        """Each defending equipment with the zone it was equipped in (7.7.5).
+        A link recorded before the zones were kept has none."""
+        pairs = zip(self.defending, self.homes, strict=False)
+        return tuple((key, home) for key, home in pairs if home >= 0)
 
 
 class Chain(NamedTuple):
@@ -145,11 +183,10 @@ def note_arrivals(game: Game, chain: int) -> None:
             continue  # a sub-card, or a set-up object: on no chain link
         changed = True
         if is_attack(game, obj):
-            links = (*links, Link(key, obj.cdef.name, obj.controller, _source(obj)))
-            ended = _end_earlier_proxies(game, links[-1], chain) or ended
+            links = (*links, new_link(game, card, obj.controller))  # 7.0.3a
+            ended = end_earlier_proxies(game, links[-1], chain) or ended
         elif links and obj.kind == CARD and obj.controller != links[-1].attacker:
-            last = links[-1]
-            links = (*links[:-1], last._replace(defending=(*last.defending, key)))
+            links = (*links[:-1], defended(game, links[-1], (card,), (-1,)))  # 7.0.5a
     kept = frozenset(here)
     if not changed and present <= kept:
         return  # no arrival and no departure: set-up objects alone are new
@@ -163,7 +200,31 @@ def note_arrivals(game: Game, chain: int) -> None:
 _NO_LINKS = Chain((), frozenset())
 
 
-def _end_earlier_proxies(game: Game, link: Link, chain: int) -> bool:
+def new_link(game: Game, attack: int, attacker: str | None, defender: str | None = None) -> Link:
+    """The chain link an attack that has just moved onto the combat chain
+    makes (7.0.3a), attacking ``defender``'s hero when the procedure knows
+    whom (7.2.4b)."""
+    obj = game.obj(attack)
+    return Link((attack, obj.oid), obj.cdef.name, attacker, _source(obj), defender=defender)
+
+
+def defended(game: Game, link: Link, cards: tuple[int, ...], homes: tuple[int, ...]) -> Link:
+    """The link with ``cards``, just put on it, as defending cards (7.0.5a),
+    each the object it is now; ``homes`` as :class:`Link` keeps them."""
+    keys = tuple((card, game.obj(card).oid) for card in cards)
+    return link._replace(
+        defending=(*link.defending, *keys),
+        homes=(*_padded(link), *homes),
+    )
+
+
+def _padded(link: Link) -> tuple[int, ...]:
+    # A link recorded before the zones were kept has none: its cards stay.
+    missing = len(link.defending) - len(link.homes)
+    return (*link.homes, *(-1,) * missing) if missing > 0 else link.homes
+
+
+def end_earlier_proxies(game: Game, link: Link, chain: int) -> bool:
     """1.4.3c: the attack-source of the new chain link's attack-proxy is on
     that link now, so its attack-proxies on earlier links cease (last known
     information keeps them, 1.2.3). Returns whether any ceased."""
@@ -184,23 +245,57 @@ def forget_links(game: Game) -> None:
         game.records.pop(LINKS)
 
 
+def recorded(game: Game) -> tuple[Link, ...]:
+    """The combat chain's links as recorded, the first first (7.0.3)."""
+    record: Chain | None = game.records.get(LINKS)
+    return () if record is None else record.links
+
+
+def put_links(game: Game, links: tuple[Link, ...], chain: int) -> None:
+    """Record the links as the game procedure has them after its step: each
+    replaces the recorded link of the same active-attack, and a new one
+    (7.0.3a) comes after them all. A recorded link the procedure no longer
+    plays on (its attack left the combat chain by hand) stays, as a chain
+    link stays when its attack ceases (7.0.3c). The attacks and defending
+    cards the procedure put there are recorded as there, so they arrive
+    once; anything else that arrived is noted at the end of the action
+    (:func:`note_arrivals`). Nothing is written when nothing changed."""
+    record: Chain | None = game.records.get(LINKS)
+    old = () if record is None else record.links
+    if links == old:
+        return
+    mine = {link.attack: link for link in links}
+    kept = tuple(mine.pop(link.attack, link) for link in old)
+    merged = (*kept, *(link for link in links if link.attack in mine))
+    if merged == old:
+        return
+    base = _NO_LINKS if record is None else record
+    cards = game.contents(chain)
+    now = frozenset((card, game.obj(card).oid) for card in cards)
+    put = frozenset(key for link in links for key in (link.attack, *link.defending))
+    known = base.present | put
+    if now <= known:  # nothing else arrived: the end of the action has nothing to note
+        game.records.put(LINKS, Chain(merged, now, cards, chain))
+    else:
+        game.records.put(LINKS, base._replace(links=merged, present=known & now, zone=chain))
+
+
+def defending_now(game: Game, link: Link) -> tuple[int, ...]:
+    """The cards defending on the link now: those still on the combat chain
+    as the objects they were when they defended (7.0.5a)."""
+    chain = _combat_chain(game)
+    exists, obj = game.exists, game.obj
+    return tuple(
+        card
+        for card, oid in link.defending
+        if exists(card) and obj(card).oid == oid and obj(card).zone == chain
+    )
+
+
 def links(game: Game) -> tuple[ChainLink, ...]:
     """The chain links of the combat chain, the first first: each with its
-    attack and the cards defending on it now, those still on the combat
-    chain as the objects they were when they defended (7.0.5a)."""
-    record: Chain | None = game.records.get(LINKS)
-    if record is None:
-        return ()
-    out = []
-    for number, link in enumerate(record.links, start=1):
-        defending = tuple(
-            card
-            for card, oid in link.defending
-            if game.exists(card) and game.obj(card).oid == oid and _on_chain(game, card)
-        )
-        out.append(ChainLink(number, link.attack[0], link.name, defending))
-    return tuple(out)
-
-
-def _on_chain(game: Game, card: int) -> bool:
-    return game.obj(card).zone == _combat_chain(game)
+    attack and the cards defending on it now (:func:`defending_now`)."""
+    return tuple(
+        ChainLink(number, link.card, link.name, defending_now(game, link))
+        for number, link in enumerate(recorded(game), start=1)
+    )

@@ -4,7 +4,8 @@ combat step by step and the end of the game (1.11, 1.13, 1.14, chapters 4, 5
 and 7), kept in the game's records (:mod:`.state`).
 
 - :mod:`.state`: the procedure's record (phase, step, priority, points,
-  chain links, result);
+  result), read and stored with the combat chain's links
+  (:mod:`cardzones.rulesets.fab.chain`);
 - :mod:`.costs`: costs and pitching (1.13, 1.14, 5.1.6);
 - :mod:`.flow`: the start, the turns, priority, layers resolving and the end;
 - :mod:`.combat`: chain links, defending, damage, the close (chapter 7);

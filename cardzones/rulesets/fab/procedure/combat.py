@@ -15,7 +15,14 @@ from cardzones.errors import IllegalAction
 from cardzones.kernel.objects import CARD
 from cardzones.kernel.views import name_for
 from cardzones.rulesets.fab import layers
-from cardzones.rulesets.fab.layers import ATTACK_PROXY, LayerData
+from cardzones.rulesets.fab.chain import (
+    Link,
+    defended,
+    defending_now,
+    end_earlier_proxies,
+    new_link,
+)
+from cardzones.rulesets.fab.layers import ATTACK_PROXY
 from cardzones.rulesets.fab.moves import hero_of
 from cardzones.rulesets.fab.procedure import effects as card_effects
 from cardzones.rulesets.fab.procedure.state import (
@@ -24,11 +31,11 @@ from cardzones.rulesets.fab.procedure.state import (
     DEFEND,
     REACTION,
     RESOLUTION,
-    Link,
     Procedure,
     active_link,
     attack_target,
     next_player,
+    players,
     points,
     with_points,
 )
@@ -68,7 +75,9 @@ def become_link(game: Game, proc: Procedure, attack: int) -> Procedure:
     controller is the defending player (1.4.5, 7.2.4b); an attack put on the
     stack with no target declared (by a judge's hand) targets the next
     player's in the game. With its target gone, the combat chain closes
-    (7.2.2, 7.7.2b)."""
+    (7.2.2, 7.7.2b). The link is the combat chain's record of it (see
+    :mod:`cardzones.rulesets.fab.chain`); an attack-proxy's source moves to
+    it, ending the source's earlier attack-proxies (1.4.3c)."""
     obj = game.obj(attack)
     attacker = obj.controller or obj.owner or game.turn_player
     defender = attack_target(proc, attack) or next_player(game, attacker, proc.losers)
@@ -79,14 +88,12 @@ def become_link(game: Game, proc: Procedure, attack: int) -> Procedure:
         hero_of(game, defender)
     except IllegalAction:
         return close(game, proc)  # 7.2.2: no legal attack-target
-    source = None
-    data = obj.data
-    if obj.kind == ATTACK_PROXY and isinstance(data, LayerData):
-        # Reading of 7.2.3b: the attack-source stays equipped in its weapon
-        # zone; the link records it as the attack-source.
-        source = data.ref_card
-    game.move(attack, combat_chain(game), cause="rule", by=attacker)
-    link = Link(attack, source, attacker, defender)
+    chain = combat_chain(game)
+    game.move(attack, chain, cause="rule", by=attacker)  # 7.2.3a
+    # Reading of 7.2.3b: the attack-source stays equipped in its weapon zone;
+    # the link records it as the attack-source.
+    link = new_link(game, attack, attacker, defender)  # 7.0.3a
+    end_earlier_proxies(game, link, chain)  # 1.4.3c
     return proc._replace(step=ATTACK, links=(*proc.links, link))
 
 
@@ -171,7 +178,7 @@ def _defend_with(game: Game, proc: Procedure, link: Link, cards: tuple[int, ...]
         info = game.zone_info(obj.zone)
         homes.append(obj.zone if info.spec.equipment else -1)
         game.move(card, chain, face="up", cause="rule", by=link.defender)
-    new = link._replace(defending=(*link.defending, *cards), homes=(*link.homes, *homes))
+    new = defended(game, link, cards, tuple(homes))  # 7.0.5a
     return proc._replace(links=(*proc.links[:-1], new))
 
 
@@ -194,19 +201,15 @@ def deal_damage(game: Game, proc: Procedure) -> Procedure:
     if link is None:
         return proc._replace(step=DAMAGE)
     chain = combat_chain(game)
-    if not game.exists(link.attack) or game.obj(link.attack).zone != chain:
+    if not game.exists(link.card) or game.obj(link.card).zone != chain:
         return close(game, proc)  # 7.7.2c: the active-attack ceased to exist
-    power = game.stat(link.attack, "power") or 0
-    defense = sum(
-        game.stat(card, "defense") or 0
-        for card in link.defending
-        if game.exists(card) and game.obj(card).zone == chain
-    )
+    power = game.stat(link.card, "power") or 0
+    defense = sum(game.stat(card, "defense") or 0 for card in defending_now(game, link))
     damage = max(power - defense, 0)
     hit = False
     if damage:
         try:
-            hero = hero_of(game, link.defender)
+            hero = hero_of(game, players(link)[1])
         except IllegalAction:
             hero = None  # 7.5.2b: the attack-target ceased to exist
         if hero is not None:
@@ -225,10 +228,10 @@ def resolve_link(game: Game, proc: Procedure) -> Procedure:
     link = active_link(proc)
     if link is None:
         return proc._replace(step=RESOLUTION)
-    go_again = game.exists(link.attack) and has_go_again(game, link.attack)
+    go_again = game.exists(link.card) and has_go_again(game, link.card)
     proc = proc._replace(step=RESOLUTION, links=(*proc.links[:-1], link._replace(resolved=True)))
     if go_again:
-        proc = gain_action_point(game, proc, link.attacker)
+        proc = gain_action_point(game, proc, players(link)[0])
     return proc
 
 
@@ -245,8 +248,8 @@ def close(game: Game, proc: Procedure) -> Procedure:
         if game.exists(layer) and _attack_or_reaction(game, layer):
             game.clear(layer, by=player)  # 7.7.3
     for link in proc.links:
-        for card, home in zip(link.defending, link.homes, strict=True):
-            back = home >= 0 and game.zone_exists(home)
+        for (card, _), home in link.returning():
+            back = game.zone_exists(home)
             if back and game.exists(card) and game.obj(card).zone == chain:
                 game.move(card, home, cause="rule", by=player)
     close_combat_chain(game, player)

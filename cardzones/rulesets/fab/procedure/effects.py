@@ -32,9 +32,10 @@ from cardzones.kernel.objects import CARD, TRIGGERED
 from cardzones.kernel.results import MoveResult
 from cardzones.kernel.views import name_for
 from cardzones.rulesets.fab import layers
+from cardzones.rulesets.fab.chain import Link
 from cardzones.rulesets.fab.moves import hero_of
 from cardzones.rulesets.fab.procedure import card_text as ct
-from cardzones.rulesets.fab.procedure.state import Link, Procedure, active_link
+from cardzones.rulesets.fab.procedure.state import Procedure, active_link, players
 from cardzones.rulesets.fab.turn import draw_move
 
 if TYPE_CHECKING:
@@ -94,9 +95,9 @@ def legal_target(game: Game, proc: Procedure, target: ct.Target) -> int | None:
     names (and is a card with the action type for an "attack action card");
     None when there is no such attack."""
     link = active_link(proc)
-    if link is None or not game.exists(link.attack):
+    if link is None or not game.exists(link.card):
         return None
-    obj = game.obj(link.attack)
+    obj = game.obj(link.card)
     if obj.zone != proc.chain or not obj.public:
         return None
     types = game.characteristics(obj).types
@@ -104,7 +105,7 @@ def legal_target(game: Game, proc: Procedure, target: ct.Target) -> int | None:
         return None
     if any(t not in types for t in target.types):
         return None
-    return link.attack
+    return link.card
 
 
 def check_targets(game: Game, proc: Procedure, card: int, player: str) -> None:
@@ -244,22 +245,16 @@ def hit(game: Game, link: Link) -> None:
     """7.5.5, 6.6.5, 6.6.6: the attack hit; each of its "when this hits"
     effects puts one triggered-layer on the stack, controlled by the
     attack's controller, before anyone gains priority."""
-    if not game.exists(link.attack):
+    if not game.exists(link.card):
         return
-    clauses = [c for c in reading(game, link.attack).clauses if c.when == ct.HITS]
+    clauses = [c for c in reading(game, link.card).clauses if c.when == ct.HITS]
     if not clauses:
         return
-    cdef = game.characteristics(game.obj(link.attack))
-    made = layers.push_layer(
-        game,
-        cdef,
-        TRIGGERED,
-        layers.LayerData(link.attack),
-        link.attacker,
-        link.attacker,
-    )
-    game.records.put(HIT_LAYERS, (*game.records.get(HIT_LAYERS, ()), HitLayer(made, link.attack)))
-    _log(game, f"{_label(game, link.attack)} hit: its triggered effect goes on the stack", None)
+    cdef = game.characteristics(game.obj(link.card))
+    attacker = players(link)[0]
+    made = layers.push_layer(game, cdef, TRIGGERED, layers.LayerData(link.card), attacker, attacker)
+    game.records.put(HIT_LAYERS, (*game.records.get(HIT_LAYERS, ()), HitLayer(made, link.card)))
+    _log(game, f"{_label(game, link.card)} hit: its triggered effect goes on the stack", None)
 
 
 def resolve_hit_layer(game: Game, layer: int, by: str) -> bool:
@@ -293,11 +288,11 @@ def check_dominate(game: Game, link: Link, cards: tuple[int, ...]) -> None:
     # While legal actions are judged the game stays as it is: whether the
     # attack has dominate is read once for every set of defending cards.
     memo = judging(game)
-    dominated = None if memo is None else memo.get(("fab.dominate", link.attack))
+    dominated = None if memo is None else memo.get(("fab.dominate", link.card))
     if dominated is None:
-        dominated = has_keyword(game, link.attack, ct.DOMINATE)
+        dominated = has_keyword(game, link.card, ct.DOMINATE)
         if memo is not None:
-            memo[("fab.dominate", link.attack)] = dominated
+            memo[("fab.dominate", link.card)] = dominated
     if dominated:
         raise IllegalAction(
             "the attack has dominate: it can't be defended by more than one card from hand",
@@ -311,7 +306,7 @@ def check_dominate_reaction(game: Game, proc: Procedure, card: int) -> None:
     link = active_link(proc)
     if link is None or not _in_hand(game, card) or not _hand_defenders(link):
         return
-    if has_keyword(game, link.attack, ct.DOMINATE):
+    if has_keyword(game, link.card, ct.DOMINATE):
         raise IllegalAction(
             "the attack has dominate and is defended by a card from hand: no defense "
             "reaction is played from hand",

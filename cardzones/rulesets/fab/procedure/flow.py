@@ -29,6 +29,7 @@ from cardzones.rulesets.fab.procedure.state import (
     current,
     describe_result,
     next_player,
+    players,
     remaining,
     store,
 )
@@ -138,7 +139,7 @@ def _defend_nothing(game: Game, proc: Procedure) -> Procedure:
     hand = game.zone(link.defender, "hand")
     if hand is not None and game.contents(hand):
         return proc
-    if combat.defending_cards(game, link.defender):
+    if combat.defending_cards(game, players(link)[1]):
         return proc
     proc = give_priority(proc._replace(declared=True), game.turn_player)
     store(game, proc)
@@ -161,7 +162,7 @@ def resolve_top(game: Game, proc: Procedure) -> Procedure:
     if combat.is_attack(game, top):
         proc = combat.become_link(game, proc, top)
         link = active_link(proc)
-        if obj.kind == CARD and link is not None and link.attack == top:
+        if obj.kind == CARD and link is not None and link.card == top:
             card_effects.resolve(game, proc, top, by, targeted=False)  # 5.3.4
         return proc
     if obj.kind == TRIGGERED and card_effects.resolve_hit_layer(game, top, by):

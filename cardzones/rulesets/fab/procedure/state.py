@@ -7,7 +7,9 @@ turn (4.0.3a) and the step of combat (7.0.1), who has priority (1.11) and how
 many players passed in succession (1.11.4a), each player's action and
 resource points (1.13), the chain links of the combat chain (7.0.3) and the
 result (4.5). So a copy, undo, a saved game and a view all have it as they
-have the cards: every write is one journaled record.
+have the cards: every write is one journaled record. The chain links are the
+combat chain's record (:mod:`cardzones.rulesets.fab.chain`): the procedure
+reads them with its own record and writes them back with it.
 
 A game without the record is not under the procedure: every action then
 keeps the meaning it has without it.
@@ -15,10 +17,11 @@ keeps the meaning it has without it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from cardzones.acts.legal import judging
 from cardzones.errors import IllegalAction
+from cardzones.rulesets.fab import chain as chain_record
 
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game
@@ -41,13 +44,10 @@ LAYER, ATTACK, DEFEND, REACTION, DAMAGE, RESOLUTION = (
 STEPS = (LAYER, ATTACK, DEFEND, REACTION, DAMAGE, RESOLUTION)
 
 
-class Link(NamedTuple):
-    """A chain link (7.0.3): its active-attack (a card or an attack-proxy),
-    the attack-source (a weapon, or None), the attacking and the defending
-    player (7.2.4a, 7.2.4b), the defending cards with the zone each came
-    from (``homes``: where an equipment returns at the close, 7.7.5; -1 for
-    a card from hand), the damage dealt (None before the damage step) and
-    whether it hit (7.5.5)."""
+class SavedLink(NamedTuple):
+    """A chain link as the procedure's record held it in a game saved before
+    the links were kept in the combat chain's record alone; such a save is
+    read as :func:`_from_saved` says, and nothing writes one any more."""
 
     attack: int
     source: int | None
@@ -60,6 +60,10 @@ class Link(NamedTuple):
     resolved: bool = False
 
 
+#: The name an older save gives :class:`SavedLink`.
+Link = SavedLink
+
+
 class Procedure(NamedTuple):
     """The procedure's record (see the module's documentation). Points are
     given per player, in the order of ``game.players``. ``declared`` says
@@ -67,7 +71,9 @@ class Procedure(NamedTuple):
     ``attacked`` holds the weapons that attacked this turn (an attack
     ability is once per turn). ``losers`` lists the players who lost, in
     order; ``winner`` and ``reason`` are set when the game ended (4.5);
-    ``chain`` is the combat chain's zone."""
+    ``chain`` is the combat chain's zone. ``links`` are the chain links the
+    procedure plays on: read from the combat chain's record, and stored
+    there (:func:`store`), never in this one."""
 
     first: str
     phase: str = START
@@ -76,7 +82,7 @@ class Procedure(NamedTuple):
     passes: int = 0
     action_points: tuple[int, ...] = ()
     resource_points: tuple[int, ...] = ()
-    links: tuple[Link, ...] = ()
+    links: tuple[chain_record.Link, ...] = ()
     declared: bool = False
     attacked: tuple[int, ...] = ()
     losers: tuple[str, ...] = ()
@@ -118,24 +124,83 @@ _UNREAD: Any = object()
 
 
 def _read(game: Game) -> Procedure | None:
-    """The record as :func:`current` gives it, read from the game."""
+    """The record as :func:`current` gives it, read from the game, with the
+    chain links the procedure plays on: those whose attacks are on the
+    combat chain (a judge may have moved one off it by hand)."""
     found = game.records.get(PROCEDURE)
     if not isinstance(found, Procedure):
         return None
     if found.turn != game.turn and not found.over:
         # The turn ended (finish_turn, or a judge's end_turn): a new one begins.
         return new_turn(game, found)
-    links = found.links
-    if links:
-        chain = found.chain
-        exists, obj = game.exists, game.obj
-        for link in links:
-            if not exists(link.attack) or obj(link.attack).zone != chain:
-                kept = tuple(
-                    link for link in links if exists(link.attack) and obj(link.attack).zone == chain
-                )
-                return _without_lost_links(game, found, kept)
-    return found
+    if found.step is None:
+        return found  # the combat chain is closed: no link to play on (7.0.2)
+    links = _from_saved(game, found) if found.links else chain_record.recorded(game)
+    if not links:
+        if found.step == LAYER:
+            return found
+        return _without_lost_links(game, found, ())  # a judge closed the combat chain
+    if any(link.defender is None or link.attacker is None for link in links):
+        links = tuple(_named(game, found, x) for x in links)
+    proc = found._replace(links=links)
+    zone = found.chain
+    exists, obj = game.exists, game.obj
+    for link in links:
+        if not exists(link.card) or obj(link.card).zone != zone:
+            kept = tuple(x for x in links if exists(x.card) and obj(x.card).zone == zone)
+            return _without_lost_links(game, proc, kept)
+    return proc
+
+
+def _named(game: Game, proc: Procedure, link: chain_record.Link) -> chain_record.Link:
+    """A link made by a move by hand, with the players the procedure names:
+    the attack's controller, else the turn player, attacks (7.2.4a) the next
+    player's hero (7.2.4b), as an attack a judge put on the stack does."""
+    if link.attacker is not None and link.defender is not None:
+        return link
+    attacker = link.attacker or game.turn_player
+    defender = link.defender or next_player(game, attacker, proc.losers)
+    return link._replace(attacker=attacker, defender=defender)
+
+
+def players(link: chain_record.Link) -> tuple[str, str]:
+    """The attacking and the defending player of a link the procedure plays
+    on, which names both (:func:`current`)."""
+    return link.attacker or "", link.defender or ""
+
+
+def _from_saved(game: Game, found: Procedure) -> tuple[chain_record.Link, ...]:
+    """The chain links of a game saved when the procedure's record held its
+    own (:class:`SavedLink`): each the combat chain's recorded link of the
+    same attack, with what the procedure knew of it."""
+    recorded_links = chain_record.recorded(game)
+    keys = {key[0]: key for link in recorded_links for key in (link.attack, *link.defending)}
+
+    def key(card: int) -> tuple[int, int]:
+        known = keys.get(card)
+        if known is not None:
+            return known
+        return card, game.obj(card).oid if game.exists(card) else -1
+
+    out = []
+    for saved in cast(tuple[SavedLink, ...], found.links):
+        same = next((x for x in recorded_links if x.card == saved.attack), None)
+        if same is None:
+            name = game.obj(saved.attack).cdef.name if game.exists(saved.attack) else ""
+            source = None if saved.source is None else key(saved.source)
+            same = chain_record.Link(key(saved.attack), name, saved.attacker, source)
+        out.append(
+            same._replace(
+                attacker=saved.attacker,
+                defender=saved.defender,
+                defending=tuple(key(card) for card in saved.defending),
+                homes=saved.homes,
+                damage=saved.damage,
+                hit=saved.hit,
+                resolved=saved.resolved,
+            )
+        )
+    return tuple(out)
 
 
 def new_turn(game: Game, proc: Procedure) -> Procedure:
@@ -160,13 +225,19 @@ def new_turn(game: Game, proc: Procedure) -> Procedure:
     )
 
 
-def _without_lost_links(game: Game, proc: Procedure, kept: tuple[Link, ...]) -> Procedure:
+def _without_lost_links(
+    game: Game, proc: Procedure, kept: tuple[chain_record.Link, ...]
+) -> Procedure:
     """The record with only the links whose attacks are on the combat chain:
     without the active one, combat goes on from the resolution step, and
     without any, the combat chain is closed (7.7.2c); the turn player then
     has priority if no one had it (a defend step without its link)."""
-    active_gone = not proc.links[-1].resolved and proc.links[-1] not in kept
+    active_gone = bool(proc.links) and not proc.links[-1].resolved and proc.links[-1] not in kept
     if proc.step == LAYER or not (active_gone or not kept):
+        return proc._replace(links=kept)
+    if proc.step == RESOLUTION and kept:
+        # The links stay recorded (7.0.3c): combat went on from the
+        # resolution step as the active one was lost, and goes on there.
         return proc._replace(links=kept)
     priority = proc.priority
     if priority is None and proc.phase == ACTION and not proc.over:
@@ -192,8 +263,10 @@ def require(game: Game) -> Procedure:
 
 
 def store(game: Game, proc: Procedure) -> None:
-    """Write the record: one journaled write."""
-    game.records.put(PROCEDURE, proc)
+    """Write the record, its chain links into the combat chain's record
+    (7.0.3): one journaled write each, the links' only when they changed."""
+    chain_record.put_links(game, proc.links, proc.chain)
+    game.records.put(PROCEDURE, proc._replace(links=()) if proc.links else proc)
 
 
 def points(game: Game, values: tuple[int, ...], player: str) -> int:
@@ -247,7 +320,7 @@ def attack_target(proc: Procedure, attack: int) -> str | None:
     return dict(proc.targets).get(attack)
 
 
-def active_link(proc: Procedure) -> Link | None:
+def active_link(proc: Procedure) -> chain_record.Link | None:
     """The active chain link (7.0.3b): the newest link while it has not
     resolved; None in the layer step, once it resolved, or with the combat
     chain closed."""

@@ -14,8 +14,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from cardzones.kernel.views import handle_for
+from cardzones.rulesets.fab.chain import Link
 from cardzones.rulesets.fab.procedure.flow import who_acts
-from cardzones.rulesets.fab.procedure.state import Link, current, points
+from cardzones.rulesets.fab.procedure.state import current, points
 
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game
@@ -68,11 +69,11 @@ def _card(game: Game, player: str | None, card: int | None) -> str | None:
 
 
 def _link(game: Game, player: str | None, number: int, link: Link) -> dict[str, Any]:
-    defending = [_card(game, player, c) for c in link.defending]
+    defending = [_card(game, player, c) for c in link.defending_cards]
     return {
         "number": number,
-        "attack": _card(game, player, link.attack),
-        "source": _card(game, player, link.source),
+        "attack": _card(game, player, link.card),
+        "source": _card(game, player, link.source_card),
         "attacker": link.attacker,
         "defender": link.defender,
         "defending": [h for h in defending if h is not None],
