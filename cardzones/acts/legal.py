@@ -155,18 +155,14 @@ def _listing(
     judges: bool = False,
 ) -> tuple[list[LegalAction], _Asked]:
     game.check_player(player)
-    wanted = None if actions is None else set(actions)
     seat = SeatPolicy(game, player)
     out: list[LegalAction] = []
+    selected = _selected(table_of(game), actions, judges)
     memo = _JUDGING.set((game, {}) if foresee else None)
     try:
         with remembered(game, player):
             ask = _Asked(game, player, seat, card, zone)
-            for name, action in table_of(game).items():
-                if action.candidates is None or (wanted is not None and name not in wanted):
-                    continue
-                if action.judge and not judges and wanted is None:
-                    continue  # a judge's action: offered when asked for
+            for action in selected:
                 if not seat.takes(action):
                     continue  # the turn player's action (Seat.turn), without a refusal
                 if foresee and action.foresee is not None:
@@ -178,6 +174,42 @@ def _listing(
     finally:
         _JUDGING.reset(memo)
     return out, ask
+
+
+def _selected(
+    table: Mapping[str, Action], actions: Iterable[str] | None, judges: bool
+) -> tuple[Action, ...]:
+    """The actions of ``table`` a listing asks for candidates, in the table's
+    order: those with candidates, limited to the names ``actions`` gives, a
+    judge's action only when named or with ``judges``. A player's program
+    asks for the same names at every act (a procedure's acts): a tuple of
+    names is looked up once per table, not the whole table walked again."""
+    key = (id(table), actions, judges) if actions.__class__ is tuple else None
+    if key is not None:
+        held = _SELECTED.get(key)
+        if held is not None and held[0] is table:
+            return held[1]
+    wanted = None if actions is None else set(actions)
+    chosen = tuple(
+        action
+        for name, action in table.items()
+        if action.candidates is not None
+        and (wanted is None or name in wanted)
+        # a judge's action: offered when asked for
+        and not (action.judge and not judges and wanted is None)
+    )
+    if key is not None:
+        if len(_SELECTED) >= _SELECTED_MAX:
+            _SELECTED.clear()
+        _SELECTED[key] = (table, chosen)
+    return chosen
+
+
+#: The actions each table gives for a tuple of names (:func:`_selected`),
+#: with the table itself, as an id is reused once its table is gone.
+_SELECTED: dict[tuple[int, Any, bool], tuple[Mapping[str, Action], tuple[Action, ...]]] = {}
+#: How many selections :data:`_SELECTED` holds before it starts again.
+_SELECTED_MAX = 256
 
 
 #: The game whose legal actions are being judged, and what its judges found.

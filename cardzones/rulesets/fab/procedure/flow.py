@@ -125,8 +125,10 @@ def pass_priority(game: Game, proc: Procedure) -> None:
     holder = None if proc.step == DEFEND and not proc.declared else game.turn_player
     proc = give_priority(proc, holder)
     store(game, proc)
-    proc = _defend_nothing(game, proc)
-    check_end(game)
+    _defend_nothing(game, proc)
+    # A hero whose life the step's damage took to zero loses by the game
+    # state action fab looks at after every action (4.5.3a, check_end): a
+    # pass is one action, so it is looked at once, as the pass ends.
 
 
 def _defend_nothing(game: Game, proc: Procedure) -> Procedure:
