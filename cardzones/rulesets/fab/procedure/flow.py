@@ -24,6 +24,7 @@ from cardzones.rulesets.fab.procedure.state import (
     DEFEND,
     END,
     LAYER,
+    PROCEDURE,
     Procedure,
     active_link,
     current,
@@ -222,11 +223,17 @@ def check_end(game: Game) -> None:
     """4.5.3a: a player still in the game whose hero's life total is zero or
     less, or who has no hero, loses (:func:`lose`). A game state action,
     looked at after every action."""
-    proc = current(game)
-    if proc is None or proc.over:
+    # Who is still in the game and whether it is over are the stored record's
+    # alone (what current() makes of it for a new turn or a lost chain link
+    # changes neither): the record as current() gives it is read only when a
+    # player lost, most actions ending with no one at zero.
+    stored = game.records.get(PROCEDURE)
+    if not isinstance(stored, Procedure) or stored.over:
         return
-    lost = tuple(p for p in remaining(game, proc) if _has_lost(game, p))
+    lost = tuple(p for p in remaining(game, stored) if _has_lost(game, p))
     if lost:
+        proc = current(game)
+        assert proc is not None
         lose(game, proc, lost, "4.5.3a: life total reduced to zero")
 
 
