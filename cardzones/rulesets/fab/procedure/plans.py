@@ -201,7 +201,24 @@ def action_timing_refusal(
     """Why an action card or action ability may not be played now, with the
     rule, or None when it may: the turn player's, in their action phase
     (1.13.2b), with the stack empty (8.1.1a), and outside combat but for an
-    attack in the resolution step (8.1.1b, 7.0.1a, 7.6.3a)."""
+    attack in the resolution step (8.1.1b, 7.0.1a, 7.6.3a).
+
+    While legal actions are judged it is found once per player and kind,
+    as every card of a hand asks it."""
+    memo = judging(game)
+    if memo is None:
+        return _action_timing_refusal(game, proc, player, attack)
+    key = ("fab.action_timing", player, attack)
+    try:
+        refusal: tuple[str, str] | None = memo[key]
+    except KeyError:
+        refusal = memo[key] = _action_timing_refusal(game, proc, player, attack)
+    return refusal
+
+
+def _action_timing_refusal(
+    game: Game, proc: Procedure, player: str, attack: bool
+) -> tuple[str, str] | None:
     if player != game.turn_player or proc.phase != ACTION:
         return "only the turn player plays actions, in their action phase", "1.13.2b"
     if game.contents(layers.stack(game)):
