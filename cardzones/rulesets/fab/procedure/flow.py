@@ -102,6 +102,32 @@ def who_acts(game: Game, proc: Procedure) -> str | None:
     return proc.priority
 
 
+#: The acts of the player the procedure waits for, by what it waits for
+#: (:func:`awaited`), conceding aside (4.5.3c: any time).
+PRIORITY_ACTS = ("pass", "play", "attack")
+DEFEND_ACTS = ("defend",)
+END_ACTS = ("finish_turn",)
+
+
+def awaited(game: Game, proc: Procedure) -> tuple[str | None, tuple[str, ...]]:
+    """The player the procedure waits for (:func:`who_acts`) and the names
+    of the acts it lets them take now, conceding aside: ``finish_turn`` for
+    the turn player in the end phase (4.4.3b), ``defend`` for the defending
+    player declaring defending cards (7.3.2), and ``pass``, ``play`` and
+    ``attack`` for the player with priority (1.11.2, 1.11.4, 5.1, 5.2); no
+    one and none once the game is over. A player's program asks legal
+    actions for these names alone: the procedure's other acts give that
+    player nothing now, so the list is the same, found sooner."""
+    player = who_acts(game, proc)
+    if player is None:
+        return None, ()
+    if proc.phase == END:
+        return player, END_ACTS
+    if proc.priority is None:
+        return player, DEFEND_ACTS
+    return player, PRIORITY_ACTS
+
+
 def pass_priority(game: Game, proc: Procedure) -> None:
     """1.11.4a: priority goes to the next player in clockwise order who is
     still in the game (4.5.1a); once every such player passed in succession,
