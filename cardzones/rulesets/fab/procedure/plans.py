@@ -203,12 +203,14 @@ def action_timing_refusal(
     (1.13.2b), with the stack empty (8.1.1a), and outside combat but for an
     attack in the resolution step (8.1.1b, 7.0.1a, 7.6.3a).
 
-    While legal actions are judged it is found once per player and kind,
-    as every card of a hand asks it."""
+    While legal actions are judged it is found once per player, kind and
+    step, as every card of a hand asks it."""
     memo = judging(game)
     if memo is None:
         return _action_timing_refusal(game, proc, player, attack)
-    key = ("fab.action_timing", player, attack)
+    # The game (its turn player, its stack) stays as it is meanwhile; the
+    # phase and step are the record's asked about.
+    key = ("fab.action_timing", player, attack, proc.phase, proc.step)
     try:
         refusal: tuple[str, str] | None = memo[key]
     except KeyError:
