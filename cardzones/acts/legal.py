@@ -69,6 +69,9 @@ from cardzones.acts.candidate_shapes import (
     shape_and_groups,
 )
 from cardzones.acts.legal_action import LegalAction
+from cardzones.acts.listing import SeatCandidate, candidate_key
+from cardzones.acts.listing import frozen as _frozen
+from cardzones.acts.listing import selected as listed_actions
 from cardzones.acts.seats import SeatPolicy, SeatRefusal, acts_on, may_name, owns_zone, remembered
 from cardzones.acts.zone_choices import adding
 from cardzones.acts.zone_filter import concerns
@@ -155,18 +158,14 @@ def _listing(
     judges: bool = False,
 ) -> tuple[list[LegalAction], _Asked]:
     game.check_player(player)
-    wanted = None if actions is None else set(actions)
     seat = SeatPolicy(game, player)
     out: list[LegalAction] = []
+    selected = listed_actions(table_of(game), actions, judges)
     memo = _JUDGING.set((game, {}) if foresee else None)
     try:
         with remembered(game, player):
             ask = _Asked(game, player, seat, card, zone)
-            for name, action in table_of(game).items():
-                if action.candidates is None or (wanted is not None and name not in wanted):
-                    continue
-                if action.judge and not judges and wanted is None:
-                    continue  # a judge's action: offered when asked for
+            for action in selected:
                 if not seat.takes(action):
                     continue  # the turn player's action (Seat.turn), without a refusal
                 if foresee and action.foresee is not None:
@@ -316,7 +315,8 @@ class _Asked:
         through, so it calls no more than it must. Binding checks the seat
         policy value by value as :func:`bind` with the seat does; a candidate
         the quick way cannot read goes through :func:`bind` itself, which says
-        what is wrong."""
+        what is wrong. A :class:`~cardzones.acts.listing.SeatCandidate` is
+        within the seat policy as made: it is only completed and judged."""
         game, player = self.game, self.player
         # Most actions of a listing have no candidate now: they end here.
         candidates = iter(action.candidates(game, player))  # type: ignore[misc]
@@ -332,6 +332,7 @@ class _Asked:
         add = seen.add
         count = 0
         named_, ours_, looked_ = _NAMED, _OURS, _LOOKED
+        seat_made = SeatCandidate
         asked, card_keys, list_keys = naming(action, self.card)
         # Whether a candidate may hold a list of cards, which is unhashable:
         # found at the first candidate, as most actions of a listing have none.
@@ -351,64 +352,70 @@ class _Asked:
                             break
                     else:
                         continue
-            keys = tuple(given)
-            try:
-                shape, groups = shapes[keys]
-            except KeyError:
-                shape, groups = shapes[keys] = shape_and_groups(action, keys, one_of)
-            looked = True
             args: dict[str, Any] | None
-            if shape is not None:
-                # Each group of one_of, read on the keys given (the others are None).
-                for group, exactly in groups:
-                    n = 0
-                    for k in group:
-                        if given[k] is not None:
-                            n += 1
-                    if n == 0 or (exactly and n != 1):
-                        shape = None
-                        break
-                refused = False
-                if shape is not None:
-                    for key, check, ours in shape:
-                        value = given[key]
-                        if value is None:
-                            continue
-                        if check is CARD or check is CARDS:
-                            for one in (value,) if check is CARD else value:
-                                flags = cards.get(one)
-                                if flags is None:
-                                    flags = self._card(one)
-                                if not flags & named_ or (ours and not flags & ours_):
-                                    refused = True
-                                    break
-                                if not flags & looked_:
-                                    looked = False
-                            if refused:
-                                break
-                        elif check is ACTOR:
-                            if value != player:
-                                refused = True
-                                break
-                        elif check is OWN_ZONE:
-                            if not owns_zone(game, player, value):
-                                refused = True
-                                break
-                        else:  # a nested value: the binder's own pass
-                            shape = None
-                            break
-                if refused:
-                    continue
-            if shape is None:
-                args = self.bound_by_binder(action, given)
-                if args is None:
-                    continue
-                looked = self._seen(action, args)
-            else:
+            if given.__class__ is seat_made:
+                # Made within the seat policy (SeatCandidate): only the rules judge it.
                 args = defaults.copy()
                 args.update(given)
-                if actor is not None and args[actor] is None:
-                    args[actor] = player
+                looked = True
+            else:
+                keys = tuple(given)
+                try:
+                    shape, groups = shapes[keys]
+                except KeyError:
+                    shape, groups = shapes[keys] = shape_and_groups(action, keys, one_of)
+                looked = True
+                if shape is not None:
+                    # Each group of one_of, read on the keys given (the others are None).
+                    for group, exactly in groups:
+                        n = 0
+                        for k in group:
+                            if given[k] is not None:
+                                n += 1
+                        if n == 0 or (exactly and n != 1):
+                            shape = None
+                            break
+                    refused = False
+                    if shape is not None:
+                        for key, check, ours in shape:
+                            value = given[key]
+                            if value is None:
+                                continue
+                            if check is CARD or check is CARDS:
+                                for one in (value,) if check is CARD else value:
+                                    flags = cards.get(one)
+                                    if flags is None:
+                                        flags = self._card(one)
+                                    if not flags & named_ or (ours and not flags & ours_):
+                                        refused = True
+                                        break
+                                    if not flags & looked_:
+                                        looked = False
+                                if refused:
+                                    break
+                            elif check is ACTOR:
+                                if value != player:
+                                    refused = True
+                                    break
+                            elif check is OWN_ZONE:
+                                if not owns_zone(game, player, value):
+                                    refused = True
+                                    break
+                            else:  # a nested value: the binder's own pass
+                                shape = None
+                                break
+                    if refused:
+                        continue
+                if shape is None:
+                    args = self.bound_by_binder(action, given)
+                    if args is None:
+                        continue
+                    looked = self._seen(action, args)
+                else:
+                    args = defaults.copy()
+                    args.update(given)
+                    if actor is not None and args[actor] is None:
+                        args[actor] = player
             if filtered and not self.wants(action, args):
                 continue
             if offer is not None and not offer(game, args):
@@ -417,7 +424,7 @@ class _Asked:
             values: tuple[Any, ...] = tuple(args.values())
             if listy is None:
                 listy = any(param.kind is ParamKind.CARDS for param in action.params)
-            if listy:  # a list of cards as the tuple of them, as _frozen has it
+            if listy:  # a list of cards as the tuple of them, as frozen has it
                 values = tuple(v if v.__class__ is not list else tuple(v) for v in values)
             try:
                 add(values)
@@ -454,7 +461,7 @@ class _Asked:
                 continue
             if action.offer is not None and not action.offer(self.game, args):
                 continue
-            key = _key(args)
+            key = candidate_key(args)
             if key in seen:
                 continue
             seen.add(key)
@@ -561,37 +568,3 @@ def _all_visible(game: Game, player: str, action: Action, args: Mapping[str, Any
         if param.kind is ParamKind.CARDS and not all(game.may_look(player, c) for c in value):
             return False
     return True
-
-
-def _key(args: dict[str, Any]) -> Any:
-    """A key for a candidate's arguments: the values in parameter order, which
-    is the order of a completed candidate's keys."""
-    key = tuple(args.values())
-    try:
-        hash(key)
-    except TypeError:  # a mapping among them (an ongoing bonus)
-        return _frozen(args)
-    return key
-
-
-def _frozen(value: Any, texts: dict[int, tuple[Any, str]] | None = None) -> Any:
-    """A hashable value equal for equal values; ``texts`` keeps the text of
-    each unhashable value met (an immutable card definition, met once per
-    destination of a token), so that one listing writes it once."""
-    try:
-        hash(value)
-    except TypeError:
-        pass
-    else:
-        return value  # most are: a name, a number, a card, a destination
-    if isinstance(value, Mapping):
-        return tuple(sorted((k, _frozen(v, texts)) for k, v in value.items()))
-    if isinstance(value, list | tuple):
-        return tuple(_frozen(v, texts) for v in value)
-    # A card definition: its text says what it is.
-    if texts is None:
-        return repr(value)
-    held = texts.get(id(value))
-    if held is None or held[0] is not value:
-        held = texts[id(value)] = (value, repr(value))
-    return held[1]

@@ -26,6 +26,7 @@ from cardzones.acts.actions import (
     acting,
     action_table,
 )
+from cardzones.acts.listing import SeatCandidate
 from cardzones.acts.standard import BY
 from cardzones.errors import IllegalAction
 from cardzones.kernel.results import MoveResult
@@ -46,6 +47,11 @@ if TYPE_CHECKING:
 
 K = ParamKind
 Candidate = dict[str, Any]
+#: Each act's candidates are made within the seat policy: the player acts for
+#: themselves, naming cards of their own hand, arsenal, weapon and equipment
+#: zones and opponents, and the plans (:mod:`.plans`) judge the rest; so a
+#: listing does not check the seat policy on them again.
+Seated = SeatCandidate
 
 PITCH = Param(
     "pitch",
@@ -159,13 +165,14 @@ def _targeted(game: Game, player: str, found: Candidate) -> Iterator[Candidate]:
         yield found
         return
     for target in choices:
-        yield found | {"target": target}
+        yield Seated(found, target=target)
 
 
 def _may_play_now(game: Game, proc: Procedure, card: int, player: str) -> bool:
-    return (
-        game.may_play(card, player) and plans.play_timing_refusal(game, proc, card, player) is None
-    )
+    # The cards asked about are the player's own hand and arsenal: whether
+    # the card may be played from there (5.1.1a) is the plan's to judge, for
+    # the few cards whose timing lets them be played.
+    return plans.play_timing_refusal(game, proc, card, player) is None
 
 
 def _may_attack_now(game: Game, proc: Procedure, weapon: int, player: str) -> bool:
@@ -207,16 +214,16 @@ def _paid(
             # no card pitched is written by leaving `pitch` out, as the act
             # is sent: a list of cards is never empty
             yield (
-                {"card": card, "by": player, "pitch": list(pitch)}
+                Seated(card=card, by=player, pitch=list(pitch))
                 if pitch
-                else {"card": card, "by": player}
+                else Seated(card=card, by=player)
             )
 
 
 def pass_candidates(game: Game, player: str) -> Iterator[Candidate]:
     proc = current(game)
     if proc is not None and not proc.over and proc.priority == player:
-        yield {"by": player}
+        yield Seated(by=player)
 
 
 def defend_candidates(game: Game, player: str) -> Iterator[Candidate]:
@@ -238,14 +245,14 @@ def defend_candidates(game: Game, player: str) -> Iterator[Candidate]:
     for size in range(largest + 1):
         for chosen in combinations(cards, size):
             # one dict a set, as there are many sets
-            yield {"by": player, "cards": list(chosen)} if chosen else {"by": player}
+            yield Seated(by=player, cards=list(chosen)) if chosen else Seated(by=player)
 
 
 def concede_candidates(game: Game, player: str) -> Iterator[Candidate]:
     """4.5.3c: the player the game waits for may concede instead of acting."""
     proc = current(game)
     if proc is not None and flow.who_acts(game, proc) == player:
-        yield {"by": player}
+        yield Seated(by=player)
 
 
 def finish_candidates(game: Game, player: str) -> Iterator[Candidate]:
@@ -254,10 +261,10 @@ def finish_candidates(game: Game, player: str) -> Iterator[Candidate]:
     proc = current(game)
     if proc is None or proc.over or proc.phase != END or player != game.turn_player:
         return
-    yield {"by": player}
+    yield Seated(by=player)
     if flow.arsenal_choice(game, player):
         for card in _own_cards(game, player, "hand"):
-            yield {"arsenal": card, "by": player}
+            yield Seated(arsenal=card, by=player)
 
 
 # -- the table ----------------------------------------------------------------------

@@ -24,6 +24,7 @@ from cardzones.rulesets.fab.procedure.state import (
     DEFEND,
     END,
     LAYER,
+    PROCEDURE,
     Procedure,
     active_link,
     current,
@@ -102,6 +103,32 @@ def who_acts(game: Game, proc: Procedure) -> str | None:
     return proc.priority
 
 
+#: The acts of the player the procedure waits for, by what it waits for
+#: (:func:`awaited`), conceding aside (4.5.3c: any time).
+PRIORITY_ACTS = ("pass", "play", "attack")
+DEFEND_ACTS = ("defend",)
+END_ACTS = ("finish_turn",)
+
+
+def awaited(game: Game, proc: Procedure) -> tuple[str | None, tuple[str, ...]]:
+    """The player the procedure waits for (:func:`who_acts`) and the names
+    of the acts it lets them take now, conceding aside: ``finish_turn`` for
+    the turn player in the end phase (4.4.3b), ``defend`` for the defending
+    player declaring defending cards (7.3.2), and ``pass``, ``play`` and
+    ``attack`` for the player with priority (1.11.2, 1.11.4, 5.1, 5.2); no
+    one and none once the game is over. A player's program asks legal
+    actions for these names alone: the procedure's other acts give that
+    player nothing now, so the list is the same, found sooner."""
+    player = who_acts(game, proc)
+    if player is None:
+        return None, ()
+    if proc.phase == END:
+        return player, END_ACTS
+    if proc.priority is None:
+        return player, DEFEND_ACTS
+    return player, PRIORITY_ACTS
+
+
 def pass_priority(game: Game, proc: Procedure) -> None:
     """1.11.4a: priority goes to the next player in clockwise order who is
     still in the game (4.5.1a); once every such player passed in succession,
@@ -126,8 +153,10 @@ def pass_priority(game: Game, proc: Procedure) -> None:
     holder = None if proc.step == DEFEND and not proc.declared else game.turn_player
     proc = give_priority(proc, holder)
     store(game, proc)
-    proc = _defend_nothing(game, proc)
-    check_end(game)
+    _defend_nothing(game, proc)
+    # A hero whose life the step's damage took to zero loses by the game
+    # state action fab looks at after every action (4.5.3a, check_end): a
+    # pass is one action, so it is looked at once, as the pass ends.
 
 
 def _defend_nothing(game: Game, proc: Procedure) -> Procedure:
@@ -221,11 +250,17 @@ def check_end(game: Game) -> None:
     """4.5.3a: a player still in the game whose hero's life total is zero or
     less, or who has no hero, loses (:func:`lose`). A game state action,
     looked at after every action."""
-    proc = current(game)
-    if proc is None or proc.over:
+    # Who is still in the game and whether it is over are the stored record's
+    # alone (what current() makes of it for a new turn or a lost chain link
+    # changes neither): the record as current() gives it is read only when a
+    # player lost, most actions ending with no one at zero.
+    stored = game.records.get(PROCEDURE)
+    if not isinstance(stored, Procedure) or stored.over:
         return
-    lost = tuple(p for p in remaining(game, proc) if _has_lost(game, p))
+    lost = tuple(p for p in remaining(game, stored) if _has_lost(game, p))
     if lost:
+        proc = current(game)
+        assert proc is not None
         lose(game, proc, lost, "4.5.3a: life total reduced to zero")
 
 

@@ -56,8 +56,10 @@ class Plan(NamedTuple):
     """What an act would do: its name, the acting player, the card it plays
     or attacks with (or the card for the arsenal), the cost and the cards
     pitched for it, the cards declared as defending, the order of the
-    pitched cards at the end of the turn, and the player whose hero an
-    attack targets."""
+    pitched cards at the end of the turn, the player whose hero an
+    attack targets, and the procedure's record the plan was judged on (a
+    pass and a declaration of defending cards keep it, so that their apply
+    carries on from it rather than read it again)."""
 
     act: str
     player: str
@@ -67,6 +69,7 @@ class Plan(NamedTuple):
     cards: tuple[int, ...] = ()
     order: tuple[int, ...] = ()
     target: str | None = None
+    proc: Procedure | None = None
 
 
 # -- priority ---------------------------------------------------------------
@@ -91,8 +94,9 @@ def check_priority(game: Game, proc: Procedure, player: str) -> None:
 
 def plan_pass(game: Game, player: str) -> Plan:
     """1.11.4: the player with priority passes."""
-    check_priority(game, require(game), player)
-    return Plan("pass", player)
+    proc = require(game)
+    check_priority(game, proc, player)
+    return Plan("pass", player, proc=proc)
 
 
 # -- playing a card and attacking ----------------------------------------------
@@ -197,7 +201,26 @@ def action_timing_refusal(
     """Why an action card or action ability may not be played now, with the
     rule, or None when it may: the turn player's, in their action phase
     (1.13.2b), with the stack empty (8.1.1a), and outside combat but for an
-    attack in the resolution step (8.1.1b, 7.0.1a, 7.6.3a)."""
+    attack in the resolution step (8.1.1b, 7.0.1a, 7.6.3a).
+
+    While legal actions are judged it is found once per player, kind and
+    step, as every card of a hand asks it."""
+    memo = judging(game)
+    if memo is None:
+        return _action_timing_refusal(game, proc, player, attack)
+    # The game (its turn player, its stack) stays as it is meanwhile; the
+    # phase and step are the record's asked about.
+    key = ("fab.action_timing", player, attack, proc.phase, proc.step)
+    try:
+        refusal: tuple[str, str] | None = memo[key]
+    except KeyError:
+        refusal = memo[key] = _action_timing_refusal(game, proc, player, attack)
+    return refusal
+
+
+def _action_timing_refusal(
+    game: Game, proc: Procedure, player: str, attack: bool
+) -> tuple[str, str] | None:
     if player != game.turn_player or proc.phase != ACTION:
         return "only the turn player plays actions, in their action phase", "1.13.2b"
     if game.contents(layers.stack(game)):
@@ -312,8 +335,9 @@ def plan_attack(
 
 def plan_defend(game: Game, cards: tuple[int, ...], player: str) -> Plan:
     """7.3.2: the defending player declares their defending cards."""
-    combat.check_defenders(game, require(game), player, cards)
-    return Plan("defend", player, cards=cards)
+    proc = require(game)
+    combat.check_defenders(game, proc, player, cards)
+    return Plan("defend", player, cards=cards, proc=proc)
 
 
 def plan_finish(game: Game, arsenal: int | None, order: tuple[int, ...], player: str) -> Plan:
@@ -355,11 +379,11 @@ def apply(game: Game, plan: Plan) -> int | None:
     with game.atomic():
         act = plan.act
         if act == "pass":
-            flow.pass_priority(game, require(game))
+            flow.pass_priority(game, plan.proc or require(game))
         elif act == "play" or act == "attack":
             return _announce_and_pay(game, plan)
         elif act == "defend":
-            proc = combat.add_defenders(game, require(game), plan.player, plan.cards)
+            proc = combat.add_defenders(game, plan.proc or require(game), plan.player, plan.cards)
             # 7.3.3: the turn player gains priority once they are declared.
             store(game, flow.give_priority(proc._replace(declared=True), game.turn_player))
         elif act == "finish_turn":

@@ -29,15 +29,11 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from cardzones.errors import CardzonesError
 from cardzones.kernel.cards import CardDef
-from cardzones.rulesets.fab.procedure.acts import ACTS
-from cardzones.rulesets.fab.procedure.flow import who_acts
+from cardzones.rulesets.fab.procedure.flow import awaited
 from cardzones.rulesets.fab.procedure.state import current
 
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game
-
-#: The acts the random player chooses among: every act but conceding.
-CHOICES = tuple(act for act in ACTS if act != "concede")
 
 #: The equipment zone of each equipment subtype.
 SLOTS = ("head", "chest", "arms", "legs")
@@ -108,12 +104,13 @@ def play_out(
             raise PlayoutError("the game is not under the game procedure")
         if proc.over:
             return Playout(proc.winner, game.turn - first_turn + 1, acts)
-        player = who_acts(game, proc)
+        player, choices = awaited(game, proc)
         if player is None:
             raise PlayoutError("the procedure waits for no player")
         # A random player who never concedes: every other legal act is a
-        # choice, and conceding is never listed.
-        legal = game.legal_actions(player, CHOICES)
+        # choice, and conceding is never listed. Only the acts the procedure
+        # waits for now are asked for; the others would give nothing.
+        legal = game.legal_actions(player, choices)
         if not legal:
             raise PlayoutError(f"{player} has no legal act: {proc}")
         rng.choice(legal).apply(game)
