@@ -1,17 +1,19 @@
 """When the server keeps a snapshot of a table it plays: at the events the
 host says (:meth:`~cardzones.table.host.Host.snapshot_due`), and only once
-the acts since the last snapshot cost at least as much CPU as that snapshot
-did.
+the acts since the last snapshot cost at least :data:`ACTS_PER_SNAPSHOT`
+times the CPU that snapshot did.
 
 A snapshot is a shortcut for loading: a restart replays the events after it.
 Its worth is that replay, and its price the CPU of building the whole game as
 data and storing it, which grows with the game while an act's cost does not.
-In a game whose acts are cheap, a snapshot every 50 events cost the server
-more than the replays it saved. Paced by CPU as well, a restart replays no
-more than about one snapshot's CPU beyond the host's interval (a replay
-redoes an act's rules but not its store or its frames, so it costs less than
-the act path measured here), and the snapshots' share of the server's CPU
-stays at most about half.
+In a young game, whose acts are cheap, a snapshot every 50 events cost the
+live server about a sixth of an act's CPU: more than the acts' own rules and
+store together (a sixth of an act), for replays that cost less. Paced by CPU
+as well, a restart replays at most about :data:`ACTS_PER_SNAPSHOT`
+snapshots' CPU beyond the host's interval (a replay redoes an act's rules but
+not its store or its frames, so it costs less than the act path measured
+here), and the snapshots cost at most a fifth of what the acts' rules and
+store do.
 """
 
 from __future__ import annotations
@@ -21,6 +23,10 @@ from collections.abc import Callable
 from typing import TypeVar
 
 T = TypeVar("T")
+
+#: A snapshot is kept once the acts since the last one cost this many times
+#: its CPU (built and stored).
+ACTS_PER_SNAPSHOT = 4
 
 
 class SnapshotPace:
@@ -32,9 +38,9 @@ class SnapshotPace:
     >>> pace = SnapshotPace()
     >>> pace.worth()  # no snapshot yet: the first one is due at once
     True
-    >>> pace.took(0.010); pace.spent(0.004); pace.worth()
+    >>> pace.took(0.008); pace.stored(0.002); pace.spent(0.035); pace.worth()
     False
-    >>> pace.spent(0.007); pace.worth()
+    >>> pace.spent(0.005); pace.worth()
     True
     """
 
@@ -51,8 +57,9 @@ class SnapshotPace:
         self.since += seconds
 
     def worth(self) -> bool:
-        """Whether the acts since the last snapshot cost at least as much as it."""
-        return self.since >= self.cost
+        """Whether the acts since the last snapshot cost at least
+        :data:`ACTS_PER_SNAPSHOT` times what it did."""
+        return self.since >= ACTS_PER_SNAPSHOT * self.cost
 
     def took(self, seconds: float) -> None:
         """A snapshot was taken, at ``seconds`` of CPU so far (its storing
