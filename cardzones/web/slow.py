@@ -33,10 +33,10 @@ from collections import Counter
 from typing import Any
 
 from uvicorn.protocols.http.auto import AutoHTTPProtocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from cardzones.table.limits import Limits
 from cardzones.web.server import address_key
-from cardzones.web.socket_writes import CoalescingWebSockets
 
 #: The connections open now from each client address, in this process.
 OPEN: Counter[str] = Counter()
@@ -231,9 +231,8 @@ def raise_open_files() -> str:
     return f"open files: at most {soft}"
 
 
-class DenyingWebSockets(CoalescingWebSockets):
-    """uvicorn's WebSocket protocol (each turn's frames in one write:
-    :mod:`cardzones.web.socket_writes`), counting its connection out of its
+class DenyingWebSockets(WebSocketsSansIOProtocol):
+    """uvicorn's WebSocket protocol, counting its connection out of its
     address's when it ends (:class:`DeadlineProtocol` counted it in), and
     quiet about a handshake the app turned away with an HTTP answer (a
     ``429`` over a limit): uvicorn counts that as a handshake never
