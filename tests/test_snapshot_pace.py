@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
-from tablekit import act, create, fab_body, seated
+from tablekit import act, create, fab_body, seated, store_url
 
 from cardzones.table.host import Done, Host
 from cardzones.table.limits import Limits
@@ -33,16 +34,10 @@ def burn(seconds: float) -> None:
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
-def db(request: pytest.FixtureRequest) -> str:
-    if request.param == "sqlite":
-        return "sqlite://"
-    url: str = request.getfixturevalue("postgres_url")
-    return url
-
-
-@pytest.fixture
-def client(db: str) -> Iterator[TestClient]:
-    app = create_app(db, snapshot_every=1, limits=Limits(seat_frames=10_000))
+def client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClient]:
+    app = create_app(
+        store_url(request, tmp_path), snapshot_every=1, limits=Limits(seat_frames=10_000)
+    )
     with TestClient(app) as client:
         yield client
 
