@@ -86,6 +86,11 @@ def check(figures: dict[str, Any], store: str) -> None:
     cpu = figures["cpu"]
     assert cpu["menus"] > 0 and cpu["acts_with_menus"] > 0
     assert cpu["act_cpu_us"] > 0 and cpu["echo_cpu_us"] > 0 and cpu["menu_cpu_us"] is not None
+    # an act with its menu, measured whole in the loop of menus
+    assert cpu["act_menu_cpu_us"] > 0
+    assert ratios["act_menu_cpu_per_echo_frame"] == pytest.approx(
+        cpu["act_menu_cpu_us"] / cpu["echo_cpu_us"], abs=1e-3
+    )
     assert ratios["act_cpu_per_echo_frame"] == pytest.approx(
         cpu["act_cpu_us"] / cpu["echo_cpu_us"], abs=1e-3
     )

@@ -32,6 +32,7 @@ from cardzones.table.host import Done, Host
 from cardzones.table.json_text import dumps
 from cardzones.table.refusals import Refusal
 from cardzones.table.table import Table
+from cardzones.web.snapshot_pace import SnapshotPace, timed
 
 log = logging.getLogger("cardzones.web")
 
@@ -113,6 +114,8 @@ class Live:
     #: the bytes of the acts the table has stored, counted from the store at
     #: its first act here (None until then) and kept up with each event
     act_bytes: int | None = None
+    #: when a snapshot of the table is worth its CPU
+    pace: SnapshotPace = field(default_factory=SnapshotPace)
 
 
 #: The frames of one event, by viewer.
@@ -246,6 +249,7 @@ class OpenTables:
             ended = live.table.finished
             events, on_event = self._collector(live)
             viewers = {c.viewer for c in live.connections}
+            spent: list[float] = []  # the act's CPU, added to its pace on this loop
 
             def run() -> tuple[Done, dict[str | None, str] | None] | Refusal:
                 full = self._full(live, act)
@@ -256,11 +260,19 @@ class OpenTables:
                     # writes to the table: otherwise a taken number would
                     # say so, at the cost of a retry (see Host.act).
                     others = time.monotonic() - live.heard_at < OTHERS_WRITE
-                    done = self.host.act(
-                        live.table, conn.viewer, act, on_event, snapshot=False, read_first=others
+                    done, cpu = timed(
+                        lambda: self.host.act(
+                            live.table,
+                            conn.viewer,
+                            act,
+                            on_event,
+                            snapshot=False,
+                            read_first=others,
+                        )
                     )
                 except Refusal as refusal:
                     return refusal
+                spent.append(cpu)
                 if live.act_bytes is not None:
                     live.act_bytes += stored_size(act)
                 actor = conn.viewer
@@ -279,6 +291,7 @@ class OpenTables:
             except Exception:
                 log.exception("table %s: an act could not be stored", live.table.id)
                 outcome = Refusal("the table cannot store acts now; try again")
+            live.pace.spent(sum(spent))
             self._deliver(live, events)
             if ended is None and live.table.finished is not None:
                 self._announce(live)  # the time limit passed while it was stored
@@ -297,16 +310,22 @@ class OpenTables:
                     other.close(INTERNAL_ERROR)
             else:
                 self._deliver(live, [(done.number, frames)])
-            if self.host.snapshot_due(done.number):
+            if self.host.snapshot_due(done.number) and live.pace.worth():
                 # After the ack and the event (a snapshot of a long game takes
                 # a while). Taken under the lock, since it is of this event;
                 # stored after it, so that the table's next act does not wait
                 # for the snapshot's commit.
                 table = live.table
-                state = await run_in_threadpool(table.snapshot)
-                self._spawn_task(
-                    run_in_threadpool(self.host.store_snapshot, table.id, done.number, state)
-                )
+                state, cpu = await run_in_threadpool(timed, table.snapshot)
+                live.pace.took(cpu)
+                self._spawn_task(self._store_snapshot(live, done.number, state))
+
+    async def _store_snapshot(self, live: Live, number: int, state: dict[str, Any]) -> None:
+        table_id = live.table.id
+        _, cpu = await run_in_threadpool(
+            timed, lambda: self.host.store_snapshot(table_id, number, state)
+        )
+        live.pace.stored(cpu)
 
     def _full(self, live: Live, act: Any) -> Refusal | None:
         """In a worker thread, under the lock: the refusal of an act that
