@@ -18,6 +18,7 @@ parameters, ``then:`` and the atomic unit stay the same.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Protocol
 
 from cardzones.acts.actions import (
@@ -32,7 +33,7 @@ from cardzones.acts.actions import (
 )
 from cardzones.acts.binding import complete
 from cardzones.acts.legal import judging
-from cardzones.acts.zone_choices import choices, split
+from cardzones.acts.zone_choices import choices, chosen, split, standing
 from cardzones.errors import CardzonesError, IllegalAction
 from cardzones.kernel.cards import Dest, Move, MoveFields
 from cardzones.kernel.effects import END_OF_TURN, EffectRef
@@ -113,6 +114,10 @@ class Alike(Protocol):
 _new_move = tuple.__new__
 
 
+#: The fields of a Move that the ``move`` action's arguments give as they are.
+_FIELDS = itemgetter("card", "to", "position", "face", "cause")
+
+
 def move_fields(game: Game, args: Mapping[str, Any]) -> MoveFields:
     """The fields of the one :class:`~cardzones.kernel.cards.Move` that the
     ``move`` action's bound arguments name, in its order, as a plain tuple (a
@@ -121,16 +126,8 @@ def move_fields(game: Game, args: Mapping[str, Any]) -> MoveFields:
     names for this card, its choices by player or card being given to the
     action as a whole (:func:`~cardzones.acts.zone_choices.choices`)."""
     by, choose = args["by"], args["choose_zone"]
-    return (
-        args["card"],
-        args["to"],
-        args["position"],
-        args["face"],
-        args["cause"],
-        game.turn_player if by is None else by,
-        None if choose is None else split(choose)[0],
-        False,
-    )
+    zone = None if choose is None else split(choose)[0]
+    return (*_FIELDS(args), game.turn_player if by is None else by, zone, False)
 
 
 def move_of(game: Game, args: Mapping[str, Any]) -> Move:
@@ -189,8 +186,12 @@ def move_action(
 
     def judged(game: Game, move: Move, choose: Any) -> MoveResult | None:
         assert judge is not None
-        with choices(game, choose):
-            return game.foresee_move(move) if kernel else judge(game, move)
+        entries = standing(game) if choose is None else chosen(choose, game)
+        if entries:
+            with game.choosing(entries):
+                return game.foresee_move(move) if kernel else judge(game, move)
+        # Most judgements have no choice of zone: nothing to enter.
+        return game.foresee_move(move) if kernel else judge(game, move)
 
     if alike is not None and judge is not None:
         keyed = _keyed(alike, judged)
@@ -216,9 +217,13 @@ def _keyed(alike: Alike, judged: _Judged) -> Callable[[Game, Mapping[str, Any]],
     def foresee(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
         if args.get("then") is not None:
             return None
-        fields, choose = move_fields(game, args), args["choose_zone"]
-        # A choice given by player or card is read by the move, not by alike.
-        memo = judging(game) if choose is None else None
+        by, choose = args["by"], args["choose_zone"]
+        if choose is not None:  # read by the move, not by alike: judged by itself
+            return judged(game, _new_move(Move, move_fields(game, args)), choose)
+        # move_fields, inlined for a move without a choice of zone: a listing
+        # asks this of every candidate.
+        fields = (*_FIELDS(args), game.turn_player if by is None else by, None, False)
+        memo = judging(game)
         key = None if memo is None else alike(game, fields, memo)
         if key is None:
             return judged(game, _new_move(Move, fields), choose)
