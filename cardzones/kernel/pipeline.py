@@ -83,7 +83,8 @@ def move(
         planned = plan(game, move)
         result = planned[0]
         if result is _MOVED:  # apply() and close(), inlined for the most made action
-            _transfer(game, *planned[1:])  # type: ignore[arg-type]
+            _, obj, zid, position, public, equip, cause, by, played = planned
+            _transfer(game, obj, zid, position, public, equip, cause, by, played)  # type: ignore[arg-type]
         else:
             result = apply(game, planned)
         game.ruleset.after_action(game)  # refused there, none of it happened
@@ -99,9 +100,8 @@ def move(
 
 
 def close(game: GameState, head: Journal) -> None:
-    """End the top-level action that began at ``head``: the rule set's
-    ``after_action`` as its last step, then one action for :meth:`Game.undo`;
-    refused there, none of it happened."""
+    """End the action begun at ``head`` as :func:`move` ends its own: ``after_action`` last
+    (refused there, none of it happened), then one action for :meth:`Game.undo`."""
     try:
         game.ruleset.after_action(game)
     except CardzonesError:
