@@ -18,6 +18,7 @@ parameters, ``then:`` and the atomic unit stay the same.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Protocol
 
 from cardzones.acts.actions import (
@@ -32,9 +33,9 @@ from cardzones.acts.actions import (
 )
 from cardzones.acts.binding import complete
 from cardzones.acts.legal import judging
-from cardzones.acts.zone_choices import choices, split
+from cardzones.acts.zone_choices import choices, chosen, split, standing
 from cardzones.errors import CardzonesError, IllegalAction
-from cardzones.kernel.cards import Dest, Move, MoveFields
+from cardzones.kernel.cards import Chosen, Dest, Move, MoveFields
 from cardzones.kernel.effects import END_OF_TURN, EffectRef
 from cardzones.kernel.results import ActionResult, MoveResult
 
@@ -113,6 +114,10 @@ class Alike(Protocol):
 _new_move = tuple.__new__
 
 
+#: The fields of a Move that the ``move`` action's arguments give as they are.
+_FIELDS = itemgetter("card", "to", "position", "face", "cause")
+
+
 def move_fields(game: Game, args: Mapping[str, Any]) -> MoveFields:
     """The fields of the one :class:`~cardzones.kernel.cards.Move` that the
     ``move`` action's bound arguments name, in its order, as a plain tuple (a
@@ -121,16 +126,8 @@ def move_fields(game: Game, args: Mapping[str, Any]) -> MoveFields:
     names for this card, its choices by player or card being given to the
     action as a whole (:func:`~cardzones.acts.zone_choices.choices`)."""
     by, choose = args["by"], args["choose_zone"]
-    return (
-        args["card"],
-        args["to"],
-        args["position"],
-        args["face"],
-        args["cause"],
-        game.turn_player if by is None else by,
-        None if choose is None else split(choose)[0],
-        False,
-    )
+    zone = None if choose is None else split(choose)[0]
+    return (*_FIELDS(args), game.turn_player if by is None else by, zone, False)
 
 
 def move_of(game: Game, args: Mapping[str, Any]) -> Move:
@@ -185,12 +182,16 @@ def move_action(
     def foresee_move(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
         if judge is None or args.get("then") is not None:
             return None
-        return judged(game, move_of(game, args), args["choose_zone"])
+        return judged(game, move_of(game, args), chosen(args["choose_zone"], game))
 
-    def judged(game: Game, move: Move, choose: Any) -> MoveResult | None:
+    def judged(game: Game, move: Move, entries: tuple[Chosen, ...]) -> MoveResult | None:
+        """The verdict on ``move`` with these choices of zone (:func:`chosen`)."""
         assert judge is not None
-        with choices(game, choose):
-            return game.foresee_move(move) if kernel else judge(game, move)
+        if entries:
+            with game.choosing(entries):
+                return game.foresee_move(move) if kernel else judge(game, move)
+        # Most judgements have no choice of zone: nothing to enter.
+        return game.foresee_move(move) if kernel else judge(game, move)
 
     if alike is not None and judge is not None:
         keyed = _keyed(alike, judged)
@@ -203,32 +204,38 @@ _UNSEEN: Any = object()
 
 #: What a move action's foresee asks once its move is made: the verdict of
 #: the move, under the action's choice of zone.
-_Judged = Callable[["Game", Move, Any], "MoveResult | None"]
+_Judged = Callable[["Game", Move, tuple[Chosen, ...]], "MoveResult | None"]
 
 
 def _keyed(alike: Alike, judged: _Judged) -> Callable[[Game, Mapping[str, Any]], Any]:
     """A move action's foresee that keeps each verdict of ``judged`` for the
     rest of the listing under its move's ``alike`` key (a refusal raises, and
     is judged again each time)."""
-    # The listing's memo and the verdicts kept in it, swapped as one.
-    last: list[tuple[Any, dict[Hashable, MoveResult | None]]] = [(None, {})]
+    # The listing's memo, the verdicts kept in it and the players' standing
+    # choices of zone (the game stays as it is meanwhile), swapped as one.
+    last: list[tuple[Any, dict[Hashable, MoveResult | None], tuple[Chosen, ...]]] = [(None, {}, ())]
 
     def foresee(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
         if args.get("then") is not None:
             return None
-        fields, choose = move_fields(game, args), args["choose_zone"]
-        # A choice given by player or card is read by the move, not by alike.
-        memo = judging(game) if choose is None else None
+        by, choose = args["by"], args["choose_zone"]
+        if choose is not None:  # read by the move, not by alike: judged by itself
+            return judged(game, _new_move(Move, move_fields(game, args)), chosen(choose, game))
+        # move_fields, inlined for a move without a choice of zone: a listing
+        # asks this of every candidate.
+        fields = (*_FIELDS(args), game.turn_player if by is None else by, None, False)
+        memo = judging(game)
         key = None if memo is None else alike(game, fields, memo)
         if key is None:
-            return judged(game, _new_move(Move, fields), choose)
-        held, found = last[0]
+            return judged(game, _new_move(Move, fields), standing(game))
+        held, found, stand = last[0]
         if held is not memo:
             found = memo.setdefault(foresee, {})  # type: ignore[union-attr]
-            last[0] = (memo, found)
+            stand = standing(game)
+            last[0] = (memo, found, stand)
         result: MoveResult | None = found.get(key, _UNSEEN)
         if result is _UNSEEN:
-            found[key] = result = judged(game, _new_move(Move, fields), choose)
+            found[key] = result = judged(game, _new_move(Move, fields), stand)
         return result
 
     return foresee

@@ -301,7 +301,8 @@ def foresee_move(
     """
     if fields:  # Move checks the names of the fields and gives the others' defaults
         card, dest = Move(card, dest, **fields), None  # type: ignore[arg-type]
-    move = as_move(game, card, dest, _DEFAULTS)
+    fit = card.__class__ is Move and dest is None and card.by is not None  # as a listing gives
+    move: Move = card if fit else as_move(game, card, dest, _DEFAULTS)  # type: ignore[assignment]
     card, dest, cause = move.card, move.to, move.cause
     if isinstance(dest, Dest) and dest.type in game.ruleset.piles:
         game.obj(card)  # a card that does not exist is refused

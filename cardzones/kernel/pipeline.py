@@ -80,20 +80,28 @@ def move(
     head = game._journal
     game._depth = 1
     try:
-        result = apply(game, plan(game, move))
+        planned = plan(game, move)
+        result = planned[0]
+        if result is _MOVED:  # apply() and close(), inlined for the most made action
+            _, obj, zid, position, public, equip, cause, by, played = planned
+            _transfer(game, obj, zid, position, public, equip, cause, by, played)  # type: ignore[arg-type]
+        else:
+            result = apply(game, planned)
+        game.ruleset.after_action(game)  # refused there, none of it happened
     except BaseException as error:
         game._depth = 0
         if isinstance(error, CardzonesError):
             game._abort(head)
         raise
-    close(game, head)
+    game._depth = 0
+    if game._journal is not head:  # an inlined _commit
+        game._marks = (head, game._marks)
     return result
 
 
 def close(game: GameState, head: Journal) -> None:
-    """End the top-level action that began at ``head``: the rule set's
-    ``after_action`` as its last step, then one action for :meth:`Game.undo`;
-    refused there, none of it happened."""
+    """End the action begun at ``head`` as :func:`move` ends its own: ``after_action`` last
+    (refused there, none of it happened), then one action for :meth:`Game.undo`."""
     try:
         game.ruleset.after_action(game)
     except CardzonesError:
@@ -111,7 +119,7 @@ def apply(game: GameState, planned: foresee.MovePlan) -> MoveResult:
     clear it or fail (3.0.11), or stages 6 to 9 (:func:`_transfer`)."""
     outcome, obj, zid, position, public, equip, cause, by, played = planned
     if outcome is _MOVED:
-        _transfer(game, obj, zid, position, public, cause, by, equip, played)  # type: ignore[arg-type]
+        _transfer(game, obj, zid, position, public, equip, cause, by, played)  # type: ignore[arg-type]
         return _MOVED
     if outcome is _NO_MOVE:
         _change_face(game, obj, public, by, cause)
@@ -155,7 +163,7 @@ def _cannot_contain(game: GameState, obj: Obj, by: str, cause: str) -> MoveResul
         pile = foresee.resolve_destination(game, obj, Dest(game.ruleset.clear_to, "owner"), by)
         if pile is not None and game.ruleset.admit(game, obj, pile, by).ok:
             public = game._zinfo[pile].spec.public
-            _transfer(game, obj, pile, "top", public, "rule", by, (), False)
+            _transfer(game, obj, pile, "top", public, (), "rule", by, False)
             return MoveResult.MOVED
     return MoveResult.FAILED
 
@@ -166,9 +174,9 @@ def _transfer(
     zid: int,
     position: Position,
     public: bool,
+    equip: tuple[int, ...],
     cause: str,
     by: str | None,
-    equip: tuple[int, ...],
     played: bool,
 ) -> Obj:
     """Stages 6 to 9: take last known information, move the object with its

@@ -431,6 +431,10 @@ class FabRuleset(Ruleset):
         procedure.start_game(game, first)
 
     def procedure_view(self, game: Game, player: str | None) -> dict[str, Any] | None:
+        # Every view asks, and most games are not under the procedure: without
+        # its record there is nothing to show, found by one lookup.
+        if game.records.get(procedure.PROCEDURE) is None:
+            return None
         return procedure.procedure_view(game, player)
 
     def procedure_acts(self, game: Game) -> tuple[str, ...] | None:
