@@ -48,6 +48,10 @@ class PerAddress:
         times.append(now)
         return 0.0
 
+    async def turn(self, address: str, now: float) -> float:
+        """:meth:`take`, as a limit kept across processes takes it."""
+        return self.take(address, now)
+
     def _forget(self, now: float) -> None:
         stale = [a for a, t in self.times.items() if not t or now - t[-1] >= self.window]
         for address in stale:

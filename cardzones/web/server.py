@@ -213,11 +213,11 @@ async def seat_of(server: Server, request: Request) -> tuple[TokenSeat, Live] | 
     return seat, live
 
 
-def over_vote_rate(server: Server, table_id: str, player: str) -> Response | None:
+async def over_vote_rate(server: Server, table_id: str, player: str) -> Response | None:
     """The answer to a seat over its rate of votes (to finish the game, to
     take back acts), or None: each vote is a commit and a frame to every
     connection, so a seat's votes are counted, whatever they say."""
-    wait = server.votes.take(f"{table_id} {player}", time.monotonic())
+    wait = await server.votes.turn(f"{table_id} {player}", time.monotonic())
     if wait <= 0:
         return None
     limit = server.limits.votes_per_minute

@@ -74,27 +74,48 @@ class SharedPerAddress(PerAddress):
         self.refused: dict[str, float] = {}
 
     def take(self, address: str, now: float) -> float:
+        wait = self._here(address, now)
+        if wait is not None:
+            return wait
+        return self._heard(address, now, self._ask(address))
+
+    async def turn(self, address: str, now: float) -> float:
+        """:meth:`take`, the store asked in a worker thread: the event loop
+        serves every table, and a round trip on it would hold all of them."""
+        wait = self._here(address, now)
+        if wait is not None:
+            return wait
+        return self._heard(address, now, await run_in_threadpool(self._ask, address))
+
+    def _here(self, address: str, now: float) -> float | None:
+        """The wait this process knows of alone (counting the event when
+        there is none), or None when the store is to be asked."""
         until = self.refused.get(address)
         if until is not None:
             if now < until:
                 return round(until - now, 3)
             del self.refused[address]
         wait = super().take(address, now)
-        if wait:
-            return wait  # over the limit in this process alone
+        return wait if wait else None  # over the limit in this process alone, or ask
+
+    def _ask(self, address: str) -> float | None:
+        """The store's wait for one more event of ``address`` (None: it
+        cannot be reached, and the count of this process holds)."""
         try:
-            wait = self.store.count_event(
+            return self.store.count_event(
                 f"{self.kind}:{address}", self.count, self.window, self.clock()
             )
         except Exception as exc:
-            # The store cannot be reached: the count of this process holds.
             log.warning("the shared %s rate could not be read (%s)", self.kind, exc)
+            return None
+
+    def _heard(self, address: str, now: float, wait: float | None) -> float:
+        if not wait:
             return 0.0
-        if wait:
-            self.times[address].pop()  # not allowed: counted nowhere
-            if len(self.refused) >= len(self.times) + 1000:
-                self.refused.clear()
-            self.refused[address] = now + wait
+        self.times[address].pop()  # not allowed: counted nowhere
+        if len(self.refused) >= len(self.times) + 1000:
+            self.refused.clear()
+        self.refused[address] = now + wait
         return wait
 
 

@@ -34,7 +34,7 @@ async def finish(server: Server, request: Request) -> Response:
         vote = await vote_of(request, server.limits.request_seconds)
         if isinstance(vote, Response):
             return vote
-        refused = over_vote_rate(server, live.table.id, seat.player)
+        refused = await over_vote_rate(server, live.table.id, seat.player)
         if refused is not None:
             return refused
         try:

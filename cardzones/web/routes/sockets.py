@@ -141,7 +141,7 @@ async def table_socket(server: Server, websocket: WebSocket) -> None:
     # that reconnects in a loop is turned away before either, with an HTTP
     # answer rather than a socket.
     address = client_address(websocket)
-    wait = server.socket_opens.take(address, time.monotonic())
+    wait = await server.socket_opens.turn(address, time.monotonic())
     if wait > 0:
         await _deny(
             websocket,

@@ -49,7 +49,7 @@ async def create_table(server: Server, request: Request) -> Response:
     media = request.headers.get("content-type", "").partition(";")[0].strip().lower()
     if media != "application/json":
         return error(415, "the body is JSON: send Content-Type: application/json")
-    wait = server.creates.take(client_address(request), time.monotonic())
+    wait = await server.creates.turn(client_address(request), time.monotonic())
     if wait > 0:
         return JSONResponse(
             {

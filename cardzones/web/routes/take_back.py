@@ -42,7 +42,7 @@ async def take_back(server: Server, request: Request) -> Response:
     body = await _body(request, server.limits.request_seconds)
     if isinstance(body, Response):
         return body
-    refused = over_vote_rate(server, live.table.id, player)
+    refused = await over_vote_rate(server, live.table.id, player)
     if refused is not None:
         return refused
     try:
