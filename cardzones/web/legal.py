@@ -216,6 +216,15 @@ def encode_page(number: int, legal: list[dict[str, Any]], start: int) -> bytes:
 Reader = Callable[[Callable[[Table], Any]], Awaitable[Any]]
 
 
+def _forget(kept: OrderedDict[Any, SeatLegal] | OrderedDict[Any, Person]) -> None:
+    """Forget the least recently asked past :data:`KEPT_SEATS`, unless one is
+    computing or has requests waiting."""
+    extra = len(kept) - KEPT_SEATS
+    for key in list(kept)[: max(0, extra)]:
+        if not kept[key].lock.locked() and not kept[key].waiting:
+            del kept[key]
+
+
 class LegalDesk:
     """The legal acts of every seat this process serves, bounded per seat."""
 
@@ -239,25 +248,16 @@ class LegalDesk:
         if seat is None:
             credit = self.budget("legal", f"{table_id} {viewer}", self.clock(), BURST, RATE)
             seat = self.seats[key] = SeatLegal(credit)
-            self._forget()
+            _forget(self.seats)
         self.seats.move_to_end(key)
         return seat
-
-    def _forget(self) -> None:
-        extra = len(self.seats) - KEPT_SEATS
-        for key in list(self.seats)[: max(0, extra)]:
-            if not self.seats[key].lock.locked() and not self.seats[key].waiting:
-                del self.seats[key]
 
     def _person(self, address: str) -> Person:
         person = self.people.get(address)
         if person is None:
             budget = self.budget("legal_person", address, self.clock(), PERSON_BURST, PERSON_RATE)
             person = self.people[address] = Person(budget)
-            extra = len(self.people) - KEPT_SEATS
-            for key in list(self.people)[: max(0, extra)]:
-                if not self.people[key].lock.locked() and not self.people[key].waiting:
-                    del self.people[key]
+            _forget(self.people)
         self.people.move_to_end(address)
         return person
 
