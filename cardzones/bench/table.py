@@ -240,6 +240,9 @@ class _Seat:
         self.number = 0
         self.waiting: asyncio.Future[dict[str, Any]] | None = None
         self.event = asyncio.Event()
+        #: the answers awaited to the seat's legal frames, by their label
+        self.menus: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self.asked = 0
 
     def counts(self) -> dict[str, int]:
         return {z["zone"]: z["count"] for z in self.view.get("zones", ())}
@@ -267,20 +270,47 @@ class _Seat:
             elif "event" in frame:
                 self.view, self.number = frame["view"], frame["event"]
                 self.event.set()
+            elif frame.get("listed", frame.get("refused")) in self.menus:
+                answered = self.menus.pop(frame.get("listed", frame.get("refused")))
+                if not answered.done():
+                    answered.set_result(frame)
             elif ("ack" in frame or "refused" in frame) and self.waiting is not None:
                 self.waiting.set_result(frame)
+
+    async def ask_menu(self, ws: Any, card: str | None) -> dict[str, Any]:
+        """Ask the seat's menu on a card (None: its end of turn) on its
+        socket, as the board does, and wait for the answer (``listed``, or
+        ``refused``)."""
+        self.asked += 1
+        label = f"m{self.asked}"
+        answer = self.menus[label] = asyncio.get_running_loop().create_future()
+        asked = {"card": card} if card is not None else {"actions": ["end_turn"]}
+        await ws.send(json.dumps({"legal": asked, "id": label}))
+        frame: dict[str, Any] = await answer
+        return frame
 
 
 #: Asks a seat's menu on a card (None: its end of turn) and waits for it.
 Menu = Callable[[str | None], Awaitable[None]]
+#: Makes a seat's :data:`Menu` once its socket is open.
+MenuMaker = Callable[[Any, _Seat], Menu]
+#: How the menu loop asks its menus: on the seat's socket, as the board does
+#: when its socket is open, or over HTTP, as it does without one.
+MENU_WAYS = ("socket", "http")
 
 
 async def _play(
-    ws_url: str, token: str, seat: _Seat, window: _Window, sample: Sample, menu: Menu | None = None
+    ws_url: str,
+    token: str,
+    seat: _Seat,
+    window: _Window,
+    sample: Sample,
+    make_menu: MenuMaker | None = None,
 ) -> None:
     import websockets
 
     async with websockets.connect(ws_url, max_size=None) as ws:
+        menu = None if make_menu is None else make_menu(ws, seat)
         reader = asyncio.create_task(seat.read(ws))
         seat.waiting = asyncio.get_running_loop().create_future()
         await ws.send(json.dumps({"hello": token, "after": 0}))
@@ -339,7 +369,7 @@ async def _tables_phase(
     tables: int,
     seconds: float,
     seed: int,
-    menus: bool = False,
+    menus: str | None = None,
     more: tuple[str, ...] = (),
     by_table: bool = False,
 ) -> Sample:
@@ -354,12 +384,13 @@ async def _play_tables(
     created: list[dict[str, Any]],
     seconds: float,
     rng: random.Random,
-    menus: bool = False,
+    menus: str | None = None,
     more: tuple[str, ...] = (),
     by_table: bool = False,
 ) -> Sample:
     """Every seat of the tables ``created`` plays for ``seconds`` after a
-    warm-up, asking its menu on the card before each act with ``menus``. With
+    warm-up, asking its menu on the card before each act with ``menus``
+    (one of :data:`MENU_WAYS`: on its socket, or over HTTP). With
     ``more`` servers of the same store, the seats are spread over them all in
     turn, so that the two seats of a table are on two processes; with
     ``by_table``, the tables are, each with both its seats on one process."""
@@ -376,7 +407,7 @@ async def _play_tables(
             i = (n if by_table else len(players)) % len(servers)
             seat = _Seat(name, random.Random(rng.randrange(1 << 31)))
             ws_url = f"{servers[i].replace('http://', 'ws://')}/api/tables/{table['table']}/ws"
-            menu = _menu(clients[i], table["table"], token) if menus else None
+            menu = _menu_maker(menus, clients[i], table["table"], token)
             players.append(_play(ws_url, token, seat, window, sample, menu))
     try:
         await asyncio.gather(*players, *(w.watch(window.start, window.end) for w in windows))
@@ -388,8 +419,30 @@ async def _play_tables(
     return sample
 
 
+def _menu_maker(
+    way: str | None, client: httpx.AsyncClient, table: str, token: str
+) -> MenuMaker | None:
+    """A seat's menus asked ``way`` (:data:`MENU_WAYS`; None: no menus)."""
+    if way is None:
+        return None
+    if way == "http":
+        return lambda ws, seat: _menu(client, table, token)
+    if way != "socket":
+        raise ValueError(f"menus: one of {', '.join(MENU_WAYS)}, not {way!r}")
+
+    def on_socket(ws: Any, seat: _Seat) -> Menu:
+        async def ask(card: str | None) -> None:
+            answer = await seat.ask_menu(ws, card)
+            if "listed" not in answer:
+                raise RuntimeError(f"a menu was refused: {answer.get('error')}")
+
+        return ask
+
+    return on_socket
+
+
 def _menu(client: httpx.AsyncClient, table: str, token: str) -> Menu:
-    """A seat's menu as the board asks it: the legal acts on a card."""
+    """A seat's menu as the board asks it over HTTP: the legal acts on a card."""
     auth = {"Authorization": f"Bearer {token}"}
 
     async def ask(card: str | None) -> None:
