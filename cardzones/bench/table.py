@@ -62,6 +62,9 @@ CLEAR_TO = get_ruleset(GAME).clear_to
 #: Tables the benchmark's one client address may create a minute on its server.
 BENCH_CREATES_PER_MINUTE = 100_000
 
+#: The frames a second each seat of the benchmark's own tables may send.
+BENCH_SEAT_FRAMES = 100_000
+
 #: The process of each server this module started, by its address (for its
 #: CPU time: :mod:`cardzones.bench.cpu`).
 SERVER_PIDS: dict[str, int] = {}
@@ -114,6 +117,10 @@ def _serve(kind: str, db: str, port: int, tables: int | None) -> None:
         address_frames=default.address_frames + 2 * default.seat_frames * own,
         # the ladder's top level has 1,000 tables: 2,000 seats at once
         sockets=max(default.sockets, 2 * own + 100),
+        # A closed loop's seat sends as fast as it is answered, an act and
+        # its menu each a frame: at a seat's default rate the loop would
+        # measure the rate, not the server.
+        seat_frames=default.seat_frames if tables is not None else BENCH_SEAT_FRAMES,
     )
     # As ``cardzones serve`` runs it: the same protocol and limits on each
     # connection, and no proxy believed.

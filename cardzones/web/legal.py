@@ -309,7 +309,7 @@ class LegalDesk:
         start: int = 0,
         person: str | None = None,
         current: Callable[[], int | None] | None = None,
-        inline: Callable[[], Table | None] | None = None,
+        inline: Callable[[], Awaitable[Table | None]] | None = None,
     ) -> tuple[int, bytes]:
         """As :meth:`answer`, the number of the event the answer is of and
         the answer's JSON as sent, from entry ``start`` on
@@ -318,9 +318,9 @@ class LegalDesk:
         it is known to be up to date without reading the store or taking
         its lock (None: it may not be): a page kept for that number is then
         answered at once, with no worker thread and no query. ``inline``
-        gives the table when it may be read on the event loop now (None:
-        it may not); a list the seat has made quickly before is then made
-        there (:data:`INLINE_LISTING`)."""
+        gives the table once it may be read on the event loop (None: it
+        may not be, and is read through ``read``); a list the seat has made
+        quickly before is then made there (:data:`INLINE_LISTING`)."""
         key: Asked = (None if wanted is None else tuple(sorted(set(wanted))), card, zone, judge)
 
         def kept(seat: SeatLegal) -> tuple[tuple[int, bytes], bool, int] | None:
@@ -328,8 +328,8 @@ class LegalDesk:
             body = seat.pages.get((key, start)) if number == seat.number else None
             return None if body is None else ((seat.number, body), False, len(body))
 
-        def here(seat: SeatLegal) -> Table | None:
-            return inline() if inline is not None and seat.quick(key) else None
+        async def here(seat: SeatLegal) -> Table | None:
+            return await inline() if inline is not None and seat.quick(key) else None
 
         got: tuple[int, bytes] = await self._served(
             read,
@@ -379,14 +379,14 @@ class LegalDesk:
         split: Callable[[Any], tuple[Any, bool, int]],
         person: Person | None,
         kept: Callable[[SeatLegal], tuple[Any, bool, int] | None] | None = None,
-        here: Callable[[SeatLegal], Table | None] | None = None,
+        here: Callable[[SeatLegal], Awaitable[Table | None]] | None = None,
     ) -> Any:
         """What ``make`` makes of the table for the seat, within the seat's
         and the person's budgets and one at a time for each; ``split`` tells
         the answer from what ``make`` gave, whether it was computed, and the
         bytes sent from memory. ``kept`` answers from memory without the
         table, when it can; ``here`` gives the table when ``make`` may run
-        on the event loop now, without ``read``'s trip to a worker thread."""
+        on the event loop, without ``read``'s trip to a worker thread."""
         seat = self._seat(table_id, viewer)
         if seat.waiting >= MAX_WAITING or (person is not None and person.waiting >= PERSON_WAITING):
             raise Busy(1)
@@ -409,10 +409,10 @@ class LegalDesk:
                 size = 0
                 try:
                     got = kept(seat) if kept is not None else None
-                    table = None if got is not None or here is None else here(seat)
+                    table = None if got is not None or here is None else await here(seat)
                     if table is not None:
                         # Nothing may change the table until this returns:
-                        # no await between the look and the list.
+                        # no await between the look (here's last) and the list.
                         got = split(make(seat, table))
                     elif got is None:
                         got = split(await read(lambda t: make(seat, t)))

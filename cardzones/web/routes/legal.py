@@ -96,7 +96,7 @@ async def listed(
         start=asked.start,
         person=person,
         current=lambda: up_to_date(live),
-        inline=lambda: readable_here(server, live),
+        inline=lambda: readable_soon(server, live),
     )
 
 
@@ -121,6 +121,17 @@ def readable_here(server: Server, live: Live) -> Table | None:
     if table.finished is None and table.votes.due(server.hub.host.clock()):
         return None
     return table
+
+
+async def readable_soon(server: Server, live: Live) -> Table | None:
+    """:func:`readable_here`, once an act half-way on the table (holding its
+    lock) is done: a table no other process writes is then read on the event
+    loop, where a worker thread would have waited for the same lock. The
+    caller reads it before it awaits anything else."""
+    if live.lock.locked() and time.monotonic() - live.heard_at >= OTHERS_WRITE:
+        async with live.lock:
+            pass  # the act's events are delivered before it lets go
+    return readable_here(server, live)
 
 
 def page_start(text: str | None) -> int:
