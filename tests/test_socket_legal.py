@@ -6,22 +6,36 @@ among the events on the socket."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import Iterator
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from hypothesis import given, note, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
-from tablekit import BODIES, Seat, act, card_refs, create, fab_body, random_act, seated
-from test_table_noleak import handles_of, live_game, pick_from
+from tablekit import (
+    BODIES,
+    Seat,
+    act,
+    card_name,
+    card_refs,
+    create,
+    fab_body,
+    random_act,
+    seated,
+)
+from test_table_noleak import handles_of, live_game, pick_from, revealed, traded
 
 from cardzones.table.limits import Limits
 from cardzones.web import hub as hub_module
 from cardzones.web.app import create_app
+from cardzones.web.hub import Live
 from cardzones.web.legal import BURST, LegalDesk, encode_page
+from cardzones.web.routes.legal import readable_soon
 from cardzones.web.routes.socket_legal import SPECTATOR
 
 #: One client makes many tables and sockets, and sends many frames a second.
@@ -181,6 +195,43 @@ def test_the_socket_answers_what_http_answers(client: TestClient, ruleset: str, 
                 assert listed is live_game(client, table)
 
 
+@pytest.mark.parametrize("ruleset", ["fab", "redemption"])
+@pytest.mark.parametrize("zone", ["bob.hand", "alice.deck"])
+@settings(max_examples=8, deadline=None)
+@given(data=st.data())
+def test_tables_that_differ_only_in_cards_alice_cannot_see_answer_her_menus_alike(
+    client: TestClient, ruleset: str, zone: str, data: Any
+) -> None:
+    """The socket's answers to alice are the same, word for word, at two
+    tables whose only difference is two look-alike cards she may not look
+    at, until the engine lets her see either."""
+    on_clock(client)
+    seed = data.draw(st.integers(0, 10**6), label="seed")
+    body = BODIES[ruleset](seed=seed, names=[card_name(n) for n in range(1, 200)])
+    body["handle_key"] = f"socket-legal-{seed}"
+    body_b, pair = traded(body, zone, data)
+    a, b = create(client, body), create(client, body_b)
+    with seated(client, a) as seats_a, seated(client, b) as seats_b:
+        game_a, game_b = live_game(client, a["table"]), live_game(client, b["table"])
+        for n in range(data.draw(st.integers(1, 10), label="acts")):
+            if revealed(game_a, "alice", pair) or revealed(game_b, "alice", pair):
+                break
+            view = seats_a["alice"].view
+            for asked in (
+                {},
+                {"card": data.draw(st.sampled_from(card_refs(view, "alice", False)))},
+            ):
+                forget(client)
+                answer_a = menu(seats_a["alice"], asked, n)
+                forget(client)
+                assert answer_a == menu(seats_b["alice"], asked, n), "alice can tell them apart"
+            actor = game_a.turn_player if data.draw(st.booleans()) else "bob"
+            step = random_act(seats_a[actor].view, actor, pick_from(data))
+            note(f"{actor}: {step}")
+            act(seats_a, actor, step)
+            act(seats_b, actor, step)
+
+
 def test_the_socket_answers_what_http_answers_on_postgres(postgres_url: str) -> None:
     with _client(postgres_url) as client:
         created = create(client, fab_body())
@@ -311,3 +362,76 @@ def test_an_answer_comes_after_the_events_it_is_of_and_before_later_ones(
                     answers += 1
         for i, seat in enumerate((alice, bob)):
             assert menu(seat, {}, i)["number"] == 5
+
+
+class _FakeTable:
+    """A table with a number and a list, for the desk alone."""
+
+    def __init__(self) -> None:
+        self.number = 4
+        self.id = "t"
+        self.finished = None
+        self.votes = SimpleNamespace(due=lambda now: False)
+
+    def legal(self, viewer: Any, wanted: Any, **asked: Any) -> list[dict[str, Any]]:
+        return [{"act": {"draw": {}}, "result": "moved"}]
+
+
+def test_the_desk_reads_through_a_worker_thread_unless_the_table_may_be_read_here() -> None:
+    """A list of a kind the seat has not made yet, or of a table that may not
+    be read on the loop now, goes through ``read`` (a worker thread, under
+    the lock); a quick kind of a table that may be, does not."""
+    table = _FakeTable()
+    reads: list[Any] = []
+
+    async def read(what: Any) -> Any:
+        reads.append(what)
+        return what(table)
+
+    async def here() -> Any:
+        return table
+
+    async def not_here() -> Any:
+        return None
+
+    async def run() -> None:
+        desk = LegalDesk()
+        number, body = await desk.page(read, "t", "alice", None, card="a", inline=here)
+        assert number == 4 and json.loads(body)["legal"] and len(reads) == 1
+        await desk.page(read, "t", "alice", None, card="b", inline=here)
+        assert len(reads) == 1  # the same kind, quick: made here
+        await desk.page(read, "t", "alice", None, card="c", inline=not_here)
+        assert len(reads) == 2
+        await desk.page(read, "t", "alice", ["draw"], card="d", inline=here)
+        assert len(reads) == 3  # another kind: measured in a worker thread first
+
+    asyncio.run(run())
+
+
+def test_a_menu_waits_for_an_act_half_way_then_reads_the_table_here() -> None:
+    """While an act holds the table's lock, a menu of a table no other
+    process writes waits for it on the loop and reads the table as the act
+    left it; while another process writes, or a proposal to finish is due,
+    it is sent to the hub's read."""
+
+    class FakeServer:
+        class hub:
+            class host:
+                clock = staticmethod(time.time)
+
+    async def run() -> None:
+        live = Live(table=_FakeTable())  # type: ignore[arg-type]
+        await live.lock.acquire()
+        waiting = asyncio.ensure_future(readable_soon(FakeServer, live))  # type: ignore[arg-type]
+        await asyncio.sleep(0.01)
+        assert not waiting.done()
+        live.table.number = 5
+        live.lock.release()
+        assert (await waiting).number == 5
+        live.table.votes.due = lambda now: True  # a proposal to finish is due
+        assert await readable_soon(FakeServer, live) is None  # type: ignore[arg-type]
+        live.table.votes.due = lambda now: False
+        live.heard_at = time.monotonic()  # another process wrote to it just now
+        assert await readable_soon(FakeServer, live) is None  # type: ignore[arg-type]
+
+    asyncio.run(run())
