@@ -39,6 +39,7 @@ import random
 import socket
 import statistics
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -64,6 +65,10 @@ BENCH_CREATES_PER_MINUTE = 100_000
 
 #: The frames a second each seat of the benchmark's own tables may send.
 BENCH_SEAT_FRAMES = 100_000
+#: The frames a seat of the closed loop sends in any second at most: under
+#: the protocol's 100 a connection, past which the server closes it (an act
+#: and its menu on the socket are two frames).
+SEND_CAP = 90
 
 #: The process of each server this module started, by its address (for its
 #: CPU time: :mod:`cardzones.bench.cpu`).
@@ -250,6 +255,8 @@ class _Seat:
         #: the answers awaited to the seat's legal frames, by their label
         self.menus: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self.asked = 0
+        #: when the seat's last frames were sent (:meth:`send`)
+        self.sent: deque[float] = deque()
 
     def counts(self) -> dict[str, int]:
         return {z["zone"]: z["count"] for z in self.view.get("zones", ())}
@@ -270,19 +277,44 @@ class _Seat:
         return self.rng.choice(choices)
 
     async def read(self, ws: Any) -> None:
-        async for text in ws:
-            frame = json.loads(text)
-            if "welcome" in frame:
-                self.view, self.number = frame["welcome"]["view"], frame["welcome"]["number"]
-            elif "event" in frame:
-                self.view, self.number = frame["view"], frame["event"]
-                self.event.set()
-            elif frame.get("listed", frame.get("refused")) in self.menus:
-                answered = self.menus.pop(frame.get("listed", frame.get("refused")))
-                if not answered.done():
-                    answered.set_result(frame)
-            elif ("ack" in frame or "refused" in frame) and self.waiting is not None:
-                self.waiting.set_result(frame)
+        try:
+            async for text in ws:
+                self._take(json.loads(text))
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            pass  # the socket broke: an end as any other
+        # Whatever waits for an answer gets none: said, rather than waited for.
+        gone = ConnectionError("the seat's socket closed")
+        for waiting in [*self.menus.values(), self.waiting]:
+            if waiting is not None and not waiting.done():
+                waiting.set_exception(gone)
+        self.menus.clear()
+
+    def _take(self, frame: dict[str, Any]) -> None:
+        label = frame.get("listed", frame.get("refused"))
+        if "welcome" in frame:
+            self.view, self.number = frame["welcome"]["view"], frame["welcome"]["number"]
+        elif "event" in frame:
+            self.view, self.number = frame["view"], frame["event"]
+            self.event.set()
+        elif isinstance(label, str) and label in self.menus:
+            answered = self.menus.pop(label)
+            if not answered.done():
+                answered.set_result(frame)
+        elif ("ack" in frame or "refused" in frame) and self.waiting is not None:
+            self.waiting.set_result(frame)
+
+    async def send(self, ws: Any, frame: dict[str, Any]) -> None:
+        """Send a frame, at most :data:`SEND_CAP` in any second."""
+        while len(self.sent) >= SEND_CAP:
+            wait = 1.0 - (time.monotonic() - self.sent[0])
+            if wait <= 0:
+                self.sent.popleft()
+            else:
+                await asyncio.sleep(wait)
+        self.sent.append(time.monotonic())
+        await ws.send(json.dumps(frame))
 
     async def ask_menu(self, ws: Any, card: str | None) -> dict[str, Any]:
         """Ask the seat's menu on a card (None: its end of turn) on its
@@ -292,7 +324,7 @@ class _Seat:
         label = f"m{self.asked}"
         answer = self.menus[label] = asyncio.get_running_loop().create_future()
         asked = {"card": card} if card is not None else {"actions": ["end_turn"]}
-        await ws.send(json.dumps({"legal": asked, "id": label}))
+        await self.send(ws, {"legal": asked, "id": label})
         frame: dict[str, Any] = await answer
         return frame
 
@@ -336,7 +368,7 @@ async def _play(
                     sample.menus += 1
             frame = {"act": act, "id": n, "after": seat.number}
             started = time.perf_counter()
-            await ws.send(json.dumps(frame))
+            await seat.send(ws, frame)
             answer = await seat.waiting
             done = time.perf_counter()
             if "refused" in answer:
