@@ -26,10 +26,11 @@ table gets:
   and kept as bytes, in pages of at most :data:`PAGE_BYTES`; a longer list
   says where the next page starts (``next``, asked for with ``?from=``);
 - **the event loop when it can**: a list is made on the event loop, with no
-  trip to a worker thread, when the table can be read there at once (no
-  act is half-way and nothing need be read from the store first) and the
-  seat's last list of the same kind took under :data:`INLINE_LISTING`; any
-  other is made in a worker thread, under the table's lock.
+  trip to a worker thread, when the table can be read there (nothing need
+  be read from the store first, and an act half-way on it is waited for)
+  and the seat's last list of the same kind took under
+  :data:`INLINE_LISTING`; any other is made in a worker thread, under the
+  table's lock.
 
 The same desk answers ``GET .../legal`` and the WebSocket's ``legal``
 frames (:mod:`cardzones.web.routes.socket_legal`): a seat has one budget
