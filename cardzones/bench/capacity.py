@@ -53,7 +53,8 @@ from typing import Any
 
 import httpx
 
-from cardzones.bench.table import WARMUP, Sample, _card_of, _Seat, table_body
+from cardzones.bench.seat import _Seat
+from cardzones.bench.table import WARMUP, Sample, _card_of, table_body
 
 #: The act-to-ack p99 a level must keep, in milliseconds.
 TARGET_P99_MS = 100.0
