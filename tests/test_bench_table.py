@@ -91,6 +91,12 @@ def check(figures: dict[str, Any], store: str) -> None:
     assert ratios["act_menu_cpu_per_echo_frame"] == pytest.approx(
         cpu["act_menu_cpu_us"] / cpu["echo_cpu_us"], abs=1e-3
     )
+    # the same loop with its menus over HTTP, reported beside it
+    assert cpu["http_menus"] > 0 and cpu["acts_with_http_menus"] > 0
+    assert cpu["act_http_menu_cpu_us"] > 0 and cpu["http_menu_cpu_us"] is not None
+    assert ratios["act_http_menu_cpu_per_echo_frame"] == pytest.approx(
+        cpu["act_http_menu_cpu_us"] / cpu["echo_cpu_us"], abs=1e-3
+    )
     assert ratios["act_cpu_per_echo_frame"] == pytest.approx(
         cpu["act_cpu_us"] / cpu["echo_cpu_us"], abs=1e-3
     )

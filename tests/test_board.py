@@ -94,8 +94,8 @@ class Viewer:
         self.frames: list[Any] = []
         self.sent: list[Any] = []
         self.errors: list[str] = []
-        #: the page's requests for its legal acts
-        self.legal_requests = 0
+        #: the page's HTTP requests for its legal acts
+        self.legal_http = 0
         self.page.on("websocket", self._socket)
         self.page.on("request", self._request)
         self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
@@ -112,7 +112,14 @@ class Viewer:
 
     def _request(self, request: Any) -> None:
         if request.url.split("?")[0].endswith("/legal"):
-            self.legal_requests += 1
+            self.legal_http += 1
+
+    @property
+    def legal_requests(self) -> int:
+        """The page's requests for its legal acts: on its socket (``legal``
+        frames) and over HTTP."""
+        frames = sum(1 for f in self.sent if isinstance(f, str) and f.startswith('{"legal"'))
+        return frames + self.legal_http
 
     def connected(self) -> None:
         self.page.wait_for_selector("#conn[data-state=connected]")
@@ -606,6 +613,34 @@ def test_a_whole_game_from_the_legal_menus_one_click_entries(
         assert table[None].legal_requests == 0
         for seat in ("alice", "bob"):
             assert 0 < table[seat].legal_requests <= len(acts)
+            # on the socket the page holds, not over HTTP
+            assert table[seat].legal_http == 0
+    finally:
+        table.close()
+
+
+def test_without_its_socket_a_page_asks_its_legal_acts_over_http(
+    browser: Any, server: ThreadServer
+) -> None:
+    """The board asks on its socket while it is open, and over HTTP while it
+    is not: the same list either way."""
+    table = Table(server, browser, board_body("fab"))
+    try:
+        alice = table["alice"]
+        over_http = alice.page.evaluate(
+            """async () => {
+                const held = socket;
+                socket = null;
+                try { return await loadLegal(); } finally { socket = held; }
+            }"""
+        )
+        assert alice.legal_http == 1 and over_http
+        alice.page.evaluate(
+            "() => { window.cardzonesBoard.legalNumber = null; legalAsked = null; }"
+        )
+        on_socket = alice.page.evaluate("() => loadLegal()")
+        assert alice.legal_http == 1 and alice.legal_requests == 2
+        assert on_socket == over_http
     finally:
         table.close()
 

@@ -12,7 +12,8 @@ generator), and its act-to-ack time is counted from the moment the act was
 due, so that a server that falls behind is charged for the wait
 (coordinated omission). Half a second before each act the seat's board opens
 its menu on the card it will act on and asks for the legal acts on that card
-(``GET /legal?card=``), as the board does; the answer is not waited for.
+on its socket (a ``legal`` frame), as the board does; the answer is not
+waited for.
 
 The run raises the number of tables from :data:`LEVELS` (each level a new set
 of tables, after a warm-up) until the p99 of act-to-ack passes the target or
@@ -52,7 +53,8 @@ from typing import Any
 
 import httpx
 
-from cardzones.bench.table import WARMUP, Sample, _card_of, _Seat, table_body
+from cardzones.bench.seat import _Seat
+from cardzones.bench.table import WARMUP, Sample, _card_of, table_body
 
 #: The act-to-ack p99 a level must keep, in milliseconds.
 TARGET_P99_MS = 100.0
@@ -128,9 +130,7 @@ class Level:
 
 
 async def _seat_loop(
-    client: httpx.AsyncClient,
     ws_url: str,
-    table: str,
     token: str,
     seat: _Seat,
     level: Level,
@@ -141,21 +141,20 @@ async def _seat_loop(
     import websockets
 
     rng = seat.rng
-    auth = {"Authorization": f"Bearer {token}"}
     menus: list[asyncio.Task[None]] = []
 
-    async def menu(card: str | None) -> None:
-        query = {"card": card} if card is not None else {"actions": "end_turn"}
+    async def menu(ws: Any, card: str | None) -> None:
+        # On the seat's socket, as the board asks when its socket is open.
         asked = time.perf_counter()
         try:
-            answer = await client.get(f"/api/tables/{table}/legal", params=query, headers=auth)
-        except httpx.HTTPError:
+            answer = await seat.ask_menu(ws, card)
+        except Exception:
             level.errors += 1
             return
         done = time.perf_counter()
-        if answer.status_code == 429:
+        if "retry_after" in answer:
             level.throttled += 1
-        elif answer.status_code != 200:
+        elif "listed" not in answer:
             level.errors += 1
         elif start <= asked and done <= end:
             level.legal.latencies.append(done - asked)
@@ -170,7 +169,7 @@ async def _seat_loop(
         while due < end:
             act = seat.next_act()
             await asyncio.sleep(max(0.0, due - min(MENU_LEAD, every / 4) - time.perf_counter()))
-            menus.append(asyncio.create_task(menu(_card_of(act))))
+            menus.append(asyncio.create_task(menu(ws, _card_of(act))))
             await asyncio.sleep(max(0.0, due - time.perf_counter()))
             n += 1
             seat.waiting = asyncio.get_running_loop().create_future()
@@ -269,20 +268,14 @@ async def _drive(part: _Part) -> Level:
     rng = random.Random(part.seed)
     start = time.perf_counter() + (part.start_at - time.time())
     end = start + part.seconds
-    limits = httpx.Limits(max_connections=None, max_keepalive_connections=None)
     ws_base = part.url.replace("http://", "ws://")
-    async with httpx.AsyncClient(base_url=part.url, timeout=60.0, limits=limits) as client:
-        loops = []
-        for table in part.created:
-            for name, token in table["seats"].items():
-                seat = _Seat(name, random.Random(rng.randrange(1 << 31)))
-                ws_url = f"{ws_base}/api/tables/{table['table']}/ws"
-                loops.append(
-                    _seat_loop(
-                        client, ws_url, table["table"], token, seat, level, start, end, part.every
-                    )
-                )
-        await asyncio.gather(*loops)
+    loops = []
+    for table in part.created:
+        for name, token in table["seats"].items():
+            seat = _Seat(name, random.Random(rng.randrange(1 << 31)))
+            ws_url = f"{ws_base}/api/tables/{table['table']}/ws"
+            loops.append(_seat_loop(ws_url, token, seat, level, start, end, part.every))
+    await asyncio.gather(*loops)
     return level
 
 

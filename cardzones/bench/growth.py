@@ -32,7 +32,8 @@ import random
 import time
 from typing import Any
 
-from cardzones.bench.table import Sample, _Seat, table_body
+from cardzones.bench.seat import _Seat
+from cardzones.bench.table import Sample, table_body
 from cardzones.table.creation import creation_from_request
 from cardzones.table.host import Host
 from cardzones.table.store import Store

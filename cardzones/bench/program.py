@@ -52,7 +52,8 @@ def run_table_bench(
         kind = "postgres" if Store(store_db).postgres else "sqlite"
         with _server("table", store_db) as url:
             table = asyncio.run(_tables_phase(url, tables, seconds, seed))
-            menus = asyncio.run(_tables_phase(url, tables, seconds, seed + 1, menus=True))
+            menus = asyncio.run(_tables_phase(url, tables, seconds, seed + 1, menus="socket"))
+            http = asyncio.run(_tables_phase(url, tables, seconds, seed + 1, menus="http"))
         scale_out = None
         if kind == "postgres":
             with _server("table", store_db) as url, _server("table", store_db) as other:
@@ -76,7 +77,7 @@ def run_table_bench(
     group = grouped.figures(seconds, "acts")
     one_by_one = alone.figures(seconds, "acts")
     acts["refused"] = table.refused
-    cpu = _cpu(table, menus, echo)
+    cpu = _cpu(table, menus, echo, http)
     return {
         "store": kind,
         "tables": tables,
@@ -95,6 +96,10 @@ def run_table_bench(
             "act_cpu_per_echo_frame": ratio(cpu["act_cpu_us"], cpu["echo_cpu_us"]),
             "menu_cpu_per_echo_frame": ratio(cpu["menu_cpu_us"], cpu["echo_cpu_us"]),
             "act_menu_cpu_per_echo_frame": ratio(cpu["act_menu_cpu_us"], cpu["echo_cpu_us"]),
+            "http_menu_cpu_per_echo_frame": ratio(cpu["http_menu_cpu_us"], cpu["echo_cpu_us"]),
+            "act_http_menu_cpu_per_echo_frame": ratio(
+                cpu["act_http_menu_cpu_us"], cpu["echo_cpu_us"]
+            ),
             "acts_per_echo_frame": _ratio(acts["acts_per_s"], floor_echo["frames_per_s"]),
             "acts_per_commit": _ratio(acts["acts_per_s"], floor_store["commits_per_s"]),
             "p50_vs_echo": _ratio(acts["p50_ms"], floor_echo["p50_ms"]),
@@ -107,24 +112,34 @@ def run_table_bench(
     }
 
 
-def _cpu(table: Sample, menus: Sample, echo: Sample) -> dict[str, Any]:
+def _cpu(table: Sample, menus: Sample, echo: Sample, http: Sample) -> dict[str, Any]:
     """What an act, a menu and an echo frame cost their server in CPU time
     (:mod:`cardzones.bench.cpu`): an act's from the closed loop of acts; an
     act with its menu from the loop of a menu before each act, measured
-    whole; a menu's from that loop less its acts' share (a difference of two
-    loops, so it moves more from run to run than either)."""
+    whole, the menus asked on the seat's socket as the board asks them
+    (``act_menu_cpu_us``) and over HTTP (``act_http_menu_cpu_us``); a
+    menu's from that loop less its acts' share (a difference of two loops,
+    so it moves more from run to run than either)."""
     act = table.cpu.per(len(table.latencies))
-    menu = None
-    if menus.cpu.used is not None and act is not None and menus.menus:
-        menu = round((menus.cpu.used * 1e6 - act * len(menus.latencies)) / menus.menus, 1)
     return {
         "act_cpu_us": act,
-        "menu_cpu_us": menu,
+        "menu_cpu_us": _menu_share(menus, act),
         "act_menu_cpu_us": menus.cpu.per(len(menus.latencies)),
+        "http_menu_cpu_us": _menu_share(http, act),
+        "act_http_menu_cpu_us": http.cpu.per(len(http.latencies)),
         "echo_cpu_us": echo.cpu.per(len(echo.latencies)),
         "menus": menus.menus,
         "acts_with_menus": len(menus.latencies),
+        "http_menus": http.menus,
+        "acts_with_http_menus": len(http.latencies),
     }
+
+
+def _menu_share(menus: Sample, act: float | None) -> float | None:
+    """A menu's CPU: its loop's, less its acts' at ``act`` each, a menu."""
+    if menus.cpu.used is None or act is None or not menus.menus:
+        return None
+    return round((menus.cpu.used * 1e6 - act * len(menus.latencies)) / menus.menus, 1)
 
 
 def _scale_out(one: Sample, two: Sample, split: Sample, seconds: float) -> dict[str, Any]:

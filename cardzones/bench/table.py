@@ -39,7 +39,7 @@ import random
 import socket
 import statistics
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,7 +47,7 @@ import httpx
 
 from cardzones.bench.cpu import CpuWindow
 from cardzones.bench.position import GAME
-from cardzones.rulesets import get_ruleset
+from cardzones.bench.seat import MenuMaker, _menu_maker, _Seat
 from cardzones.rulesets.fab.bench import TABLE_CARDS, table_setup
 
 #: How many tables, and how long each phase runs, by default and in a quick run.
@@ -57,10 +57,11 @@ QUICK_TABLES, QUICK_SECONDS = 4, 0.8
 WARMUP = 0.25
 #: The cards of each seat's deck in a benchmark table.
 DECK = 40
-#: The zone type of a seat's pile that its played cards go to.
-CLEAR_TO = get_ruleset(GAME).clear_to
 #: Tables the benchmark's one client address may create a minute on its server.
 BENCH_CREATES_PER_MINUTE = 100_000
+
+#: The frames a second each seat of the benchmark's own tables may send.
+BENCH_SEAT_FRAMES = 100_000
 
 #: The process of each server this module started, by its address (for its
 #: CPU time: :mod:`cardzones.bench.cpu`).
@@ -114,6 +115,10 @@ def _serve(kind: str, db: str, port: int, tables: int | None) -> None:
         address_frames=default.address_frames + 2 * default.seat_frames * own,
         # the ladder's top level has 1,000 tables: 2,000 seats at once
         sockets=max(default.sockets, 2 * own + 100),
+        # A closed loop's seat sends as fast as it is answered, an act and
+        # its menu each a frame: at a seat's default rate the loop would
+        # measure the rate, not the server.
+        seat_frames=default.seat_frames if tables is not None else BENCH_SEAT_FRAMES,
     )
     # As ``cardzones serve`` runs it: the same protocol and limits on each
     # connection, and no proxy believed.
@@ -230,57 +235,18 @@ def table_body(seed: int) -> dict[str, Any]:
     return {"ruleset": GAME, "seed": seed, "cards": copy.deepcopy(TABLE_CARDS), "setup": setup}
 
 
-class _Seat:
-    """One seat's connection: it plays, and reads every frame it gets."""
-
-    def __init__(self, name: str, rng: random.Random) -> None:
-        self.name = name
-        self.rng = rng
-        self.view: dict[str, Any] = {}
-        self.number = 0
-        self.waiting: asyncio.Future[dict[str, Any]] | None = None
-        self.event = asyncio.Event()
-
-    def counts(self) -> dict[str, int]:
-        return {z["zone"]: z["count"] for z in self.view.get("zones", ())}
-
-    def next_act(self) -> dict[str, Any]:
-        """A legal act, drawn from what the seat's view allows."""
-        me, counts = self.name, self.counts()
-        choices: list[dict[str, Any]] = []
-        if counts.get(f"{me}.deck", 0):
-            choices += [{"move": {"card": f"{me}.deck[0]", "to": f"{me}.hand"}}] * 3
-        pile = f"{me}.{CLEAR_TO}"
-        if counts.get(f"{me}.hand", 0):
-            choices += [{"move": {"card": f"{me}.hand[0]", "to": pile}}] * 2
-        if counts.get(pile, 0):
-            choices += [{"move": {"card": f"{pile}[0]", "to": f"{me}.deck", "position": "bottom"}}]
-        if self.view.get("turn_player") == me:
-            choices.append({"end_turn": {}})
-        return self.rng.choice(choices)
-
-    async def read(self, ws: Any) -> None:
-        async for text in ws:
-            frame = json.loads(text)
-            if "welcome" in frame:
-                self.view, self.number = frame["welcome"]["view"], frame["welcome"]["number"]
-            elif "event" in frame:
-                self.view, self.number = frame["view"], frame["event"]
-                self.event.set()
-            elif ("ack" in frame or "refused" in frame) and self.waiting is not None:
-                self.waiting.set_result(frame)
-
-
-#: Asks a seat's menu on a card (None: its end of turn) and waits for it.
-Menu = Callable[[str | None], Awaitable[None]]
-
-
 async def _play(
-    ws_url: str, token: str, seat: _Seat, window: _Window, sample: Sample, menu: Menu | None = None
+    ws_url: str,
+    token: str,
+    seat: _Seat,
+    window: _Window,
+    sample: Sample,
+    make_menu: MenuMaker | None = None,
 ) -> None:
     import websockets
 
     async with websockets.connect(ws_url, max_size=None) as ws:
+        menu = None if make_menu is None else make_menu(ws, seat)
         reader = asyncio.create_task(seat.read(ws))
         seat.waiting = asyncio.get_running_loop().create_future()
         await ws.send(json.dumps({"hello": token, "after": 0}))
@@ -299,7 +265,7 @@ async def _play(
                     sample.menus += 1
             frame = {"act": act, "id": n, "after": seat.number}
             started = time.perf_counter()
-            await ws.send(json.dumps(frame))
+            await seat.send(ws, frame)
             answer = await seat.waiting
             done = time.perf_counter()
             if "refused" in answer:
@@ -339,7 +305,7 @@ async def _tables_phase(
     tables: int,
     seconds: float,
     seed: int,
-    menus: bool = False,
+    menus: str | None = None,
     more: tuple[str, ...] = (),
     by_table: bool = False,
 ) -> Sample:
@@ -354,12 +320,13 @@ async def _play_tables(
     created: list[dict[str, Any]],
     seconds: float,
     rng: random.Random,
-    menus: bool = False,
+    menus: str | None = None,
     more: tuple[str, ...] = (),
     by_table: bool = False,
 ) -> Sample:
     """Every seat of the tables ``created`` plays for ``seconds`` after a
-    warm-up, asking its menu on the card before each act with ``menus``. With
+    warm-up, asking its menu on the card before each act with ``menus``
+    (one of :data:`MENU_WAYS`: on its socket, or over HTTP). With
     ``more`` servers of the same store, the seats are spread over them all in
     turn, so that the two seats of a table are on two processes; with
     ``by_table``, the tables are, each with both its seats on one process."""
@@ -376,7 +343,7 @@ async def _play_tables(
             i = (n if by_table else len(players)) % len(servers)
             seat = _Seat(name, random.Random(rng.randrange(1 << 31)))
             ws_url = f"{servers[i].replace('http://', 'ws://')}/api/tables/{table['table']}/ws"
-            menu = _menu(clients[i], table["table"], token) if menus else None
+            menu = _menu_maker(menus, clients[i], table["table"], token)
             players.append(_play(ws_url, token, seat, window, sample, menu))
     try:
         await asyncio.gather(*players, *(w.watch(window.start, window.end) for w in windows))
@@ -386,18 +353,6 @@ async def _play_tables(
     used = [w.used for w in windows]
     sample.cpu = CpuWindow(pids[0], None if None in used else sum(u or 0.0 for u in used))
     return sample
-
-
-def _menu(client: httpx.AsyncClient, table: str, token: str) -> Menu:
-    """A seat's menu as the board asks it: the legal acts on a card."""
-    auth = {"Authorization": f"Bearer {token}"}
-
-    async def ask(card: str | None) -> None:
-        query = {"card": card} if card is not None else {"actions": "end_turn"}
-        answer = await client.get(f"/api/tables/{table}/legal", params=query, headers=auth)
-        answer.raise_for_status()
-
-    return ask
 
 
 async def _echo_phase(url: str, connections: int, seconds: float) -> Sample:

@@ -475,7 +475,9 @@ def _bench_table(
             f"time, {figures['act_growth']['ratios']['p50']:.2f}x the same table's first acts. "
             f"Server CPU: an act {figures['cpu']['act_cpu_us']} us "
             f"({ratios['act_cpu_per_echo_frame']} echo frames), a menu "
-            f"{figures['cpu']['menu_cpu_us']} us ({ratios['menu_cpu_per_echo_frame']})"
+            f"{figures['cpu']['menu_cpu_us']} us ({ratios['menu_cpu_per_echo_frame']}) on its "
+            f"socket, {figures['cpu']['http_menu_cpu_us']} us "
+            f"({ratios['http_menu_cpu_per_echo_frame']}) over HTTP"
         ),
     )
     for column in ("", "per second", "p50 ms", "p99 ms"):

@@ -24,7 +24,17 @@ table gets:
   of a table and its spectator link gets one budget, not one a seat;
 - **an answer of bounded size**: the answer is encoded once per position
   and kept as bytes, in pages of at most :data:`PAGE_BYTES`; a longer list
-  says where the next page starts (``next``, asked for with ``?from=``).
+  says where the next page starts (``next``, asked for with ``?from=``);
+- **the event loop when it can**: a list is made on the event loop, with no
+  trip to a worker thread, when the table can be read there (nothing need
+  be read from the store first, and an act half-way on it is waited for)
+  and the seat's last list of the same kind took under
+  :data:`INLINE_LISTING`; any other is made in a worker thread, under the
+  table's lock.
+
+The same desk answers ``GET .../legal`` and the WebSocket's ``legal``
+frames (:mod:`cardzones.web.routes.socket_legal`): a seat has one budget
+and one memory of its lists, whichever way it asks.
 
 >>> budget = Budget(now=0.0)
 >>> budget.charge(BURST + 1.0, now=0.0)
@@ -73,6 +83,13 @@ PERSON_WAITING = 2 * MAX_WAITING
 BYTES_PER_SECOND = 10_000_000
 #: The most bytes of acts one answer lists; the rest is on the next page.
 PAGE_BYTES = 500_000
+
+#: A list is made on the event loop only when the seat's last list of the
+#: same kind (:func:`shape`) took less than this many seconds: the loop
+#: serves every table, and a long list (a thousand cards) is made in a
+#: worker thread, where the interpreter's switch interval lets the loop run
+#: meanwhile.
+INLINE_LISTING = 0.005
 
 #: The most action names one request may ask for, and the longest name.
 MAX_NAMES, MAX_NAME = 64, 64
@@ -150,6 +167,18 @@ def local_credit(kind: str, key: str, now: float, burst: float, rate: float) -> 
 #: zone as the seat named them (None: any), and whether a judge's actions are
 #: listed without being named.
 Asked = tuple[tuple[str, ...] | None, str | None, str | None, bool]
+#: The kind of a list, for its cost: whether it is narrowed to some action
+#: names, to a card or a zone, and whether a judge's actions are in it.
+Shape = tuple[bool, bool, bool]
+
+
+def shape(key: Asked) -> Shape:
+    """The kind of list ``key`` asks for (:data:`Shape`).
+
+    >>> shape((None, "o1", None, False))
+    (False, True, False)
+    """
+    return key[0] is not None, key[1] is not None or key[2] is not None, key[3]
 
 
 @dataclass
@@ -164,6 +193,13 @@ class SeatLegal:
     lists: OrderedDict[Asked, list[dict[str, Any]]] = field(default_factory=OrderedDict)
     #: the encoded pages of the lists above, by list and first entry
     pages: dict[tuple[Asked, int], bytes] = field(default_factory=dict)
+    #: the seconds the seat's last list of each kind took to make
+    took: dict[Shape, float] = field(default_factory=dict)
+
+    def quick(self, key: Asked) -> bool:
+        """Whether the seat's last list of ``key``'s kind was quick enough to
+        make the next one on the event loop (unknown: it was not)."""
+        return self.took.get(shape(key), math.inf) < INLINE_LISTING
 
     def kept(self, number: int, key: Asked) -> list[dict[str, Any]] | None:
         return self.lists.get(key) if number == self.number else None
@@ -274,21 +310,29 @@ class LegalDesk:
         start: int = 0,
         person: str | None = None,
         current: Callable[[], int | None] | None = None,
-    ) -> bytes:
-        """As :meth:`answer`, the answer's JSON as sent, from entry ``start``
-        on (:func:`encode_page`), charged to the seat and to the ``person``
-        (a client address) asking. ``current`` gives the table's number when
+        inline: Callable[[], Awaitable[Table | None]] | None = None,
+    ) -> tuple[int, bytes]:
+        """As :meth:`answer`, the number of the event the answer is of and
+        the answer's JSON as sent, from entry ``start`` on
+        (:func:`encode_page`), charged to the seat and to the ``person`` (a
+        client address) asking. ``current`` gives the table's number when
         it is known to be up to date without reading the store or taking
         its lock (None: it may not be): a page kept for that number is then
-        answered at once, with no worker thread and no query."""
+        answered at once, with no worker thread and no query. ``inline``
+        gives the table once it may be read on the event loop (None: it
+        may not be, and is read through ``read``); a list the seat has made
+        quickly before is then made there (:data:`INLINE_LISTING`)."""
         key: Asked = (None if wanted is None else tuple(sorted(set(wanted))), card, zone, judge)
 
-        def kept(seat: SeatLegal) -> tuple[bytes, bool, int] | None:
+        def kept(seat: SeatLegal) -> tuple[tuple[int, bytes], bool, int] | None:
             number = current() if current is not None else None
             body = seat.pages.get((key, start)) if number == seat.number else None
-            return None if body is None else (body, False, len(body))
+            return None if body is None else ((seat.number, body), False, len(body))
 
-        body: bytes = await self._served(
+        async def here(seat: SeatLegal) -> Table | None:
+            return await inline() if inline is not None and seat.quick(key) else None
+
+        got: tuple[int, bytes] = await self._served(
             read,
             table_id,
             viewer,
@@ -296,8 +340,9 @@ class LegalDesk:
             lambda got: got,
             None if person is None or not self.per_person else self._person(person),
             kept,
+            here,
         )
-        return body
+        return got
 
     async def answer(
         self,
@@ -335,12 +380,14 @@ class LegalDesk:
         split: Callable[[Any], tuple[Any, bool, int]],
         person: Person | None,
         kept: Callable[[SeatLegal], tuple[Any, bool, int] | None] | None = None,
+        here: Callable[[SeatLegal], Awaitable[Table | None]] | None = None,
     ) -> Any:
         """What ``make`` makes of the table for the seat, within the seat's
         and the person's budgets and one at a time for each; ``split`` tells
         the answer from what ``make`` gave, whether it was computed, and the
         bytes sent from memory. ``kept`` answers from memory without the
-        table, when it can."""
+        table, when it can; ``here`` gives the table when ``make`` may run
+        on the event loop, without ``read``'s trip to a worker thread."""
         seat = self._seat(table_id, viewer)
         if seat.waiting >= MAX_WAITING or (person is not None and person.waiting >= PERSON_WAITING):
             raise Busy(1)
@@ -363,7 +410,12 @@ class LegalDesk:
                 size = 0
                 try:
                     got = kept(seat) if kept is not None else None
-                    if got is None:
+                    table = None if got is not None or here is None else await here(seat)
+                    if table is not None:
+                        # Nothing may change the table until this returns:
+                        # no await between the look (here's last) and the list.
+                        got = split(make(seat, table))
+                    elif got is None:
                         got = split(await read(lambda t: make(seat, t)))
                     made, fresh, size = got
                 finally:
@@ -386,24 +438,27 @@ class LegalDesk:
         kept = seat.kept(table.number, key)
         if kept is not None:
             return table.number, kept, False
+        start = time.perf_counter()
         legal = table.legal(viewer, key[0], card=key[1], zone=key[2], judge=key[3])
+        seat.took[shape(key)] = time.perf_counter() - start
         seat.keep(table.number, key, legal)
         return table.number, legal, True
 
     @classmethod
     def _page(
         cls, seat: SeatLegal, table: Table, viewer: str | None, key: Asked, start: int
-    ) -> tuple[bytes, bool, int]:
-        """In a worker thread: the page, from memory when it was made at this
-        position (charged by its size), else made and kept (charged by the
-        time that took)."""
+    ) -> tuple[tuple[int, bytes], bool, int]:
+        """In a worker thread, or on the event loop when the table may be
+        read there: the page and its number, from memory when it was made
+        at this position (charged by its size), else made and kept (charged
+        by the time that took)."""
         number, legal, fresh = cls._list(seat, table, viewer, key)
         body = seat.pages.get((key, start)) if not fresh else None
         if body is not None:
-            return body, False, len(body)
+            return (number, body), False, len(body)
         body = encode_page(number, legal, start)
         seat.pages[(key, start)] = body
-        return body, fresh, 0
+        return (number, body), fresh, 0
 
 
 #: The values of ``?judge=``.

@@ -1,4 +1,5 @@
-"""A seat's legal acts (``GET .../legal``), answered by the server's
+"""A seat's legal acts (``GET .../legal``, and the WebSocket's ``legal``
+frame: :mod:`cardzones.web.routes.socket_legal`), answered by the server's
 :class:`~cardzones.web.legal.LegalDesk`.
 """
 
@@ -6,6 +7,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import TypeVar
 
 from starlette.requests import Request
@@ -21,50 +23,81 @@ T = TypeVar("T")
 
 #: The longest ``card`` or ``zone`` a legal-actions request may give.
 LEGAL_QUERY_CHARS = 400
+#: The highest first entry of a page a request may ask for.
+MAX_FROM = 9_999_999
+
+
+@dataclass(frozen=True)
+class MenuAsked:
+    """What a request for the legal acts asks: the action names (None:
+    all), the card and the zone as the seat names them (None: any), whether
+    a judge's actions are listed without being named, and the first entry
+    of the page."""
+
+    wanted: list[str] | None = None
+    card: str | None = None
+    zone: str | None = None
+    judge: bool = False
+    start: int = 0
+
+    def check(self) -> MenuAsked:
+        """Itself; raises ValueError for a card or zone that is too long."""
+        for key, value in (("card", self.card), ("zone", self.zone)):
+            if value is not None and len(value) > LEGAL_QUERY_CHARS:
+                raise ValueError(f"{key} is longer than {LEGAL_QUERY_CHARS} characters")
+        return self
 
 
 async def legal(server: Server, request: Request) -> Response:
     """The seat's legal acts now, kept per position and bounded per seat
     (:mod:`cardzones.web.legal`)."""
     query = request.query_params
-    card, zone = query.get("card"), query.get("zone")
     try:
         start = page_start(query.get("from"))
         wanted = wanted_actions(query.get("actions"))
         judge = judge_asked(query.get("judge"))
-        for key, value in (("card", card), ("zone", zone)):
-            if value is not None and len(value) > LEGAL_QUERY_CHARS:
-                raise ValueError(f"{key} is longer than {LEGAL_QUERY_CHARS} characters")
+        asked = MenuAsked(wanted, query.get("card"), query.get("zone"), judge, start).check()
     except ValueError as exc:
         return error(400, str(exc))
     opened = await seat_of(server, request)
     if isinstance(opened, Response):
         return opened
     seat, live = opened
+    try:
+        _, body = await listed(server, live, seat.player, client_address(request), asked)
+    except Busy as exc:
+        return error(429, str(exc), {"Retry-After": str(exc.retry_after)})
+    except Refusal as exc:  # a card or zone the seat cannot name
+        return error(400, str(exc))
+    return Response(body, media_type="application/json")
+
+
+async def listed(
+    server: Server, live: Live, viewer: str | None, person: str, asked: MenuAsked
+) -> tuple[int, bytes]:
+    """The number of the event and the page of ``viewer``'s legal acts at
+    it that ``asked`` asks for, charged to the seat and to ``person`` (its
+    client's address). Raises :class:`~cardzones.web.legal.Busy` and
+    :class:`~cardzones.table.refusals.Refusal` as the desk does."""
 
     def read(what: Callable[[Table], T]) -> Awaitable[T]:
         # As for an act: the store is read first only while another process
         # writes to the table, since nothing else can change it.
         return server.hub.read(live, what, others=True)
 
-    try:
-        body = await server.legal.page(
-            read,
-            live.table.id,
-            seat.player,
-            wanted,
-            card=card,
-            zone=zone,
-            judge=judge,
-            start=start,
-            person=client_address(request),
-            current=lambda: up_to_date(live),
-        )
-    except Busy as exc:
-        return error(429, str(exc), {"Retry-After": str(exc.retry_after)})
-    except Refusal as exc:  # a card or zone the seat cannot name
-        return error(400, str(exc))
-    return Response(body, media_type="application/json")
+    return await server.legal.page(
+        read,
+        live.table.id,
+        viewer,
+        asked.wanted,
+        card=asked.card,
+        zone=asked.zone,
+        judge=asked.judge,
+        start=asked.start,
+        person=person,
+        current=lambda: up_to_date(live),
+        inline=lambda: readable_soon(server, live),
+    )
 
 
 def up_to_date(live: Live) -> int | None:
@@ -75,6 +108,30 @@ def up_to_date(live: Live) -> int | None:
     if live.lock.locked() or time.monotonic() - live.heard_at < OTHERS_WRITE:
         return None
     return live.table.number
+
+
+def readable_here(server: Server, live: Live) -> Table | None:
+    """The table, when it may be read on the event loop as it is: up to date
+    (:func:`up_to_date`) with nothing due (no proposal to finish whose time
+    limit has passed, which its read would settle first). None: read it
+    through the hub, under its lock, in a worker thread."""
+    table = live.table
+    if up_to_date(live) is None:
+        return None
+    if table.finished is None and table.votes.due(server.hub.host.clock()):
+        return None
+    return table
+
+
+async def readable_soon(server: Server, live: Live) -> Table | None:
+    """:func:`readable_here`, once an act half-way on the table (holding its
+    lock) is done: a table no other process writes is then read on the event
+    loop, where a worker thread would have waited for the same lock. The
+    caller reads it before it awaits anything else."""
+    if live.lock.locked() and time.monotonic() - live.heard_at >= OTHERS_WRITE:
+        async with live.lock:
+            pass  # the act's events are delivered before it lets go
+    return readable_here(server, live)
 
 
 def page_start(text: str | None) -> int:

@@ -20,6 +20,7 @@ from cardzones.table.json_text import dumps
 from cardzones.table.limits import Limits, TooDeep, parse_json
 from cardzones.web.hub import Connection
 from cardzones.web.rates import FrameRate, Rates
+from cardzones.web.routes.socket_legal import answer_legal
 from cardzones.web.server import (
     NOT_OPENED,
     Server,
@@ -362,6 +363,10 @@ async def _handle(
         data, problem = await _parse(frame, server.limits)
         if data is None:
             conn.send(dumps({"error": problem}))
+            continue
+        if "legal" in data:
+            # A menu asked on the socket: its own module, beside the act path.
+            await answer_legal(server, live, conn, data)
             continue
         keys = SAY_KEYS if "say" in data else ACT_KEYS
         extra = sorted(set(data) - keys)

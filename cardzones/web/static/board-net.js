@@ -39,6 +39,7 @@ function connect() {
   ws.addEventListener("close", (ev) => {
     if (socket !== ws) return;
     socket = null;
+    legalOverHttp();
     if (ev.code === 4401) {
       setConnection("closed", "not a seat");
       notice("This link does not open a table: ask for your seat's link again.");
@@ -88,6 +89,8 @@ function receive(frame) {
     renderChat();
   } else if ("said" in frame) {
     said.delete(frame.said);
+  } else if ("listed" in frame || ("refused" in frame && legalWaiting.has(frame.refused))) {
+    legalAnswered(frame);
   } else if ("refused" in frame && said.has(frame.refused)) {
     said.delete(frame.refused);
     chatError(frame.error);
@@ -186,10 +189,10 @@ async function loadActions() {
   render();
 }
 
-// The seat's legal acts at the current position (GET .../legal: entries
-// {act, result}), asked for only when a menu opens and kept until the next
-// event. Without the endpoint, the menus are made from the action table's
-// parameters alone. Resolves to the entries, null, or "later" when the
+// The seat's legal acts at the current position (entries {act, result}, on
+// the socket or GET .../legal: askLegal), asked for only when a menu opens
+// and kept until the next event. Without the endpoint, the menus are made
+// from the action table's parameters alone. Resolves to the entries, null, or "later" when the
 // server answered for an event the board has not been sent yet.
 let legalAsked = null;
 function loadLegal() {
@@ -197,7 +200,7 @@ function loadLegal() {
   const number = state.number;
   if (state.legalNumber === number && Array.isArray(state.legal)) return Promise.resolve(state.legal);
   if (legalAsked && legalAsked.number === number) return legalAsked.promise;
-  const promise = api("legal").catch(() => ({ status: 0, data: null })).then(({ status, data }) => {
+  const promise = askLegal().then(({ status, data }) => {
     if (status !== 200) {
       if (status === 404 || status === 405) legalOffered = false;
       // Asked too often (the server bounds it per seat): the menu still has
@@ -217,6 +220,46 @@ function loadLegal() {
   });
   legalAsked = { number, promise };
   return promise;
+}
+
+// The seat's legal acts asked on its socket when it is open (a legal frame,
+// answered in order with the events: no HTTP request of its own), else over
+// HTTP. Resolves to {status, data} as the HTTP answer would be.
+const legalWaiting = new Map();  // request id of a legal frame -> its resolve
+function askLegal() {
+  if (!socket || socket.readyState !== WebSocket.OPEN || state.connection !== "connected") {
+    return legalOverHttpNow();
+  }
+  requests += 1;
+  const id = `l${requests}`;
+  return new Promise((resolve) => {
+    legalWaiting.set(id, resolve);
+    socket.send(JSON.stringify({ legal: {}, id }));
+  });
+}
+
+function legalOverHttpNow() {
+  return api("legal").catch(() => ({ status: 0, data: null }));
+}
+
+function legalAnswered(frame) {
+  const id = "listed" in frame ? frame.listed : frame.refused;
+  const resolve = legalWaiting.get(id);
+  if (!resolve) return;
+  legalWaiting.delete(id);
+  if ("listed" in frame) {
+    resolve({ status: 200, data: frame });
+  } else {
+    // As the HTTP answer: 429 for a seat out of its budget, 400 otherwise.
+    resolve({ status: "retry_after" in frame ? 429 : 400, data: { error: frame.error } });
+  }
+}
+
+// The socket closed with legal frames unanswered: they are asked over HTTP.
+function legalOverHttp() {
+  const waiting = [...legalWaiting.values()];
+  legalWaiting.clear();
+  for (const resolve of waiting) legalOverHttpNow().then(resolve);
 }
 
 // ------------------------------------------------------------------
