@@ -54,7 +54,9 @@ ACT_KEYS = frozenset({"act", "id", "after"})
 SAY_KEYS = frozenset({"say", "id"})
 HELLO_KEYS = frozenset({"hello", "after", "chat_after"})
 #: What a frame after the welcome looks like, for the messages about bad ones.
-FRAME_FORMS = '{"act": ..., "id": ..., "after": N} or {"say": TEXT, "id": ...}'
+FRAME_FORMS = (
+    '{"act": ..., "id": ..., "after": N}, {"say": TEXT, "id": ...} or {"legal": {...}, "id": ...}'
+)
 
 
 class _Frames:
