@@ -41,6 +41,12 @@ from cardzones.rulesets.fab.procedure.state import (
     current,
     opponents,
 )
+from cardzones.rulesets.fab.procedure.timing import (
+    may_attack_now,
+    may_play_now,
+    own_cards,
+    playable_places,
+)
 
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game
@@ -127,19 +133,12 @@ def _judge(planner: Planner, result: MoveResult) -> Callable[[Game, Mapping[str,
 # -- candidates: the plans that may succeed -----------------------------------------
 
 
-def _own_cards(game: Game, player: str, ztype: str) -> list[int]:
-    out: list[int] = []
-    for zid in game.zones_of(player, ztype):
-        out.extend(game.contents(zid))
-    return out
-
-
 def play_candidates(game: Game, player: str) -> Iterator[Candidate]:
     """Each card of the player's hand and arsenal they may play now, with
     each set of cards that may be pitched for it (5.1, 1.14.3b)."""
-    cards = (*_own_cards(game, player, "hand"), *_own_cards(game, player, "arsenal"))
+    cards = playable_places(game, player)
     for found in _paid(
-        game, player, cards, plans.playable_cost, pitching_itself=False, timely=_may_play_now
+        game, player, cards, plans.playable_cost, pitching_itself=False, timely=may_play_now
     ):
         if combat.is_attack(game, found["card"], player):
             yield from _targeted(game, player, found)
@@ -150,8 +149,8 @@ def play_candidates(game: Game, player: str) -> Iterator[Candidate]:
 def attack_candidates(game: Game, player: str) -> Iterator[Candidate]:
     """Each weapon the player may attack with now, with each set of cards
     that may be pitched for it."""
-    weapons = _own_cards(game, player, "weapon")
-    for found in _paid(game, player, weapons, plans.attack_ready, timely=_may_attack_now):
+    weapons = own_cards(game, player, "weapon")
+    for found in _paid(game, player, weapons, plans.attack_ready, timely=may_attack_now):
         yield from _targeted(game, player, found)
 
 
@@ -166,19 +165,6 @@ def _targeted(game: Game, player: str, found: Candidate) -> Iterator[Candidate]:
         return
     for target in choices:
         yield Seated(found, target=target)
-
-
-def _may_play_now(game: Game, proc: Procedure, card: int, player: str) -> bool:
-    # The cards asked about are the player's own hand and arsenal: whether
-    # the card may be played from there (5.1.1a) is the plan's to judge, for
-    # the few cards whose timing lets them be played.
-    return plans.play_timing_refusal(game, proc, card, player) is None
-
-
-def _may_attack_now(game: Game, proc: Procedure, weapon: int, player: str) -> bool:
-    return weapon not in proc.attacked and (
-        plans.action_timing_refusal(game, proc, player, attack=True) is None
-    )
 
 
 #: Whether a card may be played or attack now, as far as its timing tells.
@@ -263,7 +249,7 @@ def finish_candidates(game: Game, player: str) -> Iterator[Candidate]:
         return
     yield Seated(by=player)
     if flow.arsenal_choice(game, player):
-        for card in _own_cards(game, player, "hand"):
+        for card in own_cards(game, player, "hand"):
             yield Seated(arsenal=card, by=player)
 
 

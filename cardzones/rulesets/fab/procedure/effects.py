@@ -282,18 +282,19 @@ def check_dominate(game: Game, link: Link, cards: tuple[int, ...]) -> None:
     """8.3.4a: an attack with dominate takes one defending card from hand at
     most; the cards from hand among ``cards`` are counted with those that
     defend it already."""
-    from_hand = sum(1 for card in cards if _in_hand(game, card))
-    if from_hand + _hand_defenders(link) <= 1:
-        return
+    before = _hand_defenders(link)
+    if len(cards) + before <= 1:
+        return  # at most one card from hand, wherever the cards are
     # While legal actions are judged the game stays as it is: whether the
-    # attack has dominate is read once for every set of defending cards.
+    # attack has dominate is read once for every set of defending cards, and
+    # most attacks have not, so no card of a set is looked at.
     memo = judging(game)
     dominated = None if memo is None else memo.get(("fab.dominate", link.card))
     if dominated is None:
         dominated = has_keyword(game, link.card, ct.DOMINATE)
         if memo is not None:
             memo[("fab.dominate", link.card)] = dominated
-    if dominated:
+    if dominated and sum(1 for card in cards if _in_hand(game, card)) + before > 1:
         raise IllegalAction(
             "the attack has dominate: it can't be defended by more than one card from hand",
             rule="8.3.4a",

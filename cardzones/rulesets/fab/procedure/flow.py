@@ -34,6 +34,8 @@ from cardzones.rulesets.fab.procedure.state import (
     remaining,
     store,
 )
+from cardzones.rulesets.fab.procedure.timing import PRIORITY_ACTS as PRIORITY_ACTS
+from cardzones.rulesets.fab.procedure.timing import priority_acts
 from cardzones.rulesets.fab.turn import draw_to_intellect, finish_turn
 
 if TYPE_CHECKING:
@@ -104,8 +106,8 @@ def who_acts(game: Game, proc: Procedure) -> str | None:
 
 
 #: The acts of the player the procedure waits for, by what it waits for
-#: (:func:`awaited`), conceding aside (4.5.3c: any time).
-PRIORITY_ACTS = ("pass", "play", "attack")
+#: (:func:`awaited`), conceding aside (4.5.3c: any time); those of the player
+#: with priority are :data:`~.timing.PRIORITY_ACTS` or fewer.
 DEFEND_ACTS = ("defend",)
 END_ACTS = ("finish_turn",)
 
@@ -114,11 +116,14 @@ def awaited(game: Game, proc: Procedure) -> tuple[str | None, tuple[str, ...]]:
     """The player the procedure waits for (:func:`who_acts`) and the names
     of the acts it lets them take now, conceding aside: ``finish_turn`` for
     the turn player in the end phase (4.4.3b), ``defend`` for the defending
-    player declaring defending cards (7.3.2), and ``pass``, ``play`` and
-    ``attack`` for the player with priority (1.11.2, 1.11.4, 5.1, 5.2); no
-    one and none once the game is over. A player's program asks legal
-    actions for these names alone: the procedure's other acts give that
-    player nothing now, so the list is the same, found sooner."""
+    player declaring defending cards (7.3.2), and for the player with
+    priority ``pass`` (1.11.4) with ``play`` and ``attack`` when a card or a
+    weapon of theirs may be played or attack now by its timing (5.1, 5.2,
+    8.1: :func:`~.timing.priority_acts`); no one and none once the game is
+    over. A player's program asks legal actions for these names alone: the
+    procedure's other acts give that player nothing now, so the list is the
+    same, found sooner. Most of the time the player with priority may only
+    pass: their listing is then ``pass`` alone."""
     player = who_acts(game, proc)
     if player is None:
         return None, ()
@@ -126,7 +131,7 @@ def awaited(game: Game, proc: Procedure) -> tuple[str | None, tuple[str, ...]]:
         return player, END_ACTS
     if proc.priority is None:
         return player, DEFEND_ACTS
-    return player, PRIORITY_ACTS
+    return player, priority_acts(game, proc, player)
 
 
 def pass_priority(game: Game, proc: Procedure) -> None:
@@ -135,7 +140,8 @@ def pass_priority(game: Game, proc: Procedure) -> None:
     the top layer resolves, or with the stack empty the step or the phase
     ends."""
     passes = proc.passes + 1
-    if passes < len(remaining(game, proc)):
+    # every player is in the game until one loses (4.5.1a)
+    if passes < (len(remaining(game, proc)) if proc.losers else len(game.players)):
         assert proc.priority is not None
         following = next_player(game, proc.priority, proc.losers)
         store(game, proc._replace(priority=following, passes=passes))
@@ -257,7 +263,20 @@ def check_end(game: Game) -> None:
     stored = game.records.get(PROCEDURE)
     if not isinstance(stored, Procedure) or stored.over:
         return
-    lost = tuple(p for p in remaining(game, stored) if _has_lost(game, p))
+    # It runs after every action: one loop, each hero's life read once.
+    losers = stored.losers
+    zone, contents, stat = game.zone, game.contents, game.stat
+    lost: tuple[str, ...] = ()
+    for player in game.players:
+        if player in losers:
+            continue
+        zid = zone(player, "hero")
+        heroes = contents(zid) if zid is not None else ()
+        if heroes:
+            life = stat(heroes[0], "life")
+            if life is None or life > 0:
+                continue
+        lost += (player,)  # no hero (3.11.3), or a life total of zero or less
     if lost:
         proc = current(game)
         assert proc is not None
@@ -275,15 +294,6 @@ def lose(game: Game, proc: Procedure, lost: tuple[str, ...], reason: str) -> Non
     for player in lost:
         game.log_event(PROCEDURE_EVENT, f"{player} loses ({reason}) and leaves the game")
     leaving.leave(game, proc, lost)
-
-
-def _has_lost(game: Game, player: str) -> bool:
-    try:
-        hero = hero_of(game, player)
-    except IllegalAction:
-        return True
-    life = game.stat(hero, "life")
-    return life is not None and life <= 0
 
 
 def end_game(game: Game, proc: Procedure, lost: tuple[str, ...], reason: str) -> None:

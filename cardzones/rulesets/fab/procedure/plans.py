@@ -12,17 +12,14 @@ of its plan: no rule is written twice.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, NamedTuple, NoReturn
+from typing import TYPE_CHECKING, NamedTuple
 
 from cardzones.acts.legal import judging
 from cardzones.errors import IllegalAction
 from cardzones.kernel.cards import Dest
-from cardzones.kernel.objects import CARD
 from cardzones.kernel.views import name_for
 from cardzones.rulesets.fab import actions as fab_actions
-from cardzones.rulesets.fab import layers
 from cardzones.rulesets.fab import turn as fab_turn
-from cardzones.rulesets.fab.layers import ATTACK_PROXY
 from cardzones.rulesets.fab.procedure import combat, flow
 from cardzones.rulesets.fab.procedure import effects as card_effects
 from cardzones.rulesets.fab.procedure.costs import (
@@ -32,10 +29,7 @@ from cardzones.rulesets.fab.procedure.costs import (
     check_pitch,
 )
 from cardzones.rulesets.fab.procedure.state import (
-    ACTION,
     END,
-    REACTION,
-    RESOLUTION,
     Procedure,
     active_link,
     opponents,
@@ -43,6 +37,11 @@ from cardzones.rulesets.fab.procedure.state import (
     require,
     store,
     with_points,
+)
+from cardzones.rulesets.fab.procedure.timing import (
+    action_timing_refusal,
+    play_timing_refusal,
+    refuse_action,
 )
 
 if TYPE_CHECKING:
@@ -126,30 +125,6 @@ def _playable_cost(game: Game, proc: Procedure, card: int, player: str) -> Cost:
     return cost
 
 
-def play_timing_refusal(
-    game: Game, proc: Procedure, card: int, player: str
-) -> tuple[str, str] | None:
-    """Why the card may not be played now, by its types (8.1), as the end of
-    a sentence that names it, with the rule; None when it may be."""
-    obj = game.obj(card)
-    types = game.characteristics(obj, by=player).types
-    if "instant" in types:
-        return None  # 8.1.6a: any time the player has priority
-    if "attack_reaction" in types or "defense_reaction" in types:
-        attacking = "attack_reaction" in types
-        if reaction_timing_ok(proc, player, attacking):
-            return None
-        return _reaction_refusal(attacking)
-    if "action" in types:
-        # combat.is_attack, on the types already read
-        attack = obj.kind == ATTACK_PROXY or (obj.kind == CARD and "attack" in types)
-        refusal = action_timing_refusal(game, proc, player, attack=attack)
-        return None if refusal is None else (f"is an action: {refusal[0]}", refusal[1])
-    # 8.1.7a, 8.1.12a: a resource or a block card is never played, nor a
-    # hero, a weapon or an equipment (they start in the arena).
-    return "is not a card that can be played", "5.1.2b"
-
-
 def _judged_once(
     game: Game,
     key: tuple[str, int, str],
@@ -168,81 +143,6 @@ def _judged_once(
     if cost is None:
         cost = memo[key] = judge(game, proc, card, player)
     return cost
-
-
-def reaction_timing_ok(proc: Procedure, player: str, attacking: bool) -> bool:
-    """Whether the player may play a reaction now: in the reaction step, an
-    attack reaction as the attacking player (8.1.2a), a defense reaction as
-    the defending player (8.1.3a)."""
-    link = active_link(proc)
-    if link is None or proc.step != REACTION:
-        return False
-    return player == (link.attacker if attacking else link.defender)
-
-
-def check_reaction_timing(proc: Procedure, player: str, attacking: bool, what: str) -> None:
-    """A reaction is played in the reaction step, an attack reaction by the
-    attacking player (8.1.2a), a defense reaction by the defending player
-    (8.1.3a)."""
-    if not reaction_timing_ok(proc, player, attacking):
-        message, rule = _reaction_refusal(attacking)
-        raise IllegalAction(f"{what} {message}", rule=rule)
-
-
-def _reaction_refusal(attacking: bool) -> tuple[str, str]:
-    kind, side = ("an attack", "attacking") if attacking else ("a defense", "defending")
-    message = f"is {kind} reaction: it is played by the {side} player in the reaction step"
-    return message, "8.1.2a" if attacking else "8.1.3a"
-
-
-def action_timing_refusal(
-    game: Game, proc: Procedure, player: str, *, attack: bool
-) -> tuple[str, str] | None:
-    """Why an action card or action ability may not be played now, with the
-    rule, or None when it may: the turn player's, in their action phase
-    (1.13.2b), with the stack empty (8.1.1a), and outside combat but for an
-    attack in the resolution step (8.1.1b, 7.0.1a, 7.6.3a).
-
-    While legal actions are judged it is found once per player, kind and
-    step, as every card of a hand asks it."""
-    memo = judging(game)
-    if memo is None:
-        return _action_timing_refusal(game, proc, player, attack)
-    # The game (its turn player, its stack) stays as it is meanwhile; the
-    # phase and step are the record's asked about.
-    key = ("fab.action_timing", player, attack, proc.phase, proc.step)
-    try:
-        refusal: tuple[str, str] | None = memo[key]
-    except KeyError:
-        refusal = memo[key] = _action_timing_refusal(game, proc, player, attack)
-    return refusal
-
-
-def _action_timing_refusal(
-    game: Game, proc: Procedure, player: str, attack: bool
-) -> tuple[str, str] | None:
-    if player != game.turn_player or proc.phase != ACTION:
-        return "only the turn player plays actions, in their action phase", "1.13.2b"
-    if game.contents(layers.stack(game)):
-        return "the stack must be empty", "8.1.1a"
-    if proc.step is not None and not (attack and proc.step == RESOLUTION):
-        return "during combat only an attack, in the resolution step", "8.1.1b"
-    return None
-
-
-def check_action_timing(
-    game: Game, proc: Procedure, player: str, *, attack: bool, what: str
-) -> None:
-    """An action card or action ability: refused as
-    :func:`action_timing_refusal` says."""
-    refusal = action_timing_refusal(game, proc, player, attack=attack)
-    if refusal is not None:
-        _refuse_action(what, refusal)
-
-
-def _refuse_action(what: str, refusal: tuple[str, str]) -> NoReturn:
-    message, rule = refusal
-    raise IllegalAction(f"{what} is an action: {message}", rule=rule)
 
 
 def check_action_point(game: Game, proc: Procedure, player: str, cost: Cost) -> None:
@@ -309,7 +209,7 @@ def _attack_ready(game: Game, proc: Procedure, weapon: int, player: str) -> Cost
     fab_turn.check_attack(game, weapon, player)
     refusal = action_timing_refusal(game, proc, player, attack=True)
     if refusal is not None:
-        _refuse_action(f"the attack of {name_for(game, player, weapon)}", refusal)
+        refuse_action(f"the attack of {name_for(game, player, weapon)}", refusal)
     if weapon in proc.attacked:
         what = name_for(game, player, weapon)
         raise IllegalAction(f"{what} attacked this turn already: once per turn", rule="5.2.1a")
