@@ -130,6 +130,19 @@ def _judge(planner: Planner, result: MoveResult) -> Callable[[Game, Mapping[str,
     return foresee
 
 
+def _judge_pass(game: Game, args: Mapping[str, Any]) -> MoveResult:
+    # plan_pass without the plan: a listing asks it of every player with
+    # priority, the apply makes the plan it carries out.
+    plans.judge_pass(game, acting(game, args))
+    return MoveResult.DONE
+
+
+def _judge_defend(game: Game, args: Mapping[str, Any]) -> MoveResult:
+    # plan_defend without the plan, for each of the many sets a listing judges.
+    plans.judge_defend(game, tuple(args["cards"] or ()), acting(game, args))
+    return MoveResult.DONE
+
+
 # -- candidates: the plans that may succeed -----------------------------------------
 
 
@@ -137,11 +150,14 @@ def play_candidates(game: Game, player: str) -> Iterator[Candidate]:
     """Each card of the player's hand and arsenal they may play now, with
     each set of cards that may be pitched for it (5.1, 1.14.3b)."""
     cards = playable_places(game, player)
+    targets: tuple[str, ...] | None = None
     for found in _paid(
         game, player, cards, plans.playable_cost, pitching_itself=False, timely=may_play_now
     ):
         if combat.is_attack(game, found["card"], player):
-            yield from _targeted(game, player, found)
+            if targets is None:
+                targets = _targets(game, player)
+            yield from _targeted(found, targets)
         else:
             yield found
 
@@ -150,20 +166,27 @@ def attack_candidates(game: Game, player: str) -> Iterator[Candidate]:
     """Each weapon the player may attack with now, with each set of cards
     that may be pitched for it."""
     weapons = own_cards(game, player, "weapon")
+    targets: tuple[str, ...] | None = None
     for found in _paid(game, player, weapons, plans.attack_ready, timely=may_attack_now):
-        yield from _targeted(game, player, found)
+        if targets is None:
+            targets = _targets(game, player)
+        yield from _targeted(found, targets)
 
 
-def _targeted(game: Game, player: str, found: Candidate) -> Iterator[Candidate]:
-    """An attack with each opponent's hero as its target (1.4.5); with one
-    opponent left the target goes unsaid, as the act is sent."""
+def _targets(game: Game, player: str) -> tuple[str, ...]:
+    """The players whose heroes an attack of ``player``'s may target (1.4.5)."""
     proc = current(game)
     assert proc is not None
-    choices = opponents(game, proc, player)
-    if len(choices) == 1:
+    return opponents(game, proc, player)
+
+
+def _targeted(found: Candidate, targets: tuple[str, ...]) -> Iterator[Candidate]:
+    """An attack with each opponent's hero as its target (1.4.5); with one
+    opponent left the target goes unsaid, as the act is sent."""
+    if len(targets) == 1:
         yield found
         return
-    for target in choices:
+    for target in targets:
         yield Seated(found, target=target)
 
 
@@ -265,7 +288,7 @@ PASS = Action(
     rules=("1.11.4", "1.11.4a", "5.3.7", "4.3.4"),
     bare="by",
     candidates=pass_candidates,
-    foresee=_judge(_plan_pass, MoveResult.DONE),
+    foresee=_judge_pass,
 )
 DEFEND = Action(
     "defend",
@@ -278,7 +301,7 @@ DEFEND = Action(
     "from hand and public equipment with a defense value.",
     rules=("7.3.2", "7.3.2a", "7.3.2b", "7.3.2d", "7.0.5a"),
     candidates=defend_candidates,
-    foresee=_judge(_plan_defend, MoveResult.DONE),
+    foresee=_judge_defend,
 )
 CONCEDE = Action(
     "concede",

@@ -177,13 +177,35 @@ def distinct_pitch_sets(
     Every set is a set, never an ordering of one: pitching order gains
     nothing (1.14.3)."""
     seen: set[tuple[tuple[str, int], ...]] = set()
+    # A card's name and pitch value, found once per card: the same cards
+    # make many sets, and while legal actions are judged, for every card
+    # played or attacked with.
+    memo = judging(game)
+    alike: dict[int, tuple[str, int]] | None = None
+    if memo is not None:
+        alike = memo.get(("fab.pitch_alike", player))
+        if alike is None:
+            alike = memo[("fab.pitch_alike", player)] = {}
     for chosen in pitch_sets(game, player, need, exclude):
-        key = tuple(
-            sorted(
-                (game.characteristics(game.obj(card), by=player).name, pitch_value(game, card) or 0)
-                for card in chosen
-            )
-        )
+        if not chosen:
+            key: tuple[tuple[str, int], ...] = ()
+        else:
+            key = tuple(sorted(_alike(game, player, card, alike) for card in chosen))
         if key not in seen:
             seen.add(key)
             yield chosen
+
+
+def _alike(
+    game: Game, player: str, card: int, known: dict[int, tuple[str, int]] | None
+) -> tuple[str, int]:
+    """What tells a pitched card from another for the player: its name and
+    pitch value (kept in ``known`` while the game stays as it is)."""
+    if known is not None:
+        found = known.get(card)
+        if found is not None:
+            return found
+    found = (game.characteristics(game.obj(card), by=player).name, pitch_value(game, card) or 0)
+    if known is not None:
+        known[card] = found
+    return found

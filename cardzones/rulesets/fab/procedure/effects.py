@@ -282,7 +282,7 @@ def check_dominate(game: Game, link: Link, cards: tuple[int, ...]) -> None:
     """8.3.4a: an attack with dominate takes one defending card from hand at
     most; the cards from hand among ``cards`` are counted with those that
     defend it already."""
-    before = _hand_defenders(link)
+    before = _hand_defenders(link) if link.homes else 0
     if len(cards) + before <= 1:
         return  # at most one card from hand, wherever the cards are
     # While legal actions are judged the game stays as it is: whether the

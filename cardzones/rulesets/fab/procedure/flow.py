@@ -33,6 +33,7 @@ from cardzones.rulesets.fab.procedure.state import (
     players,
     remaining,
     store,
+    with_priority,
 )
 from cardzones.rulesets.fab.procedure.timing import PRIORITY_ACTS as PRIORITY_ACTS
 from cardzones.rulesets.fab.procedure.timing import priority_acts
@@ -88,7 +89,7 @@ def begin_turn(game: Game) -> None:
 
 def give_priority(proc: Procedure, player: str | None) -> Procedure:
     """``player`` gains priority (1.11.3), and no one has passed since."""
-    return proc._replace(priority=player, passes=0)
+    return with_priority(proc, player)
 
 
 def who_acts(game: Game, proc: Procedure) -> str | None:
@@ -144,7 +145,7 @@ def pass_priority(game: Game, proc: Procedure) -> None:
     if passes < (len(remaining(game, proc)) if proc.losers else len(game.players)):
         assert proc.priority is not None
         following = next_player(game, proc.priority, proc.losers)
-        store(game, proc._replace(priority=following, passes=passes))
+        store(game, with_priority(proc, following, passes))
         return
     if game.contents(layers.stack(game)):
         proc = resolve_top(game, proc)
@@ -265,13 +266,13 @@ def check_end(game: Game) -> None:
         return
     # It runs after every action: one loop, each hero's life read once.
     losers = stored.losers
-    zone, contents, stat = game.zone, game.contents, game.stat
+    zones_of, contents, stat = game.zones_of, game.contents, game.stat
     lost: tuple[str, ...] = ()
     for player in game.players:
         if player in losers:
             continue
-        zid = zone(player, "hero")
-        heroes = contents(zid) if zid is not None else ()
+        zids = zones_of(player, "hero")
+        heroes = contents(zids[0]) if zids else ()
         if heroes:
             life = stat(heroes[0], "life")
             if life is None or life > 0:

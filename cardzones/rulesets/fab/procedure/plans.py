@@ -93,9 +93,16 @@ def check_priority(game: Game, proc: Procedure, player: str) -> None:
 
 def plan_pass(game: Game, player: str) -> Plan:
     """1.11.4: the player with priority passes."""
+    return Plan("pass", player, proc=judge_pass(game, player))
+
+
+def judge_pass(game: Game, player: str) -> Procedure:
+    """The record a pass of ``player``'s is judged on, refused unless they
+    have priority (1.11.2): :func:`plan_pass` without the plan, as a
+    listing judges it."""
     proc = require(game)
     check_priority(game, proc, player)
-    return Plan("pass", player, proc=proc)
+    return proc
 
 
 # -- playing a card and attacking ----------------------------------------------
@@ -235,9 +242,16 @@ def plan_attack(
 
 def plan_defend(game: Game, cards: tuple[int, ...], player: str) -> Plan:
     """7.3.2: the defending player declares their defending cards."""
+    return Plan("defend", player, cards=cards, proc=judge_defend(game, cards, player))
+
+
+def judge_defend(game: Game, cards: tuple[int, ...], player: str) -> Procedure:
+    """The record a declaration of defending cards is judged on, refused
+    unless ``player`` may declare ``cards`` now (7.3.2): :func:`plan_defend`
+    without the plan, as a listing judges every set."""
     proc = require(game)
     combat.check_defenders(game, proc, player, cards)
-    return Plan("defend", player, cards=cards, proc=proc)
+    return proc
 
 
 def plan_finish(game: Game, arsenal: int | None, order: tuple[int, ...], player: str) -> Plan:

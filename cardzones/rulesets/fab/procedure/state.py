@@ -102,6 +102,19 @@ class Procedure(NamedTuple):
         return self.reason is not None
 
 
+#: Where the holder of priority and the count of passes lie in the record.
+_PRIORITY = Procedure._fields.index("priority")
+assert Procedure._fields[_PRIORITY + 1] == "passes"
+_new_record = tuple.__new__
+
+
+def with_priority(proc: Procedure, player: str | None, passes: int = 0) -> Procedure:
+    """The record with ``player`` holding priority after ``passes`` players
+    passed in succession (1.11.3, 1.11.4a): ``proc._replace(priority=player,
+    passes=passes)``, made at the speed of a tuple, as every pass makes one."""
+    return _new_record(Procedure, (*proc[:_PRIORITY], player, passes, *proc[_PRIORITY + 2 :]))
+
+
 def current(game: Game) -> Procedure | None:
     """The procedure's record, or None for a game not under the procedure.
 
@@ -312,7 +325,8 @@ def opponents(game: Game, proc: Procedure, player: str) -> tuple[str, ...]:
     players = game.players
     start = players.index(player)
     ordered = players[start + 1 :] + players[:start]
-    return tuple(p for p in ordered if p not in proc.losers)
+    losers = proc.losers
+    return tuple(p for p in ordered if p not in losers) if losers else ordered
 
 
 def attack_target(proc: Procedure, attack: int) -> str | None:

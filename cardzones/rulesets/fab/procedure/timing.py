@@ -44,9 +44,13 @@ def own_cards(game: Game, player: str, ztype: str) -> list[int]:
     return out
 
 
+#: The zones a player plays cards from (5.1.1a), in the order they are offered.
+PLAYED_FROM = ("hand", "arsenal")
+
+
 def playable_places(game: Game, player: str) -> list[int]:
     """The cards a player plays from: their hand, then their arsenal (5.1.1a)."""
-    return own_cards(game, player, "hand") + own_cards(game, player, "arsenal")
+    return [card for ztype in PLAYED_FROM for card in own_cards(game, player, ztype)]
 
 
 def may_play_now(game: Game, proc: Procedure, card: int, player: str) -> bool:
@@ -71,25 +75,33 @@ def priority_acts(game: Game, proc: Procedure, player: str) -> tuple[str, ...]:
     ``attack`` when a weapon of theirs may attack now by its timing
     (:func:`may_attack_now`). The acts left out would list nothing: their
     candidates are the very cards these functions accept."""
-    weapons = own_cards(game, player, "weapon")
-    attack = any(may_attack_now(game, proc, weapon, player) for weapon in weapons)
-    # Each timing is judged once, however many cards of the hand share it
-    # (8.1); the first card whose timing allows it ends the look.
-    judged: dict[str, bool] = {}
-    play = False
-    obj, characteristics = game.obj, game.characteristics
-    for card in playable_places(game, player):
-        found = obj(card)
-        window = timing_window(found, characteristics(found, by=player).types)
-        allowed = judged.get(window)
-        if allowed is None:
-            allowed = judged[window] = window_refusal(game, proc, player, window) is None
-        if allowed:
-            play = True
-            break
-    if play:
+    # The timing of a weapon's attack is one for all of them (8.1.1a, 8.1.1b).
+    attack = action_timing_refusal(game, proc, player, attack=True) is None and any(
+        weapon not in proc.attacked for weapon in own_cards(game, player, "weapon")
+    )
+    if _any_playable(game, proc, player):
         return PRIORITY_ACTS if attack else PASS_AND_PLAY
     return PASS_AND_ATTACK if attack else PASS_ONLY
+
+
+def _any_playable(game: Game, proc: Procedure, player: str) -> bool:
+    """Whether a card of ``player``'s hand or arsenal may be played now by
+    its timing (:func:`may_play_now`). Each timing is judged once, however
+    many cards share it (8.1); the first card it allows ends the look."""
+    judged: dict[str, bool] = {}
+    zones_of, contents = game.zones_of, game.contents
+    obj, characteristics = game.obj, game.characteristics
+    for ztype in PLAYED_FROM:
+        for zid in zones_of(player, ztype):
+            for card in contents(zid):
+                found = obj(card)
+                window = timing_window(found, characteristics(found, by=player).types)
+                allowed = judged.get(window)
+                if allowed is None:
+                    allowed = judged[window] = window_refusal(game, proc, player, window) is None
+                if allowed:
+                    return True
+    return False
 
 
 #: The timing a card is played by (8.1), as :func:`timing_window` reads it
