@@ -167,10 +167,12 @@ def add_defenders(game: Game, proc: Procedure, player: str, cards: tuple[int, ..
     together, in the order declared; an equipment remembers its zone, to
     return there at the close (7.7.5)."""
     link = check_defenders(game, proc, player, cards)
-    return _defend_with(game, proc, link, cards)
+    return defend_with(game, proc, link, cards)
 
 
-def _defend_with(game: Game, proc: Procedure, link: Link, cards: tuple[int, ...]) -> Procedure:
+def defend_with(game: Game, proc: Procedure, link: Link, cards: tuple[int, ...]) -> Procedure:
+    """The cards move onto ``link``, the active chain link, as
+    :func:`add_defenders` has it, once they were judged (:func:`check_defenders`)."""
     chain = combat_chain(game)
     homes = []
     for card in cards:
@@ -190,7 +192,7 @@ def defense_reaction_resolves(game: Game, proc: Procedure, card: int) -> Procedu
     controller = game.obj(card).controller
     if link is None or controller != link.defender:
         return None
-    return _defend_with(game, proc, link, (card,))
+    return defend_with(game, proc, link, (card,))
 
 
 def deal_damage(game: Game, proc: Procedure) -> Procedure:

@@ -36,11 +36,13 @@ class Cost(NamedTuple):
     resource: int
 
 
-def card_cost(game: Game, card: int, player: str) -> Cost:
+def card_cost(game: Game, card: int, player: str, types: frozenset[str] | None = None) -> Cost:
     """What playing the card costs (5.1.6): one action point for an action
     card not played as an instant (5.1.6b: a card that is both is played as
-    one), and its cost in resource points (5.1.6c; none printed is zero)."""
-    types = game.characteristics(game.obj(card), by=player).types
+    one), and its cost in resource points (5.1.6c; none printed is zero).
+    ``types`` are the card's types as ``player`` knows them, when read already."""
+    if types is None:
+        types = game.characteristics(game.obj(card), by=player).types
     action = 1 if "action" in types and "instant" not in types else 0
     return Cost(action, max(game.stat(card, "cost") or 0, 0))
 

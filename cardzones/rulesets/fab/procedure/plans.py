@@ -40,8 +40,9 @@ from cardzones.rulesets.fab.procedure.state import (
 )
 from cardzones.rulesets.fab.procedure.timing import (
     action_timing_refusal,
-    play_timing_refusal,
     refuse_action,
+    timing_window,
+    window_refusal,
 )
 
 if TYPE_CHECKING:
@@ -119,15 +120,18 @@ def _playable_cost(game: Game, proc: Procedure, card: int, player: str) -> Cost:
     check_priority(game, proc, player)
     if not game.may_play(card, player):
         raise IllegalAction("only a card of one's own hand or arsenal may be played", rule="5.1.1a")
-    refusal = play_timing_refusal(game, proc, card, player)
+    # The card's types, read once for its timing, dominate and its cost.
+    obj = game.obj(card)
+    types = game.characteristics(obj, by=player).types
+    refusal = window_refusal(game, proc, player, timing_window(obj, types))
     if refusal is not None:
         # Named only now: the name of a card that may be played goes unread.
         what = name_for(game, player, card)
         raise IllegalAction(f"{what} {refusal[0]}", rule=refusal[1])
-    if "defense_reaction" in game.characteristics(game.obj(card), by=player).types:
+    if "defense_reaction" in types:
         card_effects.check_dominate_reaction(game, proc, card)  # 8.3.4b
     card_effects.check_targets(game, proc, card, player)  # 5.1.4a
-    cost = card_cost(game, card, player)
+    cost = card_cost(game, card, player, types)
     check_action_point(game, proc, player, cost)
     return cost
 
@@ -297,7 +301,12 @@ def apply(game: Game, plan: Plan) -> int | None:
         elif act == "play" or act == "attack":
             return _announce_and_pay(game, plan)
         elif act == "defend":
-            proc = combat.add_defenders(game, plan.proc or require(game), plan.player, plan.cards)
+            proc = plan.proc
+            link = None if proc is None else active_link(proc)
+            if proc is None or link is None:  # a plan made without its record
+                proc = combat.add_defenders(game, require(game), plan.player, plan.cards)
+            else:  # judged as the plan was made, on this very record (7.3.2)
+                proc = combat.defend_with(game, proc, link, plan.cards)
             # 7.3.3: the turn player gains priority once they are declared.
             store(game, flow.give_priority(proc._replace(declared=True), game.turn_player))
         elif act == "finish_turn":
