@@ -102,9 +102,11 @@ class Procedure(NamedTuple):
         return self.reason is not None
 
 
-#: Where the holder of priority and the count of passes lie in the record.
+#: Where the holder of priority and the count of passes, and the chain
+#: links, lie in the record.
 _PRIORITY = Procedure._fields.index("priority")
 assert Procedure._fields[_PRIORITY + 1] == "passes"
+_LINKS = Procedure._fields.index("links")
 _new_record = tuple.__new__
 
 
@@ -153,16 +155,28 @@ def _read(game: Game) -> Procedure | None:
         if found.step == LAYER:
             return found
         return _without_lost_links(game, found, ())  # a judge closed the combat chain
-    if any(link.defender is None or link.attacker is None for link in links):
-        links = tuple(_named(game, found, x) for x in links)
-    proc = found._replace(links=links)
-    zone = found.chain
-    exists, obj = game.exists, game.obj
+    # Read three times an act (the player's program, the listing, the act):
+    # one pass over the links, each card's object found once.
+    find, zone = game.find, found.chain
+    named = on_chain = True
     for link in links:
-        if not exists(link.card) or obj(link.card).zone != zone:
-            kept = tuple(x for x in links if exists(x.card) and obj(x.card).zone == zone)
-            return _without_lost_links(game, proc, kept)
+        if link.defender is None or link.attacker is None:
+            named = False
+        held = find(link.attack[0])  # the link's card (Link.card)
+        if held is None or held.zone != zone:
+            on_chain = False
+    if not named:
+        links = tuple(_named(game, found, x) for x in links)
+    proc = _new_record(Procedure, (*found[:_LINKS], links, *found[_LINKS + 1 :]))
+    if not on_chain:
+        kept = tuple(x for x in links if _on_chain(game, x, zone))
+        return _without_lost_links(game, proc, kept)
     return proc
+
+
+def _on_chain(game: Game, link: chain_record.Link, zone: int) -> bool:
+    held = game.find(link.card)
+    return held is not None and held.zone == zone
 
 
 def _named(game: Game, proc: Procedure, link: chain_record.Link) -> chain_record.Link:
