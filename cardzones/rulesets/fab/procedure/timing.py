@@ -23,6 +23,7 @@ from cardzones.rulesets.fab.procedure.state import (
     RESOLUTION,
     Procedure,
     active_link,
+    points,
 )
 
 if TYPE_CHECKING:
@@ -73,22 +74,31 @@ def priority_acts(game: Game, proc: Procedure, player: str) -> tuple[str, ...]:
     now: ``pass`` always (1.11.4); ``play`` when a card of their hand or
     arsenal may be played now by its timing (:func:`may_play_now`);
     ``attack`` when a weapon of theirs may attack now by its timing
-    (:func:`may_attack_now`). The acts left out would list nothing: their
-    candidates are the very cards these functions accept."""
+    (:func:`may_attack_now`). An action card or a weapon's attack, an action,
+    costs an action point (5.1.6b, 5.2.2b): without one, it is refused as its
+    plan refuses it (5.1.7a, 1.14.2f) and counts for nothing here. The acts
+    left out would list nothing: their candidates are the very cards these
+    functions accept, and their plans refuse the rest."""
+    action_point = points(game, proc.action_points, player) >= 1
     # The timing of a weapon's attack is one for all of them (8.1.1a, 8.1.1b).
-    attack = action_timing_refusal(game, proc, player, attack=True) is None and any(
-        weapon not in proc.attacked for weapon in own_cards(game, player, "weapon")
+    attack = (
+        action_point
+        and action_timing_refusal(game, proc, player, attack=True) is None
+        and any(weapon not in proc.attacked for weapon in own_cards(game, player, "weapon"))
     )
-    if _any_playable(game, proc, player):
+    if _any_playable(game, proc, player, action_point):
         return PRIORITY_ACTS if attack else PASS_AND_PLAY
     return PASS_AND_ATTACK if attack else PASS_ONLY
 
 
-def _any_playable(game: Game, proc: Procedure, player: str) -> bool:
+def _any_playable(game: Game, proc: Procedure, player: str, action_point: bool) -> bool:
     """Whether a card of ``player``'s hand or arsenal may be played now by
-    its timing (:func:`may_play_now`). Each timing is judged once, however
-    many cards share it (8.1); the first card it allows ends the look."""
+    its timing (:func:`may_play_now`), an action card only with
+    ``action_point``. Each timing is judged once, however many cards share
+    it (8.1); the first card it allows ends the look."""
     judged: dict[str, bool] = {}
+    if not action_point:  # 5.1.6b: an action card's cost has an action point
+        judged[ACTION_CARD] = judged[ATTACK_ACTION] = False
     zones_of, contents = game.zones_of, game.contents
     obj, characteristics = game.obj, game.characteristics
     for ztype in PLAYED_FROM:
