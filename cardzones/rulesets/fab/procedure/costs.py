@@ -98,6 +98,40 @@ def pitchable(game: Game, player: str, exclude: int | None = None) -> list[tuple
     return [pair for pair in found if pair[0] != exclude]
 
 
+def _known_pitches(game: Game, player: str) -> dict[int, int] | None:
+    """While legal actions are judged, the cards of ``player``'s hand that
+    may be pitched (:func:`pitchable`) with the points each gains; None at
+    any other time."""
+    memo = judging(game)
+    if memo is None:
+        return None
+    known: dict[int, int] | None = memo.get(("fab.pitch_values", player))
+    if known is None:
+        known = memo[("fab.pitch_values", player)] = dict(pitchable(game, player))
+    return known
+
+
+def _pitch_of(game: Game, player: str, card: int, exclude: int | None) -> int:
+    """The points pitching the card gains, refused unless it is a card of
+    ``player``'s hand, not ``exclude``, with a pitch value (1.14.3, 1.14.3a)."""
+    obj = game.obj(card)
+    info = game.zone_info(obj.zone)
+    # A card is named only in a refusal: every set a listing offers is judged.
+    if card == exclude:
+        what = name_for(game, player, card)
+        raise IllegalAction(f"{what} is the card being played: it cannot pay for itself")
+    if info.type != "hand" or info.owner != player or obj.host is not None:
+        what = name_for(game, player, card)
+        raise IllegalAction(
+            f"{what} is not in {player}'s hand: only a card from hand is pitched", rule="1.14.3"
+        )
+    value = pitch_value(game, card)
+    if value is None or value <= 0:
+        what = name_for(game, player, card)
+        raise IllegalAction(f"{what} has no pitch value to gain", rule="1.14.3a")
+    return value
+
+
 def check_pitch(
     game: Game,
     player: str,
@@ -110,22 +144,13 @@ def check_pitch(
     (1.14.3b), each from the player's hand with a pitch value (1.14.3a)."""
     gained = 0
     largest = 0
+    known = _known_pitches(game, player) if pitch else None
     for card in pitch:
-        obj = game.obj(card)
-        info = game.zone_info(obj.zone)
-        # A card is named only in a refusal: every set a listing offers is judged.
-        if card == exclude:
-            what = name_for(game, player, card)
-            raise IllegalAction(f"{what} is the card being played: it cannot pay for itself")
-        if info.type != "hand" or info.owner != player or obj.host is not None:
-            what = name_for(game, player, card)
-            raise IllegalAction(
-                f"{what} is not in {player}'s hand: only a card from hand is pitched", rule="1.14.3"
-            )
-        value = pitch_value(game, card)
-        if value is None or value <= 0:
-            what = name_for(game, player, card)
-            raise IllegalAction(f"{what} has no pitch value to gain", rule="1.14.3a")
+        # A card of the hand known to pitch, while legal actions are judged,
+        # is not looked at again.
+        value = None if known is None or card == exclude else known.get(card)
+        if value is None:
+            value = _pitch_of(game, player, card, exclude)
         gained += value
         largest = max(largest, value)
     if gained < need:
