@@ -8,7 +8,7 @@ writing the moves of the cards on the way; :mod:`.flow` stores the record.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from cardzones.acts.legal import judging
 from cardzones.errors import IllegalAction
@@ -134,22 +134,17 @@ def equipment_zones(game: Game, player: str) -> list[int]:
 def check_defenders(game: Game, proc: Procedure, player: str, cards: tuple[int, ...]) -> Link:
     """The active link the cards would defend, refused unless ``player`` is
     its defending player in the defend step, before declaring, and each
-    card may be declared (7.3.2, 7.3.2a, 7.3.2b)."""
-    link = active_link(proc)
-    if proc.step != DEFEND or link is None or proc.declared:
-        raise IllegalAction("defending cards are declared in the defend step", rule="7.3.2")
-    if player != link.defender:
-        raise IllegalAction(
-            f"{link.defender} declares the defending cards, not {player}", rule="7.3.2a"
-        )
-    # While legal actions are judged the game stays as it is: the cards that
-    # may defend are found once for every set of them.
+    card may be declared (7.3.2, 7.3.2a, 7.3.2b, 8.3.4a)."""
+    # While legal actions are judged the game stays as it is, and every set
+    # of the cards is judged: the link and the cards that may defend are
+    # found once for all of them, on the record the listing read.
     memo = judging(game)
-    allowed = None if memo is None else memo.get(("fab.defenders", player))
-    if allowed is None:
-        allowed = frozenset(defending_cards(game, player))
+    ready: _Defending | None = None if memo is None else memo.get(("fab.defend", player))
+    if ready is None or ready.proc is not proc:
+        ready = _defending(game, proc, player)
         if memo is not None:
-            memo[("fab.defenders", player)] = allowed
+            memo[("fab.defend", player)] = ready
+    allowed = ready.allowed
     for card in cards:
         if card not in allowed:
             what = name_for(game, player, card)
@@ -158,8 +153,28 @@ def check_defenders(game: Game, proc: Procedure, player: str, cards: tuple[int, 
                 "hand or a public equipment of the defending hero, with a defense value",
                 rule="7.3.2b",
             )
-    card_effects.check_dominate(game, link, cards)  # 8.3.4a
-    return link
+    card_effects.check_dominate(game, ready.link, cards)  # 8.3.4a
+    return ready.link
+
+
+class _Defending(NamedTuple):
+    """What every set of defending cards is judged against: the record, its
+    active link and the cards that may defend it."""
+
+    proc: Procedure
+    link: Link
+    allowed: frozenset[int]
+
+
+def _defending(game: Game, proc: Procedure, player: str) -> _Defending:
+    link = active_link(proc)
+    if proc.step != DEFEND or link is None or proc.declared:
+        raise IllegalAction("defending cards are declared in the defend step", rule="7.3.2")
+    if player != link.defender:
+        raise IllegalAction(
+            f"{link.defender} declares the defending cards, not {player}", rule="7.3.2a"
+        )
+    return _Defending(proc, link, frozenset(defending_cards(game, player)))
 
 
 def add_defenders(game: Game, proc: Procedure, player: str, cards: tuple[int, ...]) -> Procedure:
