@@ -37,6 +37,7 @@ from cardzones.rulesets.fab.procedure.state import (
     next_player,
     players,
     points,
+    require,
     with_points,
 )
 from cardzones.rulesets.fab.turn import close_combat_chain, combat_chain
@@ -135,15 +136,34 @@ def check_defenders(game: Game, proc: Procedure, player: str, cards: tuple[int, 
     """The active link the cards would defend, refused unless ``player`` is
     its defending player in the defend step, before declaring, and each
     card may be declared (7.3.2, 7.3.2a, 7.3.2b, 8.3.4a)."""
-    # While legal actions are judged the game stays as it is, and every set
-    # of the cards is judged: the link and the cards that may defend are
-    # found once for all of them, on the record the listing read.
+    ready = _defending_once(game, player, proc)
+    _check_set(game, ready, player, cards)
+    return ready.link
+
+
+def judge_declaration(game: Game, player: str, cards: tuple[int, ...]) -> Procedure:
+    """The record a declaration of ``cards`` by ``player`` is judged on
+    (:func:`~.state.require`), refused as :func:`check_defenders` refuses it."""
+    ready = _defending_once(game, player)
+    _check_set(game, ready, player, cards)
+    return ready.proc
+
+
+def _defending_once(game: Game, player: str, proc: Procedure | None = None) -> _Defending:
+    """What ``player``'s sets of defending cards are judged against, on
+    ``proc`` or else the record now. While legal actions are judged the game
+    stays as it is, and every set of the cards is judged: the record, its
+    link and the cards that may defend are found once for all of them."""
     memo = judging(game)
     ready: _Defending | None = None if memo is None else memo.get(("fab.defend", player))
-    if ready is None or ready.proc is not proc:
-        ready = _defending(game, proc, player)
+    if ready is None or (proc is not None and ready.proc is not proc):
+        ready = _defending(game, require(game) if proc is None else proc, player)
         if memo is not None:
             memo[("fab.defend", player)] = ready
+    return ready
+
+
+def _check_set(game: Game, ready: _Defending, player: str, cards: tuple[int, ...]) -> None:
     allowed = ready.allowed
     for card in cards:
         if card not in allowed:
@@ -153,17 +173,18 @@ def check_defenders(game: Game, proc: Procedure, player: str, cards: tuple[int, 
                 "hand or a public equipment of the defending hero, with a defense value",
                 rule="7.3.2b",
             )
-    card_effects.check_dominate(game, ready.link, cards)  # 8.3.4a
-    return ready.link
+    card_effects.check_dominate(game, ready.link, cards, ready.dominated)  # 8.3.4a
 
 
 class _Defending(NamedTuple):
     """What every set of defending cards is judged against: the record, its
-    active link and the cards that may defend it."""
+    active link, the cards that may defend it and whether its attack has
+    dominate (8.3.4a)."""
 
     proc: Procedure
     link: Link
     allowed: frozenset[int]
+    dominated: bool
 
 
 def _defending(game: Game, proc: Procedure, player: str) -> _Defending:
@@ -174,7 +195,8 @@ def _defending(game: Game, proc: Procedure, player: str) -> _Defending:
         raise IllegalAction(
             f"{link.defender} declares the defending cards, not {player}", rule="7.3.2a"
         )
-    return _Defending(proc, link, frozenset(defending_cards(game, player)))
+    allowed = frozenset(defending_cards(game, player))
+    return _Defending(proc, link, allowed, card_effects.attack_dominates(game, link))
 
 
 def add_defenders(game: Game, proc: Procedure, player: str, cards: tuple[int, ...]) -> Procedure:

@@ -253,9 +253,7 @@ def judge_defend(game: Game, cards: tuple[int, ...], player: str) -> Procedure:
     """The record a declaration of defending cards is judged on, refused
     unless ``player`` may declare ``cards`` now (7.3.2): :func:`plan_defend`
     without the plan, as a listing judges every set."""
-    proc = require(game)
-    combat.check_defenders(game, proc, player, cards)
-    return proc
+    return combat.judge_declaration(game, player, cards)
 
 
 def plan_finish(game: Game, arsenal: int | None, order: tuple[int, ...], player: str) -> Plan:
