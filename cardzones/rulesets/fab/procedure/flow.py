@@ -124,7 +124,10 @@ def awaited(game: Game, proc: Procedure) -> tuple[str | None, tuple[str, ...]]:
     over. A player's program asks legal actions for these names alone: the
     procedure's other acts give that player nothing now, so the list is the
     same, found sooner. Most of the time the player with priority may only
-    pass: their listing is then ``pass`` alone."""
+    pass: their listing is then ``pass`` alone. Which of ``play`` and
+    ``attack`` are named depends on the cards of that player's hand and
+    arsenal, as their legal actions do: the names are theirs to know, and
+    are not shown to anyone else (a view shows :func:`who_acts`)."""
     player = who_acts(game, proc)
     if player is None:
         return None, ()
