@@ -48,6 +48,7 @@ def test_the_awaited_acts_list_what_every_act_lists_and_tried_agrees(seed: int) 
     game = _started(seed)
     rng = random.Random(seed)
     kinds: set[tuple[str, ...]] = set()
+    narrowed: set[tuple[str, ...]] = set()
     acts = 0
     while True:
         proc = current(game)
@@ -62,8 +63,18 @@ def test_the_awaited_acts_list_what_every_act_lists_and_tried_agrees(seed: int) 
         elif proc.priority is None:
             assert names == DEFEND_ACTS  # 7.3.2
         else:
-            assert names == PRIORITY_ACTS and player == proc.priority  # 1.11.2
-        kinds.add(names)
+            assert player == proc.priority  # 1.11.2
+            # pass always; play and attack unless their timing lets nothing
+            # be played or attack now, and then they list nothing (8.1)
+            assert names[0] == "pass" and set(names) <= set(PRIORITY_ACTS)
+            assert names == tuple(a for a in PRIORITY_ACTS if a in names)
+            for left_out in set(PRIORITY_ACTS) - set(names):
+                assert player is not None
+                assert game.legal_actions(player, (left_out,)) == []
+                assert tried_legal_actions(game, player, (left_out,)) == []
+        if names[0] == "pass":
+            narrowed.add(names)
+        kinds.add(names if names[0] != "pass" else PRIORITY_ACTS)
         assert player is not None
         short = game.legal_actions(player, names)
         assert _listed(short) == _listed(game.legal_actions(player, EVERY_ACT))
@@ -74,6 +85,7 @@ def test_the_awaited_acts_list_what_every_act_lists_and_tried_agrees(seed: int) 
         rng.choice(short).apply(game)
         acts += 1
     assert kinds == {PRIORITY_ACTS, DEFEND_ACTS, END_ACTS}
+    assert narrowed == {("pass",), ("pass", "play"), ("pass", "attack"), PRIORITY_ACTS}
     assert proc.winner is not None
 
 

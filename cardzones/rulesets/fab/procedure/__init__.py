@@ -10,6 +10,8 @@ and 7), kept in the game's records (:mod:`.state`).
 - :mod:`.flow`: the start, the turns, priority, layers resolving and the end;
 - :mod:`.combat`: chain links, defending, damage, the close (chapter 7);
 - :mod:`.leaving`: a player who loses while others play on (4.5.1a);
+- :mod:`.timing`: when a card may be played or a weapon attack, by its
+  timing alone (8.1), and the acts the player with priority may take;
 - :mod:`.plans`: each act as a plan and the apply of that plan;
 - :mod:`.acts`: the acts as actions of fab's table;
 - :mod:`.view`: what every player sees of it;

@@ -35,11 +35,17 @@ from cardzones.rulesets.fab.procedure import combat, flow, plans, state
 from cardzones.rulesets.fab.procedure.costs import Cost, distinct_pitch_sets
 from cardzones.rulesets.fab.procedure.state import (
     END,
+    PROCEDURE,
     Procedure,
-    active,
     active_link,
     current,
     opponents,
+)
+from cardzones.rulesets.fab.procedure.timing import (
+    may_attack_now,
+    may_play_now,
+    own_cards,
+    playable_places,
 )
 
 if TYPE_CHECKING:
@@ -124,25 +130,34 @@ def _judge(planner: Planner, result: MoveResult) -> Callable[[Game, Mapping[str,
     return foresee
 
 
+def _judge_pass(game: Game, args: Mapping[str, Any]) -> MoveResult:
+    # plan_pass without the plan: a listing asks it of every player with
+    # priority, the apply makes the plan it carries out.
+    plans.judge_pass(game, acting(game, args))
+    return MoveResult.DONE
+
+
+def _judge_defend(game: Game, args: Mapping[str, Any]) -> MoveResult:
+    # plan_defend without the plan, for each of the many sets a listing judges.
+    plans.judge_defend(game, tuple(args["cards"] or ()), acting(game, args))
+    return MoveResult.DONE
+
+
 # -- candidates: the plans that may succeed -----------------------------------------
-
-
-def _own_cards(game: Game, player: str, ztype: str) -> list[int]:
-    out: list[int] = []
-    for zid in game.zones_of(player, ztype):
-        out.extend(game.contents(zid))
-    return out
 
 
 def play_candidates(game: Game, player: str) -> Iterator[Candidate]:
     """Each card of the player's hand and arsenal they may play now, with
     each set of cards that may be pitched for it (5.1, 1.14.3b)."""
-    cards = (*_own_cards(game, player, "hand"), *_own_cards(game, player, "arsenal"))
+    cards = playable_places(game, player)
+    targets: tuple[str, ...] | None = None
     for found in _paid(
-        game, player, cards, plans.playable_cost, pitching_itself=False, timely=_may_play_now
+        game, player, cards, plans.playable_cost, pitching_itself=False, timely=may_play_now
     ):
         if combat.is_attack(game, found["card"], player):
-            yield from _targeted(game, player, found)
+            if targets is None:
+                targets = _targets(game, player)
+            yield from _targeted(found, targets)
         else:
             yield found
 
@@ -150,35 +165,29 @@ def play_candidates(game: Game, player: str) -> Iterator[Candidate]:
 def attack_candidates(game: Game, player: str) -> Iterator[Candidate]:
     """Each weapon the player may attack with now, with each set of cards
     that may be pitched for it."""
-    weapons = _own_cards(game, player, "weapon")
-    for found in _paid(game, player, weapons, plans.attack_ready, timely=_may_attack_now):
-        yield from _targeted(game, player, found)
+    weapons = own_cards(game, player, "weapon")
+    targets: tuple[str, ...] | None = None
+    for found in _paid(game, player, weapons, plans.attack_ready, timely=may_attack_now):
+        if targets is None:
+            targets = _targets(game, player)
+        yield from _targeted(found, targets)
 
 
-def _targeted(game: Game, player: str, found: Candidate) -> Iterator[Candidate]:
-    """An attack with each opponent's hero as its target (1.4.5); with one
-    opponent left the target goes unsaid, as the act is sent."""
+def _targets(game: Game, player: str) -> tuple[str, ...]:
+    """The players whose heroes an attack of ``player``'s may target (1.4.5)."""
     proc = current(game)
     assert proc is not None
-    choices = opponents(game, proc, player)
-    if len(choices) == 1:
+    return opponents(game, proc, player)
+
+
+def _targeted(found: Candidate, targets: tuple[str, ...]) -> Iterator[Candidate]:
+    """An attack with each opponent's hero as its target (1.4.5); with one
+    opponent left the target goes unsaid, as the act is sent."""
+    if len(targets) == 1:
         yield found
         return
-    for target in choices:
+    for target in targets:
         yield Seated(found, target=target)
-
-
-def _may_play_now(game: Game, proc: Procedure, card: int, player: str) -> bool:
-    # The cards asked about are the player's own hand and arsenal: whether
-    # the card may be played from there (5.1.1a) is the plan's to judge, for
-    # the few cards whose timing lets them be played.
-    return plans.play_timing_refusal(game, proc, card, player) is None
-
-
-def _may_attack_now(game: Game, proc: Procedure, weapon: int, player: str) -> bool:
-    return weapon not in proc.attacked and (
-        plans.action_timing_refusal(game, proc, player, attack=True) is None
-    )
 
 
 #: Whether a card may be played or attack now, as far as its timing tells.
@@ -263,7 +272,7 @@ def finish_candidates(game: Game, player: str) -> Iterator[Candidate]:
         return
     yield Seated(by=player)
     if flow.arsenal_choice(game, player):
-        for card in _own_cards(game, player, "hand"):
+        for card in own_cards(game, player, "hand"):
             yield Seated(arsenal=card, by=player)
 
 
@@ -279,7 +288,7 @@ PASS = Action(
     rules=("1.11.4", "1.11.4a", "5.3.7", "4.3.4"),
     bare="by",
     candidates=pass_candidates,
-    foresee=_judge(_plan_pass, MoveResult.DONE),
+    foresee=_judge_pass,
 )
 DEFEND = Action(
     "defend",
@@ -292,7 +301,7 @@ DEFEND = Action(
     "from hand and public equipment with a defense value.",
     rules=("7.3.2", "7.3.2a", "7.3.2b", "7.3.2d", "7.0.5a"),
     candidates=defend_candidates,
-    foresee=_judge(_plan_defend, MoveResult.DONE),
+    foresee=_judge_defend,
 )
 CONCEDE = Action(
     "concede",
@@ -319,27 +328,30 @@ def _either(
         old.offer,
     )
     extra = {p.name for p in params} - {p.name for p in old.params}
+    # Each wrapper asks whether the game is under the procedure (state.active)
+    # inline: a listing asks it of every candidate and its judgement.
 
     def run(game: Game, args: Mapping[str, Any]) -> ActionResult:
-        if active(game):
+        if isinstance(game.records.get(PROCEDURE), Procedure):
             return run_act(game, args)
         _no_extra(args, extra)
         return old_run(game, args)
 
     def foresee(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
-        if active(game):
+        if isinstance(game.records.get(PROCEDURE), Procedure):
             return judge_act(game, args)
         _no_extra(args, extra)
         return old_foresee(game, args) if old_foresee is not None else None
 
     def offered(game: Game, player: str) -> Iterator[Mapping[str, Any]]:
         # The iterator itself, not a generator around it: every listing asks.
-        if active(game):
+        if isinstance(game.records.get(PROCEDURE), Procedure):
             return iter(candidates(game, player))
         return iter(old_candidates(game, player) if old_candidates is not None else ())
 
     def offer(game: Game, args: Mapping[str, Any]) -> bool:
-        return active(game) or old_offer is None or old_offer(game, args)
+        under = isinstance(game.records.get(PROCEDURE), Procedure)
+        return under or old_offer is None or old_offer(game, args)
 
     return replace(
         old,

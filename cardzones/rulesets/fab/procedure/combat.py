@@ -8,7 +8,7 @@ writing the moves of the cards on the way; :mod:`.flow` stores the record.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from cardzones.acts.legal import judging
 from cardzones.errors import IllegalAction
@@ -37,6 +37,7 @@ from cardzones.rulesets.fab.procedure.state import (
     next_player,
     players,
     points,
+    require,
     with_points,
 )
 from cardzones.rulesets.fab.turn import close_combat_chain, combat_chain
@@ -134,22 +135,36 @@ def equipment_zones(game: Game, player: str) -> list[int]:
 def check_defenders(game: Game, proc: Procedure, player: str, cards: tuple[int, ...]) -> Link:
     """The active link the cards would defend, refused unless ``player`` is
     its defending player in the defend step, before declaring, and each
-    card may be declared (7.3.2, 7.3.2a, 7.3.2b)."""
-    link = active_link(proc)
-    if proc.step != DEFEND or link is None or proc.declared:
-        raise IllegalAction("defending cards are declared in the defend step", rule="7.3.2")
-    if player != link.defender:
-        raise IllegalAction(
-            f"{link.defender} declares the defending cards, not {player}", rule="7.3.2a"
-        )
-    # While legal actions are judged the game stays as it is: the cards that
-    # may defend are found once for every set of them.
+    card may be declared (7.3.2, 7.3.2a, 7.3.2b, 8.3.4a)."""
+    ready = _defending_once(game, player, proc)
+    _check_set(game, ready, player, cards)
+    return ready.link
+
+
+def judge_declaration(game: Game, player: str, cards: tuple[int, ...]) -> Procedure:
+    """The record a declaration of ``cards`` by ``player`` is judged on
+    (:func:`~.state.require`), refused as :func:`check_defenders` refuses it."""
+    ready = _defending_once(game, player)
+    _check_set(game, ready, player, cards)
+    return ready.proc
+
+
+def _defending_once(game: Game, player: str, proc: Procedure | None = None) -> _Defending:
+    """What ``player``'s sets of defending cards are judged against, on
+    ``proc`` or else the record now. While legal actions are judged the game
+    stays as it is, and every set of the cards is judged: the record, its
+    link and the cards that may defend are found once for all of them."""
     memo = judging(game)
-    allowed = None if memo is None else memo.get(("fab.defenders", player))
-    if allowed is None:
-        allowed = frozenset(defending_cards(game, player))
+    ready: _Defending | None = None if memo is None else memo.get(("fab.defend", player))
+    if ready is None or (proc is not None and ready.proc is not proc):
+        ready = _defending(game, require(game) if proc is None else proc, player)
         if memo is not None:
-            memo[("fab.defenders", player)] = allowed
+            memo[("fab.defend", player)] = ready
+    return ready
+
+
+def _check_set(game: Game, ready: _Defending, player: str, cards: tuple[int, ...]) -> None:
+    allowed = ready.allowed
     for card in cards:
         if card not in allowed:
             what = name_for(game, player, card)
@@ -158,8 +173,30 @@ def check_defenders(game: Game, proc: Procedure, player: str, cards: tuple[int, 
                 "hand or a public equipment of the defending hero, with a defense value",
                 rule="7.3.2b",
             )
-    card_effects.check_dominate(game, link, cards)  # 8.3.4a
-    return link
+    card_effects.check_dominate(game, ready.link, cards, ready.dominated)  # 8.3.4a
+
+
+class _Defending(NamedTuple):
+    """What every set of defending cards is judged against: the record, its
+    active link, the cards that may defend it and whether its attack has
+    dominate (8.3.4a)."""
+
+    proc: Procedure
+    link: Link
+    allowed: frozenset[int]
+    dominated: bool
+
+
+def _defending(game: Game, proc: Procedure, player: str) -> _Defending:
+    link = active_link(proc)
+    if proc.step != DEFEND or link is None or proc.declared:
+        raise IllegalAction("defending cards are declared in the defend step", rule="7.3.2")
+    if player != link.defender:
+        raise IllegalAction(
+            f"{link.defender} declares the defending cards, not {player}", rule="7.3.2a"
+        )
+    allowed = frozenset(defending_cards(game, player))
+    return _Defending(proc, link, allowed, card_effects.attack_dominates(game, link))
 
 
 def add_defenders(game: Game, proc: Procedure, player: str, cards: tuple[int, ...]) -> Procedure:
@@ -167,10 +204,12 @@ def add_defenders(game: Game, proc: Procedure, player: str, cards: tuple[int, ..
     together, in the order declared; an equipment remembers its zone, to
     return there at the close (7.7.5)."""
     link = check_defenders(game, proc, player, cards)
-    return _defend_with(game, proc, link, cards)
+    return defend_with(game, proc, link, cards)
 
 
-def _defend_with(game: Game, proc: Procedure, link: Link, cards: tuple[int, ...]) -> Procedure:
+def defend_with(game: Game, proc: Procedure, link: Link, cards: tuple[int, ...]) -> Procedure:
+    """The cards move onto ``link``, the active chain link, as
+    :func:`add_defenders` has it, once they were judged (:func:`check_defenders`)."""
     chain = combat_chain(game)
     homes = []
     for card in cards:
@@ -190,7 +229,7 @@ def defense_reaction_resolves(game: Game, proc: Procedure, card: int) -> Procedu
     controller = game.obj(card).controller
     if link is None or controller != link.defender:
         return None
-    return _defend_with(game, proc, link, (card,))
+    return defend_with(game, proc, link, (card,))
 
 
 def deal_damage(game: Game, proc: Procedure) -> Procedure:

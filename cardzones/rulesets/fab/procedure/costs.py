@@ -36,11 +36,13 @@ class Cost(NamedTuple):
     resource: int
 
 
-def card_cost(game: Game, card: int, player: str) -> Cost:
+def card_cost(game: Game, card: int, player: str, types: frozenset[str] | None = None) -> Cost:
     """What playing the card costs (5.1.6): one action point for an action
     card not played as an instant (5.1.6b: a card that is both is played as
-    one), and its cost in resource points (5.1.6c; none printed is zero)."""
-    types = game.characteristics(game.obj(card), by=player).types
+    one), and its cost in resource points (5.1.6c; none printed is zero).
+    ``types`` are the card's types as ``player`` knows them, when read already."""
+    if types is None:
+        types = game.characteristics(game.obj(card), by=player).types
     action = 1 if "action" in types and "instant" not in types else 0
     return Cost(action, max(game.stat(card, "cost") or 0, 0))
 
@@ -96,6 +98,40 @@ def pitchable(game: Game, player: str, exclude: int | None = None) -> list[tuple
     return [pair for pair in found if pair[0] != exclude]
 
 
+def _known_pitches(game: Game, player: str) -> dict[int, int] | None:
+    """While legal actions are judged, the cards of ``player``'s hand that
+    may be pitched (:func:`pitchable`) with the points each gains; None at
+    any other time."""
+    memo = judging(game)
+    if memo is None:
+        return None
+    known: dict[int, int] | None = memo.get(("fab.pitch_values", player))
+    if known is None:
+        known = memo[("fab.pitch_values", player)] = dict(pitchable(game, player))
+    return known
+
+
+def _pitch_of(game: Game, player: str, card: int, exclude: int | None) -> int:
+    """The points pitching the card gains, refused unless it is a card of
+    ``player``'s hand, not ``exclude``, with a pitch value (1.14.3, 1.14.3a)."""
+    obj = game.obj(card)
+    info = game.zone_info(obj.zone)
+    # A card is named only in a refusal: every set a listing offers is judged.
+    if card == exclude:
+        what = name_for(game, player, card)
+        raise IllegalAction(f"{what} is the card being played: it cannot pay for itself")
+    if info.type != "hand" or info.owner != player or obj.host is not None:
+        what = name_for(game, player, card)
+        raise IllegalAction(
+            f"{what} is not in {player}'s hand: only a card from hand is pitched", rule="1.14.3"
+        )
+    value = pitch_value(game, card)
+    if value is None or value <= 0:
+        what = name_for(game, player, card)
+        raise IllegalAction(f"{what} has no pitch value to gain", rule="1.14.3a")
+    return value
+
+
 def check_pitch(
     game: Game,
     player: str,
@@ -108,22 +144,13 @@ def check_pitch(
     (1.14.3b), each from the player's hand with a pitch value (1.14.3a)."""
     gained = 0
     largest = 0
+    known = _known_pitches(game, player) if pitch else None
     for card in pitch:
-        obj = game.obj(card)
-        info = game.zone_info(obj.zone)
-        # A card is named only in a refusal: every set a listing offers is judged.
-        if card == exclude:
-            what = name_for(game, player, card)
-            raise IllegalAction(f"{what} is the card being played: it cannot pay for itself")
-        if info.type != "hand" or info.owner != player or obj.host is not None:
-            what = name_for(game, player, card)
-            raise IllegalAction(
-                f"{what} is not in {player}'s hand: only a card from hand is pitched", rule="1.14.3"
-            )
-        value = pitch_value(game, card)
-        if value is None or value <= 0:
-            what = name_for(game, player, card)
-            raise IllegalAction(f"{what} has no pitch value to gain", rule="1.14.3a")
+        # A card of the hand known to pitch, while legal actions are judged,
+        # is not looked at again.
+        value = None if known is None or card == exclude else known.get(card)
+        if value is None:
+            value = _pitch_of(game, player, card, exclude)
         gained += value
         largest = max(largest, value)
     if gained < need:
@@ -177,13 +204,35 @@ def distinct_pitch_sets(
     Every set is a set, never an ordering of one: pitching order gains
     nothing (1.14.3)."""
     seen: set[tuple[tuple[str, int], ...]] = set()
+    # A card's name and pitch value, found once per card: the same cards
+    # make many sets, and while legal actions are judged, for every card
+    # played or attacked with.
+    memo = judging(game)
+    alike: dict[int, tuple[str, int]] | None = None
+    if memo is not None:
+        alike = memo.get(("fab.pitch_alike", player))
+        if alike is None:
+            alike = memo[("fab.pitch_alike", player)] = {}
     for chosen in pitch_sets(game, player, need, exclude):
-        key = tuple(
-            sorted(
-                (game.characteristics(game.obj(card), by=player).name, pitch_value(game, card) or 0)
-                for card in chosen
-            )
-        )
+        if not chosen:
+            key: tuple[tuple[str, int], ...] = ()
+        else:
+            key = tuple(sorted(_alike(game, player, card, alike) for card in chosen))
         if key not in seen:
             seen.add(key)
             yield chosen
+
+
+def _alike(
+    game: Game, player: str, card: int, known: dict[int, tuple[str, int]] | None
+) -> tuple[str, int]:
+    """What tells a pitched card from another for the player: its name and
+    pitch value (kept in ``known`` while the game stays as it is)."""
+    if known is not None:
+        found = known.get(card)
+        if found is not None:
+            return found
+    found = (game.characteristics(game.obj(card), by=player).name, pitch_value(game, card) or 0)
+    if known is not None:
+        known[card] = found
+    return found

@@ -278,26 +278,36 @@ def resolve_hit_layer(game: Game, layer: int, by: str) -> bool:
 # -- dominate ----------------------------------------------------------------------------
 
 
-def check_dominate(game: Game, link: Link, cards: tuple[int, ...]) -> None:
+def check_dominate(
+    game: Game, link: Link, cards: tuple[int, ...], dominated: bool | None = None
+) -> None:
     """8.3.4a: an attack with dominate takes one defending card from hand at
     most; the cards from hand among ``cards`` are counted with those that
-    defend it already."""
-    from_hand = sum(1 for card in cards if _in_hand(game, card))
-    if from_hand + _hand_defenders(link) <= 1:
-        return
-    # While legal actions are judged the game stays as it is: whether the
-    # attack has dominate is read once for every set of defending cards.
-    memo = judging(game)
-    dominated = None if memo is None else memo.get(("fab.dominate", link.card))
+    defend it already. ``dominated`` says whether the attack has dominate,
+    when it was read already."""
+    before = _hand_defenders(link) if link.homes else 0
+    if len(cards) + before <= 1:
+        return  # at most one card from hand, wherever the cards are
     if dominated is None:
-        dominated = has_keyword(game, link.card, ct.DOMINATE)
-        if memo is not None:
-            memo[("fab.dominate", link.card)] = dominated
-    if dominated:
+        # While legal actions are judged the game stays as it is: whether the
+        # attack has dominate is read once for every set of defending cards.
+        memo = judging(game)
+        dominated = None if memo is None else memo.get(("fab.dominate", link.card))
+        if dominated is None:
+            dominated = attack_dominates(game, link)
+            if memo is not None:
+                memo[("fab.dominate", link.card)] = dominated
+    # Most attacks have not dominate: then no card of a set is looked at.
+    if dominated and sum(1 for card in cards if _in_hand(game, card)) + before > 1:
         raise IllegalAction(
             "the attack has dominate: it can't be defended by more than one card from hand",
             rule="8.3.4a",
         )
+
+
+def attack_dominates(game: Game, link: Link) -> bool:
+    """Whether the link's attack has dominate (8.3.4), printed or given."""
+    return has_keyword(game, link.card, ct.DOMINATE)
 
 
 def check_dominate_reaction(game: Game, proc: Procedure, card: int) -> None:

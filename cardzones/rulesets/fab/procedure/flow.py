@@ -33,7 +33,10 @@ from cardzones.rulesets.fab.procedure.state import (
     players,
     remaining,
     store,
+    with_priority,
 )
+from cardzones.rulesets.fab.procedure.timing import PRIORITY_ACTS as PRIORITY_ACTS
+from cardzones.rulesets.fab.procedure.timing import priority_acts
 from cardzones.rulesets.fab.turn import draw_to_intellect, finish_turn
 
 if TYPE_CHECKING:
@@ -86,7 +89,7 @@ def begin_turn(game: Game) -> None:
 
 def give_priority(proc: Procedure, player: str | None) -> Procedure:
     """``player`` gains priority (1.11.3), and no one has passed since."""
-    return proc._replace(priority=player, passes=0)
+    return with_priority(proc, player)
 
 
 def who_acts(game: Game, proc: Procedure) -> str | None:
@@ -104,8 +107,8 @@ def who_acts(game: Game, proc: Procedure) -> str | None:
 
 
 #: The acts of the player the procedure waits for, by what it waits for
-#: (:func:`awaited`), conceding aside (4.5.3c: any time).
-PRIORITY_ACTS = ("pass", "play", "attack")
+#: (:func:`awaited`), conceding aside (4.5.3c: any time); those of the player
+#: with priority are :data:`~.timing.PRIORITY_ACTS` or fewer.
 DEFEND_ACTS = ("defend",)
 END_ACTS = ("finish_turn",)
 
@@ -114,11 +117,17 @@ def awaited(game: Game, proc: Procedure) -> tuple[str | None, tuple[str, ...]]:
     """The player the procedure waits for (:func:`who_acts`) and the names
     of the acts it lets them take now, conceding aside: ``finish_turn`` for
     the turn player in the end phase (4.4.3b), ``defend`` for the defending
-    player declaring defending cards (7.3.2), and ``pass``, ``play`` and
-    ``attack`` for the player with priority (1.11.2, 1.11.4, 5.1, 5.2); no
-    one and none once the game is over. A player's program asks legal
-    actions for these names alone: the procedure's other acts give that
-    player nothing now, so the list is the same, found sooner."""
+    player declaring defending cards (7.3.2), and for the player with
+    priority ``pass`` (1.11.4) with ``play`` and ``attack`` when a card or a
+    weapon of theirs may be played or attack now by its timing (5.1, 5.2,
+    8.1: :func:`~.timing.priority_acts`); no one and none once the game is
+    over. A player's program asks legal actions for these names alone: the
+    procedure's other acts give that player nothing now, so the list is the
+    same, found sooner. Most of the time the player with priority may only
+    pass: their listing is then ``pass`` alone. Which of ``play`` and
+    ``attack`` are named depends on the cards of that player's hand and
+    arsenal, as their legal actions do: the names are theirs to know, and
+    are not shown to anyone else (a view shows :func:`who_acts`)."""
     player = who_acts(game, proc)
     if player is None:
         return None, ()
@@ -126,7 +135,7 @@ def awaited(game: Game, proc: Procedure) -> tuple[str | None, tuple[str, ...]]:
         return player, END_ACTS
     if proc.priority is None:
         return player, DEFEND_ACTS
-    return player, PRIORITY_ACTS
+    return player, priority_acts(game, proc, player)
 
 
 def pass_priority(game: Game, proc: Procedure) -> None:
@@ -135,10 +144,11 @@ def pass_priority(game: Game, proc: Procedure) -> None:
     the top layer resolves, or with the stack empty the step or the phase
     ends."""
     passes = proc.passes + 1
-    if passes < len(remaining(game, proc)):
+    # every player is in the game until one loses (4.5.1a)
+    if passes < (len(remaining(game, proc)) if proc.losers else len(game.players)):
         assert proc.priority is not None
         following = next_player(game, proc.priority, proc.losers)
-        store(game, proc._replace(priority=following, passes=passes))
+        store(game, with_priority(proc, following, passes))
         return
     if game.contents(layers.stack(game)):
         proc = resolve_top(game, proc)
@@ -257,7 +267,20 @@ def check_end(game: Game) -> None:
     stored = game.records.get(PROCEDURE)
     if not isinstance(stored, Procedure) or stored.over:
         return
-    lost = tuple(p for p in remaining(game, stored) if _has_lost(game, p))
+    # It runs after every action: one loop, each hero's life read once.
+    losers = stored.losers
+    zones_of, contents, stat = game.zones_of, game.contents, game.stat
+    lost: tuple[str, ...] = ()
+    for player in game.players:
+        if player in losers:
+            continue
+        zids = zones_of(player, "hero")
+        heroes = contents(zids[0]) if zids else ()
+        if heroes:
+            life = stat(heroes[0], "life")
+            if life is None or life > 0:
+                continue
+        lost += (player,)  # no hero (3.11.3), or a life total of zero or less
     if lost:
         proc = current(game)
         assert proc is not None
@@ -275,15 +298,6 @@ def lose(game: Game, proc: Procedure, lost: tuple[str, ...], reason: str) -> Non
     for player in lost:
         game.log_event(PROCEDURE_EVENT, f"{player} loses ({reason}) and leaves the game")
     leaving.leave(game, proc, lost)
-
-
-def _has_lost(game: Game, player: str) -> bool:
-    try:
-        hero = hero_of(game, player)
-    except IllegalAction:
-        return True
-    life = game.stat(hero, "life")
-    return life is not None and life <= 0
 
 
 def end_game(game: Game, proc: Procedure, lost: tuple[str, ...], reason: str) -> None:

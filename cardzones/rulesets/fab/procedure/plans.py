@@ -12,17 +12,14 @@ of its plan: no rule is written twice.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, NamedTuple, NoReturn
+from typing import TYPE_CHECKING, NamedTuple
 
 from cardzones.acts.legal import judging
 from cardzones.errors import IllegalAction
 from cardzones.kernel.cards import Dest
-from cardzones.kernel.objects import CARD
 from cardzones.kernel.views import name_for
 from cardzones.rulesets.fab import actions as fab_actions
-from cardzones.rulesets.fab import layers
 from cardzones.rulesets.fab import turn as fab_turn
-from cardzones.rulesets.fab.layers import ATTACK_PROXY
 from cardzones.rulesets.fab.procedure import combat, flow
 from cardzones.rulesets.fab.procedure import effects as card_effects
 from cardzones.rulesets.fab.procedure.costs import (
@@ -32,10 +29,7 @@ from cardzones.rulesets.fab.procedure.costs import (
     check_pitch,
 )
 from cardzones.rulesets.fab.procedure.state import (
-    ACTION,
     END,
-    REACTION,
-    RESOLUTION,
     Procedure,
     active_link,
     opponents,
@@ -43,6 +37,12 @@ from cardzones.rulesets.fab.procedure.state import (
     require,
     store,
     with_points,
+)
+from cardzones.rulesets.fab.procedure.timing import (
+    action_timing_refusal,
+    refuse_action,
+    timing_window,
+    window_refusal,
 )
 
 if TYPE_CHECKING:
@@ -94,9 +94,16 @@ def check_priority(game: Game, proc: Procedure, player: str) -> None:
 
 def plan_pass(game: Game, player: str) -> Plan:
     """1.11.4: the player with priority passes."""
+    return Plan("pass", player, proc=judge_pass(game, player))
+
+
+def judge_pass(game: Game, player: str) -> Procedure:
+    """The record a pass of ``player``'s is judged on, refused unless they
+    have priority (1.11.2): :func:`plan_pass` without the plan, as a
+    listing judges it."""
     proc = require(game)
     check_priority(game, proc, player)
-    return Plan("pass", player, proc=proc)
+    return proc
 
 
 # -- playing a card and attacking ----------------------------------------------
@@ -113,41 +120,20 @@ def _playable_cost(game: Game, proc: Procedure, card: int, player: str) -> Cost:
     check_priority(game, proc, player)
     if not game.may_play(card, player):
         raise IllegalAction("only a card of one's own hand or arsenal may be played", rule="5.1.1a")
-    refusal = play_timing_refusal(game, proc, card, player)
+    # The card's types, read once for its timing, dominate and its cost.
+    obj = game.obj(card)
+    types = game.characteristics(obj, by=player).types
+    refusal = window_refusal(game, proc, player, timing_window(obj, types))
     if refusal is not None:
         # Named only now: the name of a card that may be played goes unread.
         what = name_for(game, player, card)
         raise IllegalAction(f"{what} {refusal[0]}", rule=refusal[1])
-    if "defense_reaction" in game.characteristics(game.obj(card), by=player).types:
+    if "defense_reaction" in types:
         card_effects.check_dominate_reaction(game, proc, card)  # 8.3.4b
     card_effects.check_targets(game, proc, card, player)  # 5.1.4a
-    cost = card_cost(game, card, player)
+    cost = card_cost(game, card, player, types)
     check_action_point(game, proc, player, cost)
     return cost
-
-
-def play_timing_refusal(
-    game: Game, proc: Procedure, card: int, player: str
-) -> tuple[str, str] | None:
-    """Why the card may not be played now, by its types (8.1), as the end of
-    a sentence that names it, with the rule; None when it may be."""
-    obj = game.obj(card)
-    types = game.characteristics(obj, by=player).types
-    if "instant" in types:
-        return None  # 8.1.6a: any time the player has priority
-    if "attack_reaction" in types or "defense_reaction" in types:
-        attacking = "attack_reaction" in types
-        if reaction_timing_ok(proc, player, attacking):
-            return None
-        return _reaction_refusal(attacking)
-    if "action" in types:
-        # combat.is_attack, on the types already read
-        attack = obj.kind == ATTACK_PROXY or (obj.kind == CARD and "attack" in types)
-        refusal = action_timing_refusal(game, proc, player, attack=attack)
-        return None if refusal is None else (f"is an action: {refusal[0]}", refusal[1])
-    # 8.1.7a, 8.1.12a: a resource or a block card is never played, nor a
-    # hero, a weapon or an equipment (they start in the arena).
-    return "is not a card that can be played", "5.1.2b"
 
 
 def _judged_once(
@@ -168,81 +154,6 @@ def _judged_once(
     if cost is None:
         cost = memo[key] = judge(game, proc, card, player)
     return cost
-
-
-def reaction_timing_ok(proc: Procedure, player: str, attacking: bool) -> bool:
-    """Whether the player may play a reaction now: in the reaction step, an
-    attack reaction as the attacking player (8.1.2a), a defense reaction as
-    the defending player (8.1.3a)."""
-    link = active_link(proc)
-    if link is None or proc.step != REACTION:
-        return False
-    return player == (link.attacker if attacking else link.defender)
-
-
-def check_reaction_timing(proc: Procedure, player: str, attacking: bool, what: str) -> None:
-    """A reaction is played in the reaction step, an attack reaction by the
-    attacking player (8.1.2a), a defense reaction by the defending player
-    (8.1.3a)."""
-    if not reaction_timing_ok(proc, player, attacking):
-        message, rule = _reaction_refusal(attacking)
-        raise IllegalAction(f"{what} {message}", rule=rule)
-
-
-def _reaction_refusal(attacking: bool) -> tuple[str, str]:
-    kind, side = ("an attack", "attacking") if attacking else ("a defense", "defending")
-    message = f"is {kind} reaction: it is played by the {side} player in the reaction step"
-    return message, "8.1.2a" if attacking else "8.1.3a"
-
-
-def action_timing_refusal(
-    game: Game, proc: Procedure, player: str, *, attack: bool
-) -> tuple[str, str] | None:
-    """Why an action card or action ability may not be played now, with the
-    rule, or None when it may: the turn player's, in their action phase
-    (1.13.2b), with the stack empty (8.1.1a), and outside combat but for an
-    attack in the resolution step (8.1.1b, 7.0.1a, 7.6.3a).
-
-    While legal actions are judged it is found once per player, kind and
-    step, as every card of a hand asks it."""
-    memo = judging(game)
-    if memo is None:
-        return _action_timing_refusal(game, proc, player, attack)
-    # The game (its turn player, its stack) stays as it is meanwhile; the
-    # phase and step are the record's asked about.
-    key = ("fab.action_timing", player, attack, proc.phase, proc.step)
-    try:
-        refusal: tuple[str, str] | None = memo[key]
-    except KeyError:
-        refusal = memo[key] = _action_timing_refusal(game, proc, player, attack)
-    return refusal
-
-
-def _action_timing_refusal(
-    game: Game, proc: Procedure, player: str, attack: bool
-) -> tuple[str, str] | None:
-    if player != game.turn_player or proc.phase != ACTION:
-        return "only the turn player plays actions, in their action phase", "1.13.2b"
-    if game.contents(layers.stack(game)):
-        return "the stack must be empty", "8.1.1a"
-    if proc.step is not None and not (attack and proc.step == RESOLUTION):
-        return "during combat only an attack, in the resolution step", "8.1.1b"
-    return None
-
-
-def check_action_timing(
-    game: Game, proc: Procedure, player: str, *, attack: bool, what: str
-) -> None:
-    """An action card or action ability: refused as
-    :func:`action_timing_refusal` says."""
-    refusal = action_timing_refusal(game, proc, player, attack=attack)
-    if refusal is not None:
-        _refuse_action(what, refusal)
-
-
-def _refuse_action(what: str, refusal: tuple[str, str]) -> NoReturn:
-    message, rule = refusal
-    raise IllegalAction(f"{what} is an action: {message}", rule=rule)
 
 
 def check_action_point(game: Game, proc: Procedure, player: str, cost: Cost) -> None:
@@ -309,7 +220,7 @@ def _attack_ready(game: Game, proc: Procedure, weapon: int, player: str) -> Cost
     fab_turn.check_attack(game, weapon, player)
     refusal = action_timing_refusal(game, proc, player, attack=True)
     if refusal is not None:
-        _refuse_action(f"the attack of {name_for(game, player, weapon)}", refusal)
+        refuse_action(f"the attack of {name_for(game, player, weapon)}", refusal)
     if weapon in proc.attacked:
         what = name_for(game, player, weapon)
         raise IllegalAction(f"{what} attacked this turn already: once per turn", rule="5.2.1a")
@@ -335,9 +246,14 @@ def plan_attack(
 
 def plan_defend(game: Game, cards: tuple[int, ...], player: str) -> Plan:
     """7.3.2: the defending player declares their defending cards."""
-    proc = require(game)
-    combat.check_defenders(game, proc, player, cards)
-    return Plan("defend", player, cards=cards, proc=proc)
+    return Plan("defend", player, cards=cards, proc=judge_defend(game, cards, player))
+
+
+def judge_defend(game: Game, cards: tuple[int, ...], player: str) -> Procedure:
+    """The record a declaration of defending cards is judged on, refused
+    unless ``player`` may declare ``cards`` now (7.3.2): :func:`plan_defend`
+    without the plan, as a listing judges every set."""
+    return combat.judge_declaration(game, player, cards)
 
 
 def plan_finish(game: Game, arsenal: int | None, order: tuple[int, ...], player: str) -> Plan:
@@ -383,7 +299,12 @@ def apply(game: Game, plan: Plan) -> int | None:
         elif act == "play" or act == "attack":
             return _announce_and_pay(game, plan)
         elif act == "defend":
-            proc = combat.add_defenders(game, plan.proc or require(game), plan.player, plan.cards)
+            proc = plan.proc
+            link = None if proc is None else active_link(proc)
+            if proc is None or link is None:  # a plan made without its record
+                proc = combat.add_defenders(game, require(game), plan.player, plan.cards)
+            else:  # judged as the plan was made, on this very record (7.3.2)
+                proc = combat.defend_with(game, proc, link, plan.cards)
             # 7.3.3: the turn player gains priority once they are declared.
             store(game, flow.give_priority(proc._replace(declared=True), game.turn_player))
         elif act == "finish_turn":

@@ -102,6 +102,21 @@ class Procedure(NamedTuple):
         return self.reason is not None
 
 
+#: Where the holder of priority and the count of passes, and the chain
+#: links, lie in the record.
+_PRIORITY = Procedure._fields.index("priority")
+assert Procedure._fields[_PRIORITY + 1] == "passes"
+_LINKS = Procedure._fields.index("links")
+_new_record = tuple.__new__
+
+
+def with_priority(proc: Procedure, player: str | None, passes: int = 0) -> Procedure:
+    """The record with ``player`` holding priority after ``passes`` players
+    passed in succession (1.11.3, 1.11.4a): ``proc._replace(priority=player,
+    passes=passes)``, made at the speed of a tuple, as every pass makes one."""
+    return _new_record(Procedure, (*proc[:_PRIORITY], player, passes, *proc[_PRIORITY + 2 :]))
+
+
 def current(game: Game) -> Procedure | None:
     """The procedure's record, or None for a game not under the procedure.
 
@@ -140,16 +155,28 @@ def _read(game: Game) -> Procedure | None:
         if found.step == LAYER:
             return found
         return _without_lost_links(game, found, ())  # a judge closed the combat chain
-    if any(link.defender is None or link.attacker is None for link in links):
-        links = tuple(_named(game, found, x) for x in links)
-    proc = found._replace(links=links)
-    zone = found.chain
-    exists, obj = game.exists, game.obj
+    # Read three times an act (the player's program, the listing, the act):
+    # one pass over the links, each card's object found once.
+    find, zone = game.find, found.chain
+    named = on_chain = True
     for link in links:
-        if not exists(link.card) or obj(link.card).zone != zone:
-            kept = tuple(x for x in links if exists(x.card) and obj(x.card).zone == zone)
-            return _without_lost_links(game, proc, kept)
+        if link.defender is None or link.attacker is None:
+            named = False
+        held = find(link.attack[0])  # the link's card (Link.card)
+        if held is None or held.zone != zone:
+            on_chain = False
+    if not named:
+        links = tuple(_named(game, found, x) for x in links)
+    proc = _new_record(Procedure, (*found[:_LINKS], links, *found[_LINKS + 1 :]))
+    if not on_chain:
+        kept = tuple(x for x in links if _on_chain(game, x, zone))
+        return _without_lost_links(game, proc, kept)
     return proc
+
+
+def _on_chain(game: Game, link: chain_record.Link, zone: int) -> bool:
+    held = game.find(link.card)
+    return held is not None and held.zone == zone
 
 
 def _named(game: Game, proc: Procedure, link: chain_record.Link) -> chain_record.Link:
@@ -312,7 +339,8 @@ def opponents(game: Game, proc: Procedure, player: str) -> tuple[str, ...]:
     players = game.players
     start = players.index(player)
     ordered = players[start + 1 :] + players[:start]
-    return tuple(p for p in ordered if p not in proc.losers)
+    losers = proc.losers
+    return tuple(p for p in ordered if p not in losers) if losers else ordered
 
 
 def attack_target(proc: Procedure, attack: int) -> str | None:
