@@ -82,7 +82,7 @@ def move(
     try:
         planned = plan(game, move)
         result = planned[0]
-        if result is _MOVED:  # apply() and close(), inlined for the most made action
+        if result is _MOVED:  # apply() and an action's end, inlined for the most made action
             _, obj, zid, position, public, equip, cause, by, played = planned
             quiet = game.ruleset.quiet_moves if obj.card not in game._kids else None
             _transfer(game, obj, zid, position, public, equip, cause, by, played)  # type: ignore[arg-type]
