@@ -13,9 +13,10 @@ import pytest
 from cardzones import new_game
 from cardzones.bench.floors import make_workload
 from cardzones.bench.position import apply_action, build_position
-from cardzones.kernel.cards import Dest
+from cardzones.kernel.cards import CardDef, Dest, Trigger
 from cardzones.kernel.game import Game
-from cardzones.kernel.objects import PLACED
+from cardzones.kernel.objects import PLACED, TRIGGERED
+from cardzones.rulesets.fab import layers
 from cardzones.rulesets.fab.chain import LINKS
 from cardzones.rulesets.fab.ruleset import FabRuleset
 
@@ -112,3 +113,19 @@ def test_a_card_with_cards_under_it_calls_the_hook() -> None:
     calls = _counted(game)
     game.move(card, Dest("graveyard", "alice"))
     assert calls == [1]
+
+
+def test_a_move_that_notes_a_trigger_calls_the_hook_3_0_9a() -> None:
+    """A move off and onto other zones that notes a trigger is not quiet: the
+    hook puts the triggered layer on the stack."""
+    game, card, _ = _fab()
+    watcher = CardDef(
+        "Watcher",
+        frozenset({"light", "action", "aura"}),
+        abilities=(Trigger(to="graveyard", from_="hand", do=Dest("soul", "you")),),
+    )
+    game.new_card(watcher, game.zone(None, "permanent"), owner="alice")
+    calls = _counted(game)
+    game.move(card, Dest("graveyard", "alice"))
+    assert calls == [1]
+    assert [game.obj(c).kind for c in layers.layers(game)] == [TRIGGERED]
