@@ -519,18 +519,22 @@ class Atomic:
     def __exit__(
         self, kind: type[BaseException] | None, error: BaseException | None, tb: Any
     ) -> None:
-        game = self._game
-        head = self._head
+        game, head = self._game, self._head
         if game._depth > 1:  # a step of an enclosing action
             game._depth -= 1
-            if kind is not None and issubclass(kind, CardzonesError):
-                game._abort(head)
+        elif kind is None:  # the rule set's hook last, then one action for undo
+            try:
+                game.ruleset.after_action(game)
+            except CardzonesError:
+                game._abort(head)  # refused there, none of it happened
+                raise
+            finally:
+                game._depth = 0
+            game._commit(head)
             return
-        if kind is None:
-            pipeline.close(game, head)
-            return
-        game._depth = 0
-        if issubclass(kind, CardzonesError):
+        else:
+            game._depth = 0
+        if kind is not None and issubclass(kind, CardzonesError):
             game._abort(head)
 
 

@@ -40,7 +40,7 @@ from cardzones.kernel.log import _log, _snapshot
 from cardzones.kernel.objects import TOP, UNDER, Obj, Origin
 from cardzones.kernel.results import MoveResult
 from cardzones.kernel.ruleset import GameState
-from cardzones.kernel.state import CONTENTS, KIDS, OBJS, VARS, Journal
+from cardzones.kernel.state import CONTENTS, KIDS, OBJS, VARS
 from cardzones.kernel.triggers import _note_triggers
 
 
@@ -82,12 +82,21 @@ def move(
     try:
         planned = plan(game, move)
         result = planned[0]
-        if result is _MOVED:  # apply() and close(), inlined for the most made action
+        if result is _MOVED:  # apply() and an action's end, inlined for the most made action
             _, obj, zid, position, public, equip, cause, by, played = planned
+            quiet = game.ruleset.quiet_moves if obj.card not in game._kids else None
             _transfer(game, obj, zid, position, public, equip, cause, by, played)  # type: ignore[arg-type]
+            if (  # unless the hook has nothing to do (Ruleset.quiet_moves)
+                quiet is None
+                or game._vars["pending"]
+                or game._zinfo[obj.zone].spec.type in quiet[0]
+                or game._zinfo[zid].spec.type in quiet[0]  # type: ignore[index]
+                or (game._rules and not quiet[1].issuperset(game._rules))
+            ):
+                game.ruleset.after_action(game)  # refused there, none of it happened
         else:
             result = apply(game, planned)
-        game.ruleset.after_action(game)  # refused there, none of it happened
+            game.ruleset.after_action(game)
     except BaseException as error:
         game._depth = 0
         if isinstance(error, CardzonesError):
@@ -97,20 +106,6 @@ def move(
     if game._journal is not head:  # an inlined _commit
         game._marks = (head, game._marks)
     return result
-
-
-def close(game: GameState, head: Journal) -> None:
-    """End the action begun at ``head`` as :func:`move` ends its own: ``after_action`` last
-    (refused there, none of it happened), then one action for :meth:`Game.undo`."""
-    try:
-        game.ruleset.after_action(game)
-    except CardzonesError:
-        game._abort(head)
-        raise
-    finally:
-        game._depth = 0
-    if game._journal is not head:  # an inlined _commit
-        game._marks = (head, game._marks)
 
 
 def apply(game: GameState, planned: foresee.MovePlan) -> MoveResult:
@@ -267,8 +262,7 @@ def _cease(game: GameState, obj: Obj, by: str | None, cause: str) -> None:
     if card in game._vars["watchers"]:
         game._put(VARS, "watchers", tuple(w for w in game._vars["watchers"] if w != card))
     _log(game, CEASED, card, obj.public, lki, obj.zone, None, None, by, cause)
-    kids = game._kids.get(card, ())
-    for kid in kids:
+    for kid in game._kids.get(card, ()):
         _clear(game, game._objs[kid], by)  # 3.0.14e
     game._pop(KIDS, card)
 

@@ -174,7 +174,7 @@ def cards(game: GameState) -> Iterable[int]:
 
 def location(game: GameState, card: int) -> int:
     """The zone of a card; a sub-card or placed card is in its host's zone."""
-    return game.obj(card).zone
+    return (game._objs.get(card) or game.obj(card)).zone
 
 
 def kids(game: GameState, card: int) -> tuple[int, ...]:
@@ -184,7 +184,7 @@ def kids(game: GameState, card: int) -> tuple[int, ...]:
 
 def host(game: GameState, card: int) -> int | None:
     """The card that ``card`` is under or placed on, or None."""
-    return game.obj(card).host
+    return (game._objs.get(card) or game.obj(card)).host
 
 
 def position(game: GameState, card: int) -> int:
@@ -197,7 +197,7 @@ def position(game: GameState, card: int) -> int:
 
 def in_arena(game: GameState, card: int) -> bool:
     """3.1.2a: in an arena zone and not a sub-card."""
-    found = game.obj(card)
+    found = game._objs.get(card) or game.obj(card)
     return found.rel != UNDER and game._zinfo[found.zone].spec.in_arena
 
 
@@ -208,18 +208,18 @@ def in_play(game: GameState, card: int) -> bool:
 
 
 def is_public(game: GameState, card: int) -> bool:
-    return bool(game.obj(card).public)
+    return bool((game._objs.get(card) or game.obj(card)).public)
 
 
 def is_permanent(game: GameState, card: int) -> bool:
     """Whether the object is a permanent, as the rule set says (1.3.3)."""
-    return game.ruleset.is_permanent(game, game.obj(card))
+    return game.ruleset.is_permanent(game, game._objs.get(card) or game.obj(card))
 
 
 def may_look(game: GameState, player: str | None, card: int) -> bool:
     """3.0.3a: everyone may look at a public object; a player may look at a
     private object they own, or in a zone they own, unless it is in a deck."""
-    found = game.obj(card)
+    found = game._objs.get(card) or game.obj(card)  # obj() refuses a missing card
     return found.public or (player is not None and _may_look_at(game, player, found))
 
 
@@ -304,7 +304,7 @@ def stat(game: GameState, card: int, name: str, snapshot: Snapshot | None = None
     if snapshot is not None:
         cdef, effects = snapshot.obj.cdef, snapshot.effects
     else:
-        cdef, effects = game.obj(card).cdef, effects_on(game, card)
+        cdef, effects = (game._objs.get(card) or game.obj(card)).cdef, effects_on(game, card)
     base = cdef.stat(name)
     total = 0
     touched = False

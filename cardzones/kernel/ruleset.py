@@ -132,6 +132,8 @@ class Ruleset(Generic[G]):
     clear_to = "discard"
     destinations: Mapping[str, str] = {}
     piles: Mapping[str, int] = {}
+    #: The moves after which the kernel skips :meth:`after_action` (docs/writing-a-ruleset.md).
+    quiet_moves: tuple[frozenset[str], frozenset[Any]] | None = None
 
     # -- cards -------------------------------------------------------------
 

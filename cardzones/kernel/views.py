@@ -116,7 +116,7 @@ def _show(
 ) -> dict[str, Any]:
     """One object (and the pile under or on it) as ``player`` may know it."""
     obj: Obj = game._objs[card]
-    if omniscient or queries.may_look(game, player, card):
+    if omniscient or obj.public or queries.may_look(game, player, card):
         shown = _props(game, card, obj)
         # The author sees a public object by the handle every viewer sees, and
         # a private one by its owner's.

@@ -87,6 +87,10 @@ class FabRuleset(Ruleset):
     card_params = CARD_PARAMS
     destinations = MappingProxyType({"arena": "3.0.5a"})
     piles = MappingProxyType({"soul": UNDER})
+    #: What after_action reads: the combat chain's contents (its chain links,
+    #: 7.0.3a) and any record but the links' (attack-proxies, the procedure),
+    #: with the triggers noted. A move that touched none of it is quiet.
+    quiet_moves = (frozenset({"combat_chain"}), frozenset({LINKS}))
     attach_keys = MappingProxyType({"under": UNDER})
     rules = RULES
     excluded_rules = NOT_ENGINE_RULES
@@ -401,7 +405,9 @@ class FabRuleset(Ruleset):
         zone's contents as one tuple, so an action that left them alone left
         the recorded tuple itself); attack-proxies are recorded as they are
         made and forgotten once none exists; the end of the game is a state
-        of the procedure's record."""
+        of the procedure's record. What it reads is declared in
+        :attr:`quiet_moves`, so the kernel does not call it after a move that
+        touched none of it (one off and onto other zones, no trigger noted)."""
         records = game.records
         record: Chain | None = records.get(LINKS)
         if record is not None and record.zone is not None:

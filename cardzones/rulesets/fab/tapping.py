@@ -135,8 +135,13 @@ def _foresee(tapped: bool) -> Any:
 def _candidates(tapped: bool) -> Any:
     def candidates(game: Game, player: str) -> Iterator[dict[str, Any]]:
         """Each permanent the player controls that is not in that state."""
+        # is_tapped, with the record read once: a listing asks this of every
+        # card the player controls, and most games have no tapped permanent.
+        record = _record(game)
+        if not tapped and not record:
+            return
         for card in actable_cards(game, player):
-            if game.is_permanent(card) and is_tapped(game, card) != tapped:
+            if game.is_permanent(card) and ((card, game.obj(card).oid) in record) != tapped:
                 yield {"card": card}
 
     return candidates
