@@ -145,16 +145,19 @@ class KeepAlive:
         """The status of ``GET target`` (a path and query, already quoted);
         the body is read and dropped."""
         async with self._lock:
-            if self._streams is None:
-                self._streams = await asyncio.open_connection(self.host, self.port)
-            reader, writer = self._streams
-            head = f"GET {target} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
-            writer.write(f"{head}{self.headers}\r\n".encode())
+            request = f"GET {target} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
+            request += f"{self.headers}\r\n"
+            kept = self._streams is not None
             try:
-                status, lines = await _head(reader)
-            except LeanError:
+                status, lines = await self._ask(request.encode())
+            except (LeanError, ConnectionError):
                 await self.close()
-                raise
+                if not kept:
+                    raise
+                # The server closed the kept connection while it was idle (its
+                # keep-alive timeout): asked again on a new one, as a browser does.
+                status, lines = await self._ask(request.encode())
+            reader = self._reader()
             size, keep = 0, True
             for line in lines:
                 name, _, value = line.partition(b":")
@@ -168,6 +171,18 @@ class KeepAlive:
             if not keep:
                 await self.close()
             return status
+
+    async def _ask(self, request: bytes) -> tuple[int, list[bytes]]:
+        """Send a request on the kept connection (made if need be): the
+        answer's status and header lines."""
+        if self._streams is None:
+            self._streams = await asyncio.open_connection(self.host, self.port)
+        self._streams[1].write(request)
+        return await _head(self._streams[0])
+
+    def _reader(self) -> asyncio.StreamReader:
+        assert self._streams is not None
+        return self._streams[0]
 
     async def close(self) -> None:
         """Close the kept connection, if any."""
