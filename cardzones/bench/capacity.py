@@ -68,6 +68,7 @@ from cardzones.bench.table import (
     _Seat,
     table_body,
 )
+from cardzones.web.collector import for_serving
 from cardzones.web.slow import raise_open_files
 
 #: The act-to-ack p99 a level must keep, in milliseconds.
@@ -391,8 +392,10 @@ async def _drive(part: _Part) -> Level:
 
 def _drive_in_process(part: _Part) -> Level:
     """:func:`_drive` in a driver process of its own, which may hold as many
-    connections as the system lets it (two for each seat)."""
+    connections as the system lets it (two for each seat), its collector
+    set as the server's is, so that its own pauses are rare too."""
     raise_open_files()
+    for_serving()
     return asyncio.run(_drive(part))
 
 
