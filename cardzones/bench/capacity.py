@@ -197,6 +197,8 @@ class _LeanSeat:
         self.socket = socket
         #: the last event's frame, not parsed yet
         self.unread: str | None = None
+        #: whether the server closed the socket
+        self.closed = False
 
     async def read(self) -> None:
         seat = self.seat
@@ -212,6 +214,11 @@ class _LeanSeat:
             elif text.startswith('{"welcome"'):
                 welcome = orjson.loads(text)["welcome"]
                 seat.view, seat.number = welcome["view"], welcome["number"]
+        # The server closed the socket: whatever the seat waits for fails.
+        self.closed = True
+        if seat.waiting is not None and not seat.waiting.done():
+            seat.waiting.set_exception(LeanError("the server closed the socket"))
+        seat.event.set()
 
     def next_act(self) -> dict[str, Any]:
         """The seat's next act, from the last view it was sent."""
@@ -245,6 +252,9 @@ async def _seat_loop(
     try:
         socket.send(json.dumps({"hello": token, "after": 0}))
         while not seat.view:
+            if lean.closed:
+                level.errors += 1  # turned away at its hello
+                return
             await asyncio.sleep(0.005)
         due = time.perf_counter() + rng.uniform(0, every)
         n = 0
@@ -256,16 +266,23 @@ async def _seat_loop(
             n += 1
             seat.waiting = asyncio.get_running_loop().create_future()
             socket.send(json.dumps({"act": act, "id": n, "after": seat.number}))
-            answer = await seat.waiting
+            try:
+                answer = await seat.waiting
+            except LeanError:
+                level.errors += 1  # the server closed the seat's socket
+                break
             done = time.perf_counter()
             if "refused" in answer:
                 level.acts.refused += 1
             else:
                 if start <= due and done <= end:
                     level.acts.latencies.append(done - due)
-                while seat.number < answer["number"]:
+                while seat.number < answer["number"] and not lean.closed:
                     await seat.event.wait()
                     seat.event.clear()
+            if lean.closed:
+                level.errors += 1
+                break
             due += every * rng.uniform(0.5, 1.5)
     finally:
         reader.cancel()
