@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tablekit import migrated_store
+from tablekit import migrated_store, store_url
 
 from cardzones.errors import CardzonesError
 from cardzones.table.creation import Creation
@@ -27,9 +27,9 @@ from cardzones.table.table import Table
 DRAW = {"move": {"card": "alice.deck[0]", "to": "alice.hand"}}
 
 
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    with migrated_store(str(tmp_path / "tables.sqlite3")) as store:
+@pytest.fixture(params=["sqlite", "postgres"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    with migrated_store(store_url(request, tmp_path)) as store:
         yield store
 
 

@@ -3,7 +3,11 @@ order in which frames reach them.
 
 Each open table has one lock. Everything that changes a table or adds a
 connection to it happens under that lock, in a worker thread (the store and
-the engine are synchronous), and leaves behind the frames to send. Each
+the engine are synchronous), and leaves behind the frames to send; an act
+on a table no other process writes is applied on the event loop instead,
+with only its commit in the store's writer thread
+(:meth:`~cardzones.table.host.Host.act_soon`), the lock held until the
+commit's outcome. Each
 connection has a queue that one task drains, so a connection gets its frames
 in the order they were queued: the events caught up from the store, the ack
 of its own act, then that act's event. A connection remembers the last event
