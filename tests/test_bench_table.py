@@ -30,6 +30,10 @@ KEYS = {
 WINDOW_KEYS = {"events", "count", "p50_ms", "p99_ms", "mean_ms"}
 SNAPSHOT_KEYS = {"snapshot_ms", "snapshot_every", "snapshot_ms_per_act"}
 LEVEL_KEYS = {
+    "server_cpu_us",
+    "driver_cpu_us",
+    "load_start",
+    "load_end",
     "tables",
     "acts_per_s",
     "acts",
@@ -126,6 +130,9 @@ def check(figures: dict[str, Any], store: str) -> None:
         assert level["echo_count"] > 0 and 0 < level["echo_p50_ms"] <= level["echo_p99_ms"]
         assert 1 <= level["p99_rank"] <= level["acts"]
         assert level["seconds"] >= capacity["seconds"]
+        # the server's CPU per act with its menu, and the load's own beside it
+        assert level["server_cpu_us"] > 0 and level["driver_cpu_us"] > 0
+        assert level["load_start"] >= 0 and level["load_end"] >= 0
     # an act late in a game against the same table's first acts, and a fresh
     # table's taken in turn with the late ones
     growth = figures["act_growth"]

@@ -12,8 +12,8 @@ generator), and its act-to-ack time is counted from the moment the act was
 due, so that a server that falls behind is charged for the wait
 (coordinated omission). Half a second before each act the seat's board opens
 its menu on the card it will act on and asks for the legal acts on that card
-on its socket (a ``legal`` frame), as the board does; the answer is not
-waited for.
+on the seat's socket (a ``legal`` frame), as the board does while its socket
+is open; the act does not wait for the answer.
 
 The run raises the number of tables from :data:`LEVELS` (each level a new set
 of tables, after a warm-up) until the p99 of act-to-ack passes the target or
@@ -22,13 +22,16 @@ for :data:`SECONDS`, or longer if need be for about :data:`MIN_ACTS` acts, so
 that its p99 is one of its few slowest acts and not its slowest alone
 (``p99_rank`` says which: 1 is the slowest).
 
-The seats are played by drivers: one asyncio process for up to
-:data:`TABLES_PER_DRIVER` tables, and for a level of more tables (the ladder
-goes up to 1,000), several processes, each playing its share of the tables
-on the same clock, so that the top levels measure the server and not one
-Python process making the load. On a machine with fewer cores than the
-server and its drivers need, the drivers and the server take turns, and the
-level says so in its echo (below).
+The seats are played by drivers, each an asyncio process of its own, on a
+lean client (:mod:`cardzones.bench.lean`): raw WebSocket frames, the menus
+asked on the seat's socket as the board asks them, an event's view parsed only
+when the seat chooses its next act from it. One driver plays up to
+:data:`TABLES_PER_DRIVER` tables; a level of more spreads them over several,
+on the same clock. Each level reports the CPU its drivers used per act
+(``driver_cpu_us``) beside the server's (``server_cpu_us``, an act with its
+menu, at the pace of people), with the load average at its start and end, so
+that a level whose load cost about what the server did is read as the
+machine's, not the server's.
 
 The machine's own pauses are measured beside each level, in the same
 moments: :data:`ECHO_PROBES` WebSockets to a bare echo server (in a process
@@ -48,13 +51,20 @@ import json
 import multiprocessing
 import random
 import time
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
+import orjson
 
+from cardzones.bench.cpu import CpuWindow
+from cardzones.bench.lean import LeanError, RawSocket
 from cardzones.bench.seat import _Seat
-from cardzones.bench.table import WARMUP, Sample, _card_of, table_body
+from cardzones.bench.table import SERVER_PIDS, WARMUP, Sample, _card_of, table_body
+from cardzones.web.collector import for_serving
+from cardzones.web.slow import raise_open_files
 
 #: The act-to-ack p99 a level must keep, in milliseconds.
 TARGET_P99_MS = 100.0
@@ -74,11 +84,12 @@ QUICK_EVERY = 1.0
 #: in a quick run).
 MIN_ACTS = 500
 #: Tables one driver (a load process of the benchmark) plays at most: a level
-#: of more tables spreads them over several driver processes, so that the
-#: load, not one Python process making it, is what a high level measures.
-TABLES_PER_DRIVER = 200
+#: of more tables spreads them over several driver processes. On the lean
+#: client one process plays the ladder's top level for a fraction of what
+#: the server spends on it.
+TABLES_PER_DRIVER = 1000
 #: Seconds given to the driver processes to start, before a level's warm-up.
-DRIVER_START = 5.0
+DRIVER_START = 3.0
 #: The echo connections beside each level, and the seconds between two of
 #: each one's frames.
 ECHO_PROBES, ECHO_EVERY = 4, 0.05
@@ -97,6 +108,12 @@ class Level:
     #: Legal-act requests the server's bound on a seat answered with 429: a
     #: board shows a notice and asks again, so they are not errors.
     throttled: int = 0
+    #: the CPU seconds the driver processes used in the level's window
+    driver_cpu: float = 0.0
+    #: the CPU seconds the server used in the window (None: unknown)
+    server: CpuWindow = field(default_factory=lambda: CpuWindow(None))
+    #: the machine's load average (1 minute) at the level's start and end
+    load: tuple[float | None, float | None] = (None, None)
 
     def merge(self, other: Level) -> None:
         """Add what another driver of the same level measured."""
@@ -105,6 +122,7 @@ class Level:
         self.legal.latencies += other.legal.latencies
         self.errors += other.errors
         self.throttled += other.throttled
+        self.driver_cpu += other.driver_cpu
 
     def figures(self, seconds: float) -> dict[str, Any]:
         acts = self.acts.figures(seconds, "acts")
@@ -126,29 +144,31 @@ class Level:
             "echo_count": len(self.echo.latencies),
             "echo_p50_ms": self.echo.figures(seconds, "frames")["p50_ms"],
             "echo_p99_ms": self.echo.figures(seconds, "frames")["p99_ms"],
+            # Per act, its menu included: the server's CPU and the load's own
+            # beside it, so that a level whose driver costs about what the
+            # server does is read as the machine's, not the server's.
+            "server_cpu_us": self.server.per(acts["count"]),
+            "driver_cpu_us": CpuWindow(None, self.driver_cpu).per(acts["count"]),
+            "load_start": self.load[0],
+            "load_end": self.load[1],
         }
 
 
-async def _seat_loop(
-    ws_url: str,
-    token: str,
-    seat: _Seat,
-    level: Level,
-    start: float,
-    end: float,
-    every: float,
-) -> None:
-    import websockets
+#: Asks a seat's menu on a card (None: its end of turn).
+Menu = Callable[[str | None], Coroutine[Any, Any, None]]
 
-    rng = seat.rng
-    menus: list[asyncio.Task[None]] = []
 
-    async def menu(ws: Any, card: str | None) -> None:
-        # On the seat's socket, as the board asks when its socket is open.
+def _menu(lean: _LeanSeat, level: Level, start: float, end: float) -> Menu:
+    """A seat's menu as its board asks it while its socket is open: the legal
+    acts on a card (None: its end of turn) asked on the seat's socket,
+    answered before the act or not; its time is counted when it was asked
+    and answered inside the level's window."""
+
+    async def ask(card: str | None) -> None:
         asked = time.perf_counter()
         try:
-            answer = await seat.ask_menu(ws, card)
-        except Exception:
+            answer = await lean.ask_menu(card)
+        except LeanError:
             level.errors += 1
             return
         done = time.perf_counter()
@@ -159,36 +179,137 @@ async def _seat_loop(
         elif start <= asked and done <= end:
             level.legal.latencies.append(done - asked)
 
-    async with websockets.connect(ws_url, max_size=None) as ws:
-        reader = asyncio.create_task(seat.read(ws))
-        await ws.send(json.dumps({"hello": token, "after": 0}))
+    return ask
+
+
+class _LeanSeat:
+    """One seat's connection as the lean driver reads it: an event's view is
+    parsed only when the seat chooses its next act (the last one it got),
+    and of every other frame only what the seat waits for."""
+
+    def __init__(self, seat: _Seat, socket: RawSocket) -> None:
+        self.seat = seat
+        self.socket = socket
+        #: the last event's frame, not parsed yet
+        self.unread: str | None = None
+        #: whether the server closed the socket
+        self.closed = False
+        #: the menus asked and not answered yet, by their labels
+        self.menus: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self.asked = 0
+
+    async def read(self) -> None:
+        seat = self.seat
+        while (text := await self.socket.recv()) is not None:
+            if text.startswith(_EVENT):
+                # '{"event":N,...': the number now, the view when it is needed.
+                seat.number = int(text[len(_EVENT) : text.index(",", len(_EVENT))])
+                self.unread = text
+                seat.event.set()
+            elif text.startswith(('{"ack"', '{"refused"', '{"listed"')):
+                frame = orjson.loads(text)
+                label = frame.get("listed", frame.get("refused"))
+                menu = self.menus.pop(label, None) if isinstance(label, str) else None
+                if menu is not None:
+                    if not menu.done():
+                        menu.set_result(frame)
+                elif seat.waiting is not None and not seat.waiting.done():
+                    seat.waiting.set_result(frame)
+            elif text.startswith('{"welcome"'):
+                welcome = orjson.loads(text)["welcome"]
+                seat.view, seat.number = welcome["view"], welcome["number"]
+        # The server closed the socket: whatever the seat waits for fails.
+        self.closed = True
+        waiting = [*self.menus.values(), *(() if seat.waiting is None else (seat.waiting,))]
+        self.menus.clear()
+        for future in waiting:
+            if not future.done():
+                future.set_exception(LeanError("the server closed the socket"))
+        seat.event.set()
+
+    async def ask_menu(self, card: str | None) -> dict[str, Any]:
+        """Ask the seat's legal acts on a card (None: its end of turn) on its
+        socket, labelled apart from its acts, and wait for the answer
+        (``listed``, or ``refused``)."""
+        if self.closed:
+            raise LeanError("the server closed the socket")
+        self.asked += 1
+        label = f"m{self.asked}"
+        answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.menus[label] = answer
+        asked = {"card": card} if card is not None else {"actions": ["end_turn"]}
+        self.socket.send(json.dumps({"legal": asked, "id": label}))
+        return await answer
+
+    def next_act(self) -> dict[str, Any]:
+        """The seat's next act, from the last view it was sent."""
+        if self.unread is not None:
+            self.seat.view = orjson.loads(self.unread)["view"]
+            self.unread = None
+        return self.seat.next_act()
+
+
+#: How an event's frame begins (:meth:`cardzones.table.table.Table.event_frame`).
+_EVENT = '{"event":'
+
+
+async def _seat_loop(
+    address: tuple[str, int],
+    table: str,
+    token: str,
+    seat: _Seat,
+    level: Level,
+    start: float,
+    end: float,
+    every: float,
+) -> None:
+    rng = seat.rng
+    menus: list[asyncio.Task[None]] = []
+    socket = await RawSocket.open(*address, f"/api/tables/{table}/ws")
+    lean = _LeanSeat(seat, socket)
+    menu = _menu(lean, level, start, end)
+    reader = asyncio.create_task(lean.read())
+    try:
+        socket.send(json.dumps({"hello": token, "after": 0}))
         while not seat.view:
+            if lean.closed:
+                level.errors += 1  # turned away at its hello
+                return
             await asyncio.sleep(0.005)
         due = time.perf_counter() + rng.uniform(0, every)
         n = 0
         while due < end:
-            act = seat.next_act()
+            act = lean.next_act()
             await asyncio.sleep(max(0.0, due - min(MENU_LEAD, every / 4) - time.perf_counter()))
-            menus.append(asyncio.create_task(menu(ws, _card_of(act))))
+            menus.append(asyncio.create_task(menu(_card_of(act))))
             await asyncio.sleep(max(0.0, due - time.perf_counter()))
             n += 1
             seat.waiting = asyncio.get_running_loop().create_future()
-            await ws.send(json.dumps({"act": act, "id": n, "after": seat.number}))
-            answer = await seat.waiting
+            socket.send(json.dumps({"act": act, "id": n, "after": seat.number}))
+            try:
+                answer = await seat.waiting
+            except LeanError:
+                level.errors += 1  # the server closed the seat's socket
+                break
             done = time.perf_counter()
             if "refused" in answer:
                 level.acts.refused += 1
             else:
                 if start <= due and done <= end:
                     level.acts.latencies.append(done - due)
-                while seat.number < answer["number"]:
+                while seat.number < answer["number"] and not lean.closed:
                     await seat.event.wait()
                     seat.event.clear()
+            if lean.closed:
+                level.errors += 1
+                break
             due += every * rng.uniform(0.5, 1.5)
+    finally:
         reader.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await reader
         await asyncio.gather(*menus, return_exceptions=True)
+        await socket.close()
 
 
 async def _echo_probe(url: str, level: Level, start: float, end: float, seed: int) -> None:
@@ -222,30 +343,46 @@ async def _level(
             answer.raise_for_status()
             created.append(answer.json())
     drivers = -(-tables // TABLES_PER_DRIVER)
-    # Other driver processes take a moment to start: the level starts after it.
-    lead = max(every, min(seconds, SECONDS) * WARMUP) + (DRIVER_START if drivers > 1 else 0.0)
+    # The driver processes take a moment to start: the level starts after it.
+    lead = max(every, min(seconds, SECONDS) * WARMUP) + DRIVER_START
     start_at = time.time() + lead
     parts = [
         _Part(url, created[i::drivers], start_at, seconds, every, seed * 1000 + i)
         for i in range(drivers)
     ]
-    probes = []
+    start = time.perf_counter() + lead
+    watched = [_load_between(level, start, start + seconds)]
+    level.server = CpuWindow(SERVER_PIDS.get(url))
+    watched.append(level.server.watch(start, start + seconds))
     if echo_url is not None:
-        start = time.perf_counter() + lead
         for i in range(ECHO_PROBES):
-            probes.append(_echo_probe(echo_url, level, start, start + seconds, seed * 100 + i))
-    if drivers == 1:
-        done, _ = await asyncio.gather(_drive(parts[0]), asyncio.gather(*probes))
-        level.merge(done)
-        return level
+            watched.append(_echo_probe(echo_url, level, start, start + seconds, seed * 100 + i))
+    # Each driver in a process of its own, even one: its CPU is then its own.
     context = multiprocessing.get_context("spawn")
     with concurrent.futures.ProcessPoolExecutor(drivers, mp_context=context) as pool:
         loop = asyncio.get_running_loop()
         runs = [loop.run_in_executor(pool, _drive_in_process, part) for part in parts]
-        results, _ = await asyncio.gather(asyncio.gather(*runs), asyncio.gather(*probes))
+        results, _ = await asyncio.gather(asyncio.gather(*runs), asyncio.gather(*watched))
     for done in results:
         level.merge(done)
     return level
+
+
+def _load_average() -> float | None:
+    """The machine's load average over the last minute (None: unknown)."""
+    try:
+        with open("/proc/loadavg") as text:
+            return float(text.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+async def _load_between(level: Level, start: float, end: float) -> None:
+    """The load average at the level's start and end (perf_counter times)."""
+    await asyncio.sleep(max(0.0, start - time.perf_counter()))
+    first = _load_average()
+    await asyncio.sleep(max(0.0, end - time.perf_counter()))
+    level.load = (first, _load_average())
 
 
 @dataclass(frozen=True)
@@ -263,24 +400,38 @@ class _Part:
 
 async def _drive(part: _Part) -> Level:
     """Every seat of the part's tables acting on its own clock from the
-    level's start for its time: one driver's share of a level."""
+    level's start for its time: one driver's share of a level, with the CPU
+    its process used in the level's window."""
     level = Level(len(part.created))
     rng = random.Random(part.seed)
     start = time.perf_counter() + (part.start_at - time.time())
     end = start + part.seconds
-    ws_base = part.url.replace("http://", "ws://")
+    split = urlsplit(part.url)
+    address = (split.hostname or "127.0.0.1", split.port or 80)
     loops = []
     for table in part.created:
         for name, token in table["seats"].items():
             seat = _Seat(name, random.Random(rng.randrange(1 << 31)))
-            ws_url = f"{ws_base}/api/tables/{table['table']}/ws"
-            loops.append(_seat_loop(ws_url, token, seat, level, start, end, part.every))
-    await asyncio.gather(*loops)
+            loops.append(
+                _seat_loop(address, table["table"], token, seat, level, start, end, part.every)
+            )
+
+    async def own_cpu() -> None:
+        await asyncio.sleep(max(0.0, start - time.perf_counter()))
+        first = time.process_time()
+        await asyncio.sleep(max(0.0, end - time.perf_counter()))
+        level.driver_cpu = time.process_time() - first
+
+    await asyncio.gather(*loops, own_cpu())
     return level
 
 
 def _drive_in_process(part: _Part) -> Level:
-    """:func:`_drive` in a driver process of its own."""
+    """:func:`_drive` in a driver process of its own, which may hold as many
+    connections as the system lets it (two for each seat), its collector
+    set as the server's is, so that its own pauses are rare too."""
+    raise_open_files()
+    for_serving()
     return asyncio.run(_drive(part))
 
 

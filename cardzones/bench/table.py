@@ -99,6 +99,7 @@ def _serve(kind: str, db: str, port: int, tables: int | None) -> None:
 
     from cardzones.table.limits import Limits
     from cardzones.web.app import create_app
+    from cardzones.web.collector import for_serving
 
     # Every client of the benchmark has the one address 127.0.0.1. Its own
     # tables and seats are not strangers: with ``tables`` None the limits
@@ -128,6 +129,8 @@ def _serve(kind: str, db: str, port: int, tables: int | None) -> None:
     app = echo_app() if kind == "echo" else create_app(db, limits=limits)
     if tables is None and kind != "echo":
         app.state.server.legal.per_person = False
+    if kind != "echo":
+        for_serving()  # as cardzones serve sets its collector
     uvicorn.run(
         app,
         host="127.0.0.1",

@@ -11,6 +11,7 @@ Postgres, a commit also sends ``NOTIFY cardzones`` with ``TABLE:NUMBER``.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import Iterator
@@ -68,6 +69,7 @@ class ActionLog(Database):
             self.direct = DirectSqlite(self.engine, str(database))
 
     def close(self) -> None:
+        self.group.close()
         if self.direct is not None:
             self.direct.close()
         super().close()
@@ -104,15 +106,22 @@ class ActionLog(Database):
         each caller how its own action fared (group commit); while that
         commit runs, the next actions wait for it and go together in the next
         one. So one commit (one fsync) serves as many tables as act at once."""
-        at = time.time() if now is None else now
-        row = {
-            "table_id": table_id,
-            "number": number,
-            "seat": seat,
-            "at": at,
-            "act": json.dumps(act, separators=(",", ":")),
-        }
-        self.group.append(row)
+        self.group.append(_row(table_id, number, seat, act, now))
+
+    def append_soon(
+        self,
+        table_id: str,
+        number: int,
+        seat: str,
+        act: dict[str, Any],
+        now: float | None = None,
+    ) -> asyncio.Future[float]:
+        """:meth:`append` from an event loop: the action goes in the next
+        group commit, written by the group's writer thread, and the future is
+        set once it is committed (to the CPU seconds its share of the commit
+        took), or to :class:`Conflict` or :class:`GameOver` as :meth:`append`
+        would raise them. The loop's thread never waits for the disk."""
+        return self.group.submit(_row(table_id, number, seat, act, now))
 
     def write_together(self, rows: list[dict[str, Any]]) -> list[CardzonesError | None]:
         """Write ``rows`` in one transaction and commit it: for each, None
@@ -179,6 +188,19 @@ class ActionLog(Database):
         """The number of the table's last action (0: none yet)."""
         with self.engine.connect() as conn:
             return int(conn.execute(last_number(actions.c.number, table_id)).scalar_one())
+
+
+def _row(
+    table_id: str, number: int, seat: str, act: dict[str, Any], now: float | None
+) -> dict[str, Any]:
+    """An action's row as :meth:`ActionLog.write_together` writes it."""
+    return {
+        "table_id": table_id,
+        "number": number,
+        "seat": seat,
+        "at": time.time() if now is None else now,
+        "act": json.dumps(act, separators=(",", ":")),
+    }
 
 
 def _stopped(table_id: Any, seat: Any, at: Any) -> Any:

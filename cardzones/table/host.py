@@ -26,6 +26,7 @@ True
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import threading
 import time
@@ -88,6 +89,9 @@ class Done:
 
     number: int
     result: MoveResult
+    #: the CPU seconds its rules and its share of the commit took, where the
+    #: act was applied on an event loop (:meth:`Host.act_soon`; else 0)
+    cpu: float = 0.0
 
 
 class Host:
@@ -288,10 +292,7 @@ class Host:
         while True:
             if table.finished is None:
                 self.settle(table)
-            if table.finished is not None:
-                raise Refusal(GAME_OVER)
-            if seat is not None and table.votes.vote_of(seat) == CONCEDE:
-                raise Refusal(CONCEDED)
+            _open_to(table, seat)
             try:
                 pending = table.try_act(seat, act)
             except Refusal:
@@ -330,6 +331,59 @@ class Host:
             if snapshot and self.snapshot_due(number):
                 self.keep_snapshot(table)
             return Done(number, pending.applied.result)
+
+    async def act_soon(self, table: Table, seat: str, act: Any) -> Done | None:
+        """:meth:`act` on an event loop, for a table no other writer is known
+        to write (``read_first`` False): the rules are applied on the loop,
+        and the action goes in the store's next group commit, written by its
+        writer thread (:meth:`~cardzones.table.action_log.ActionLog.append_soon`),
+        so that the loop's thread neither waits for the disk nor hands the
+        act to a worker thread and back. The event is the table's only once
+        the commit has returned, as for :meth:`act`.
+
+        Returns None, with the table as it was, where the act needs the store
+        read: a proposal to finish past its time limit, a refusal by the
+        rules (final only once the table is known to be up to date), a
+        number another writer took, or an end another process recorded. The
+        caller then runs :meth:`act` (in a worker thread), which reads it.
+
+        Once the action is handed to the writer, the act is seen through
+        whatever happens to the caller: cancelled while the commit runs, the
+        table is still moved on (or put back) by the commit's outcome, and
+        only then is the cancellation raised."""
+        if table.finished is None and table.votes.due(self.clock()):
+            return None
+        _open_to(table, seat)
+        start = time.thread_time()
+        try:
+            pending = table.try_act(seat, act)
+        except Refusal:
+            return None
+        cpu = time.thread_time() - start
+        stored = self.store.append_soon(
+            table.id, table.number + 1, seat, pending.applied.stored, self.clock()
+        )
+        cancelled = False
+        while not stored.done():
+            try:
+                await asyncio.wait((stored,))
+            except asyncio.CancelledError:
+                cancelled = True  # the commit's outcome decides the table's state first
+        start = time.thread_time()
+        try:
+            cpu += stored.result()
+        except (Conflict, GameOver):
+            table.abandon(pending)
+            if cancelled:
+                raise asyncio.CancelledError from None
+            return None
+        except BaseException:
+            table.abandon(pending)
+            raise
+        number = table.commit(pending)
+        if cancelled:
+            raise asyncio.CancelledError
+        return Done(number, pending.applied.result, cpu + time.thread_time() - start)
 
     # -- taking back acts takes consent (cardzones.table.take_back) ---------------
 
@@ -415,3 +469,11 @@ class Host:
         if self.snapshot_due(number):
             self.keep_snapshot(table)
         return Done(number, pending.applied.result)
+
+
+def _open_to(table: Table, seat: str | None) -> None:
+    """Refuse an act at a finished table, or of a seat that conceded."""
+    if table.finished is not None:
+        raise Refusal(GAME_OVER)
+    if seat is not None and table.votes.vote_of(seat) == CONCEDE:
+        raise Refusal(CONCEDED)

@@ -39,6 +39,7 @@ from cardzones.table.database import DEFAULT_DB
 from cardzones.table.limits import Limits
 from cardzones.table.store import Store
 from cardzones.web import pages
+from cardzones.web.collector import for_serving
 from cardzones.web.routes import finish, history, legal, sockets, tables, take_back
 from cardzones.web.server import Server, error
 
@@ -153,13 +154,16 @@ def app_from_env() -> Starlette:
     even empty, ``Host`` counts for nothing), and ``CARDZONES_IMAGES=1`` when
     the board shows card pictures."""
     own = os.environ.get("CARDZONES_OWN_ORIGINS")
-    return create_app(
+    app = create_app(
         os.environ.get("CARDZONES_DB", DEFAULT_DB),
         origins=os.environ.get("CARDZONES_ORIGINS", "").split(),
         limits=Limits.from_env(os.environ.get("CARDZONES_LIMITS", "")),
         images=os.environ.get("CARDZONES_IMAGES") == "1",
         own_origins=None if own is None else own.split(),
     )
+    # The process is a server from here: its collector set for short pauses.
+    for_serving()
+    return app
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:

@@ -3,7 +3,11 @@ order in which frames reach them.
 
 Each open table has one lock. Everything that changes a table or adds a
 connection to it happens under that lock, in a worker thread (the store and
-the engine are synchronous), and leaves behind the frames to send. Each
+the engine are synchronous), and leaves behind the frames to send; an act
+on a table no other process writes is applied on the event loop instead,
+with only its commit in the store's writer thread
+(:meth:`~cardzones.table.host.Host.act_soon`), the lock held until the
+commit's outcome. Each
 connection has a queue that one task drains, so a connection gets its frames
 in the order they were queued: the events caught up from the store, the ack
 of its own act, then that act's event. A connection remembers the last event
@@ -13,16 +17,14 @@ it was sent and is never sent an event twice.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import replace
 from typing import Any, TypeVar
 
 from starlette.concurrency import run_in_threadpool
-from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from cardzones.table.action_log import StoredAction
 from cardzones.table.chat import WELCOME_LINES, ChatRefused, clean
@@ -32,7 +34,13 @@ from cardzones.table.host import Done, Host
 from cardzones.table.json_text import dumps
 from cardzones.table.refusals import Refusal
 from cardzones.table.table import Table
-from cardzones.web.snapshot_pace import SnapshotPace, timed
+from cardzones.web.live import INTERNAL_ERROR as INTERNAL_ERROR
+from cardzones.web.live import OTHERS_WRITE as OTHERS_WRITE
+from cardzones.web.live import Connection as Connection
+from cardzones.web.live import EventFrames as EventFrames
+from cardzones.web.live import Live as Live
+from cardzones.web.live import stored_size
+from cardzones.web.snapshot_pace import timed
 
 log = logging.getLogger("cardzones.web")
 
@@ -40,86 +48,12 @@ T = TypeVar("T")
 
 #: Open tables without connections kept in memory, newest first out last.
 IDLE_TABLES = 64
-#: Frames a connection may have waiting before it is dropped as too slow.
-QUEUE_LIMIT = 1000
-#: The close code for a client that does not read its frames.
-SLOW_CLIENT = 1008
-#: The close code when the server could not make a connection's frames.
-INTERNAL_ERROR = 1011
-#: Seconds after another process's last event on a table during which this
-#: one reads the store before each act on it.
-OTHERS_WRITE = 5.0
+#: The refusal of an act the store failed to take.
+CANNOT_STORE = "the table cannot store acts now; try again"
 
-
-def stored_size(act: Any) -> int:
-    """The characters of an act as the store keeps it (ASCII JSON, as
-    :meth:`~cardzones.table.action_log.ActionLog.append` writes it), which
-    a table's bytes of acts count."""
-    return len(json.dumps(act, separators=(",", ":")))
-
-
-class Connection:
-    """One WebSocket of one viewer (a seat, or the spectator: None)."""
-
-    def __init__(self, websocket: WebSocket, viewer: str | None) -> None:
-        self.websocket = websocket
-        self.viewer = viewer
-        #: the number of the last event this connection was sent (or welcomed at)
-        self.last = 0
-        #: the number of the last chat line this connection was sent
-        self.chat_last = 0
-        self.queue: asyncio.Queue[str | int] = asyncio.Queue()
-        self.closed = False
-
-    def send(self, text: str) -> None:
-        """Queue one frame."""
-        if self.closed:
-            return
-        if self.queue.qsize() >= QUEUE_LIMIT:
-            self.close(SLOW_CLIENT)
-            return
-        self.queue.put_nowait(text)
-
-    def close(self, code: int) -> None:
-        """Queue the close, after the frames already queued."""
-        if not self.closed:
-            self.closed = True
-            self.queue.put_nowait(code)
-
-    async def run_sender(self) -> None:
-        """Send the queued frames until the close, or until the client is gone."""
-        try:
-            while True:
-                item = await self.queue.get()
-                if isinstance(item, int):
-                    await self.websocket.close(code=item)
-                    return
-                await self.websocket.send_text(item)
-        except (WebSocketDisconnect, OSError, RuntimeError):
-            # The client left (or its socket broke) while frames were waiting:
-            # the receiving side sees it too and ends the connection.
-            self.closed = True
-
-
-@dataclass
-class Live:
-    """An open table: the table, its lock and its connections."""
-
-    table: Table
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    connections: set[Connection] = field(default_factory=set)
-    #: when another process last announced an event this table lacked
-    #: (Postgres), on the monotonic clock
-    heard_at: float = float("-inf")
-    #: the bytes of the acts the table has stored, counted from the store at
-    #: its first act here (None until then) and kept up with each event
-    act_bytes: int | None = None
-    #: when a snapshot of the table is worth its CPU
-    pace: SnapshotPace = field(default_factory=SnapshotPace)
-
-
-#: The frames of one event, by viewer.
-EventFrames = tuple[int, dict[str | None, str]]
+#: What became of an act: its event and the event's frames by viewer (None:
+#: they could not be made), or its refusal.
+Acted = tuple[Done, dict[str | None, str] | None] | Refusal
 
 
 class OpenTables:
@@ -244,54 +178,25 @@ class OpenTables:
     async def act(self, live: Live, conn: Connection, request: Any, act: Any) -> None:
         """Apply a seat's act: the sender gets its ack or refusal first, then
         every connection gets the event."""
+        actor = conn.viewer
+        assert actor is not None
         async with live.lock:
             await self._settle(live)
             ended = live.table.finished
             events, on_event = self._collector(live)
             viewers = {c.viewer for c in live.connections}
-            spent: list[float] = []  # the act's CPU, added to its pace on this loop
-
-            def run() -> tuple[Done, dict[str | None, str] | None] | Refusal:
-                full = self._full(live, act)
-                if full is not None:
-                    return full
-                try:
-                    # The store is read first only while another process
-                    # writes to the table: otherwise a taken number would
-                    # say so, at the cost of a retry (see Host.act).
-                    others = time.monotonic() - live.heard_at < OTHERS_WRITE
-                    done, cpu = timed(
-                        lambda: self.host.act(
-                            live.table,
-                            conn.viewer,
-                            act,
-                            on_event,
-                            snapshot=False,
-                            read_first=others,
-                        )
-                    )
-                except Refusal as refusal:
-                    return refusal
-                spent.append(cpu)
-                if live.act_bytes is not None:
-                    live.act_bytes += stored_size(act)
-                actor = conn.viewer
-                assert actor is not None
-                # Stored is done: whatever fails now, the act is acknowledged.
-                try:
-                    return done, self._frames(live.table, viewers, actor)
-                except Exception:
-                    log.exception(
-                        "table %s: event %d could not be shown", live.table.id, done.number
-                    )
-                    return done, None
-
-            try:
-                outcome = await run_in_threadpool(run)
-            except Exception:
-                log.exception("table %s: an act could not be stored", live.table.id)
-                outcome = Refusal("the table cannot store acts now; try again")
-            live.pace.spent(sum(spent))
+            # The store is read first only while another process writes to
+            # the table: otherwise a taken number would say so, at the cost of
+            # a retry (see Host.act). An act tried on the loop and handed back
+            # needs the store read.
+            others = time.monotonic() - live.heard_at < OTHERS_WRITE
+            outcome = None
+            on_loop = not others and (self.table_bytes is None or live.act_bytes is not None)
+            if on_loop:
+                outcome = await self._act_on_loop(live, actor, act, viewers)
+            if outcome is None:
+                read_first = others or on_loop
+                outcome = await self._act_in_thread(live, actor, act, viewers, on_event, read_first)
             self._deliver(live, events)
             if ended is None and live.table.finished is not None:
                 self._announce(live)  # the time limit passed while it was stored
@@ -302,6 +207,7 @@ class OpenTables:
                 conn.send(dumps(frame))
                 return
             done, frames = outcome
+            live.pace.spent(done.cpu)
             conn.send(dumps({"ack": request, "number": done.number, "result": done.result.value}))
             if frames is None:
                 # Nobody can be sent the event: each connection is closed, to
@@ -319,6 +225,74 @@ class OpenTables:
                 state, cpu = await run_in_threadpool(timed, table.snapshot)
                 live.pace.took(cpu)
                 self._spawn_task(self._store_snapshot(live, done.number, state))
+
+    async def _act_on_loop(
+        self, live: Live, actor: str, act: Any, viewers: set[str | None]
+    ) -> Acted | None:
+        """The act applied on the event loop and committed by the store's
+        writer thread; None where it needs the store read (see
+        :meth:`Host.act_soon`), with nothing changed. Tried only where no
+        other process is known to write to the table and its bytes of acts,
+        if bounded, are counted already: either reads the store, which only a
+        worker thread does."""
+        full = self._full(live, act)
+        if full is not None:
+            return full
+        try:
+            done = await self.host.act_soon(live.table, actor, act)
+        except Refusal as refusal:
+            return refusal
+        except Exception:
+            log.exception("table %s: an act could not be stored", live.table.id)
+            return Refusal(CANNOT_STORE)
+        if done is None:
+            return None
+        return self._stored(live, actor, act, done, viewers)
+
+    async def _act_in_thread(
+        self,
+        live: Live,
+        actor: str,
+        act: Any,
+        viewers: set[str | None],
+        on_event: Callable[[Table, StoredAction], None],
+        read_first: bool,
+    ) -> Acted:
+        """The act applied and stored in a worker thread (:meth:`Host.act`),
+        the store read first with ``read_first``."""
+
+        def run() -> Acted:
+            full = self._full(live, act)
+            if full is not None:
+                return full
+            try:
+                done, cpu = timed(
+                    lambda: self.host.act(
+                        live.table, actor, act, on_event, snapshot=False, read_first=read_first
+                    )
+                )
+            except Refusal as refusal:
+                return refusal
+            return self._stored(live, actor, act, replace(done, cpu=cpu), viewers)
+
+        try:
+            return await run_in_threadpool(run)
+        except Exception:
+            log.exception("table %s: an act could not be stored", live.table.id)
+            return Refusal(CANNOT_STORE)
+
+    def _stored(
+        self, live: Live, actor: str, act: Any, done: Done, viewers: set[str | None]
+    ) -> Acted:
+        """An act that is now the table's event: counted, and its frames made."""
+        if live.act_bytes is not None:
+            live.act_bytes += stored_size(act)
+        # Stored is done: whatever fails now, the act is acknowledged.
+        try:
+            return done, self._frames(live.table, viewers, actor)
+        except Exception:
+            log.exception("table %s: event %d could not be shown", live.table.id, done.number)
+            return done, None
 
     async def _store_snapshot(self, live: Live, number: int, state: dict[str, Any]) -> None:
         table_id = live.table.id

@@ -18,7 +18,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from cardzones.table.json_text import dumps
 from cardzones.table.limits import Limits, TooDeep, parse_json
-from cardzones.web.hub import Connection
+from cardzones.web.live import Connection
 from cardzones.web.rates import FrameRate, Rates
 from cardzones.web.routes.socket_legal import answer_legal
 from cardzones.web.server import (
