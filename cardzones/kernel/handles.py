@@ -102,12 +102,12 @@ def _owner_blind(zinfo: dict[int, Any], zid: int | None) -> bool:
     return info is None or not info.spec.owner_may_look
 
 
-#: Summaries of recent logs, by the identity of the log's newest node. A log
-#: is a persistent list shared by copies and restored by undo, and a summary is
-#: a function of the log, the handle key and the records of the zones the log
-#: names, which never change, so any game with that log and key may use it.
+#: Summaries of recent logs by the identity of the log's newest node, for every
+#: game (a summary is a function of the log, a persistent list, the handle key
+#: and the zones the log names, which never change) and every thread of a server:
+#: the older half is evicted at once, each key by the first thread to reach it.
 _SUMMARIES: dict[int, tuple[Any, _Summary]] = {}
-_SUMMARY_LIMIT = 64
+_SUMMARY_LIMIT = 2048
 _SUMMARY_REACH = 256
 
 
@@ -144,7 +144,8 @@ def _summary_at(game: GameState, log: Any) -> _Summary:
     for event in reversed(newer):
         _add(summary, event, zinfo)
     if len(_SUMMARIES) >= _SUMMARY_LIMIT:
-        _SUMMARIES.pop(next(iter(_SUMMARIES)))
+        for stale in tuple(_SUMMARIES)[: _SUMMARY_LIMIT // 2]:
+            _SUMMARIES.pop(stale, None)
     _SUMMARIES[id(log)] = (log, summary)
     return summary
 

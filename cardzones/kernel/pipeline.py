@@ -30,7 +30,7 @@ import random
 
 from cardzones.errors import CardzonesError
 from cardzones.kernel import foresee
-from cardzones.kernel.cards import Dest, Move, MoveFields, Position
+from cardzones.kernel.cards import Dest, Move, Position
 from cardzones.kernel.contents import _detach, _insert
 from cardzones.kernel.effects import _end_bound_effects, end_effect
 from cardzones.kernel.events import CEASED, FLIPPED, MOVED, SHUFFLED, Snapshot
@@ -65,7 +65,6 @@ def move(
     turn player by default); ``played``: its player controls it (1.3.1b).
     Refused, it raises; failed, it returns ``FAILED``; neither changes a thing.
     One action for :meth:`Game.undo`; in :meth:`Game.atomic` or a hook, a step of it."""
-    move: MoveFields
     if dest is None or card.__class__ is Move:
         move = foresee.as_move(game, card, dest, (position, face, cause, by, choose_zone, played))
         dest = move[1]
