@@ -151,7 +151,9 @@ def _listing(
     selected = listed_actions(table_of(game), actions, judges)
     memo = JUDGING.set((game, {}) if foresee else None)
     try:
-        with remembered(game, player):
+        # Only a judged listing on one card makes the candidates of that card
+        # alone: trying every candidate makes them all, the reference.
+        with remembered(game, player, card if foresee else None):
             ask = _Asked(game, player, seat, card, zone)
             for action in selected:
                 if not seat.takes(action):
