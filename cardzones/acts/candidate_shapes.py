@@ -36,9 +36,11 @@ Shape = tuple[tuple[str, int, bool], ...] | None
 #: exactly one of them is given.
 Groups = tuple[tuple[tuple[str, ...], bool], ...]
 #: What judging reads of an action, the same in every listing: its
-#: parameters' defaults, its groups of ``one_of``, and what
-#: :func:`shape_and_groups` found of each set of keys met so far.
-Prepared = tuple[dict[str, Any], Groups, dict[tuple[str, ...], tuple[Shape, Groups]]]
+#: parameters' defaults, its groups of ``one_of``, what
+#: :func:`shape_and_groups` found of each set of keys met so far, and whether
+#: a candidate may hold a list of cards (unhashable: the listing's key holds
+#: it as a tuple).
+Prepared = tuple[dict[str, Any], Groups, dict[tuple[str, ...], tuple[Shape, Groups]], bool]
 
 #: :data:`Prepared` by the action's id, with the action held so that the id
 #: stays its own.
@@ -59,6 +61,7 @@ def prepared(action: Action) -> Prepared:
         {p.name: p.default for p in action.params},
         tuple((g.names, g.exactly) for g in action.one_of),
         {},
+        any(p.kind is ParamKind.CARDS for p in action.params),
     )
     _PREPARED[id(action)] = (action, prep)
     return prep
@@ -114,7 +117,7 @@ def seat_checked(
     wrong."""
     if action.turn_player and game.turn_player != player:
         return None
-    _defaults, one_of, shapes = prepared(action)
+    _defaults, one_of, shapes, _listy = prepared(action)
     keys = tuple(bound)
     found = shapes.get(keys)
     if found is None:

@@ -111,7 +111,7 @@ def legal_actions(
     Each candidate is judged from the rules (``Action.foresee``); only one
     they cannot judge is tried. :func:`tried_legal_actions` tries every one
     and gives the same list."""
-    return _listed(game, player, actions, card, zone, foresee=True, judges=judge)
+    return _listing(game, player, actions, card, zone, True, judge)[0]
 
 
 def tried_legal_actions(
@@ -125,19 +125,7 @@ def tried_legal_actions(
 ) -> list[LegalAction]:
     """:func:`legal_actions` by trying every candidate on the game and taking
     it back: slower, and the reference the judged list is tested against."""
-    return _listed(game, player, actions, card, zone, foresee=False, judges=judge)
-
-
-def _listed(
-    game: Game,
-    player: str,
-    actions: Iterable[str] | None,
-    card: int | None,
-    zone: int | None,
-    foresee: bool,
-    judges: bool,
-) -> list[LegalAction]:
-    return _listing(game, player, actions, card, zone, foresee, judges)[0]
+    return _listing(game, player, actions, card, zone, False, judge)[0]
 
 
 def legal_counts(game: Game, player: str) -> tuple[int, int, int]:
@@ -161,9 +149,11 @@ def _listing(
     seat = SeatPolicy(game, player)
     out: list[LegalAction] = []
     selected = listed_actions(table_of(game), actions, judges)
-    memo = _JUDGING.set((game, {}) if foresee else None)
+    memo = JUDGING.set((game, {}) if foresee else None)
     try:
-        with remembered(game, player):
+        # Only a judged listing on one card makes the candidates of that card
+        # alone: trying every candidate makes them all, the reference.
+        with remembered(game, player, card if foresee else None):
             ask = _Asked(game, player, seat, card, zone)
             for action in selected:
                 if not seat.takes(action):
@@ -175,12 +165,13 @@ def _listing(
                     # that the tests hold the quick binding to it as well.
                     ask.try_all(action, foresee, out)
     finally:
-        _JUDGING.reset(memo)
+        JUDGING.reset(memo)
     return out, ask
 
 
-#: The game whose legal actions are being judged, and what its judges found.
-_JUDGING: ContextVar[tuple[Game, dict[Any, Any]] | None] = ContextVar(
+#: The game whose legal actions are being judged, and what its judges found
+#: (read through :func:`judging`, or straight where it is read per candidate).
+JUDGING: ContextVar[tuple[Game, dict[Any, Any]] | None] = ContextVar(
     "cardzones_judging", default=None
 )
 
@@ -191,7 +182,7 @@ def judging(game: Game) -> dict[Any, Any] | None:
     of its own, to find it once per listing rather than once per candidate:
     the game stays as it is meanwhile. None at any other time, and while a
     candidate is tried (it changes the game)."""
-    held = _JUDGING.get()
+    held = JUDGING.get()
     return held[1] if held is not None and held[0] is game else None
 
 
@@ -222,6 +213,9 @@ _FAILED = MoveResult.FAILED
 _NO_MORE: Any = object()
 #: Builds a legal action from a tuple of its fields (they are made by the thousand).
 _new_legal = tuple.__new__
+
+#: What :func:`naming` gives where no card is asked for.
+_NOT_ASKED: tuple[None, tuple[str, ...], tuple[str, ...]] = (None, (), ())
 
 #: What a listing knows of a card, found once per card (:meth:`_Asked._card`).
 _NAMED, _OURS, _LOOKED = 1, 2, 4
@@ -323,7 +317,7 @@ class _Asked:
         first = next(candidates, _NO_MORE)
         if first is _NO_MORE:
             return
-        defaults, one_of, shapes = prepared(action)
+        defaults, one_of, shapes, listy = prepared(action)
         actor = action.actor
         cards = self._cards
         filtered = self.card is not None or self.zone is not None
@@ -333,10 +327,7 @@ class _Asked:
         count = 0
         named_, ours_, looked_ = _NAMED, _OURS, _LOOKED
         seat_made = SeatCandidate
-        asked, card_keys, list_keys = naming(action, self.card)
-        # Whether a candidate may hold a list of cards, which is unhashable:
-        # found at the first candidate, as most actions of a listing have none.
-        listy: bool | None = None
+        asked, card_keys, list_keys = _NOT_ASKED if self.card is None else naming(action, self.card)
         for given in chain((first,), candidates):
             if asked is not None:
                 # A menu on one card: a candidate that does not name it is
@@ -422,10 +413,10 @@ class _Asked:
                 continue
             # Added and counted, so that each candidate is hashed once.
             values: tuple[Any, ...] = tuple(args.values())
-            if listy is None:
-                listy = any(param.kind is ParamKind.CARDS for param in action.params)
-            if listy:  # a list of cards as the tuple of them, as frozen has it
-                values = tuple(v if v.__class__ is not list else tuple(v) for v in values)
+            if listy and list in map(type, values):
+                # A list of cards as the tuple of them, as frozen has it; the
+                # test above makes no Python frame, the comprehension one.
+                values = tuple([v if v.__class__ is not list else tuple(v) for v in values])
             try:
                 add(values)
             except TypeError:  # a mapping or a card definition among them
@@ -500,7 +491,7 @@ class _Asked:
         game = self.game
         self.tries += 1
         checkpoint = game.checkpoint()
-        memo = _JUDGING.set(None)
+        memo = JUDGING.set(None)
         try:
             done = action.run(game, args)
         except NeedsChoice as choice:
@@ -513,7 +504,7 @@ class _Asked:
             game.rollback(checkpoint)
             raise
         finally:
-            _JUDGING.reset(memo)
+            JUDGING.reset(memo)
         game.rollback(checkpoint)
         return self._listed(action, args, done.result)
 

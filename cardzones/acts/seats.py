@@ -201,9 +201,10 @@ def owns_zone(game: Game, player: str, zone: int | Dest) -> bool:
 # ----------------------------------------------------------------------
 
 
-#: The game, the player and their nameable cards and the cards they act on,
-#: found when first asked for, while :func:`remembered` holds.
-_REMEMBERED: ContextVar[tuple[Game, str, list[list[int] | None]] | None] = ContextVar(
+#: The game, the player, their nameable cards and the cards they act on,
+#: found when first asked for, and the card a listing on one card asks for,
+#: while :func:`remembered` holds.
+_REMEMBERED: ContextVar[tuple[Game, str, list[list[int] | None], int | None] | None] = ContextVar(
     "cardzones_nameable", default=None
 )
 
@@ -212,14 +213,15 @@ class remembered:
     """While the game stays as it is (legal actions list every action's
     candidates from one position, putting back whatever they try), the cards
     ``player`` may name and act on are found once, not once per action, and
-    only if an action's candidates ask for them. A class rather than a
-    generator: every listing of legal actions opens one."""
+    only if an action's candidates ask for them. ``card`` is the card a
+    listing on one card asks for (:func:`actable_naming`), or None. A class
+    rather than a generator: every listing of legal actions opens one."""
 
     __slots__ = ("_held", "_token")
 
-    def __init__(self, game: Game, player: str) -> None:
+    def __init__(self, game: Game, player: str, card: int | None = None) -> None:
         known: list[list[int] | None] = [None, None]
-        self._held = (game, player, known)
+        self._held = (game, player, known, card)
 
     def __enter__(self) -> None:
         self._token = _REMEMBERED.set(self._held)
@@ -285,3 +287,19 @@ def actable_cards(game: Game, player: str) -> list[int]:
         known[1] = mine
         return list(mine)
     return mine
+
+
+def actable_naming(game: Game, player: str) -> list[int]:
+    """The cards of :func:`actable_cards` for the candidates of an action
+    whose one card parameter, without a default, is the card it acts on:
+    all of them, or, in a listing on one card
+    (:func:`~cardzones.acts.legal.legal_actions` with ``card``), that card
+    alone where it is among them. The listing leaves out every candidate
+    that does not name the card it asks for, so the others need not be
+    made: the list it gives is the same, in the same order."""
+    held = _REMEMBERED.get()
+    mine = actable_cards(game, player)
+    if held is None or held[3] is None or held[0] is not game or held[1] != player:
+        return mine
+    card = held[3]
+    return [card] if card in mine else []

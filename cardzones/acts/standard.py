@@ -32,7 +32,7 @@ from cardzones.acts.actions import (
     acting,
 )
 from cardzones.acts.binding import complete
-from cardzones.acts.legal import judging
+from cardzones.acts.legal import JUDGING
 from cardzones.acts.zone_choices import choices, chosen, split, standing
 from cardzones.errors import CardzonesError, IllegalAction
 from cardzones.kernel.cards import Chosen, Dest, Move, MoveFields
@@ -224,7 +224,9 @@ def _keyed(alike: Alike, judged: _Judged) -> Callable[[Game, Mapping[str, Any]],
         # move_fields, inlined for a move without a choice of zone: a listing
         # asks this of every candidate.
         fields = (*_FIELDS(args), game.turn_player if by is None else by, None, False)
-        memo = judging(game)
+        # judging(game), read straight: it is asked once per candidate.
+        held = JUDGING.get()
+        memo = held[1] if held is not None and held[0] is game else None
         key = None if memo is None else alike(game, fields, memo)
         if key is None:
             return judged(game, _new_move(Move, fields), standing(game))

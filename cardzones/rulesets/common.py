@@ -10,7 +10,9 @@ to have (:class:`~cardzones.rulesets.base.Numbers`): fab's ``power``,
 A candidates function (``Action.candidates``) lists the arguments a player
 could give an action now, from what that player may know alone
 (:func:`~cardzones.acts.seats.nameable_cards` and
-:func:`~cardzones.acts.seats.actable_cards`); :meth:`Game.legal_actions
+:func:`~cardzones.acts.seats.actable_cards`; in a listing on one card, an
+action whose one card is the card it acts on makes that card's candidates
+alone, :func:`~cardzones.acts.seats.actable_naming`); :meth:`Game.legal_actions
 <cardzones.kernel.game.Game.legal_actions>` keeps those the seat policy and
 the rules allow. The candidates are a finite, useful space, not every value
 an argument could take: a move goes to each of the player's zones and the
@@ -30,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardzones.acts.actions import Action, ArgumentError, Foresee, Param, ParamKind
 from cardzones.acts.counters import counter_action, counter_candidates
-from cardzones.acts.seats import actable_cards, nameable_cards
+from cardzones.acts.seats import actable_naming, nameable_cards
 from cardzones.acts.standard import END_TURN, FLIP, GRANT, SHUFFLE, draw_action, modify_action
 from cardzones.kernel.cards import CardDef, Dest
 from cardzones.rulesets.base import Numbers
@@ -179,7 +181,8 @@ def move_candidates(
     leaving it out changes no list and tells nothing."""
     places = destinations(game, player)
     dests = [dest for dest, _ in places]
-    for card in actable_cards(game, player):
+    # "card" is a move's one card: a menu on one card makes its moves alone.
+    for card in actable_naming(game, player):
         here = game.zone_info(game.location(card))
         # The zone it is in, as in_zone_of_type reads it (a sub-card's is its top-card's).
         htype = here.type if game.host(card) is None else None
@@ -211,7 +214,7 @@ def shuffle_candidates(game: Game, player: str) -> Iterator[Candidate]:
 def flip_candidates(game: Game, player: str) -> Iterator[Candidate]:
     """Each card the player acts on, turned to the other face (a card they may
     not look at, face up)."""
-    for card in actable_cards(game, player):
+    for card in actable_naming(game, player):  # "card" is a flip's one card
         public = game.may_look(player, card) and game.is_public(card)
         yield {"card": card, "face": "down" if public else "up"}
 
@@ -219,7 +222,7 @@ def flip_candidates(game: Game, player: str) -> Iterator[Candidate]:
 def modify_candidates(game: Game, player: str, numbers: Sequence[str]) -> Iterator[Candidate]:
     """+1 and -1 to each printed number of ``numbers`` of each public card the
     player acts on."""
-    for card in actable_cards(game, player):
+    for card in actable_naming(game, player):  # "card" is a modify's one card
         if not game.is_public(card):
             continue
         for stat in game.obj(card).cdef.stats:
@@ -234,7 +237,7 @@ def grant_candidates(game: Game, player: str) -> Iterator[Candidate]:
     words = sorted(
         {w for c in nameable_cards(game, player) if game.may_look(player, c) for w in _kw(game, c)}
     )
-    for card in actable_cards(game, player):
+    for card in actable_naming(game, player):  # "card" is a grant's one card
         if game.is_public(card):
             had = game.keywords(card)
             for word in words:
