@@ -14,7 +14,7 @@ never seen.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import URL, Engine, make_url
@@ -22,6 +22,9 @@ from sqlalchemy.exc import ArgumentError
 from sqlalchemy.pool import StaticPool
 
 from cardzones.errors import CardzonesError
+
+if TYPE_CHECKING:
+    from cardzones.table.direct_postgres import DirectPostgres
 
 #: The database a server uses when given none: a SQLite file in the current folder.
 DEFAULT_DB = "cardzones-tables.sqlite3"
@@ -74,6 +77,14 @@ class Database:
     def __init__(self, url: str | URL = DEFAULT_DB) -> None:
         self.url = url if isinstance(url, URL) else database_url(url)
         self.engine = _engine(self.url)
+        #: Postgres: connections of the store's own, beside the engine's pool,
+        #: for the statements that are on every act's path (its append, the
+        #: shared rates), in as few round trips as they can go
+        self.direct_pg: DirectPostgres | None = None
+        if self.postgres:
+            from cardzones.table.direct_postgres import DirectPostgres
+
+            self.direct_pg = DirectPostgres(self.engine, self.url)
 
     @property
     def postgres(self) -> bool:
@@ -83,6 +94,8 @@ class Database:
         return self.url.render_as_string(hide_password=True)
 
     def close(self) -> None:
+        if self.direct_pg is not None:
+            self.direct_pg.close()
         self.engine.dispose()
 
 
