@@ -48,15 +48,22 @@ class Rows(Protocol):
 Send = Callable[[Any, dict[str, Any]], Rows]
 
 
+#: The most connections a process opens beside its engine's pool; a thread
+#: that finds them all in use waits for one (each is held a round trip or two).
+CONNECTIONS = 4
+
+
 class DirectPostgres:
     """Statements in autocommit mode on connections of their own: one per
-    thread writing at once, kept for the next statement."""
+    thread writing at once (at most :data:`CONNECTIONS`), kept for the next
+    statement."""
 
     def __init__(self, engine: Engine, url: URL) -> None:
         self.engine = engine
         #: the libpq form of the URL (psycopg's own, without SQLAlchemy's driver name)
         self._conninfo = url.set(drivername="postgresql").render_as_string(hide_password=False)
         self._lock = threading.Lock()
+        self._turns = threading.BoundedSemaphore(CONNECTIONS)
         #: the idle connections, for the next statements
         self.kept: list[psycopg.Connection[Any]] = []
         #: each statement as the driver's text and its literal parameters, by statement
@@ -90,20 +97,21 @@ class DirectPostgres:
     def _connection(self) -> Iterator[psycopg.Connection[Any]]:
         """A kept connection, or a new one; kept again after the block
         unless the block raised."""
-        with self._lock:
-            conn = self.kept.pop() if self.kept else None
-        if conn is not None and not _usable(conn):
-            conn.close()
-            conn = None
-        if conn is None:
-            conn = self._connect()
-        try:
-            yield conn
-        except BaseException:
-            conn.close()  # it may be broken: the next statement opens another
-            raise
-        with self._lock:
-            self.kept.append(conn)
+        with self._turns:
+            with self._lock:
+                conn = self.kept.pop() if self.kept else None
+            if conn is not None and not _usable(conn):
+                conn.close()
+                conn = None
+            if conn is None:
+                conn = self._connect()
+            try:
+                yield conn
+            except BaseException:
+                conn.close()  # it may be broken: the next statement opens another
+                raise
+            with self._lock:
+                self.kept.append(conn)
 
     def run(self, conn: psycopg.Connection[Any], statement: Any, params: dict[str, Any]) -> Any:
         """Run ``statement`` (compiled at its first use) on ``conn``: its rows."""
