@@ -167,7 +167,7 @@ def test_postgres_shared_limits_go_pipelined_on_the_stores_own_connection(
     import sqlalchemy as sa
 
     with migrated_store(postgres_url) as store:
-        assert store.direct_pg is not None
+        assert store.limits_pg is not None
         checkouts: list[object] = []
         sa.event.listen(store.engine, "checkout", lambda *args: checkouts.append(args))
         key = f"test:{uuid.uuid4().hex[:12]}"
@@ -178,4 +178,4 @@ def test_postgres_shared_limits_go_pipelined_on_the_stores_own_connection(
         assert store.hold(f"{key}:h", "p1", 1, now, 30.0)
         assert not store.hold(f"{key}:h", "p2", 1, now, 30.0)
         assert checkouts == []
-        assert len(store.direct_pg.kept) == 1
+        assert len(store.limits_pg.kept) == 1

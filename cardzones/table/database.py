@@ -77,14 +77,19 @@ class Database:
     def __init__(self, url: str | URL = DEFAULT_DB) -> None:
         self.url = url if isinstance(url, URL) else database_url(url)
         self.engine = _engine(self.url)
-        #: Postgres: connections of the store's own, beside the engine's pool,
-        #: for the statements that are on every act's path (its append, the
-        #: shared rates), in as few round trips as they can go
+        #: Postgres: connections of the store's own, beside the engine's
+        #: pool, for the statements on every act's path, in as few round
+        #: trips as they can go: the appends of acts (one writer leads a
+        #: group commit at a time), and apart from them the shared limits,
+        #: whose transactions may queue for the lock of one busy row (an
+        #: address's) while acts go on
         self.direct_pg: DirectPostgres | None = None
+        self.limits_pg: DirectPostgres | None = None
         if self.postgres:
             from cardzones.table.direct_postgres import DirectPostgres
 
-            self.direct_pg = DirectPostgres(self.engine, self.url)
+            self.direct_pg = DirectPostgres(self.engine, self.url, connections=2)
+            self.limits_pg = DirectPostgres(self.engine, self.url, connections=4)
 
     @property
     def postgres(self) -> bool:
@@ -94,8 +99,9 @@ class Database:
         return self.url.render_as_string(hide_password=True)
 
     def close(self) -> None:
-        if self.direct_pg is not None:
-            self.direct_pg.close()
+        for direct in (self.direct_pg, self.limits_pg):
+            if direct is not None:
+                direct.close()
         self.engine.dispose()
 
 

@@ -48,22 +48,17 @@ class Rows(Protocol):
 Send = Callable[[Any, dict[str, Any]], Rows]
 
 
-#: The most connections a process opens beside its engine's pool; a thread
-#: that finds them all in use waits for one (each is held a round trip or two).
-CONNECTIONS = 4
-
-
 class DirectPostgres:
     """Statements in autocommit mode on connections of their own: one per
-    thread writing at once (at most :data:`CONNECTIONS`), kept for the next
-    statement."""
+    thread writing at once (at most ``connections``; a thread that finds
+    them all in use waits for one), kept for the next statement."""
 
-    def __init__(self, engine: Engine, url: URL) -> None:
+    def __init__(self, engine: Engine, url: URL, connections: int) -> None:
         self.engine = engine
         #: the libpq form of the URL (psycopg's own, without SQLAlchemy's driver name)
         self._conninfo = url.set(drivername="postgresql").render_as_string(hide_password=False)
         self._lock = threading.Lock()
-        self._turns = threading.BoundedSemaphore(CONNECTIONS)
+        self._turns = threading.BoundedSemaphore(connections)
         #: the idle connections, for the next statements
         self.kept: list[psycopg.Connection[Any]] = []
         #: each statement as the driver's text and its literal parameters, by statement

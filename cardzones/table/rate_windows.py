@@ -105,8 +105,8 @@ class RateWindows(Database):
         under its lock in one round trip, written and committed in one more
         (through the engine, the pool's ping, ``BEGIN``, each statement and
         ``COMMIT`` each waited for the server: six round trips)."""
-        if self.direct_pg is not None:
-            with self.direct_pg.pipelined() as send:
+        if self.limits_pg is not None:
+            with self.limits_pg.pipelined() as send:
                 yield send
             return
         with self.engine.begin() as conn:
