@@ -89,7 +89,7 @@ class Database:
             from cardzones.table.direct_postgres import DirectPostgres
 
             self.direct_pg = DirectPostgres(self.engine, self.url, connections=2)
-            self.limits_pg = DirectPostgres(self.engine, self.url, connections=4)
+            self.limits_pg = DirectPostgres(self.engine, self.url, connections=12)
 
     @property
     def postgres(self) -> bool:
