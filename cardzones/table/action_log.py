@@ -25,6 +25,7 @@ from sqlalchemy.engine import URL
 
 from cardzones.errors import CardzonesError
 from cardzones.table.database import CHANNEL, DEFAULT_DB, Database, last_number
+from cardzones.table.direct_postgres import DirectPostgres
 from cardzones.table.direct_sqlite import DirectSqlite, Run
 from cardzones.table.finish import CONCEDE
 from cardzones.table.group import GroupCommit
@@ -62,6 +63,12 @@ class ActionLog(Database):
         #: a SQLite file's transactions of actions, through the driver itself
         #: (None: Postgres, or SQLite in memory, through the engine)
         self.direct: DirectSqlite | None = None
+        #: Postgres: the appends of acts on connections of their own (one
+        #: writer leads a group commit at a time), each batch one statement
+        #: and one round trip
+        self.direct_pg: DirectPostgres | None = None
+        if self.postgres:
+            self.direct_pg = DirectPostgres(self.engine, self.url, connections=2)
         database = self.url.database
         # A plain file only: a URL with options (a shared memory database,
         # a URI filename) keeps the engine's own way of opening it.
@@ -72,6 +79,8 @@ class ActionLog(Database):
         self.group.close()
         if self.direct is not None:
             self.direct.close()
+        if self.direct_pg is not None:
+            self.direct_pg.close()
         super().close()
 
     @contextmanager

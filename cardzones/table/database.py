@@ -14,7 +14,7 @@ never seen.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import URL, Engine, make_url
@@ -22,9 +22,6 @@ from sqlalchemy.exc import ArgumentError
 from sqlalchemy.pool import StaticPool
 
 from cardzones.errors import CardzonesError
-
-if TYPE_CHECKING:
-    from cardzones.table.direct_postgres import DirectPostgres
 
 #: The database a server uses when given none: a SQLite file in the current folder.
 DEFAULT_DB = "cardzones-tables.sqlite3"
@@ -77,19 +74,6 @@ class Database:
     def __init__(self, url: str | URL = DEFAULT_DB) -> None:
         self.url = url if isinstance(url, URL) else database_url(url)
         self.engine = _engine(self.url)
-        #: Postgres: connections of the store's own, beside the engine's
-        #: pool, for the statements on every act's path, in as few round
-        #: trips as they can go: the appends of acts (one writer leads a
-        #: group commit at a time), and apart from them the shared limits,
-        #: whose transactions may queue for the lock of one busy row (an
-        #: address's) while acts go on
-        self.direct_pg: DirectPostgres | None = None
-        self.limits_pg: DirectPostgres | None = None
-        if self.postgres:
-            from cardzones.table.direct_postgres import DirectPostgres
-
-            self.direct_pg = DirectPostgres(self.engine, self.url, connections=2)
-            self.limits_pg = DirectPostgres(self.engine, self.url, connections=12)
 
     @property
     def postgres(self) -> bool:
@@ -99,9 +83,6 @@ class Database:
         return self.url.render_as_string(hide_password=True)
 
     def close(self) -> None:
-        for direct in (self.direct_pg, self.limits_pg):
-            if direct is not None:
-                direct.close()
         self.engine.dispose()
 
 

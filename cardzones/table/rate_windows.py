@@ -31,16 +31,15 @@ import json
 import random
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.engine import URL
 
-from cardzones.table.database import Database
-
-if TYPE_CHECKING:
-    from cardzones.table.direct_postgres import Send
+from cardzones.table.database import DEFAULT_DB, Database
+from cardzones.table.direct_postgres import DirectPostgres, Send
 from cardzones.table.schema import rate_windows
 
 #: One count in this many also forgets the rows whose window has passed.
@@ -97,6 +96,21 @@ def drawn(
 
 class RateWindows(Database):
     """The shared limits of every key, in the store's database."""
+
+    def __init__(self, url: str | URL = DEFAULT_DB) -> None:
+        super().__init__(url)
+        #: Postgres: the limits' transactions on connections of their own,
+        #: apart from the act path's, since they may queue for the lock of
+        #: one busy row (an address's) while acts go on; twelve, near the
+        #: fifteen of the engine's pool
+        self.limits_pg: DirectPostgres | None = None
+        if self.postgres:
+            self.limits_pg = DirectPostgres(self.engine, self.url, connections=12)
+
+    def close(self) -> None:
+        if self.limits_pg is not None:
+            self.limits_pg.close()
+        super().close()
 
     @contextmanager
     def _transaction(self) -> Iterator[Send]:
