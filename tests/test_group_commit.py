@@ -155,27 +155,3 @@ def test_postgres_appends_a_batch_in_one_statement_and_replaces_a_dropped_connec
         assert store.write_together([{**row, "number": 3}]) == [None]
         assert store.direct_pg.kept[0] is not kept
         assert [a.number for a in store.actions(table)] == [1, 2, 3]
-
-
-def test_postgres_shared_limits_go_pipelined_on_the_stores_own_connection(
-    postgres_url: str,
-) -> None:
-    """The shared limits' transactions on Postgres take no connection from
-    the engine's pool (whose ping and BEGIN are round trips of their own),
-    and count, draw and hold as before: a window of two events refuses the
-    third, and a hold at its limit is refused."""
-    import sqlalchemy as sa
-
-    with migrated_store(postgres_url) as store:
-        assert store.limits_pg is not None
-        checkouts: list[object] = []
-        sa.event.listen(store.engine, "checkout", lambda *args: checkouts.append(args))
-        key = f"test:{uuid.uuid4().hex[:12]}"
-        now = time.time()
-        waits = [store.count_event(key, 2, 60.0, now + i) for i in range(3)]
-        assert waits[:2] == [0.0, 0.0] and waits[2] > 0
-        assert store.draw(f"{key}:b", 5.0, 0.0, 20.0, 20.0, now) == (5.0, 0.0)
-        assert store.hold(f"{key}:h", "p1", 1, now, 30.0)
-        assert not store.hold(f"{key}:h", "p2", 1, now, 30.0)
-        assert checkouts == []
-        assert len(store.limits_pg.kept) == 1

@@ -26,26 +26,15 @@ from __future__ import annotations
 
 import select
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, Protocol
+from typing import Any
 
 import psycopg
 from sqlalchemy.engine import URL, Engine
 from sqlalchemy.sql.expression import ClauseElement
 
 from cardzones.table.direct_sqlite import Run
-
-
-class Rows(Protocol):
-    """A statement's rows, read one at a time (a driver's cursor)."""
-
-    def fetchone(self) -> Any: ...
-
-
-#: Sends one statement with its parameters in a transaction: its rows
-#: (reading them, in a pipelined transaction, waits for the server's answer).
-Send = Callable[[Any, dict[str, Any]], Rows]
 
 
 class DirectPostgres:
@@ -77,18 +66,6 @@ class DirectPostgres:
             yield lambda statement, params: self.run(conn, statement, params)
 
     @contextmanager
-    def pipelined(self) -> Iterator[Send]:
-        """One transaction whose statements are sent without waiting for
-        their answers (psycopg's pipeline mode): ``BEGIN`` goes with the
-        first statement, and ``COMMIT`` with the last, so a transaction
-        waits for the server only where a result is read (the rows a
-        statement returns, fetched from the cursor :data:`Send` gives) and
-        at its commit. Committed when the block ends, rolled back if it
-        raises."""
-        with self._connection() as conn, conn.pipeline(), conn.transaction():
-            yield lambda statement, params: self._send(conn, statement, params)
-
-    @contextmanager
     def _connection(self) -> Iterator[psycopg.Connection[Any]]:
         """A kept connection, or a new one; kept again after the block
         unless the block raised."""
@@ -110,21 +87,15 @@ class DirectPostgres:
 
     def run(self, conn: psycopg.Connection[Any], statement: Any, params: dict[str, Any]) -> Any:
         """Run ``statement`` (compiled at its first use) on ``conn``: its rows."""
-        with self._send(conn, statement, params) as cursor:
-            return cursor.fetchall()
-
-    def _send(
-        self, conn: psycopg.Connection[Any], statement: Any, params: dict[str, Any]
-    ) -> psycopg.Cursor[Any]:
-        """Send ``statement`` (compiled at its first use) on ``conn``: the
-        cursor its rows are read from."""
         held = self._compiled.get(id(statement))
         if held is None or held[0] is not statement:
             compiled = statement.compile(dialect=self.engine.dialect)
             held = (statement, str(compiled), dict(compiled.params))
             self._compiled[id(statement)] = held
         _, sql, literals = held
-        return conn.cursor().execute(sql, {**literals, **params})
+        with conn.cursor() as cursor:
+            cursor.execute(sql, {**literals, **params})
+            return cursor.fetchall()
 
     def close(self) -> None:
         """Close the connections kept."""

@@ -29,17 +29,15 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.engine import URL
+from sqlalchemy.engine import Connection
 
-from cardzones.table.database import DEFAULT_DB, Database
-from cardzones.table.direct_postgres import DirectPostgres, Send
+from cardzones.table.database import Database
 from cardzones.table.schema import rate_windows
 
 #: One count in this many also forgets the rows whose window has passed.
@@ -97,48 +95,18 @@ def drawn(
 class RateWindows(Database):
     """The shared limits of every key, in the store's database."""
 
-    def __init__(self, url: str | URL = DEFAULT_DB) -> None:
-        super().__init__(url)
-        #: Postgres: the limits' transactions on connections of their own,
-        #: apart from the act path's, since they may queue for the lock of
-        #: one busy row (an address's) while acts go on; twelve, near the
-        #: fifteen of the engine's pool
-        self.limits_pg: DirectPostgres | None = None
-        if self.postgres:
-            self.limits_pg = DirectPostgres(self.engine, self.url, connections=12)
-
-    def close(self) -> None:
-        if self.limits_pg is not None:
-            self.limits_pg.close()
-        super().close()
-
-    @contextmanager
-    def _transaction(self) -> Iterator[Send]:
-        """One transaction of the shared limits. On Postgres its statements
-        go pipelined on the store's own connection: the row made and read
-        under its lock in one round trip, written and committed in one more
-        (through the engine, the pool's ping, ``BEGIN``, each statement and
-        ``COMMIT`` each waited for the server: six round trips)."""
-        if self.limits_pg is not None:
-            with self.limits_pg.pipelined() as send:
-                yield send
-            return
-        with self.engine.begin() as conn:
-            yield lambda statement, params: _Rows(conn.execute(statement, params))
-
     def _change(
-        self, send: Send, key: str, now: float, change: Callable[[Any], tuple[Any, float]]
+        self, conn: Connection, key: str, now: float, change: Callable[[Any], tuple[Any, float]]
     ) -> None:
         """Apply ``change`` to the state of ``key`` (``[]``: no row yet) under
         the row's lock; ``change`` gives the new state and its ``until``."""
         if random.randrange(FORGET_EVERY) == 0:
-            send(_FORGET, {"now": now})
+            conn.execute(_FORGET, {"now": now})
         make = _MAKE_POSTGRES if self.postgres else _MAKE_SQLITE
-        send(make, {"k": key, "u": now})
-        found = send(_LOCKED, {"k": key}).fetchone()
-        assert found is not None  # made above if it was not there
-        state, until = change(json.loads(found[0]))
-        send(_WRITE, {"k": key, "t": json.dumps(state), "u": until})
+        conn.execute(make, {"k": key, "u": now})
+        text = conn.execute(_LOCKED, {"k": key}).scalar_one()
+        state, until = change(json.loads(text))
+        conn.execute(_WRITE, {"k": key, "t": json.dumps(state), "u": until})
 
     def count_event(self, key: str, count: int, window: float, now: float) -> float:
         """Count one event of ``key`` at ``now`` (wall-clock seconds) and
@@ -152,8 +120,8 @@ class RateWindows(Database):
             times, wait = counted([float(t) for t in state or ()], count, window, now)
             return times, (times[-1] if times else now) + window
 
-        with self._transaction() as send:
-            self._change(send, key, now, change)
+        with self.engine.begin() as conn:
+            self._change(conn, key, now, change)
         return wait
 
     def draw(
@@ -171,8 +139,8 @@ class RateWindows(Database):
             out = (got, wait)
             return list(new), new[1] + (burst - new[0]) / rate
 
-        with self._transaction() as send:
-            self._change(send, key, now, change)
+        with self.engine.begin() as conn:
+            self._change(conn, key, now, change)
         return out
 
     def hold(self, key: str, holder: str, limit: int, now: float, ttl: float) -> bool:
@@ -188,8 +156,8 @@ class RateWindows(Database):
                 holds[holder] = [holds.get(holder, [0, 0.0])[0] + 1, now + ttl]
             return holds, max((u for _, u in holds.values()), default=now)
 
-        with self._transaction() as send:
-            self._change(send, key, now, change)
+        with self.engine.begin() as conn:
+            self._change(conn, key, now, change)
         return held
 
     def release(self, key: str, holder: str, now: float) -> None:
@@ -204,8 +172,8 @@ class RateWindows(Database):
                 holds.pop(holder, None)
             return holds, max((u for _, u in holds.values()), default=now)
 
-        with self._transaction() as send:
-            self._change(send, key, now, change)
+        with self.engine.begin() as conn:
+            self._change(conn, key, now, change)
 
     def renew(self, holder: str, keys: Iterable[str], now: float, ttl: float) -> None:
         """Keep ``holder``'s holds of ``keys`` alive for ``ttl`` more seconds,
@@ -217,19 +185,9 @@ class RateWindows(Database):
                 holds[holder][1] = now + ttl
             return holds, max((u for _, u in holds.values()), default=now)
 
-        with self._transaction() as send:
+        with self.engine.begin() as conn:
             for key in sorted(keys):  # one order, so two renewals never deadlock
-                self._change(send, key, now, change)
-
-
-class _Rows:
-    """A statement's result through the engine, read as a driver's cursor is."""
-
-    def __init__(self, result: sa.CursorResult[Any]) -> None:
-        self.result = result
-
-    def fetchone(self) -> Any:
-        return self.result.fetchone()
+                self._change(conn, key, now, change)
 
 
 def _live(state: Any, now: float) -> dict[str, list[Any]]:
