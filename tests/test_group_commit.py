@@ -4,6 +4,7 @@ returning before the commit that holds it; on SQLite and on Postgres."""
 
 from __future__ import annotations
 
+import select
 import threading
 import time
 import uuid
@@ -117,4 +118,40 @@ def test_a_sqlite_file_appends_on_its_own_connection_all_or_nothing(tmp_path: Pa
         assert [a.number for a in store.actions(table)] == [1]
         assert store.write_together([good]) == [None]
         store.append(table, 3, "alice", {"end_turn": {}})
+        assert [a.number for a in store.actions(table)] == [1, 2, 3]
+
+
+def test_postgres_appends_a_batch_in_one_statement_and_replaces_a_dropped_connection(
+    postgres_url: str,
+) -> None:
+    """On Postgres a batch is one statement in autocommit mode on the action
+    log's own connection (its own transaction: no BEGIN, COMMIT or ping
+    beside it); a kept connection the server dropped is replaced before
+    the next batch, which loses nothing."""
+    import psycopg
+
+    with migrated_store(postgres_url) as store:
+        assert store.direct_pg is not None
+        (table,) = _tables(store, ["p1"])
+        store.append(table, 1, "alice", {"end_turn": {}})
+        (kept,) = store.direct_pg.kept
+        assert kept.autocommit
+        sent: list[Any] = []
+        run = store.direct_pg.run
+
+        def counting(conn: Any, statement: Any, params: dict[str, Any]) -> Any:
+            sent.append(statement)
+            return run(conn, statement, params)
+
+        store.direct_pg.run = counting  # type: ignore[method-assign]
+        row = {"table_id": table, "number": 2, "seat": "alice", "at": 0.0, "act": "{}"}
+        other = {**row, "table_id": _tables(store, ["p2"])[0], "number": 1}
+        assert store.write_together([row, other]) == [None, None]
+        assert len(sent) == 1  # two tables' acts, one statement
+        with psycopg.connect(postgres_url, autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", (kept.info.backend_pid,))
+        # the server's goodbye reaches the idle connection's socket
+        assert select.select([kept.pgconn.socket], [], [], 5)[0]
+        assert store.write_together([{**row, "number": 3}]) == [None]
+        assert store.direct_pg.kept[0] is not kept
         assert [a.number for a in store.actions(table)] == [1, 2, 3]

@@ -25,6 +25,7 @@ from sqlalchemy.engine import URL
 
 from cardzones.errors import CardzonesError
 from cardzones.table.database import CHANNEL, DEFAULT_DB, Database, last_number
+from cardzones.table.direct_postgres import DirectPostgres
 from cardzones.table.direct_sqlite import DirectSqlite, Run
 from cardzones.table.finish import CONCEDE
 from cardzones.table.group import GroupCommit
@@ -62,6 +63,12 @@ class ActionLog(Database):
         #: a SQLite file's transactions of actions, through the driver itself
         #: (None: Postgres, or SQLite in memory, through the engine)
         self.direct: DirectSqlite | None = None
+        #: Postgres: the appends of acts on connections of their own (one
+        #: writer leads a group commit at a time), each batch one statement
+        #: and one round trip
+        self.direct_pg: DirectPostgres | None = None
+        if self.postgres:
+            self.direct_pg = DirectPostgres(self.engine, self.url, connections=2)
         database = self.url.database
         # A plain file only: a URL with options (a shared memory database,
         # a URI filename) keeps the engine's own way of opening it.
@@ -72,14 +79,22 @@ class ActionLog(Database):
         self.group.close()
         if self.direct is not None:
             self.direct.close()
+        if self.direct_pg is not None:
+            self.direct_pg.close()
         super().close()
 
     @contextmanager
     def _writing(self) -> Iterator[Run]:
-        """One transaction of the act path: through the action log's own
-        connection on a SQLite file, else through the engine."""
+        """The act path's statements: on a SQLite file, one transaction on
+        the action log's own connection; on Postgres, each statement its own
+        transaction (autocommit) on its own connection, so that a batch,
+        one statement, is one round trip; else through the engine."""
         if self.direct is not None:
             with self.direct.transaction() as run:
+                yield run
+            return
+        if self.direct_pg is not None:
+            with self.direct_pg.statements() as run:
                 yield run
             return
         with self.engine.begin() as conn:
@@ -132,8 +147,9 @@ class ActionLog(Database):
         the time limit of a proposal to finish, or from a seat that conceded;
         a number taken is skipped, not an error that would end the
         transaction of every row in it. On Postgres the rows and their
-        notifications go in one statement, so that a batch costs one round
-        trip and a commit whatever its size.
+        notifications go in one statement, committed on its own, so that a
+        batch costs one round trip and a commit whatever its size (a row
+        refused is then asked why in a read of its own).
 
         The statements are built once, with parameters (see
         :data:`_INSERT_ONE`, :data:`_INSERT_ALL`): an act costs their
