@@ -23,8 +23,10 @@ T = TypeVar("T")
 
 #: The longest ``card`` or ``zone`` a legal-actions request may give.
 LEGAL_QUERY_CHARS = 400
-#: The highest first entry of a page a request may ask for.
+#: The highest first entry of a page a request may ask for (seven digits).
 MAX_FROM = 9_999_999
+#: Why a first entry of a page is refused.
+FROM_PROBLEM = "from: is the first entry of a page, a whole number (0 or more)"
 
 
 @dataclass(frozen=True)
@@ -136,13 +138,14 @@ async def readable_soon(server: Server, live: Live) -> Table | None:
 
 def page_start(text: str | None) -> int:
     """The first entry ``?from=`` asks for (0 by default). Raises ValueError
-    for anything but a whole number from 0 to a million.
+    for anything but a whole number from 0 to :data:`MAX_FROM`, its digits
+    counted before they are read.
 
     >>> page_start(None), page_start("250")
     (0, 250)
     """
     if text is None:
         return 0
-    if not text.isdigit() or len(text) > 7:
-        raise ValueError("from: is the first entry of a page, a whole number (0 or more)")
+    if not text.isdigit() or len(text) > len(str(MAX_FROM)):
+        raise ValueError(FROM_PROBLEM)
     return int(text)

@@ -23,7 +23,7 @@ from cardzones.table.json_text import dumps, encode
 from cardzones.table.refusals import Refusal
 from cardzones.web.hub import Connection, Live
 from cardzones.web.legal import MAX_NAME, MAX_NAMES, Busy
-from cardzones.web.routes.legal import MAX_FROM, MenuAsked, listed
+from cardzones.web.routes.legal import FROM_PROBLEM, MAX_FROM, MenuAsked, listed
 from cardzones.web.server import Server, client_address
 
 #: The keys of a ``legal`` frame, and of what it asks.
@@ -71,7 +71,7 @@ def asked_of(frame: dict[str, Any]) -> MenuAsked:
         raise ValueError("judge: is true or false")
     start = asked.get("from", 0)
     if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start <= MAX_FROM:
-        raise ValueError("from: is the first entry of a page, a whole number (0 or more)")
+        raise ValueError(FROM_PROBLEM)
     return MenuAsked(
         _names(asked.get("actions")), asked.get("card"), asked.get("zone"), judge, start
     ).check()
@@ -91,13 +91,12 @@ def _names(names: Any) -> list[str] | None:
     return [n for n in names if n] or None
 
 
-async def answer_legal(server: Server, live: Live, conn: Connection, frame: dict[str, Any]) -> None:
-    """Answer a ``legal`` frame on ``conn``: the seat's legal acts, or why
-    not. The frame has been counted in the seat's rate as any frame."""
-    request = frame.get("id")
-    if request is not None and (isinstance(request, bool) or not isinstance(request, str | int)):
-        conn.send(dumps({"refused": None, "error": "id: is a text or a number"}))
-        return
+async def answer_legal(
+    server: Server, live: Live, conn: Connection, frame: dict[str, Any], request: str | int | None
+) -> None:
+    """Answer a ``legal`` frame labelled ``request`` (its ``id``, checked)
+    on ``conn``: the seat's legal acts, or why not. The frame has been
+    counted in the seat's rate as any frame."""
     try:
         asked = asked_of(frame)
     except ValueError as exc:

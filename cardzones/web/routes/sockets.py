@@ -339,6 +339,16 @@ async def _read_ahead(
     ahead.put_nowait(None)
 
 
+def _label(conn: Connection, data: dict[str, Any]) -> tuple[bool, str | int | None]:
+    """The client's label of a frame (``id``), and whether it is one: a text,
+    a number or none. A frame with any other is refused here."""
+    request = data.get("id")
+    if request is not None and (isinstance(request, bool) or not isinstance(request, str | int)):
+        conn.send(dumps({"refused": None, "error": "id: is a text or a number"}))
+        return False, None
+    return True, request
+
+
 async def _handle(
     server: Server,
     live: Any,
@@ -368,7 +378,9 @@ async def _handle(
             continue
         if "legal" in data:
             # A menu asked on the socket: its own module, beside the act path.
-            await answer_legal(server, live, conn, data)
+            labelled, request = _label(conn, data)
+            if labelled:
+                await answer_legal(server, live, conn, data, request)
             continue
         keys = SAY_KEYS if "say" in data else ACT_KEYS
         extra = sorted(set(data) - keys)
@@ -385,11 +397,8 @@ async def _handle(
         if "act" not in data and "say" not in data:
             conn.send(dumps({"error": f"a frame after the welcome is {FRAME_FORMS}"}))
             continue
-        request = data.get("id")
-        if request is not None and (
-            isinstance(request, bool) or not isinstance(request, str | int)
-        ):
-            conn.send(dumps({"refused": None, "error": "id: is a text or a number"}))
+        labelled, request = _label(conn, data)
+        if not labelled:
             continue
         if "say" in data:
             if conn.viewer is None:
