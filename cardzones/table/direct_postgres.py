@@ -32,9 +32,9 @@ from typing import Any
 
 import psycopg
 from sqlalchemy.engine import URL, Engine
-from sqlalchemy.sql.expression import ClauseElement
+from sqlalchemy.engine.interfaces import Compiled
 
-from cardzones.table.direct_sqlite import Run
+from cardzones.table.direct_sqlite import CompiledOnce, Run
 
 
 class DirectPostgres:
@@ -50,8 +50,8 @@ class DirectPostgres:
         self._turns = threading.BoundedSemaphore(connections)
         #: the idle connections, for the next statements
         self.kept: list[psycopg.Connection[Any]] = []
-        #: each statement as the driver's text and its literal parameters, by statement
-        self._compiled: dict[int, tuple[ClauseElement, str, dict[str, Any]]] = {}
+        #: each statement as the driver's text and its literal parameters
+        self._compiled = CompiledOnce(engine.dialect, _for_psycopg)
 
     def _connect(self) -> psycopg.Connection[Any]:
         # prepare_threshold=0: the act path's few statements are prepared at
@@ -87,12 +87,7 @@ class DirectPostgres:
 
     def run(self, conn: psycopg.Connection[Any], statement: Any, params: dict[str, Any]) -> Any:
         """Run ``statement`` (compiled at its first use) on ``conn``: its rows."""
-        held = self._compiled.get(id(statement))
-        if held is None or held[0] is not statement:
-            compiled = statement.compile(dialect=self.engine.dialect)
-            held = (statement, str(compiled), dict(compiled.params))
-            self._compiled[id(statement)] = held
-        _, sql, literals = held
+        sql, literals = self._compiled(statement)
         with conn.cursor() as cursor:
             cursor.execute(sql, {**literals, **params})
             return cursor.fetchall()
@@ -103,6 +98,10 @@ class DirectPostgres:
             free, self.kept = self.kept, []
         for conn in free:
             conn.close()
+
+
+def _for_psycopg(compiled: Compiled) -> tuple[str, dict[str, Any]]:
+    return str(compiled), dict(compiled.params)
 
 
 def _usable(conn: psycopg.Connection[Any]) -> bool:

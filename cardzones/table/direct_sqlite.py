@@ -19,15 +19,42 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, Generic, TypeVar
 
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Dialect, Engine
+from sqlalchemy.engine.interfaces import Compiled
 from sqlalchemy.sql.expression import ClauseElement
 
 from cardzones.table.database import sqlite_pragmas
 
 #: Runs one statement with its parameters in the transaction: its rows.
 Run = Callable[[Any, dict[str, Any]], list[Any]]
+
+T = TypeVar("T")
+
+
+class CompiledOnce(Generic[T]):
+    """Each statement of the act path compiled once for a dialect, and what a
+    driver needs of it (``derive``), by statement. A statement is kept with
+    what was derived of it: its id alone could be a later statement's."""
+
+    def __init__(self, dialect: Dialect, derive: Callable[[Compiled], T]) -> None:
+        self._dialect = dialect
+        self._derive = derive
+        self._held: dict[int, tuple[ClauseElement, T]] = {}
+
+    def __call__(self, statement: ClauseElement) -> T:
+        held = self._held.get(id(statement))
+        if held is None or held[0] is not statement:
+            held = (statement, self._derive(statement.compile(dialect=self._dialect)))
+            self._held[id(statement)] = held
+        return held[1]
+
+
+def _for_sqlite(compiled: Compiled) -> tuple[str, tuple[str, ...], dict[str, Any]]:
+    # SQLite takes parameters by position (qmark), in this order.
+    order = tuple(getattr(compiled, "positiontup", None) or ())
+    return str(compiled), order, dict(compiled.params)
 
 
 class DirectSqlite:
@@ -40,8 +67,8 @@ class DirectSqlite:
         self._lock = threading.Lock()
         self._free: list[sqlite3.Connection] = []
         #: each statement as SQLite text, its parameters' order and their
-        #: values where the statement holds them (literals), by statement
-        self._compiled: dict[int, tuple[ClauseElement, str, tuple[str, ...], dict[str, Any]]] = {}
+        #: values where the statement holds them (literals)
+        self._compiled = CompiledOnce(engine.dialect, _for_sqlite)
 
     def _connect(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.path, timeout=30, check_same_thread=False)
@@ -77,14 +104,7 @@ class DirectSqlite:
     def _run(
         self, conn: sqlite3.Connection, statement: ClauseElement, params: dict[str, Any]
     ) -> Any:
-        held = self._compiled.get(id(statement))
-        if held is None or held[0] is not statement:
-            compiled = statement.compile(dialect=self.engine.dialect)
-            # SQLite takes parameters by position (qmark), in this order.
-            order = tuple(getattr(compiled, "positiontup", None) or ())
-            held = (statement, str(compiled), order, dict(compiled.params))
-            self._compiled[id(statement)] = held
-        _, sql, order, literals = held
+        sql, order, literals = self._compiled(statement)
         values = [params[k] if k in params else literals[k] for k in order]
         return conn.execute(sql, values).fetchall()
 
