@@ -194,9 +194,6 @@ class _LeanSeat:
         self.unread: str | None = None
         #: whether the server closed the socket
         self.closed = False
-        #: the menus asked and not answered yet, by their labels
-        self.menus: dict[str, asyncio.Future[dict[str, Any]]] = {}
-        self.asked = 0
 
     async def read(self) -> None:
         seat = self.seat
@@ -206,25 +203,11 @@ class _LeanSeat:
                 seat.number = int(text[len(_EVENT) : text.index(",", len(_EVENT))])
                 self.unread = text
                 seat.event.set()
-            elif text.startswith(('{"ack"', '{"refused"', '{"listed"')):
-                frame = orjson.loads(text)
-                label = frame.get("listed", frame.get("refused"))
-                menu = self.menus.pop(label, None) if isinstance(label, str) else None
-                if menu is not None:
-                    if not menu.done():
-                        menu.set_result(frame)
-                elif seat.waiting is not None and not seat.waiting.done():
-                    seat.waiting.set_result(frame)
-            elif text.startswith('{"welcome"'):
-                welcome = orjson.loads(text)["welcome"]
-                seat.view, seat.number = welcome["view"], welcome["number"]
+            elif text.startswith(('{"ack"', '{"refused"', '{"listed"', '{"welcome"')):
+                seat.take(orjson.loads(text))
         # The server closed the socket: whatever the seat waits for fails.
         self.closed = True
-        waiting = [*self.menus.values(), *(() if seat.waiting is None else (seat.waiting,))]
-        self.menus.clear()
-        for future in waiting:
-            if not future.done():
-                future.set_exception(LeanError("the server closed the socket"))
+        seat.fail(LeanError("the server closed the socket"))
         seat.event.set()
 
     async def ask_menu(self, card: str | None) -> dict[str, Any]:
@@ -233,12 +216,8 @@ class _LeanSeat:
         (``listed``, or ``refused``)."""
         if self.closed:
             raise LeanError("the server closed the socket")
-        self.asked += 1
-        label = f"m{self.asked}"
-        answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        self.menus[label] = answer
-        asked = {"card": card} if card is not None else {"actions": ["end_turn"]}
-        self.socket.send(json.dumps({"legal": asked, "id": label}))
+        frame, answer = self.seat.menu_frame(card)
+        self.socket.send(json.dumps(frame))
         return await answer
 
     def next_act(self) -> dict[str, Any]:

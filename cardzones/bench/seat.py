@@ -62,19 +62,23 @@ class _Seat:
     async def read(self, ws: Any) -> None:
         try:
             async for text in ws:
-                self._take(json.loads(text))
+                self.take(json.loads(text))
         except asyncio.CancelledError:
             raise
         except Exception:
             pass  # the socket broke: an end as any other
-        # Whatever waits for an answer gets none: said, rather than waited for.
-        gone = ConnectionError("the seat's socket closed")
+        self.fail(ConnectionError("the seat's socket closed"))
+
+    def fail(self, gone: Exception) -> None:
+        """The socket closed: whatever waits for an answer gets none, said
+        rather than waited for."""
         for waiting in [*self.menus.values(), self.waiting]:
             if waiting is not None and not waiting.done():
                 waiting.set_exception(gone)
         self.menus.clear()
 
-    def _take(self, frame: dict[str, Any]) -> None:
+    def take(self, frame: dict[str, Any]) -> None:
+        """A frame the seat got: its view, or the answer to what it asked."""
         label = frame.get("listed", frame.get("refused"))
         if "welcome" in frame:
             self.view, self.number = frame["welcome"]["view"], frame["welcome"]["number"]
@@ -85,7 +89,11 @@ class _Seat:
             answered = self.menus.pop(label)
             if not answered.done():
                 answered.set_result(frame)
-        elif ("ack" in frame or "refused" in frame) and self.waiting is not None:
+        elif (
+            ("ack" in frame or "refused" in frame)
+            and self.waiting is not None
+            and not self.waiting.done()
+        ):
             self.waiting.set_result(frame)
 
     async def send(self, ws: Any, frame: dict[str, Any]) -> None:
@@ -103,13 +111,20 @@ class _Seat:
         """Ask the seat's menu on a card (None: its end of turn) on its
         socket, as the board does, and wait for the answer (``listed``, or
         ``refused``)."""
+        frame, answer = self.menu_frame(card)
+        await self.send(ws, frame)
+        return await answer
+
+    def menu_frame(self, card: str | None) -> tuple[dict[str, Any], asyncio.Future[dict[str, Any]]]:
+        """The ``legal`` frame that asks the seat's menu on a card (None: its
+        end of turn), labelled apart from its acts, and the future its
+        answer will be set on (:meth:`take`)."""
         self.asked += 1
         label = f"m{self.asked}"
-        answer = self.menus[label] = asyncio.get_running_loop().create_future()
+        answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.menus[label] = answer
         asked = {"card": card} if card is not None else {"actions": ["end_turn"]}
-        await self.send(ws, {"legal": asked, "id": label})
-        frame: dict[str, Any] = await answer
-        return frame
+        return {"legal": asked, "id": label}, answer
 
 
 #: Asks a seat's menu on a card (None: its end of turn) and waits for it.
