@@ -138,8 +138,10 @@ def _judge_pass(game: Game, args: Mapping[str, Any]) -> MoveResult:
 
 
 def _judge_defend(game: Game, args: Mapping[str, Any]) -> MoveResult:
-    # plan_defend without the plan, for each of the many sets a listing judges.
-    plans.judge_defend(game, tuple(args["cards"] or ()), acting(game, args))
+    # plan_defend without the plan (plans.judge_defend), for each of the many
+    # sets a listing judges.
+    cards = args["cards"]
+    combat.judge_declaration(game, acting(game, args), tuple(cards) if cards else ())
     return MoveResult.DONE
 
 
