@@ -231,10 +231,13 @@ def _paid(
             )
 
 
-def pass_candidates(game: Game, player: str) -> Iterator[Candidate]:
+def pass_candidates(game: Game, player: str) -> tuple[Candidate, ...]:
+    """Passing, for the player with priority (1.11.4): one candidate or none,
+    given as a tuple (every act of a game lists it, most of them alone)."""
     proc = current(game)
     if proc is not None and not proc.over and proc.priority == player:
-        yield Seated(by=player)
+        return (Seated(by=player),)
+    return ()
 
 
 def defend_candidates(game: Game, player: str) -> Iterator[Candidate]:
