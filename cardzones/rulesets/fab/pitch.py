@@ -42,6 +42,8 @@ def seen_order(game: Game, pitch: int) -> list[int]:
     the order the zone keeps them in, which is the order they arrived, and
     never the order a player chose."""
     cards = game.contents(pitch)
+    if len(cards) < 2:
+        return list(cards)  # nothing to order: most ends of turns find one pitch zone empty
     public = sorted((c for c in cards if game.is_public(c)), key=lambda c: public_since(game, c))
     return public + [c for c in cards if not game.is_public(c)]
 
@@ -112,6 +114,8 @@ def final_order(game: Game, player: str, given: Sequence[int]) -> list[int]:
     if pitch is None:
         return []
     cards = game.contents(pitch)
+    if not cards:
+        return []  # an empty pitch zone: nothing named or left to order
     listed = [c for c in given if c in cards] or _named(game, player, pitch)
     rest = [c for c in seen_order(game, pitch) if c not in listed]
     if len(rest) > 1:  # a generator seeded for nothing to shuffle is most of the cost

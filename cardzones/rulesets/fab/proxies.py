@@ -66,17 +66,16 @@ def modified(game: Game, source: int) -> tuple[Mods, tuple[str, ...]]:
     """What the effects on ``source`` change of its properties (1.4.3d): the
     sum of their changes to each number, and the keywords they grant. A
     counter that changes a number (``+1_power``) is such an effect."""
+    effects = game.effects_on(source)
+    if not effects:
+        return (), ()  # most sources, most of the time
     mods: dict[str, int] = {}
     keywords: set[str] = set()
-    for effect in game.effects_on(source):
+    for effect in effects:
         for key, delta in effect.mods:
             mods[key] = mods.get(key, 0) + delta
         keywords.update(effect.keywords)
     return tuple(sorted(mods.items())), tuple(sorted(keywords))
-
-
-def _mirror(effects: tuple[Effect, ...]) -> list[Effect]:
-    return [effect for effect in effects if effect.kind == INHERITED]
 
 
 def follow_sources(game: Game) -> None:
@@ -86,12 +85,18 @@ def follow_sources(game: Game) -> None:
     made = game.records.get(PROXIES)
     if made is None:
         return
+    # Run after every action while an attack-proxy exists: no frame more
+    # than the reading of the two objects' effects needs.
+    exists, effects_on = game.exists, game.effects_on
     for proxy in made:
-        if not game.exists(proxy):
+        if not exists(proxy):
             continue
         source = source_of(game, proxy)
         mods, keywords = modified(game, source) if source is not None else ((), ())
-        have = _mirror(game.effects_on(proxy))
+        have: tuple[Effect, ...] = ()
+        for effect in effects_on(proxy):
+            if effect.kind == INHERITED:
+                have += (effect,)
         if len(have) == 1 and have[0].mods == mods and have[0].keywords == keywords:
             continue
         if not have and not mods and not keywords:

@@ -40,7 +40,7 @@ from cardzones.kernel.results import MoveResult
 from cardzones.kernel.views import name_for
 from cardzones.rulesets.fab.cards import becomes_permanent
 from cardzones.rulesets.fab.chain import forget_links
-from cardzones.rulesets.fab.layers import ATTACK_PROXY, PROXIES, LayerData, push_layer, stack
+from cardzones.rulesets.fab.layers import ATTACK_PROXY, PROXIES, LayerData, push_layer
 from cardzones.rulesets.fab.moves import hero_of
 from cardzones.rulesets.fab.tapping import untap_all
 
@@ -81,21 +81,22 @@ def check_attack(game: Game, weapon: int, by: str) -> Obj:
     return obj
 
 
-def is_proxy(obj: Obj) -> bool:
-    return obj.kind == ATTACK_PROXY
-
-
 def proxies_without_source(game: Game) -> list[int]:
     """Attack-proxies whose attack-source no longer exists as the object it
     was (1.4.3c), on the stack or the combat chain."""
+    # Looked at after every action while an attack-proxy exists: each object
+    # of the two zones is found once, and a source by its card alone.
     out = []
-    for zid in (stack(game), combat_chain(game)):
-        for card in game.contents(zid):
-            obj = game.obj(card)
-            data = obj.data
-            if not is_proxy(obj) or not isinstance(data, LayerData) or data.ref_card is None:
+    find, contents, zones_of = game.find, game.contents, game.zones_of
+    for zid in (zones_of(None, "stack")[0], zones_of(None, "combat_chain")[0]):
+        for card in contents(zid):
+            obj = find(card)
+            if obj is None or obj.kind != ATTACK_PROXY:
                 continue
-            source = game.find(data.ref_card)
+            data = obj.data
+            if not isinstance(data, LayerData) or data.ref_card is None:
+                continue
+            source = find(data.ref_card)
             if source is None or source.oid != data.ref_oid:
                 out.append(card)
     return out
@@ -111,10 +112,16 @@ def cease_proxies_without_source(game: Game) -> None:
         return
     for proxy in proxies_without_source(game):
         game.cease(proxy, cause="rule")
-    left = tuple(card for card in made if game.exists(card))
+    exists = game.exists
+    for card in made:
+        if not exists(card):
+            break
+    else:
+        return  # every one recorded exists still: the record stays as it is
+    left = tuple(card for card in made if exists(card))
     if not left:
         game.records.pop(PROXIES)
-    elif left != made:
+    else:
         game.records.put(PROXIES, left)
 
 

@@ -138,8 +138,10 @@ def _judge_pass(game: Game, args: Mapping[str, Any]) -> MoveResult:
 
 
 def _judge_defend(game: Game, args: Mapping[str, Any]) -> MoveResult:
-    # plan_defend without the plan, for each of the many sets a listing judges.
-    plans.judge_defend(game, tuple(args["cards"] or ()), acting(game, args))
+    # plan_defend without the plan (plans.judge_defend), for each of the many
+    # sets a listing judges.
+    cards = args["cards"]
+    combat.judge_declaration(game, acting(game, args), tuple(cards) if cards else ())
     return MoveResult.DONE
 
 
@@ -229,10 +231,13 @@ def _paid(
             )
 
 
-def pass_candidates(game: Game, player: str) -> Iterator[Candidate]:
+def pass_candidates(game: Game, player: str) -> tuple[Candidate, ...]:
+    """Passing, for the player with priority (1.11.4): one candidate or none,
+    given as a tuple (every act of a game lists it, most of them alone)."""
     proc = current(game)
     if proc is not None and not proc.over and proc.priority == player:
-        yield Seated(by=player)
+        return (Seated(by=player),)
+    return ()
 
 
 def defend_candidates(game: Game, player: str) -> Iterator[Candidate]:

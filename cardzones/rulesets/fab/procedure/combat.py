@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
-from cardzones.acts.legal import judging
+from cardzones.acts.legal import JUDGING, judging
 from cardzones.errors import IllegalAction
 from cardzones.kernel.objects import CARD
 from cardzones.kernel.views import name_for
@@ -144,8 +144,20 @@ def check_defenders(game: Game, proc: Procedure, player: str, cards: tuple[int, 
 def judge_declaration(game: Game, player: str, cards: tuple[int, ...]) -> Procedure:
     """The record a declaration of ``cards`` by ``player`` is judged on
     (:func:`~.state.require`), refused as :func:`check_defenders` refuses it."""
-    ready = _defending_once(game, player)
-    _check_set(game, ready, player, cards)
+    # A listing judges every set of the player's cards (up to 64): what they
+    # are judged against is read from the listing's memo in this one frame,
+    # and each set asks only whether its cards may defend.
+    held = JUDGING.get()
+    ready = held[1].get(("fab.defend", player)) if held is not None and held[0] is game else None
+    if ready is None:
+        ready = _defending_once(game, player)
+    allowed = ready.allowed
+    for card in cards:
+        if card not in allowed:
+            _check_set(game, ready, player, cards)  # refused, naming the card (7.3.2b)
+    # 8.3.4a refuses a set only against an attack with dominate.
+    if ready.dominated:
+        card_effects.check_dominate(game, ready.link, cards, True)
     return ready.proc
 
 

@@ -177,22 +177,30 @@ def pitch_sets(
     if need <= 0:
         yield ()
         return
-    cards = pitchable(game, player, exclude)
+    yield from _grown(pitchable(game, player, exclude), need, 0, (), 0, 0)
 
-    def grow(
-        start: int, chosen: tuple[int, ...], total: int, largest: int
-    ) -> Iterator[tuple[int, ...]]:
-        # Without its largest card a set pays less than is needed, or one of
-        # its cards was not needed; that only grows as cards are added.
-        if total - largest >= need:
-            return
-        if total >= need:
-            yield chosen
-        for i in range(start, len(cards)):
-            card, value = cards[i]
-            yield from grow(i + 1, (*chosen, card), total + value, max(largest, value))
 
-    yield from grow(0, (), 0, 0)
+def _grown(
+    cards: list[tuple[int, int]],
+    need: int,
+    start: int,
+    chosen: tuple[int, ...],
+    total: int,
+    largest: int,
+) -> Iterator[tuple[int, ...]]:
+    """The sets :func:`pitch_sets` gives that grow from ``chosen`` (which
+    gains ``total`` points, ``largest`` the most of one card) with cards from
+    ``start`` on. A function of its own, not a closure: a closure calling
+    itself is a reference cycle, left for the garbage collector at every call."""
+    # Without its largest card a set pays less than is needed, or one of
+    # its cards was not needed; that only grows as cards are added.
+    if total - largest >= need:
+        return
+    if total >= need:
+        yield chosen
+    for i in range(start, len(cards)):
+        card, value = cards[i]
+        yield from _grown(cards, need, i + 1, (*chosen, card), total + value, max(largest, value))
 
 
 def distinct_pitch_sets(

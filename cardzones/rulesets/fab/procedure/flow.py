@@ -250,10 +250,11 @@ def end_turn(game: Game, arsenal: int | None, order: tuple[int, ...]) -> None:
     """The end phase (4.4) as ``finish_turn`` has it (arsenal, pitch to the
     bottom of the decks, draws up to intellect, 4.4.3b, c, f); every player
     loses their action and resource points (4.4.3e); the next turn begins
-    (4.4.4, 4.2)."""
+    (4.4.4, 4.2). It is a step of an act (a pass or ``finish_turn``): a
+    hero at zero life after it loses by the game state action fab looks at
+    once the act is over (4.5.3a, :func:`check_end`), as after any other."""
     finish_turn(game, arsenal, order)
     begin_turn(game)
-    check_end(game)
 
 
 def check_end(game: Game) -> None:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
-from cardzones.acts.legal import judging
 from cardzones.errors import IllegalAction
 from cardzones.rulesets.fab import chain as chain_record
 
@@ -123,19 +122,27 @@ def current(game: Game) -> Procedure | None:
     A judge may have moved an attack off the combat chain by hand (a
     ``move``, ``close_chain``): its chain link is then gone, and with no
     link left the combat chain is closed (7.7.2c)."""
-    # While legal actions are judged the game stays as it is, and every
-    # candidate and its judgement asks for the record: it is read once.
-    memo = judging(game)
-    if memo is None:
-        return _read(game)
-    held: Procedure | None = memo.get(PROCEDURE, _UNREAD)
-    if held is _UNREAD:
-        held = memo[PROCEDURE] = _read(game)
-    return held
+    # A player's program, their listing and their act each ask for the record
+    # at one point of the game's history (every candidate of the listing too):
+    # it is read once there. A checkpoint names that point, and the state at
+    # it (every write makes a new one, a rollback or an undo returns to an
+    # earlier one, a copy shares the history it was copied at), so the record
+    # read at a checkpoint is the record there. A game with no history yet
+    # (``forget_history``) has no point to name, and is read every time.
+    global _LAST
+    point = game.checkpoint().journal
+    last = _LAST  # one tuple, replaced whole: games on other threads read it too
+    if point is last[0] and point is not None:
+        return last[1]
+    proc = _read(game)
+    if point is not None:
+        _LAST = (point, proc)
+    return proc
 
 
-#: What a listing's memo holds before the record was read.
-_UNREAD: Any = object()
+#: The last point of a game's history the record was read at, and the record
+#: there. Holding the point keeps it from being reused for another.
+_LAST: tuple[Any, Procedure | None] = (None, None)
 
 
 def _read(game: Game) -> Procedure | None:
@@ -293,7 +300,9 @@ def store(game: Game, proc: Procedure) -> None:
     """Write the record, its chain links into the combat chain's record
     (7.0.3): one journaled write each, the links' only when they changed."""
     chain_record.put_links(game, proc.links, proc.chain)
-    game.records.put(PROCEDURE, proc._replace(links=()) if proc.links else proc)
+    if proc.links:  # proc._replace(links=()), at the speed of a tuple: most acts in combat store
+        proc = _new_record(Procedure, (*proc[:_LINKS], (), *proc[_LINKS + 1 :]))
+    game.records.put(PROCEDURE, proc)
 
 
 def points(game: Game, values: tuple[int, ...], player: str) -> int:

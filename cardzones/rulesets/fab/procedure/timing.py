@@ -103,9 +103,16 @@ def _any_playable(game: Game, proc: Procedure, player: str, action_point: bool) 
     obj, characteristics = game.obj, game.characteristics
     for ztype in PLAYED_FROM:
         for zid in zones_of(player, ztype):
+            # Every act asks this of the player with priority: in a zone of
+            # theirs that its owner may look at (a hand, an arsenal), each card
+            # is what they know it to be, its card (the characteristics a
+            # player using it reads, 3.0.4e), without asking card by card.
+            info = game.zone_info(zid)
+            sees = info.owner == player and info.spec.owner_may_look
             for card in contents(zid):
                 found = obj(card)
-                window = timing_window(found, characteristics(found, by=player).types)
+                cdef = found.cdef if sees else characteristics(found, by=player)
+                window = timing_window(found, cdef.types)
                 allowed = judged.get(window)
                 if allowed is None:
                     allowed = judged[window] = window_refusal(game, proc, player, window) is None
