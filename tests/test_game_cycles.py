@@ -32,7 +32,7 @@ from cardzones.rulesets.fab.procedure.state import current
 from cardzones.rulesets.redemption.procedure import playout as redemption_playout
 from cardzones.table.creation import creation_from_request
 from cardzones.table.refusals import Refusal
-from cardzones.table.table import Table
+from cardzones.table.table import Table, rebuild
 
 
 @pytest.fixture
@@ -116,13 +116,18 @@ def _redemption_playout() -> list[Game]:
 
 def _tables() -> list[Game]:
     """A table of each rule set: legal acts taken, acts refused, listings,
-    views."""
+    views; the table restored from its snapshot, and rebuilt from its acts
+    and looked at as it was at an earlier event (a take-back's way)."""
     games = []
     for ruleset in sorted(BODIES):
-        table = Table.start("t", creation_from_request(BODIES[ruleset](seed=3)))
+        creation = creation_from_request(BODIES[ruleset](seed=3))
+        table = Table.start("t", creation)
+        stored = []
         for _ in range(4):
             seat = table.game.turn_player
-            table.commit(table.try_act(seat, table.legal(seat)[0]["act"]))
+            pending = table.try_act(seat, table.legal(seat)[0]["act"])
+            stored.append(pending.applied.stored)
+            table.commit(pending)
         seat = table.game.turn_player
         # refused in binding, and by the rules once bound
         for draw in ({"player": "nobody"}, {"player": seat, "count": 999}):
@@ -130,7 +135,9 @@ def _tables() -> list[Game]:
                 table.try_act(seat, {"draw": draw})
         for seat in table.players:
             table.view(seat)
-        games.append(table.game)
+        restored = Table.from_snapshot("t", creation, table.snapshot())
+        rebuilt = rebuild("t", creation, stored)
+        games += [table.game, restored.game, rebuilt.game, rebuilt.earlier(2).game]
     return games
 
 
@@ -153,10 +160,11 @@ def test_a_dropped_game_is_freed_by_reference_counts(kind: str, no_collector: No
     assert not alive, f"{len(alive)} of {len(refs)} games outlived their last reference"
 
 
-def test_a_whole_playout_leaves_nothing_for_the_collector(no_collector: None) -> None:
-    _fab_playout()  # once first: what a first game loads stays loaded
+@pytest.mark.parametrize("kind", ["fab playout", "redemption playout"])
+def test_a_whole_playout_leaves_nothing_for_the_collector(kind: str, no_collector: None) -> None:
+    KINDS[kind]()  # once first: what a first game loads stays loaded
     gc.collect()
-    _fab_playout()
+    KINDS[kind]()
     assert gc.collect() == 0
 
 
