@@ -7,7 +7,7 @@ import pytest
 
 from cardzones import Game, new_game
 from cardzones.errors import IllegalAction
-from cardzones.rulesets.fab.tapping import TAPPED, is_tapped
+from cardzones.rulesets.fab.tapping import TAPPED, is_tapped, untap_all
 
 
 def _table() -> tuple[Game, int, int, int]:
@@ -72,4 +72,23 @@ def test_finish_turn_untaps_only_the_turn_players_permanents() -> None:
     game.act("tap", card=bobs, by="bob")
     game.act("finish_turn")
     assert not is_tapped(game, blade) and is_tapped(game, bobs)
+    assert game.records.get(TAPPED) == frozenset({(bobs, game.obj(bobs).oid)})
+
+
+def test_an_untap_that_changes_nothing_writes_nothing() -> None:
+    """4.4.3d: the end of a turn in which the turn player has nothing tapped
+    leaves the tapped record as it was, with no write to undo; a stale entry
+    (a permanent that left the arena) is still dropped."""
+    game, blade, bobs, _ = _table()
+    before = game.checkpoint()
+    untap_all(game, "alice")  # nothing tapped at all
+    assert game.checkpoint().journal is before.journal and TAPPED not in game.records
+    game.act("tap", card=bobs, by="bob")
+    before = game.checkpoint()
+    untap_all(game, "alice")  # only another player's permanent is tapped
+    assert game.checkpoint().journal is before.journal
+    assert is_tapped(game, bobs)
+    game.act("tap", card=blade, by="alice")
+    game.move(blade, game.zone("alice", "graveyard"))
+    untap_all(game, "carol")  # the blade's entry is stale: dropped
     assert game.records.get(TAPPED) == frozenset({(bobs, game.obj(bobs).oid)})

@@ -59,8 +59,7 @@ class Game(GameState):
     shown to a player must go through :func:`cardzones.kernel.views.view`.
     """
 
-    __slots__ = ("_handles", "_records")
-    _records: Records  # made on first use (:attr:`records`)
+    __slots__ = ("__weakref__", "_handles")
 
     def __init__(
         self,
@@ -370,12 +369,10 @@ class Game(GameState):
 
     @property
     def records(self) -> Records:
-        """The rule set's own journaled records (see records.py)."""
-        try:
-            return self._records
-        except AttributeError:  # a copy is made without it
-            self._records = Records(self)
-            return self._records
+        """The rule set's own journaled records (see records.py): a view made
+        on each reading, so that a game holds nothing that points back to it
+        and is freed by reference counts alone once dropped."""
+        return Records(self)
 
     def is_active(self, handle: object) -> bool:
         """Whether the effect an action created is active now. ``handle`` is what

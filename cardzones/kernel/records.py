@@ -29,7 +29,7 @@ from cardzones.kernel.state import RULES, State
 
 
 class Records:
-    """The journaled record store of one game (:attr:`Game.records`)."""
+    """A view of one game's journaled records, made on each :attr:`Game.records`."""
 
     __slots__ = ("_game",)
 

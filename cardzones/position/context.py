@@ -69,11 +69,16 @@ class Context:
     marks: dict[str, tuple[int, int]] = field(default_factory=dict, init=False)
     effects: dict[str, Any] = field(default_factory=dict, init=False)
     zone_types: set[str] = field(init=False)
-    refs: Refs = field(init=False)
 
     def __post_init__(self) -> None:
         self.zone_types = set(self.game.ruleset.zone_specs)
-        self.refs = Refs(self)
+
+    @property
+    def refs(self) -> Refs:
+        """The references as the binder asks for them: made on each reading,
+        as references that the context held would point back to it, and the
+        context and its game would wait for the garbage collector."""
+        return Refs(self)
 
     # -- errors --------------------------------------------------------
 

@@ -316,4 +316,7 @@ def _run(
         refusal = Refusal("internal error: the act was not applied")
     game.rollback(checkpoint)
     ctx.restore(labels)
-    raise refusal
+    try:
+        raise refusal
+    finally:  # the refusal's traceback holds this frame: no cycle through the table
+        del refusal

@@ -143,12 +143,17 @@ class TableContext(Context):
         #: The seat whose act gave each effect label: a label is its seat's
         #: words, and another seat names that effect by :func:`effect_name`.
         self.effect_seats: dict[str, str] = {}
-        self.refs = StoredRefs(self)
         #: The names a seat may give (``create_token``): the cards whose every
         #: definition is a token card.
         defs = [(n, [c]) for n, c in cards.items()]
         defs += [(n, list(v.values())) for n, v in self.variants.items()]
         self.tokens = frozenset(n for n, cs in defs if all(TOKEN in c.types for c in cs))
+
+    @property
+    def refs(self) -> StoredRefs:
+        """The references of stored acts, made on each reading (see
+        :attr:`Context.refs`)."""
+        return StoredRefs(self)
 
     def with_game(self, game: Game) -> TableContext:
         """A context with the same cards for another game of this table (one

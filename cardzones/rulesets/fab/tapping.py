@@ -68,11 +68,15 @@ def is_tapped(game: Game, card: int) -> bool:
 
 
 def _store(game: Game, keys: frozenset[Key]) -> None:
+    """Store the live entries of ``keys``; a record that would not change
+    is not written again (a write is a step of the game's history)."""
     live = frozenset(key for key in keys if _is_key(game, key))
+    records = game.records
     if live:
-        game.records.put(TAPPED, live)
-    elif TAPPED in game.records:
-        game.records.pop(TAPPED)
+        if live != records.get(TAPPED):
+            records.put(TAPPED, live)
+    elif TAPPED in records:
+        records.pop(TAPPED)
 
 
 def check_permanent(game: Game, card: int, by: str) -> None:
@@ -105,8 +109,11 @@ def set_tapped(game: Game, card: int, tapped: bool, by: str) -> MoveResult:
 
 
 def untap_all(game: Game, player: str) -> None:
-    """4.4.3d: the turn player untaps every permanent they control."""
+    """4.4.3d: the turn player untaps every permanent they control. With
+    nothing tapped, as at the end of most turns, nothing is read or written."""
     record = _record(game)
+    if not record:
+        return
     mine = frozenset(
         key for key in record if _is_key(game, key) and game.obj(key[0]).controller == player
     )
