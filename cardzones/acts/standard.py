@@ -21,6 +21,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Protocol
 
+from cardzones.acts import legal
 from cardzones.acts.actions import (
     Action,
     ArgumentError,
@@ -32,7 +33,6 @@ from cardzones.acts.actions import (
     acting,
 )
 from cardzones.acts.binding import complete
-from cardzones.acts.legal import JUDGING
 from cardzones.acts.zone_choices import choices, chosen, split, standing
 from cardzones.errors import CardzonesError, IllegalAction
 from cardzones.kernel.cards import Chosen, Dest, Move, MoveFields
@@ -224,8 +224,9 @@ def _keyed(alike: Alike, judged: _Judged) -> Callable[[Game, Mapping[str, Any]],
         # move_fields, inlined for a move without a choice of zone: a listing
         # asks this of every candidate.
         fields = (*_FIELDS(args), game.turn_player if by is None else by, None, False)
-        # judging(game), read straight: it is asked once per candidate.
-        held = JUDGING.get()
+        # judging(game), read straight (through its module: 3.11 calls a method
+        # of a name imported by `from` as a bound method made at each call).
+        held = legal.JUDGING.get()
         memo = held[1] if held is not None and held[0] is game else None
         key = None if memo is None else alike(game, fields, memo)
         if key is None:

@@ -5,7 +5,7 @@ game, so every object of that card shares one instance.
 
 >>> drone = CardDef("Drone of Brutality", types=frozenset({"action", "attack"}),
 ...                 stats={"power": 6})
->>> drone.stat("power"), drone.has_type("attack")
+>>> drone.stat("power"), "attack" in drone.types
 (6, True)
 """
 
@@ -132,9 +132,6 @@ class CardDef:
     def stat(self, name: str) -> int | None:
         """The printed value of a numeric property, or None if the card has none."""
         return self.stats.get(name)
-
-    def has_type(self, name: str) -> bool:
-        return name in self.types
 
     @property
     def replacements(self) -> tuple[Replacement, ...]:

@@ -96,12 +96,11 @@ def move(
         else:
             result = apply(game, planned)
             game.ruleset.after_action(game)
-    except BaseException as error:
-        game._depth = 0
-        if isinstance(error, CardzonesError):
-            game._abort(head)
+    except CardzonesError:
+        game._abort(head)
         raise
-    game._depth = 0
+    finally:
+        game._depth = 0
     if game._journal is not head:  # an inlined _commit
         game._marks = (head, game._marks)
     return result
@@ -156,8 +155,7 @@ def _cannot_contain(game: GameState, obj: Obj, by: str, cause: str) -> MoveResul
         # replacements have applied once (3.0.8a), so it goes where a clear goes.
         pile = foresee.resolve_destination(game, obj, Dest(game.ruleset.clear_to, "owner"), by)
         if pile is not None and game.ruleset.admit(game, obj, pile, by).ok:
-            public = game._zinfo[pile].spec.public
-            _transfer(game, obj, pile, "top", public, (), "rule", by, False)
+            _transfer(game, obj, pile, "top", game._zinfo[pile].spec.public, (), "rule", by, False)
             return MoveResult.MOVED
     return MoveResult.FAILED
 
@@ -180,13 +178,18 @@ def _transfer(
     # 1.2.3, 3.0.7a: _snapshot, inlined for an object with no effects on it.
     fx = game._fx_by_card
     lki = _snapshot(game, obj) if fx and card in fx else _new_record(Snapshot, (obj, ()))
-    _detach(game, obj)  # 3.0.7: leaving and entering are one step.
+    if obj.host is None:  # 3.0.7: leaving and entering are one step (_detach, inlined)
+        current = game._contents[src]
+        i = current.index(card)
+        game._journal = (CONTENTS, src, current, game._journal)  # an inlined _put
+        game._contents[src] = current[1:] if i == 0 else current[:i] + current[i + 1 :]
+    else:
+        _detach(game, obj)
     ruleset = game.ruleset
-    zinfo = game._zinfo
-    spec = zinfo[zid].spec
+    spec = game._zinfo[zid].spec
     entering = spec.resets if game._plain_resets else ruleset.resets_on_enter(game, obj, zid)
     oid, origin, reset = renew(
-        game, obj, public, entering, zinfo[src].spec.type, spec.type, cause, by
+        game, obj, public, entering, game._zinfo[src].spec.type, spec.type, cause, by
     )
     controller = ruleset.new_controller(game, obj, zid, by, played)
     new: Obj = _new_record(

@@ -151,20 +151,22 @@ def _refused(
     zid: int | None,
 ) -> bool:
     """Whether admission refuses the card, seen as ``there``, in a zone of
-    ``ztype`` (``zid``, when the destination names one)."""
+    ``ztype`` (``zid``, when the destination names one). Asked for every
+    candidate a listing judges, it tests a zone's other cards without a
+    generator, which would make a cell for ``card`` at every call."""
     if ztype == "permanent":
         return not becomes_permanent(there, ztype)  # 3.13.2
     types = there.types
     if ztype == "hero":
         if "hero" not in types:
             return True  # 3.11.2
-        return zid is not None and any(c != card for c in game.contents(zid))
+        return zid is not None and not {card}.issuperset(game.contents(zid))
     if ztype in OWN_DECK_CARDS_ONLY:
         if owner != dest.owner or not is_deck_card(there):
             return True  # 3.3.2, 3.7.2, 3.9.2, 3.14.2
         if ztype != "arsenal":
             return False
-        return zid is not None and any(c != card for c in game.contents(zid))  # 3.3.2a
+        return zid is not None and not {card}.issuperset(game.contents(zid))  # 3.3.2a
     if types.isdisjoint(EQUIP_SUBTYPES):
         return True  # 8.5.41b
     if ztype == "weapon":

@@ -56,10 +56,10 @@ def _weapon_admission(game: Game, obj: Obj, zid: int) -> Admission:
     zones = game.zones_of(game.zone_info(zid).owner, "weapon")
     others = [z for z in zones if z != zid]
     mine = [c for z in zones for c in game.contents(z) if c != obj.card]
-    if "off-hand" in types and any(game.characteristics(c).has_type("off-hand") for c in mine):
+    if "off-hand" in types and any("off-hand" in game.characteristics(c).types for c in mine):
         return Admission("a player cannot equip more than one off-hand", rule="8.2.10b")
     if "quiver" in types:
-        if any(game.characteristics(c).has_type("quiver") for c in mine):
+        if any("quiver" in game.characteristics(c).types for c in mine):
             return Admission("a player cannot equip more than one quiver", rule="8.2.15b")
         if not game.contents(zid) and _only_unoccupying_bow(game, zid, obj.card):
             return Admission(equip=(zid,))  # 8.2.15a

@@ -31,7 +31,8 @@ from typing import TYPE_CHECKING, Any
 
 from cardzones.kernel.cards import Dest, MoveFields
 from cardzones.kernel.objects import CARD
-from cardzones.rulesets.fab.admission import ADMISSION_READS, CATEGORY, TOKEN, TYPES
+from cardzones.rulesets.fab import admission
+from cardzones.rulesets.fab.admission import CATEGORY, TOKEN, TYPES
 from cardzones.rulesets.fab.cards import is_deck_card
 
 if TYPE_CHECKING:
@@ -104,7 +105,9 @@ def move_class(game: Game, move: MoveFields, memo: dict[Any, Any]) -> Hashable:
     here = zone if ztype == ztype_to else None
     if ztype_to in replacing:
         return (base, types, tag, here, to, owner, index, position, face, cause, by)
-    read = ADMISSION_READS.get(ztype_to, TYPES)
+    # Through its module: 3.11 calls a method of a name imported by `from` as a
+    # bound method made at each call.
+    read = admission.ADMISSION_READS.get(ztype_to, TYPES)
     if read == TOKEN:
         return (light, token, None, here, to, owner, index, position, face, cause, by)
     kind = category if read == CATEGORY else types

@@ -17,8 +17,7 @@ from cardzones.kernel.ruleset import ADMITTED, Admission
 from cardzones.rulesets.base import Board, ChainLink, DeckCard, Placement, Ruleset
 from cardzones.rulesets.cardfiles import DeckEntry, DeckList
 from cardzones.rulesets.common import TEXT_PARAMS, printed, text_fields
-from cardzones.rulesets.fab import cardfiles, decklist, decks, layers, procedure
-from cardzones.rulesets.fab.admission import OWN_CARDS_ONLY, OWN_DECK_CARDS_ONLY
+from cardzones.rulesets.fab import admission, cardfiles, decklist, decks, layers, procedure
 from cardzones.rulesets.fab.carddata import PITCH
 from cardzones.rulesets.fab.cards import (
     NUMBERS,
@@ -217,7 +216,13 @@ class FabRuleset(Ruleset):
         is only its category, so no limit can tell one private card of a
         category from another. What it reads of those characteristics, zone
         type by zone type, is declared in
-        :data:`~cardzones.rulesets.fab.admission.ADMISSION_READS`."""
+        :data:`~cardzones.rulesets.fab.admission.ADMISSION_READS`.
+
+        Asked on every move and every candidate a listing judges, it reads its
+        tables through their module and tests a zone's other cards without a
+        generator: CPython 3.11 calls a method of a name imported by ``from``
+        through a bound method made at each call, and a generator that reads
+        a local makes a cell for it at each call of the function."""
         info = game.zone_info(zid)
         spec = info.spec
         ztype = spec.type
@@ -230,7 +235,7 @@ class FabRuleset(Ruleset):
             return ADMITTED  # 3.6.2: cards and attack-proxies
         if obj.kind != CARD and not (obj.kind == MACRO and spec.in_arena):
             return Admission(f"a {obj.kind} layer can only exist on the stack", rule="1.6.2b")
-        rule = OWN_DECK_CARDS_ONLY.get(ztype)
+        rule = admission.OWN_DECK_CARDS_ONLY.get(ztype)
         if rule is not None:
             if obj.owner != info.owner:
                 return Admission(
@@ -238,10 +243,10 @@ class FabRuleset(Ruleset):
                 )
             if not is_deck_card(cdef):
                 return Admission(f"{game.zone_name(zid)} can only contain deck-cards", rule=rule)
-            if ztype == "arsenal" and any(c != obj.card for c in game.contents(zid)):
+            if ztype == "arsenal" and not {obj.card}.issuperset(game.contents(zid)):
                 return Admission(f"{game.zone_name(zid)} is not empty", rule="3.3.2a")
             return ADMITTED
-        rule = OWN_CARDS_ONLY.get(ztype)
+        rule = admission.OWN_CARDS_ONLY.get(ztype)
         if rule is not None:
             if obj.owner != info.owner:
                 return Admission(
@@ -251,7 +256,7 @@ class FabRuleset(Ruleset):
         if ztype == "hero":
             if "hero" not in cdef.types:
                 return Admission("a hero zone can only contain a hero card", rule="3.11.2")
-            if any(c != obj.card for c in game.contents(zid)):
+            if not {obj.card}.issuperset(game.contents(zid)):
                 return Admission(f"{game.zone_name(zid)} already has a hero", rule="3.11.2")
             return ADMITTED
         if ztype == "permanent":
