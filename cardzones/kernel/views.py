@@ -231,13 +231,9 @@ def _player_zones(
     order of :func:`_sort_key` built directly; what depends on the game and
     not on the zone is looked up once for the whole view, since a view is
     built many times a second."""
-    objs = game._objs
-    piles = game._kids
-    contents = game._contents
+    objs, piles, contents, fx = game._objs, game._kids, game._contents, game._fx_by_card
     layout = game._vars["layout"]
-    public_ids = summary.public
-    own_ids = summary.own
-    fx = game._fx_by_card
+    public_ids, own_ids = summary.public, summary.own
     cache = game._shown
     looks = game._vars.get("looks", ())
     out: list[dict[str, Any]] = []
@@ -353,7 +349,11 @@ def _add_pile(
 VIEW_FORMAT = "cardzones-view/1"
 
 
-def _board(game: GameState, player: str | None, omniscient: bool) -> dict[str, Any]:
+def _board(
+    game: GameState, player: str | None, omniscient: bool, zones: Any = _player_zones
+) -> dict[str, Any]:
+    """A view; ``zones`` makes a player's zones from their rows, as
+    :func:`_player_zones` does (a caller may keep zones unchanged since)."""
     summary = _summary(game)
     _, rows, by_name = _layout_entry(game)
     out: dict[str, Any] = {
@@ -367,7 +367,7 @@ def _board(game: GameState, player: str | None, omniscient: bool) -> dict[str, A
         "zones": (
             [_author_zone(game, row, summary) for row in rows]
             if omniscient
-            else _player_zones(game, player, rows, summary)
+            else zones(game, player, rows, summary)
         ),
         # Each zone's place in ``zones``, by its name: ``zones[by_name["alice.hand"]]``.
         "by_name": by_name.copy(),

@@ -99,7 +99,7 @@ class OpenTables:
 
     @staticmethod
     def _frames(table: Table, viewers: set[str | None], actor: str) -> dict[str | None, str]:
-        return {v: dumps(table.event_frame(v, actor)) for v in viewers}
+        return {v: table.event_text(v, actor) for v in viewers}
 
     def _collector(
         self, live: Live

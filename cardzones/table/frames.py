@@ -1,0 +1,195 @@
+"""The zones of a table's event frames, kept from one event to the next.
+
+After every event each viewer connected to a table is sent a frame with its
+whole view (:meth:`Table.event_frame <cardzones.table.table.Table.event_frame>`).
+An act changes few zones: a card drawn changes the deck and the hand, and
+every other zone looks as it did. Making every zone of every view again, and
+writing each as JSON, was most of a frame's cost. So a table keeps, for each
+viewer, the JSON text of each zone of the last view it made for that viewer,
+and makes again only the zones an event may have changed; the frame is one
+write of the new zones and the kept texts (``orjson.Fragment``).
+
+What an event may have changed is read from the game's journal
+(:mod:`cardzones.kernel.state`), which holds every write to the game since
+the last event, and from the events it added to the log:
+
+- a zone whose contents were written;
+- the zones a written object was in before and is in now;
+- the zones of the cards the new events name (their handles may change:
+  :mod:`cardzones.kernel.handles`);
+- every zone, after a write to the zones themselves, their layout, the
+  effects, the looks a rule allows, any game variable not known to be
+  unshown, an object under, on or equipped to another, or anything else
+  this module does not know.
+
+A zone is kept only while nothing in it can change without a write naming it:
+a zone holding a card with effects on it (its figures may follow anything
+in the game) or a card with cards under or on it is made anew every time.
+Nothing is kept while the game holds writes not yet made an event (an act
+being tried), for another game (a take-back replaces the game), or after a
+change to the log no event was noted for.
+
+A viewer's texts are made from that viewer's view and only ever sent to that
+viewer: keeping them shows nobody anything its own fresh view would not.
+tests/test_table_frames.py checks that a frame's text is the text of a fresh
+frame after every act of random games of each rule set.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import orjson
+
+from cardzones.kernel.handles import _Summary
+from cardzones.kernel.objects import Obj
+from cardzones.kernel.ruleset import GameState
+from cardzones.kernel.state import CONTENTS, KIDS, OBJS, RULES, VARS
+from cardzones.kernel.views import _player_zones, _ZoneRow
+from cardzones.table.json_text import fragment
+
+#: The game's variables no zone of a view shows: a write to any other (the
+#: layout, the looks a rule allows, one added later) makes every zone again.
+UNSHOWN = frozenset(
+    {
+        "pending",
+        "phase",
+        "turn",
+        "turn_player",
+        "watchers",
+        "next_card",
+        "next_eid",
+        "next_oid",
+        "next_zid",
+        "shuffles",
+    }
+)
+
+
+def written_zones(game: GameState) -> set[int] | None:
+    """The zones the game's journal says may look different since the game
+    last forgot its history (an event), or None: any zone may."""
+    zones: set[int] = set()
+    cards: set[int] = set()
+    log: Any = None
+    logged = False
+    j = game._journal
+    while j is not None:
+        m, key, old, j = j
+        if m == CONTENTS:
+            zones.add(key)
+        elif m in (OBJS, KIDS):
+            # an object, or the pile under or on one (KIDS is keyed by its host)
+            cards.add(key)
+            was = getattr(old, "value", old)  # a removed key keeps its value
+            if isinstance(was, Obj):
+                if was.host is not None or was.equipped:
+                    return None
+                zones.add(was.zone)
+        elif m == VARS:
+            if key == "log":
+                log, logged = old, True  # the oldest write is read last
+            elif key not in UNSHOWN:
+                return None
+        elif m != RULES:  # the rule set's own records are in no zone
+            return None
+    if logged:
+        node = game._vars["log"]
+        while node is not None and node is not log:
+            event, node = node
+            if event.card is not None:
+                cards.add(event.card)
+    objs = game._objs
+    for card in cards:
+        obj = objs.get(card)
+        if obj is None:
+            continue  # gone: its zone's contents were written
+        if obj.host is not None or obj.equipped:
+            return None
+        zones.add(obj.zone)
+    return zones
+
+
+class ZoneParts:
+    """One table's kept zone texts, per viewer, and what each event changed.
+
+    Every part is stamped with the count of events noted when it was made;
+    a zone is stamped with the count at which an event last changed it."""
+
+    def __init__(self) -> None:
+        self._game: GameState | None = None
+        self._log: Any = None
+        self._rows: Any = None
+        #: events noted (:meth:`note`)
+        self._noted = 0
+        #: the count at which every zone last changed
+        self._everything = 0
+        #: per zone, the count at which an event last changed it
+        self._changed: dict[int, int] = {}
+        #: per viewer, per zone: the count it was made at, and its text
+        self._parts: dict[str | None, dict[int, tuple[int, orjson.Fragment]]] = {}
+
+    def _forget(self, game: GameState | None) -> None:
+        self._game = game
+        self._log = None if game is None else game._vars.get("log")
+        self._rows = None
+        self._changed.clear()
+        self._parts.clear()
+
+    def note(self, game: GameState) -> None:
+        """An event: read from the game's journal which zones it may have
+        changed, before the game forgets its history."""
+        self._noted += 1
+        if game is not self._game:
+            self._forget(game)
+            return
+        zones = written_zones(game)
+        if zones is None:
+            self._everything = self._noted
+        else:
+            for zid in zones:
+                self._changed[zid] = self._noted
+        self._log = game._vars.get("log")
+
+    def zones(
+        self, game: GameState, player: str | None, rows: Sequence[_ZoneRow], summary: _Summary
+    ) -> list[Any]:
+        """A player's zones (the kernel's view asks them of its rows): the
+        kept text of each zone no event changed since it was made, and the
+        others made anew and kept where they may be."""
+        if game._journal is not None:
+            # Writes not yet an event (an act being tried): nothing to trust.
+            return _player_zones(game, player, rows, summary)
+        if game is not self._game or game._vars.get("log") is not self._log:
+            self._forget(game)
+        if rows is not self._rows:  # a new layout: every zone's name may differ
+            self._parts.clear()
+            self._rows = rows
+        parts = self._parts.setdefault(player, {})
+        floor, changed = self._everything, self._changed
+        out: list[Any] = []
+        stale: list[_ZoneRow] = []
+        at: list[int] = []
+        for row in rows:
+            kept = parts.get(row.zid)
+            if kept is not None and kept[0] >= floor and kept[0] >= changed.get(row.zid, 0):
+                out.append(kept[1])
+            else:
+                at.append(len(out))
+                out.append(None)
+                stale.append(row)
+        if not stale:
+            return out
+        made = _player_zones(game, player, stale, summary)
+        fx, kids, contents = game._fx_by_card, game._kids, game._contents
+        for i, row, zone in zip(at, stale, made, strict=True):
+            out[i] = zone
+            cards = contents.get(row.zid, ())
+            if any(card in fx or card in kids for card in cards):
+                continue  # may change with no write naming the zone
+            text = fragment(zone)
+            if text is not None:
+                parts[row.zid] = (self._noted, text)
+                out[i] = text
+        return out
