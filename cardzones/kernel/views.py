@@ -234,8 +234,7 @@ def _player_zones(
     objs, piles, contents, fx = game._objs, game._kids, game._contents, game._fx_by_card
     layout = game._vars["layout"]
     public_ids, own_ids = summary.public, summary.own
-    cache = game._shown
-    looks = game._vars.get("looks", ())
+    cache, looks = game._shown, game._vars.get("looks", ())
     out: list[dict[str, Any]] = []
     for zid, info, header, ordered, owner_may_look, equipment in rows:
         zone = header.copy()
@@ -349,11 +348,7 @@ def _add_pile(
 VIEW_FORMAT = "cardzones-view/1"
 
 
-def _board(
-    game: GameState, player: str | None, omniscient: bool, zones: Any = _player_zones
-) -> dict[str, Any]:
-    """A view; ``zones`` makes a player's zones from their rows, as
-    :func:`_player_zones` does (a caller may keep zones unchanged since)."""
+def _board(game: GameState, player: str | None, omniscient: bool, zones: Any) -> dict[str, Any]:
     summary = _summary(game)
     _, rows, by_name = _layout_entry(game)
     out: dict[str, Any] = {
@@ -367,7 +362,9 @@ def _board(
         "zones": (
             [_author_zone(game, row, summary) for row in rows]
             if omniscient
-            else zones(game, player, rows, summary)
+            else _player_zones(game, player, rows, summary)
+            if zones is None
+            else zones(rows, lambda some: _player_zones(game, player, some, summary))
         ),
         # Each zone's place in ``zones``, by its name: ``zones[by_name["alice.hand"]]``.
         "by_name": by_name.copy(),
@@ -487,16 +484,18 @@ def handle_for(game: GameState, player: str | None, card: int) -> str | None:
     return _shown_handle(game, player, card, _summary(game))
 
 
-def view(game: GameState, player: str | None) -> dict[str, Any]:
+def view(game: GameState, player: str | None, zones: Any = None) -> dict[str, Any]:
     """What ``player`` (None: a spectator) may know of the game now, JSON-ready.
 
     Every name is a player: no player name, ``"*"`` included, means "everything".
+    ``zones(rows, make)`` gives the zones, ``make(rows)`` making those of ``rows``
+    (each with its ``zid``): a caller's own zones kept since the game last changed.
     """
     if player is not None:
         game.check_player(player)
-    return _board(game, player, False)
+    return _board(game, player, False, zones)
 
 
 def omniscient_view(game: GameState) -> dict[str, Any]:
     """Every card, hidden ones included, for a scenario's author. Secret-bearing."""
-    return _board(game, None, True)
+    return _board(game, None, True, None)

@@ -37,17 +37,19 @@ frame after every act of random games of each rule set.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import orjson
 
-from cardzones.kernel.handles import _Summary
+from cardzones.kernel.game import Game
+from cardzones.kernel.logview import log_size
 from cardzones.kernel.objects import Obj
-from cardzones.kernel.ruleset import GameState
 from cardzones.kernel.state import CONTENTS, KIDS, OBJS, RULES, VARS
-from cardzones.kernel.views import _player_zones, _ZoneRow
 from cardzones.table.json_text import fragment
+
+#: Makes the zones of the rows it is given (:func:`cardzones.kernel.views.view`).
+Make = Callable[[Sequence[Any]], list[dict[str, Any]]]
 
 #: The game's variables no zone of a view shows: a write to any other (the
 #: layout, the looks a rule allows, one added later) makes every zone again.
@@ -67,14 +69,16 @@ UNSHOWN = frozenset(
 )
 
 
-def written_zones(game: GameState) -> set[int] | None:
+def written_zones(game: Game) -> set[int] | None:
     """The zones the game's journal says may look different since the game
-    last forgot its history (an event), or None: any zone may."""
+    last forgot its history (an event), or None: any zone may.
+
+    Every event that names a card comes with a write of that card's object
+    or of its zone's contents (a move, a flip, a card made or gone), so the
+    zones those writes name are the zones whose handles may change too."""
     zones: set[int] = set()
     cards: set[int] = set()
-    log: Any = None
-    logged = False
-    j = game._journal
+    j = game.checkpoint().journal
     while j is not None:
         m, key, old, j = j
         if m == CONTENTS:
@@ -88,23 +92,14 @@ def written_zones(game: GameState) -> set[int] | None:
                     return None
                 zones.add(was.zone)
         elif m == VARS:
-            if key == "log":
-                log, logged = old, True  # the oldest write is read last
-            elif key not in UNSHOWN:
+            if key != "log" and key not in UNSHOWN:
                 return None
         elif m != RULES:  # the rule set's own records are in no zone
             return None
-    if logged:
-        node = game._vars["log"]
-        while node is not None and node is not log:
-            event, node = node
-            if event.card is not None:
-                cards.add(event.card)
-    objs = game._objs
     for card in cards:
-        obj = objs.get(card)
-        if obj is None:
+        if not game.exists(card):
             continue  # gone: its zone's contents were written
+        obj = game.obj(card)
         if obj.host is not None or obj.equipped:
             return None
         zones.add(obj.zone)
@@ -118,8 +113,9 @@ class ZoneParts:
     a zone is stamped with the count at which an event last changed it."""
 
     def __init__(self) -> None:
-        self._game: GameState | None = None
-        self._log: Any = None
+        self._game: Game | None = None
+        #: the size of the game's log when the last event was noted
+        self._log = -1
         self._rows: Any = None
         #: events noted (:meth:`note`)
         self._noted = 0
@@ -130,14 +126,14 @@ class ZoneParts:
         #: per viewer, per zone: the count it was made at, and its text
         self._parts: dict[str | None, dict[int, tuple[int, orjson.Fragment]]] = {}
 
-    def _forget(self, game: GameState | None) -> None:
+    def _forget(self, game: Game) -> None:
         self._game = game
-        self._log = None if game is None else game._vars.get("log")
+        self._log = log_size(game)
         self._rows = None
         self._changed.clear()
         self._parts.clear()
 
-    def note(self, game: GameState) -> None:
+    def note(self, game: Game) -> None:
         """An event: read from the game's journal which zones it may have
         changed, before the game forgets its history."""
         self._noted += 1
@@ -150,26 +146,36 @@ class ZoneParts:
         else:
             for zid in zones:
                 self._changed[zid] = self._noted
-        self._log = game._vars.get("log")
+        self._log = log_size(game)
 
-    def zones(
-        self, game: GameState, player: str | None, rows: Sequence[_ZoneRow], summary: _Summary
+    def zones(self, game: Game, player: str | None) -> Callable[[Sequence[Any], Make], list[Any]]:
+        """What makes ``player``'s zones for the kernel's view: the kept text
+        of each zone no event changed since it was made, and the others made
+        anew (``make``) and kept where they may be."""
+
+        def zones(rows: Sequence[Any], make: Make) -> list[Any]:
+            if game.checkpoint().journal is not None:
+                # Writes not yet an event (an act being tried): nothing to trust.
+                return make(rows)
+            if game is not self._game or log_size(game) != self._log:
+                self._forget(game)
+            if rows is not self._rows:  # a new layout: every zone's name may differ
+                self._parts.clear()
+                self._rows = rows
+            return self._kept(game, self._parts.setdefault(player, {}), rows, make)
+
+        return zones
+
+    def _kept(
+        self,
+        game: Game,
+        parts: dict[int, tuple[int, orjson.Fragment]],
+        rows: Sequence[Any],
+        make: Make,
     ) -> list[Any]:
-        """A player's zones (the kernel's view asks them of its rows): the
-        kept text of each zone no event changed since it was made, and the
-        others made anew and kept where they may be."""
-        if game._journal is not None:
-            # Writes not yet an event (an act being tried): nothing to trust.
-            return _player_zones(game, player, rows, summary)
-        if game is not self._game or game._vars.get("log") is not self._log:
-            self._forget(game)
-        if rows is not self._rows:  # a new layout: every zone's name may differ
-            self._parts.clear()
-            self._rows = rows
-        parts = self._parts.setdefault(player, {})
         floor, changed = self._everything, self._changed
         out: list[Any] = []
-        stale: list[_ZoneRow] = []
+        stale: list[Any] = []
         at: list[int] = []
         for row in rows:
             kept = parts.get(row.zid)
@@ -181,12 +187,12 @@ class ZoneParts:
                 stale.append(row)
         if not stale:
             return out
-        made = _player_zones(game, player, stale, summary)
-        fx, kids, contents = game._fx_by_card, game._kids, game._contents
-        for i, row, zone in zip(at, stale, made, strict=True):
+        # Any effect on a card, even one not active now, puts its figures
+        # in the hands of the rules (the view describes it afresh each time).
+        fx = game._fx_by_card  # noqa: SLF001
+        for i, row, zone in zip(at, stale, make(stale), strict=True):
             out[i] = zone
-            cards = contents.get(row.zid, ())
-            if any(card in fx or card in kids for card in cards):
+            if any(card in fx or game.kids(card) for card in game.contents(row.zid)):
                 continue  # may change with no write naming the zone
             text = fragment(zone)
             if text is not None:

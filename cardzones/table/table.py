@@ -34,7 +34,7 @@ from cardzones.kernel.game import Game
 from cardzones.kernel.logview import log_size, log_view
 from cardzones.kernel.results import MoveResult
 from cardzones.kernel.serial import value_from_json, value_to_json
-from cardzones.kernel.views import _board, view
+from cardzones.kernel.views import view
 from cardzones.rulesets import get_ruleset
 from cardzones.rulesets.base import ruleset_of
 from cardzones.table.acts import Applied, apply_act, apply_stored
@@ -272,10 +272,8 @@ class Table:
         """:meth:`event_frame` as the JSON text a connection is sent: the
         same text, with the zones no event changed since this viewer's last
         frame written from what was kept of it (:mod:`.frames`)."""
-        game = self.game
-        if viewer is not None:
-            game.check_player(viewer)
-        frame = self.event_frame(viewer, actor, _board(game, viewer, False, self.parts.zones))
+        shown = view(self.game, viewer, self.parts.zones(self.game, viewer))
+        frame = self.event_frame(viewer, actor, shown)
         try:
             return dumps(frame)
         except TypeError:  # a value only the standard library writes
