@@ -187,12 +187,14 @@ class ZoneParts:
                 stale.append(row)
         if not stale:
             return out
-        # Any effect on a card, even one not active now, puts its figures
-        # in the hands of the rules (the view describes it afresh each time).
-        fx = game._fx_by_card  # noqa: SLF001
+        # Any effect on a card, even one not active now, puts its figures in
+        # the hands of the rules (the view describes it afresh each time); a
+        # pile's cards are not the zone's. Read as the maps they are, in bulk.
+        fx, kids = game._fx_by_card.keys(), game._kids.keys()  # noqa: SLF001
         for i, row, zone in zip(at, stale, make(stale), strict=True):
             out[i] = zone
-            if any(card in fx or game.kids(card) for card in game.contents(row.zid)):
+            cards = game.contents(row.zid)
+            if not (fx.isdisjoint(cards) and kids.isdisjoint(cards)):
                 continue  # may change with no write naming the zone
             text = fragment(zone)
             if text is not None:
