@@ -248,11 +248,16 @@ def nameable_cards(game: Game, player: str) -> list[int]:
         return list(known[0])
     out: list[int] = []
     for zid in game.all_zones():
+        cards = game.contents(zid)
+        if not cards:
+            continue
         # In a zone of theirs, the first card they may not look at is named too.
         hidden_named = game.zone_info(zid).owner != player
-        for top in shown_cards(game, player, zid):
-            if game.obj(top).kind == CARD:
-                if game.may_look(player, top):
+        # One card is in its view's order already: only more are put in it.
+        for top in shown_cards(game, player, zid) if len(cards) > 1 else cards:
+            obj = game.obj(top)
+            if obj.kind == CARD:
+                if obj.public or game.may_look(player, top):
                     out.append(top)
                 elif not hidden_named:
                     out.append(top)

@@ -414,13 +414,12 @@ def _in_view_order(game: GameState, player: str | None, cards: Sequence[int]) ->
     summary = _summary(game)
     keyed: list[tuple[tuple[int, str], int]] = []
     for card in cards:
-        if queries.may_look(game, player, card):
-            entry = {"id": _shown_handle(game, player, card, summary)}
-        else:
-            # A hidden entry shows only its pile, and is ordered by that.
-            entry = _show(game, player, card, False, summary) if card in game._kids else HIDDEN
-        keyed.append((_sort_key(entry), card))
-    keyed.sort(key=lambda pair: pair[0])  # stable: stored order among equals
+        if queries.may_look(game, player, card):  # the key of its entry, {"id": handle}
+            keyed.append(((0, _shown_handle(game, player, card, summary)), card))
+        else:  # a hidden entry shows only its pile, and is ordered by that
+            shown = _show(game, player, card, False, summary) if card in game._kids else HIDDEN
+            keyed.append((_sort_key(shown), card))
+    keyed.sort(key=operator.itemgetter(0))  # stable: stored order among equals
     return [card for _, card in keyed]
 
 
