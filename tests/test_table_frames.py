@@ -4,13 +4,15 @@ the text of a frame made afresh, and its zones the kernel's fresh view's."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tablekit import BODIES, random_act
+from starlette.testclient import TestClient
+from tablekit import BODIES, act, create, random_act, seated, store_url
 
 from cardzones.kernel.views import view
 from cardzones.table.creation import creation_from_request
@@ -18,6 +20,7 @@ from cardzones.table.frames import written_zones
 from cardzones.table.json_text import dumps
 from cardzones.table.refusals import Refusal
 from cardzones.table.table import Table
+from cardzones.web.app import create_app
 
 DECKS = Path(__file__).parent / "fixtures" / "decks"
 
@@ -119,3 +122,46 @@ def test_a_write_no_zone_names_makes_every_zone_again() -> None:
     table.commit(table.try_act("alice", {"move": {"card": "alice.deck[0]", "to": "alice.hand"}}))
     text = table.event_text("bob", "alice")
     assert text == dumps(table.event_frame("bob", "alice")) != kept
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    return store_url(request, tmp_path)
+
+
+def test_the_server_sends_each_connection_its_kept_frames(db: str) -> None:
+    """Through the server, every connection's event frame is the text of a
+    fresh frame for its viewer, and only the zones an act changed are made
+    again for it: the others come from what the table kept."""
+    with TestClient(create_app(db)) as client:
+        created = create(client, BODIES["fab"](seed=5))
+        tables = client.app.state.server.hub.tables  # type: ignore[attr-defined]
+        with seated(client, created) as seats:
+            live = tables[created["table"]].table
+            made: dict[str | None, list[int]] = {}
+            keeper = live.parts.zones
+
+            def watched(game: Any, viewer: str | None) -> Any:
+                zones = keeper(game, viewer)
+
+                def watch(rows: Any, make: Any) -> Any:
+                    def counted(some: Any) -> Any:
+                        made.setdefault(viewer, []).extend(row.zid for row in some)
+                        return make(some)
+
+                    return zones(rows, counted)
+
+                return watch
+
+            live.parts.zones = watched
+            for n, player in enumerate(("alice", "bob", "alice")):
+                made.clear()
+                step = {"move": {"card": f"{player}.deck[0]", "to": f"{player}.hand"}}
+                assert "ack" in act(seats, player, step, f"r{n}")
+                for viewer, seat in seats.items():
+                    fresh = json.loads(dumps(live.event_frame(viewer, player)))
+                    assert seat.frames[-1] == fresh
+                    if n:  # the first event's frames are the first made
+                        game = live.game
+                        moved = {game.zone(player, "deck"), game.zone(player, "hand")}
+                        assert set(made[viewer]) == moved, (n, viewer)
