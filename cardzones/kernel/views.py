@@ -182,7 +182,7 @@ def _row(game: GameState, zid: int) -> _ZoneRow:
 #: With the rows, each zone's place among them by its name (a view's
 #: ``by_name``), which a view copies.
 _LAYOUTS: dict[int, tuple[tuple[int, ...], list[_ZoneRow], dict[str, int]]] = {}
-_LAYOUT_LIMIT = 64
+_LAYOUT_LIMIT = 2048  # a server's open tables each have their own
 
 
 def _layout_entry(game: GameState) -> tuple[tuple[int, ...], list[_ZoneRow], dict[str, int]]:

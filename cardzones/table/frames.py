@@ -116,7 +116,6 @@ class ZoneParts:
         self._game: Game | None = None
         #: the size of the game's log when the last event was noted
         self._log = -1
-        self._rows: Any = None
         #: events noted (:meth:`note`)
         self._noted = 0
         #: the count at which every zone last changed
@@ -129,7 +128,6 @@ class ZoneParts:
     def _forget(self, game: Game) -> None:
         self._game = game
         self._log = log_size(game)
-        self._rows = None
         self._changed.clear()
         self._parts.clear()
 
@@ -159,9 +157,6 @@ class ZoneParts:
                 return make(rows)
             if game is not self._game or log_size(game) != self._log:
                 self._forget(game)
-            if rows is not self._rows:  # a new layout: every zone's name may differ
-                self._parts.clear()
-                self._rows = rows
             return self._kept(game, self._parts.setdefault(player, {}), rows, make)
 
         return zones
