@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from starlette.testclient import TestClient
 from tablekit import BODIES, act, create, random_act, seated, store_url
 
+from cardzones.kernel.log import events
 from cardzones.kernel.views import view
 from cardzones.table.creation import creation_from_request
 from cardzones.table.frames import written_zones
@@ -69,12 +70,26 @@ def one_act(table: Table, seat: str, data: st.DataObject) -> bool:
         act = offered[pick(len(offered))]["act"]
     else:
         act = random_act(table.view(seat), seat, pick)
+    before = len(events(table.game))
     try:
         pending = table.try_act(seat, act)
     except Refusal:
         return False
+    named_cards_are_in_written_zones(table.game, before)
     table.commit(pending)
     return True
+
+
+def named_cards_are_in_written_zones(game: Any, before: int) -> None:
+    """Every card a new event names lies in a zone the journal says was
+    written (what keeping a zone's handles relies on), unless every zone is
+    made again."""
+    zones = written_zones(game)
+    if zones is None:
+        return
+    for event in events(game)[before:]:
+        if event.card is not None and game.exists(event.card):
+            assert game.obj(event.card).zone in zones, event
 
 
 @pytest.mark.parametrize("kind", ["fab", "redemption", "fab-procedure", "redemption-procedure"])

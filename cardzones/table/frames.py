@@ -11,12 +11,13 @@ write of the new zones and the kept texts (``orjson.Fragment``).
 
 What an event may have changed is read from the game's journal
 (:mod:`cardzones.kernel.state`), which holds every write to the game since
-the last event, and from the events it added to the log:
+the last event:
 
 - a zone whose contents were written;
-- the zones a written object was in before and is in now;
-- the zones of the cards the new events name (their handles may change:
-  :mod:`cardzones.kernel.handles`);
+- the zones a written object (or the pile of one) was in before and is in
+  now; every event that names a card writes its object or its zone's
+  contents, so these are also the zones whose handles may change
+  (:mod:`cardzones.kernel.handles`);
 - every zone, after a write to the zones themselves, their layout, the
   effects, the looks a rule allows, any game variable not known to be
   unshown, an object under, on or equipped to another, or anything else
