@@ -7,11 +7,22 @@ candidate of every card lists for it, on the benchmark's position.
 
 from __future__ import annotations
 
-from test_legal_generated import said
+from typing import Any
 
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_legal_generated import said
+from test_legal_sub_cards import _hero_with_souls
+from test_table_frames import body, one_act
+
+from cardzones import new_game
 from cardzones.acts.legal import legal_actions, tried_legal_actions
 from cardzones.acts.seats import actable_cards, actable_naming, remembered
 from cardzones.bench.position import build_position
+from cardzones.kernel.game import Game
+from cardzones.table.creation import creation_from_request
+from cardzones.table.table import Table
 
 
 def test_actable_naming_gives_the_asked_card_alone() -> None:
@@ -35,3 +46,35 @@ def test_menus_on_the_benchmark_position_are_the_tried_ones() -> None:
         for player in ("alice", "bob"):
             judged = legal_actions(game, player, card=card, judge=True)
             assert said(judged) == said(tried_legal_actions(game, player, card=card, judge=True))
+
+
+def _each_card_alone(game: Game) -> None:
+    """A listing on one card tells each card of each player as the list of
+    every card they act on does."""
+    for player in game.players:
+        mine = actable_cards(game, player)
+        for card in sorted(game.cards()):
+            with remembered(game, player, card):
+                alone = actable_naming(game, player)
+            assert alone == ([card] if card in mine else []), (player, card)
+
+
+def test_a_card_alone_is_told_as_in_the_list_of_every_card() -> None:
+    _each_card_alone(build_position())
+    game = new_game("fab", ["alice", "bob"])
+    hero = _hero_with_souls(game, ("alice", "bob", "alice"))  # sub-cards, one bob's
+    for zone in ("deck", "hand", "deck"):
+        for player in ("alice", "bob"):
+            game.new_card(game.card_def("Snatch"), game.zone(player, zone))
+    assert len(game.kids(hero)) == 3
+    _each_card_alone(game)
+
+
+@pytest.mark.parametrize("kind", ["fab", "redemption", "fab-procedure", "redemption-procedure"])
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_a_card_alone_is_told_as_in_the_list_after_random_acts(kind: str, data: Any) -> None:
+    table = Table.start("t1", creation_from_request(body(kind, data.draw(st.integers(1, 10**6)))))
+    for _ in range(data.draw(st.integers(0, 20), label="acts")):
+        one_act(table, table.players[data.draw(st.integers(0, 1))], data)
+    _each_card_alone(table.game)

@@ -248,11 +248,16 @@ def nameable_cards(game: Game, player: str) -> list[int]:
         return list(known[0])
     out: list[int] = []
     for zid in game.all_zones():
+        cards = game.contents(zid)
+        if not cards:
+            continue
         # In a zone of theirs, the first card they may not look at is named too.
         hidden_named = game.zone_info(zid).owner != player
-        for top in shown_cards(game, player, zid):
-            if game.obj(top).kind == CARD:
-                if game.may_look(player, top):
+        # One card is in its view's order already: only more are put in it.
+        for top in shown_cards(game, player, zid) if len(cards) > 1 else cards:
+            obj = game.obj(top)
+            if obj.kind == CARD:
+                if obj.public or game.may_look(player, top):
                     out.append(top)
                 elif not hidden_named:
                     out.append(top)
@@ -298,8 +303,27 @@ def actable_naming(game: Game, player: str) -> list[int]:
     that does not name the card it asks for, so the others need not be
     made: the list it gives is the same, in the same order."""
     held = _REMEMBERED.get()
-    mine = actable_cards(game, player)
     if held is None or held[3] is None or held[0] is not game or held[1] != player:
-        return mine
+        return actable_cards(game, player)
     card = held[3]
-    return [card] if card in mine else []
+    return [card] if _actable(game, player, card) else []
+
+
+def _actable(game: Game, player: str, card: int) -> bool:
+    """Whether ``card`` is among :func:`actable_cards`, told from where it
+    lies alone: listing every card puts each unordered zone in its view's
+    order (by handle), most of what a listing on one card would spend on it."""
+    if not game.exists(card) or game.obj(card).kind != CARD:
+        return False
+    obj = game.obj(card)
+    if obj.host is None and card not in game.contents(obj.zone):
+        return card in actable_cards(game, player)  # lies nowhere a view shows
+    if game.may_look(player, card):
+        return acts_on(game, player, card)  # in a zone, or in a pile under or on one
+    if obj.host is not None or game.zone_info(obj.zone).owner != player:
+        return False
+    # Their zone's first card they may not look at, in their view's order.
+    for top in shown_cards(game, player, obj.zone):
+        if game.obj(top).kind == CARD and not game.may_look(player, top):
+            return top == card
+    return False

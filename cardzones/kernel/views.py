@@ -182,7 +182,7 @@ def _row(game: GameState, zid: int) -> _ZoneRow:
 #: With the rows, each zone's place among them by its name (a view's
 #: ``by_name``), which a view copies.
 _LAYOUTS: dict[int, tuple[tuple[int, ...], list[_ZoneRow], dict[str, int]]] = {}
-_LAYOUT_LIMIT = 64
+_LAYOUT_LIMIT = 2048  # a server's open tables each have their own
 
 
 def _layout_entry(game: GameState) -> tuple[tuple[int, ...], list[_ZoneRow], dict[str, int]]:
@@ -231,15 +231,10 @@ def _player_zones(
     order of :func:`_sort_key` built directly; what depends on the game and
     not on the zone is looked up once for the whole view, since a view is
     built many times a second."""
-    objs = game._objs
-    piles = game._kids
-    contents = game._contents
+    objs, piles, contents, fx = game._objs, game._kids, game._contents, game._fx_by_card
     layout = game._vars["layout"]
-    public_ids = summary.public
-    own_ids = summary.own
-    fx = game._fx_by_card
-    cache = game._shown
-    looks = game._vars.get("looks", ())
+    public_ids, own_ids = summary.public, summary.own
+    cache, looks = game._shown, game._vars.get("looks", ())
     out: list[dict[str, Any]] = []
     for zid, info, header, ordered, owner_may_look, equipment in rows:
         zone = header.copy()
@@ -353,7 +348,7 @@ def _add_pile(
 VIEW_FORMAT = "cardzones-view/1"
 
 
-def _board(game: GameState, player: str | None, omniscient: bool) -> dict[str, Any]:
+def _board(game: GameState, player: str | None, omniscient: bool, zones: Any) -> dict[str, Any]:
     summary = _summary(game)
     _, rows, by_name = _layout_entry(game)
     out: dict[str, Any] = {
@@ -368,6 +363,8 @@ def _board(game: GameState, player: str | None, omniscient: bool) -> dict[str, A
             [_author_zone(game, row, summary) for row in rows]
             if omniscient
             else _player_zones(game, player, rows, summary)
+            if zones is None
+            else zones(rows, lambda some: _player_zones(game, player, some, summary))
         ),
         # Each zone's place in ``zones``, by its name: ``zones[by_name["alice.hand"]]``.
         "by_name": by_name.copy(),
@@ -417,13 +414,12 @@ def _in_view_order(game: GameState, player: str | None, cards: Sequence[int]) ->
     summary = _summary(game)
     keyed: list[tuple[tuple[int, str], int]] = []
     for card in cards:
-        if queries.may_look(game, player, card):
-            entry = {"id": _shown_handle(game, player, card, summary)}
-        else:
-            # A hidden entry shows only its pile, and is ordered by that.
-            entry = _show(game, player, card, False, summary) if card in game._kids else HIDDEN
-        keyed.append((_sort_key(entry), card))
-    keyed.sort(key=lambda pair: pair[0])  # stable: stored order among equals
+        if queries.may_look(game, player, card):  # the key of its entry, {"id": handle}
+            keyed.append(((0, _shown_handle(game, player, card, summary)), card))
+        else:  # a hidden entry shows only its pile, and is ordered by that
+            shown = _show(game, player, card, False, summary) if card in game._kids else HIDDEN
+            keyed.append((_sort_key(shown), card))
+    keyed.sort(key=operator.itemgetter(0))  # stable: stored order among equals
     return [card for _, card in keyed]
 
 
@@ -487,16 +483,18 @@ def handle_for(game: GameState, player: str | None, card: int) -> str | None:
     return _shown_handle(game, player, card, _summary(game))
 
 
-def view(game: GameState, player: str | None) -> dict[str, Any]:
+def view(game: GameState, player: str | None, zones: Any = None) -> dict[str, Any]:
     """What ``player`` (None: a spectator) may know of the game now, JSON-ready.
 
     Every name is a player: no player name, ``"*"`` included, means "everything".
+    ``zones(rows, make)`` gives the zones, ``make(rows)`` making those of ``rows``
+    (each with its ``zid``): a caller's own zones kept since the game last changed.
     """
     if player is not None:
         game.check_player(player)
-    return _board(game, player, False)
+    return _board(game, player, False, zones)
 
 
 def omniscient_view(game: GameState) -> dict[str, Any]:
     """Every card, hidden ones included, for a scenario's author. Secret-bearing."""
-    return _board(game, None, True)
+    return _board(game, None, True, None)

@@ -65,3 +65,14 @@ def encode(data: Any) -> bytes:
         return orjson.dumps(data, default=_refuse, option=_OPTIONS)
     except TypeError:
         return json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
+
+
+def fragment(data: Any) -> orjson.Fragment | None:
+    """``data`` written once as a part of later frames (an
+    ``orjson.Fragment``, which :func:`dumps` writes as it is), or None where
+    orjson does not write it (:func:`dumps` then writes the whole frame
+    with the standard library, which takes no fragment)."""
+    try:
+        return orjson.Fragment(orjson.dumps(data, default=_refuse, option=_OPTIONS))
+    except TypeError:
+        return None

@@ -42,6 +42,8 @@ from cardzones.table.context import TableContext
 from cardzones.table.creation import build, start
 from cardzones.table.finish import Votes
 from cardzones.table.finish_votes import Finished
+from cardzones.table.frames import ZoneParts
+from cardzones.table.json_text import dumps
 from cardzones.table.record import Record
 from cardzones.table.refusals import Refusal
 from cardzones.table.rewind import take_back
@@ -97,6 +99,8 @@ class Table:
         #: whether a take-back returned the game to before a shuffle: a
         #: scenario of its acts alone would shuffle differently after it
         self.reshuffled = False
+        #: each viewer's zones of its last event frame, kept (:mod:`.frames`)
+        self.parts = ZoneParts()
 
     @classmethod
     def start(cls, table_id: str, creation: Record) -> Table:
@@ -172,6 +176,7 @@ class Table:
         if seat is not None:  # an act: a take-back is not one of the position's acts
             self.lineage.append((self.number, seat))
         self.marks.append(log_size(self.game))
+        self.parts.note(self.game)  # from the journal, before it is forgotten
         # A table never undoes a committed event; the journal would only grow.
         self.game.forget_history()
         return self.number
@@ -242,10 +247,13 @@ class Table:
             out.append({"act": act, "result": result})
         return out
 
-    def event_frame(self, viewer: str | None, actor: str) -> dict[str, Any]:
+    def event_frame(
+        self, viewer: str | None, actor: str, view: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
         """The frame of the last event for ``viewer``, with the game's winner
-        (``won``) once the procedure has one."""
-        view = self.view(viewer)
+        (``won``) once the procedure has one; ``view`` is the viewer's view
+        now, when the caller made it."""
+        view = self.view(viewer) if view is None else view
         frame: dict[str, Any] = {
             "event": self.number,
             "seat": actor,
@@ -259,6 +267,17 @@ class Table:
         if isinstance(won, str):
             frame["won"] = won
         return frame
+
+    def event_text(self, viewer: str | None, actor: str) -> str:
+        """:meth:`event_frame` as the JSON text a connection is sent: the
+        same text, with the zones no event changed since this viewer's last
+        frame written from what was kept of it (:mod:`.frames`)."""
+        shown = view(self.game, viewer, self.parts.zones(self.game, viewer))
+        frame = self.event_frame(viewer, actor, shown)
+        try:
+            return dumps(frame)
+        except TypeError:  # a value only the standard library writes
+            return dumps(self.event_frame(viewer, actor))
 
     # -- snapshots -------------------------------------------------------------
 

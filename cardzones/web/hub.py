@@ -99,7 +99,7 @@ class OpenTables:
 
     @staticmethod
     def _frames(table: Table, viewers: set[str | None], actor: str) -> dict[str | None, str]:
-        return {v: dumps(table.event_frame(v, actor)) for v in viewers}
+        return {v: table.event_text(v, actor) for v in viewers}
 
     def _collector(
         self, live: Live
@@ -192,11 +192,15 @@ class OpenTables:
             others = time.monotonic() - live.heard_at < OTHERS_WRITE
             outcome = None
             on_loop = not others and (self.table_bytes is None or live.act_bytes is not None)
+            # Its size is written once, whichever way the act goes.
+            size = 0 if self.table_bytes is None else stored_size(act)
             if on_loop:
-                outcome = await self._act_on_loop(live, actor, act, viewers)
+                outcome = await self._act_on_loop(live, actor, act, size, viewers)
             if outcome is None:
                 read_first = others or on_loop
-                outcome = await self._act_in_thread(live, actor, act, viewers, on_event, read_first)
+                outcome = await self._act_in_thread(
+                    live, actor, act, size, viewers, on_event, read_first
+                )
             self._deliver(live, events)
             if ended is None and live.table.finished is not None:
                 self._announce(live)  # the time limit passed while it was stored
@@ -227,7 +231,7 @@ class OpenTables:
                 self._spawn_task(self._store_snapshot(live, done.number, state))
 
     async def _act_on_loop(
-        self, live: Live, actor: str, act: Any, viewers: set[str | None]
+        self, live: Live, actor: str, act: Any, size: int, viewers: set[str | None]
     ) -> Acted | None:
         """The act applied on the event loop and committed by the store's
         writer thread; None where it needs the store read (see
@@ -235,7 +239,7 @@ class OpenTables:
         other process is known to write to the table and its bytes of acts,
         if bounded, are counted already: either reads the store, which only a
         worker thread does."""
-        full = self._full(live, act)
+        full = self._full(live, size)
         if full is not None:
             return full
         try:
@@ -247,13 +251,14 @@ class OpenTables:
             return Refusal(CANNOT_STORE)
         if done is None:
             return None
-        return self._stored(live, actor, act, done, viewers)
+        return self._stored(live, actor, size, done, viewers)
 
     async def _act_in_thread(
         self,
         live: Live,
         actor: str,
         act: Any,
+        size: int,
         viewers: set[str | None],
         on_event: Callable[[Table, StoredAction], None],
         read_first: bool,
@@ -262,7 +267,7 @@ class OpenTables:
         the store read first with ``read_first``."""
 
         def run() -> Acted:
-            full = self._full(live, act)
+            full = self._full(live, size)
             if full is not None:
                 return full
             try:
@@ -273,7 +278,7 @@ class OpenTables:
                 )
             except Refusal as refusal:
                 return refusal
-            return self._stored(live, actor, act, replace(done, cpu=cpu), viewers)
+            return self._stored(live, actor, size, replace(done, cpu=cpu), viewers)
 
         try:
             return await run_in_threadpool(run)
@@ -282,11 +287,12 @@ class OpenTables:
             return Refusal(CANNOT_STORE)
 
     def _stored(
-        self, live: Live, actor: str, act: Any, done: Done, viewers: set[str | None]
+        self, live: Live, actor: str, size: int, done: Done, viewers: set[str | None]
     ) -> Acted:
-        """An act that is now the table's event: counted, and its frames made."""
+        """An act of ``size`` (:func:`stored_size`) that is now the table's
+        event: counted, and its frames made."""
         if live.act_bytes is not None:
-            live.act_bytes += stored_size(act)
+            live.act_bytes += size
         # Stored is done: whatever fails now, the act is acknowledged.
         try:
             return done, self._frames(live.table, viewers, actor)
@@ -301,9 +307,10 @@ class OpenTables:
         )
         live.pace.stored(cpu)
 
-    def _full(self, live: Live, act: Any) -> Refusal | None:
-        """In a worker thread, under the lock: the refusal of an act that
-        would take the table past its bytes of acts, or None."""
+    def _full(self, live: Live, size: int) -> Refusal | None:
+        """Under the lock: the refusal of an act of ``size`` that would take
+        the table past its bytes of acts, or None. Reads the store while the
+        table's bytes are not counted yet: in a worker thread, then."""
         if self.table_bytes is None:
             return None
         if live.act_bytes is None:
@@ -311,7 +318,6 @@ class OpenTables:
             # they are caught up (on_event).
             stored = self.host.store.actions(live.table.id, upto=live.table.number)
             live.act_bytes = sum(stored_size(a.act) for a in stored)
-        size = stored_size(act)
         if live.act_bytes + size <= self.table_bytes:
             return None
         return Refusal(
