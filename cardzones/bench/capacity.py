@@ -114,10 +114,14 @@ class Level:
     server: CpuWindow = field(default_factory=lambda: CpuWindow(None))
     #: the machine's load average (1 minute) at the level's start and end
     load: tuple[float | None, float | None] = (None, None)
+    #: each act counted in ``acts``: when it was due (wall-clock seconds, to
+    #: line up with the server's record of its pauses) and its act-to-ack
+    acts_at: list[tuple[float, float]] = field(default_factory=list)
 
     def merge(self, other: Level) -> None:
         """Add what another driver of the same level measured."""
         self.acts.latencies += other.acts.latencies
+        self.acts_at += other.acts_at
         self.acts.refused += other.acts.refused
         self.legal.latencies += other.legal.latencies
         self.errors += other.errors
@@ -244,6 +248,8 @@ async def _seat_loop(
 ) -> None:
     rng = seat.rng
     menus: list[asyncio.Task[None]] = []
+    # The wall clock of a perf_counter time, for the acts' timeline.
+    wall = time.time() - time.perf_counter()
     socket = await RawSocket.open(*address, f"/api/tables/{table}/ws")
     lean = _LeanSeat(seat, socket)
     menu = _menu(lean, level, start, end)
@@ -276,6 +282,7 @@ async def _seat_loop(
             else:
                 if start <= due and done <= end:
                     level.acts.latencies.append(done - due)
+                    level.acts_at.append((wall + due, done - due))
                 while seat.number < answer["number"] and not lean.closed:
                     await seat.event.wait()
                     seat.event.clear()

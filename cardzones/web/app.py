@@ -35,6 +35,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
+from cardzones.table import pauses
 from cardzones.table.database import DEFAULT_DB
 from cardzones.table.limits import Limits
 from cardzones.table.store import Store
@@ -90,7 +91,9 @@ def create_app(
         if server.holds is not None:
             tasks.append(asyncio.create_task(server.holds.keep_alive()))
         try:
-            yield
+            # The record of pauses, when CARDZONES_PAUSES names its file.
+            async with pauses.recording():
+                yield
         finally:
             for task in tasks:
                 task.cancel()
