@@ -73,6 +73,10 @@ def test_a_sweep_is_due_once_the_objects_out_of_reach_have_grown(
 ) -> None:
     serving.swept = gc.get_freeze_count()
     kept = [[i] for i in range(int(collector.SWEEP_GROWTH * serving.swept) + 1000)]
+    serving.young, serving.due = 0, False  # the collections the list itself made
+    for _ in range(collector.COUNT_EVERY - 1):
+        gc.collect(0)
+        assert not serving.due  # counted only every COUNT_EVERY young collections
     gc.collect(0)
     assert serving.due
     serving.sweep()

@@ -45,6 +45,10 @@ MIDDLE, OLD = 20, 10
 SWEEP_GROWTH = 2.0
 #: Seconds between two looks at whether a sweep is due.
 SWEEP_LOOK = 5.0
+#: Young collections between two counts of the objects out of reach: a count
+#: walks all of them (a million objects at 768 tables), so it is not made
+#: after every young collection.
+COUNT_EVERY = 16
 
 
 class Collector:
@@ -55,6 +59,8 @@ class Collector:
         self.swept = gc.get_freeze_count()
         #: whether a sweep is due
         self.due = False
+        #: young collections since the objects out of reach were last counted
+        self.young = 0
         #: sweeps made, and the objects they found unreachable (for the tests)
         self.sweeps = 0
         self.found = 0
@@ -65,8 +71,10 @@ class Collector:
         if phase != "stop" or info["generation"] != 0:
             return
         gc.freeze()
-        if gc.get_freeze_count() > SWEEP_GROWTH * self.swept:
-            self.due = True
+        self.young += 1
+        if self.young >= COUNT_EVERY:
+            self.young = 0
+            self.due = self.due or gc.get_freeze_count() > SWEEP_GROWTH * self.swept
 
     def sweep(self) -> int:
         """Everything back in the collector's reach, one full collection,
