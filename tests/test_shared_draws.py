@@ -27,7 +27,7 @@ def store(postgres_url: str) -> Iterator[Store]:
 def test_a_draw_is_what_drawn_computes_step_by_step(store: Store) -> None:
     """A seeded run of draws, payments and give-backs on one key: each
     answer and the state after it are those of drawn()."""
-    assert store.direct_draws is not None
+    assert store.direct_short is not None
     rng = random.Random(36)
     key = f"frames:{uuid.uuid4().hex}"
     burst, rate = 20.0, 7.5
@@ -52,7 +52,7 @@ def test_a_draw_is_one_statement_beside_the_engine(
     monkeypatch.setattr(store.engine, "connect", no_engine)
     monkeypatch.setattr(store.engine, "begin", no_engine)
     monkeypatch.setattr("cardzones.table.rate_windows.FORGET_EVERY", 1 << 30)
-    direct = store.direct_draws
+    direct = store.direct_short
     assert direct is not None
     statements: list[object] = []
     run = direct.run
@@ -88,3 +88,45 @@ def test_draws_at_once_never_take_more_than_the_bucket(store: Store) -> None:
     assert store.draw(key, 2.0, 0.0, 30.0, 1.0, 5_000.0) == (0.0, 0.0)
     # spent ahead: the debt makes the next draw wait, a second a unit owed
     assert store.draw(key, 2.0, 3.0, 30.0, 1.0, 5_000.0) == (0.0, 3.0)
+
+
+def test_a_tables_load_and_join_reads_are_one_statement_each(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The reads of a table's load (its creation, snapshot and acts), join
+    (its seats) and catch-up (its acts, its head) go through the store's own
+    connections, one statement each, not through the engine (its ping,
+    BEGIN, the SELECT and ROLLBACK)."""
+    from test_table_store import creation
+
+    from cardzones.table.host import Host
+
+    host = Host(store, snapshot_every=2)
+    table_id = f"r-{uuid.uuid4().hex[:12]}"
+    store.create_table(table_id, creation(), {"alice": "a" * 64, "bob": "b" * 64}, "c" * 64)
+    table = host.load(table_id)
+    assert table is not None
+    for _ in range(3):
+        host.act(table, "alice", {"end_turn": {}} if table.number % 2 else DRAW_ONE)
+
+    def no_engine(*_args: Any, **_kwargs: Any) -> None:
+        raise AssertionError("the engine was used for a read")
+
+    monkeypatch.setattr(store.engine, "connect", no_engine)
+    monkeypatch.setattr(store.engine, "begin", no_engine)
+    direct = store.direct_short
+    assert direct is not None
+    statements: list[object] = []
+    run = direct.run
+    monkeypatch.setattr(direct, "run", lambda *a: statements.append(a[1]) or run(*a))
+    assert store.seat(table_id, "nobody") is None
+    assert store.creation(table_id) is not None and store.creation("none") is None
+    assert store.snapshot(table_id) is not None and store.snapshot(table_id, upto=0) is None
+    assert store.head(table_id) == 3 and [a.number for a in store.actions(table_id, 1)] == [2, 3]
+    assert len(statements) == 7
+    monkeypatch.undo()  # a load also reads the votes to finish, through the engine
+    again = Host(store).load(table_id)  # from its snapshot and the acts after it
+    assert again is not None and again.game.same_state(table.game)
+
+
+DRAW_ONE = {"move": {"card": "alice.deck[0]", "to": "alice.hand"}}

@@ -24,8 +24,8 @@ its budget of computing, a share at a time), is one statement instead
 (:data:`_DRAW`): ``INSERT ... ON CONFLICT DO UPDATE`` makes the row or
 changes it under the row's lock, the draw computed from the old state in
 SQL as :func:`drawn` computes it, and ``RETURNING`` gives the new state
-with what was drawn. Sent in autocommit mode on a connection of its own
-(:class:`~cardzones.table.direct_postgres.DirectPostgres`), it is one round
+with what was drawn. Sent in autocommit mode on one of the store's own connections
+(:attr:`~cardzones.table.database.Database.direct_short`), it is one round
 trip and one transaction, where the engine took six (its ping, ``BEGIN``,
 the row made, read under its lock, written, ``COMMIT``).
 Times are the wall clock's, the one clock the processes share (a few
@@ -44,17 +44,14 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.engine import URL, Connection
+from sqlalchemy.engine import Connection
 
-from cardzones.table.database import DEFAULT_DB, Database
+from cardzones.table.database import Database
 from cardzones.table.direct_postgres import DirectPostgres
 from cardzones.table.schema import rate_windows
 
 #: One count in this many also forgets the rows whose window has passed.
 FORGET_EVERY = 256
-#: Postgres: the connections of the buckets' draws (one per worker thread
-#: drawing at once; more wait for one).
-DRAW_CONNECTIONS = 4
 
 
 def counted(times: list[float], count: int, window: float, now: float) -> tuple[list[float], float]:
@@ -108,19 +105,6 @@ def drawn(
 class RateWindows(Database):
     """The shared limits of every key, in the store's database."""
 
-    def __init__(self, url: str | URL = DEFAULT_DB) -> None:
-        super().__init__(url)
-        #: Postgres: the buckets' draws, one statement each on connections
-        #: of their own (None: through the engine)
-        self.direct_draws: DirectPostgres | None = None
-        if self.postgres:
-            self.direct_draws = DirectPostgres(self.engine, self.url, DRAW_CONNECTIONS)
-
-    def close(self) -> None:
-        if self.direct_draws is not None:
-            self.direct_draws.close()
-        super().close()
-
     def _change(
         self, conn: Connection, key: str, now: float, change: Callable[[Any], tuple[Any, float]]
     ) -> None:
@@ -156,8 +140,8 @@ class RateWindows(Database):
         """Pay ``spent`` into the bucket of ``key`` and draw up to ``want``
         from it (:func:`drawn`): what was drawn, and the seconds to wait
         when nothing could be."""
-        if self.direct_draws is not None:
-            return self._draw_at_once(self.direct_draws, key, want, spent, burst, rate, now)
+        if self.direct_short is not None:
+            return self._draw_at_once(self.direct_short, key, want, spent, burst, rate, now)
         out = (0.0, 0.0)
 
         def change(state: Any) -> tuple[Any, float]:
