@@ -30,7 +30,7 @@ import threading
 import time
 
 from cardzones.table import pauses
-from cardzones.table.database import sqlite_pragmas
+from cardzones.table.sqlite_setup import sqlite_pragmas
 
 #: Seconds between two checkpoints while acts are committed.
 EVERY = 0.5

@@ -14,7 +14,7 @@ never seen.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import URL, Engine, make_url
@@ -22,9 +22,8 @@ from sqlalchemy.exc import ArgumentError
 from sqlalchemy.pool import StaticPool
 
 from cardzones.errors import CardzonesError
-
-if TYPE_CHECKING:
-    from cardzones.table.direct_postgres import DirectPostgres
+from cardzones.table.direct_postgres import DirectPostgres
+from cardzones.table.sqlite_setup import sqlite_pragmas
 
 #: The database a server uses when given none: a SQLite file in the current folder.
 DEFAULT_DB = "cardzones-tables.sqlite3"
@@ -93,8 +92,6 @@ class Database:
         #: through the engine)
         self.direct_short: DirectPostgres | None = None
         if self.postgres:
-            from cardzones.table.direct_postgres import DirectPostgres
-
             self.direct_short = DirectPostgres(self.engine, self.url, SHORT_CONNECTIONS)
 
     def read(self, statement: sa.Executable, params: dict[str, Any] | None = None) -> list[Any]:
@@ -131,16 +128,3 @@ def _engine(url: URL) -> Engine:
         sa.event.listen(engine, "connect", sqlite_pragmas)
         return engine
     return sa.create_engine(url, pool_pre_ping=True)
-
-
-def sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    """How every connection to a SQLite store is set up, the engine's and
-    the action log's own (:mod:`cardzones.table.direct_sqlite`)."""
-    cursor = dbapi_connection.cursor()
-    # WAL: readers never block the writer, and a commit is one append to the log.
-    cursor.execute("PRAGMA journal_mode=WAL")
-    # FULL: a commit is on disk before it returns, so an acknowledged action
-    # survives a killed process and a power cut alike.
-    cursor.execute("PRAGMA synchronous=FULL")
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.close()

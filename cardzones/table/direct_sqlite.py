@@ -26,7 +26,7 @@ from sqlalchemy.engine.interfaces import Compiled
 from sqlalchemy.sql.expression import ClauseElement
 
 from cardzones.table.checkpoints import Checkpoints, without_checkpoints
-from cardzones.table.database import sqlite_pragmas
+from cardzones.table.sqlite_setup import sqlite_pragmas
 
 #: Runs one statement with its parameters in the transaction: its rows.
 Run = Callable[[Any, dict[str, Any]], list[Any]]
