@@ -54,8 +54,10 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import gc
 import json
 import multiprocessing
+import os
 import random
 import time
 from collections.abc import Callable, Coroutine
@@ -70,7 +72,7 @@ from cardzones.bench.cpu import CpuWindow
 from cardzones.bench.lean import LeanError, RawSocket
 from cardzones.bench.seat import _Seat
 from cardzones.bench.table import SERVER_PIDS, WARMUP, Sample, _card_of, table_body
-from cardzones.web.collector import for_serving
+from cardzones.table import pauses
 from cardzones.web.slow import raise_open_files
 
 #: The act-to-ack p99 a level must keep, in milliseconds.
@@ -467,10 +469,21 @@ async def _drive(part: _Part) -> Level:
 def _drive_in_process(part: _Part) -> Level:
     """:func:`_drive` in a driver process of its own, which may hold as many
     connections as the system lets it (two for each seat), its collector
-    set as the server's is, so that its own pauses are rare too."""
+    off: a pause of the driver delays the acts it measures as much as one
+    of the server (its young collections took 300 ms at 768 tables on a
+    busy machine), and what it leaves to the collector in one level is
+    little. With ``CARDZONES_PAUSES`` set, the driver keeps a record of its
+    own pauses beside the server's (the file's name with ``.driver`` and
+    its seed added)."""
     raise_open_files()
-    for_serving()
-    return asyncio.run(_drive(part))
+    gc.disable()
+    return asyncio.run(_drive_recorded(part))
+
+
+async def _drive_recorded(part: _Part) -> Level:
+    path = os.environ.get(pauses.ENV)
+    async with pauses.recording(f"{path}.driver{part.seed}" if path else ""):
+        return await _drive(part)
 
 
 def kept(figures: dict[str, Any]) -> bool:
