@@ -22,6 +22,13 @@ for :data:`SECONDS`, or longer if need be for about :data:`MIN_ACTS` acts, so
 that its p99 is one of its few slowest acts and not its slowest alone
 (``p99_rank`` says which: 1 is the slowest).
 
+A level's clock starts once every seat of it is seated: its seats connect
+and are welcomed first, all at once (a thousand tables' joins take the
+server several seconds), and only then does each seat's first act fall due,
+within :data:`EVERY` seconds, and the measured window begin after the
+warm-up. Joins crowding into the first acts are a server's restart, not
+tables at the pace of people, and are left out of the level's figures.
+
 The seats are played by drivers, each an asyncio process of its own, on a
 lean client (:mod:`cardzones.bench.lean`): raw WebSocket frames, the menus
 asked on the seat's socket as the board asks them, an event's view parsed only
@@ -47,8 +54,10 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import gc
 import json
 import multiprocessing
+import os
 import random
 import time
 from collections.abc import Callable, Coroutine
@@ -63,7 +72,7 @@ from cardzones.bench.cpu import CpuWindow
 from cardzones.bench.lean import LeanError, RawSocket
 from cardzones.bench.seat import _Seat
 from cardzones.bench.table import SERVER_PIDS, WARMUP, Sample, _card_of, table_body
-from cardzones.web.collector import for_serving
+from cardzones.table import pauses
 from cardzones.web.slow import raise_open_files
 
 #: The act-to-ack p99 a level must keep, in milliseconds.
@@ -88,8 +97,8 @@ MIN_ACTS = 500
 #: client one process plays the ladder's top level for a fraction of what
 #: the server spends on it.
 TABLES_PER_DRIVER = 1000
-#: Seconds given to the driver processes to start, before a level's warm-up.
-DRIVER_START = 3.0
+#: Seconds the seats of a level are given to be seated, at most.
+SEATING = 120.0
 #: The echo connections beside each level, and the seconds between two of
 #: each one's frames.
 ECHO_PROBES, ECHO_EVERY = 4, 0.05
@@ -114,10 +123,14 @@ class Level:
     server: CpuWindow = field(default_factory=lambda: CpuWindow(None))
     #: the machine's load average (1 minute) at the level's start and end
     load: tuple[float | None, float | None] = (None, None)
+    #: each act counted in ``acts``: when it was due (wall-clock seconds, to
+    #: line up with the server's record of its pauses) and its act-to-ack
+    acts_at: list[tuple[float, float]] = field(default_factory=list)
 
     def merge(self, other: Level) -> None:
         """Add what another driver of the same level measured."""
         self.acts.latencies += other.acts.latencies
+        self.acts_at += other.acts_at
         self.acts.refused += other.acts.refused
         self.legal.latencies += other.legal.latencies
         self.errors += other.errors
@@ -232,30 +245,59 @@ class _LeanSeat:
 _EVENT = '{"event":'
 
 
+@dataclass
+class _Clock:
+    """A driver's clock: its seats seated so far, and once all of them are,
+    the level's start and end (perf_counter times) and ``go`` set."""
+
+    seats: int
+    seated: int = 0
+    go_at: float = 0.0
+    start: float = 0.0
+    end: float = 0.0
+    go: asyncio.Event = field(default_factory=asyncio.Event)
+    all_seated: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def __post_init__(self) -> None:
+        if self.seats <= 0:
+            self.all_seated.set()
+
+    def one_seated(self) -> None:
+        """A seat is seated, or turned away: either way it joins no more."""
+        self.seated += 1
+        if self.seated >= self.seats:
+            self.all_seated.set()
+
+
 async def _seat_loop(
     address: tuple[str, int],
     table: str,
     token: str,
     seat: _Seat,
     level: Level,
-    start: float,
-    end: float,
+    clock: _Clock,
     every: float,
 ) -> None:
     rng = seat.rng
     menus: list[asyncio.Task[None]] = []
+    # The wall clock of a perf_counter time, for the acts' timeline.
+    wall = time.time() - time.perf_counter()
     socket = await RawSocket.open(*address, f"/api/tables/{table}/ws")
     lean = _LeanSeat(seat, socket)
-    menu = _menu(lean, level, start, end)
     reader = asyncio.create_task(lean.read())
     try:
         socket.send(json.dumps({"hello": token, "after": 0}))
         while not seat.view:
             if lean.closed:
                 level.errors += 1  # turned away at its hello
+                clock.one_seated()
                 return
             await asyncio.sleep(0.005)
-        due = time.perf_counter() + rng.uniform(0, every)
+        clock.one_seated()
+        await clock.go.wait()
+        start, end = clock.start, clock.end
+        menu = _menu(lean, level, start, end)
+        due = clock.go_at + rng.uniform(0, every)
         n = 0
         while due < end:
             act = lean.next_act()
@@ -276,6 +318,7 @@ async def _seat_loop(
             else:
                 if start <= due and done <= end:
                     level.acts.latencies.append(done - due)
+                    level.acts_at.append((wall + due, done - due))
                 while seat.number < answer["number"] and not lean.closed:
                     await seat.event.wait()
                     seat.event.clear()
@@ -322,25 +365,34 @@ async def _level(
             answer.raise_for_status()
             created.append(answer.json())
     drivers = -(-tables // TABLES_PER_DRIVER)
-    # The driver processes take a moment to start: the level starts after it.
-    lead = max(every, min(seconds, SECONDS) * WARMUP) + DRIVER_START
-    start_at = time.time() + lead
-    parts = [
-        _Part(url, created[i::drivers], start_at, seconds, every, seed * 1000 + i)
-        for i in range(drivers)
-    ]
-    start = time.perf_counter() + lead
-    watched = [_load_between(level, start, start + seconds)]
-    level.server = CpuWindow(SERVER_PIDS.get(url))
-    watched.append(level.server.watch(start, start + seconds))
-    if echo_url is not None:
-        for i in range(ECHO_PROBES):
-            watched.append(_echo_probe(echo_url, level, start, start + seconds, seed * 100 + i))
     # Each driver in a process of its own, even one: its CPU is then its own.
     context = multiprocessing.get_context("spawn")
-    with concurrent.futures.ProcessPoolExecutor(drivers, mp_context=context) as pool:
+    with (
+        context.Manager() as manager,
+        concurrent.futures.ProcessPoolExecutor(drivers, mp_context=context) as pool,
+    ):
+        seated, go = manager.Queue(), manager.Queue()
+        parts = [
+            _Part(url, created[i::drivers], seconds, every, seed * 1000 + i, seated, go)
+            for i in range(drivers)
+        ]
         loop = asyncio.get_running_loop()
         runs = [loop.run_in_executor(pool, _drive_in_process, part) for part in parts]
+        # Every seat seated (each driver says so once), then the clock: the
+        # first acts within one period, the window after the warm-up.
+        for _ in range(drivers):
+            await asyncio.wait_for(loop.run_in_executor(None, seated.get), SEATING)
+        go_at = time.time()
+        lead = max(every, min(seconds, SECONDS) * WARMUP)
+        for _ in range(drivers):
+            go.put(go_at)
+        start = time.perf_counter() + lead
+        watched = [_load_between(level, start, start + seconds)]
+        level.server = CpuWindow(SERVER_PIDS.get(url))
+        watched.append(level.server.watch(start, start + seconds))
+        if echo_url is not None:
+            for i in range(ECHO_PROBES):
+                watched.append(_echo_probe(echo_url, level, start, start + seconds, seed * 100 + i))
         results, _ = await asyncio.gather(asyncio.gather(*runs), asyncio.gather(*watched))
     for done in results:
         level.merge(done)
@@ -366,15 +418,18 @@ async def _load_between(level: Level, start: float, end: float) -> None:
 
 @dataclass(frozen=True)
 class _Part:
-    """One driver's part of a level: its tables, and the level's clock
-    (``start_at`` in wall-clock seconds, shared by the driver processes)."""
+    """One driver's part of a level: its tables, and the queues of the
+    level's clock: the driver puts one item on ``seated`` once its seats
+    are seated, and gets from ``go`` the moment (wall-clock seconds, shared
+    by the driver processes) their acts begin."""
 
     url: str
     created: list[dict[str, Any]]
-    start_at: float
     seconds: float
     every: float
     seed: int
+    seated: Any
+    go: Any
 
 
 async def _drive(part: _Part) -> Level:
@@ -383,35 +438,52 @@ async def _drive(part: _Part) -> Level:
     its process used in the level's window."""
     level = Level(len(part.created))
     rng = random.Random(part.seed)
-    start = time.perf_counter() + (part.start_at - time.time())
-    end = start + part.seconds
     split = urlsplit(part.url)
     address = (split.hostname or "127.0.0.1", split.port or 80)
     loops = []
+    clock = _Clock(sum(len(table["seats"]) for table in part.created))
     for table in part.created:
         for name, token in table["seats"].items():
             seat = _Seat(name, random.Random(rng.randrange(1 << 31)))
-            loops.append(
-                _seat_loop(address, table["table"], token, seat, level, start, end, part.every)
-            )
+            loops.append(_seat_loop(address, table["table"], token, seat, level, clock, part.every))
 
-    async def own_cpu() -> None:
-        await asyncio.sleep(max(0.0, start - time.perf_counter()))
+    async def own_clock() -> None:
+        await clock.all_seated.wait()
+        loop = asyncio.get_running_loop()
+        part.seated.put(True)
+        go_at = await loop.run_in_executor(None, part.go.get)
+        lead = max(part.every, min(part.seconds, SECONDS) * WARMUP)
+        clock.go_at = time.perf_counter() + (go_at - time.time())
+        clock.start = clock.go_at + lead
+        clock.end = clock.start + part.seconds
+        clock.go.set()
+        await asyncio.sleep(max(0.0, clock.start - time.perf_counter()))
         first = time.process_time()
-        await asyncio.sleep(max(0.0, end - time.perf_counter()))
+        await asyncio.sleep(max(0.0, clock.end - time.perf_counter()))
         level.driver_cpu = time.process_time() - first
 
-    await asyncio.gather(*loops, own_cpu())
+    await asyncio.gather(*loops, own_clock())
     return level
 
 
 def _drive_in_process(part: _Part) -> Level:
     """:func:`_drive` in a driver process of its own, which may hold as many
     connections as the system lets it (two for each seat), its collector
-    set as the server's is, so that its own pauses are rare too."""
+    off: a pause of the driver delays the acts it measures as much as one
+    of the server (its young collections took 300 ms at 768 tables on a
+    busy machine), and what it leaves to the collector in one level is
+    little. With ``CARDZONES_PAUSES`` set, the driver keeps a record of its
+    own pauses beside the server's (the file's name with ``.driver`` and
+    its seed added)."""
     raise_open_files()
-    for_serving()
-    return asyncio.run(_drive(part))
+    gc.disable()
+    return asyncio.run(_drive_recorded(part))
+
+
+async def _drive_recorded(part: _Part) -> Level:
+    path = os.environ.get(pauses.ENV)
+    async with pauses.recording(f"{path}.driver{part.seed}" if path else ""):
+        return await _drive(part)
 
 
 def kept(figures: dict[str, Any]) -> bool:

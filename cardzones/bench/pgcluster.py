@@ -70,10 +70,14 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def throwaway_cluster(fsync: bool = True) -> Iterator[str]:
+def throwaway_cluster(
+    fsync: bool = True, settings: dict[str, str] | None = None, keep_log: Path | None = None
+) -> Iterator[str]:
     """A new Postgres cluster on 127.0.0.1, for as long as the ``with`` lasts:
     yields the URL of its ``postgres`` database; stops and removes it after.
-    Without ``fsync`` nothing waits for the disk (for tests)."""
+    Without ``fsync`` nothing waits for the disk (for tests). ``settings``
+    are more of the server's settings (``log_checkpoints``, say); the
+    server's log is copied to ``keep_log`` once it has stopped."""
     binaries = check_available()
     # Under /tmp, readable by all: every folder above a cluster must be
     # readable by the user that runs it.
@@ -90,6 +94,8 @@ def throwaway_cluster(fsync: bool = True) -> Iterator[str]:
         if not fsync:
             initdb.append("--no-sync")
             options += " -c fsync=off"
+        for name, value in (settings or {}).items():
+            options += f" -c {name}={value}"
         start = [*pg_ctl, "-o", options, "-l", str(root / "log"), "-w", "start"]
         try:
             for step in (initdb, start):
@@ -101,6 +107,8 @@ def throwaway_cluster(fsync: bool = True) -> Iterator[str]:
         if (data / "postmaster.pid").exists():
             stop = [*pg_ctl, "-m", "fast", "-w", "stop"]
             subprocess.run(_as_postgres(stop), check=False, **quiet)  # type: ignore[call-overload]
+        if keep_log is not None and (root / "log").exists():
+            shutil.copyfile(root / "log", keep_log)
         shutil.rmtree(root, ignore_errors=True)
 
 

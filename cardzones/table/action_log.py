@@ -196,14 +196,12 @@ class ActionLog(Database):
         """The actions numbered after ``after`` (up to ``upto``), in order."""
         query = _ACTIONS if upto is None else _ACTIONS_UPTO
         params = {"table_id": table_id, "after": after, "upto": upto}
-        with self.engine.connect() as conn:
-            rows = conn.execute(query, params).all()
+        rows = self.read(query, params)
         return [StoredAction(n, s, at, json.loads(a)) for n, s, at, a in rows]
 
     def head(self, table_id: str) -> int:
         """The number of the table's last action (0: none yet)."""
-        with self.engine.connect() as conn:
-            return int(conn.execute(last_number(actions.c.number, table_id)).scalar_one())
+        return int(self.read(_HEAD, {"table_id": table_id})[0][0])
 
 
 def _row(
@@ -297,3 +295,4 @@ _ACTIONS = (
     .order_by(actions.c.number)
 )
 _ACTIONS_UPTO = _ACTIONS.where(actions.c.number <= sa.bindparam("upto"))
+_HEAD = last_number(actions.c.number, sa.bindparam("table_id", type_=sa.String))

@@ -22,6 +22,8 @@ from sqlalchemy.exc import ArgumentError
 from sqlalchemy.pool import StaticPool
 
 from cardzones.errors import CardzonesError
+from cardzones.table.direct_postgres import DirectPostgres
+from cardzones.table.sqlite_setup import sqlite_pragmas
 
 #: The database a server uses when given none: a SQLite file in the current folder.
 DEFAULT_DB = "cardzones-tables.sqlite3"
@@ -59,21 +61,47 @@ def safe_text(text: str) -> str:
         return "<database URL>"
 
 
-def last_number(number: sa.Column[int], table_id: str) -> sa.Select[int]:
+def last_number(number: sa.Column[int], table_id: str | sa.BindParameter[str]) -> sa.Select[int]:
     """The query for the last number a table has in ``number``, a column of a
     table of rows numbered per table (its actions, its chat lines): 0 when it
-    has none."""
+    has none (``table_id`` a parameter: a query built once)."""
     rows = number.table
     return sa.select(sa.func.coalesce(sa.func.max(number), 0)).where(rows.c.table_id == table_id)
 
 
+#: Postgres: the connections of the store's short statements (one per
+#: worker thread running one at once; more wait for one).
+SHORT_CONNECTIONS = 4
+
+
 class Database:
     """A connection to the store's database: what each part of the store
-    (its actions, its votes to finish, its chat) writes and reads through."""
+    (its actions, its votes to finish, its chat) writes and reads through.
+
+    On Postgres the reads of a table's load, join and catch-up, and the
+    draws of the shared limits, are each one statement in autocommit mode on
+    connections of the store's own (:attr:`direct_short`): one round trip,
+    where the engine takes four for a read (its ping of the connection,
+    ``BEGIN``, the ``SELECT`` and ``ROLLBACK``). Each read was its own
+    transaction through the engine too, so it sees what it saw before."""
 
     def __init__(self, url: str | URL = DEFAULT_DB) -> None:
         self.url = url if isinstance(url, URL) else database_url(url)
         self.engine = _engine(self.url)
+        #: Postgres: short statements on connections of their own (None:
+        #: through the engine)
+        self.direct_short: DirectPostgres | None = None
+        if self.postgres:
+            self.direct_short = DirectPostgres(self.engine, self.url, SHORT_CONNECTIONS)
+
+    def read(self, statement: sa.Executable, params: dict[str, Any] | None = None) -> list[Any]:
+        """The rows of a read, built once with its parameters (a statement
+        is compiled once for the store's own connections, and kept)."""
+        if self.direct_short is not None:
+            with self.direct_short.statements() as run:
+                return list(run(statement, params or {}))
+        with self.engine.connect() as conn:
+            return list(conn.execute(statement, params or {}).all())
 
     @property
     def postgres(self) -> bool:
@@ -83,6 +111,8 @@ class Database:
         return self.url.render_as_string(hide_password=True)
 
     def close(self) -> None:
+        if self.direct_short is not None:
+            self.direct_short.close()
         self.engine.dispose()
 
 
@@ -98,16 +128,3 @@ def _engine(url: URL) -> Engine:
         sa.event.listen(engine, "connect", sqlite_pragmas)
         return engine
     return sa.create_engine(url, pool_pre_ping=True)
-
-
-def sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    """How every connection to a SQLite store is set up, the engine's and
-    the action log's own (:mod:`cardzones.table.direct_sqlite`)."""
-    cursor = dbapi_connection.cursor()
-    # WAL: readers never block the writer, and a commit is one append to the log.
-    cursor.execute("PRAGMA journal_mode=WAL")
-    # FULL: a commit is on disk before it returns, so an acknowledged action
-    # survives a killed process and a power cut alike.
-    cursor.execute("PRAGMA synchronous=FULL")
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.close()

@@ -90,7 +90,8 @@ class DirectPostgres:
         sql, literals = self._compiled(statement)
         with conn.cursor() as cursor:
             cursor.execute(sql, {**literals, **params})
-            return cursor.fetchall()
+            # A statement without rows (a DELETE) answers none.
+            return cursor.fetchall() if cursor.description is not None else []
 
     def close(self) -> None:
         """Close the connections kept."""

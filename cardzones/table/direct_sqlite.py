@@ -25,7 +25,8 @@ from sqlalchemy.engine import Dialect, Engine
 from sqlalchemy.engine.interfaces import Compiled
 from sqlalchemy.sql.expression import ClauseElement
 
-from cardzones.table.database import sqlite_pragmas
+from cardzones.table.checkpoints import Checkpoints, without_checkpoints
+from cardzones.table.sqlite_setup import sqlite_pragmas
 
 #: Runs one statement with its parameters in the transaction: its rows.
 Run = Callable[[Any, dict[str, Any]], list[Any]]
@@ -69,12 +70,16 @@ class DirectSqlite:
         #: each statement as SQLite text, its parameters' order and their
         #: values where the statement holds them (literals)
         self._compiled = CompiledOnce(engine.dialect, _for_sqlite)
+        #: the log's checkpoints, which these connections leave to a thread
+        #: of their own so that no act waits for one
+        self.checkpoints = Checkpoints(path)
 
     def _connect(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.path, timeout=30, check_same_thread=False)
         # Transactions are begun here, not by the module.
         conn.isolation_level = None
         sqlite_pragmas(conn, None)
+        without_checkpoints(conn)
         return conn
 
     @contextmanager
@@ -91,6 +96,7 @@ class DirectSqlite:
             try:
                 yield lambda statement, params: self._run(conn, statement, params)
                 conn.execute("COMMIT")
+                self.checkpoints.committed()
             except BaseException:
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
@@ -109,7 +115,8 @@ class DirectSqlite:
         return conn.execute(sql, values).fetchall()
 
     def close(self) -> None:
-        """Close the connections kept."""
+        """Close the connections kept, and stop the checkpoints."""
+        self.checkpoints.close()
         with self._lock:
             free, self._free = self._free, []
         for conn in free:

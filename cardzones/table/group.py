@@ -35,6 +35,7 @@ from collections.abc import Callable
 from typing import Any
 
 from cardzones.errors import CardzonesError
+from cardzones.table import pauses
 
 #: Writes rows in one transaction and commits it: for each row, None when it
 #: is stored, or the error that says why not (the others are stored).
@@ -152,12 +153,15 @@ class GroupCommit:
         when that row is an event loop's, whose lead the writer thread takes."""
         with self._lock:
             batch, self._queue = self._queue, []
-        start = time.thread_time()
+        start, began = time.thread_time(), time.perf_counter()
         try:
             outcomes: list[Any] = list(self._write([w.row for w in batch]))
         except BaseException as exc:  # the transaction failed: no row of it is stored
             outcomes = [exc] * len(batch)
         cpu = (time.thread_time() - start) / max(1, len(batch))
+        if pauses.current is not None:
+            took = time.perf_counter() - began
+            pauses.note("commit", time.time() - took, took * 1000, rows=len(batch))
         loops: dict[asyncio.AbstractEventLoop, list[Any]] = {}
         with self._lock:
             self.commits += 1

@@ -135,11 +135,8 @@ class Store(ActionLog, FinishVotes, ChatLines, TakeBackVotes, RateWindows):
             conn.execute(seats.insert(), rows)
 
     def creation(self, table_id: str) -> Record | None:
-        with self.engine.connect() as conn:
-            text = conn.execute(
-                sa.select(tables.c.creation).where(tables.c.id == table_id)
-            ).scalar_one_or_none()
-        return None if text is None else Record.from_json(json.loads(text))
+        found = self.read(_CREATION, {"table_id": table_id})
+        return None if not found else Record.from_json(json.loads(found[0][0]))
 
     def table_ids(self) -> list[str]:
         with self.engine.connect() as conn:
@@ -149,12 +146,7 @@ class Store(ActionLog, FinishVotes, ChatLines, TakeBackVotes, RateWindows):
         """Who ``token`` is at ``table_id``, or None, the same way whether the
         token is wrong or the table does not exist. Every digest of the table
         is compared in constant time."""
-        with self.engine.connect() as conn:
-            rows = conn.execute(
-                sa.select(seats.c.role, seats.c.player, seats.c.token_digest).where(
-                    seats.c.table_id == table_id
-                )
-            ).all()
+        rows = self.read(_SEATS, {"table_id": table_id})
         found: TokenSeat | None = None
         candidates: list[tuple[str, str | None, str]] = [tuple(r) for r in rows]
         for role, player, digest in candidates or [(SPECTATOR, None, _NO_DIGEST)]:
@@ -179,17 +171,9 @@ class Store(ActionLog, FinishVotes, ChatLines, TakeBackVotes, RateWindows):
 
     def snapshot(self, table_id: str, upto: int | None = None) -> dict[str, Any] | None:
         """The newest snapshot of the table (at or before ``upto``)."""
-        query = (
-            sa.select(snapshots.c.state)
-            .where(snapshots.c.table_id == table_id)
-            .order_by(snapshots.c.number.desc())
-            .limit(1)
-        )
-        if upto is not None:
-            query = query.where(snapshots.c.number <= upto)
-        with self.engine.connect() as conn:
-            text = conn.execute(query).scalar_one_or_none()
-        return None if text is None else dict(json.loads(text))
+        query = _SNAPSHOT if upto is None else _SNAPSHOT_UPTO
+        found = self.read(query, {"table_id": table_id, "upto": upto})
+        return None if not found else dict(json.loads(found[0][0]))
 
     # -- notifications -----------------------------------------------------------------
 
@@ -213,3 +197,17 @@ class Store(ActionLog, FinishVotes, ChatLines, TakeBackVotes, RateWindows):
                     yield table_id, None
                 elif number in ("chat", "finish", "take_back"):
                     yield table_id, number
+
+
+# The reads of a table's load and join, built once with their parameters.
+_CREATION = sa.select(tables.c.creation).where(tables.c.id == sa.bindparam("table_id"))
+_SEATS = sa.select(seats.c.role, seats.c.player, seats.c.token_digest).where(
+    seats.c.table_id == sa.bindparam("table_id")
+)
+_SNAPSHOT = (
+    sa.select(snapshots.c.state)
+    .where(snapshots.c.table_id == sa.bindparam("table_id"))
+    .order_by(snapshots.c.number.desc())
+    .limit(1)
+)
+_SNAPSHOT_UPTO = _SNAPSHOT.where(snapshots.c.number <= sa.bindparam("upto"))

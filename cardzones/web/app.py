@@ -35,10 +35,11 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
+from cardzones.table import pauses
 from cardzones.table.database import DEFAULT_DB
 from cardzones.table.limits import Limits
 from cardzones.table.store import Store
-from cardzones.web import pages
+from cardzones.web import collector, pages
 from cardzones.web.collector import for_serving
 from cardzones.web.routes import finish, history, legal, sockets, tables, take_back
 from cardzones.web.server import Server, error
@@ -89,8 +90,11 @@ def create_app(
             tasks.append(asyncio.create_task(server.hub.follow(store.notifications)))
         if server.holds is not None:
             tasks.append(asyncio.create_task(server.holds.keep_alive()))
+        tasks.append(asyncio.create_task(collector.sweeping()))
         try:
-            yield
+            # The record of pauses, when CARDZONES_PAUSES names its file.
+            async with pauses.recording():
+                yield
         finally:
             for task in tasks:
                 task.cancel()

@@ -1,22 +1,37 @@
 """The garbage collector of a server process, set for short pauses.
 
 CPython's cyclic collector stops the whole process while it walks a
-generation, and the oldest generation holds every open table's game. With
+generation, and the older generations hold every open table's game. With
 the interpreter's default thresholds, a server of 256 busy tables collected
 the two older generations every few seconds, for 40 to 70 ms and 150 to
 290 ms: every act and menu due meanwhile waited, and those pauses were the
-slowest acts of the capacity ladder (its p99) while the server's core was
-less than half used. A table's objects are freed by their reference counts
-as soon as they are dropped; the collector is only for cycles, which the act
-path makes few of. So a server collects the youngest generation after
-:data:`YOUNG` new objects rather than 700, and the older ones after
-proportionally as many of those, so that a full collection is rare; what it
-costs each time is the same.
+slowest acts of the capacity ladder (its p99). So a server collects the
+youngest generation after :data:`YOUNG` new objects rather than 700, and
+the older ones after proportionally as many of those.
+
+Rarer, the older collections were no shorter: at 768 tables a collection of
+the middle generation (every 20 young ones, about every 40 s) walked every
+game state made since the last one, about a second, while the young ones
+took 40 to 110 ms. So what survives a young collection is moved out of the
+collector's reach at once (``gc.freeze``, from the collection's own
+callback): the middle and oldest generations stay about empty, and their
+collections cost next to nothing. An object out of reach is still freed by
+its reference count as soon as it is dropped, as a game's states are, act
+after act; what is only freed by the collector, a cycle, is not, and a
+table's game is one (its records and its context point back at it), freed
+only once its table is let go of. Those are swept together
+(:meth:`Collector.sweep`: everything back in reach and one full collection)
+once the objects out of reach have grown :data:`SWEEP_GROWTH` times since
+the last sweep, which a steady set of tables never makes them do; the sweep
+runs on the event loop between two of its tasks
+(:func:`sweeping`), a full collection's pause at those rare moments.
 """
 
 from __future__ import annotations
 
+import asyncio
 import gc
+from typing import Any
 
 #: New container objects (less those freed) before the youngest generation
 #: is collected; the interpreter's default is 700.
@@ -25,17 +40,91 @@ YOUNG = 50_000
 #: defaults are 10 and 10); the oldest also waits, as always, for a quarter
 #: more long-lived objects than it last found.
 MIDDLE, OLD = 20, 10
+#: How many times the objects out of the collector's reach may grow after
+#: a sweep before the next one.
+SWEEP_GROWTH = 2.0
+#: Seconds between two looks at whether a sweep is due.
+SWEEP_LOOK = 5.0
+#: Young collections between two counts of the objects out of reach: a count
+#: walks all of them (a million objects at 768 tables), so it is not made
+#: after every young collection.
+COUNT_EVERY = 16
 
 
-def for_serving() -> None:
+class Collector:
+    """The collector of a serving process (see the module)."""
+
+    def __init__(self) -> None:
+        #: objects out of reach after the last sweep (or at start)
+        self.swept = gc.get_freeze_count()
+        #: whether a sweep is due
+        self.due = False
+        #: young collections since the objects out of reach were last counted
+        self.young = 0
+        #: sweeps made, and the objects they found unreachable (for the tests)
+        self.sweeps = 0
+        self.found = 0
+
+    def after_collection(self, phase: str, info: dict[str, Any]) -> None:
+        """The collector's callback: after a young collection, what survived
+        it goes out of reach."""
+        if phase != "stop" or info["generation"] != 0:
+            return
+        gc.freeze()
+        self.young += 1
+        if self.young >= COUNT_EVERY:
+            self.young = 0
+            self.due = self.due or gc.get_freeze_count() > SWEEP_GROWTH * self.swept
+
+    def sweep(self) -> int:
+        """Everything back in the collector's reach, one full collection,
+        and what survives out of reach again: the objects found unreachable."""
+        gc.unfreeze()
+        found = gc.collect()
+        gc.freeze()
+        self.swept = gc.get_freeze_count()
+        self.due = False
+        self.sweeps += 1
+        self.found += found
+        return found
+
+
+#: This process's collector once it serves (:func:`for_serving`).
+current: Collector | None = None
+
+
+def for_serving() -> Collector:
     """Set this process's collector for a server (see the module), and move
     what is alive now, the modules and data loaded to start, out of its
     reach: none of it is ever garbage.
 
     >>> before = gc.get_threshold()
-    >>> for_serving(); gc.get_threshold()
+    >>> serving = for_serving(); gc.get_threshold()
     (50000, 20, 10)
-    >>> gc.unfreeze(); gc.set_threshold(*before)
+    >>> stop_serving(); gc.set_threshold(*before)
     """
+    global current
     gc.set_threshold(YOUNG, MIDDLE, OLD)
     gc.freeze()
+    if current is None:
+        current = Collector()
+        gc.callbacks.append(current.after_collection)
+    return current
+
+
+def stop_serving() -> None:
+    """Undo :func:`for_serving`'s freezing and callback (the thresholds stay)."""
+    global current
+    if current is not None:
+        gc.callbacks.remove(current.after_collection)
+        current = None
+    gc.unfreeze()
+
+
+async def sweeping() -> None:
+    """Sweep this process's collector when it is due (a task of the
+    server's life; nothing to do in a process that does not serve)."""
+    while True:
+        await asyncio.sleep(SWEEP_LOOK)
+        if current is not None and current.due:
+            current.sweep()

@@ -1,0 +1,132 @@
+"""A bucket's draw on Postgres in one statement (cardzones/table/rate_windows.py):
+the same credit, waits and debts as the draw computed in Python, one
+statement on a connection of its own (the engine untouched), and no more
+drawn in all than the bucket holds when threads draw at once."""
+
+from __future__ import annotations
+
+import random
+import threading
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from tablekit import migrated_store
+
+from cardzones.table.rate_windows import drawn
+from cardzones.table.store import Store
+
+
+@pytest.fixture
+def store(postgres_url: str) -> Iterator[Store]:
+    with migrated_store(postgres_url) as store:
+        yield store
+
+
+def test_a_draw_is_what_drawn_computes_step_by_step(store: Store) -> None:
+    """A seeded run of draws, payments and give-backs on one key: each
+    answer and the state after it are those of drawn()."""
+    assert store.direct_short is not None
+    rng = random.Random(36)
+    key = f"frames:{uuid.uuid4().hex}"
+    burst, rate = 20.0, 7.5
+    state: tuple[float, float] | None = None
+    now = 1_000.0
+    for _ in range(300):
+        now += rng.choice((0.0, 0.001, 0.05, 0.3, 2.0))
+        want = rng.choice((0.0, 1.0, 5.0, burst / 6))
+        spent = rng.choice((0.0, 0.5, 3.0, 11.0, -2.0))
+        state, got, wait = drawn(state, want, spent, burst, rate, now)
+        assert store.draw(key, want, spent, burst, rate, now) == pytest.approx(
+            (got, wait), abs=1e-9
+        )
+
+
+def test_a_draw_is_one_statement_beside_the_engine(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_engine(*_args: Any, **_kwargs: Any) -> None:
+        raise AssertionError("the engine was used for a draw")
+
+    monkeypatch.setattr(store.engine, "connect", no_engine)
+    monkeypatch.setattr(store.engine, "begin", no_engine)
+    monkeypatch.setattr("cardzones.table.rate_windows.FORGET_EVERY", 1 << 30)
+    direct = store.direct_short
+    assert direct is not None
+    statements: list[object] = []
+    run = direct.run
+    monkeypatch.setattr(direct, "run", lambda *a: statements.append(a[1]) or run(*a))
+    assert store.draw(f"b:{uuid.uuid4().hex}", 5.0, 0.0, 20.0, 20.0, 0.0) == (5.0, 0.0)
+    assert len(statements) == 1
+    # One draw in FORGET_EVERY also forgets the rows whose time is past, in
+    # a statement of its own (one without rows to answer).
+    monkeypatch.setattr("cardzones.table.rate_windows.FORGET_EVERY", 1)
+    assert store.draw(f"b:{uuid.uuid4().hex}", 5.0, 0.0, 20.0, 20.0, 0.0) == (5.0, 0.0)
+    assert len(statements) == 3
+
+
+def test_draws_at_once_never_take_more_than_the_bucket(store: Store) -> None:
+    """Eight threads draw a share at a time from one bucket at one moment:
+    together they get its burst, no more, and the rest are told to wait."""
+    key = f"budget:{uuid.uuid4().hex}"
+    got: list[float] = []
+    lock = threading.Lock()
+
+    def drawing() -> None:
+        for _ in range(10):
+            drawn_now, _wait = store.draw(key, 2.0, 0.0, 30.0, 1.0, 5_000.0)
+            with lock:
+                got.append(drawn_now)
+
+    threads = [threading.Thread(target=drawing) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(got) == 80 and sum(got) == pytest.approx(30.0)
+    assert store.draw(key, 2.0, 0.0, 30.0, 1.0, 5_000.0) == (0.0, 0.0)
+    # spent ahead: the debt makes the next draw wait, a second a unit owed
+    assert store.draw(key, 2.0, 3.0, 30.0, 1.0, 5_000.0) == (0.0, 3.0)
+
+
+def test_a_tables_load_and_join_reads_are_one_statement_each(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The reads of a table's load (its creation, snapshot and acts), join
+    (its seats) and catch-up (its acts, its head) go through the store's own
+    connections, one statement each, not through the engine (its ping,
+    BEGIN, the SELECT and ROLLBACK)."""
+    from test_table_store import creation
+
+    from cardzones.table.host import Host
+
+    host = Host(store, snapshot_every=2)
+    table_id = f"r-{uuid.uuid4().hex[:12]}"
+    store.create_table(table_id, creation(), {"alice": "a" * 64, "bob": "b" * 64}, "c" * 64)
+    table = host.load(table_id)
+    assert table is not None
+    for _ in range(3):
+        host.act(table, "alice", {"end_turn": {}} if table.number % 2 else DRAW_ONE)
+
+    def no_engine(*_args: Any, **_kwargs: Any) -> None:
+        raise AssertionError("the engine was used for a read")
+
+    monkeypatch.setattr(store.engine, "connect", no_engine)
+    monkeypatch.setattr(store.engine, "begin", no_engine)
+    direct = store.direct_short
+    assert direct is not None
+    statements: list[object] = []
+    run = direct.run
+    monkeypatch.setattr(direct, "run", lambda *a: statements.append(a[1]) or run(*a))
+    assert store.seat(table_id, "nobody") is None
+    assert store.creation(table_id) is not None and store.creation("none") is None
+    assert store.snapshot(table_id) is not None and store.snapshot(table_id, upto=0) is None
+    assert store.head(table_id) == 3 and [a.number for a in store.actions(table_id, 1)] == [2, 3]
+    assert len(statements) == 7
+    monkeypatch.undo()  # a load also reads the votes to finish, through the engine
+    again = Host(store).load(table_id)  # from its snapshot and the acts after it
+    assert again is not None and again.game.same_state(table.game)
+
+
+DRAW_ONE = {"move": {"card": "alice.deck[0]", "to": "alice.hand"}}
