@@ -1,8 +1,8 @@
 """The collector of a server process (cardzones/web/collector.py): what
 survives a young collection goes out of the collector's reach, so the older
-collections walk next to nothing; a table's game dropped out of reach is a
-cycle that only a sweep frees, and a sweep comes once the objects out of
-reach have grown enough."""
+collections walk next to nothing; a table's game dropped out of reach is
+freed by its reference counts, a stray cycle only by a sweep, and a sweep
+comes once the objects out of reach have grown enough."""
 
 from __future__ import annotations
 
@@ -51,7 +51,7 @@ def test_what_survives_a_young_collection_goes_out_of_reach(
     del kept
 
 
-def test_a_dropped_tables_game_is_freed_by_a_sweep(
+def test_a_dropped_tables_game_is_freed_out_of_reach_without_a_sweep(
     serving: collector.Collector, store: Store
 ) -> None:
     host = Host(store)
@@ -59,13 +59,31 @@ def test_a_dropped_tables_game_is_freed_by_a_sweep(
     table = host.load(created.table_id)
     assert table is not None
     host.act(table, "alice", DRAW)
-    context = weakref.ref(table.ctx)  # in the game's cycle
+    game, context = weakref.ref(table.game), weakref.ref(table.ctx)
+    frozen = gc.get_freeze_count()
     gc.collect(0)  # the table's objects survive, out of reach
+    assert gc.get_freeze_count() > frozen
     del table
+    # no cycle: its reference counts free it though the collector cannot reach it
+    assert game() is None and context() is None and serving.sweeps == 0
+
+
+class _Stray:
+    """An object in a reference cycle (its own ``me``)."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+def test_a_cycle_out_of_reach_is_freed_by_a_sweep(serving: collector.Collector) -> None:
+    stray = _Stray()
+    kept = weakref.ref(stray)
+    gc.collect(0)  # the cycle survives, out of reach
+    del stray
     gc.collect()
-    assert context() is not None  # a cycle out of reach: no collection frees it
+    assert kept() is not None  # a cycle out of reach: no collection frees it
     assert serving.sweep() > 0
-    assert context() is None and serving.sweeps == 1
+    assert kept() is None and serving.sweeps == 1
 
 
 def test_a_sweep_is_due_once_the_objects_out_of_reach_have_grown(

@@ -17,14 +17,15 @@ collector's reach at once (``gc.freeze``, from the collection's own
 callback): the middle and oldest generations stay about empty, and their
 collections cost next to nothing. An object out of reach is still freed by
 its reference count as soon as it is dropped, as a game's states are, act
-after act; what is only freed by the collector, a cycle, is not, and a
-table's game is one (its records and its context point back at it), freed
-only once its table is let go of. Those are swept together
-(:meth:`Collector.sweep`: everything back in reach and one full collection)
-once the objects out of reach have grown :data:`SWEEP_GROWTH` times since
-the last sweep, which a steady set of tables never makes them do; the sweep
-runs on the event loop between two of its tasks
-(:func:`sweeping`), a full collection's pause at those rare moments.
+after act, and as a table's whole game is once its table is let go of (a
+game holds no reference cycle: tests/test_game_cycles.py). What only the
+collector frees, a cycle some other object makes, is not freed out of
+reach; such strays are swept together (:meth:`Collector.sweep`: everything
+back in reach and one full collection) once the objects out of reach have
+grown :data:`SWEEP_GROWTH` times since the last sweep, which a steady set
+of tables never makes them do; the sweep runs on the event loop between
+two of its tasks (:func:`sweeping`), a full collection's pause at those
+rare moments.
 """
 
 from __future__ import annotations
