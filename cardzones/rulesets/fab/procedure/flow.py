@@ -10,7 +10,7 @@ Each function writes the moves it makes and stores the procedure's record;
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from cardzones.errors import IllegalAction
 from cardzones.kernel.cards import Dest
@@ -37,6 +37,7 @@ from cardzones.rulesets.fab.procedure.state import (
 )
 from cardzones.rulesets.fab.procedure.timing import PRIORITY_ACTS as PRIORITY_ACTS
 from cardzones.rulesets.fab.procedure.timing import priority_acts
+from cardzones.rulesets.fab.quiet_points import QuietPoint, handed_on
 from cardzones.rulesets.fab.turn import draw_to_intellect, finish_turn
 
 if TYPE_CHECKING:
@@ -143,19 +144,16 @@ def pass_priority(game: Game, proc: Procedure) -> None:
     still in the game (4.5.1a); once every such player passed in succession,
     the top layer resolves, or with the stack empty the step or the phase
     ends."""
-    global _CLEAR
     passes = proc.passes + 1
     # every player is in the game until one loses (4.5.1a)
     if passes < (len(remaining(game, proc)) if proc.losers else len(game.players)):
         assert proc.priority is not None
         following = next_player(game, proc.priority, proc.losers)
-        # Priority handed on is the one write of this pass (its chain links
-        # stay as they are): no life total changes, so where check_end found
-        # no one to lose just before, it has nothing to find after it.
-        clear = game.checkpoint().journal is _CLEAR[0]
+        # The pass writes the record alone: fab's checks after the action
+        # that found nothing before it find nothing after it (quiet_points).
+        start = game.checkpoint().journal
         store(game, with_priority(proc, following, passes))
-        if clear:
-            _CLEAR = (game.checkpoint().journal,)
+        handed_on(start, game.checkpoint().journal)
         return
     if game.contents(layers.stack(game)):
         proc = resolve_top(game, proc)
@@ -272,10 +270,9 @@ def check_end(game: Game) -> None:
     # alone (what current() makes of it for a new turn or a lost chain link
     # changes neither): the record as current() gives it is read only when a
     # player lost, most actions ending with no one at zero.
-    global _CLEAR
     point = game.checkpoint().journal
-    if point is _CLEAR[0] and point is not None:
-        return  # priority handed on since no one was found to lose (pass_priority)
+    if _NO_LOSER.still(point):
+        return  # no one lost here, or before priority was handed on to here
     stored = game.records.get(PROCEDURE)
     if not isinstance(stored, Procedure) or stored.over:
         return
@@ -297,20 +294,14 @@ def check_end(game: Game) -> None:
         proc = current(game)
         assert proc is not None
         lose(game, proc, lost, "4.5.3a: life total reduced to zero")
-    elif point is not None:
-        _CLEAR = (point,)
+    else:
+        _NO_LOSER.found_nothing(point)
 
 
-#: The last point of a game's history (``Game.checkpoint().journal``) at which
-#: :func:`check_end` found no player to lose, or that a pass reached from such
-#: a point by handing on priority alone. A point names the state at it (every
-#: write makes a new one; a copy shares the history it was copied at), and a
-#: hero's life total is read from its object and the effects on it, which
-#: handing on priority leaves alone (fab judges no effect active by the
-#: procedure's record): the check there would find no one. One tuple, replaced
-#: whole, as games on other threads read it too; holding the point keeps it
-#: from being reused for another.
-_CLEAR: tuple[Any] = (None,)
+#: Where :func:`check_end` last found no player to lose: a hero's life total
+#: is read from its object and the effects on it, which a pass that hands on
+#: priority leaves alone.
+_NO_LOSER = QuietPoint()
 
 
 def lose(game: Game, proc: Procedure, lost: tuple[str, ...], reason: str) -> None:
