@@ -22,7 +22,7 @@ from cardzones.rulesets.fab import proxies, turn
 from cardzones.rulesets.fab.bench_games import deal_both
 from cardzones.rulesets.fab.procedure import flow
 from cardzones.rulesets.fab.procedure.state import current
-from cardzones.rulesets.fab.quiet_points import QuietPoint, handed_on
+from cardzones.rulesets.fab.quiet_points import QuietPoint, forget_all, handed_on, quiet_points
 
 
 def _game(seed: int) -> Game:
@@ -32,25 +32,21 @@ def _game(seed: int) -> Game:
     return game
 
 
-def _forget() -> None:
-    for quiet in (flow._NO_LOSER, turn._EVERY_SOURCE, proxies._FOLLOWED):
-        quiet.point = None
-
-
 @pytest.mark.parametrize("seed", [0, 3])
 def test_a_check_left_out_would_have_done_nothing(seed: int) -> None:
     game = _game(seed)
     rng = random.Random(seed)
     skipped = 0
+    end_of_game = quiet_points()["end of the game"]
     while not current(game).over:  # type: ignore[union-attr]
         proc = current(game)
         assert proc is not None
         player, choices = flow.awaited(game, proc)
         rng.choice(game.legal_actions(player, choices)).apply(game)
         point = game.checkpoint().journal
-        skipped += flow._NO_LOSER.point is point
+        skipped += end_of_game.point is point
         copy = game.copy()
-        _forget()
+        forget_all()
         flow.check_end(copy)
         turn.cease_proxies_without_source(copy)
         proxies.follow_sources(copy)
@@ -61,7 +57,7 @@ def test_a_check_left_out_would_have_done_nothing(seed: int) -> None:
 
 
 def test_a_step_that_started_elsewhere_is_no_sign() -> None:
-    quiet = QuietPoint()
+    quiet = QuietPoint("a check of the test's")
     first, second, third = object(), object(), object()
     assert not quiet.still(first)  # never found nothing
     quiet.found_nothing(first)
@@ -75,6 +71,11 @@ def test_a_step_that_started_elsewhere_is_no_sign() -> None:
     assert not quiet.still(first)  # an earlier point (undone to): made again
     quiet.found_nothing(None)
     assert not quiet.still(None)  # a game without a history is checked every time
+    assert set(quiet_points()) >= {
+        "end of the game",
+        "attack-proxies without a source",
+        "attack-proxies following their sources",
+    }
 
 
 def test_a_loss_by_a_write_before_the_pass_is_found() -> None:

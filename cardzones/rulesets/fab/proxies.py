@@ -115,4 +115,4 @@ def follow_sources(game: Game) -> None:
 
 #: Where :func:`follow_sources` last found every attack-proxy up to date with
 #: its source, writing nothing (quiet_points).
-_FOLLOWED = QuietPoint()
+_FOLLOWED = QuietPoint("attack-proxies following their sources")

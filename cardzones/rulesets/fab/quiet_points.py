@@ -37,12 +37,14 @@ def handed_on(start: Any, reached: Any) -> None:
 
 
 class QuietPoint:
-    """The last point at which one check found nothing to do."""
+    """The last point at which one check, named ``name``, found nothing to do."""
 
-    __slots__ = ("point",)
+    __slots__ = ("name", "point")
 
-    def __init__(self) -> None:
+    def __init__(self, name: str) -> None:
+        self.name = name
         self.point: Any = None
+        _EVERY[name] = self
 
     def still(self, point: Any) -> bool:
         """Whether the check would find nothing at ``point`` again: it found
@@ -60,3 +62,18 @@ class QuietPoint:
     def found_nothing(self, point: Any) -> None:
         """The check found nothing to do at ``point`` (and wrote nothing)."""
         self.point = point
+
+
+#: Every check's quiet point, by the check's name.
+_EVERY: dict[str, QuietPoint] = {}
+
+
+def quiet_points() -> dict[str, QuietPoint]:
+    """Every check's quiet point, by the check's name."""
+    return dict(_EVERY)
+
+
+def forget_all() -> None:
+    """Forget where every check found nothing: each is made afresh next time."""
+    for quiet in _EVERY.values():
+        quiet.point = None

@@ -133,7 +133,7 @@ def cease_proxies_without_source(game: Game) -> None:
 
 #: Where :func:`cease_proxies_without_source` last found every attack-proxy
 #: with its source, ceasing none (quiet_points).
-_EVERY_SOURCE = QuietPoint()
+_EVERY_SOURCE = QuietPoint("attack-proxies without a source")
 
 
 def close_combat_chain(game: Game, by: str) -> None:

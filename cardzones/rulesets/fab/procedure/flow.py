@@ -301,7 +301,7 @@ def check_end(game: Game) -> None:
 #: Where :func:`check_end` last found no player to lose: a hero's life total
 #: is read from its object and the effects on it, which a pass that hands on
 #: priority leaves alone.
-_NO_LOSER = QuietPoint()
+_NO_LOSER = QuietPoint("end of the game")
 
 
 def lose(game: Game, proc: Procedure, lost: tuple[str, ...], reason: str) -> None:
