@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING
 
 from cardzones.kernel.effects import Effect
 from cardzones.rulesets.fab.layers import ATTACK_PROXY, PROXIES, LayerData
+from cardzones.rulesets.fab.quiet_points import QuietPoint
 
 if TYPE_CHECKING:
     from cardzones.kernel.game import Game
@@ -85,6 +86,9 @@ def follow_sources(game: Game) -> None:
     made = game.records.get(PROXIES)
     if made is None:
         return
+    point = game.checkpoint().journal
+    if _FOLLOWED.still(point):
+        return  # up to date here, or before priority was handed on to here
     # Run after every action while an attack-proxy exists: no frame more
     # than the reading of the two objects' effects needs.
     exists, effects_on = game.exists, game.effects_on
@@ -105,3 +109,10 @@ def follow_sources(game: Game) -> None:
             game.end_effect(effect.eid)
         if mods or keywords:
             game.add_effect(proxy, INHERITED, mods=mods, keywords=keywords)
+    if game.checkpoint().journal is point:
+        _FOLLOWED.found_nothing(point)
+
+
+#: Where :func:`follow_sources` last found every attack-proxy up to date with
+#: its source, writing nothing (quiet_points).
+_FOLLOWED = QuietPoint("attack-proxies following their sources")

@@ -42,6 +42,7 @@ from cardzones.rulesets.fab.cards import becomes_permanent
 from cardzones.rulesets.fab.chain import forget_links
 from cardzones.rulesets.fab.layers import ATTACK_PROXY, PROXIES, LayerData, push_layer
 from cardzones.rulesets.fab.moves import hero_of
+from cardzones.rulesets.fab.quiet_points import QuietPoint
 from cardzones.rulesets.fab.tapping import untap_all
 
 if TYPE_CHECKING:
@@ -110,6 +111,9 @@ def cease_proxies_without_source(game: Game) -> None:
     made = game.records.get(PROXIES)
     if made is None:
         return
+    point = game.checkpoint().journal
+    if _EVERY_SOURCE.still(point):
+        return  # as it was where every source was found, or since priority was handed on
     for proxy in proxies_without_source(game):
         game.cease(proxy, cause="rule")
     exists = game.exists
@@ -117,12 +121,19 @@ def cease_proxies_without_source(game: Game) -> None:
         if not exists(card):
             break
     else:
+        if game.checkpoint().journal is point:
+            _EVERY_SOURCE.found_nothing(point)
         return  # every one recorded exists still: the record stays as it is
     left = tuple(card for card in made if exists(card))
     if not left:
         game.records.pop(PROXIES)
     else:
         game.records.put(PROXIES, left)
+
+
+#: Where :func:`cease_proxies_without_source` last found every attack-proxy
+#: with its source, ceasing none (quiet_points).
+_EVERY_SOURCE = QuietPoint("attack-proxies without a source")
 
 
 def close_combat_chain(game: Game, by: str) -> None:

@@ -252,7 +252,7 @@ def defend_candidates(game: Game, player: str) -> Iterator[Candidate]:
     link = active_link(proc)
     if proc.step != state.DEFEND or proc.declared or link is None or link.defender != player:
         return
-    cards = combat.defending_cards(game, player)
+    cards = combat.may_defend_with(game, proc, player)
     # Every set doubles with each card: past a hand and equipment no game
     # deals, the sets offered stop at a few cards (defend accepts any set).
     largest = len(cards) if len(cards) <= MAX_EVERY_SET else MAX_SET_OFFERED

@@ -197,6 +197,8 @@ class _Defending(NamedTuple):
     link: Link
     allowed: frozenset[int]
     dominated: bool
+    #: the cards of ``allowed`` in the order of their zones
+    cards: tuple[int, ...] = ()
 
 
 def _defending(game: Game, proc: Procedure, player: str) -> _Defending:
@@ -207,8 +209,17 @@ def _defending(game: Game, proc: Procedure, player: str) -> _Defending:
         raise IllegalAction(
             f"{link.defender} declares the defending cards, not {player}", rule="7.3.2a"
         )
-    allowed = frozenset(defending_cards(game, player))
-    return _Defending(proc, link, allowed, card_effects.attack_dominates(game, link))
+    cards = tuple(defending_cards(game, player))
+    dominated = card_effects.attack_dominates(game, link)
+    return _Defending(proc, link, frozenset(cards), dominated, cards)
+
+
+def may_defend_with(game: Game, proc: Procedure, player: str) -> tuple[int, ...]:
+    """The cards ``player``, the defending player of the defend step on
+    ``proc`` before declaring, may declare (:func:`defending_cards`), in the
+    order of their zones: found once per listing, where the judgement of
+    every set of them reads them too (:func:`judge_declaration`)."""
+    return _defending_once(game, player, proc).cards
 
 
 def add_defenders(game: Game, proc: Procedure, player: str, cards: tuple[int, ...]) -> Procedure:

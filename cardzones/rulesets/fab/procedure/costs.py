@@ -212,23 +212,49 @@ def distinct_pitch_sets(
     Every set is a set, never an ordering of one: pitching order gains
     nothing (1.14.3)."""
     seen: set[tuple[tuple[str, int], ...]] = set()
-    # A card's name and pitch value, found once per card: the same cards
-    # make many sets, and while legal actions are judged, for every card
-    # played or attacked with.
     memo = judging(game)
-    alike: dict[int, tuple[str, int]] | None = None
-    if memo is not None:
+    if memo is None:
+        for chosen, key in _keyed(game, player, pitch_sets(game, player, need, exclude), None):
+            if key not in seen:
+                seen.add(key)
+                yield chosen
+        return
+    # While legal actions are judged, every card played or attacked with
+    # pitches from the same hand: the sets paying ``need`` from the whole
+    # hand are found once, with their keys, and those of a card being played
+    # are the ones without it, in the same order (a set pays, each card
+    # needed, by its own cards alone: leaving a card out of the hand leaves
+    # out the sets it is in and no other).
+    sets: list[tuple[tuple[int, ...], tuple[tuple[str, int], ...]]] | None
+    sets = memo.get(("fab.pitch_sets", player, need))
+    if sets is None:
         alike = memo.get(("fab.pitch_alike", player))
         if alike is None:
             alike = memo[("fab.pitch_alike", player)] = {}
-    for chosen in pitch_sets(game, player, need, exclude):
-        if not chosen:
-            key: tuple[tuple[str, int], ...] = ()
-        else:
-            key = tuple(sorted(_alike(game, player, card, alike) for card in chosen))
+        found = pitch_sets(game, player, need, None)
+        sets = memo[("fab.pitch_sets", player, need)] = list(_keyed(game, player, found, alike))
+    for chosen, key in sets:
+        if exclude is not None and exclude in chosen:
+            continue
         if key not in seen:
             seen.add(key)
             yield chosen
+
+
+def _keyed(
+    game: Game,
+    player: str,
+    sets: Iterator[tuple[int, ...]],
+    alike: dict[int, tuple[str, int]] | None,
+) -> Iterator[tuple[tuple[int, ...], tuple[tuple[str, int], ...]]]:
+    """Each set with what tells it from another for the player: the names
+    and pitch values of its cards, sorted. A card's name and pitch value are
+    found once per card in ``alike``: the same cards make many sets."""
+    for chosen in sets:
+        if not chosen:
+            yield chosen, ()
+        else:
+            yield chosen, tuple(sorted(_alike(game, player, card, alike) for card in chosen))
 
 
 def _alike(

@@ -37,6 +37,7 @@ from cardzones.rulesets.fab.procedure.state import (
 )
 from cardzones.rulesets.fab.procedure.timing import PRIORITY_ACTS as PRIORITY_ACTS
 from cardzones.rulesets.fab.procedure.timing import priority_acts
+from cardzones.rulesets.fab.quiet_points import QuietPoint, handed_on
 from cardzones.rulesets.fab.turn import draw_to_intellect, finish_turn
 
 if TYPE_CHECKING:
@@ -148,7 +149,11 @@ def pass_priority(game: Game, proc: Procedure) -> None:
     if passes < (len(remaining(game, proc)) if proc.losers else len(game.players)):
         assert proc.priority is not None
         following = next_player(game, proc.priority, proc.losers)
+        # The pass writes the record alone: fab's checks after the action
+        # that found nothing before it find nothing after it (quiet_points).
+        start = game.checkpoint().journal
         store(game, with_priority(proc, following, passes))
+        handed_on(start, game.checkpoint().journal)
         return
     if game.contents(layers.stack(game)):
         proc = resolve_top(game, proc)
@@ -265,6 +270,9 @@ def check_end(game: Game) -> None:
     # alone (what current() makes of it for a new turn or a lost chain link
     # changes neither): the record as current() gives it is read only when a
     # player lost, most actions ending with no one at zero.
+    point = game.checkpoint().journal
+    if _NO_LOSER.still(point):
+        return  # no one lost here, or before priority was handed on to here
     stored = game.records.get(PROCEDURE)
     if not isinstance(stored, Procedure) or stored.over:
         return
@@ -286,6 +294,14 @@ def check_end(game: Game) -> None:
         proc = current(game)
         assert proc is not None
         lose(game, proc, lost, "4.5.3a: life total reduced to zero")
+    else:
+        _NO_LOSER.found_nothing(point)
+
+
+#: Where :func:`check_end` last found no player to lose: a hero's life total
+#: is read from its object and the effects on it, which a pass that hands on
+#: priority leaves alone.
+_NO_LOSER = QuietPoint("end of the game")
 
 
 def lose(game: Game, proc: Procedure, lost: tuple[str, ...], reason: str) -> None:

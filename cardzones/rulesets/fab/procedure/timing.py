@@ -111,8 +111,10 @@ def _any_playable(game: Game, proc: Procedure, player: str, action_point: bool) 
             sees = info.owner == player and info.spec.owner_may_look
             for card in contents(zid):
                 found = obj(card)
-                cdef = found.cdef if sees else characteristics(found, by=player)
-                window = timing_window(found, cdef.types)
+                types = (found.cdef if sees else characteristics(found, by=player)).types
+                window = _CARD_WINDOWS.get(types) if found.kind == CARD else None
+                if window is None:
+                    window = timing_window(found, types)
                 allowed = judged.get(window)
                 if allowed is None:
                     allowed = judged[window] = window_refusal(game, proc, player, window) is None
@@ -132,6 +134,26 @@ ACTION_CARD, ATTACK_ACTION, NEVER = "action", "attack", "never"
 def timing_window(obj: Obj, types: frozenset[str]) -> str:
     """The timing the object with these types is played by (8.1): a card
     that is an instant as well is played as one (5.1.3d's declaration)."""
+    if obj.kind == CARD:
+        # A card's timing is its types' alone: found once per set of types.
+        window = _CARD_WINDOWS.get(types)
+        if window is None:
+            window = _window(obj, types)
+            if len(_CARD_WINDOWS) < _MAX_KEPT:
+                _CARD_WINDOWS[types] = window
+        return window
+    return _window(obj, types)
+
+
+#: The timing of a card (an object of the kind ``CARD``) by its types: the
+#: sets of types a game's cards have are few, and every act of the player with
+#: priority asks it of each card of their hand (:func:`_any_playable`).
+_CARD_WINDOWS: dict[frozenset[str], str] = {}
+#: Up to how many sets of types :data:`_CARD_WINDOWS` keeps.
+_MAX_KEPT = 4096
+
+
+def _window(obj: Obj, types: frozenset[str]) -> str:
     if "instant" in types:
         return INSTANT
     if "attack_reaction" in types:
