@@ -180,3 +180,51 @@ def test_the_server_sends_each_connection_its_kept_frames(db: str) -> None:
                         game = live.game
                         moved = {game.zone(player, "deck"), game.zone(player, "hand")}
                         assert set(made[viewer]) == moved, (n, viewer)
+
+
+def test_a_zone_every_viewer_sees_alike_is_made_once_for_all() -> None:
+    """A zone whose cards are all public, without effects or piles, is made
+    once per event and its text given to every viewer; a zone with a card
+    some viewer may not look at is made for each viewer."""
+    table = Table.start("t1", creation_from_request(BODIES["fab"](seed=3)))
+    game = table.game
+    made: dict[str | None, list[int]] = {}
+    keeper = table.parts.zones
+
+    def watched(game: Any, viewer: str | None) -> Any:
+        zones = keeper(game, viewer)
+
+        def watch(rows: Any, make: Any) -> Any:
+            def counted(some: Any) -> Any:
+                made.setdefault(viewer, []).extend(row.zid for row in some)
+                return make(some)
+
+            return zones(rows, counted)
+
+        return watch
+
+    table.parts.zones = watched  # type: ignore[method-assign]
+    viewers = (*table.players, None)
+    for viewer in viewers:
+        table.event_text(viewer, "alice")
+    everything = {zid for zids in made.values() for zid in zids}
+    assert set(made["alice"]) == everything  # the first viewer makes every zone
+    for viewer in viewers[1:]:
+        for zid in made.get(viewer, ()):  # the others only the ones seen apart
+            assert any(not game.is_public(c) for c in game.contents(zid)), (viewer, zid)
+    for step, public in (
+        ({"move": {"card": "alice.deck[0]", "to": "alice.graveyard"}}, "graveyard"),
+        ({"move": {"card": "alice.deck[0]", "to": "alice.hand"}}, None),
+    ):
+        made.clear()
+        table.commit(table.try_act("alice", step))
+        for viewer in viewers:
+            text = table.event_text(viewer, "alice")
+            assert text == dumps(table.event_frame(viewer, "alice")), viewer
+        deck, hand = game.zone("alice", "deck"), game.zone("alice", "hand")
+        if public is not None:
+            assert game.contents(game.zone("alice", public))
+            assert made["alice"] == [deck, game.zone("alice", public)]
+            assert made["bob"] == made[None] == [deck]
+        else:
+            assert made["alice"] == made["bob"] == made[None] == [deck, hand]
