@@ -139,6 +139,27 @@ def test_a_write_no_zone_names_makes_every_zone_again() -> None:
     assert text == dumps(table.event_frame("bob", "alice")) != kept
 
 
+def count_made(parts: Any) -> dict[str | None, list[int]]:
+    """The zones made anew for each viewer (by id, in order), from now on."""
+    made: dict[str | None, list[int]] = {}
+    keeper = parts.zones
+
+    def watched(game: Any, viewer: str | None) -> Any:
+        zones = keeper(game, viewer)
+
+        def watch(rows: Any, make: Any) -> Any:
+            def counted(some: Any) -> Any:
+                made.setdefault(viewer, []).extend(row.zid for row in some)
+                return make(some)
+
+            return zones(rows, counted)
+
+        return watch
+
+    parts.zones = watched
+    return made
+
+
 @pytest.fixture(params=["sqlite", "postgres"])
 def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return store_url(request, tmp_path)
@@ -153,22 +174,7 @@ def test_the_server_sends_each_connection_its_kept_frames(db: str) -> None:
         tables = client.app.state.server.hub.tables  # type: ignore[attr-defined]
         with seated(client, created) as seats:
             live = tables[created["table"]].table
-            made: dict[str | None, list[int]] = {}
-            keeper = live.parts.zones
-
-            def watched(game: Any, viewer: str | None) -> Any:
-                zones = keeper(game, viewer)
-
-                def watch(rows: Any, make: Any) -> Any:
-                    def counted(some: Any) -> Any:
-                        made.setdefault(viewer, []).extend(row.zid for row in some)
-                        return make(some)
-
-                    return zones(rows, counted)
-
-                return watch
-
-            live.parts.zones = watched
+            made = count_made(live.parts)
             for n, player in enumerate(("alice", "bob", "alice")):
                 made.clear()
                 step = {"move": {"card": f"{player}.deck[0]", "to": f"{player}.hand"}}
@@ -188,22 +194,7 @@ def test_a_zone_every_viewer_sees_alike_is_made_once_for_all() -> None:
     some viewer may not look at is made for each viewer."""
     table = Table.start("t1", creation_from_request(BODIES["fab"](seed=3)))
     game = table.game
-    made: dict[str | None, list[int]] = {}
-    keeper = table.parts.zones
-
-    def watched(game: Any, viewer: str | None) -> Any:
-        zones = keeper(game, viewer)
-
-        def watch(rows: Any, make: Any) -> Any:
-            def counted(some: Any) -> Any:
-                made.setdefault(viewer, []).extend(row.zid for row in some)
-                return make(some)
-
-            return zones(rows, counted)
-
-        return watch
-
-    table.parts.zones = watched  # type: ignore[method-assign]
+    made = count_made(table.parts)
     viewers = (*table.players, None)
     for viewer in viewers:
         table.event_text(viewer, "alice")
