@@ -219,3 +219,24 @@ def test_a_zone_every_viewer_sees_alike_is_made_once_for_all() -> None:
             assert made["bob"] == made[None] == [deck]
         else:
             assert made["alice"] == made["bob"] == made[None] == [deck, hand]
+
+
+@pytest.mark.parametrize("behind", [1, 3, 70])
+def test_a_viewer_behind_by_some_events_gets_a_fresh_frame(behind: int) -> None:
+    """A viewer whose last frame is some events old (another viewer's frames
+    made at each of them) gets a fresh frame: its kept zones are those no
+    event since changed."""
+    table = Table.start("t1", creation_from_request(BODIES["fab"](seed=11)))
+    game = table.game
+    for viewer in (*table.players, None):
+        table.event_text(viewer, "alice")
+    deck, hand, grave = (game.zone("alice", z) for z in ("deck", "hand", "graveyard"))
+    for n in range(behind):
+        here, there = (deck, hand) if n % 3 or not game.contents(hand) else (hand, grave)
+        if not game.contents(here):  # the deck is drawn out: the graveyard goes back
+            here, there = grave, deck
+        card = f"{game.zone_name(here)}[0]"
+        table.commit(table.try_act("alice", {"move": {"card": card, "to": game.zone_name(there)}}))
+        table.event_text("alice", "alice")  # alice keeps up; bob and the spectator do not
+    for viewer in (*table.players, None):
+        assert table.event_text(viewer, "alice") == dumps(table.event_frame(viewer, "alice"))
