@@ -38,16 +38,20 @@ REDEMPTION_PROCEDURE = (
 
 def body(kind: str, seed: int) -> dict[str, Any]:
     """A table of each kind: free play in each rule set, and each rule
-    set's game procedure (fab's from deck lists, with equipment and effects)."""
+    set's game procedure (fab's from deck lists, with equipment and effects).
+    Its handle key comes from the seed too: handles set the order of the
+    cards of an unordered zone, and so which card a drawn act names, and a
+    drawn test case must play out the same way each time it is run."""
+    key = {"handle_key": f"frames-{seed}"}
     if kind == "fab-procedure":
         decks = {
             "alice": (DECKS / "dorinthea.fabrary.txt").read_text(encoding="utf-8"),
             "bob": (DECKS / "azalea.txt").read_text(encoding="utf-8"),
         }
-        return {"ruleset": "fab", "decks": decks, "seed": seed}
+        return {"ruleset": "fab", "decks": decks, "seed": seed, **key}
     if kind == "redemption-procedure":
-        return {"scenario": REDEMPTION_PROCEDURE}
-    return BODIES[kind](seed=seed)
+        return {"scenario": REDEMPTION_PROCEDURE, **key}
+    return {**BODIES[kind](seed=seed), **key}
 
 
 def check(table: Table, actor: str) -> None:
