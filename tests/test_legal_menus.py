@@ -1,7 +1,9 @@
 """A menu on one card (``legal_actions(player, card=c)``) makes the
 candidates of the shared actions whose one card is the card they act on
 (move, flip, modify, grant) for that card alone
-(:func:`~cardzones.acts.seats.actable_naming`), and lists what trying every
+(:func:`~cardzones.acts.seats.actable_naming`), and of those whose one card
+is any card the seat may name (counter, life) likewise
+(:func:`~cardzones.acts.seats.nameable_naming`), and lists what trying every
 candidate of every card lists for it, on the benchmark's position.
 """
 
@@ -18,7 +20,13 @@ from test_table_frames import body, one_act
 
 from cardzones import new_game
 from cardzones.acts.legal import legal_actions, tried_legal_actions
-from cardzones.acts.seats import actable_cards, actable_naming, remembered
+from cardzones.acts.seats import (
+    actable_cards,
+    actable_naming,
+    nameable_cards,
+    nameable_naming,
+    remembered,
+)
 from cardzones.bench.position import build_position
 from cardzones.kernel.game import Game
 from cardzones.table.creation import creation_from_request
@@ -37,6 +45,12 @@ def test_actable_naming_gives_the_asked_card_alone() -> None:
         assert actable_naming(game, "bob") == actable_cards(game, "bob")  # another seat's
     with remembered(game, "alice", theirs):
         assert actable_naming(game, "alice") == []  # not a card alice acts on
+        assert nameable_naming(game, "alice") == (
+            [theirs] if theirs in nameable_cards(game, "alice") else []
+        )
+    hidden = next(c for c in sorted(game.cards()) if c not in nameable_cards(game, "alice"))
+    with remembered(game, "alice", hidden):
+        assert nameable_naming(game, "alice") == []  # a card alice may not name
 
 
 def test_menus_on_the_benchmark_position_are_the_tried_ones() -> None:
@@ -49,14 +63,17 @@ def test_menus_on_the_benchmark_position_are_the_tried_ones() -> None:
 
 
 def _each_card_alone(game: Game) -> None:
-    """A listing on one card tells each card of each player as the list of
-    every card they act on does."""
+    """A listing on one card tells each card of each player as the lists of
+    every card they act on and of every card they may name do."""
     for player in game.players:
         mine = actable_cards(game, player)
+        named = nameable_cards(game, player)
         for card in sorted(game.cards()):
             with remembered(game, player, card):
                 alone = actable_naming(game, player)
+                named_alone = nameable_naming(game, player)
             assert alone == ([card] if card in mine else []), (player, card)
+            assert named_alone == ([card] if card in named else []), (player, card)
 
 
 def test_a_card_alone_is_told_as_in_the_list_of_every_card() -> None:
@@ -78,3 +95,11 @@ def test_a_card_alone_is_told_as_in_the_list_after_random_acts(kind: str, data: 
     for _ in range(data.draw(st.integers(0, 20), label="acts")):
         one_act(table, table.players[data.draw(st.integers(0, 1))], data)
     _each_card_alone(table.game)
+    # A card's menu of counters and life totals, as trying every candidate
+    # of every card lists it for that card.
+    game = table.game
+    player = table.players[data.draw(st.integers(0, 1), label="seat")]
+    card = data.draw(st.sampled_from(sorted(game.cards())), label="card")
+    kept = ("counter", "life")
+    judged = legal_actions(game, player, kept, card=card)
+    assert said(judged) == said(tried_legal_actions(game, player, kept, card=card))

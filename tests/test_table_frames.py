@@ -38,16 +38,20 @@ REDEMPTION_PROCEDURE = (
 
 def body(kind: str, seed: int) -> dict[str, Any]:
     """A table of each kind: free play in each rule set, and each rule
-    set's game procedure (fab's from deck lists, with equipment and effects)."""
+    set's game procedure (fab's from deck lists, with equipment and effects).
+    Its handle key comes from the seed too: handles set the order of the
+    cards of an unordered zone, and so which card a drawn act names, and a
+    drawn test case must play out the same way each time it is run."""
+    key = {"handle_key": f"frames-{seed}"}
     if kind == "fab-procedure":
         decks = {
             "alice": (DECKS / "dorinthea.fabrary.txt").read_text(encoding="utf-8"),
             "bob": (DECKS / "azalea.txt").read_text(encoding="utf-8"),
         }
-        return {"ruleset": "fab", "decks": decks, "seed": seed}
+        return {"ruleset": "fab", "decks": decks, "seed": seed, **key}
     if kind == "redemption-procedure":
-        return {"scenario": REDEMPTION_PROCEDURE}
-    return BODIES[kind](seed=seed)
+        return {"scenario": REDEMPTION_PROCEDURE, **key}
+    return {**BODIES[kind](seed=seed), **key}
 
 
 def check(table: Table, actor: str) -> None:
@@ -139,6 +143,27 @@ def test_a_write_no_zone_names_makes_every_zone_again() -> None:
     assert text == dumps(table.event_frame("bob", "alice")) != kept
 
 
+def count_made(parts: Any) -> dict[str | None, list[int]]:
+    """The zones made anew for each viewer (by id, in order), from now on."""
+    made: dict[str | None, list[int]] = {}
+    keeper = parts.zones
+
+    def watched(game: Any, viewer: str | None) -> Any:
+        zones = keeper(game, viewer)
+
+        def watch(rows: Any, make: Any) -> Any:
+            def counted(some: Any) -> Any:
+                made.setdefault(viewer, []).extend(row.zid for row in some)
+                return make(some)
+
+            return zones(rows, counted)
+
+        return watch
+
+    parts.zones = watched
+    return made
+
+
 @pytest.fixture(params=["sqlite", "postgres"])
 def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return store_url(request, tmp_path)
@@ -153,22 +178,7 @@ def test_the_server_sends_each_connection_its_kept_frames(db: str) -> None:
         tables = client.app.state.server.hub.tables  # type: ignore[attr-defined]
         with seated(client, created) as seats:
             live = tables[created["table"]].table
-            made: dict[str | None, list[int]] = {}
-            keeper = live.parts.zones
-
-            def watched(game: Any, viewer: str | None) -> Any:
-                zones = keeper(game, viewer)
-
-                def watch(rows: Any, make: Any) -> Any:
-                    def counted(some: Any) -> Any:
-                        made.setdefault(viewer, []).extend(row.zid for row in some)
-                        return make(some)
-
-                    return zones(rows, counted)
-
-                return watch
-
-            live.parts.zones = watched
+            made = count_made(live.parts)
             for n, player in enumerate(("alice", "bob", "alice")):
                 made.clear()
                 step = {"move": {"card": f"{player}.deck[0]", "to": f"{player}.hand"}}
@@ -180,3 +190,57 @@ def test_the_server_sends_each_connection_its_kept_frames(db: str) -> None:
                         game = live.game
                         moved = {game.zone(player, "deck"), game.zone(player, "hand")}
                         assert set(made[viewer]) == moved, (n, viewer)
+
+
+def test_a_zone_every_viewer_sees_alike_is_made_once_for_all() -> None:
+    """A zone whose cards are all public, without effects or piles, is made
+    once per event and its text given to every viewer; a zone with a card
+    some viewer may not look at is made for each viewer."""
+    table = Table.start("t1", creation_from_request(BODIES["fab"](seed=3)))
+    game = table.game
+    made = count_made(table.parts)
+    viewers = (*table.players, None)
+    for viewer in viewers:
+        table.event_text(viewer, "alice")
+    everything = {zid for zids in made.values() for zid in zids}
+    assert set(made["alice"]) == everything  # the first viewer makes every zone
+    for viewer in viewers[1:]:
+        for zid in made.get(viewer, ()):  # the others only the ones seen apart
+            assert any(not game.is_public(c) for c in game.contents(zid)), (viewer, zid)
+    for step, public in (
+        ({"move": {"card": "alice.deck[0]", "to": "alice.graveyard"}}, "graveyard"),
+        ({"move": {"card": "alice.deck[0]", "to": "alice.hand"}}, None),
+    ):
+        made.clear()
+        table.commit(table.try_act("alice", step))
+        for viewer in viewers:
+            text = table.event_text(viewer, "alice")
+            assert text == dumps(table.event_frame(viewer, "alice")), viewer
+        deck, hand = game.zone("alice", "deck"), game.zone("alice", "hand")
+        if public is not None:
+            assert game.contents(game.zone("alice", public))
+            assert made["alice"] == [deck, game.zone("alice", public)]
+            assert made["bob"] == made[None] == [deck]
+        else:
+            assert made["alice"] == made["bob"] == made[None] == [deck, hand]
+
+
+@pytest.mark.parametrize("behind", [1, 3, 70])
+def test_a_viewer_behind_by_some_events_gets_a_fresh_frame(behind: int) -> None:
+    """A viewer whose last frame is some events old (another viewer's frames
+    made at each of them) gets a fresh frame: its kept zones are those no
+    event since changed."""
+    table = Table.start("t1", creation_from_request(BODIES["fab"](seed=11)))
+    game = table.game
+    for viewer in (*table.players, None):
+        table.event_text(viewer, "alice")
+    deck, hand, grave = (game.zone("alice", z) for z in ("deck", "hand", "graveyard"))
+    for n in range(behind):
+        here, there = (deck, hand) if n % 3 or not game.contents(hand) else (hand, grave)
+        if not game.contents(here):  # the deck is drawn out: the graveyard goes back
+            here, there = grave, deck
+        card = f"{game.zone_name(here)}[0]"
+        table.commit(table.try_act("alice", {"move": {"card": card, "to": game.zone_name(there)}}))
+        table.event_text("alice", "alice")  # alice keeps up; bob and the spectator do not
+    for viewer in (*table.players, None):
+        assert table.event_text(viewer, "alice") == dumps(table.event_frame(viewer, "alice"))

@@ -38,7 +38,7 @@ from cardzones.acts.actions import (
     Role,
     acting,
 )
-from cardzones.acts.seats import nameable_cards
+from cardzones.acts.seats import nameable_naming
 from cardzones.acts.standard import BY, K
 from cardzones.errors import IllegalAction
 from cardzones.kernel.effects import COUNTER, Counters
@@ -274,7 +274,7 @@ def life_action(
 def life_candidates(game: Game, player: str) -> Iterator[dict[str, Any]]:
     """1 damage to, and 1 life for, each public card with a life total that
     the player may name."""
-    for card in nameable_cards(game, player):
+    for card in nameable_naming(game, player):  # "card" is life's one card
         if game.is_public(card) and game.stat(card, LIFE) is not None:
             yield {"card": card, "damage": 1}
             yield {"card": card, "gain": 1}
@@ -283,7 +283,7 @@ def life_candidates(game: Game, player: str) -> Iterator[dict[str, Any]]:
 def counter_candidates(game: Game, player: str) -> Iterator[dict[str, Any]]:
     """One more and one fewer of each counter on each public card the
     player may name (a new name needs the player to say it)."""
-    for card in nameable_cards(game, player):
+    for card in nameable_naming(game, player):  # "card" is a counter's one card
         if not game.is_public(card):
             continue
         for name in game.counters(card):

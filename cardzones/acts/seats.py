@@ -309,17 +309,36 @@ def actable_naming(game: Game, player: str) -> list[int]:
     return [card] if _actable(game, player, card) else []
 
 
+def nameable_naming(game: Game, player: str) -> list[int]:
+    """The cards of :func:`nameable_cards` for the candidates of an action
+    whose one card parameter, without a default, may be any card the player
+    may name (a counter's or a life total's): all of them, or, in a listing
+    on one card, that card alone where it is among them, as
+    :func:`actable_naming` does for the cards a player acts on."""
+    held = _REMEMBERED.get()
+    if held is None or held[3] is None or held[0] is not game or held[1] != player:
+        return nameable_cards(game, player)
+    card = held[3]
+    return [card] if _nameable(game, player, card) else []
+
+
 def _actable(game: Game, player: str, card: int) -> bool:
     """Whether ``card`` is among :func:`actable_cards`, told from where it
     lies alone: listing every card puts each unordered zone in its view's
     order (by handle), most of what a listing on one card would spend on it."""
+    return _nameable(game, player, card) and acts_on(game, player, card)
+
+
+def _nameable(game: Game, player: str, card: int) -> bool:
+    """Whether ``card`` is among :func:`nameable_cards`, told from where it
+    lies alone."""
     if not game.exists(card) or game.obj(card).kind != CARD:
         return False
     obj = game.obj(card)
     if obj.host is None and card not in game.contents(obj.zone):
-        return card in actable_cards(game, player)  # lies nowhere a view shows
+        return card in nameable_cards(game, player)  # lies nowhere a view shows
     if game.may_look(player, card):
-        return acts_on(game, player, card)  # in a zone, or in a pile under or on one
+        return True  # in a zone, or in a pile under or on one
     if obj.host is not None or game.zone_info(obj.zone).owner != player:
         return False
     # Their zone's first card they may not look at, in their view's order.

@@ -35,10 +35,17 @@ def object_handle(key: str, oid: int, context: str = "") -> str:
     >>> handle == object_handle("k", 1), handle in (object_handle("k", 2), object_handle("j", 1))
     (True, False)
     """
+    hasher = _keyed(key).copy()
+    hasher.update(oid.to_bytes(8, "little") + context.encode())
+    return f"o{hasher.hexdigest()}"
+
+
+@functools.lru_cache(maxsize=1 << 10)
+def _keyed(key: str) -> Any:
+    # A game's keyed hash, made once (the secret's own hash and the keyed start
+    # were most of a handle's cost) and copied for each handle: the same digests.
     secret = hashlib.blake2b(f"cardzones:{key}".encode(), digest_size=16).digest()
-    data = oid.to_bytes(8, "little") + context.encode()
-    digest = hashlib.blake2b(data, key=secret, digest_size=6).hexdigest()
-    return f"o{digest}"
+    return hashlib.blake2b(key=secret, digest_size=6)
 
 
 # ----------------------------------------------------------------------
@@ -74,16 +81,12 @@ class _Summary(NamedTuple):
     own: dict[int, str]
 
 
-def _describe(event: Event) -> str:
-    # Unique within one log, and a function of what every viewer saw happen.
-    return f"{event.seq}:{event.kind}:{event.src}:{event.dst}"
-
-
 def _add(summary: _Summary, event: Event, zinfo: dict[int, Any]) -> None:
     card = event.card
     if card is None:
         return
-    text = _describe(event)
+    # Unique within one log, and a function of what every viewer saw happen.
+    text = f"{event.seq}:{event.kind}:{event.src}:{event.dst}"
     summary.last[card] = text
     lki = event.lki
     # Handles are made once per event, not once per view of the object.
@@ -92,14 +95,10 @@ def _add(summary: _Summary, event: Event, zinfo: dict[int, Any]) -> None:
     )
     if new or (lki is not None and not lki.obj.public):
         summary.public[card] = _context_handle(summary.key, "public:" + text)
-    if new or (lki is not None and not lki.obj.public and _owner_blind(zinfo, event.src)):
-        summary.own[card] = _context_handle(summary.key, "own:" + text)
-
-
-def _owner_blind(zinfo: dict[int, Any], zid: int | None) -> bool:
-    """Whether the owner of a private object in the zone may not look at it (3.7.4)."""
-    info = zinfo.get(zid) if zid is not None else None
-    return info is None or not info.spec.owner_may_look
+        # Its owner's sight begins too where they may not look at it (3.7.4).
+        info = zinfo.get(event.src) if event.src is not None else None
+        if new or info is None or not info.spec.owner_may_look:
+            summary.own[card] = _context_handle(summary.key, "own:" + text)
 
 
 #: Summaries of recent logs by the identity of the log's newest node, for every

@@ -31,7 +31,12 @@ being tried), for another game (a take-back replaces the game), or after a
 change to the log no event was noted for.
 
 A viewer's texts are made from that viewer's view and only ever sent to that
-viewer: keeping them shows nobody anything its own fresh view would not.
+viewer: keeping them shows nobody anything its own fresh view would not. The
+one exception is a zone whose every card is public (or that is empty), with
+no effects and no piles: every viewer's view of it is the same (the same
+cards, described alike, by the handles every viewer is shown, in the same
+order), so its text is made once per event and given to each viewer whose
+view has that zone.
 tests/test_table_frames.py checks that a frame's text is the text of a fresh
 frame after every act of random games of each rule set.
 """
@@ -125,12 +130,15 @@ class ZoneParts:
         self._changed: dict[int, int] = {}
         #: per viewer, per zone: the count it was made at, and its text
         self._parts: dict[str | None, dict[int, tuple[int, orjson.Fragment]]] = {}
+        #: per zone every viewer sees alike: the count it was made at, and its text
+        self._shared: dict[int, tuple[int, orjson.Fragment]] = {}
 
     def _forget(self, game: Game) -> None:
         self._game = game
         self._log = log_size(game)
         self._changed.clear()
         self._parts.clear()
+        self._shared.clear()
 
     def note(self, game: Game) -> None:
         """An event: read from the game's journal which zones it may have
@@ -169,24 +177,30 @@ class ZoneParts:
         rows: Sequence[Any],
         make: Make,
     ) -> list[Any]:
-        floor, changed = self._everything, self._changed
+        floor, changed, shared = self._everything, self._changed, self._shared
         out: list[Any] = []
         stale: list[Any] = []
         at: list[int] = []
         for row in rows:
-            kept = parts.get(row.zid)
-            if kept is not None and kept[0] >= floor and kept[0] >= changed.get(row.zid, 0):
-                out.append(kept[1])
-            else:
-                at.append(len(out))
-                out.append(None)
-                stale.append(row)
+            zid = row.zid
+            kept = parts.get(zid)
+            if kept is None or kept[0] < floor or kept[0] < changed.get(zid, 0):
+                # Another viewer may have made it since, for every viewer.
+                kept = shared.get(zid)
+                if kept is None or kept[0] < floor or kept[0] < changed.get(zid, 0):
+                    at.append(len(out))
+                    out.append(None)
+                    stale.append(row)
+                    continue
+                parts[zid] = kept
+            out.append(kept[1])
         if not stale:
             return out
         # Any effect on a card, even one not active now, puts its figures in
         # the hands of the rules (the view describes it afresh each time); a
         # pile's cards are not the zone's. Read as the maps they are, in bulk.
         fx, kids = game._fx_by_card.keys(), game._kids.keys()  # noqa: SLF001
+        objs = game._objs  # noqa: SLF001
         for i, row, zone in zip(at, stale, make(stale), strict=True):
             out[i] = zone
             cards = game.contents(row.zid)
@@ -194,6 +208,8 @@ class ZoneParts:
                 continue  # may change with no write naming the zone
             text = fragment(zone)
             if text is not None:
-                parts[row.zid] = (self._noted, text)
+                part = parts[row.zid] = (self._noted, text)
                 out[i] = text
+                if all(objs[card].public for card in cards):
+                    shared[row.zid] = part  # every viewer's view of it is this one
         return out
