@@ -1,6 +1,7 @@
 """A menu on one card (``legal_actions(player, card=c)``) makes the
 candidates of the shared actions whose one card is the card they act on
-(move, flip, modify, grant) for that card alone
+(move, flip, modify, grant; fab's play, pitch, clear, attack and a layer's
+source) for that card alone
 (:func:`~cardzones.acts.seats.actable_naming`), and of those whose one card
 is any card the seat may name (counter, life) likewise
 (:func:`~cardzones.acts.seats.nameable_naming`), and lists what trying every
@@ -103,3 +104,9 @@ def test_a_card_alone_is_told_as_in_the_list_after_random_acts(kind: str, data: 
     kept = ("counter", "life")
     judged = legal_actions(game, player, kept, card=card)
     assert said(judged) == said(tried_legal_actions(game, player, kept, card=card))
+    if kind.startswith("fab"):
+        # fab's own actions of one card (play, pitch, clear, attack, a layer's
+        # source) are made for that card alone too, and a token's for none
+        own = ("play", "pitch", "clear", "attack", "add_layer", "create_token")
+        judged = legal_actions(game, player, own, card=card, judge=True)
+        assert said(judged) == said(tried_legal_actions(game, player, own, card=card, judge=True))

@@ -302,10 +302,9 @@ def actable_naming(game: Game, player: str) -> list[int]:
     alone where it is among them. The listing leaves out every candidate
     that does not name the card it asks for, so the others need not be
     made: the list it gives is the same, in the same order."""
-    held = _REMEMBERED.get()
-    if held is None or held[3] is None or held[0] is not game or held[1] != player:
+    card = asked_card(game, player)
+    if card is None:
         return actable_cards(game, player)
-    card = held[3]
     return [card] if _actable(game, player, card) else []
 
 
@@ -315,11 +314,22 @@ def nameable_naming(game: Game, player: str) -> list[int]:
     may name (a counter's or a life total's): all of them, or, in a listing
     on one card, that card alone where it is among them, as
     :func:`actable_naming` does for the cards a player acts on."""
-    held = _REMEMBERED.get()
-    if held is None or held[3] is None or held[0] is not game or held[1] != player:
+    card = asked_card(game, player)
+    if card is None:
         return nameable_cards(game, player)
-    card = held[3]
     return [card] if _nameable(game, player, card) else []
+
+
+def asked_card(game: Game, player: str) -> int | None:
+    """The one card a listing of ``player``'s actions on ``game`` is asked
+    about (:func:`~cardzones.acts.legal.legal_actions` with ``card``), or
+    None. Such a listing leaves out every candidate that does not name that
+    card, so a candidate function whose candidates name no card (a token's
+    name, say) has nothing to make for it."""
+    held = _REMEMBERED.get()
+    if held is None or held[0] is not game or held[1] != player:
+        return None
+    return held[3]
 
 
 def _actable(game: Game, player: str, card: int) -> bool:

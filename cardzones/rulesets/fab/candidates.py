@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from cardzones.acts.seats import actable_cards, nameable_cards
+from cardzones.acts.seats import actable_cards, actable_naming, asked_card, nameable_cards
 from cardzones.kernel.cards import CardDef, Dest
 from cardzones.rulesets.common import Candidate, in_zone_of_type, own_zones, visible
 from cardzones.rulesets.fab import layers
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 def clear(game: Game, player: str) -> Iterator[Candidate]:
     """Each card the player acts on (3.0.12)."""
-    for card in actable_cards(game, player):
+    for card in actable_naming(game, player):  # "card" is a clear's one card
         yield {"card": card}
 
 
@@ -51,14 +51,14 @@ def put_under(game: Game, player: str) -> Iterator[Candidate]:
 
 def play(game: Game, player: str) -> Iterator[Candidate]:
     """Each card the player may look at and may play (3.3.4, 3.0.4e, 3.0.9c)."""
-    for card in visible(game, player, actable_cards(game, player)):
+    for card in visible(game, player, actable_naming(game, player)):  # a play's one card
         if game.may_play(card, player):
             yield {"card": card}
 
 
 def pitch(game: Game, player: str) -> Iterator[Candidate]:
     """Each card in the player's hand (3.14.2 decides which the pitch zone takes)."""
-    for card in visible(game, player, actable_cards(game, player)):
+    for card in visible(game, player, actable_naming(game, player)):  # a pitch's one card
         if in_zone_of_type(game, card, "hand", player):
             yield {"card": card}
 
@@ -66,7 +66,7 @@ def pitch(game: Game, player: str) -> Iterator[Candidate]:
 def add_layer(game: Game, player: str) -> Iterator[Candidate]:
     """An activated- and a triggered-layer from each public card the player
     controls in the arena (1.6.1b)."""
-    for card in actable_cards(game, player):
+    for card in actable_naming(game, player):  # "source" is a layer's one card
         if game.is_public(card) and game.in_arena(card):
             yield {"kind": "activated", "source": card}
             yield {"kind": "triggered", "source": card}
@@ -87,6 +87,8 @@ def resolve(game: Game, player: str) -> Iterator[Candidate]:
 def create_token(game: Game, player: str) -> Iterator[Candidate]:
     """Each token the player may look at a card of, in the arena and in each of
     their equipment and weapon zones (8.1.8a, 8.5.41d)."""
+    if asked_card(game, player) is not None:
+        return  # a token is named by its name: no candidate names the card asked
     tokens: dict[str, CardDef] = {}
     for card in visible(game, player, nameable_cards(game, player)):
         cdef = game.obj(card).cdef
@@ -131,7 +133,7 @@ def remove_zone(game: Game, player: str) -> Iterator[Candidate]:
 
 def attack(game: Game, player: str) -> Iterator[Candidate]:
     """Each equipped weapon the player controls."""
-    for card in actable_cards(game, player):
+    for card in actable_naming(game, player):  # "card" is an attack's one card
         obj = game.obj(card)
         if obj.public and obj.equipped and "weapon" in game.characteristics(obj).types:
             yield {"card": card}
