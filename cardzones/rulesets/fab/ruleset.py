@@ -298,7 +298,7 @@ class FabRuleset(Ruleset):
             return False  # 8.5.41e
         # A private object is its category only (3.0.7a): a face-down deck-card
         # has no permanent subtype, a face-down hero- or arena-card is a permanent.
-        return becomes_permanent(game.characteristics(obj), info.type)
+        return becomes_permanent(game.characteristics(obj), info.spec.type)
 
     def move_children(self, game: Game, before: Obj, after: Obj, reset: bool) -> None:
         # 3.0.14c: a top-card that stays the same object takes its sub-cards along.
@@ -343,12 +343,13 @@ class FabRuleset(Ruleset):
         info = game.zone_info(obj.zone)
         if info.owner != player:
             return False
-        if info.type in ("hand", "arsenal"):
+        ztype = info.spec.type
+        if ztype in ("hand", "arsenal"):
             return True
         # Its abilities as the player knows them: none for a private card they
         # may not look at (a card in their deck), whatever it is (3.0.7a, 3.7.4).
         for ability in game.characteristics(obj, by=player).play_from:
-            if ability.zone != info.type:
+            if ability.zone != ztype:
                 continue
             if not obj.public and not ability.face_down:
                 continue
