@@ -136,6 +136,18 @@ class FabRuleset(Ruleset):
     #: 4.1.6: a card of a player's card-pool outside the game is in their inventory.
     out_of_game = "inventory, in no zone (4.1.6)"
 
+    def __init__(self) -> None:
+        # The kernel reads these on every move and a listing on most judged
+        # candidates: 3.11 specialises the read of an instance's own
+        # attribute, not of a class attribute read through an instance.
+        self.zone_specs, self.piles = self.zone_specs, self.piles
+        self.quiet_moves = self.quiet_moves
+
+    def __reduce__(self) -> tuple[type[FabRuleset], tuple[()]]:
+        # Copied (copy.deepcopy of a game) or pickled as a new instance: a
+        # rule set holds no state of a game, and a mapping proxy cannot be.
+        return (type(self), ())
+
     def default_card(self, name: str) -> CardDef:
         return CardDef(name, types=frozenset({"action"}))
 
