@@ -222,8 +222,12 @@ def _keyed(alike: Alike, judged: _Judged) -> Callable[[Game, Mapping[str, Any]],
         if choose is not None:  # read by the move, not by alike: judged by itself
             return judged(game, _new_move(Move, move_fields(game, args)), chosen(choose, game))
         # move_fields, inlined for a move without a choice of zone: a listing
-        # asks this of every candidate.
-        fields = (*_FIELDS(args), game.turn_player if by is None else by, None, False)
+        # asks this of every candidate. Unpacked and packed again, not by a
+        # starred display, which builds a list first.
+        card, to, position, face, cause = _FIELDS(args)
+        if by is None:
+            by = game.turn_player
+        fields = (card, to, position, face, cause, by, None, False)
         # judging(game), read straight (through its module: 3.11 calls a method
         # of a name imported by `from` as a bound method made at each call).
         held = legal.JUDGING.get()

@@ -210,12 +210,12 @@ def _replace_destination(
     replacements = obj.cdef.replacements
     if not replacements:
         return zid, position, public
-    origin_type = game._zinfo[obj.zone].type
+    origin_type = game._zinfo[obj.zone].spec.type
     applied: list[int] = []
     progress = True
     while progress:
         progress = False
-        dest_type = game._zinfo[zid].type if zid is not None else None
+        dest_type = game._zinfo[zid].spec.type if zid is not None else None
         for i, rep in enumerate(replacements):
             if i in applied or rep.moved_to != dest_type:
                 continue

@@ -83,7 +83,7 @@ def move(
         result = planned[0]
         if result is _MOVED:  # apply() and an action's end, inlined for the most made action
             _, obj, zid, position, public, equip, cause, by, played = planned
-            quiet = game.ruleset.quiet_moves if obj.card not in game._kids else None
+            quiet = game.ruleset.quiet_moves if move[0] not in game._kids else None
             _transfer(game, obj, zid, position, public, equip, cause, by, played)  # type: ignore[arg-type]
             if (  # unless the hook has nothing to do (Ruleset.quiet_moves)
                 quiet is None

@@ -109,7 +109,7 @@ def equipped_in(game: GameState, zid: int) -> tuple[int, ...]:
     if not info.spec.equipment:
         return ()
     out = []
-    for other in game._zones.get((info.owner, info.type), ()):
+    for other in game._zones.get((info.owner, info.spec.type), ()):
         for card in game._contents.get(other, ()):
             if zid in game._objs[card].equipped:
                 out.append(card)

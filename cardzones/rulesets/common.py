@@ -157,7 +157,7 @@ def own_zones(game: Game, player: str) -> list[int]:
 def in_zone_of_type(game: Game, card: int, ztype: str, owner: str | None) -> bool:
     """Whether the card is a top-level card of one of ``owner``'s zones of ``ztype``."""
     info = game.zone_info(game.location(card))
-    return info.type == ztype and info.owner == owner and game.host(card) is None
+    return info.spec.type == ztype and info.owner == owner and game.host(card) is None
 
 
 # ----------------------------------------------------------------------
@@ -185,7 +185,7 @@ def move_candidates(
     for card in actable_naming(game, player):
         here = game.zone_info(game.location(card))
         # The zone it is in, as in_zone_of_type reads it (a sub-card's is its top-card's).
-        htype = here.type if game.host(card) is None else None
+        htype = here.spec.type if game.host(card) is None else None
         skip = None
         if never is not None and game.may_look(player, card):
             skip = never(game, card, dests)

@@ -82,7 +82,7 @@ def cannot_take(game: Game, card: int, dests: Sequence[Dest]) -> list[bool] | No
     if obj.kind != CARD:
         return None
     # A sub-card is not in its top-card's zone: it is judged as coming from none.
-    here = game.zone_info(obj.zone).type if obj.host is None else ""
+    here = game.zone_info(obj.zone).spec.type if obj.host is None else ""
     replacing = frozenset(r.moved_to for r in cdef.replacements) if cdef.abilities else _NONE
     # Out of a zone of another type, the card is in none of the zones judged,
     # so what is found holds for every card alike that is equipped to none:

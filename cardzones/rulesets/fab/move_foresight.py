@@ -133,5 +133,5 @@ def _alike(game: Game, card: int, cards: dict[Any, Any]) -> _Alike | None:
         (obj.owner, obj.public, obj.equipped, obj.host, obj.rel), len(cards)
     )
     light: int = cards.setdefault((obj.owner, obj.public, obj.rel), len(cards))
-    ztype = game.zone_info(obj.zone).type
+    ztype = game.zone_info(obj.zone).spec.type
     return (base, light, token, category, types, hero, ztype, obj.zone, replacing, tag, cdef)

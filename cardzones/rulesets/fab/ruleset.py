@@ -136,6 +136,18 @@ class FabRuleset(Ruleset):
     #: 4.1.6: a card of a player's card-pool outside the game is in their inventory.
     out_of_game = "inventory, in no zone (4.1.6)"
 
+    def __init__(self) -> None:
+        # The kernel reads these on every move and a listing on most judged
+        # candidates: 3.11 specialises the read of an instance's own
+        # attribute, not of a class attribute read through an instance.
+        self.zone_specs, self.piles = self.zone_specs, self.piles
+        self.quiet_moves = self.quiet_moves
+
+    def __reduce__(self) -> tuple[type[FabRuleset], tuple[()]]:
+        # Copied (copy.deepcopy of a game) or pickled as a new instance: a
+        # rule set holds no state of a game, and a mapping proxy cannot be.
+        return (type(self), ())
+
     def default_card(self, name: str) -> CardDef:
         return CardDef(name, types=frozenset({"action"}))
 
@@ -298,7 +310,7 @@ class FabRuleset(Ruleset):
             return False  # 8.5.41e
         # A private object is its category only (3.0.7a): a face-down deck-card
         # has no permanent subtype, a face-down hero- or arena-card is a permanent.
-        return becomes_permanent(game.characteristics(obj), info.type)
+        return becomes_permanent(game.characteristics(obj), info.spec.type)
 
     def move_children(self, game: Game, before: Obj, after: Obj, reset: bool) -> None:
         # 3.0.14c: a top-card that stays the same object takes its sub-cards along.
@@ -343,12 +355,13 @@ class FabRuleset(Ruleset):
         info = game.zone_info(obj.zone)
         if info.owner != player:
             return False
-        if info.type in ("hand", "arsenal"):
+        ztype = info.spec.type
+        if ztype in ("hand", "arsenal"):
             return True
         # Its abilities as the player knows them: none for a private card they
         # may not look at (a card in their deck), whatever it is (3.0.7a, 3.7.4).
         for ability in game.characteristics(obj, by=player).play_from:
-            if ability.zone != info.type:
+            if ability.zone != ztype:
                 continue
             if not obj.public and not ability.face_down:
                 continue
