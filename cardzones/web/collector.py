@@ -1,31 +1,37 @@
 """The garbage collector of a server process, set for short pauses.
 
 CPython's cyclic collector stops the whole process while it walks a
-generation, and the older generations hold every open table's game. With
-the interpreter's default thresholds, a server of 256 busy tables collected
-the two older generations every few seconds, for 40 to 70 ms and 150 to
-290 ms: every act and menu due meanwhile waited, and those pauses were the
-slowest acts of the capacity ladder (its p99). So a server collects the
-youngest generation after :data:`YOUNG` new objects rather than 700, and
-the older ones after proportionally as many of those.
+generation. With the interpreter's default thresholds, a server of 256 busy
+tables collected the two older generations, which held every open table's
+game, every few seconds, for 40 to 70 ms and 150 to 290 ms: every act and
+menu due meanwhile waited, and those pauses were the slowest acts of the
+capacity ladder (its p99).
 
-Rarer, the older collections were no shorter: at 768 tables a collection of
-the middle generation (every 20 young ones, about every 40 s) walked every
-game state made since the last one, about a second, while the young ones
-took 40 to 110 ms. So what survives a young collection is moved out of the
-collector's reach at once (``gc.freeze``, from the collection's own
-callback): the middle and oldest generations stay about empty, and their
-collections cost next to nothing. An object out of reach is still freed by
-its reference count as soon as it is dropped, as a game's states are, act
-after act, and as a table's whole game is once its table is let go of (a
-game holds no reference cycle: tests/test_game_cycles.py). What only the
-collector frees, a cycle some other object makes, is not freed out of
-reach; such strays are swept together (:meth:`Collector.sweep`: everything
-back in reach and one full collection) once the objects out of reach have
-grown :data:`SWEEP_GROWTH` times since the last sweep, which a steady set
-of tables never makes them do; the sweep runs on the event loop between
-two of its tasks (:func:`sweeping`), a full collection's pause at those
-rare moments.
+So what survives a young collection is moved out of the collector's reach
+at once (``gc.freeze``, from the collection's own callback): the middle and
+oldest generations stay about empty, and their collections cost next to
+nothing. An object out of reach is still freed by its reference count as
+soon as it is dropped, as a game's states are, act after act, and as a
+table's whole game is once its table is let go of (a game holds no
+reference cycle: tests/test_game_cycles.py). What only the collector frees,
+a cycle some other object makes, is not freed out of reach; such strays are
+swept together (:meth:`Collector.sweep`: everything back in reach and one
+full collection) once the objects out of reach have grown
+:data:`SWEEP_GROWTH` times since the last sweep, which a steady set of
+tables never makes them do; the sweep runs on the event loop between two
+of its tasks (:func:`sweeping`), a full collection's pause at those rare
+moments.
+
+What is left is the young collection, and its pause grows with the objects
+it walks. The interpreter starts one when the container objects made, less
+those freed, pass the threshold; a server frees old objects as fast as it
+makes new ones (each act replaces parts of a game's state), so the young
+objects alive at a collection were four to five times the threshold: at
+1,000 tables, a threshold of 50,000 made a collection every 9 s that walked
+about 230,000 objects for 140 ms, the acts due meanwhile that level's p99.
+With :data:`YOUNG` at 2,000 a collection walks about 10,000 objects for
+about 7 ms (28 ms at most), four times a second, for 3 to 4 % of the
+process's time where it was 1 to 2 %.
 """
 
 from __future__ import annotations
@@ -35,8 +41,9 @@ import gc
 from typing import Any
 
 #: New container objects (less those freed) before the youngest generation
-#: is collected; the interpreter's default is 700.
-YOUNG = 50_000
+#: is collected; the interpreter's default is 700. Small, so that each
+#: collection is short (see the module).
+YOUNG = 2_000
 #: Collections of a generation before the next one is collected too (the
 #: defaults are 10 and 10); the oldest also waits, as always, for a quarter
 #: more long-lived objects than it last found.
@@ -47,9 +54,10 @@ SWEEP_GROWTH = 2.0
 #: Seconds between two looks at whether a sweep is due.
 SWEEP_LOOK = 5.0
 #: Young collections between two counts of the objects out of reach: a count
-#: walks all of them (a million objects at 768 tables), so it is not made
-#: after every young collection.
-COUNT_EVERY = 16
+#: walks all of them (a million objects at 768 tables, 15 to 50 ms), so it
+#: is made about every minute and a half at 1,000 tables, not after every
+#: young collection.
+COUNT_EVERY = 400
 
 
 class Collector:
@@ -101,7 +109,7 @@ def for_serving() -> Collector:
 
     >>> before = gc.get_threshold()
     >>> serving = for_serving(); gc.get_threshold()
-    (50000, 20, 10)
+    (2000, 20, 10)
     >>> stop_serving(); gc.set_threshold(*before)
     """
     global current
