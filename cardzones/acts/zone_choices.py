@@ -97,7 +97,8 @@ def choices(game: Game, value: ZoneChoice) -> AbstractContextManager[None]:
     """Within it, the action's moves take the choices of ``value`` and the
     standing ones (:func:`chosen`, :meth:`Game.choosing`); nothing to enter
     when there are none, as in most actions."""
-    entries = chosen(value, game)
+    # chosen(None, game), read straight: most actions give no choice.
+    entries = standing(game) if value is None else chosen(value, game)
     return game.choosing(entries) if entries else _NOTHING
 
 
@@ -127,10 +128,10 @@ def standing(game: Game) -> tuple[Chosen, ...]:
 
     Every judgement of a legal action asks this, and a player rarely has a
     standing choice: so a player without one costs one lookup."""
-    records = game.records
+    record = game.record
     found: tuple[Chosen, ...] = ()
     for player in game.players:
-        if records.get((_STANDING, player)):
+        if record((_STANDING, player)):
             found += tuple((player, z) for z in _held(game, player))
     return found
 

@@ -303,7 +303,7 @@ def foresee_move(
         card, dest = Move(card, dest, **fields), None  # type: ignore[arg-type]
     fit = card.__class__ is Move and dest is None and card.by is not None  # as a listing gives
     move: Move = card if fit else as_move(game, card, dest, _DEFAULTS)  # type: ignore[assignment]
-    card, dest, cause = move.card, move.to, move.cause
+    card, dest, _, _, cause, _, _, _ = move  # unpacked: 3.11 reads a named tuple's field slowly
     if isinstance(dest, Dest) and dest.type in game.ruleset.piles:
         game.obj(card)  # a card that does not exist is refused
         return to_pile(game, move, True)

@@ -36,7 +36,7 @@ reach them through the rule set.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from typing import Any
 
 from cardzones.errors import CardzonesError, IllegalAction, UnknownReference
@@ -373,6 +373,10 @@ class Game(GameState):
         on each reading, so that a game holds nothing that points back to it
         and is freed by reference counts alone once dropped."""
         return Records(self)
+
+    def record(self, key: Hashable, default: Any = None) -> Any:
+        """``records.get(key, default)`` without the view: listings read it per judgement."""
+        return self._rules.get(key, default)
 
     def is_active(self, handle: object) -> bool:
         """Whether the effect an action created is active now. ``handle`` is what

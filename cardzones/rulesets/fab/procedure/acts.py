@@ -337,25 +337,25 @@ def _either(
     # inline: a listing asks it of every candidate and its judgement.
 
     def run(game: Game, args: Mapping[str, Any]) -> ActionResult:
-        if isinstance(game.records.get(PROCEDURE), Procedure):
+        if isinstance(game.record(PROCEDURE), Procedure):
             return run_act(game, args)
         _no_extra(args, extra)
         return old_run(game, args)
 
     def foresee(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
-        if isinstance(game.records.get(PROCEDURE), Procedure):
+        if isinstance(game.record(PROCEDURE), Procedure):
             return judge_act(game, args)
         _no_extra(args, extra)
         return old_foresee(game, args) if old_foresee is not None else None
 
     def offered(game: Game, player: str) -> Iterator[Mapping[str, Any]]:
         # The iterator itself, not a generator around it: every listing asks.
-        if isinstance(game.records.get(PROCEDURE), Procedure):
+        if isinstance(game.record(PROCEDURE), Procedure):
             return iter(candidates(game, player))
         return iter(old_candidates(game, player) if old_candidates is not None else ())
 
     def offer(game: Game, args: Mapping[str, Any]) -> bool:
-        under = isinstance(game.records.get(PROCEDURE), Procedure)
+        under = isinstance(game.record(PROCEDURE), Procedure)
         return under or old_offer is None or old_offer(game, args)
 
     return replace(
