@@ -40,7 +40,7 @@ from cardzones.kernel.results import MoveResult
 from cardzones.kernel.views import name_for
 from cardzones.rulesets.fab.cards import becomes_permanent
 from cardzones.rulesets.fab.chain import forget_links
-from cardzones.rulesets.fab.layers import ATTACK_PROXY, PROXIES, LayerData, push_layer
+from cardzones.rulesets.fab.layers import ATTACK_PROXY, PROXIES, LayerData, push_layer, stack
 from cardzones.rulesets.fab.moves import hero_of
 from cardzones.rulesets.fab.quiet_points import QuietPoint
 from cardzones.rulesets.fab.tapping import untap_all
@@ -88,8 +88,8 @@ def proxies_without_source(game: Game) -> list[int]:
     # Looked at after every action while an attack-proxy exists: each object
     # of the two zones is found once, and a source by its card alone.
     out = []
-    find, contents, zones_of = game.find, game.contents, game.zones_of
-    for zid in (zones_of(None, "stack")[0], zones_of(None, "combat_chain")[0]):
+    find, contents = game.find, game.contents
+    for zid in (stack(game), combat_chain(game)):
         for card in contents(zid):
             obj = find(card)
             if obj is None or obj.kind != ATTACK_PROXY:
