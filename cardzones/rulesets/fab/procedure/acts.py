@@ -35,8 +35,8 @@ from cardzones.rulesets.fab.procedure import combat, flow, plans, state
 from cardzones.rulesets.fab.procedure.costs import Cost, distinct_pitch_sets
 from cardzones.rulesets.fab.procedure.state import (
     END,
-    PROCEDURE,
     Procedure,
+    active,
     active_link,
     current,
     opponents,
@@ -333,30 +333,27 @@ def _either(
         old.offer,
     )
     extra = {p.name for p in params} - {p.name for p in old.params}
-    # Each wrapper asks whether the game is under the procedure (state.active)
-    # inline: a listing asks it of every candidate and its judgement.
 
     def run(game: Game, args: Mapping[str, Any]) -> ActionResult:
-        if isinstance(game.record(PROCEDURE), Procedure):
+        if active(game):
             return run_act(game, args)
         _no_extra(args, extra)
         return old_run(game, args)
 
     def foresee(game: Game, args: Mapping[str, Any]) -> MoveResult | None:
-        if isinstance(game.record(PROCEDURE), Procedure):
+        if active(game):
             return judge_act(game, args)
         _no_extra(args, extra)
         return old_foresee(game, args) if old_foresee is not None else None
 
     def offered(game: Game, player: str) -> Iterator[Mapping[str, Any]]:
         # The iterator itself, not a generator around it: every listing asks.
-        if isinstance(game.record(PROCEDURE), Procedure):
+        if active(game):
             return iter(candidates(game, player))
         return iter(old_candidates(game, player) if old_candidates is not None else ())
 
     def offer(game: Game, args: Mapping[str, Any]) -> bool:
-        under = isinstance(game.record(PROCEDURE), Procedure)
-        return under or old_offer is None or old_offer(game, args)
+        return active(game) or old_offer is None or old_offer(game, args)
 
     return replace(
         old,

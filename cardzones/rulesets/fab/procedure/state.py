@@ -281,8 +281,9 @@ def _without_lost_links(
 
 
 def active(game: Game) -> bool:
-    """Whether the game is under the procedure."""
-    return isinstance(game.records.get(PROCEDURE), Procedure)
+    """Whether the game is under the procedure (read without the records'
+    view: every candidate of a listing asks it)."""
+    return isinstance(game.record(PROCEDURE), Procedure)
 
 
 def require(game: Game) -> Procedure:
