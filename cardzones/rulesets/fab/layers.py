@@ -121,7 +121,7 @@ def push_layer(
     controller."""
     card = new_public(game, cdef, stack(game), owner, controller, kind=kind, data=data, check=False)
     if kind == ATTACK_PROXY:
-        game.records.put(PROXIES, (*game.records.get(PROXIES, ()), card))
+        game.records.put(PROXIES, (*game.record(PROXIES, ()), card))
     return card
 
 

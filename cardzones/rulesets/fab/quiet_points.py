@@ -2,7 +2,7 @@
 found nothing to do, so that it is not made again where nothing it reads
 changed since.
 
-A point is ``Game.checkpoint().journal``: every write makes a new one, a
+A point is ``Game.point`` (``checkpoint().journal``): every write makes a new one, a
 rollback or an undo returns to an earlier one, and a copy shares the history
 it was copied at, so the state at a point is the state there, whichever game
 holds it. A check that found nothing to do at a point (it wrote nothing)

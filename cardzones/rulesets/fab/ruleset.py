@@ -437,7 +437,7 @@ class FabRuleset(Ruleset):
         hook last found nothing to do, it finds nothing again
         (:mod:`.quiet_points`): most acts of such a game are those passes."""
         under = game.record(procedure.PROCEDURE) is not None
-        point = game.checkpoint().journal if under else None
+        point = game.point if under else None
         if under and _QUIET.still(point):
             return
         # Each record read without the records' view: this runs after every action.
@@ -459,7 +459,7 @@ class FabRuleset(Ruleset):
             put_triggers_on_stack(game, pending)
         if under:
             procedure.check_end(game)  # 4.5.3a, a game state action (1.10.2)
-            if game.checkpoint().journal is point:
+            if game.point is point:
                 _QUIET.found_nothing(point)
 
     def start_procedure(self, game: Game, first: str | None = None) -> None:
@@ -469,7 +469,7 @@ class FabRuleset(Ruleset):
     def procedure_view(self, game: Game, player: str | None) -> dict[str, Any] | None:
         # Every view asks, and most games are not under the procedure: without
         # its record there is nothing to show, found by one lookup.
-        if game.records.get(procedure.PROCEDURE) is None:
+        if game.record(procedure.PROCEDURE) is None:
             return None
         return procedure.procedure_view(game, player)
 

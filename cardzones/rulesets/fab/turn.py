@@ -108,10 +108,10 @@ def cease_proxies_without_source(game: Game) -> None:
     object it was ceases to exist, as a rule. An attack-proxy is recorded as
     it is made (:func:`push_layer`) and forgotten once it no longer exists:
     while none is recorded, there is nothing to look at."""
-    made = game.records.get(PROXIES)
+    made = game.record(PROXIES)
     if made is None:
         return
-    point = game.checkpoint().journal
+    point = game.point
     if _EVERY_SOURCE.still(point):
         return  # as it was where every source was found, or since priority was handed on
     for proxy in proxies_without_source(game):
@@ -121,7 +121,7 @@ def cease_proxies_without_source(game: Game) -> None:
         if not exists(card):
             break
     else:
-        if game.checkpoint().journal is point:
+        if game.point is point:
             _EVERY_SOURCE.found_nothing(point)
         return  # every one recorded exists still: the record stays as it is
     left = tuple(card for card in made if exists(card))

@@ -152,11 +152,11 @@ def pass_priority(game: Game, proc: Procedure) -> None:
         following = next_player(game, proc.priority, proc.losers)
         # The pass writes the record alone: fab's checks after the action
         # that found nothing before it find nothing after it (quiet_points).
-        start = game.checkpoint().journal
+        start = game.point
         store(game, with_priority(proc, following, passes))
-        handed_on(start, game.checkpoint().journal)
+        handed_on(start, game.point)
         return
-    start = game.checkpoint().journal
+    start = game.point
     chained = game.record(LINKS)
     before = proc
     if game.contents(layers.stack(game)):
@@ -166,7 +166,7 @@ def pass_priority(game: Game, proc: Procedure) -> None:
     else:
         end_action_phase(game, proc)
         return
-    stepped = game.checkpoint().journal is start  # the step itself wrote nothing
+    stepped = game.point is start  # the step itself wrote nothing
     # After a layer resolves and in each step of combat, the turn player
     # gains priority (1.11.3, 5.3.7, 7.2.5, 7.3.3, 7.4.2, 7.5.3, 7.6.3);
     # no one has it while the defending cards are declared (7.3.2).
@@ -177,7 +177,7 @@ def pass_priority(game: Game, proc: Procedure) -> None:
     if stepped and _same_for_checks(before, proc, chained, game.record(LINKS)):
         # A step of combat that moved nothing (7.3.1, 7.4.1, 7.6.2): the
         # records written leave what fab's checks read as it was (quiet_points).
-        handed_on(start, game.checkpoint().journal)
+        handed_on(start, game.point)
     # A hero whose life the step's damage took to zero loses by the game
     # state action fab looks at after every action (4.5.3a, check_end): a
     # pass is one action, so it is looked at once, as the pass ends.
@@ -301,10 +301,10 @@ def check_end(game: Game) -> None:
     # alone (what current() makes of it for a new turn or a lost chain link
     # changes neither): the record as current() gives it is read only when a
     # player lost, most actions ending with no one at zero.
-    point = game.checkpoint().journal
+    point = game.point
     if _NO_LOSER.still(point):
         return  # no one lost here, or before priority was handed on to here
-    stored = game.records.get(PROCEDURE)
+    stored = game.record(PROCEDURE)
     if not isinstance(stored, Procedure) or stored.over:
         return
     # It runs after every action: one loop, each hero's life read once.
