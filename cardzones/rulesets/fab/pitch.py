@@ -125,7 +125,7 @@ def final_order(game: Game, player: str, given: Sequence[int]) -> list[int]:
 
 def forget_order(game: Game, player: str) -> None:
     """The choice is used: the next turn's pitch is chosen anew."""
-    if (_KEY, player) in game.records:
+    if game.record((_KEY, player)) is not None:  # a chosen order is a tuple, never None
         game.records.pop((_KEY, player))
 
 

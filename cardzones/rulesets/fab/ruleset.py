@@ -493,6 +493,9 @@ class FabRuleset(Ruleset):
             if found is None:
                 continue
             pitch = found[0]
+            if not game.contents(pitch):  # most ends of turns find a pitch zone empty
+                forget_order(game, player)
+                continue
             rank = {card: i for i, card in enumerate(final_order(game, player, order))}
             moved: list[int] = []
             for card in seen_order(game, pitch):

@@ -50,9 +50,10 @@ if TYPE_CHECKING:
 
 
 def combat_chain(game: Game) -> int:
-    zid = game.zone(None, "combat_chain")
-    assert zid is not None
-    return zid
+    """The combat chain's zone (3.6), found as zones_of has it."""
+    zids = game.zones_of(None, "combat_chain")
+    assert zids
+    return zids[0]
 
 
 def attack(game: Game, weapon: int, by: str) -> int:

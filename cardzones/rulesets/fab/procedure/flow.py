@@ -305,7 +305,7 @@ def check_end(game: Game) -> None:
     if _NO_LOSER.still(point):
         return  # no one lost here, or before priority was handed on to here
     stored = game.record(PROCEDURE)
-    if not isinstance(stored, Procedure) or stored.over:
+    if not isinstance(stored, Procedure) or stored.reason is not None:  # over
         return
     # It runs after every action: one loop, each hero's life read once.
     losers = stored.losers

@@ -292,7 +292,7 @@ def require(game: Game) -> Procedure:
     proc = current(game)
     if proc is None:
         raise IllegalAction("the game is not under the game procedure")
-    if proc.over:
+    if proc.reason is not None:  # proc.over, read without the property: every act asks
         raise IllegalAction(f"the game is over: {describe_result(proc)}", rule="4.5.1")
     return proc
 
