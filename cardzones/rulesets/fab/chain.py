@@ -284,11 +284,11 @@ def defending_now(game: Game, link: Link) -> tuple[int, ...]:
     """The cards defending on the link now: those still on the combat chain
     as the objects they were when they defended (7.0.5a)."""
     chain = _combat_chain(game)
-    exists, obj = game.exists, game.obj
+    find = game.find
     return tuple(
         card
         for card, oid in link.defending
-        if exists(card) and obj(card).oid == oid and obj(card).zone == chain
+        if (found := find(card)) is not None and found.oid == oid and found.zone == chain
     )
 
 

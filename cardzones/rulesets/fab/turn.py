@@ -144,10 +144,12 @@ def close_combat_chain(game: Game, by: str) -> None:
     to its owner's graveyard."""
     chain = combat_chain(game)
     forget_links(game)  # 7.0.2: a closed combat chain has no chain links
+    find = game.find
     for card in list(game.contents(chain)):
-        if not game.exists(card) or game.obj(card).zone != chain:
+        obj = find(card)  # each object read once, as the chain's cards move away one by one
+        if obj is None or obj.zone != chain:
             continue
-        move = closing_move(game, game.obj(card), by)
+        move = closing_move(game, obj, by)
         if move is None:
             game.cease(card, by, cause="rule")
         else:

@@ -305,8 +305,8 @@ def deal_damage(game: Game, proc: Procedure) -> Procedure:
     link = active_link(proc)
     if link is None:
         return proc._replace(step=DAMAGE)
-    chain = combat_chain(game)
-    if not game.exists(link.card) or game.obj(link.card).zone != chain:
+    attack = game.find(link.card)
+    if attack is None or attack.zone != combat_chain(game):
         return close(game, proc)  # 7.7.2c: the active-attack ceased to exist
     power = game.stat(link.card, "power") or 0
     defense = sum(game.stat(card, "defense") or 0 for card in defending_now(game, link))
@@ -354,8 +354,8 @@ def close(game: Game, proc: Procedure) -> Procedure:
             game.clear(layer, by=player)  # 7.7.3
     for link in proc.links:
         for (card, _), home in link.returning():
-            back = game.zone_exists(home)
-            if back and game.exists(card) and game.obj(card).zone == chain:
+            held = game.find(card)
+            if held is not None and held.zone == chain and game.zone_exists(home):
                 game.move(card, home, cause="rule", by=player)
     close_combat_chain(game, player)
     return proc._replace(step=None, links=())
