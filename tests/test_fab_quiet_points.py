@@ -1,7 +1,8 @@
 """fab's checks after every action are not made again where nothing they
 read changed since they found nothing to do (cardzones.rulesets.fab.quiet_points):
-the end of the game (4.5.3a) and the attack-proxies' sources (1.4.3a, 1.4.3c,
-1.4.3d) after a pass that only hands on priority (1.11.4a).
+the end of the game (4.5.3a), the attack-proxies' sources (1.4.3a, 1.4.3c,
+1.4.3d) and the whole of fab's after_action, after a pass that only hands on
+priority (1.11.4a) or a step of combat that moved nothing (7.3.1, 7.4.1, 7.6.2).
 
 The oracle: after every act of whole games, each check made afresh on a copy
 (its quiet point forgotten) finds nothing to do either, so a check left out
@@ -18,10 +19,10 @@ from cardzones import new_game
 from cardzones.bench.position import GAME
 from cardzones.kernel.game import Game
 from cardzones.rulesets.base import ruleset_of
-from cardzones.rulesets.fab import proxies, turn
+from cardzones.rulesets.fab import layers, proxies, turn
 from cardzones.rulesets.fab.bench_games import deal_both
 from cardzones.rulesets.fab.procedure import flow
-from cardzones.rulesets.fab.procedure.state import current
+from cardzones.rulesets.fab.procedure.state import ATTACK, DEFEND, current
 from cardzones.rulesets.fab.quiet_points import QuietPoint, forget_all, handed_on, quiet_points
 
 
@@ -36,8 +37,9 @@ def _game(seed: int) -> Game:
 def test_a_check_left_out_would_have_done_nothing(seed: int) -> None:
     game = _game(seed)
     rng = random.Random(seed)
-    skipped = 0
+    skipped = hook_skipped = 0
     end_of_game = quiet_points()["end of the game"]
+    every_action = quiet_points()["after every action"]
     while not current(game).over:  # type: ignore[union-attr]
         proc = current(game)
         assert proc is not None
@@ -45,15 +47,51 @@ def test_a_check_left_out_would_have_done_nothing(seed: int) -> None:
         rng.choice(game.legal_actions(player, choices)).apply(game)
         point = game.checkpoint().journal
         skipped += end_of_game.point is point
+        hook_skipped += every_action.point is point
         copy = game.copy()
         forget_all()
         flow.check_end(copy)
         turn.cease_proxies_without_source(copy)
         proxies.follow_sources(copy)
+        ruleset_of(copy).after_action(copy)
         assert copy.checkpoint().journal is point, "a check left out had work to do"
         assert current(copy) == current(game)
     # The passes that hand on priority are about two in five of the acts.
     assert skipped > 100
+    assert hook_skipped > 100
+
+
+def test_a_step_of_combat_that_moved_nothing_is_a_hand_off() -> None:
+    """A pass that ends the attack step (7.3.1) writes the procedure's record
+    alone: the checks after it are where they were before it."""
+    game = _game(2)
+    rng = random.Random(2)
+    seen = played = 0
+    while not current(game).over and seen < 3:  # type: ignore[union-attr]
+        proc = current(game)
+        assert proc is not None
+        player, choices = flow.awaited(game, proc)
+        legal = game.legal_actions(player, choices)
+        ending_attack_step = (
+            proc.step == ATTACK
+            and proc.passes + 1 == len(game.players)
+            and not game.contents(layers.stack(game))
+        )
+        if ending_attack_step:
+            act = next(a for a in legal if a.name == "pass")
+        else:
+            act = rng.choice(legal)
+        check = QuietPoint("a check of the test's")
+        check.found_nothing(game.checkpoint().journal)
+        act.apply(game)
+        if ending_attack_step:
+            seen += 1
+            assert check.still(game.checkpoint().journal)  # handed on from where it was
+            assert current(game).step == DEFEND  # type: ignore[union-attr]
+        elif act.name in ("play", "attack", "defend"):
+            played += 1
+            assert not check.still(game.checkpoint().journal)  # cards moved: checked again
+    assert seen == 3 and played > 0
 
 
 def test_a_step_that_started_elsewhere_is_no_sign() -> None:
@@ -75,6 +113,7 @@ def test_a_step_that_started_elsewhere_is_no_sign() -> None:
         "end of the game",
         "attack-proxies without a source",
         "attack-proxies following their sources",
+        "after every action",
     }
 
 

@@ -105,6 +105,7 @@ class State:
     """
 
     __slots__ = (*_NAMES, "_holes", "_journal", "_lent", "_marks", "_w")
+    point = property(lambda self: self._journal, doc="checkpoint().journal, without the tuple")
 
     def __init__(self) -> None:
         self._objs: dict[int, Obj] = {}

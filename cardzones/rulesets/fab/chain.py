@@ -157,7 +157,7 @@ def note_arrivals(game: Game, chain: int) -> None:
     tuple, as the game keeps it) costs one lookup of the record and one
     comparison."""
     cards = game.contents(chain)
-    record: Chain | None = game.records.get(LINKS)
+    record: Chain | None = game.record(LINKS)
     if record is None:
         if not cards:
             return
@@ -247,7 +247,7 @@ def forget_links(game: Game) -> None:
 
 def recorded(game: Game) -> tuple[Link, ...]:
     """The combat chain's links as recorded, the first first (7.0.3)."""
-    record: Chain | None = game.records.get(LINKS)
+    record: Chain | None = game.record(LINKS)
     return () if record is None else record.links
 
 
@@ -260,7 +260,7 @@ def put_links(game: Game, links: tuple[Link, ...], chain: int) -> None:
     cards the procedure put there are recorded as there, so they arrive
     once; anything else that arrived is noted at the end of the action
     (:func:`note_arrivals`). Nothing is written when nothing changed."""
-    record: Chain | None = game.records.get(LINKS)
+    record: Chain | None = game.record(LINKS)
     old = () if record is None else record.links
     if links == old:
         return
@@ -284,11 +284,11 @@ def defending_now(game: Game, link: Link) -> tuple[int, ...]:
     """The cards defending on the link now: those still on the combat chain
     as the objects they were when they defended (7.0.5a)."""
     chain = _combat_chain(game)
-    exists, obj = game.exists, game.obj
+    find = game.find
     return tuple(
         card
         for card, oid in link.defending
-        if exists(card) and obj(card).oid == oid and obj(card).zone == chain
+        if (found := find(card)) is not None and found.oid == oid and found.zone == chain
     )
 
 

@@ -42,9 +42,11 @@ class LayerRef(NamedTuple):
 
 
 def stack(game: Game) -> int:
-    zid = game.zone(None, "stack")
-    assert zid is not None
-    return zid
+    """The stack's zone (3.15), found as zones_of has it: the procedure asks
+    after every pass whether it holds a layer."""
+    zids = game.zones_of(None, "stack")
+    assert zids
+    return zids[0]
 
 
 def layers(game: Game) -> tuple[int, ...]:
@@ -121,7 +123,7 @@ def push_layer(
     controller."""
     card = new_public(game, cdef, stack(game), owner, controller, kind=kind, data=data, check=False)
     if kind == ATTACK_PROXY:
-        game.records.put(PROXIES, (*game.records.get(PROXIES, ()), card))
+        game.records.put(PROXIES, (*game.record(PROXIES, ()), card))
     return card
 
 

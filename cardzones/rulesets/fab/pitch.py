@@ -98,7 +98,7 @@ def unordered(game: Game, player: str) -> list[int]:
 def _named(game: Game, player: str, pitch: int) -> list[int]:
     """The cards of the pitch zone the player's chosen order names."""
     out = []
-    for named in game.records.get((_KEY, player), ()):
+    for named in game.record((_KEY, player), ()):
         found = game.referent(named)
         if found is not None and found.zone == pitch and found.host is None:
             out.append(found.card)
@@ -125,7 +125,7 @@ def final_order(game: Game, player: str, given: Sequence[int]) -> list[int]:
 
 def forget_order(game: Game, player: str) -> None:
     """The choice is used: the next turn's pitch is chosen anew."""
-    if (_KEY, player) in game.records:
+    if game.record((_KEY, player)) is not None:  # a chosen order is a tuple, never None
         game.records.pop((_KEY, player))
 
 

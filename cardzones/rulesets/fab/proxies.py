@@ -83,10 +83,10 @@ def follow_sources(game: Game) -> None:
     """1.4.3a, 1.4.3d: bring each attack-proxy's inherited properties up to
     date with its attack-source. Nothing changes where they already are, so
     an action that touches no source writes nothing."""
-    made = game.records.get(PROXIES)
+    made = game.record(PROXIES)
     if made is None:
         return
-    point = game.checkpoint().journal
+    point = game.point
     if _FOLLOWED.still(point):
         return  # up to date here, or before priority was handed on to here
     # Run after every action while an attack-proxy exists: no frame more
@@ -109,7 +109,7 @@ def follow_sources(game: Game) -> None:
             game.end_effect(effect.eid)
         if mods or keywords:
             game.add_effect(proxy, INHERITED, mods=mods, keywords=keywords)
-    if game.checkpoint().journal is point:
+    if game.point is point:
         _FOLLOWED.found_nothing(point)
 
 

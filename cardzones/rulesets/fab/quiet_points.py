@@ -2,17 +2,21 @@
 found nothing to do, so that it is not made again where nothing it reads
 changed since.
 
-A point is ``Game.checkpoint().journal``: every write makes a new one, a
+A point is ``Game.point`` (``checkpoint().journal``): every write makes a new one, a
 rollback or an undo returns to an earlier one, and a copy shares the history
 it was copied at, so the state at a point is the state there, whichever game
 holds it. A check that found nothing to do at a point (it wrote nothing)
-finds nothing there again. The one step known to change nothing the checks
-read is priority handed on under the game procedure (1.11.4a): it writes the
-procedure's record alone, and the checks read objects, zones, effects (fab
-judges every effect active, whatever the record says) and records of their
-own. The procedure notes each such step (:func:`handed_on`); a check that
-found nothing at the point the step started from finds nothing at the point
-it reached.
+finds nothing there again. The steps known to change nothing the checks
+read are those of the game procedure that write its records alone: priority
+handed on (1.11.4a), and a step of combat that moved nothing (the end of the
+attack step, 7.3.1, of the defend step, 7.4.1, the link resolving, 7.6.2),
+which writes the procedure's record and the chain links' record, keeping the
+players in the game, and the combat chain's contents the latter holds. The
+checks read objects, zones, effects (fab judges every effect active,
+whatever the record says), records of their own, and of the procedure's
+record only who is in the game and whether it ended. The procedure notes each
+such step (:func:`handed_on`); a check that found nothing at the point the
+step started from finds nothing at the point it reached.
 
 Each value here is one tuple or one attribute, replaced whole, as games on
 other threads read them too; holding a point keeps it from being reused for
@@ -30,8 +34,9 @@ _HANDED: tuple[Any, Any] = (None, None)
 
 def handed_on(start: Any, reached: Any) -> None:
     """Note that the game went from the point ``start`` to the point
-    ``reached`` by handing on priority alone (the procedure's record written,
-    nothing else)."""
+    ``reached`` by a step that wrote the procedure's records alone, as the
+    module's documentation says (priority handed on, a step of combat that
+    moved nothing)."""
     global _HANDED
     _HANDED = (start, reached)
 

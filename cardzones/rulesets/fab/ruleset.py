@@ -41,6 +41,7 @@ from cardzones.rulesets.fab.pitch import (
     seen_order,
 )
 from cardzones.rulesets.fab.proxies import follow_sources
+from cardzones.rulesets.fab.quiet_points import QuietPoint
 from cardzones.rulesets.fab.rule_ids import (
     CHAPTER_3_IDS,
     NOT_ENGINE_RULES,
@@ -71,6 +72,11 @@ CARD_PARAMS = (
     Param("keywords", ParamKind.WORDS, default=(), doc="keywords such as go_again"),
     *TEXT_PARAMS,
 )
+
+
+#: Where :meth:`FabRuleset.after_action` last found nothing to do, writing
+#: nothing (:mod:`.quiet_points`).
+_QUIET = QuietPoint("after every action")
 
 
 class FabRuleset(Ruleset):
@@ -425,9 +431,17 @@ class FabRuleset(Ruleset):
         made and forgotten once none exists; the end of the game is a state
         of the procedure's record. What it reads is declared in
         :attr:`quiet_moves`, so the kernel does not call it after a move that
-        touched none of it (one off and onto other zones, no trigger noted)."""
-        records = game.records
-        record: Chain | None = records.get(LINKS)
+        touched none of it (one off and onto other zones, no trigger noted).
+
+        Under the procedure, where priority was handed on alone since the
+        hook last found nothing to do, it finds nothing again
+        (:mod:`.quiet_points`): most acts of such a game are those passes."""
+        under = game.record(procedure.PROCEDURE) is not None
+        point = game.point if under else None
+        if under and _QUIET.still(point):
+            return
+        # Each record read without the records' view: this runs after every action.
+        record: Chain | None = game.record(LINKS)
         if record is not None and record.zone is not None:
             # The combat chain is one zone for the whole game (fab never makes
             # or removes a shared zone, 3.0.10b), the one its record was read from.
@@ -437,18 +451,16 @@ class FabRuleset(Ruleset):
             chain = game.zones_of(None, "combat_chain")
             if chain and (record is not None or game.contents(chain[0])):
                 note_arrivals(game, chain[0])  # 7.0.3a, 7.0.5a; 1.4.3c
-        # Records besides the chain links' (which note_arrivals never drops) are
-        # few and rare outside the procedure: counted once, they are looked for
-        # only when there are any.
-        others = len(records) > (record is not None)
-        if others and records.get(PROXIES) is not None:
+        if game.record(PROXIES) is not None:
             cease_proxies_without_source(game)  # 1.4.3c
             follow_sources(game)  # 1.4.3a, 1.4.3d
         pending = game.take_pending_triggers()
         if pending:
             put_triggers_on_stack(game, pending)
-        if others and records.get(procedure.PROCEDURE) is not None:
+        if under:
             procedure.check_end(game)  # 4.5.3a, a game state action (1.10.2)
+            if game.point is point:
+                _QUIET.found_nothing(point)
 
     def start_procedure(self, game: Game, first: str | None = None) -> None:
         """The start of a game under the procedure (4.1, :mod:`.procedure`)."""
@@ -457,7 +469,7 @@ class FabRuleset(Ruleset):
     def procedure_view(self, game: Game, player: str | None) -> dict[str, Any] | None:
         # Every view asks, and most games are not under the procedure: without
         # its record there is nothing to show, found by one lookup.
-        if game.records.get(procedure.PROCEDURE) is None:
+        if game.record(procedure.PROCEDURE) is None:
             return None
         return procedure.procedure_view(game, player)
 
@@ -481,6 +493,9 @@ class FabRuleset(Ruleset):
             if found is None:
                 continue
             pitch = found[0]
+            if not game.contents(pitch):  # most ends of turns find a pitch zone empty
+                forget_order(game, player)
+                continue
             rank = {card: i for i, card in enumerate(final_order(game, player, order))}
             moved: list[int] = []
             for card in seen_order(game, pitch):

@@ -50,9 +50,10 @@ if TYPE_CHECKING:
 
 
 def combat_chain(game: Game) -> int:
-    zid = game.zone(None, "combat_chain")
-    assert zid is not None
-    return zid
+    """The combat chain's zone (3.6), found as zones_of has it."""
+    zids = game.zones_of(None, "combat_chain")
+    assert zids
+    return zids[0]
 
 
 def attack(game: Game, weapon: int, by: str) -> int:
@@ -108,10 +109,10 @@ def cease_proxies_without_source(game: Game) -> None:
     object it was ceases to exist, as a rule. An attack-proxy is recorded as
     it is made (:func:`push_layer`) and forgotten once it no longer exists:
     while none is recorded, there is nothing to look at."""
-    made = game.records.get(PROXIES)
+    made = game.record(PROXIES)
     if made is None:
         return
-    point = game.checkpoint().journal
+    point = game.point
     if _EVERY_SOURCE.still(point):
         return  # as it was where every source was found, or since priority was handed on
     for proxy in proxies_without_source(game):
@@ -121,7 +122,7 @@ def cease_proxies_without_source(game: Game) -> None:
         if not exists(card):
             break
     else:
-        if game.checkpoint().journal is point:
+        if game.point is point:
             _EVERY_SOURCE.found_nothing(point)
         return  # every one recorded exists still: the record stays as it is
     left = tuple(card for card in made if exists(card))
@@ -143,10 +144,12 @@ def close_combat_chain(game: Game, by: str) -> None:
     to its owner's graveyard."""
     chain = combat_chain(game)
     forget_links(game)  # 7.0.2: a closed combat chain has no chain links
+    find = game.find
     for card in list(game.contents(chain)):
-        if not game.exists(card) or game.obj(card).zone != chain:
+        obj = find(card)  # each object read once, as the chain's cards move away one by one
+        if obj is None or obj.zone != chain:
             continue
-        move = closing_move(game, game.obj(card), by)
+        move = closing_move(game, obj, by)
         if move is None:
             game.cease(card, by, cause="rule")
         else:

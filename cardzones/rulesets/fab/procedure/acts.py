@@ -112,10 +112,12 @@ Planner = Callable[["Game", Mapping[str, Any]], plans.Plan]
 def _runner(
     planner: Planner, result: MoveResult
 ) -> Callable[[Game, Mapping[str, Any]], ActionResult]:
+    plain = ActionResult(result)  # immutable: one for every act that made nothing
+
     def run(game: Game, args: Mapping[str, Any]) -> ActionResult:
         made = plans.apply(game, planner(game, args))
         if made is None:
-            return ActionResult(result)
+            return plain
         # as: names the attack-proxy, active while it exists, as outside the procedure.
         return ActionResult(result, card=made, effect=LayerRef(made))
 

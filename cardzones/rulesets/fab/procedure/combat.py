@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from cardzones.acts.legal import JUDGING, judging
 from cardzones.errors import IllegalAction
-from cardzones.kernel.objects import CARD
+from cardzones.kernel.objects import CARD, Obj
 from cardzones.kernel.views import name_for
 from cardzones.rulesets.fab import layers
 from cardzones.rulesets.fab.chain import (
@@ -106,21 +106,52 @@ def defending_cards(game: Game, player: str) -> list[int]:
     hand = game.zone(player, "hand")
     if hand is not None:
         for card in game.contents(hand):
-            cdef = game.characteristics(game.obj(card), by=player)
-            if "defense_reaction" not in cdef.types and game.stat(card, "defense") is not None:
+            if _defends_from_hand(game, game.obj(card), player):
                 out.append(card)
     for zid in equipment_zones(game, player):
         for card in game.contents(zid):
-            obj = game.obj(card)
-            if (
-                obj.equipped
-                and obj.public
-                and obj.controller == player
-                and "equipment" in game.characteristics(obj).types
-                and game.stat(card, "defense") is not None
-            ):
+            if _defends_as_equipment(game, game.obj(card), player):
                 out.append(card)
     return out
+
+
+def _defends_from_hand(game: Game, obj: Obj, player: str) -> bool:
+    """Whether a card of ``player``'s hand may defend (7.3.2a, 7.3.2b)."""
+    cdef = game.characteristics(obj, by=player)
+    return "defense_reaction" not in cdef.types and game.stat(obj.card, "defense") is not None
+
+
+def _defends_as_equipment(game: Game, obj: Obj, player: str) -> bool:
+    """Whether a card of one of ``player``'s equipment zones may defend (7.3.2a, 7.3.2b)."""
+    return (
+        bool(obj.equipped)  # equipped to a zone (an equipment permanent there)
+        and obj.public
+        and obj.controller == player
+        and "equipment" in game.characteristics(obj).types
+        and game.stat(obj.card, "defense") is not None
+    )
+
+
+def _declared_may_defend(game: Game, player: str, cards: tuple[int, ...]) -> frozenset[int]:
+    """Those of ``cards`` that are among ``player``'s defending cards
+    (:func:`defending_cards`), each judged alone: a declaration judges the
+    cards it names, not every card that could defend."""
+    hand = game.zone(player, "hand")
+    out: set[int] = set()
+    for card in cards:
+        obj = game.find(card)
+        if obj is None or obj.host is not None:
+            continue  # a card no more, or one under another: in no zone's contents
+        if obj.zone == hand:
+            if _defends_from_hand(game, obj, player):
+                out.add(card)
+            continue
+        info = game.zone_info(obj.zone)  # one of the player's equipment zones?
+        if info.owner != player or not info.spec.equipment:
+            continue
+        if _defends_as_equipment(game, obj, player):
+            out.add(card)
+    return frozenset(out)
 
 
 def equipment_zones(game: Game, player: str) -> list[int]:
@@ -136,7 +167,7 @@ def check_defenders(game: Game, proc: Procedure, player: str, cards: tuple[int, 
     """The active link the cards would defend, refused unless ``player`` is
     its defending player in the defend step, before declaring, and each
     card may be declared (7.3.2, 7.3.2a, 7.3.2b, 8.3.4a)."""
-    ready = _defending_once(game, player, proc)
+    ready = _defending_once(game, player, proc, cards)
     _check_set(game, ready, player, cards)
     return ready.link
 
@@ -150,7 +181,7 @@ def judge_declaration(game: Game, player: str, cards: tuple[int, ...]) -> Proced
     held = JUDGING.get()
     ready = held[1].get(("fab.defend", player)) if held is not None and held[0] is game else None
     if ready is None:
-        ready = _defending_once(game, player)
+        ready = _defending_once(game, player, None, cards)
     allowed = ready.allowed
     for card in cards:
         if card not in allowed:
@@ -161,15 +192,23 @@ def judge_declaration(game: Game, player: str, cards: tuple[int, ...]) -> Proced
     return ready.proc
 
 
-def _defending_once(game: Game, player: str, proc: Procedure | None = None) -> _Defending:
+def _defending_once(
+    game: Game,
+    player: str,
+    proc: Procedure | None = None,
+    declared: tuple[int, ...] | None = None,
+) -> _Defending:
     """What ``player``'s sets of defending cards are judged against, on
     ``proc`` or else the record now. While legal actions are judged the game
     stays as it is, and every set of the cards is judged: the record, its
-    link and the cards that may defend are found once for all of them."""
+    link and the cards that may defend are found once for all of them. An
+    act judges the one set it ``declared``: of the cards that may defend,
+    only those of the set are found."""
     memo = judging(game)
     ready: _Defending | None = None if memo is None else memo.get(("fab.defend", player))
     if ready is None or (proc is not None and ready.proc is not proc):
-        ready = _defending(game, require(game) if proc is None else proc, player)
+        found = require(game) if proc is None else proc
+        ready = _defending(game, found, player, None if memo is not None else declared)
         if memo is not None:
             memo[("fab.defend", player)] = ready
     return ready
@@ -201,7 +240,9 @@ class _Defending(NamedTuple):
     cards: tuple[int, ...] = ()
 
 
-def _defending(game: Game, proc: Procedure, player: str) -> _Defending:
+def _defending(
+    game: Game, proc: Procedure, player: str, declared: tuple[int, ...] | None = None
+) -> _Defending:
     link = active_link(proc)
     if proc.step != DEFEND or link is None or proc.declared:
         raise IllegalAction("defending cards are declared in the defend step", rule="7.3.2")
@@ -209,8 +250,10 @@ def _defending(game: Game, proc: Procedure, player: str) -> _Defending:
         raise IllegalAction(
             f"{link.defender} declares the defending cards, not {player}", rule="7.3.2a"
         )
-    cards = tuple(defending_cards(game, player))
     dominated = card_effects.attack_dominates(game, link)
+    if declared is not None:
+        return _Defending(proc, link, _declared_may_defend(game, player, declared), dominated)
+    cards = tuple(defending_cards(game, player))
     return _Defending(proc, link, frozenset(cards), dominated, cards)
 
 
@@ -262,8 +305,8 @@ def deal_damage(game: Game, proc: Procedure) -> Procedure:
     link = active_link(proc)
     if link is None:
         return proc._replace(step=DAMAGE)
-    chain = combat_chain(game)
-    if not game.exists(link.card) or game.obj(link.card).zone != chain:
+    attack = game.find(link.card)
+    if attack is None or attack.zone != combat_chain(game):
         return close(game, proc)  # 7.7.2c: the active-attack ceased to exist
     power = game.stat(link.card, "power") or 0
     defense = sum(game.stat(card, "defense") or 0 for card in defending_now(game, link))
@@ -311,8 +354,8 @@ def close(game: Game, proc: Procedure) -> Procedure:
             game.clear(layer, by=player)  # 7.7.3
     for link in proc.links:
         for (card, _), home in link.returning():
-            back = game.zone_exists(home)
-            if back and game.exists(card) and game.obj(card).zone == chain:
+            held = game.find(card)
+            if held is not None and held.zone == chain and game.zone_exists(home):
                 game.move(card, home, cause="rule", by=player)
     close_combat_chain(game, player)
     return proc._replace(step=None, links=())

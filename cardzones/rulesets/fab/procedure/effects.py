@@ -162,7 +162,7 @@ def resolve(game: Game, proc: Procedure, card: int, by: str, *, targeted: bool =
 def generate(game: Game, clause: ct.Clause, source: int, by: str, target: int | None) -> None:
     """One clause's effect, from ``source``, controlled by ``by`` (6.1, 6.2)."""
     if clause.subject == ct.NEXT_ATTACK:
-        waiting = game.records.get(NEXT_ATTACK, ())
+        waiting = game.record(NEXT_ATTACK, ())
         new = Waiting(by, game.turn, clause)
         game.records.put(NEXT_ATTACK, (*_this_turn(game, waiting), new))
         _log(game, f"{by}'s next attack action card this turn {_change(clause)}", by)
@@ -217,9 +217,9 @@ def played(game: Game, card: int, player: str) -> None:
     """6.2.4: the "next attack action card" effects waiting for ``player``
     apply to the card they just played when it is an attack action card,
     and are then spent; those of an earlier turn have ended (6.2.2a)."""
-    waiting = _this_turn(game, game.records.get(NEXT_ATTACK, ()))
+    waiting = _this_turn(game, game.record(NEXT_ATTACK, ()))
     if not waiting:
-        if game.records.get(NEXT_ATTACK):
+        if game.record(NEXT_ATTACK):
             game.records.put(NEXT_ATTACK, ())
         return
     obj = game.obj(card)
@@ -253,14 +253,14 @@ def hit(game: Game, link: Link) -> None:
     cdef = game.characteristics(game.obj(link.card))
     attacker = players(link)[0]
     made = layers.push_layer(game, cdef, TRIGGERED, layers.LayerData(link.card), attacker, attacker)
-    game.records.put(HIT_LAYERS, (*game.records.get(HIT_LAYERS, ()), HitLayer(made, link.card)))
+    game.records.put(HIT_LAYERS, (*game.record(HIT_LAYERS, ()), HitLayer(made, link.card)))
     _log(game, f"{_label(game, link.card)} hit: its triggered effect goes on the stack", None)
 
 
 def resolve_hit_layer(game: Game, layer: int, by: str) -> bool:
     """6.6.1d: a hit's triggered-layer generates the hit's effects and
     ceases (3.0.12a); False for any other layer."""
-    kept = game.records.get(HIT_LAYERS, ())
+    kept = game.record(HIT_LAYERS, ())
     found = next((h for h in kept if h.layer == layer), None)
     if found is None:
         return False

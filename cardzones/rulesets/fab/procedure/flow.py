@@ -17,6 +17,7 @@ from cardzones.kernel.cards import Dest
 from cardzones.kernel.objects import CARD, TRIGGERED
 from cardzones.rulesets.fab import layers
 from cardzones.rulesets.fab.cards import becomes_permanent
+from cardzones.rulesets.fab.chain import LINKS, Chain
 from cardzones.rulesets.fab.moves import hero_of
 from cardzones.rulesets.fab.procedure import combat, leaving
 from cardzones.rulesets.fab.procedure import effects as card_effects
@@ -151,10 +152,13 @@ def pass_priority(game: Game, proc: Procedure) -> None:
         following = next_player(game, proc.priority, proc.losers)
         # The pass writes the record alone: fab's checks after the action
         # that found nothing before it find nothing after it (quiet_points).
-        start = game.checkpoint().journal
+        start = game.point
         store(game, with_priority(proc, following, passes))
-        handed_on(start, game.checkpoint().journal)
+        handed_on(start, game.point)
         return
+    start = game.point
+    chained = game.record(LINKS)
+    before = proc
     if game.contents(layers.stack(game)):
         proc = resolve_top(game, proc)
     elif proc.step is not None:
@@ -162,16 +166,43 @@ def pass_priority(game: Game, proc: Procedure) -> None:
     else:
         end_action_phase(game, proc)
         return
+    stepped = game.point is start  # the step itself wrote nothing
     # After a layer resolves and in each step of combat, the turn player
     # gains priority (1.11.3, 5.3.7, 7.2.5, 7.3.3, 7.4.2, 7.5.3, 7.6.3);
     # no one has it while the defending cards are declared (7.3.2).
     holder = None if proc.step == DEFEND and not proc.declared else game.turn_player
     proc = give_priority(proc, holder)
     store(game, proc)
-    _defend_nothing(game, proc)
+    proc = _defend_nothing(game, proc)
+    if stepped and _same_for_checks(before, proc, chained, game.record(LINKS)):
+        # A step of combat that moved nothing (7.3.1, 7.4.1, 7.6.2): the
+        # records written leave what fab's checks read as it was (quiet_points).
+        handed_on(start, game.point)
     # A hero whose life the step's damage took to zero loses by the game
     # state action fab looks at after every action (4.5.3a, check_end): a
     # pass is one action, so it is looked at once, as the pass ends.
+
+
+def _same_for_checks(
+    before: Procedure, after: Procedure, chained: Chain | None, now: Chain | None
+) -> bool:
+    """Whether two records of the procedure and of the chain links, the
+    writes of a step that wrote nothing else, leave fab's checks after an
+    action where they were: the same players in the game, an end as it was
+    (4.5.3a reads them), and the chain links' record holding the same zone
+    and contents of it (what tells the end of an action whether anything
+    arrived on the combat chain, 7.0.3a)."""
+    if after.losers != before.losers or after.reason != before.reason:
+        return False
+    if chained is now:
+        return True
+    return (
+        chained is not None
+        and now is not None
+        and chained.zone is not None
+        and now.zone == chained.zone
+        and now.cards is chained.cards
+    )
 
 
 def _defend_nothing(game: Game, proc: Procedure) -> Procedure:
@@ -270,11 +301,11 @@ def check_end(game: Game) -> None:
     # alone (what current() makes of it for a new turn or a lost chain link
     # changes neither): the record as current() gives it is read only when a
     # player lost, most actions ending with no one at zero.
-    point = game.checkpoint().journal
+    point = game.point
     if _NO_LOSER.still(point):
         return  # no one lost here, or before priority was handed on to here
-    stored = game.records.get(PROCEDURE)
-    if not isinstance(stored, Procedure) or stored.over:
+    stored = game.record(PROCEDURE)
+    if not isinstance(stored, Procedure) or stored.reason is not None:  # over
         return
     # It runs after every action: one loop, each hero's life read once.
     losers = stored.losers

@@ -94,7 +94,15 @@ def check_priority(game: Game, proc: Procedure, player: str) -> None:
 
 def plan_pass(game: Game, player: str) -> Plan:
     """1.11.4: the player with priority passes."""
-    return Plan("pass", player, proc=judge_pass(game, player))
+    # Plan("pass", player, proc=...), made as a tuple: most acts are passes.
+    return _new_plan(
+        Plan, ("pass", player, None, _NO_COST, (), (), (), None, judge_pass(game, player))
+    )
+
+
+_new_plan = tuple.__new__
+_NO_COST = Cost(0, 0)
+assert Plan._fields[-1] == "proc" and len(Plan._fields) == 9
 
 
 def judge_pass(game: Game, player: str) -> Procedure:

@@ -130,7 +130,7 @@ def current(game: Game) -> Procedure | None:
     # read at a checkpoint is the record there. A game with no history yet
     # (``forget_history``) has no point to name, and is read every time.
     global _LAST
-    point = game.checkpoint().journal
+    point = game.point
     last = _LAST  # one tuple, replaced whole: games on other threads read it too
     if point is last[0] and point is not None:
         return last[1]
@@ -149,7 +149,7 @@ def _read(game: Game) -> Procedure | None:
     """The record as :func:`current` gives it, read from the game, with the
     chain links the procedure plays on: those whose attacks are on the
     combat chain (a judge may have moved one off it by hand)."""
-    found = game.records.get(PROCEDURE)
+    found = game.record(PROCEDURE)
     if not isinstance(found, Procedure):
         return None
     if found.turn != game.turn and not found.over:
@@ -292,7 +292,7 @@ def require(game: Game) -> Procedure:
     proc = current(game)
     if proc is None:
         raise IllegalAction("the game is not under the game procedure")
-    if proc.over:
+    if proc.reason is not None:  # proc.over, read without the property: every act asks
         raise IllegalAction(f"the game is over: {describe_result(proc)}", rule="4.5.1")
     return proc
 
@@ -300,8 +300,11 @@ def require(game: Game) -> Procedure:
 def store(game: Game, proc: Procedure) -> None:
     """Write the record, its chain links into the combat chain's record
     (7.0.3): one journaled write each, the links' only when they changed."""
-    chain_record.put_links(game, proc.links, proc.chain)
-    if proc.links:  # proc._replace(links=()), at the speed of a tuple: most acts in combat store
+    # With no links, the recorded ones all stay (put_links writes nothing):
+    # most records stored, a pass's among them, have none.
+    if proc.links:
+        chain_record.put_links(game, proc.links, proc.chain)
+        # proc._replace(links=()), at the speed of a tuple: most acts in combat store
         proc = _new_record(Procedure, (*proc[:_LINKS], (), *proc[_LINKS + 1 :]))
     game.records.put(PROCEDURE, proc)
 
@@ -333,7 +336,7 @@ def next_player(game: Game, player: str, out: tuple[str, ...] = ()) -> str:
 def next_turn_player(game: Game) -> str:
     """Who takes the turn after the turn player's (4.4.4): the next player
     in clockwise order, passing over those who left the game (4.5.1a)."""
-    found = game.records.get(PROCEDURE)
+    found = game.record(PROCEDURE)
     out = found.losers if isinstance(found, Procedure) else ()
     return next_player(game, game.turn_player, out)
 
