@@ -151,9 +151,13 @@ def pass_priority(game: Game, proc: Procedure) -> None:
     ends."""
     passes = proc.passes + 1
     # every player is in the game until one loses (4.5.1a)
-    if passes < (len(remaining(game, proc)) if proc.losers else len(game.players)):
+    losers, players = proc.losers, game.players
+    if passes < (len(remaining(game, proc)) if losers else len(players)):
         assert proc.priority is not None
-        following = next_player(game, proc.priority, proc.losers)
+        if losers:
+            following = next_player(game, proc.priority, losers)
+        else:  # next_player's, with no one left out: every pass but the last asks
+            following = players[(players.index(proc.priority) + 1) % len(players)]
         # The pass writes the record alone: fab's checks after the action
         # that found nothing before it find nothing after it (quiet_points).
         start = game.point
