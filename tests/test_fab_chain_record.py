@@ -10,7 +10,7 @@ from typing import Any
 
 from cardzones import Game, new_game
 from cardzones.kernel.cards import CardDef
-from cardzones.rulesets.fab.chain import LINKS, links, recorded
+from cardzones.rulesets.fab.chain import LINKS, Link, _merged, links, recorded
 from cardzones.rulesets.fab.procedure import PROCEDURE, current
 from cardzones.rulesets.fab.procedure.playout import deal
 
@@ -152,3 +152,31 @@ def test_an_attack_put_on_the_combat_chain_by_hand_is_a_link_the_procedure_names
     assert (proc.links[-1].attacker, proc.links[-1].defender) == ("alice", "bob")
     view = game.view("bob")["procedure"]["links"]
     assert [(entry["number"], entry["defender"]) for entry in view] == [(1, "bob"), (2, "bob")]
+
+
+def _general_merge(old: tuple[Link, ...], new: tuple[Link, ...]) -> tuple[Link, ...]:
+    mine = {link.attack: link for link in new}
+    kept = tuple(mine.pop(link.attack, link) for link in old)
+    return (*kept, *(link for link in new if link.attack in mine))
+
+
+def test_links_merged_as_recorded_whatever_their_attacks() -> None:
+    """put_links keeps the links it is given as they are when they have the
+    recorded links' attacks in the same order, each once; every other way it
+    merges them link by link (7.0.3a, 7.0.3c): the result is the same."""
+    one = Link((1, 1), "Jab", "alice", None, defender="bob")
+    two = Link((2, 2), "Jab", "alice", None, defender="bob")
+    three = Link((3, 3), "Jab", "alice", None, defender="bob")
+    hit = one._replace(damage=3, hit=True)
+    cases = [
+        ((one,), (hit,)),
+        ((one, two), (hit, two._replace(resolved=True))),
+        ((one, two), (two, one)),
+        ((one,), (hit, three)),
+        ((one, two), (three,)),
+        ((one, two), (hit, hit)),
+        ((), (one,)),
+        ((one, two, three), (hit,)),
+    ]
+    for old, new in cases:
+        assert _merged(old, new) == _general_merge(old, new), (old, new)

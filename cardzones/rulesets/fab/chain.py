@@ -264,20 +264,36 @@ def put_links(game: Game, links: tuple[Link, ...], chain: int) -> None:
     old = () if record is None else record.links
     if links == old:
         return
-    mine = {link.attack: link for link in links}
-    kept = tuple(mine.pop(link.attack, link) for link in old)
-    merged = (*kept, *(link for link in links if link.attack in mine))
+    merged = _merged(old, links)
     if merged == old:
         return
     base = _NO_LINKS if record is None else record
     cards = game.contents(chain)
-    now = frozenset((card, game.obj(card).oid) for card in cards)
-    put = frozenset(key for link in links for key in (link.attack, *link.defending))
+    # Each set made from a list: the procedure puts links at every step of combat.
+    obj = game.obj
+    now = frozenset([(card, obj(card).oid) for card in cards])
+    put = frozenset([link.attack for link in links] + [k for x in links for k in x.defending])
     known = base.present | put
     if now <= known:  # nothing else arrived: the end of the action has nothing to note
         game.records.put(LINKS, Chain(merged, now, cards, chain))
     else:
         game.records.put(LINKS, base._replace(links=merged, present=known & now, zone=chain))
+
+
+def _merged(old: tuple[Link, ...], links: tuple[Link, ...]) -> tuple[Link, ...]:
+    """The recorded links ``old`` with each replaced by the link of ``links``
+    of the same active-attack, and the others of ``links`` after them all."""
+    if len(links) == len(old) and len({link.attack for link in links}) == len(links):
+        # The same attacks in the same order, each once (a step of combat
+        # changed what it decides of them): the links as they are.
+        for new, was in zip(links, old, strict=True):
+            if new.attack != was.attack:
+                break
+        else:
+            return links
+    mine = {link.attack: link for link in links}
+    kept = tuple(mine.pop(link.attack, link) for link in old)
+    return (*kept, *(link for link in links if link.attack in mine))
 
 
 def defending_now(game: Game, link: Link) -> tuple[int, ...]:

@@ -34,7 +34,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cardzones.errors import IllegalAction
-from cardzones.kernel.cards import Dest, Move
+from cardzones.kernel.cards import CardDef, Dest, Move
 from cardzones.kernel.objects import CARD, Obj
 from cardzones.kernel.results import MoveResult
 from cardzones.kernel.views import name_for
@@ -163,9 +163,27 @@ def closing_move(game: Game, obj: Obj, by: str) -> Move | None:
     owner's graveyard any other."""
     if obj.kind != CARD:
         return None
-    if obj.public and becomes_permanent(game.characteristics(obj), "permanent"):
+    if obj.public and _permanent_there(game.characteristics(obj)):
         return Move(obj.card, Dest("permanent"), cause="rule", by=by)
     return Move(obj.card, Dest("graveyard", "owner"), cause="rule", by=by)
+
+
+def _permanent_there(cdef: CardDef) -> bool:
+    """Whether the card is a permanent in the permanent zone (1.3.3,
+    :func:`becomes_permanent`), which its types alone say: found once per
+    set of types, as every card leaving a closing combat chain asks it."""
+    known = _PERMANENT.get(cdef.types)
+    if known is None:
+        known = becomes_permanent(cdef, "permanent")
+        if len(_PERMANENT) < _MAX_KEPT:
+            _PERMANENT[cdef.types] = known
+    return known
+
+
+#: Whether a card is a permanent in the permanent zone, by its set of types.
+_PERMANENT: dict[frozenset[str], bool] = {}
+#: Up to how many sets of types :data:`_PERMANENT` keeps.
+_MAX_KEPT = 4096
 
 
 def draw_move(card: int, player: str) -> Move:

@@ -14,7 +14,7 @@ from cardzones.acts.legal import JUDGING, judging
 from cardzones.errors import IllegalAction
 from cardzones.kernel.objects import CARD, Obj
 from cardzones.kernel.views import name_for
-from cardzones.rulesets.fab import layers
+from cardzones.rulesets.fab import layers, life
 from cardzones.rulesets.fab.chain import (
     Link,
     defended,
@@ -318,7 +318,7 @@ def deal_damage(game: Game, proc: Procedure) -> Procedure:
         except IllegalAction:
             hero = None  # 7.5.2b: the attack-target ceased to exist
         if hero is not None:
-            game.act("life", card=hero, damage=damage, by=link.attacker)
+            life.deal_damage(game, hero, damage, link.attacker)  # 7.5.2a
             hit = True
     new = link._replace(damage=damage if hit else 0, hit=hit)
     if hit:

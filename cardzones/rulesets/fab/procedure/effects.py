@@ -31,7 +31,7 @@ from cardzones.kernel.effects import END_OF_TURN
 from cardzones.kernel.objects import CARD, TRIGGERED
 from cardzones.kernel.results import MoveResult
 from cardzones.kernel.views import name_for
-from cardzones.rulesets.fab import layers
+from cardzones.rulesets.fab import layers, life
 from cardzones.rulesets.fab.chain import Link
 from cardzones.rulesets.fab.moves import hero_of
 from cardzones.rulesets.fab.procedure import card_text as ct
@@ -210,7 +210,7 @@ def gain_life(game: Game, player: str, amount: int) -> None:
     except IllegalAction:
         return
     if game.is_public(hero) and game.stat(hero, "life") is not None:
-        game.act("life", card=hero, gain=amount, by=player)
+        life.gain_life(game, hero, amount, player)  # 8.5.7a
 
 
 def played(game: Game, card: int, player: str) -> None:

@@ -130,14 +130,18 @@ def awaited(game: Game, proc: Procedure) -> tuple[str | None, tuple[str, ...]]:
     ``attack`` are named depends on the cards of that player's hand and
     arsenal, as their legal actions do: the names are theirs to know, and
     are not shown to anyone else (a view shows :func:`who_acts`)."""
-    player = who_acts(game, proc)
-    if player is None:
+    # who_acts(game, proc), read in one pass: every act asks
+    if proc.reason is not None:  # over
         return None, ()
     if proc.phase == END:
-        return player, END_ACTS
-    if proc.priority is None:
-        return player, DEFEND_ACTS
-    return player, priority_acts(game, proc, player)
+        return game.turn_player, END_ACTS
+    priority = proc.priority
+    if priority is None:
+        links = proc.links
+        if proc.step == DEFEND and not proc.declared and links and not links[-1].resolved:
+            return links[-1].defender, DEFEND_ACTS  # the active link's (active_link)
+        return None, ()
+    return priority, priority_acts(game, proc, priority)
 
 
 def pass_priority(game: Game, proc: Procedure) -> None:
@@ -147,9 +151,13 @@ def pass_priority(game: Game, proc: Procedure) -> None:
     ends."""
     passes = proc.passes + 1
     # every player is in the game until one loses (4.5.1a)
-    if passes < (len(remaining(game, proc)) if proc.losers else len(game.players)):
+    losers, players = proc.losers, game.players
+    if passes < (len(remaining(game, proc)) if losers else len(players)):
         assert proc.priority is not None
-        following = next_player(game, proc.priority, proc.losers)
+        if losers:
+            following = next_player(game, proc.priority, losers)
+        else:  # next_player's, with no one left out: every pass but the last asks
+            following = players[(players.index(proc.priority) + 1) % len(players)]
         # The pass writes the record alone: fab's checks after the action
         # that found nothing before it find nothing after it (quiet_points).
         start = game.point

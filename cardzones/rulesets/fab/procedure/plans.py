@@ -94,10 +94,11 @@ def check_priority(game: Game, proc: Procedure, player: str) -> None:
 
 def plan_pass(game: Game, player: str) -> Plan:
     """1.11.4: the player with priority passes."""
-    # Plan("pass", player, proc=...), made as a tuple: most acts are passes.
-    return _new_plan(
-        Plan, ("pass", player, None, _NO_COST, (), (), (), None, judge_pass(game, player))
-    )
+    # Plan("pass", player, proc=judge_pass(game, player)), made as a tuple
+    # with the record judged in place: most acts are passes.
+    proc = require(game)
+    check_priority(game, proc, player)
+    return _new_plan(Plan, ("pass", player, None, _NO_COST, (), (), (), None, proc))
 
 
 _new_plan = tuple.__new__

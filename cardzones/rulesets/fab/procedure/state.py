@@ -157,7 +157,11 @@ def _read(game: Game) -> Procedure | None:
         return new_turn(game, found)
     if found.step is None:
         return found  # the combat chain is closed: no link to play on (7.0.2)
-    links = _from_saved(game, found) if found.links else chain_record.recorded(game)
+    if found.links:
+        links = _from_saved(game, found)
+    else:  # chain_record.recorded(game), read directly: every act reads it
+        chained: chain_record.Chain | None = game.record(chain_record.LINKS)
+        links = () if chained is None else chained.links
     if not links:
         if found.step == LAYER:
             return found

@@ -23,7 +23,6 @@ from cardzones.rulesets.fab.procedure.state import (
     RESOLUTION,
     Procedure,
     active_link,
-    points,
 )
 
 if TYPE_CHECKING:
@@ -79,7 +78,8 @@ def priority_acts(game: Game, proc: Procedure, player: str) -> tuple[str, ...]:
     plan refuses it (5.1.7a, 1.14.2f) and counts for nothing here. The acts
     left out would list nothing: their candidates are the very cards these
     functions accept, and their plans refuse the rest."""
-    action_point = points(game, proc.action_points, player) >= 1
+    # points(game, proc.action_points, player), read directly: every act asks
+    action_point = proc.action_points[game.players.index(player)] >= 1
     # The timing of a weapon's attack is one for all of them (8.1.1a, 8.1.1b).
     attack = (
         action_point
@@ -103,13 +103,16 @@ def _any_playable(game: Game, proc: Procedure, player: str, action_point: bool) 
     obj, characteristics = game.obj, game.characteristics
     for ztype in PLAYED_FROM:
         for zid in zones_of(player, ztype):
+            cards = contents(zid)
+            if not cards:
+                continue  # an empty arsenal, most of the time
             # Every act asks this of the player with priority: in a zone of
             # theirs that its owner may look at (a hand, an arsenal), each card
             # is what they know it to be, its card (the characteristics a
             # player using it reads, 3.0.4e), without asking card by card.
             info = game.zone_info(zid)
             sees = info.owner == player and info.spec.owner_may_look
-            for card in contents(zid):
+            for card in cards:
                 found = obj(card)
                 types = (found.cdef if sees else characteristics(found, by=player)).types
                 window = _CARD_WINDOWS.get(types) if found.kind == CARD else None
