@@ -297,11 +297,12 @@ def foresee_move(
         card, dest = Move(card, dest, **fields), None  # type: ignore[arg-type]
     fit = card.__class__ is Move and dest is None and card.by is not None  # as a listing gives
     move: Move = card if fit else as_move(game, card, dest, _DEFAULTS)  # type: ignore[assignment]
-    card, dest, _, _, cause, _, _, _ = move  # unpacked: 3.11 reads a named tuple's field slowly
+    card, dest, position, face, cause, by, zone, played = move  # 3.11 reads fields slowly
     if isinstance(dest, Dest) and dest.type in game.ruleset.piles:
         game.obj(card)  # a card that does not exist is refused
         return to_pile(game, move, True)
-    outcome, obj, zid, _, public, _, _, _, _ = plan(game, *move)  # type: ignore[arg-type]
+    planned = plan(game, card, dest, position, face, cause, by, zone, played)  # type: ignore[arg-type]
+    outcome, obj, zid, _, public, _, _, _, _ = planned  # not *move: a call that 3.11 specialises
     if outcome is _NO_MOVE:
         return _NO_MOVE  # at most turned, sub-cards with it (3.0.14d)
     # Its sub-cards go along or are cleared (3.0.14c, 3.0.14e), a clear maybe

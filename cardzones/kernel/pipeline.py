@@ -73,8 +73,7 @@ def move(
         by = game._vars["turn_player"]
     if isinstance(dest, Dest) and dest.type in game.ruleset.piles:
         with game.atomic():  # the rule set's own move, as one step
-            step = (card, dest, position, face, cause, by, choose_zone, played)
-            return to_pile(game, _new_record(Move, step))
+            return to_pile(game, Move(card, dest, position, face, cause, by, choose_zone, played))  # type: ignore[arg-type]
     if game._depth:
         return apply(game, plan(game, card, dest, position, face, cause, by, choose_zone, played))  # type: ignore[arg-type]
     head = game._journal
@@ -108,9 +107,8 @@ def move(
 
 
 def quiet(game: GameState, head: Journal) -> bool:
-    """Whether after_action has nothing to do after the action begun at ``head``
-    (:attr:`Ruleset.quiet_moves`): no trigger noted, no record but those keys,
-    no new contents in a zone of those types. :func:`move` judges a lone move so inline."""
+    """Whether after_action has nothing to do after the action begun at ``head``, as
+    :attr:`Ruleset.quiet_moves` and the journal say (:func:`move` judges a lone move inline)."""
     said = game.ruleset.quiet_moves
     if said is None or game._vars["pending"] or not said[1].issuperset(game._rules):
         return False
