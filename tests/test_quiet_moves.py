@@ -4,9 +4,7 @@ reads the combat chain's contents (its chain links, 7.0.3a, 7.0.5a), the
 records besides the links' (attack-proxies, 1.4.3a, 1.4.3c; the procedure,
 4.5.3a) and the triggers noted (3.0.9a). Skipping it must change nothing: a
 game that calls the hook after every action ends every action in the same
-state, and the moves that touch what the hook reads still call it. Any
-other action (a flip, a clear, an atomic block) is judged by what its
-journal shows it changed, with the same test."""
+state, and the moves that touch what the hook reads still call it."""
 
 from __future__ import annotations
 
@@ -131,38 +129,3 @@ def test_a_move_that_notes_a_trigger_calls_the_hook_3_0_9a() -> None:
     game.move(card, Dest("graveyard", "alice"))
     assert calls == [1]
     assert [game.obj(c).kind for c in layers.layers(game)] == [TRIGGERED]
-
-
-def test_any_action_that_touches_nothing_the_hook_reads_is_quiet() -> None:
-    """A flip, a clear to the graveyard and a card placed on another, each
-    off the combat chain with no trigger noted: the hook is not called."""
-    game, card, hand = _fab()
-    other = game.new_card(game.card_def("Sink Below"), hand, public=True)
-    aura = CardDef("Ward", frozenset({"action", "aura"}))
-    host = game.new_card(aura, game.zone(None, "permanent"), owner="alice")
-    calls = _counted(game)
-    game.flip(card, "down")
-    game.clear(card)
-    game.attach(other, host, PLACED)
-    assert calls == []
-
-
-def test_an_action_that_changes_the_combat_chain_calls_the_hook() -> None:
-    """Clearing a card off the combat chain changes the chain's contents,
-    which the hook reads (7.0.3a): an action other than a lone move is judged
-    by what it changed, and it is not quiet."""
-    game, card, _ = _fab()
-    game.move(card, Dest("combat_chain"))
-    calls = _counted(game)
-    game.clear(card)
-    assert calls == [1]
-    assert game.records.get(LINKS) is None or card not in game.records.get(LINKS).cards
-
-
-def test_a_flip_with_a_record_besides_the_links_calls_the_hook() -> None:
-    game, card, _ = _fab()
-    with game.atomic():
-        game.records.put("other", 1)
-    calls = _counted(game)
-    game.flip(card, "down")
-    assert calls == [1]

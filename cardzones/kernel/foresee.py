@@ -222,7 +222,8 @@ def _replace_destination(
             # choice given to the action in advance applies, else the first.
             quiet = not obj.public and not queries.may_look(game, by, obj.card)
             zid = resolve_destination(game, obj, rep.to, controller, None, quiet)
-            info, position, face = game._zinfo.get(zid), rep.position, rep.face  # type: ignore[arg-type]
+            position, face = rep.position, rep.face
+            info = None if zid is None else game._zinfo.get(zid)
             shown = obj.public if info is None else info.spec.public  # decided again (3.0.8a)
             public = face == "up" if face is not None else shown
             break

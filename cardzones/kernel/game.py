@@ -150,12 +150,20 @@ class Game(GameState):
         other._vars = vars_ = vars_.copy()
         other._w = (objs, contents, None, None, kids, None, None, vars_, None)
         other._lent = True
-        other._zones, other._zinfo, other._rules = self._zones, self._zinfo, self._rules
-        other._effects, other._fx_by_card = self._effects, self._fx_by_card
-        other._journal, other._marks = self._journal, self._marks  # the history, shared
-        other.ruleset, other.players, other.seed = self.ruleset, self.players, self.seed
+        other._zones = self._zones
+        other._zinfo = self._zinfo
+        other._effects = self._effects
+        other._fx_by_card = self._fx_by_card
+        other._rules = self._rules
+        other._journal = self._journal
+        other._marks = self._marks
+        other.ruleset = self.ruleset
+        other.players = self.players
+        other.seed = self.seed
         other.handle_key = self.handle_key
-        other._depth, other._chosen, other._ceasing = 0, (), None  # no action under way
+        other._depth = 0
+        other._chosen = ()
+        other._ceasing = None
         other._handles = self._handles  # a pure cache of (secret, oid) -> handle
         other._plain_resets = self._plain_resets
         other._plain_shown = self._plain_shown
@@ -515,10 +523,9 @@ class Atomic:
         game, head = self._game, self._head
         if game._depth > 1:  # a step of an enclosing action
             game._depth -= 1
-        elif kind is None:  # the rule set's hook last (unless quiet), then one action for undo
+        elif kind is None:  # the rule set's hook last, then one action for undo
             try:
-                if not pipeline.quiet(game, head):
-                    game.ruleset.after_action(game)
+                game.ruleset.after_action(game)
             except CardzonesError:
                 game._abort(head)  # refused there, none of it happened
                 raise

@@ -27,7 +27,6 @@ called on its own and one step of the enclosing action inside
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from cardzones.errors import CardzonesError
 from cardzones.kernel import foresee
@@ -41,7 +40,7 @@ from cardzones.kernel.log import _log, _snapshot
 from cardzones.kernel.objects import TOP, UNDER, Obj, Origin
 from cardzones.kernel.results import MoveResult
 from cardzones.kernel.ruleset import GameState
-from cardzones.kernel.state import CONTENTS, KIDS, OBJS, VARS, Journal
+from cardzones.kernel.state import CONTENTS, KIDS, OBJS, VARS
 from cardzones.kernel.triggers import _note_triggers
 
 
@@ -104,18 +103,6 @@ def move(
     if game._journal is not head:  # an inlined _commit
         game._marks = (head, game._marks)
     return result
-
-
-def quiet(game: GameState, head: Journal) -> bool:
-    """Whether after_action has nothing to do after the action begun at ``head``, as
-    :attr:`Ruleset.quiet_moves` and the journal say (:func:`move` judges a lone move inline)."""
-    said = game.ruleset.quiet_moves
-    if said is None or game._vars["pending"] or not said[1].issuperset(game._rules):
-        return False
-    j: Any = game._journal  # each entry: (map, key, value before, the entry before)
-    while j is not head and not (j[0] == CONTENTS and game._zinfo[j[1]].spec.type in said[0]):
-        j = j[3]
-    return j is head
 
 
 def apply(game: GameState, planned: foresee.MovePlan) -> MoveResult:
