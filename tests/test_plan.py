@@ -58,7 +58,7 @@ def test_a_move_is_its_plan_applied(name: str) -> None:
     game, card, dest, face, cause = make()
     moved = make()[0]
     before = game.copy()
-    planned = plan(game, Move(card, dest, "top", face, cause, "alice"))
+    planned = plan(game, *Move(card, dest, "top", face, cause, "alice"))
     assert game.same_state(before), "a plan changes nothing"
     # A rule move's plan fails where the zone cannot take the card; applied, it clears it.
     assert planned[0] is (_M.FAILED if expected is _M.CLEARED else expected)
@@ -78,7 +78,7 @@ def test_a_plan_that_needs_a_choice_asks_as_the_move_does() -> None:
     card = game.new_card(game.card_def("Snatch"), game.zone("alice", "hand"))
     before = game.copy()
     with pytest.raises(NeedsChoice):
-        plan(game, Move(card, Dest("graveyard", "alice"), by="alice"))
+        plan(game, *Move(card, Dest("graveyard", "alice"), by="alice"))
     with pytest.raises(NeedsChoice):
         game.move(card, Dest("graveyard", "alice"), by="alice")
     assert game.same_state(before)

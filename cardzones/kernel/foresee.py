@@ -11,7 +11,7 @@ from typing import Any
 
 from cardzones.errors import IllegalAction, NeedsChoice, UnknownReference
 from cardzones.kernel import queries
-from cardzones.kernel.cards import Dest, Move, MoveFields, Position
+from cardzones.kernel.cards import Dest, Move, Position
 from cardzones.kernel.identity import renews
 from cardzones.kernel.objects import CARD, TOP, UNDER, Obj
 from cardzones.kernel.results import MoveResult
@@ -53,13 +53,21 @@ def as_move(game: GameState, card: int | Move, dest: Dest | int | None, fields: 
     return move if move.by is not None else move._replace(by=game._vars["turn_player"])
 
 
-def plan(game: GameState, move: MoveFields) -> MovePlan:
+def plan(
+    game: GameState,
+    card: int,
+    dest: Dest | int,
+    position: Position,
+    face: str | None,
+    cause: str,
+    by: str,
+    choose_zone: int | None,
+    played: bool,
+) -> MovePlan:
     """Stages 1 to 5 of a move not into a pile, changing nothing; refused, it
     raises as the move would (``IllegalAction``, ``NeedsChoice``). A private
-    object is judged only by what its mover may know of it (3.0.7a)."""
-    card, dest, position, face, cause, by, choose_zone, played = move
-    if by is None:
-        by = game._vars["turn_player"]
+    object is judged only by what its mover ``by`` may know of it (3.0.7a).
+    It takes a :class:`Move`'s fields (``*move``): most moves come as them."""
     obj: Obj | None = game._objs.get(card)
     if obj is None:
         raise UnknownReference(f"card {card} does not exist")
@@ -67,13 +75,8 @@ def plan(game: GameState, move: MoveFields) -> MovePlan:
     # A zone id or None (no such zone): any key of the zone records' dict.
     zinfo: dict[Any, ZoneInfo] = game._zinfo
     info: ZoneInfo | None = zinfo.get(zid)
-    # _visibility_at, inlined: every move asks it.
-    if face is not None:
-        public = face == "up"
-    elif info is not None:
-        public = info.spec.public
-    else:
-        public = obj.public
+    # 3.0.8: as the move says, else as the zone does (the object's own when none is).
+    public = face == "up" if face is not None else obj.public if info is None else info.spec.public
     if obj.cdef.abilities and (obj.public or public):
         zid, position, public = _replace_destination(game, obj, zid, position, public, by)
         info = zinfo.get(zid)
@@ -193,14 +196,6 @@ def resolve_destination(
     )
 
 
-def _visibility_at(game: GameState, obj: Obj, zid: int | None, face: str | None) -> bool:
-    """Stage 2: the visibility the object will have at the destination (3.0.8)."""
-    if face is not None:
-        return face == "up"
-    info: ZoneInfo | None = None if zid is None else game._zinfo.get(zid)
-    return obj.public if info is None else info.spec.public
-
-
 def _replace_destination(
     game: GameState, obj: Obj, zid: int | None, position: Position, public: bool, by: str
 ) -> tuple[int | None, Position, bool]:
@@ -212,9 +207,7 @@ def _replace_destination(
         return zid, position, public
     origin_type = game._zinfo[obj.zone].spec.type
     applied: list[int] = []
-    progress = True
-    while progress:
-        progress = False
+    while True:
         dest_type = game._zinfo[zid].spec.type if zid is not None else None
         for i, rep in enumerate(replacements):
             if i in applied or rep.moved_to != dest_type:
@@ -229,11 +222,13 @@ def _replace_destination(
             # choice given to the action in advance applies, else the first.
             quiet = not obj.public and not queries.may_look(game, by, obj.card)
             zid = resolve_destination(game, obj, rep.to, controller, None, quiet)
-            position = rep.position
-            public = _visibility_at(game, obj, zid, rep.face)
-            progress = True
+            position, face = rep.position, rep.face
+            info = None if zid is None else game._zinfo.get(zid)
+            shown = obj.public if info is None else info.spec.public  # decided again (3.0.8a)
+            public = face == "up" if face is not None else shown
             break
-    return zid, position, public
+        else:  # no replacement left that applies
+            return zid, position, public
 
 
 def to_pile(game: GameState, move: Move, foresee: bool = False) -> MoveResult:
@@ -303,11 +298,12 @@ def foresee_move(
         card, dest = Move(card, dest, **fields), None  # type: ignore[arg-type]
     fit = card.__class__ is Move and dest is None and card.by is not None  # as a listing gives
     move: Move = card if fit else as_move(game, card, dest, _DEFAULTS)  # type: ignore[assignment]
-    card, dest, _, _, cause, _, _, _ = move  # unpacked: 3.11 reads a named tuple's field slowly
+    card, dest, position, face, cause, by, zone, played = move  # 3.11 reads fields slowly
     if isinstance(dest, Dest) and dest.type in game.ruleset.piles:
         game.obj(card)  # a card that does not exist is refused
         return to_pile(game, move, True)
-    outcome, obj, zid, _, public, _, _, _, _ = plan(game, move)
+    planned = plan(game, card, dest, position, face, cause, by, zone, played)  # type: ignore[arg-type]
+    outcome, obj, zid, _, public, _, _, _, _ = planned  # not *move: a call that 3.11 specialises
     if outcome is _NO_MOVE:
         return _NO_MOVE  # at most turned, sub-cards with it (3.0.14d)
     # Its sub-cards go along or are cleared (3.0.14c, 3.0.14e), a clear maybe

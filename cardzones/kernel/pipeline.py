@@ -67,23 +67,22 @@ def move(
     One action for :meth:`Game.undo`; in :meth:`Game.atomic` or a hook, a step of it."""
     if dest is None or card.__class__ is Move:
         move = foresee.as_move(game, card, dest, (position, face, cause, by, choose_zone, played))
-        dest = move[1]
-    else:  # as_move, inlined for the fields as most moves give them: a plain tuple
-        by = game._vars["turn_player"] if by is None else by
-        move = (card, dest, position, face, cause, by, choose_zone, played)  # type: ignore[assignment]
+        card, dest, position, face, cause, by, choose_zone, played = move
+    elif by is None:  # as_move, inlined for the fields as most moves give them
+        by = game._vars["turn_player"]
     if isinstance(dest, Dest) and dest.type in game.ruleset.piles:
         with game.atomic():  # the rule set's own move, as one step
-            return to_pile(game, _new_record(Move, move))
+            return to_pile(game, Move(card, dest, position, face, cause, by, choose_zone, played))  # type: ignore[arg-type]
     if game._depth:
-        return apply(game, plan(game, move))
+        return apply(game, plan(game, card, dest, position, face, cause, by, choose_zone, played))  # type: ignore[arg-type]
     head = game._journal
     game._depth = 1
     try:
-        planned = plan(game, move)
+        planned = plan(game, card, dest, position, face, cause, by, choose_zone, played)  # type: ignore[arg-type]
         result = planned[0]
         if result is _MOVED:  # apply() and an action's end, inlined for the most made action
             _, obj, zid, position, public, equip, cause, by, played = planned
-            quiet = game.ruleset.quiet_moves if move[0] not in game._kids else None
+            quiet = game.ruleset.quiet_moves if card not in game._kids else None
             _transfer(game, obj, zid, position, public, equip, cause, by, played)  # type: ignore[arg-type]
             if (  # unless the hook has nothing to do (Ruleset.quiet_moves)
                 quiet is None
@@ -239,7 +238,7 @@ def _clear(game: GameState, obj: Obj, by: str | None) -> MoveResult:
         _cease(game, obj, by, "rule")
     if isinstance(step, MoveResult):
         return step
-    return apply(game, plan(game, step))
+    return apply(game, plan(game, *step))  # type: ignore[arg-type]
 
 
 def clear(game: GameState, card: int, by: str | None = None) -> MoveResult:
