@@ -322,6 +322,10 @@ class _Asked:
         cards = self._cards
         filtered = self.card is not None or self.zone is not None
         offer = action.offer
+        # Candidates the rule set gives once each (Action.distinct) are not
+        # hashed to find repeats: with a destination among them, hashing one
+        # runs Python.
+        distinct = action.distinct
         seen: set[Any] = set()
         add = seen.add
         count = 0
@@ -411,18 +415,19 @@ class _Asked:
                 continue
             if offer is not None and not offer(game, args):
                 continue
-            # Added and counted, so that each candidate is hashed once.
-            values: tuple[Any, ...] = tuple(args.values())
-            if listy and list in map(type, values):
-                # A list of cards as the tuple of them, as frozen has it; the
-                # test above makes no Python frame, the comprehension one.
-                values = tuple([v if v.__class__ is not list else tuple(v) for v in values])
-            try:
-                add(values)
-            except TypeError:  # a mapping or a card definition among them
-                add(_frozen(args, self._texts))
-            if len(seen) == count:
-                continue
+            if not distinct:
+                # Added and counted, so that each candidate is hashed once.
+                values: tuple[Any, ...] = tuple(args.values())
+                if listy and list in map(type, values):
+                    # A list of cards as the tuple of them, as frozen has it; the
+                    # test above makes no Python frame, the comprehension one.
+                    values = tuple([v if v.__class__ is not list else tuple(v) for v in values])
+                try:
+                    add(values)
+                except TypeError:  # a mapping or a card definition among them
+                    add(_frozen(args, self._texts))
+                if len(seen) == count:
+                    continue
             count += 1
             try:
                 result = judge(game, args)
