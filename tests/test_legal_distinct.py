@@ -48,6 +48,8 @@ def test_the_shared_moves_flips_and_modifies_say_so() -> None:
         assert {name for name, a in table.items() if a.distinct} >= {"move", "flip", "modify"}
     fab = table_of(new_game("fab", list(PLAYERS)))
     assert fab["add_layer"].distinct and fab["create_token"].distinct
+    # The procedure's acts: passing and conceding once, each set of defenders once.
+    assert fab["pass"].distinct and fab["defend"].distinct and fab["concede"].distinct
 
 
 @pytest.mark.parametrize("ruleset", ["fab", "redemption"])
