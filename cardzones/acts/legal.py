@@ -48,7 +48,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from contextvars import ContextVar
-from dataclasses import dataclass, field
 from itertools import chain
 from typing import TYPE_CHECKING, Any
 
@@ -146,20 +145,25 @@ def _listing(
     judges: bool = False,
 ) -> tuple[list[LegalAction], _Asked]:
     game.check_player(player)
-    seat = SeatPolicy(game, player)
     out: list[LegalAction] = []
     selected = listed_actions(table_of(game), actions, judges)
+    ask = _Asked(game, player, card, zone)
+    # Whose turn it is, read once: a player's program lists at every act.
+    turn = None
     memo = JUDGING.set((game, {}) if foresee else None)
     try:
         # Only a judged listing on one card makes the candidates of that card
         # alone: trying every candidate makes them all, the reference.
         with remembered(game, player, card if foresee else None):
-            ask = _Asked(game, player, seat, card, zone)
             for action in selected:
-                if not seat.takes(action):
-                    continue  # the turn player's action (Seat.turn), without a refusal
-                if foresee and action.foresee is not None:
-                    ask.judge_all(action, action.foresee, out)
+                if action.turn_player:
+                    if turn is None:
+                        turn = game.turn_player
+                    if turn != player:
+                        continue  # the turn player's action (Seat.turn), without a refusal
+                judge = action.foresee
+                if foresee and judge is not None:
+                    ask.judge_all(action, judge, out)
                 else:
                     # Trying every candidate binds each with the binder itself, so
                     # that the tests hold the quick binding to it as well.
@@ -221,21 +225,37 @@ _NOT_ASKED: tuple[None, tuple[str, ...], tuple[str, ...]] = (None, (), ())
 _NAMED, _OURS, _LOOKED = 1, 2, 4
 
 
-@dataclass(slots=True)
 class _Asked:
     """One listing of legal actions: the seat policy, remembered card by card,
-    the filters, and the judging or trying of each candidate."""
+    the filters, and the judging or trying of each candidate. Made at every
+    listing, most of which list an act or two: what only some need (the
+    seat policy's object for the binder, the texts of unhashable values, the
+    zones by name) is made when first needed."""
 
-    game: Game
-    player: str
-    seat: SeatPolicy
-    card: int | None
-    zone: int | None
-    _cards: dict[int, int] = field(default_factory=dict)
-    _texts: dict[int, tuple[Any, str]] = field(default_factory=dict)
-    _zones: dict[str, int] | None = None
-    candidates: int = 0
-    tries: int = 0
+    __slots__ = (
+        "_cards",
+        "_seat",
+        "_texts",
+        "_zones",
+        "candidates",
+        "card",
+        "game",
+        "player",
+        "tries",
+        "zone",
+    )
+
+    def __init__(self, game: Game, player: str, card: int | None, zone: int | None) -> None:
+        self.game = game
+        self.player = player
+        self.card = card
+        self.zone = zone
+        self._seat: SeatPolicy | None = None
+        self._cards: dict[int, int] = {}
+        self._texts: dict[int, tuple[Any, str]] | None = None
+        self._zones: dict[str, int] | None = None
+        self.candidates = 0
+        self.tries = 0
 
     # -- the seat policy -------------------------------------------------
 
@@ -253,8 +273,11 @@ class _Asked:
         return flags
 
     def bound_by_binder(self, action: Action, given: Mapping[str, Any]) -> dict[str, Any] | None:
+        seat = self._seat
+        if seat is None:
+            seat = self._seat = SeatPolicy(self.game, self.player)
         try:
-            return bind(action, given, RESOLVED, seat=self.seat)
+            return bind(action, given, RESOLVED, seat=seat)
         except SeatRefusal:
             return None
 
@@ -425,7 +448,10 @@ class _Asked:
                 try:
                     add(values)
                 except TypeError:  # a mapping or a card definition among them
-                    add(_frozen(args, self._texts))
+                    texts = self._texts
+                    if texts is None:
+                        texts = self._texts = {}
+                    add(_frozen(args, texts))
                 if len(seen) == count:
                     continue
             count += 1
