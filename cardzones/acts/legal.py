@@ -272,6 +272,22 @@ class _Asked:
         self._cards[card] = flags
         return flags
 
+    def _all_cards(self, cards: Iterable[int], ours: bool) -> int:
+        """What the player may do with every card of a list, as :meth:`_card`
+        says of one: named (and acted on, with ``ours``) only when each is,
+        looked at only when each is."""
+        known = self._cards
+        out = _NAMED | _LOOKED
+        for card in cards:
+            flags = known.get(card)
+            if flags is None:
+                flags = self._card(card)
+            if not flags & _NAMED or (ours and not flags & _OURS):
+                return 0
+            if not flags & _LOOKED:
+                out = _NAMED
+        return out
+
     def bound_by_binder(self, action: Action, given: Mapping[str, Any]) -> dict[str, Any] | None:
         seat = self._seat
         if seat is None:
@@ -399,18 +415,23 @@ class _Asked:
                             value = given[key]
                             if value is None:
                                 continue
-                            if check is CARD or check is CARDS:
-                                for one in (value,) if check is CARD else value:
-                                    flags = cards.get(one)
-                                    if flags is None:
-                                        flags = self._card(one)
-                                    if not flags & named_ or (ours and not flags & ours_):
-                                        refused = True
-                                        break
-                                    if not flags & looked_:
-                                        looked = False
-                                if refused:
+                            if check is CARD:
+                                # One card, read in place: most candidates name one.
+                                flags = cards.get(value)
+                                if flags is None:
+                                    flags = self._card(value)
+                                if not flags & named_ or (ours and not flags & ours_):
+                                    refused = True
                                     break
+                                if not flags & looked_:
+                                    looked = False
+                            elif check is CARDS:
+                                flags = self._all_cards(value, ours)
+                                if not flags & named_:
+                                    refused = True
+                                    break
+                                if not flags & looked_:
+                                    looked = False
                             elif check is ACTOR:
                                 if value != player:
                                     refused = True
