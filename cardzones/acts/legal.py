@@ -71,7 +71,14 @@ from cardzones.acts.legal_action import LegalAction
 from cardzones.acts.listing import SeatCandidate, candidate_key
 from cardzones.acts.listing import frozen as _frozen
 from cardzones.acts.listing import selected as listed_actions
-from cardzones.acts.seats import SeatPolicy, SeatRefusal, acts_on, may_name, owns_zone, remembered
+from cardzones.acts.seats import (
+    REMEMBERED,
+    SeatPolicy,
+    SeatRefusal,
+    acts_on,
+    may_name,
+    owns_zone,
+)
 from cardzones.acts.zone_choices import adding
 from cardzones.acts.zone_filter import concerns
 from cardzones.errors import CardzonesError, NeedsChoice
@@ -151,24 +158,25 @@ def _listing(
     # Whose turn it is, read once: a player's program lists at every act.
     turn = None
     memo = JUDGING.set((game, {}) if foresee else None)
+    # Only a judged listing on one card makes the candidates of that card
+    # alone: trying every candidate makes them all, the reference.
+    known = REMEMBERED.set((game, player, [None, None], card if foresee else None))
     try:
-        # Only a judged listing on one card makes the candidates of that card
-        # alone: trying every candidate makes them all, the reference.
-        with remembered(game, player, card if foresee else None):
-            for action in selected:
-                if action.turn_player:
-                    if turn is None:
-                        turn = game.turn_player
-                    if turn != player:
-                        continue  # the turn player's action (Seat.turn), without a refusal
-                judge = action.foresee
-                if foresee and judge is not None:
-                    ask.judge_all(action, judge, out)
-                else:
-                    # Trying every candidate binds each with the binder itself, so
-                    # that the tests hold the quick binding to it as well.
-                    ask.try_all(action, foresee, out)
+        for action in selected:
+            if action.turn_player:
+                if turn is None:
+                    turn = game.turn_player
+                if turn != player:
+                    continue  # the turn player's action (Seat.turn), without a refusal
+            judge = action.foresee
+            if foresee and judge is not None:
+                ask.judge_all(action, judge, out)
+            else:
+                # Trying every candidate binds each with the binder itself, so
+                # that the tests hold the quick binding to it as well.
+                ask.try_all(action, foresee, out)
     finally:
+        REMEMBERED.reset(known)
         JUDGING.reset(memo)
     return out, ask
 
