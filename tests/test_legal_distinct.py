@@ -17,8 +17,7 @@ from test_legal import PLAYERS, random_game
 
 from cardzones import new_game
 from cardzones.acts.actions import table_of
-from cardzones.acts.legal import candidate_actions
-from cardzones.acts.listing import candidate_key
+from cardzones.acts.listing import candidate_actions, candidate_key
 from cardzones.bench.position import GAME, build_position
 from cardzones.kernel.game import Game
 from cardzones.rulesets.base import ruleset_of

@@ -46,7 +46,7 @@ player may know, so the list tells them nothing their view does not
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from contextvars import ContextVar
 from itertools import chain
 from typing import TYPE_CHECKING, Any
@@ -196,28 +196,6 @@ def judging(game: Game) -> dict[Any, Any] | None:
     candidate is tried (it changes the game)."""
     held = JUDGING.get()
     return held[1] if held is not None and held[0] is game else None
-
-
-def candidate_actions(game: Game, player: str) -> Iterator[tuple[Action, dict[str, Any]]]:
-    """Every candidate of the rule set's actions for ``player`` that the rule
-    set offers (``Action.offer``), a judge's actions included, with its
-    arguments completed, before the seat policy and the rules are asked: the
-    space :func:`legal_actions` with ``judge=True`` chooses from (for tests
-    and tools)."""
-    for action in table_of(game).values():
-        if action.candidates is not None:
-            offer = action.offer
-            for given in action.candidates(game, player):
-                args = _args(action, given, player)
-                if offer is None or offer(game, args):
-                    yield action, args
-
-
-def _args(action: Action, given: Mapping[str, Any], player: str) -> dict[str, Any]:
-    args = bind(action, given, RESOLVED)
-    if action.actor is not None and args[action.actor] is None:
-        args[action.actor] = player
-    return args
 
 
 _FAILED = MoveResult.FAILED
@@ -607,15 +585,3 @@ class _Asked:
 def _untold(game: Game, args: Mapping[str, Any]) -> None:
     """A judge that cannot tell: every candidate is tried."""
     return None
-
-
-def _all_visible(game: Game, player: str, action: Action, args: Mapping[str, Any]) -> bool:
-    for param in action.params:
-        value = args.get(param.name)
-        if value is None:
-            continue
-        if param.kind is ParamKind.CARD and not game.may_look(player, value):
-            return False
-        if param.kind is ParamKind.CARDS and not all(game.may_look(player, c) for c in value):
-            return False
-    return True
