@@ -32,8 +32,8 @@ from test_noninterference import HARNESSES, hidden_pairs, pick, run_action, trad
 from typer.testing import CliRunner
 
 from cardzones import IllegalAction, LegalAction, ParamKind, candidate_actions, new_game
-from cardzones.acts.legal import _all_visible as all_seen
 from cardzones.acts.legal import _frozen as frozen
+from cardzones.acts.listing import _all_visible as all_seen
 from cardzones.cli import app
 from cardzones.errors import CardzonesError
 from cardzones.kernel.cards import CardDef, Dest

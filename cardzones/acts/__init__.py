@@ -51,8 +51,9 @@ from cardzones.acts.binding import (
     seat_refusal,
 )
 from cardzones.acts.counters import counter_action, life_action
-from cardzones.acts.legal import candidate_actions, legal_actions, tried_legal_actions
+from cardzones.acts.legal import legal_actions, tried_legal_actions
 from cardzones.acts.legal_action import LegalAction
+from cardzones.acts.listing import candidate_actions
 from cardzones.acts.menu_words import MenuWords, with_menu_words
 from cardzones.acts.seats import (
     SeatPolicy,

@@ -364,6 +364,13 @@ class Action:
     board's menus say it, in its game's words
     (:class:`~cardzones.acts.menu_words.MenuWords`).
 
+    ``distinct`` says that ``candidates`` never gives two candidates whose
+    arguments, completed with the defaults and the actor, are equal (one
+    per card and destination, say): legal actions then need not look for
+    repeats among them. Listing every candidate by trying it
+    (:func:`~cardzones.acts.legal.tried_legal_actions`) still looks, so the
+    tests hold the two lists equal.
+
     >>> from cardzones.acts.standard import GRANT, FLIP
     >>> GRANT.judge, FLIP.judge
     (True, False)
@@ -383,6 +390,7 @@ class Action:
     judge: bool = False
     offer: Offer | None = None
     menu: MenuWords | None = None
+    distinct: bool = False
 
     def __post_init__(self) -> None:
         names = [p.name for p in self.params]

@@ -117,29 +117,42 @@ def seat_checked(
     wrong."""
     if action.turn_player and game.turn_player != player:
         return None
-    _defaults, one_of, shapes, _listy = prepared(action)
+    shapes = prepared(action)[2]
     keys = tuple(bound)
     found = shapes.get(keys)
     if found is None:
-        found = shapes[keys] = shape_and_groups(action, keys, one_of)
+        found = shapes[keys] = shape_and_groups(action, keys, prepared(action)[1])
     shape, groups = found
     if shape is None:
         return None
+    # Loops rather than generators in sum() and all(): every act applied
+    # comes here.
     for group, exactly in groups:
-        n = sum(1 for k in group if bound[k] is not None)
+        n = 0
+        for k in group:
+            if bound[k] is not None:
+                n += 1
         if n == 0 or (exactly and n != 1):
             return None
+    actor = action.actor
     by = bound.get("by")
-    if by is not None and by != player and action.actor != "by":
+    if by is not None and by != player and actor != "by":
         return None  # the binder checks who acts under either name
     try:
-        if not all(_allowed(game, player, check, ours, bound[key]) for key, check, ours in shape):
-            return None
+        for key, check, ours in shape:
+            value = bound[key]
+            if value is None:
+                continue
+            if check is ACTOR:
+                if value != player:
+                    return None
+            elif not _allowed(game, player, check, ours, value):
+                return None
     except CardzonesError:  # a card or zone that is gone: the binder says so
         return None
     args = dict(bound)
-    if action.actor is not None and args[action.actor] is None:
-        args[action.actor] = player
+    if actor is not None and args[actor] is None:
+        args[actor] = player
     return args
 
 
@@ -154,10 +167,10 @@ def _allowed(game: Game, player: str, check: int, ours: bool, value: Any) -> boo
         return owns_zone(game, player, value)
     if check is not CARD and check is not CARDS:
         return False
-    return all(
-        may_name(game, player, card) and (not ours or acts_on(game, player, card))
-        for card in ((value,) if check is CARD else value)
-    )
+    for card in (value,) if check is CARD else value:
+        if not may_name(game, player, card) or (ours and not acts_on(game, player, card)):
+            return False
+    return True
 
 
 def naming(action: Action, card: int | None) -> tuple[int | None, tuple[str, ...], tuple[str, ...]]:

@@ -46,9 +46,8 @@ player may know, so the list tells them nothing their view does not
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from contextvars import ContextVar
-from dataclasses import dataclass, field
 from itertools import chain
 from typing import TYPE_CHECKING, Any
 
@@ -72,7 +71,14 @@ from cardzones.acts.legal_action import LegalAction
 from cardzones.acts.listing import SeatCandidate, candidate_key
 from cardzones.acts.listing import frozen as _frozen
 from cardzones.acts.listing import selected as listed_actions
-from cardzones.acts.seats import SeatPolicy, SeatRefusal, acts_on, may_name, owns_zone, remembered
+from cardzones.acts.seats import (
+    REMEMBERED,
+    SeatPolicy,
+    SeatRefusal,
+    acts_on,
+    may_name,
+    owns_zone,
+)
 from cardzones.acts.zone_choices import adding
 from cardzones.acts.zone_filter import concerns
 from cardzones.errors import CardzonesError, NeedsChoice
@@ -146,25 +152,31 @@ def _listing(
     judges: bool = False,
 ) -> tuple[list[LegalAction], _Asked]:
     game.check_player(player)
-    seat = SeatPolicy(game, player)
     out: list[LegalAction] = []
     selected = listed_actions(table_of(game), actions, judges)
+    ask = _Asked(game, player, card, zone)
+    # Whose turn it is, read once: a player's program lists at every act.
+    turn = None
     memo = JUDGING.set((game, {}) if foresee else None)
+    # Only a judged listing on one card makes the candidates of that card
+    # alone: trying every candidate makes them all, the reference.
+    known = REMEMBERED.set((game, player, [None, None], card if foresee else None))
     try:
-        # Only a judged listing on one card makes the candidates of that card
-        # alone: trying every candidate makes them all, the reference.
-        with remembered(game, player, card if foresee else None):
-            ask = _Asked(game, player, seat, card, zone)
-            for action in selected:
-                if not seat.takes(action):
+        for action in selected:
+            if action.turn_player:
+                if turn is None:
+                    turn = game.turn_player
+                if turn != player:
                     continue  # the turn player's action (Seat.turn), without a refusal
-                if foresee and action.foresee is not None:
-                    ask.judge_all(action, action.foresee, out)
-                else:
-                    # Trying every candidate binds each with the binder itself, so
-                    # that the tests hold the quick binding to it as well.
-                    ask.try_all(action, foresee, out)
+            judge = action.foresee
+            if foresee and judge is not None:
+                ask.judge_all(action, judge, out)
+            else:
+                # Trying every candidate binds each with the binder itself, so
+                # that the tests hold the quick binding to it as well.
+                ask.try_all(action, foresee, out)
     finally:
+        REMEMBERED.reset(known)
         JUDGING.reset(memo)
     return out, ask
 
@@ -186,28 +198,6 @@ def judging(game: Game) -> dict[Any, Any] | None:
     return held[1] if held is not None and held[0] is game else None
 
 
-def candidate_actions(game: Game, player: str) -> Iterator[tuple[Action, dict[str, Any]]]:
-    """Every candidate of the rule set's actions for ``player`` that the rule
-    set offers (``Action.offer``), a judge's actions included, with its
-    arguments completed, before the seat policy and the rules are asked: the
-    space :func:`legal_actions` with ``judge=True`` chooses from (for tests
-    and tools)."""
-    for action in table_of(game).values():
-        if action.candidates is not None:
-            offer = action.offer
-            for given in action.candidates(game, player):
-                args = _args(action, given, player)
-                if offer is None or offer(game, args):
-                    yield action, args
-
-
-def _args(action: Action, given: Mapping[str, Any], player: str) -> dict[str, Any]:
-    args = bind(action, given, RESOLVED)
-    if action.actor is not None and args[action.actor] is None:
-        args[action.actor] = player
-    return args
-
-
 _FAILED = MoveResult.FAILED
 #: What an action's candidates give once they are all given.
 _NO_MORE: Any = object()
@@ -221,21 +211,37 @@ _NOT_ASKED: tuple[None, tuple[str, ...], tuple[str, ...]] = (None, (), ())
 _NAMED, _OURS, _LOOKED = 1, 2, 4
 
 
-@dataclass(slots=True)
 class _Asked:
     """One listing of legal actions: the seat policy, remembered card by card,
-    the filters, and the judging or trying of each candidate."""
+    the filters, and the judging or trying of each candidate. Made at every
+    listing, most of which list an act or two: what only some need (the
+    seat policy's object for the binder, the texts of unhashable values, the
+    zones by name) is made when first needed."""
 
-    game: Game
-    player: str
-    seat: SeatPolicy
-    card: int | None
-    zone: int | None
-    _cards: dict[int, int] = field(default_factory=dict)
-    _texts: dict[int, tuple[Any, str]] = field(default_factory=dict)
-    _zones: dict[str, int] | None = None
-    candidates: int = 0
-    tries: int = 0
+    __slots__ = (
+        "_cards",
+        "_seat",
+        "_texts",
+        "_zones",
+        "candidates",
+        "card",
+        "game",
+        "player",
+        "tries",
+        "zone",
+    )
+
+    def __init__(self, game: Game, player: str, card: int | None, zone: int | None) -> None:
+        self.game = game
+        self.player = player
+        self.card = card
+        self.zone = zone
+        self._seat: SeatPolicy | None = None
+        self._cards: dict[int, int] = {}
+        self._texts: dict[int, tuple[Any, str]] | None = None
+        self._zones: dict[str, int] | None = None
+        self.candidates = 0
+        self.tries = 0
 
     # -- the seat policy -------------------------------------------------
 
@@ -252,9 +258,28 @@ class _Asked:
         self._cards[card] = flags
         return flags
 
+    def _all_cards(self, cards: Iterable[int], ours: bool) -> int:
+        """What the player may do with every card of a list, as :meth:`_card`
+        says of one: named (and acted on, with ``ours``) only when each is,
+        looked at only when each is."""
+        known = self._cards
+        out = _NAMED | _LOOKED
+        for card in cards:
+            flags = known.get(card)
+            if flags is None:
+                flags = self._card(card)
+            if not flags & _NAMED or (ours and not flags & _OURS):
+                return 0
+            if not flags & _LOOKED:
+                out = _NAMED
+        return out
+
     def bound_by_binder(self, action: Action, given: Mapping[str, Any]) -> dict[str, Any] | None:
+        seat = self._seat
+        if seat is None:
+            seat = self._seat = SeatPolicy(self.game, self.player)
         try:
-            return bind(action, given, RESOLVED, seat=self.seat)
+            return bind(action, given, RESOLVED, seat=seat)
         except SeatRefusal:
             return None
 
@@ -322,6 +347,10 @@ class _Asked:
         cards = self._cards
         filtered = self.card is not None or self.zone is not None
         offer = action.offer
+        # Candidates the rule set gives once each (Action.distinct) are not
+        # hashed to find repeats: with a destination among them, hashing one
+        # runs Python.
+        distinct = action.distinct
         seen: set[Any] = set()
         add = seen.add
         count = 0
@@ -372,18 +401,23 @@ class _Asked:
                             value = given[key]
                             if value is None:
                                 continue
-                            if check is CARD or check is CARDS:
-                                for one in (value,) if check is CARD else value:
-                                    flags = cards.get(one)
-                                    if flags is None:
-                                        flags = self._card(one)
-                                    if not flags & named_ or (ours and not flags & ours_):
-                                        refused = True
-                                        break
-                                    if not flags & looked_:
-                                        looked = False
-                                if refused:
+                            if check is CARD:
+                                # One card, read in place: most candidates name one.
+                                flags = cards.get(value)
+                                if flags is None:
+                                    flags = self._card(value)
+                                if not flags & named_ or (ours and not flags & ours_):
+                                    refused = True
                                     break
+                                if not flags & looked_:
+                                    looked = False
+                            elif check is CARDS:
+                                flags = self._all_cards(value, ours)
+                                if not flags & named_:
+                                    refused = True
+                                    break
+                                if not flags & looked_:
+                                    looked = False
                             elif check is ACTOR:
                                 if value != player:
                                     refused = True
@@ -411,18 +445,22 @@ class _Asked:
                 continue
             if offer is not None and not offer(game, args):
                 continue
-            # Added and counted, so that each candidate is hashed once.
-            values: tuple[Any, ...] = tuple(args.values())
-            if listy and list in map(type, values):
-                # A list of cards as the tuple of them, as frozen has it; the
-                # test above makes no Python frame, the comprehension one.
-                values = tuple([v if v.__class__ is not list else tuple(v) for v in values])
-            try:
-                add(values)
-            except TypeError:  # a mapping or a card definition among them
-                add(_frozen(args, self._texts))
-            if len(seen) == count:
-                continue
+            if not distinct:
+                # Added and counted, so that each candidate is hashed once.
+                values: tuple[Any, ...] = tuple(args.values())
+                if listy and list in map(type, values):
+                    # A list of cards as the tuple of them, as frozen has it; the
+                    # test above makes no Python frame, the comprehension one.
+                    values = tuple([v if v.__class__ is not list else tuple(v) for v in values])
+                try:
+                    add(values)
+                except TypeError:  # a mapping or a card definition among them
+                    texts = self._texts
+                    if texts is None:
+                        texts = self._texts = {}
+                    add(_frozen(args, texts))
+                if len(seen) == count:
+                    continue
             count += 1
             try:
                 result = judge(game, args)
@@ -547,15 +585,3 @@ class _Asked:
 def _untold(game: Game, args: Mapping[str, Any]) -> None:
     """A judge that cannot tell: every candidate is tried."""
     return None
-
-
-def _all_visible(game: Game, player: str, action: Action, args: Mapping[str, Any]) -> bool:
-    for param in action.params:
-        value = args.get(param.name)
-        if value is None:
-            continue
-        if param.kind is ParamKind.CARD and not game.may_look(player, value):
-            return False
-        if param.kind is ParamKind.CARDS and not all(game.may_look(player, c) for c in value):
-            return False
-    return True

@@ -1,15 +1,20 @@
 """What a listing of legal actions (:mod:`cardzones.acts.legal`) reads of an
 action table and of the candidates its actions give: the actions asked
-for, the candidates a rule set gives already within the seat policy, and
-the key that tells one candidate from another.
+for, the candidates a rule set gives already within the seat policy, the key
+that tells one candidate from another, and every candidate of a table
+(:func:`candidate_actions`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any
 
-from cardzones.acts.actions import Action
+from cardzones.acts.actions import Action, ParamKind, table_of
+from cardzones.acts.binding import RESOLVED, bind
+
+if TYPE_CHECKING:
+    from cardzones.kernel.game import Game
 
 
 class SeatCandidate(dict[str, Any]):
@@ -62,6 +67,28 @@ _SELECTED: dict[tuple[int, Any, bool], tuple[Mapping[str, Action], tuple[Action,
 _SELECTED_MAX = 256
 
 
+def candidate_actions(game: Game, player: str) -> Iterator[tuple[Action, dict[str, Any]]]:
+    """Every candidate of the rule set's actions for ``player`` that the rule
+    set offers (``Action.offer``), a judge's actions included, with its
+    arguments completed, before the seat policy and the rules are asked: the
+    space :func:`~cardzones.acts.legal.legal_actions` with ``judge=True`` chooses from (for tests
+    and tools)."""
+    for action in table_of(game).values():
+        if action.candidates is not None:
+            offer = action.offer
+            for given in action.candidates(game, player):
+                args = _args(action, given, player)
+                if offer is None or offer(game, args):
+                    yield action, args
+
+
+def _args(action: Action, given: Mapping[str, Any], player: str) -> dict[str, Any]:
+    args = bind(action, given, RESOLVED)
+    if action.actor is not None and args[action.actor] is None:
+        args[action.actor] = player
+    return args
+
+
 def candidate_key(args: dict[str, Any]) -> Any:
     """A key for a candidate's arguments: the values in parameter order, which
     is the order of a completed candidate's keys."""
@@ -94,3 +121,17 @@ def frozen(value: Any, texts: dict[int, tuple[Any, str]] | None = None) -> Any:
     if held is None or held[0] is not value:
         held = texts[id(value)] = (value, repr(value))
     return held[1]
+
+
+def _all_visible(game: Game, player: str, action: Action, args: Mapping[str, Any]) -> bool:
+    """Whether the player may look at every card the arguments name, asked
+    card by card (the reference the tests hold a listing's flags to)."""
+    for param in action.params:
+        value = args.get(param.name)
+        if value is None:
+            continue
+        if param.kind is ParamKind.CARD and not game.may_look(player, value):
+            return False
+        if param.kind is ParamKind.CARDS and not all(game.may_look(player, c) for c in value):
+            return False
+    return True

@@ -201,21 +201,23 @@ def owns_zone(game: Game, player: str, zone: int | Dest) -> bool:
 # ----------------------------------------------------------------------
 
 
-#: The game, the player, their nameable cards and the cards they act on,
-#: found when first asked for, and the card a listing on one card asks for,
-#: while :func:`remembered` holds.
-_REMEMBERED: ContextVar[tuple[Game, str, list[list[int] | None], int | None] | None] = ContextVar(
+#: While a listing of legal actions holds the game as it is: the game, the
+#: player, their nameable cards and the cards they act on (found when first
+#: asked for: ``[None, None]`` until then, a list being filled in place) and
+#: the card a listing on one card asks for (:func:`actable_naming`), or None.
+#: The cards ``player`` may name and act on are then found once, not once
+#: per action, and only if an action's candidates ask for them. Set and
+#: reset straight by the listing, which every act of a game makes, rather
+#: than through a context manager's three calls.
+REMEMBERED: ContextVar[tuple[Game, str, list[list[int] | None], int | None] | None] = ContextVar(
     "cardzones_nameable", default=None
 )
 
 
 class remembered:
-    """While the game stays as it is (legal actions list every action's
-    candidates from one position, putting back whatever they try), the cards
-    ``player`` may name and act on are found once, not once per action, and
-    only if an action's candidates ask for them. ``card`` is the card a
-    listing on one card asks for (:func:`actable_naming`), or None. A class
-    rather than a generator: every listing of legal actions opens one."""
+    """:data:`REMEMBERED` held for ``player`` in ``game`` while the block
+    runs (``card``: the card a listing on one card asks for), for code that
+    lists candidates outside a listing, as tests do."""
 
     __slots__ = ("_held", "_token")
 
@@ -224,14 +226,14 @@ class remembered:
         self._held = (game, player, known, card)
 
     def __enter__(self) -> None:
-        self._token = _REMEMBERED.set(self._held)
+        self._token = REMEMBERED.set(self._held)
 
     def __exit__(self, *exc: object) -> None:
-        _REMEMBERED.reset(self._token)
+        REMEMBERED.reset(self._token)
 
 
 def _known(game: Game, player: str) -> list[list[int] | None] | None:
-    known = _REMEMBERED.get()
+    known = REMEMBERED.get()
     if known is not None and known[0] is game and known[1] == player:
         return known[2]
     return None
@@ -326,7 +328,7 @@ def asked_card(game: Game, player: str) -> int | None:
     None. Such a listing leaves out every candidate that does not name that
     card, so a candidate function whose candidates name no card (a token's
     name, say) has nothing to make for it."""
-    held = _REMEMBERED.get()
+    held = REMEMBERED.get()
     if held is None or held[0] is not game or held[1] != player:
         return None
     return held[3]

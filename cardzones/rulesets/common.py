@@ -109,13 +109,15 @@ def shared_actions(
     def modifies(game: Game, player: str) -> Iterator[Candidate]:
         return modify_candidates(game, player, numbers.modified)
 
-    move = replace(move, candidates=moves)
+    # Each candidate of move, flip and modify is given once: one a card and
+    # destination (and position), one a card, one a card, number and sign.
+    move = replace(move, candidates=moves, distinct=True)
     return (
         move,
         replace(draw_action(move), candidates=draw_candidates),
         replace(SHUFFLE, candidates=shuffle_candidates),
-        replace(FLIP, candidates=flip_candidates),
-        replace(modify_action(numbers.modified), candidates=modifies),
+        replace(FLIP, candidates=flip_candidates, distinct=True),
+        replace(modify_action(numbers.modified), candidates=modifies, distinct=True),
         replace(GRANT, candidates=grant_candidates),
         replace(END_TURN, candidates=end_turn_candidates, foresee=end_turn),
         counter_action(numbers.counted, candidates=counter_candidates),

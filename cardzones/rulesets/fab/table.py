@@ -481,6 +481,7 @@ FAB_ACTIONS = (
         rules=("1.6.1a", "1.6.1b", "3.15.4"),
         candidates=cand.add_layer,
         foresee=_foresee_add_layer,
+        distinct=True,  # one of each kind a card
     ),
     Action(
         "remove_layer",
@@ -533,6 +534,7 @@ FAB_ACTIONS = (
         actor="controller",
         candidates=cand.create_token,
         foresee=_foresee_create_token,
+        distinct=True,  # one a token's name and destination
     ),
     Action(
         "create_zone",

@@ -295,6 +295,7 @@ PASS = Action(
     rules=("1.11.4", "1.11.4a", "5.3.7", "4.3.4"),
     bare="by",
     candidates=pass_candidates,
+    distinct=True,  # one candidate or none
     foresee=_judge_pass,
 )
 DEFEND = Action(
@@ -308,6 +309,7 @@ DEFEND = Action(
     "from hand and public equipment with a defense value.",
     rules=("7.3.2", "7.3.2a", "7.3.2b", "7.3.2d", "7.0.5a"),
     candidates=defend_candidates,
+    distinct=True,  # each set once
     foresee=_judge_defend,
 )
 CONCEDE = Action(
@@ -318,6 +320,7 @@ CONCEDE = Action(
     rules=("4.5.3c", "4.5.2a"),
     bare="by",
     candidates=concede_candidates,
+    distinct=True,  # one candidate or none
     foresee=_judge(_plan_concede, MoveResult.DONE),
 )
 
