@@ -108,11 +108,18 @@ def _for_psycopg(compiled: Compiled) -> tuple[str, dict[str, Any]]:
 def _usable(conn: psycopg.Connection[Any]) -> bool:
     """Whether a kept, idle connection can take a statement: not closed or
     broken, and nothing waiting on its socket (the server's goodbye, or
-    the end of the stream), found with one system call and no round trip."""
+    the end of the stream), found with one system call and no round trip.
+
+    ``poll``, not ``select``: a server with a thousand sockets open has
+    descriptors past ``select``'s limit (1,024), which it refuses, and every
+    kept connection then looked unusable and was replaced at each statement
+    (a connection made, its statements prepared again)."""
     if conn.closed or conn.broken:
         return False
     try:
-        readable, _, _ = select.select([conn.pgconn.socket], [], [], 0)
+        poller = select.poll()
+        poller.register(conn.pgconn.socket, select.POLLIN | select.POLLPRI)
+        readable = poller.poll(0)
     except (OSError, ValueError, psycopg.Error):
         return False
     return not readable
