@@ -18,8 +18,9 @@ statement opens a new one; a kept connection is looked at before it is
 used, in place of the pool's ping (a round trip): an idle connection in
 autocommit mode is sent nothing, so one whose socket has something to read
 was closed by the server (a restart, a terminated backend), and is
-replaced before a statement is lost on it. Reads, and every other write,
-still go through the engine.
+replaced before a statement is lost on it. A change that reads before it
+writes (the shared limits' holds and counts) runs its statements in one
+transaction on such a connection (:meth:`DirectPostgres.transaction`).
 """
 
 from __future__ import annotations
@@ -63,6 +64,14 @@ class DirectPostgres:
         """Statements each committed on its own as it runs (autocommit): for
         a batch of acts, the one statement that holds them all."""
         with self._connection() as conn:
+            yield lambda statement, params: self.run(conn, statement, params)
+
+    @contextmanager
+    def transaction(self) -> Iterator[Run]:
+        """Statements in one transaction (``BEGIN`` before the first,
+        ``COMMIT`` after the block; ``ROLLBACK`` if it raised): for a change
+        that reads a row under its lock before it writes it."""
+        with self._connection() as conn, conn.transaction():
             yield lambda statement, params: self.run(conn, statement, params)
 
     @contextmanager
