@@ -12,9 +12,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from tablekit import migrated_store
 
 from cardzones.table.rate_windows import drawn
+from cardzones.table.schema import rate_windows
 from cardzones.table.store import Store
 
 
@@ -165,6 +167,36 @@ def test_holds_and_counts_are_one_transaction_beside_the_engine(
     assert not store.hold(key, "p4", 2, 142.0, 30.0)  # p1 and p3 hold one each
     counted = f"creates:{uuid.uuid4().hex}"
     assert [store.count_event(counted, 2, 60.0, t) for t in (0.0, 1.0, 2.0)] == [0.0, 0.0, 58.0]
+
+
+def test_forgetting_old_rows_passes_over_a_locked_one(
+    store: Store, postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Old rows are forgotten without waiting for one another transaction
+    holds (a forgetting that waited while holding rows could deadlock with a
+    renewal): that one is left for next time, and the draw goes on."""
+    import psycopg
+
+    old, locked = (f"seat_frames:{uuid.uuid4().hex}" for _ in range(2))
+    for key in (old, locked):
+        store.draw(key, 1.0, 0.0, 20.0, 20.0, 0.0)  # its row says nothing after 0.05 s
+    monkeypatch.setattr("cardzones.table.rate_windows.FORGET_EVERY", 1)
+    with psycopg.connect(postgres_url) as other:
+        other.execute("SELECT 1 FROM rate_windows WHERE key = %s FOR UPDATE", (locked,))
+        got: list[tuple[float, float]] = []
+        drawing = threading.Thread(
+            target=lambda: got.append(
+                store.draw(f"b:{uuid.uuid4().hex}", 5.0, 0.0, 20.0, 20.0, 100.0)
+            )
+        )
+        drawing.start()
+        drawing.join(5.0)
+        waited = drawing.is_alive()
+        other.rollback()
+        drawing.join()
+    assert not waited and got == [(5.0, 0.0)]
+    keys = {k for (k,) in store.read(sa.select(rate_windows.c.key))}
+    assert locked in keys and old not in keys
 
 
 def test_two_stores_holding_at_once_never_hold_more_than_the_limit(postgres_url: str) -> None:

@@ -134,7 +134,7 @@ class RateWindows(Database):
         """Apply ``change`` to the state of ``key`` (``[]``: no row yet) under
         the row's lock; ``change`` gives the new state and its ``until``."""
         if random.randrange(FORGET_EVERY) == 0:
-            run(_FORGET, {"now": now})
+            run(_FORGET_POSTGRES if self.postgres else _FORGET, {"now": now})
         if self.postgres:
             # Made or found, locked and read in one statement: a row found
             # by a separate read could be forgotten by another process's
@@ -197,7 +197,7 @@ class RateWindows(Database):
         params = {"k": key, "want": want, "spent": spent, "burst": burst, "rate": rate, "now": now}
         with direct.statements() as run:
             if random.randrange(FORGET_EVERY) == 0:
-                run(_FORGET, {"now": now})
+                run(_FORGET_POSTGRES, {"now": now})
             ((text,),) = run(_DRAW, params)
         credit, _at, got = (float(x) for x in json.loads(text))
         # As drawn(): a wait only when nothing was drawn and the credit is
@@ -269,6 +269,17 @@ def _live(state: Any, now: float) -> dict[str, list[Any]]:
 
 # Built once; each count costs only their parameters.
 _FORGET = rate_windows.delete().where(rate_windows.c.until < sa.bindparam("now"))
+#: Postgres: the same, passing over the rows another transaction has
+#: locked (they are forgotten next time): a forgetting that waited for a
+#: row, while holding others, could close a circle with a renewal that
+#: locks many rows, and one of the two would be refused for a deadlock.
+_FORGET_POSTGRES = rate_windows.delete().where(
+    rate_windows.c.key.in_(
+        sa.select(rate_windows.c.key)
+        .where(rate_windows.c.until < sa.bindparam("now"))
+        .with_for_update(skip_locked=True)
+    )
+)
 _MAKE_SQLITE = (
     sqlite_insert(rate_windows)
     .values(key=sa.bindparam("k"), times="[]", until=sa.bindparam("u"))
