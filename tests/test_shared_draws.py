@@ -262,4 +262,34 @@ def test_two_processes_drawing_shares_at_once_never_get_more_than_the_burst(
         asyncio.run(both(one, two))
 
 
+def test_a_welcomes_reads_are_one_statement_each(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A welcome asks whether the table is finished, its newest chat lines
+    and, when there are none, the chat's head: one statement each on the
+    store's own connections, the engine untouched."""
+    from test_table_store import creation
+
+    table_id = f"w-{uuid.uuid4().hex[:12]}"
+    store.create_table(table_id, creation(), {"alice": "a" * 64, "bob": "b" * 64}, "c" * 64)
+    for text in ("hello", "good game", "again?"):
+        store.say(table_id, "alice", text, 0)
+
+    def no_engine(*_args: Any, **_kwargs: Any) -> None:
+        raise AssertionError("the engine was used for a welcome's read")
+
+    monkeypatch.setattr(store.engine, "connect", no_engine)
+    monkeypatch.setattr(store.engine, "begin", no_engine)
+    direct = store.direct_short
+    assert direct is not None
+    statements: list[object] = []
+    run = direct.run
+    monkeypatch.setattr(direct, "run", lambda *a: statements.append(a[1]) or run(*a))
+    assert store.finished(table_id) is None
+    assert [line.text for line in store.chat(table_id, 0, 2)] == ["good game", "again?"]
+    assert [line.seq for line in store.chat(table_id, 1)] == [2, 3]
+    assert store.chat(table_id, 3, 2) == [] and store.chat_head(table_id) == 3
+    assert len(statements) == 5
+
+
 DRAW_ONE = {"move": {"card": "alice.deck[0]", "to": "alice.hand"}}
