@@ -4,6 +4,7 @@ returning before the commit that holds it; on SQLite and on Postgres."""
 
 from __future__ import annotations
 
+import os
 import select
 import threading
 import time
@@ -155,3 +156,68 @@ def test_postgres_appends_a_batch_in_one_statement_and_replaces_a_dropped_connec
         assert store.write_together([{**row, "number": 3}]) == [None]
         assert store.direct_pg.kept[0] is not kept
         assert [a.number for a in store.actions(table)] == [1, 2, 3]
+
+
+def test_a_kept_connection_past_a_thousand_descriptors_is_kept(postgres_url: str) -> None:
+    """A server with a thousand sockets open has descriptors past 1,024,
+    which ``select()`` cannot watch: a kept connection there is still looked
+    at and kept for the next statement, not replaced at each one."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 1_200:
+        pytest.skip("needs more than 1,200 open files")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 1_200), hard))
+    ballast = [os.open(os.devnull, os.O_RDONLY) for _ in range(1_100)]
+    try:
+        with migrated_store(postgres_url) as store:
+            assert store.direct_pg is not None
+            (table,) = _tables(store, ["fd"])
+            store.append(table, 1, "alice", {"end_turn": {}})
+            (kept,) = store.direct_pg.kept
+            assert kept.pgconn.socket >= 1_024
+            store.append(table, 2, "alice", {"end_turn": {}})
+            assert store.direct_pg.kept == [kept]
+            assert [a.number for a in store.actions(table)] == [1, 2]
+    finally:
+        for fd in ballast:
+            os.close(fd)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def test_a_process_passes_over_the_notifications_of_its_own_acts(postgres_url: str) -> None:
+    """Each store hears the acts the other appends and not its own: an act's
+    notification carries its writer's mark, and a store skips those with
+    its own (another process's are heard as before)."""
+    import asyncio
+
+    async def listen(store: Store, heard: list[Any]) -> None:
+        async for note in store.notifications():
+            heard.append(note)
+
+    async def both(mine: Store, other: Store) -> tuple[list[Any], list[Any]]:
+        (table,) = _tables(mine, ["n1"])
+        heard_mine: list[Any] = []
+        heard_other: list[Any] = []
+        tasks = [
+            asyncio.create_task(listen(mine, heard_mine)),
+            asyncio.create_task(listen(other, heard_other)),
+        ]
+        await asyncio.sleep(1.0)  # both listening
+        await asyncio.to_thread(mine.append, table, 1, "alice", {"end_turn": {}})
+        await asyncio.to_thread(other.append, table, 2, "bob", {"end_turn": {}})
+        await asyncio.to_thread(mine.append, table, 3, "alice", {"end_turn": {}})
+        for _ in range(100):
+            if len(heard_other) >= 2 and heard_mine:
+                break
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(0.2)  # and nothing more comes
+        for task in tasks:
+            task.cancel()
+        assert heard_mine == [(table, 2)]
+        assert heard_other == [(table, 1), (table, 3)]
+        return heard_mine, heard_other
+
+    with migrated_store(postgres_url) as mine, migrated_store(postgres_url) as other:
+        assert mine.origin != other.origin
+        asyncio.run(both(mine, other))

@@ -12,9 +12,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from tablekit import migrated_store
 
 from cardzones.table.rate_windows import drawn
+from cardzones.table.schema import rate_windows
 from cardzones.table.store import Store
 
 
@@ -127,6 +129,167 @@ def test_a_tables_load_and_join_reads_are_one_statement_each(
     monkeypatch.undo()  # a load also reads the votes to finish, through the engine
     again = Host(store).load(table_id)  # from its snapshot and the acts after it
     assert again is not None and again.game.same_state(table.game)
+
+
+def test_holds_and_counts_are_one_transaction_beside_the_engine(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A hold, its release and renewal, and a count in a window, each one
+    transaction on the store's own connections (BEGIN, the row made or found
+    and locked, its write, COMMIT), the engine untouched."""
+
+    def no_engine(*_args: Any, **_kwargs: Any) -> None:
+        raise AssertionError("the engine was used for a shared limit")
+
+    monkeypatch.setattr(store.engine, "connect", no_engine)
+    monkeypatch.setattr(store.engine, "begin", no_engine)
+    monkeypatch.setattr("cardzones.table.rate_windows.FORGET_EVERY", 1 << 30)
+    direct = store.direct_short
+    assert direct is not None
+    statements: list[object] = []
+    run = direct.run
+    monkeypatch.setattr(direct, "run", lambda *a: statements.append(a[1]) or run(*a))
+    key = f"seat_sockets:{uuid.uuid4().hex}"
+    assert [store.hold(key, "p1", 2, 100.0, 30.0) for _ in range(3)] == [True, True, False]
+    assert len(statements) == 6  # two statements a change
+    store.release(key, "p1", 101.0)
+    assert store.hold(key, "p2", 2, 102.0, 30.0)
+    other = f"seat_sockets:{uuid.uuid4().hex}"
+    assert store.hold(other, "p1", 1, 102.0, 30.0)
+    del statements[:]
+    store.renew("p1", [key, other, f"none:{uuid.uuid4().hex}"], 120.0, 30.0)
+    assert len(statements) == 1  # every key at once
+    # p2's hold has passed its time (140 > 102 + 30), p1's were renewed
+    assert store.hold(key, "p3", 2, 140.0, 30.0) and not store.hold(key, "p3", 2, 140.0, 30.0)
+    assert not store.hold(other, "p3", 1, 149.0, 30.0) and store.hold(other, "p3", 1, 151.0, 30.0)
+    # an entry past its time lapses: renewing it does not bring it back
+    store.renew("p2", [key], 141.0, 30.0)
+    assert not store.hold(key, "p4", 2, 142.0, 30.0)  # p1 and p3 hold one each
+    counted = f"creates:{uuid.uuid4().hex}"
+    assert [store.count_event(counted, 2, 60.0, t) for t in (0.0, 1.0, 2.0)] == [0.0, 0.0, 58.0]
+
+
+def test_forgetting_old_rows_passes_over_a_locked_one(
+    store: Store, postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Old rows are forgotten without waiting for one another transaction
+    holds (a forgetting that waited while holding rows could deadlock with a
+    renewal): that one is left for next time, and the draw goes on."""
+    import psycopg
+
+    old, locked = (f"seat_frames:{uuid.uuid4().hex}" for _ in range(2))
+    for key in (old, locked):
+        store.draw(key, 1.0, 0.0, 20.0, 20.0, 0.0)  # its row says nothing after 0.05 s
+    monkeypatch.setattr("cardzones.table.rate_windows.FORGET_EVERY", 1)
+    with psycopg.connect(postgres_url) as other:
+        other.execute("SELECT 1 FROM rate_windows WHERE key = %s FOR UPDATE", (locked,))
+        got: list[tuple[float, float]] = []
+        drawing = threading.Thread(
+            target=lambda: got.append(
+                store.draw(f"b:{uuid.uuid4().hex}", 5.0, 0.0, 20.0, 20.0, 100.0)
+            )
+        )
+        drawing.start()
+        drawing.join(5.0)
+        waited = drawing.is_alive()
+        other.rollback()
+        drawing.join()
+    assert not waited and got == [(5.0, 0.0)]
+    keys = {k for (k,) in store.read(sa.select(rate_windows.c.key))}
+    assert locked in keys and old not in keys
+
+
+def test_two_stores_holding_at_once_never_hold_more_than_the_limit(postgres_url: str) -> None:
+    """Two processes' stores, eight threads each, holding one key at once:
+    the limit is held in all, whoever asked first."""
+    key = f"address_sockets:{uuid.uuid4().hex}"
+    held: list[bool] = []
+    lock = threading.Lock()
+    with migrated_store(postgres_url) as one, migrated_store(postgres_url) as two:
+
+        def holding(store: Store, holder: str) -> None:
+            for _ in range(4):
+                got = store.hold(key, holder, 10, 1_000.0, 30.0)
+                with lock:
+                    held.append(got)
+
+        threads = [
+            threading.Thread(target=holding, args=(store, name))
+            for store, name in [(one, "one"), (two, "two")] * 8
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    assert len(held) == 64 and held.count(True) == 10
+
+
+def test_two_processes_drawing_shares_at_once_never_get_more_than_the_burst(
+    postgres_url: str,
+) -> None:
+    """A seat's frames on two processes, each drawing a share of the shared
+    bucket at a time and spending it in memory: at one moment (no credit
+    coming back), the frames let through at once by both come to the burst
+    at most (with the shares drawn and not yet spent), and a share given
+    back is there for the other process."""
+    import asyncio
+
+    from cardzones.web.shared_rates import SharedBucket
+
+    key = f"seat_frames:{uuid.uuid4().hex}"
+    now = 2_000.0
+
+    async def frames(bucket: SharedBucket, count: int) -> int:
+        return sum([await bucket.turn(now) == 0.0 for _ in range(count)])
+
+    async def both(one: Store, two: Store) -> None:
+        first = SharedBucket(one, key, 20.0, 20.0, 5.0)
+        second = SharedBucket(two, key, 20.0, 20.0, 5.0)
+        passed = await asyncio.gather(frames(first, 15), frames(second, 15))
+        # what was let through and what each holds unspent: the burst, no more
+        assert sum(passed) + first.local + second.local == 20.0 and sum(passed) <= 20
+        # a share drawn and not spent is given back: the other gets it
+        third = SharedBucket(one, key, 20.0, 20.0, 5.0)
+        assert await frames(third, 1) == 0
+        fourth = SharedBucket(two, f"{key}:x", 20.0, 20.0, 5.0)
+        assert await frames(fourth, 3) == 3
+        fourth.give_back()
+        await asyncio.sleep(0.5)  # given back by a task of its own
+        fifth = SharedBucket(one, f"{key}:x", 20.0, 20.0, 5.0)
+        assert await frames(fifth, 18) == 17  # 20 less the 3 spent
+
+    with migrated_store(postgres_url) as one, migrated_store(postgres_url) as two:
+        asyncio.run(both(one, two))
+
+
+def test_a_welcomes_reads_are_one_statement_each(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A welcome asks whether the table is finished, its newest chat lines
+    and, when there are none, the chat's head: one statement each on the
+    store's own connections, the engine untouched."""
+    from test_table_store import creation
+
+    table_id = f"w-{uuid.uuid4().hex[:12]}"
+    store.create_table(table_id, creation(), {"alice": "a" * 64, "bob": "b" * 64}, "c" * 64)
+    for text in ("hello", "good game", "again?"):
+        store.say(table_id, "alice", text, 0)
+
+    def no_engine(*_args: Any, **_kwargs: Any) -> None:
+        raise AssertionError("the engine was used for a welcome's read")
+
+    monkeypatch.setattr(store.engine, "connect", no_engine)
+    monkeypatch.setattr(store.engine, "begin", no_engine)
+    direct = store.direct_short
+    assert direct is not None
+    statements: list[object] = []
+    run = direct.run
+    monkeypatch.setattr(direct, "run", lambda *a: statements.append(a[1]) or run(*a))
+    assert store.finished(table_id) is None
+    assert [line.text for line in store.chat(table_id, 0, 2)] == ["good game", "again?"]
+    assert [line.seq for line in store.chat(table_id, 1)] == [2, 3]
+    assert store.chat(table_id, 3, 2) == [] and store.chat_head(table_id) == 3
+    assert len(statements) == 5
 
 
 DRAW_ONE = {"move": {"card": "alice.deck[0]", "to": "alice.hand"}}

@@ -6,13 +6,16 @@ count in force. The same counts on Postgres are in tests/test_table_processes.py
 
 from __future__ import annotations
 
+import asyncio
+import threading
+import time
 from pathlib import Path
 
 import pytest
 
-from cardzones.table.rate_windows import RateWindows
+from cardzones.table.rate_windows import RateWindows, drawn
 from cardzones.table.store import Store
-from cardzones.web.shared_rates import SharedPerAddress
+from cardzones.web.shared_rates import SharedBucket, SharedPerAddress
 
 
 class Counting(RateWindows):
@@ -66,3 +69,43 @@ def test_a_store_that_cannot_be_reached_leaves_the_process_count(store: Counting
     alone = SharedPerAddress(2, 60.0, store, "creates")
     store.broken = True
     assert [alone.take("a", now=float(n)) > 0 for n in range(3)] == [False, False, True]
+
+
+class SlowBucket:
+    """A bucket's store that takes a while to answer, counting its draws,
+    computing each as the store does (:func:`drawn`)."""
+
+    def __init__(self) -> None:
+        self.draws = 0
+        self.state: tuple[float, float] | None = None
+        self.lock = threading.Lock()
+
+    def draw(
+        self, key: str, want: float, spent: float, burst: float, rate: float, now: float
+    ) -> tuple[float, float]:
+        time.sleep(0.05)
+        with self.lock:
+            self.draws += 1
+            self.state, got, wait = drawn(self.state, want, spent, burst, rate, now)
+        return got, wait
+
+
+def test_frames_short_of_credit_wait_for_the_draw_on_its_way() -> None:
+    """A hundred frames at once on a process's new share of a bucket (a
+    thousand seats joining from one address): one draw covers the share's
+    worth, each frame beyond it is paid for, and nothing spent is lost."""
+    store = SlowBucket()
+
+    async def frames() -> list[float]:
+        bucket = SharedBucket(store, "address_frames:10.0.0.1", 1_000.0, 1.0, 250.0)  # type: ignore[arg-type]
+        waits = await asyncio.gather(*(bucket.turn(5_000.0) for _ in range(100)))
+        # the first frame paid into the store with the draw, the share came
+        # back less the 99 frames after it
+        assert bucket.local == 151.0 and store.draws == 1
+        waits += await asyncio.gather(*(bucket.turn(5_000.0) for _ in range(300)))
+        assert bucket.local + (store.state or (0.0, 0.0))[0] == 600.0  # 1,000 less 400
+        return waits
+
+    waits = asyncio.run(frames())
+    assert waits == [0.0] * 400
+    assert store.draws == 2  # one share, then one more for the frames past it

@@ -177,6 +177,23 @@ def test_a_table_takes_acts_up_to_its_bytes_and_refuses_more(db: str) -> None:
             assert "--max-table-bytes" in act(seats, "alice", step)["error"]
 
 
+def test_a_new_tables_first_act_reads_no_bytes_of_acts(
+    db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table opened with no act yet has stored no bytes of acts: its first
+    act counts from nothing, without reading the store's acts."""
+    with client_for(db, table_bytes=400) as client:
+        store = client.app.state.server.store  # type: ignore[attr-defined]
+        read: list[str] = []
+        actions = store.actions
+        monkeypatch.setattr(store, "actions", lambda *a, **k: read.append(a[0]) or actions(*a, **k))
+        created = create(client, fab_body())
+        with seated(client, created) as seats:
+            read.clear()  # the table's load read its acts (none)
+            assert "ack" in act(seats, "alice", {"shuffle": {"zone": "alice.deck"}})
+            assert read == []
+
+
 # ----------------------------------------------------------------------
 # /legal: encoded once, paged, charged by size, budgets per person
 # ----------------------------------------------------------------------

@@ -27,7 +27,10 @@ and are welcomed first, all at once (a thousand tables' joins take the
 server several seconds), and only then does each seat's first act fall due,
 within :data:`EVERY` seconds, and the measured window begin after the
 warm-up. Joins crowding into the first acts are a server's restart, not
-tables at the pace of people, and are left out of the level's figures.
+tables at the pace of people, and are left out of the level's figures; so
+are the seats' goodbyes: a seat whose next act falls past the window's end
+keeps its socket open until the end, so that the closes (each letting go
+of the seat's holds, in the store on Postgres) come after the window.
 
 The seats are played by drivers, each an asyncio process of its own, on a
 lean client (:mod:`cardzones.bench.lean`): raw WebSocket frames, the menus
@@ -326,6 +329,9 @@ async def _seat_loop(
                 level.errors += 1
                 break
             due += every * rng.uniform(0.5, 1.5)
+        else:
+            # Seated to the window's end: a close is no part of an act.
+            await asyncio.sleep(max(0.0, end - time.perf_counter()))
     finally:
         reader.cancel()
         with contextlib.suppress(asyncio.CancelledError):

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import secrets
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -69,6 +70,10 @@ class ActionLog(Database):
         self.direct_pg: DirectPostgres | None = None
         if self.postgres:
             self.direct_pg = DirectPostgres(self.engine, self.url, connections=2)
+        #: this store's mark at the head of the notifications of the acts it
+        #: appends (``ORIGIN TABLE:NUMBER``), by which it knows its own
+        #: among those it hears (:meth:`~cardzones.table.store.Store.notifications`)
+        self.origin = secrets.token_hex(6)
         database = self.url.database
         # A plain file only: a URL with options (a shared memory database,
         # a URI filename) keeps the engine's own way of opening it.
@@ -185,11 +190,11 @@ class ActionLog(Database):
         found = run(_INSERT_ONE, row)
         return None if not found else (str(found[0][0]), int(found[0][1]))
 
-    @staticmethod
-    def _insert_all(run: Run, rows: list[dict[str, Any]]) -> set[tuple[str, int]]:
+    def _insert_all(self, run: Run, rows: list[dict[str, Any]]) -> set[tuple[str, int]]:
         """Postgres: every row in one statement that also sends one
         notification each for the other processes; the keys of those stored."""
-        columns = {f"{k}s": [row[k] for row in rows] for k in _ROW}
+        columns: dict[str, Any] = {f"{k}s": [row[k] for row in rows] for k in _ROW}
+        columns["origin"] = self.origin
         return {(str(t), int(n)) for t, n, _ in run(_INSERT_ALL, columns)}
 
     def actions(self, table_id: str, after: int = 0, upto: int | None = None) -> list[StoredAction]:
@@ -259,7 +264,8 @@ _INSERT_ONE = (
 )
 
 #: Postgres: the rows given as one array per column, those whose table is
-#: played inserted, and a notification ``TABLE:NUMBER`` sent for each stored.
+#: played inserted, and a notification ``ORIGIN TABLE:NUMBER`` sent for each
+#: stored (``ORIGIN``: the appending store's :attr:`ActionLog.origin`).
 _INSERT_ALL = sa.text(
     f"""
     WITH given AS (
@@ -284,7 +290,9 @@ _INSERT_ALL = sa.text(
         ON CONFLICT DO NOTHING
         RETURNING table_id, number
     )
-    SELECT table_id, number, pg_notify('{CHANNEL}', table_id || ':' || number) FROM stored
+    SELECT table_id, number,
+           pg_notify('{CHANNEL}', CAST(:origin AS text) || ' ' || table_id || ':' || number)
+    FROM stored
     """
 )
 

@@ -60,21 +60,25 @@ class ChatLines(Database):
 
     def chat_head(self, table_id: str) -> int:
         """The number of the table's last chat line (0: none yet)."""
-        with self.engine.connect() as conn:
-            return int(conn.execute(last_number(chat.c.seq, table_id)).scalar_one())
+        return int(self.read(_HEAD, {"table_id": table_id})[0][0])
 
     def chat(self, table_id: str, after: int = 0, newest: int | None = None) -> list[ChatLine]:
         """The chat lines numbered after ``after``, in order (only the
-        ``newest`` of them, when given)."""
-        query = sa.select(chat.c.seq, chat.c.seat, chat.c.at, chat.c.after, chat.c.text).where(
-            chat.c.table_id == table_id, chat.c.seq > after
-        )
-        if newest is not None:
-            query = query.order_by(chat.c.seq.desc()).limit(newest)
-        with self.engine.connect() as conn:
-            rows = conn.execute(query).all()
+        ``newest`` of them, when given). One statement built once (on
+        Postgres one round trip on the store's own connections, as a
+        welcome reads it)."""
+        query = _LINES if newest is None else _NEWEST
+        rows = self.read(query, {"table_id": table_id, "after": after, "newest": newest})
         lines = [ChatLine(int(q), str(s), float(at), int(a), str(t)) for q, s, at, a, t in rows]
         return sorted(lines, key=lambda line: line.seq)
+
+
+# The reads of a welcome, built once with their parameters.
+_HEAD = last_number(chat.c.seq, sa.bindparam("table_id", type_=sa.String))
+_LINES = sa.select(chat.c.seq, chat.c.seat, chat.c.at, chat.c.after, chat.c.text).where(
+    chat.c.table_id == sa.bindparam("table_id"), chat.c.seq > sa.bindparam("after")
+)
+_NEWEST = _LINES.order_by(chat.c.seq.desc()).limit(sa.bindparam("newest", type_=sa.Integer))
 
 
 #: When a seat said its last :data:`~cardzones.table.chat.RATE_LINES` lines at a table.

@@ -18,8 +18,9 @@ statement opens a new one; a kept connection is looked at before it is
 used, in place of the pool's ping (a round trip): an idle connection in
 autocommit mode is sent nothing, so one whose socket has something to read
 was closed by the server (a restart, a terminated backend), and is
-replaced before a statement is lost on it. Reads, and every other write,
-still go through the engine.
+replaced before a statement is lost on it. A change that reads before it
+writes (the shared limits' holds and counts) runs its statements in one
+transaction on such a connection (:meth:`DirectPostgres.transaction`).
 """
 
 from __future__ import annotations
@@ -66,6 +67,14 @@ class DirectPostgres:
             yield lambda statement, params: self.run(conn, statement, params)
 
     @contextmanager
+    def transaction(self) -> Iterator[Run]:
+        """Statements in one transaction (``BEGIN`` before the first,
+        ``COMMIT`` after the block; ``ROLLBACK`` if it raised): for a change
+        that reads a row under its lock before it writes it."""
+        with self._connection() as conn, conn.transaction():
+            yield lambda statement, params: self.run(conn, statement, params)
+
+    @contextmanager
     def _connection(self) -> Iterator[psycopg.Connection[Any]]:
         """A kept connection, or a new one; kept again after the block
         unless the block raised."""
@@ -108,11 +117,18 @@ def _for_psycopg(compiled: Compiled) -> tuple[str, dict[str, Any]]:
 def _usable(conn: psycopg.Connection[Any]) -> bool:
     """Whether a kept, idle connection can take a statement: not closed or
     broken, and nothing waiting on its socket (the server's goodbye, or
-    the end of the stream), found with one system call and no round trip."""
+    the end of the stream), found with one system call and no round trip.
+
+    ``poll``, not ``select``: a server with a thousand sockets open has
+    descriptors past ``select``'s limit (1,024), which it refuses, and every
+    kept connection then looked unusable and was replaced at each statement
+    (a connection made, its statements prepared again)."""
     if conn.closed or conn.broken:
         return False
     try:
-        readable, _, _ = select.select([conn.pgconn.socket], [], [], 0)
+        poller = select.poll()
+        poller.register(conn.pgconn.socket, select.POLLIN | select.POLLPRI)
+        readable = poller.poll(0)
     except (OSError, ValueError, psycopg.Error):
         return False
     return not readable

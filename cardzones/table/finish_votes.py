@@ -157,7 +157,12 @@ class FinishVotes(Database):
             return self._finished(conn, table_id)
 
     def finished(self, table_id: str) -> Finished | None:
-        """The table's end, or None while it is being played."""
+        """The table's end, or None while it is being played: one statement
+        for a table being played (on Postgres one round trip on the store's
+        own connections, as a welcome asks it), the votes read only for a
+        finished one."""
+        if not self.read(_ENDED, {"table_id": table_id}):
+            return None
         with self.engine.connect() as conn:
             return self._finished(conn, table_id)
 
@@ -177,3 +182,9 @@ class FinishVotes(Database):
             tuple(votes.agreed),
             tuple(votes.conceded),
         )
+
+
+#: Whether a table is finished, built once with its parameter.
+_ENDED = sa.select(tables.c.id).where(
+    tables.c.id == sa.bindparam("table_id"), tables.c.finished_at.is_not(None)
+)

@@ -16,9 +16,14 @@ whose ``times`` column holds the key's state as JSON, of one of three kinds:
   :meth:`RateWindows.renew` so that a process that dies stops counting
   once its entry's time is past.
 
-Each change reads the row under a lock (``SELECT ... FOR UPDATE`` on
-Postgres) and writes it in one transaction: two processes changing the same
-key at once take turns, so the limit holds however the load is spread. On
+Each change reads the row under a lock and writes it in one transaction:
+two processes changing the same key at once take turns, so the limit holds
+however the load is spread. On Postgres the row is made or found, locked
+and read in one statement (``INSERT ... ON CONFLICT DO UPDATE ...
+RETURNING``), so that no other process's forgetting of old rows can take
+it from between a make and a read, and the transaction runs on one of the
+store's own connections (``BEGIN``, that statement, the write, ``COMMIT``:
+four round trips, where the engine took six and its pool's work). On
 Postgres a bucket's draw, the change made most often (a seat's frames and
 its budget of computing, a share at a time), is one statement instead
 (:data:`_DRAW`): ``INSERT ... ON CONFLICT DO UPDATE`` makes the row or
@@ -38,16 +43,17 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.engine import Connection
 
 from cardzones.table.database import Database
 from cardzones.table.direct_postgres import DirectPostgres
+from cardzones.table.direct_sqlite import Run
 from cardzones.table.schema import rate_windows
 
 #: One count in this many also forgets the rows whose window has passed.
@@ -105,18 +111,40 @@ def drawn(
 class RateWindows(Database):
     """The shared limits of every key, in the store's database."""
 
+    @contextmanager
+    def _changing(self) -> Iterator[Run]:
+        """One transaction for :meth:`_change`: on Postgres on one of the
+        store's own connections (no ping, no pool; four round trips), else
+        through the engine."""
+        if self.direct_short is not None:
+            with self.direct_short.transaction() as run:
+                yield run
+            return
+        with self.engine.begin() as conn:
+
+            def run(statement: Any, params: dict[str, Any]) -> list[Any]:
+                result = conn.execute(statement, params)
+                return list(result.all()) if result.returns_rows else []
+
+            yield run
+
     def _change(
-        self, conn: Connection, key: str, now: float, change: Callable[[Any], tuple[Any, float]]
+        self, run: Run, key: str, now: float, change: Callable[[Any], tuple[Any, float]]
     ) -> None:
         """Apply ``change`` to the state of ``key`` (``[]``: no row yet) under
         the row's lock; ``change`` gives the new state and its ``until``."""
         if random.randrange(FORGET_EVERY) == 0:
-            conn.execute(_FORGET, {"now": now})
-        make = _MAKE_POSTGRES if self.postgres else _MAKE_SQLITE
-        conn.execute(make, {"k": key, "u": now})
-        text = conn.execute(_LOCKED, {"k": key}).scalar_one()
+            run(_FORGET_POSTGRES if self.postgres else _FORGET, {"now": now})
+        if self.postgres:
+            # Made or found, locked and read in one statement: a row found
+            # by a separate read could be forgotten by another process's
+            # _FORGET in between.
+            ((text,),) = run(_LOCKED_POSTGRES, {"k": key, "u": now})
+        else:
+            run(_MAKE_SQLITE, {"k": key, "u": now})
+            ((text,),) = run(_LOCKED, {"k": key})
         state, until = change(json.loads(text))
-        conn.execute(_WRITE, {"k": key, "t": json.dumps(state), "u": until})
+        run(_WRITE, {"k": key, "t": json.dumps(state), "u": until})
 
     def count_event(self, key: str, count: int, window: float, now: float) -> float:
         """Count one event of ``key`` at ``now`` (wall-clock seconds) and
@@ -130,8 +158,8 @@ class RateWindows(Database):
             times, wait = counted([float(t) for t in state or ()], count, window, now)
             return times, (times[-1] if times else now) + window
 
-        with self.engine.begin() as conn:
-            self._change(conn, key, now, change)
+        with self._changing() as run:
+            self._change(run, key, now, change)
         return wait
 
     def draw(
@@ -151,8 +179,8 @@ class RateWindows(Database):
             out = (got, wait)
             return list(new), new[1] + (burst - new[0]) / rate
 
-        with self.engine.begin() as conn:
-            self._change(conn, key, now, change)
+        with self._changing() as run:
+            self._change(run, key, now, change)
         return out
 
     @staticmethod
@@ -169,7 +197,7 @@ class RateWindows(Database):
         params = {"k": key, "want": want, "spent": spent, "burst": burst, "rate": rate, "now": now}
         with direct.statements() as run:
             if random.randrange(FORGET_EVERY) == 0:
-                run(_FORGET, {"now": now})
+                run(_FORGET_POSTGRES, {"now": now})
             ((text,),) = run(_DRAW, params)
         credit, _at, got = (float(x) for x in json.loads(text))
         # As drawn(): a wait only when nothing was drawn and the credit is
@@ -190,8 +218,8 @@ class RateWindows(Database):
                 holds[holder] = [holds.get(holder, [0, 0.0])[0] + 1, now + ttl]
             return holds, max((u for _, u in holds.values()), default=now)
 
-        with self.engine.begin() as conn:
-            self._change(conn, key, now, change)
+        with self._changing() as run:
+            self._change(run, key, now, change)
         return held
 
     def release(self, key: str, holder: str, now: float) -> None:
@@ -206,12 +234,20 @@ class RateWindows(Database):
                 holds.pop(holder, None)
             return holds, max((u for _, u in holds.values()), default=now)
 
-        with self.engine.begin() as conn:
-            self._change(conn, key, now, change)
+        with self._changing() as run:
+            self._change(run, key, now, change)
 
     def renew(self, holder: str, keys: Iterable[str], now: float, ttl: float) -> None:
         """Keep ``holder``'s holds of ``keys`` alive for ``ttl`` more seconds,
-        in one transaction."""
+        in one transaction: on Postgres one statement for every key (a
+        process renews the holds of all its sockets' seats every few
+        seconds, a thousand rows and more), which changes the holder's entry
+        alone and leaves the others as they are."""
+        if self.direct_short is not None:
+            params = {"keys": sorted(keys), "holder": holder, "now": now, "until": now + ttl}
+            with self.direct_short.statements() as run:
+                run(_RENEW, params)
+            return
 
         def change(state: Any) -> tuple[Any, float]:
             holds = _live(state, now)
@@ -219,9 +255,9 @@ class RateWindows(Database):
                 holds[holder][1] = now + ttl
             return holds, max((u for _, u in holds.values()), default=now)
 
-        with self.engine.begin() as conn:
+        with self._changing() as run:
             for key in sorted(keys):  # one order, so two renewals never deadlock
-                self._change(conn, key, now, change)
+                self._change(run, key, now, change)
 
 
 def _live(state: Any, now: float) -> dict[str, list[Any]]:
@@ -233,11 +269,31 @@ def _live(state: Any, now: float) -> dict[str, list[Any]]:
 
 # Built once; each count costs only their parameters.
 _FORGET = rate_windows.delete().where(rate_windows.c.until < sa.bindparam("now"))
-_MAKE_POSTGRES, _MAKE_SQLITE = (
-    insert(rate_windows)
+#: Postgres: the same, passing over the rows another transaction has
+#: locked (they are forgotten next time): a forgetting that waited for a
+#: row, while holding others, could close a circle with a renewal that
+#: locks many rows, and one of the two would be refused for a deadlock.
+_FORGET_POSTGRES = rate_windows.delete().where(
+    rate_windows.c.key.in_(
+        sa.select(rate_windows.c.key)
+        .where(rate_windows.c.until < sa.bindparam("now"))
+        .with_for_update(skip_locked=True)
+    )
+)
+_MAKE_SQLITE = (
+    sqlite_insert(rate_windows)
     .values(key=sa.bindparam("k"), times="[]", until=sa.bindparam("u"))
     .on_conflict_do_nothing()
-    for insert in (postgresql_insert, sqlite_insert)
+)
+#: Postgres: the row of a key made (empty) or found, locked until the
+#: transaction ends, and its state returned.
+_LOCKED_POSTGRES = (
+    postgresql_insert(rate_windows)
+    .values(key=sa.bindparam("k"), times="[]", until=sa.bindparam("u"))
+    .on_conflict_do_update(
+        index_elements=[rate_windows.c.key], set_={"times": rate_windows.c.times}
+    )
+    .returning(rate_windows.c.times)
 )
 _LOCKED = (
     sa.select(rate_windows.c.times).where(rate_windows.c.key == sa.bindparam("k")).with_for_update()
@@ -279,4 +335,27 @@ _DRAW = sa.text(
         f"CASE WHEN json_array_length({_OLD}) >= 2 THEN ({_OLD}->>1)::float8 ELSE :now END",
     )
     + ") RETURNING w.times"
+)
+
+
+#: Postgres: a holder's live entries in the rows of some keys given a new
+#: time, in one statement; the rows are locked in the keys' order (as one
+#: hold locks its one row), so two processes renewing at once never wait
+#: for each other in a circle. An entry already past its time is left to
+#: lapse, as :func:`_live` drops it.
+_RENEW = sa.text(
+    """
+    UPDATE rate_windows AS w
+    SET times = jsonb_set(
+            w.times::jsonb, ARRAY[CAST(:holder AS text), '1'], to_jsonb(CAST(:until AS float8))
+        )::text,
+        until = GREATEST(w.until, CAST(:until AS float8))
+    FROM (
+        SELECT key FROM rate_windows WHERE key = ANY(CAST(:keys AS varchar[]))
+        ORDER BY key FOR UPDATE
+    ) AS locked
+    WHERE w.key = locked.key
+      AND jsonb_typeof(w.times::jsonb) = 'object'
+      AND (w.times::jsonb -> CAST(:holder AS text) ->> 1)::float8 > :now
+    """
 )

@@ -17,7 +17,8 @@ twice), the votes to finish (:mod:`cardzones.table.finish_votes`), the
 requests to take back acts (:mod:`cardzones.table.take_back_votes`), the chat
 (:mod:`cardzones.table.chat_lines`) and the rates that hold across processes
 (:mod:`cardzones.table.rate_windows`). With Postgres, each commit also sends
-``NOTIFY cardzones`` (``TABLE:NUMBER`` for an action), which
+``NOTIFY cardzones`` (``ORIGIN TABLE:NUMBER`` for an action, ``ORIGIN``
+the appending store's own mark), which
 :meth:`Store.notifications` yields to every server process that listens.
 
 Schema changes are Alembic migrations (``migrations/versions``), run by
@@ -178,19 +179,27 @@ class Store(ActionLog, FinishVotes, ChatLines, TakeBackVotes, RateWindows):
     # -- notifications -----------------------------------------------------------------
 
     async def notifications(self) -> AsyncIterator[tuple[str, int | str | None]]:
-        """With Postgres, every ``(table, number)`` committed by any process,
-        as it is committed, ``(table, None)`` when a table is finished,
-        ``(table, "chat")`` when a chat line is stored, and ``(table,
-        "finish")`` when a seat votes to finish it, ``(table, "take_back")``
-        when its request to take back acts changes. Ends when the
-        connection is lost."""
+        """With Postgres, every ``(table, number)`` committed by any other
+        process (or another store in this one), as it is committed, ``(table,
+        None)`` when a table is finished, ``(table, "chat")`` when a chat line
+        is stored, ``(table, "finish")`` when a seat votes to finish it, and
+        ``(table, "take_back")`` when its request to take back acts changes.
+        Ends when the connection is lost."""
         import psycopg
 
         libpq = self.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        # This process's own acts come back too: they are known here already,
+        # and skipped by their head before anything else is made of them.
+        own = f"{self.origin} "
         async with await psycopg.AsyncConnection.connect(libpq, autocommit=True) as conn:
             await conn.execute(f"LISTEN {CHANNEL}")
             async for note in conn.notifies():
-                table_id, _, number = note.payload.rpartition(":")
+                payload = note.payload
+                if payload.startswith(own):
+                    continue
+                table_id, _, number = payload.rpartition(":")
+                # An act's notification has its writer's origin at its head.
+                table_id = table_id.rpartition(" ")[2]
                 if number.isdigit():
                     yield table_id, int(number)
                 elif number == "finished":

@@ -83,7 +83,10 @@ class OpenTables:
                     if table is None:
                         self._opening.pop(table_id, None)
                         return None
-                    live = self.tables[table_id] = Live(table)
+                    # A table with no act yet has stored no bytes of acts:
+                    # its first act need not read the store to count them.
+                    empty = table.number == 0
+                    live = self.tables[table_id] = Live(table, act_bytes=0 if empty else None)
                     self._schedule(live)
             self._opening.pop(table_id, None)
             self._forget_idle()

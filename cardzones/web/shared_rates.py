@@ -158,6 +158,9 @@ class SharedBucket:
         #: the bucket as this process alone would keep it, while the store
         #: cannot be reached
         self.alone: tuple[float, float] | None = None
+        #: the draw on its way to the store, if any: a frame short of credit
+        #: meanwhile waits for it rather than drawing again
+        self.drawing: asyncio.Future[None] | None = None
 
     def charge(self, amount: float, now: float) -> None:
         """Spend ``amount`` of the credit (paid to the store at the next draw)."""
@@ -166,8 +169,13 @@ class SharedBucket:
 
     async def turn(self, now: float) -> float:
         """Count one frame at ``now`` (wall-clock seconds): 0, or the
-        seconds it waits for its turn."""
+        seconds it waits for its turn. Frames short of credit while a draw
+        is on its way wait for that draw (a thousand seats joining at once
+        from one address draw its bucket once, not once each), and draw
+        again only if its share did not cover them."""
         self.local -= 1.0
+        while self.local < 0 and self.drawing is not None:
+            await asyncio.shield(self.drawing)
         return 0.0 if self.local >= 0 else await self._draw(now)
 
     async def settle(self, now: float) -> float:
@@ -180,8 +188,12 @@ class SharedBucket:
 
     async def _draw(self, now: float) -> float:
         """Pay what was spent ahead into the store and draw a share: the
-        seconds to wait when nothing could be drawn."""
+        seconds to wait when nothing could be drawn. What is spent while
+        the draw is on its way is owed from the share it brings (added to
+        the credit, not put in its place, so that nothing spent meanwhile
+        goes unpaid, and two draws at once both count)."""
         spent, self.local, self.now = -self.local, 0.0, now
+        drawing = self.drawing = asyncio.get_running_loop().create_future()
         try:
             got, wait = await run_in_threadpool(
                 self.store.draw, self.key, self.share, spent, self.burst, self.rate, now
@@ -191,7 +203,11 @@ class SharedBucket:
             # The store cannot be reached: the bucket of this process holds.
             log.warning("the shared %s credit could not be read (%s)", self.key, exc)
             self.alone, got, wait = drawn(self.alone, self.share, spent, self.burst, self.rate, now)
-        self.local = got
+        finally:
+            if self.drawing is drawing:
+                self.drawing = None
+            drawing.set_result(None)
+        self.local += got
         return wait
 
     def give_back(self) -> None:
