@@ -45,11 +45,13 @@ def test_a_draw_is_what_drawn_computes_step_by_step(store: Store) -> None:
         )
 
 
-def test_a_draw_is_one_statement_beside_the_engine(
-    store: Store, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _statements_beside_the_engine(store: Store, monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """The statements the store's own short connections run from now on,
+    with the engine made to fail if anything asks it, and no forgetting of
+    old rows (which runs a statement of its own now and then)."""
+
     def no_engine(*_args: Any, **_kwargs: Any) -> None:
-        raise AssertionError("the engine was used for a draw")
+        raise AssertionError("the engine was used beside the store's connections")
 
     monkeypatch.setattr(store.engine, "connect", no_engine)
     monkeypatch.setattr(store.engine, "begin", no_engine)
@@ -59,6 +61,13 @@ def test_a_draw_is_one_statement_beside_the_engine(
     statements: list[object] = []
     run = direct.run
     monkeypatch.setattr(direct, "run", lambda *a: statements.append(a[1]) or run(*a))
+    return statements
+
+
+def test_a_draw_is_one_statement_beside_the_engine(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    statements = _statements_beside_the_engine(store, monkeypatch)
     assert store.draw(f"b:{uuid.uuid4().hex}", 5.0, 0.0, 20.0, 20.0, 0.0) == (5.0, 0.0)
     assert len(statements) == 1
     # One draw in FORGET_EVERY also forgets the rows whose time is past, in
@@ -111,16 +120,7 @@ def test_a_tables_load_and_join_reads_are_one_statement_each(
     for _ in range(3):
         host.act(table, "alice", {"end_turn": {}} if table.number % 2 else DRAW_ONE)
 
-    def no_engine(*_args: Any, **_kwargs: Any) -> None:
-        raise AssertionError("the engine was used for a read")
-
-    monkeypatch.setattr(store.engine, "connect", no_engine)
-    monkeypatch.setattr(store.engine, "begin", no_engine)
-    direct = store.direct_short
-    assert direct is not None
-    statements: list[object] = []
-    run = direct.run
-    monkeypatch.setattr(direct, "run", lambda *a: statements.append(a[1]) or run(*a))
+    statements = _statements_beside_the_engine(store, monkeypatch)
     assert store.seat(table_id, "nobody") is None
     assert store.creation(table_id) is not None and store.creation("none") is None
     assert store.snapshot(table_id) is not None and store.snapshot(table_id, upto=0) is None
@@ -138,17 +138,7 @@ def test_holds_and_counts_are_one_transaction_beside_the_engine(
     transaction on the store's own connections (BEGIN, the row made or found
     and locked, its write, COMMIT), the engine untouched."""
 
-    def no_engine(*_args: Any, **_kwargs: Any) -> None:
-        raise AssertionError("the engine was used for a shared limit")
-
-    monkeypatch.setattr(store.engine, "connect", no_engine)
-    monkeypatch.setattr(store.engine, "begin", no_engine)
-    monkeypatch.setattr("cardzones.table.rate_windows.FORGET_EVERY", 1 << 30)
-    direct = store.direct_short
-    assert direct is not None
-    statements: list[object] = []
-    run = direct.run
-    monkeypatch.setattr(direct, "run", lambda *a: statements.append(a[1]) or run(*a))
+    statements = _statements_beside_the_engine(store, monkeypatch)
     key = f"seat_sockets:{uuid.uuid4().hex}"
     assert [store.hold(key, "p1", 2, 100.0, 30.0) for _ in range(3)] == [True, True, False]
     assert len(statements) == 6  # two statements a change
@@ -275,16 +265,7 @@ def test_a_welcomes_reads_are_one_statement_each(
     for text in ("hello", "good game", "again?"):
         store.say(table_id, "alice", text, 0)
 
-    def no_engine(*_args: Any, **_kwargs: Any) -> None:
-        raise AssertionError("the engine was used for a welcome's read")
-
-    monkeypatch.setattr(store.engine, "connect", no_engine)
-    monkeypatch.setattr(store.engine, "begin", no_engine)
-    direct = store.direct_short
-    assert direct is not None
-    statements: list[object] = []
-    run = direct.run
-    monkeypatch.setattr(direct, "run", lambda *a: statements.append(a[1]) or run(*a))
+    statements = _statements_beside_the_engine(store, monkeypatch)
     assert store.finished(table_id) is None
     assert [line.text for line in store.chat(table_id, 0, 2)] == ["good game", "again?"]
     assert [line.seq for line in store.chat(table_id, 1)] == [2, 3]
