@@ -129,3 +129,26 @@ def test_a_move_that_notes_a_trigger_calls_the_hook_3_0_9a() -> None:
     game.move(card, Dest("graveyard", "alice"))
     assert calls == [1]
     assert [game.obj(c).kind for c in layers.layers(game)] == [TRIGGERED]
+
+
+def test_a_card_taken_from_under_a_card_on_the_combat_chain_calls_the_hook() -> None:
+    """A sub-card is in its host's zone (3.0.14): taken from under an attack
+    on the combat chain, it leaves the chain, and the game ends the move as one
+    whose hook runs after every action does."""
+    game, card, hand = _fab()
+    game.move(card, Dest("combat_chain"))
+    under = game.new_card(game.card_def("Sink Below"), hand)
+    game.attach(under, card, PLACED)
+    hooked, hooked_calls = _hooked(game)
+    calls = _counted(game)
+    game.move(under, Dest("graveyard", "alice"))
+    hooked.move(under, Dest("graveyard", "alice"))
+    assert calls == [1] and hooked_calls == [1]
+    assert game.same_state(hooked)
+
+
+def test_without_quiet_moves_every_move_calls_the_hook() -> None:
+    game, card, _ = _fab()
+    hooked, calls = _hooked(game)
+    hooked.move(card, Dest("graveyard", "alice"))
+    assert calls == [1]

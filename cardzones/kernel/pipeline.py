@@ -82,14 +82,10 @@ def move(
         result = planned[0]
         if result is _MOVED:  # apply() and an action's end, inlined for the most made action
             _, obj, zid, position, public, equip, cause, by, played = planned
-            quiet = game.ruleset.quiet_moves if card not in game._kids else None
-            _transfer(game, obj, zid, position, public, equip, cause, by, played)  # type: ignore[arg-type]
             if (  # unless the hook has nothing to do (Ruleset.quiet_moves)
-                quiet is None
+                _transfer(game, obj, zid, position, public, equip, cause, by, played)  # type: ignore[arg-type]
                 or game._vars["pending"]
-                or game._zinfo[obj.zone].spec.type in quiet[0]
-                or game._zinfo[zid].spec.type in quiet[0]  # type: ignore[index]
-                or (game._rules and not quiet[1].issuperset(game._rules))
+                or (game._rules and not game.ruleset.quiet_moves[1].issuperset(game._rules))  # type: ignore[index]
             ):
                 game.ruleset.after_action(game)  # refused there, none of it happened
         else:
@@ -169,9 +165,12 @@ def _transfer(
     cause: str,
     by: str | None,
     played: bool,
-) -> Obj:
+) -> bool:
     """Stages 6 to 9: take last known information, move the object with its
-    sub-cards and placed cards at once, reset it, and log the move."""
+    sub-cards and placed cards at once, reset it, and log the move. Returns
+    whether the move touched what the rule set's hook reads (a card with
+    cards under or on it, a zone of ``quiet_moves``; all, without them): the
+    zones' types are read here anyway, so a move's quiet test reads no zone."""
     card = obj.card
     src = obj.zone
     # 1.2.3, 3.0.7a: _snapshot, inlined for an object with no effects on it.
@@ -187,9 +186,8 @@ def _transfer(
     ruleset = game.ruleset
     spec = game._zinfo[zid].spec
     entering = spec.resets if game._plain_resets else ruleset.resets_on_enter(game, obj, zid)
-    oid, origin, reset = renew(
-        game, obj, public, entering, game._zinfo[src].spec.type, spec.type, cause, by
-    )
+    src_type, dest_type = game._zinfo[src].spec.type, spec.type
+    oid, origin, reset = renew(game, obj, public, entering, src_type, dest_type, cause, by)
     controller = ruleset.new_controller(game, obj, zid, by, played)
     new: Obj = _new_record(
         Obj,
@@ -218,11 +216,13 @@ def _transfer(
         _end_bound_effects(game, card, obj.oid)  # 3.0.9
     shown = public if game._plain_shown else ruleset.moved_public(game, obj, public)
     event = _log(game, MOVED, card, shown, lki, src, zid, oid, by, cause, "", public)
-    if card in game._kids:
+    kids = card in game._kids
+    if kids:
         ruleset.move_children(game, obj, new, reset)  # 3.0.14c
     if game._vars["watchers"]:
         _note_triggers(game, event)
-    return new
+    quiet = ruleset.quiet_moves
+    return kids or quiet is None or src_type in quiet[0] or dest_type in quiet[0]
 
 
 # ----------------------------------------------------------------------
