@@ -288,6 +288,16 @@ class LegalDesk:
         self.seats.move_to_end(key)
         return seat
 
+    async def ready(self, table_id: str, viewer: str | None) -> None:
+        """Make the seat's budget ready for its first request (a seat's
+        socket asks this once welcomed): a budget shared across processes
+        draws its first share now, so that the seat's first menu is not
+        the one to wait for the store's round trip. A thousand seats asking
+        their first menus at once would otherwise each draw then, together
+        filling the worker threads and the store's short connections ahead
+        of the menus' own reads."""
+        await self._seat(table_id, viewer).budget.settle(self.clock())
+
     def _person(self, address: str) -> Person:
         person = self.people.get(address)
         if person is None:
