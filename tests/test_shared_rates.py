@@ -126,7 +126,7 @@ def test_a_seats_budget_drawn_at_its_welcome_serves_its_first_menus() -> None:
         desk = LegalDesk(clock=lambda: 5_000.0, budget=budget)
         ahead = asyncio.create_task(desk.ready("t1", "alice"))
         await asyncio.sleep(0)  # the draw is on its way
-        seat = desk._seat("t1", "alice")
+        seat = desk.seats[("t1", "alice")]
         waits = await asyncio.gather(*(seat.budget.settle(5_000.0) for _ in range(3)))
         await ahead
         seat.budget.charge(0.2, 5_000.0)

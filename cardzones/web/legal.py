@@ -12,7 +12,8 @@ table gets:
 - **one computation at a time**: a seat's requests wait for each other, so
   that a second request for the same position finds the first one's answer;
   only a few may wait, and the rest get ``429`` at once;
-- **a budget of time**: each request is charged the time it took (at least
+- **a budget of time**: each request is charged the time its answer took
+  to make, not its wait for a worker thread or the table's lock (at least
   :data:`MIN_CHARGE`, and for an answer from memory the time its bytes take
   to send, at :data:`BYTES_PER_SECOND`) against a credit of :data:`BURST`
   seconds that comes back at :data:`RATE` seconds a second. A seat out of
@@ -416,7 +417,21 @@ class LegalDesk:
                 )
                 if wait > 0:
                     raise Busy(max(1, math.ceil(wait)))
-                start = time.perf_counter()
+                # Charged the time its answer took to make, not its wait
+                # for a worker thread or the table's lock: a server behind
+                # would otherwise spend its seats' budgets on its own queue
+                # (and, with a budget shared across processes, draw again
+                # for it, adding to the queue).
+                took = 0.0
+
+                def timed(table: Table) -> Any:
+                    nonlocal took
+                    began = time.perf_counter()
+                    try:
+                        return make(seat, table)
+                    finally:
+                        took += time.perf_counter() - began
+
                 size = 0
                 try:
                     got = kept(seat) if kept is not None else None
@@ -424,12 +439,12 @@ class LegalDesk:
                     if table is not None:
                         # Nothing may change the table until this returns:
                         # no await between the look (here's last) and the list.
-                        got = split(make(seat, table))
+                        got = split(timed(table))
                     elif got is None:
-                        got = split(await read(lambda t: make(seat, t)))
+                        got = split(await read(timed))
                     made, fresh, size = got
                 finally:
-                    cost = max(MIN_CHARGE, time.perf_counter() - start, size / BYTES_PER_SECOND)
+                    cost = max(MIN_CHARGE, took, size / BYTES_PER_SECOND)
                     seat.budget.charge(cost, self.clock())
                     if person is not None:
                         person.budget.charge(cost, self.clock())
