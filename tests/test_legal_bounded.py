@@ -5,6 +5,7 @@ computation at a time per seat, and a budget of computing time per seat
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -150,3 +151,29 @@ def test_one_computation_at_a_time_per_seat_and_a_few_waiting() -> None:
             assert await task == (7, [])
 
     asyncio.run(scenario())
+
+
+def test_a_request_is_charged_its_making_not_its_wait_for_a_turn() -> None:
+    """A list that waited 0.3 s for a worker thread (a server behind) and
+    took 0.05 s to make costs its seat 0.05 s of its budget, not 0.35: a
+    server's own queue is not spent from its seats' budgets."""
+
+    class Slow:
+        number = 3
+
+        def legal(self, *_args: Any, **_kwargs: Any) -> list[dict[str, Any]]:
+            time.sleep(0.05)
+            return [{"act": {"draw": {}}, "result": "moved"}]
+
+    async def scenario() -> float:
+        desk = LegalDesk()
+
+        async def read(what: Any) -> Any:
+            await asyncio.sleep(0.3)  # the queue for a worker thread
+            return what(Slow())
+
+        assert await desk.answer(read, "t", "alice", None) == (3, Slow().legal())
+        return desk.seats[("t", "alice")].budget.charged
+
+    charged = asyncio.run(scenario())
+    assert 0.05 <= charged < 0.2

@@ -274,3 +274,21 @@ def test_a_welcomes_reads_are_one_statement_each(
 
 
 DRAW_ONE = {"move": {"card": "alice.deck[0]", "to": "alice.hand"}}
+
+
+def test_the_limits_commit_without_waiting_for_the_flush_and_acts_wait(store: Store) -> None:
+    """The store's short connections (the shared limits' writes, the
+    reads) answer a commit before its flush to disk; the action log's
+    connections wait for it, so an act is still acknowledged only once it
+    is on disk. A draw so committed is seen at once by another store."""
+    short, acts = store.direct_short, store.direct_pg
+    assert short is not None and acts is not None
+    show = sa.text("SHOW synchronous_commit")
+    with short.statements() as run:
+        assert run(show, {}) == [("off",)]
+    with acts.statements() as run:
+        assert run(show, {}) == [("on",)]
+    key = f"budget:{uuid.uuid4().hex}"
+    assert store.draw(key, 2.0, 0.0, 3.0, 0.25, 7_000.0) == (2.0, 0.0)
+    with migrated_store(store.url) as other:
+        assert other.draw(key, 2.0, 0.0, 3.0, 0.25, 7_000.0) == (1.0, 0.0)

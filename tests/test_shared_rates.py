@@ -15,6 +15,7 @@ import pytest
 
 from cardzones.table.rate_windows import RateWindows, drawn
 from cardzones.table.store import Store
+from cardzones.web.legal import LegalDesk
 from cardzones.web.shared_rates import SharedBucket, SharedPerAddress
 
 
@@ -109,3 +110,29 @@ def test_frames_short_of_credit_wait_for_the_draw_on_its_way() -> None:
     waits = asyncio.run(frames())
     assert waits == [0.0] * 400
     assert store.draws == 2  # one share, then one more for the frames past it
+
+
+def test_a_seats_budget_drawn_at_its_welcome_serves_its_first_menus() -> None:
+    """A seat's budget of menus is drawn as its socket is welcomed
+    (LegalDesk.ready): its first menus, asked while that draw is on its
+    way, wait for it rather than draw again, and the charges are paid
+    from its share, so the store is asked once."""
+    store = SlowBucket()
+
+    def budget(kind: str, key: str, now: float, burst: float, rate: float) -> SharedBucket:
+        return SharedBucket(store, f"{kind}:{key}", burst, rate, burst / 6)  # type: ignore[arg-type]
+
+    async def welcomed() -> list[float]:
+        desk = LegalDesk(clock=lambda: 5_000.0, budget=budget)
+        ahead = asyncio.create_task(desk.ready("t1", "alice"))
+        await asyncio.sleep(0)  # the draw is on its way
+        seat = desk.seats[("t1", "alice")]
+        waits = await asyncio.gather(*(seat.budget.settle(5_000.0) for _ in range(3)))
+        await ahead
+        seat.budget.charge(0.2, 5_000.0)
+        waits.append(await seat.budget.settle(5_000.0))
+        return waits
+
+    assert asyncio.run(welcomed()) == [0.0] * 4
+    assert store.draws == 1
+    assert store.state == (2.5, 5_000.0)  # the burst of 3 s less the share of 0.5

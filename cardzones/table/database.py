@@ -92,7 +92,9 @@ class Database:
         #: through the engine)
         self.direct_short: DirectPostgres | None = None
         if self.postgres:
-            self.direct_short = DirectPostgres(self.engine, self.url, SHORT_CONNECTIONS)
+            self.direct_short = DirectPostgres(
+                self.engine, self.url, SHORT_CONNECTIONS, flushed=False
+            )
 
     def read(self, statement: sa.Executable, params: dict[str, Any] | None = None) -> list[Any]:
         """The rows of a read, built once with its parameters (a statement

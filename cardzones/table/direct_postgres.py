@@ -32,6 +32,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import psycopg
+from psycopg.conninfo import make_conninfo
 from sqlalchemy.engine import URL, Engine
 from sqlalchemy.engine.interfaces import Compiled
 
@@ -43,10 +44,16 @@ class DirectPostgres:
     thread writing at once (at most ``connections``; a thread that finds
     them all in use waits for one), kept for the next statement."""
 
-    def __init__(self, engine: Engine, url: URL, connections: int) -> None:
+    def __init__(self, engine: Engine, url: URL, connections: int, *, flushed: bool = True) -> None:
         self.engine = engine
+        #: whether a commit's answer waits for its flush to disk
+        #: (``synchronous_commit``): False only for writes a crash of the
+        #: database may lose the last moment of (see :class:`Database`)
+        self.flushed = flushed
         #: the libpq form of the URL (psycopg's own, without SQLAlchemy's driver name)
         self._conninfo = url.set(drivername="postgresql").render_as_string(hide_password=False)
+        if not flushed:
+            self._conninfo = make_conninfo(self._conninfo, options="-c synchronous_commit=off")
         self._lock = threading.Lock()
         self._turns = threading.BoundedSemaphore(connections)
         #: the idle connections, for the next statements

@@ -12,7 +12,8 @@ table gets:
 - **one computation at a time**: a seat's requests wait for each other, so
   that a second request for the same position finds the first one's answer;
   only a few may wait, and the rest get ``429`` at once;
-- **a budget of time**: each request is charged the time it took (at least
+- **a budget of time**: each request is charged the time its answer took
+  to make, not its wait for a worker thread or the table's lock (at least
   :data:`MIN_CHARGE`, and for an answer from memory the time its bytes take
   to send, at :data:`BYTES_PER_SECOND`) against a credit of :data:`BURST`
   seconds that comes back at :data:`RATE` seconds a second. A seat out of
@@ -288,6 +289,16 @@ class LegalDesk:
         self.seats.move_to_end(key)
         return seat
 
+    async def ready(self, table_id: str, viewer: str | None) -> None:
+        """Make the seat's budget ready for its first request (a seat's
+        socket asks this once welcomed): a budget shared across processes
+        draws its first share now, so that the seat's first menu is not
+        the one to wait for the store's round trip. A thousand seats asking
+        their first menus at once would otherwise each draw then, together
+        filling the worker threads and the store's short connections ahead
+        of the menus' own reads."""
+        await self._seat(table_id, viewer).budget.settle(self.clock())
+
     def _person(self, address: str) -> Person:
         person = self.people.get(address)
         if person is None:
@@ -406,7 +417,21 @@ class LegalDesk:
                 )
                 if wait > 0:
                     raise Busy(max(1, math.ceil(wait)))
-                start = time.perf_counter()
+                # Charged the time its answer took to make, not its wait
+                # for a worker thread or the table's lock: a server behind
+                # would otherwise spend its seats' budgets on its own queue
+                # (and, with a budget shared across processes, draw again
+                # for it, adding to the queue).
+                took = 0.0
+
+                def timed(table: Table) -> Any:
+                    nonlocal took
+                    began = time.perf_counter()
+                    try:
+                        return make(seat, table)
+                    finally:
+                        took += time.perf_counter() - began
+
                 size = 0
                 try:
                     got = kept(seat) if kept is not None else None
@@ -414,12 +439,12 @@ class LegalDesk:
                     if table is not None:
                         # Nothing may change the table until this returns:
                         # no await between the look (here's last) and the list.
-                        got = split(make(seat, table))
+                        got = split(timed(table))
                     elif got is None:
-                        got = split(await read(lambda t: make(seat, t)))
+                        got = split(await read(timed))
                     made, fresh, size = got
                 finally:
-                    cost = max(MIN_CHARGE, time.perf_counter() - start, size / BYTES_PER_SECOND)
+                    cost = max(MIN_CHARGE, took, size / BYTES_PER_SECOND)
                     seat.budget.charge(cost, self.clock())
                     if person is not None:
                         person.budget.charge(cost, self.clock())

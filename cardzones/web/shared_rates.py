@@ -180,7 +180,11 @@ class SharedBucket:
 
     async def settle(self, now: float) -> float:
         """0 when there is credit, after drawing from the store if this
-        process has none left; else the seconds until there is."""
+        process has none left; else the seconds until there is. With none
+        left while a draw is on its way (a seat's first share, drawn as it
+        is welcomed), that draw is waited for rather than another made."""
+        while self.local <= 0 and self.drawing is not None:
+            await asyncio.shield(self.drawing)
         if self.local > 0:
             return 0.0
         wait = await self._draw(now)

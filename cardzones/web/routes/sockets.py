@@ -250,6 +250,13 @@ async def _welcomed(server: Server, websocket: WebSocket, address: str) -> None:
         after, chat_after = int(hello.get("after", 0)), int(hello.get("chat_after", 0))
         await server.hub.join(live, conn, after, chat_after)
         sender = asyncio.create_task(conn.run_sender())
+        # The seat's budget of menus drawn beside its first frames, not
+        # in its first menu's way (LegalDesk.ready).
+        # Not cancelled with the socket: a draw cut short would leave its
+        # share drawn in the store and counted nowhere here.
+        ahead = asyncio.create_task(server.legal.ready(live.table.id, seat.player))
+        _AHEAD.add(ahead)
+        ahead.add_done_callback(_AHEAD.discard)
         try:
             await _serve(server, live, conn, frames, sender, rate)
         finally:
@@ -265,6 +272,10 @@ async def _welcomed(server: Server, websocket: WebSocket, address: str) -> None:
             del server.seat_sockets[key]
             _let_go(server.seat_rates.pop(key, None))
         server.release("seat_sockets", held)
+
+
+#: The seats' budgets being drawn as they are welcomed, kept from the collector.
+_AHEAD: set[asyncio.Task[None]] = set()
 
 
 def _let_go(rate: FrameRate | None) -> None:
