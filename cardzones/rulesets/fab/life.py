@@ -12,9 +12,9 @@ is one such change, every attack that hits makes one.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from cardzones.acts.actions import Action
+from cardzones.acts.candidate_shapes import prepared
 from cardzones.rulesets.base import ruleset_of
 
 if TYPE_CHECKING:
@@ -38,27 +38,10 @@ def gain_life(game: Game, card: int, amount: int, by: str | None) -> None:
 
 def _change(game: Game, card: int, kind: str, amount: int, by: str | None) -> None:
     action = ruleset_of(game).actions[LIFE_ACTION]
-    args = dict(_arguments(action))
+    args = dict(prepared(action)[0])
     args["card"] = card
     args[kind] = amount
     args["by"] = by
     # The arguments every parameter at its default but these, as binding
     # would give them; the action's run refuses what the rules refuse.
     action.run(game, args)
-
-
-def _arguments(action: Action) -> dict[str, Any]:
-    """Every parameter of ``action`` at its default, found once per action
-    (a table's actions are made once)."""
-    global _DEFAULTS
-    kept = _DEFAULTS  # one tuple, replaced whole: games on other threads read it too
-    if kept[0] is action:
-        return kept[1]
-    defaults = {param.name: param.default for param in action.params}
-    _DEFAULTS = (action, defaults)
-    return defaults
-
-
-#: The last action :func:`_arguments` was asked about, with its parameters'
-#: defaults; holding the action keeps it from being reused for another.
-_DEFAULTS: tuple[Action | None, dict[str, Any]] = (None, {})
